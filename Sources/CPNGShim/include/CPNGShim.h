@@ -1,0 +1,41 @@
+#ifndef OFFCONVERT_CPNGSHIM_H
+#define OFFCONVERT_CPNGSHIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+// libpng reports every error by longjmp back to a setjmp in the caller. Swift cannot call setjmp,
+// and a longjmp across Swift frames is undefined behaviour, so each libpng entry point we use is
+// wrapped here: the setjmp, the calls that may longjmp and the cleanup all stay in C, and Swift
+// sees a plain return code plus a message.
+
+/// A decoded PNG. Pixels are RGBA, 8 or 16 bits per channel (16-bit samples in native byte order),
+/// rows packed without padding. Every pointer is owned by the struct: free with offc_png_free.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;        // 8 or 16
+    int has_alpha;        // the source had an alpha channel or tRNS
+    uint8_t *pixels;      // width * height * 4 * (bit_depth / 8) bytes
+    uint8_t *icc;         // the iCCP profile, decompressed, or NULL
+    size_t icc_size;
+    uint8_t *exif;        // the eXIf chunk, or NULL
+    size_t exif_size;
+    int srgb_intent;      // the sRGB chunk's rendering intent, or -1 when there is none
+} offc_png_image;
+
+/// Decodes a whole PNG held in memory. Returns 0 on success; on failure returns -1, fills `error`
+/// (NUL-terminated, at most error_size bytes) and leaves `out` empty.
+/// `max_pixels` refuses images with more pixels before anything is allocated (0: no limit).
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                    offc_png_image *out, char *error, size_t error_size);
+
+/// Frees what offc_png_decode allocated and zeroes the struct.
+void offc_png_free(offc_png_image *image);
+
+/// Encodes RGB or RGBA pixels (channels 3 or 4, bit_depth 8 or 16, 16-bit samples in native order)
+/// to a PNG file at `path`. `icc`/`exif` may be NULL. Returns 0, or -1 with `error` filled.
+int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                         int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
+                         const uint8_t *exif, size_t exif_size, int compression_level,
+                         char *error, size_t error_size);
+#endif

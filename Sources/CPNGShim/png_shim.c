@@ -1,0 +1,212 @@
+#include "CPNGShim.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+} reader_state;
+
+typedef struct {
+    char *error;
+    size_t error_size;
+} error_state;
+
+static void on_error(png_structp png, png_const_charp message) {
+    error_state *state = (error_state *)png_get_error_ptr(png);
+    if (state && state->error && state->error_size > 0) {
+        snprintf(state->error, state->error_size, "%s", message);
+    }
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;  // warnings (e.g. a bad CRC in an ancillary chunk) are not failures
+}
+
+static void read_from_memory(png_structp png, png_bytep out, png_size_t length) {
+    reader_state *state = (reader_state *)png_get_io_ptr(png);
+    if (state->size - state->offset < length) {
+        png_error(png, "the file ends before the image data does (truncated PNG)");
+    }
+    memcpy(out, state->data + state->offset, length);
+    state->offset += length;
+}
+
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                    offc_png_image *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof(*out));
+    out->srgb_intent = -1;
+    if (error_size > 0) error[0] = 0;
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(error, error_size, "not a PNG file");
+        return -1;
+    }
+    error_state errors = {error, error_size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (!png) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    // volatile: these are modified between setjmp and a possible longjmp.
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    uint8_t *volatile icc = NULL;
+    uint8_t *volatile exif = NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        free(pixels);
+        free(rows);
+        free(icc);
+        free(exif);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    reader_state reader = {data, size, 8};
+    png_set_read_fn(png, &reader, read_from_memory);
+    png_set_sig_bytes(png, 8);
+    // The sharp/libvips default: refuse absurd dimensions before allocating.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
+    if (max_pixels > 0 && (uint64_t)width * (uint64_t)height > max_pixels) {
+        snprintf(error, error_size, "the image is %ux%u, more pixels than the limit of %llu",
+                 width, height, (unsigned long long)max_pixels);
+        png_destroy_read_struct(&png, &info, NULL);
+        return -2;
+    }
+    int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+
+    png_charp icc_name = NULL;
+    int compression = 0;
+    png_bytep icc_data = NULL;
+    png_uint_32 icc_length = 0;
+    if (png_get_iCCP(png, info, &icc_name, &compression, &icc_data, &icc_length) && icc_length > 0) {
+        icc = malloc(icc_length);
+        if (!icc) png_error(png, "out of memory");
+        memcpy(icc, icc_data, icc_length);
+        out->icc_size = icc_length;
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif_data = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(png, info, &exif_length, &exif_data) && exif_length > 0) {
+        exif = malloc(exif_length);
+        if (!exif) png_error(png, "out of memory");
+        memcpy(exif, exif_data, exif_length);
+        out->exif_size = exif_length;
+    }
+#endif
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
+
+    // Normalise every colour type to RGBA at 8 or 16 bits.
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA)) png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (bit_depth == 16) png_set_swap(png);
+#endif
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    int out_depth = bit_depth == 16 ? 16 : 8;
+    size_t row_bytes = (size_t)width * 4 * (out_depth / 8);
+    if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected PNG row layout");
+    pixels = malloc(row_bytes * height);
+    rows = malloc(sizeof(png_bytep) * height);
+    if (!pixels || !rows) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + row_bytes * y;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+
+    out->width = width;
+    out->height = height;
+    out->bit_depth = out_depth;
+    out->has_alpha = has_alpha;
+    out->pixels = pixels;
+    out->icc = icc;
+    out->exif = exif;
+    return 0;
+}
+
+void offc_png_free(offc_png_image *image) {
+    free(image->pixels);
+    free(image->icc);
+    free(image->exif);
+    memset(image, 0, sizeof(*image));
+    image->srgb_intent = -1;
+}
+
+int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                         int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
+                         const uint8_t *exif, size_t exif_size, int compression_level,
+                         char *error, size_t error_size) {
+    if (error_size > 0) error[0] = 0;
+    if ((channels != 3 && channels != 4) || (bit_depth != 8 && bit_depth != 16)) {
+        snprintf(error, error_size, "unsupported PNG layout");
+        return -1;
+    }
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) {
+        snprintf(error, error_size, "cannot create the output file");
+        return -1;
+    }
+    error_state errors = {error, error_size};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    png_bytep *volatile rows = NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        free(rows);
+        if (png) png_destroy_write_struct(&png, info ? &info : NULL);
+        fclose(file);
+        if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    png_init_io(png, file);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, bit_depth,
+                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_size > 0) {
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    if (exif && exif_size > 0) png_set_eXIf_1(png, info, (png_uint_32)exif_size, (png_bytep)exif);
+#endif
+    png_write_info(png, info);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (bit_depth == 16) png_set_swap(png);
+#endif
+    size_t row_bytes = (size_t)width * channels * (bit_depth / 8);
+    rows = malloc(sizeof(png_bytep) * height);
+    if (!rows) png_error(png, "out of memory");
+    for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + row_bytes * y);
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    free(rows);
+    png_destroy_write_struct(&png, &info);
+    if (fflush(file) != 0 || ferror(file)) {
+        fclose(file);
+        snprintf(error, error_size, "writing the PNG failed (disk full?)");
+        return -1;
+    }
+    if (fclose(file) != 0) {
+        snprintf(error, error_size, "closing the PNG failed (disk full?)");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,87 @@
+/// A named phase of a job, shown to users next to the progress fraction.
+///
+/// An open set of stable identifiers (`"decode"`, `"encode"`, `"pass 1/2"`, ...).
+public struct JobStage: Hashable, Sendable, CustomStringConvertible {
+    /// The stage's short, stable name.
+    public let name: String
+
+    /// Creates a stage with a short, stable name.
+    public init(_ name: String) { self.name = name }
+
+    /// Reading headers and planning.
+    public static let probing = JobStage("probe")
+    /// Decoding the input.
+    public static let decoding = JobStage("decode")
+    /// Encoding the output (a single pass).
+    public static let encoding = JobStage("encode")
+    /// Copying packets without re-encoding.
+    public static let remuxing = JobStage("remux")
+    /// Writing and moving the finished file into place.
+    public static let writing = JobStage("write")
+    /// Pass `index` of `count` of a multi-pass encode (1-based).
+    public static func pass(_ index: Int, of count: Int) -> JobStage { JobStage("pass \(index)/\(count)") }
+
+    public var description: String { name }
+}
+
+/// Progress of one job: the stage it is in and the fraction of the whole job done.
+public struct JobProgress: Sendable, Equatable {
+    /// The current stage.
+    public var stage: JobStage
+    /// Fraction of the whole job done, 0...1. It never goes backwards within a job.
+    public var fraction: Double
+
+    /// Creates a progress value; `fraction` is clamped to 0...1.
+    public init(stage: JobStage, fraction: Double) {
+        self.stage = stage
+        self.fraction = min(max(fraction.isFinite ? fraction : 0, 0), 1)
+    }
+}
+
+/// One file a job wrote.
+public struct OutputFile: Sendable, Equatable {
+    /// Where the output now is.
+    public var path: String
+    /// Its size in bytes.
+    public var byteCount: Int64
+
+    /// Creates an output record.
+    public init(path: String, byteCount: Int64) {
+        self.path = path
+        self.byteCount = byteCount
+    }
+}
+
+/// What a successful job produced.
+public struct JobResult: Sendable, Equatable {
+    /// The input the job read.
+    public var inputPath: String
+    /// The files written, in order (usually one).
+    public var outputs: [OutputFile]
+    /// Short facts worth telling the user ("location removed", "copied without re-encoding").
+    public var notes: [String]
+
+    /// Creates a result.
+    public init(inputPath: String, outputs: [OutputFile], notes: [String] = []) {
+        self.inputPath = inputPath
+        self.outputs = outputs
+        self.notes = notes
+    }
+}
+
+/// An event of a job's stream: any number of `.progress`, then exactly one terminal event
+/// (`.finished` or `.failed`), after which the stream ends.
+public enum JobEvent: Sendable, Equatable {
+    /// The job advanced.
+    case progress(JobProgress)
+    /// The job succeeded; its outputs are in place.
+    case finished(JobResult)
+    /// The job failed or was cancelled; nothing it started writing is left behind.
+    case failed(ConvertError)
+
+    /// Whether this event ends the stream.
+    public var isTerminal: Bool {
+        if case .progress = self { return false }
+        return true
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The temporary file an output is written to before it is moved into place.
+///
+/// It is created in the destination's folder (so the final move is an atomic rename on the same
+/// file system), named `.NAME.offconvert-XXXXXX.partial` so a crash leaves something recognisable
+/// for ``StagedOutput/removeStale(in:)``. Until ``commit(overwrite:)`` succeeds the destination is
+/// untouched; an uncommitted stage is removed when it is discarded or deinitialised, so no code
+/// path (error, cancellation) can leave a half-written output behind.
+final class StagedOutput {
+    /// Suffix of every temporary output; used to find leftovers from a crash.
+    static let partialSuffix = ".partial"
+    static let marker = ".offconvert-"
+
+    /// Where the output goes once complete.
+    let destination: String
+    /// The temporary file codecs write to.
+    let temporaryPath: String
+    private var finished = false
+
+    /// Creates the temporary file next to `destination`.
+    init(destination: String) throws(ConvertError) {
+        self.destination = destination
+        let directory = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        let template = (directory.isEmpty ? "." : directory) + "/." + name + Self.marker + "XXXXXX" + Self.partialSuffix
+        var bytes = Array(template.utf8CString)
+        let fd = bytes.withUnsafeMutableBufferPointer { buffer in
+            mkstemps(buffer.baseAddress!, Int32(Self.partialSuffix.utf8.count))
+        }
+        guard fd >= 0 else {
+            throw ConvertError.fileSystem(errno, action: "create the output file in", path: directory)
+        }
+        close(fd)
+        temporaryPath = String(nulTerminated: bytes)
+    }
+
+    deinit {
+        if !finished { unlink(temporaryPath) }
+    }
+
+    /// Flushes the temporary file to disk and moves it to ``destination``.
+    ///
+    /// Without `overwrite`, an existing destination is never replaced: the move is a hard link,
+    /// which fails if the name is taken, so two processes cannot clobber each other's output.
+    @discardableResult
+    func commit(overwrite: Bool = false) throws(ConvertError) -> OutputFile {
+        precondition(!finished, "a staged output is committed at most once")
+        let fd = open(temporaryPath, O_RDONLY)
+        if fd >= 0 {
+            let synced = fsync(fd)
+            let syncErrno = errno
+            close(fd)
+            if synced != 0 { throw .fileSystem(syncErrno, action: "write", path: destination) }
+        }
+        if overwrite {
+            guard rename(temporaryPath, destination) == 0 else {
+                throw .fileSystem(errno, action: "move the output into place at", path: destination)
+            }
+        } else {
+            guard link(temporaryPath, destination) == 0 else {
+                let code = errno
+                if code == EEXIST {
+                    throw ConvertError(
+                        .request, key: "output.exists",
+                        message: "\(destination) already exists; nothing was overwritten.", path: destination)
+                }
+                throw .fileSystem(code, action: "move the output into place at", path: destination)
+            }
+            unlink(temporaryPath)
+        }
+        finished = true
+        var info = stat()
+        let size = stat(destination, &info) == 0 ? Int64(info.st_size) : 0
+        return OutputFile(path: destination, byteCount: size)
+    }
+
+    /// Removes the temporary file now.
+    func discard() {
+        guard !finished else { return }
+        unlink(temporaryPath)
+        finished = true
+    }
+
+    /// Removes temporary outputs a crashed run left in `directory`. Returns how many it removed.
+    @discardableResult
+    static func removeStale(in directory: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(partialSuffix) {
+            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+}
+
+extension ConvertError {
+    /// Maps a file-system errno to a categorised error with a message safe to show.
+    static func fileSystem(_ code: Int32, action: String, path: String) -> ConvertError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return ConvertError(
+                .device, key: "device.full", message: "Not enough space to \(action) \(path).", path: path,
+                underlying: reason)
+        case EROFS, EACCES, EPERM:
+            return ConvertError(
+                .device, key: "device.denied", message: "Not allowed to \(action) \(path) (\(reason)).",
+                path: path, underlying: reason)
+        case ENOENT, ENOTDIR:
+            return ConvertError(
+                .input, key: "input.missing", message: "Cannot \(action) \(path): no such file or folder.",
+                path: path, underlying: reason)
+        default:
+            return ConvertError(
+                .device, key: "device.io", message: "Could not \(action) \(path) (\(reason)).", path: path,
+                underlying: reason)
+        }
+    }
+}

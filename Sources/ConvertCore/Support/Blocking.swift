@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// A cancellation flag shared between an async task and the blocking C work it started.
+///
+/// Codec loops poll ``isCancelled`` between packets or rows; FFmpeg's interrupt callback reads it
+/// too, so a blocked read returns promptly once the owning task is cancelled.
+final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Marks the work as cancelled. Safe from any thread, any number of times.
+    func cancel() { flag.store(true, ordering: .relaxed) }
+
+    /// Whether cancellation was requested.
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+
+    /// Throws `.cancelled` when cancellation was requested.
+    func check() throws(ConvertError) {
+        if isCancelled { throw .cancelled() }
+    }
+}
+
+/// Runs blocking C work on a thread of its own, off Swift's cooperative pool (which has only as
+/// many threads as cores and must never be blocked), and bridges the task's cancellation to the
+/// work through a ``CancellationFlag``.
+func runBlocking<T: Sendable>(
+    _ body: @escaping @Sendable (CancellationFlag) throws -> T
+) async throws -> T {
+    let flag = CancellationFlag()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let thread = Thread {
+                continuation.resume(with: Result { try body(flag) })
+            }
+            // Codecs (x265, libheif) use deep stacks; the default secondary-thread stack is small.
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+    } onCancel: {
+        flag.cancel()
+    }
+}

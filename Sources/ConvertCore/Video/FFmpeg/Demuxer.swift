@@ -1,0 +1,135 @@
+internal import CFFmpeg
+
+/// Owns an `AVFormatContext` opened for reading (`avformat_open_input`), freed with
+/// `avformat_close_input`.
+///
+/// Only local files can be opened: the protocol whitelist is `file` (and `pipe`), so a crafted
+/// playlist, a `concat:` URL or a file named `http://…` can never make FFmpeg reach the network.
+/// The interrupt callback checks the job's ``CancellationFlag``, so a blocked read returns promptly
+/// when the job is cancelled.
+final class Demuxer {
+    /// The file this demuxer reads.
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private let cancellation: Unmanaged<CancellationFlag>
+
+    /// Opens `path` and reads its stream information.
+    init(path: String, cancellation flag: CancellationFlag = CancellationFlag()) throws(ConvertError) {
+        self.path = path
+        guard let allocated = avformat_alloc_context() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening \(path).", path: path)
+        }
+        let retained = Unmanaged.passRetained(flag)
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<CancellationFlag>.fromOpaque(opaque).takeUnretainedValue().isCancelled ? 1 : 0
+            },
+            opaque: retained.toOpaque())
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", "file,pipe", 0)
+        // Sources with several hundred tracks or absurd sizes are not worth analysing for minutes.
+        av_dict_set(&options, "max_streams", "64", 0)
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let opened = avformat_open_input(&contextPointer, path, nil, &options)
+        av_dict_free(&options)
+        guard opened >= 0, let contextPointer else {
+            // avformat_open_input frees the context on failure.
+            retained.release()
+            if opened == offc_averror(ENOENT) {
+                throw ConvertError(.input, key: "input.missing", message: "\(path) does not exist.", path: path)
+            }
+            if opened == offc_averror(EACCES) {
+                throw ConvertError(.input, key: "input.denied", message: "\(path) cannot be read (permission denied).", path: path)
+            }
+            if opened == offc_averror_invaliddata() {
+                throw ConvertError(.input, key: "input.unrecognised",
+                                   message: "\(path) is not a media file offconvert recognises.", path: path,
+                                   underlying: FFmpeg.describe(opened))
+            }
+            throw FFmpeg.error(opened, "open", path: path)
+        }
+        context = contextPointer
+        cancellation = retained
+        let found = avformat_find_stream_info(context, nil)
+        if found < 0 {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&owned)
+            retained.release()
+            throw FFmpeg.error(found, "read the stream information", path: path)
+        }
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&owned)
+        cancellation.release()
+    }
+
+    /// Number of streams in the file.
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    /// The stream at `index`; valid only while this demuxer lives.
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < streamCount, "stream index out of range")
+        return context.pointee.streams[index]!
+    }
+
+    /// The result of one read.
+    enum ReadStep { case packet, endOfFile }
+
+    /// Reads the next packet into `packet`. End of file is a value, not an error.
+    func read(into packet: Packet) throws(ConvertError) -> ReadStep {
+        let code = av_read_frame(context, packet.pointer)
+        if code == FFmpeg.endOfFile { return .endOfFile }
+        try FFmpeg.check(code, "read a packet", path: path)
+        return .packet
+    }
+
+    /// Container duration in seconds, when known.
+    var duration: Double? {
+        let value = context.pointee.duration
+        guard value != FFmpeg.noTimestamp, value > 0 else { return nil }
+        return Double(value) / Double(AV_TIME_BASE)
+    }
+}
+
+/// Owns an `AVPacket` (`av_packet_alloc`), freed with `av_packet_free`.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(ConvertError) {
+        guard let pointer = av_packet_alloc() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&owned)
+    }
+
+    /// Drops the packet's payload so it can be reused.
+    func unref() { av_packet_unref(pointer) }
+}
+
+/// Owns an `AVFrame` (`av_frame_alloc`), freed with `av_frame_free`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(ConvertError) {
+        guard let pointer = av_frame_alloc() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&owned)
+    }
+
+    /// Drops the frame's buffers so it can be reused.
+    func unref() { av_frame_unref(pointer) }
+}

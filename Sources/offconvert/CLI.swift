@@ -1,0 +1,128 @@
+import ConvertCore
+import Foundation
+
+/// A subcommand of `offconvert`.
+protocol Command: SendableMetatype {
+    /// Its help and accepted options.
+    static var spec: CommandSpec { get }
+    /// Runs it with parsed arguments; returns the process exit code.
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32
+}
+
+/// Process exit codes, documented in `offconvert --help` and the README.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// At least one file failed.
+    static let failure: Int32 = 1
+    /// The command line was wrong (EX_USAGE).
+    static let usage: Int32 = 64
+    /// Interrupted by SIGINT or SIGTERM.
+    static let interrupted: Int32 = 130
+}
+
+/// Parses the command line and runs a subcommand.
+enum CLI {
+    static let version = "0.1.0"
+
+    static func run(_ arguments: [String], console: Console) async -> Int32 {
+        guard let first = arguments.first else {
+            console.out(overview())
+            return ExitCode.success
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+                console.out(Help.render(command.spec), terminator: false)
+            } else {
+                console.out(overview())
+            }
+            return ExitCode.success
+        case "--version":
+            console.out("offconvert \(version)")
+            return ExitCode.success
+        default:
+            break
+        }
+        guard let command = find(first) else {
+            var message = first.hasPrefix("-") ? "Unknown option '\(first.terminalSafe)'." : "Unknown command '\(first.terminalSafe)'."
+            if let guess = Suggestion.closest(to: first, in: Commands.all.map { $0.spec.name }) {
+                message += " Did you mean '\(guess)'?"
+            }
+            console.err("Error: \(message)")
+            console.err("Usage: offconvert <command> [<options>]")
+            console.err("  See 'offconvert --help' for more information.")
+            return ExitCode.usage
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+        } catch {
+            return usageFailure(error, command.spec, console)
+        }
+        if parsed.wantsHelp {
+            console.out(Help.render(command.spec), terminator: false)
+            return ExitCode.success
+        }
+        do {
+            return try await command.run(parsed, console: console)
+        } catch let error as UsageError {
+            return usageFailure(error, command.spec, console)
+        } catch let error as ConvertError {
+            console.err("Error: \(error.message.terminalSafe)")
+            return ExitCode.failure
+        } catch {
+            console.err("Error: \(String(describing: error).terminalSafe)")
+            return ExitCode.failure
+        }
+    }
+
+    static func find(_ name: String) -> (any Command.Type)? {
+        Commands.all.first { $0.spec.name == name }
+    }
+
+    private static func usageFailure(_ error: UsageError, _ spec: CommandSpec, _ console: Console) -> Int32 {
+        console.err("Error: \(error.message.terminalSafe)")
+        console.err("Usage: \(Help.usageLine(spec))")
+        console.err("  See 'offconvert \(spec.name) --help' for more information.")
+        return ExitCode.usage
+    }
+
+    static func overview() -> String {
+        var lines = [
+            "OVERVIEW: Convert and shrink photos and videos on this machine. Nothing is uploaded.",
+            "",
+            "USAGE: offconvert <command> [<options>]",
+            "",
+            "COMMANDS:",
+        ]
+        for command in Commands.all {
+            lines.append(Help.row(command.spec.name, command.spec.abstract))
+        }
+        let examples = Commands.all.compactMap { $0.spec.examples.first }
+        if !examples.isEmpty {
+            lines += ["", "EXAMPLES:"]
+            lines += examples.map { "  offconvert \($0)" }
+        }
+        lines += [
+            "",
+            "OPTIONS:",
+            Help.row("--version", "Show the version."),
+            Help.row("-h, --help", "Show help information."),
+            "",
+            "EXIT CODES: 0 success, 1 some file failed, 64 usage error, 130 interrupted.",
+            "See 'offconvert help <command>' for detailed help.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Console {
+    /// Writes `text` to stdout, adding a newline unless `terminator` is false.
+    func out(_ text: String, terminator: Bool) {
+        if terminator { out(text) } else { errRawToStdout(text) }
+    }
+
+    private func errRawToStdout(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

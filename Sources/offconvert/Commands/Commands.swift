@@ -1,0 +1,5 @@
+/// Every subcommand, in the order the overview lists them.
+enum Commands {
+    static let all: [any Command.Type] = [
+    ]
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+let code = await CLI.run(Array(CommandLine.arguments.dropFirst()), console: .current())
+exit(code)

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Runs the built `offconvert` binary and captures what it printed.
+enum CLIRunner {
+    /// The package root.
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `TestMedia/` in the package.
+    static let media = root.appendingPathComponent("TestMedia")
+
+    /// The `offconvert` executable built next to this test bundle.
+    static let executable: URL = {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("offconvert")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/offconvert")
+    }()
+
+    /// What one run printed and how it exited.
+    struct Outcome: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `offconvert` with `arguments`, an environment that adds `environment`, in `directory`.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+        timeout: TimeInterval = 300
+    ) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let outDirectory = FileManager.default.temporaryDirectory
+        let outURL = outDirectory.appendingPathComponent("offconvert-out-\(UUID().uuidString)")
+        let errURL = outDirectory.appendingPathComponent("offconvert-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}
