@@ -1,0 +1,108 @@
+"""The benchmark workloads: what offconvert does, next to what a user would run instead.
+
+Each workload prepares its inputs under the benchmark's work folder (real media from
+../shared/media when present, generated or committed TestMedia otherwise) and lists contenders:
+offconvert first, then each peer with settings matched to ours as closely as the tools allow.
+"""
+import glob
+import os
+import shutil
+import subprocess
+
+from harness import Contender, Workload, media, fresh_dir, ROOT, CORES
+
+TESTMEDIA = os.path.join(ROOT, "TestMedia")
+
+
+def have(tool):
+    return shutil.which(tool) is not None
+
+
+def heic_batch(work, quick):
+    """~50 real iPhone HEICs (the real ones repeated)."""
+    src = [p for p in media("photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic",
+                            "photos/empty_icc.heic", "photos/sample_still_photo.heic")]
+    if not src:
+        src = sorted(glob.glob(os.path.join(TESTMEDIA, "photos", "*.heic")) +
+                     glob.glob(os.path.join(TESTMEDIA, "photos", "*.HEIC")))
+    folder = os.path.join(work, "heic-in")
+    fresh_dir(folder)
+    count = 10 if quick else 50
+    for i in range(count):
+        shutil.copy(src[i % len(src)], os.path.join(folder, f"photo{i:03d}.heic"))
+    return folder, count
+
+
+def out_dir(work, name):
+    path = os.path.join(work, name)
+    return path, (lambda: fresh_dir(path))
+
+
+def all_workloads(work, binary, quick):
+    workloads = []
+
+    # 1. HEIC → JPEG batch.
+    folder, count = heic_batch(work, quick)
+    o, reset = out_dir(work, "heic-out")
+    contenders = [
+        Contender("offconvert heic-to-jpg (batch)", f"{binary} heic-to-jpg {folder}/*.heic --output-dir {o} --quality 90 --quiet", ours=True, reset=reset),
+        Contender("heif-convert, one by one", f"for f in {folder}/*.heic; do heif-convert -q 90 \"$f\" {o}/$(basename \"$f\" .heic).jpg >/dev/null; done", reset=reset),
+        Contender(f"heif-convert, xargs -P{CORES}", f"ls {folder}/*.heic | xargs -P{CORES} -I{{}} sh -c 'heif-convert -q 90 \"{{}}\" {o}/$(basename \"{{}}\" .heic).jpg >/dev/null'", reset=reset),
+    ]
+    if have("vips"):
+        contenders.append(Contender("vips copy, one by one", f"for f in {folder}/*.heic; do vips copy \"$f\" {o}/$(basename \"$f\" .heic).jpg[Q=90]; done", reset=reset))
+    if have("convert"):
+        contenders.append(Contender("ImageMagick convert, one by one", f"for f in {folder}/*.heic; do convert \"$f\" -quality 90 {o}/$(basename \"$f\" .heic).jpg; done", reset=reset))
+    workloads.append(Workload("heic", f"HEIC → JPEG, {count} iPhone photos, quality 90", contenders))
+
+    # 2. Photo compression to a target size.
+    photo = (media("photos/Kleiber_by_Lukas_Baubkus.jpg") or [os.path.join(TESTMEDIA, "photos", "tokyo.jpg")])[0]
+    o2, reset2 = out_dir(work, "compress-out")
+    target_kb = 500 if "Kleiber" in photo else 60
+
+    def size_of(pattern):
+        return lambda: "output " + ", ".join(f"{os.path.getsize(p) / 1000:.0f} kB" for p in sorted(glob.glob(pattern)))
+
+    contenders = [Contender(f"offconvert compress-photos --target-size {target_kb}KB",
+                            f"{binary} compress-photos {photo} --target-size {target_kb}KB --output-dir {o2} --quiet",
+                            ours=True, reset=reset2, measure=size_of(f"{o2}/*"))]
+    if have("convert"):
+        contenders.append(Contender(f"ImageMagick -define jpeg:extent={target_kb}kb", f"convert {photo} -define jpeg:extent={target_kb}kb {o2}/im.jpg", reset=reset2, measure=size_of(f"{o2}/*")))
+    if have("cwebp"):
+        contenders.append(Contender(f"cwebp -size {target_kb * 1000}", f"cwebp -quiet -size {target_kb * 1000} {photo} -o {o2}/c.webp", reset=reset2, measure=size_of(f"{o2}/*")))
+    workloads.append(Workload("photo-size", f"Photo to ≤ {target_kb} kB ({os.path.basename(photo)})", contenders))
+
+    # 3. Video transcode to H.264 (same CRF and preset).
+    clip = (media("video/motion.mov") or [os.path.join(TESTMEDIA, "video", "motion.mov")])[0]
+    o3, reset3 = out_dir(work, "transcode-out")
+    workloads.append(Workload("h264", f"Transcode to H.264 CRF 23 medium + AAC ({os.path.basename(clip)})", [
+        Contender("offconvert convert --to mp4 --codec h264", f"{binary} convert {clip} --to mp4 --codec h264 --crf 23 --output-dir {o3} --quiet", ours=True, reset=reset3),
+        Contender("ffmpeg CLI", f"ffmpeg -v error -y -i {clip} -map 0:v:0 -map 0:a:0? -c:v libx264 -preset medium -crf 23 -c:a aac -b:a 128k -movflags +faststart {o3}/ff.mp4", reset=reset3),
+    ]))
+
+    # 4. HDR → SDR tone mapping.
+    hdr = (media("video/hlg10-color-test.mp4") or [os.path.join(TESTMEDIA, "video", "hlg10-color-test.mp4")])[0]
+    o4, reset4 = out_dir(work, "tonemap-out")
+    vf = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
+    workloads.append(Workload("tonemap", f"HDR (HLG) → SDR H.264 ({os.path.basename(hdr)})", [
+        Contender("offconvert send-to-windows", f"{binary} send-to-windows {hdr} --output-dir {o4} --quiet", ours=True, reset=reset4),
+        Contender("ffmpeg CLI zscale+tonemap", f"ffmpeg -v error -y -i {hdr} -map 0:v:0 -map 0:a:0? -vf {vf} -c:v libx264 -preset medium -crf 23 -color_primaries bt709 -color_trc bt709 -colorspace bt709 -c:a aac -movflags +faststart {o4}/ff.mp4", reset=reset4),
+    ]))
+
+    # 5. Passthrough remux.
+    remux = (media("video/ChID-BLITS-EBU.mp4") or [os.path.join(TESTMEDIA, "video", "motion.mov")])[0]
+    o5, reset5 = out_dir(work, "remux-out")
+    workloads.append(Workload("remux", f"Passthrough remux ({os.path.basename(remux)}, {os.path.getsize(remux) / 1e6:.1f} MB)", [
+        Contender("offconvert send-to-windows (passthrough)", f"{binary} send-to-windows {remux} --output-dir {o5} --quiet", ours=True, reset=reset5),
+        Contender("ffmpeg -c copy", f"ffmpeg -v error -y -i {remux} -map 0:v:0 -map 0:a:0? -c copy -movflags +faststart {o5}/ff.mp4", reset=reset5),
+        Contender("cp", f"cp {remux} {o5}/copy.mp4", reset=reset5),
+    ]))
+
+    # 6. GIF export.
+    gif_src = (media("video/bikes.mp4") or [os.path.join(TESTMEDIA, "video", "bikes.mp4")])[0]
+    o6, reset6 = out_dir(work, "gif-out")
+    workloads.append(Workload("gif", f"GIF, 12 fps, 480 px wide ({os.path.basename(gif_src)})", [
+        Contender("offconvert gif", f"{binary} gif {gif_src} --fps 12 --width 480 --output-dir {o6} --quiet", ours=True, reset=reset6, measure=size_of(f"{o6}/*")),
+        Contender("ffmpeg palettegen/paletteuse", f"ffmpeg -v error -y -i {gif_src} -vf \"fps=12,scale=480:-1:flags=lanczos,split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a\" {o6}/ff.gif", reset=reset6, measure=size_of(f"{o6}/*")),
+    ]))
+    return workloads
