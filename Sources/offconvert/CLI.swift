@@ -40,6 +40,18 @@ enum CLI {
         case "--version":
             console.out("offconvert \(version)")
             return ExitCode.success
+        case "--generate-manual":
+            console.out(ManPage.render(commands: Commands.all.map { $0.spec }, version: version), terminator: false)
+            return ExitCode.success
+        case "--generate-completion-script":
+            let shell = arguments.count > 1 ? arguments[1] : ""
+            guard let script = Completions.render(shell: shell, commands: Commands.all.map { $0.spec }) else {
+                console.err("Error: Missing or unknown shell '\(shell.terminalSafe)': expected one of \(Completions.shells.joined(separator: ", ")).")
+                console.err("Usage: offconvert --generate-completion-script <shell>")
+                return ExitCode.usage
+            }
+            console.out(script, terminator: false)
+            return ExitCode.success
         default:
             break
         }
@@ -107,6 +119,8 @@ enum CLI {
             "",
             "OPTIONS:",
             Help.row("--version", "Show the version."),
+            Help.row("--generate-manual", "Print the offconvert(1) manual page (roff)."),
+            Help.row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish."),
             Help.row("-h, --help", "Show help information."),
             "",
             "EXIT CODES: 0 success, 1 some file failed, 64 usage error, 130 interrupted.",
