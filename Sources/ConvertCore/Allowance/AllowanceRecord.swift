@@ -40,7 +40,7 @@ struct AllowanceRecord: Codable, Equatable, Sendable {
         guard let mac = Crypto.hmacSHA256(key: secret, data: Array(json)) else {
             throw ConvertError(.internal, key: "internal", message: "Could not protect the allowance record.")
         }
-        return Array(json) + Array("\n".utf8) + Array(Self.hex(mac).utf8) + Array("\n".utf8)
+        return Array(json) + Array("\n".utf8) + Array(Crypto.hex(mac).utf8) + Array("\n".utf8)
     }
 
     /// The record in `bytes` if its MAC is right and it decodes; nil for anything else
@@ -50,22 +50,11 @@ struct AllowanceRecord: Codable, Equatable, Sendable {
         guard lines.count == 3, lines[2].isEmpty else { return nil }
         let json = Array(lines[0])
         guard let expected = Crypto.hmacSHA256(key: secret, data: json),
-            Crypto.constantTimeEqual(Array(hex(expected).utf8), Array(lines[1]))
+            Crypto.constantTimeEqual(Array(Crypto.hex(expected).utf8), Array(lines[1]))
         else { return nil }
         guard let record = try? JSONDecoder().decode(AllowanceRecord.self, from: Data(json)), record.version == 1,
             record.used >= 0, record.highWater.isFinite
         else { return nil }
         return record
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

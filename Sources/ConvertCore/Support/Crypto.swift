@@ -1,7 +1,7 @@
 internal import CCrypto
 
-/// The two libcrypto primitives the allowance store needs: HMAC-SHA256 for the record's MAC and
-/// Ed25519 verification for licences. Kept tiny and internal so no C type leaks out.
+/// The libcrypto primitives offconvert needs: HMAC-SHA256 for the allowance record's MAC, SHA-256
+/// for batch journal names and Ed25519 verification for licences. Internal, so no C type leaks out.
 enum Crypto {
     /// HMAC-SHA256 of `data` under `key`, or nil if libcrypto could not compute it.
     static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
@@ -18,6 +18,31 @@ enum Crypto {
         }
         guard result != nil, length == 32 else { return nil }
         return out
+    }
+
+    /// SHA-256 of `data`, or nil if libcrypto could not compute it.
+    static func sha256(_ data: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length = 0
+        let ok = data.withUnsafeBufferPointer { dataBuffer in
+            out.withUnsafeMutableBufferPointer { outBuffer in
+                EVP_Q_digest(nil, "SHA256", nil, dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress, &length)
+            }
+        }
+        guard ok == 1, length == 32 else { return nil }
+        return out
+    }
+
+    /// Lower-case hex of `bytes`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Compares two byte strings in time independent of where they differ, so a MAC check does
