@@ -138,10 +138,10 @@ public final class AllowanceStore: Sendable {
     /// Runs `body` (one command over one or many files) under one reserved conversion.
     ///
     /// Reserves first, so an exhausted allowance stops the command before any work. `body`
-    /// calls ``AllowanceReservation/outputPlaced()`` each time an output is moved into place.
-    /// Afterwards the reservation is committed if at least one output was placed (even when
-    /// `body` then threw or was cancelled: the user has that file) and released otherwise, so a
-    /// command that failed or was cancelled before placing anything costs nothing. The store's
+    /// calls ``AllowanceReservation/outputPlaced()`` each time an output is moved into place;
+    /// the first call charges the reservation (even if `body` then throws or is cancelled: the
+    /// user has that file). If no output was placed the reservation is released afterwards, so
+    /// a command that failed or was cancelled before placing anything costs nothing. The store's
     /// lock is held only for the short reserve and commit updates, not while `body` runs.
     public func withAllowance<T>(_ body: (AllowanceReservation) async throws -> T) async throws -> T {
         let reservation = try reserve()
@@ -321,14 +321,22 @@ public final class AllowanceReservation: Sendable {
     /// Whether this reservation is on an unlocked install and charges nothing.
     public var isUnlimited: Bool { id == nil }
 
-    /// Records that an output was moved into place; ``AllowanceStore/withAllowance(_:)`` then
-    /// commits instead of releasing. Safe to call from concurrent batch items.
-    public func outputPlaced() { placed.store(true, ordering: .relaxed) }
+    /// Records that an output was moved into place and charges the reservation right away (the
+    /// first time), so killing the process after outputs are in place does not make them free.
+    /// If that charge cannot be written now, ``AllowanceStore/withAllowance(_:)`` retries it at
+    /// the end. Safe to call from concurrent batch items.
+    public func outputPlaced() {
+        guard !placed.exchange(true, ordering: .relaxed) else { return }
+        try? commit()
+    }
 
     /// Charges the reservation. Call once the output is in place. A second call does nothing.
     public func commit() throws(ConvertError) {
         guard transition(to: .committed), let id else { return }
-        try store.commit(id)
+        do { try store.commit(id) } catch {
+            phase.withLock { $0 = .open }
+            throw error
+        }
     }
 
     /// Gives the slot back without charging (failure, cancellation). A second call, or a call
@@ -338,11 +346,13 @@ public final class AllowanceReservation: Sendable {
         try store.release(id)
     }
 
-    /// Commits if an output was placed, releases otherwise.
+    /// Commits if an output was placed (unless that already happened), releases otherwise.
     func finish() throws(ConvertError) {
         if placed.load(ordering: .relaxed) { try commit() } else { try release() }
     }
 
+    /// Moves from open to `next`; false if the reservation was already settled. A commit whose
+    /// write failed returns to open so it can be retried.
     private func transition(to next: Phase) -> Bool {
         phase.withLock { phase in
             guard phase == .open else { return false }

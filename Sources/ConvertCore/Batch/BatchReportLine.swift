@@ -14,7 +14,7 @@ import Foundation
 /// | `failed`   | `index`, `input`, `error` `{category, key, message}`                   |
 /// | `skipped`  | `index`, `input`, `output` (when known), `reason`                     |
 /// | `planned`  | `index`, `input`, `output`, `memoryBytes` (`--dry-run`)               |
-/// | `summary`  | `done`, `failed`, `skipped`, `notStarted`, `interrupted` (last line)  |
+/// | `summary`  | `done`, `failed`, `skipped`, `unfinished`, `interrupted` (last line)  |
 ///
 /// `index` is the input's 0-based position in the batch (after `--shard`); `error.category` is
 /// one of `input`, `unsupported`, `request`, `device`, `cancelled`, `allowance`, `internal` and
@@ -77,8 +77,9 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     public var failed: Int?
     /// Summary: items skipped.
     public var skipped: Int?
-    /// Summary: items never started because the batch was interrupted.
-    public var notStarted: Int?
+    /// Summary: items not converted because the batch was interrupted (never started, or
+    /// cancelled while running; they are not counted as failed).
+    public var unfinished: Int?
     /// Summary: whether SIGINT/SIGTERM stopped the batch.
     public var interrupted: Bool?
 
@@ -146,12 +147,12 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// The last line of a batch.
-    public static func summary(done: Int, failed: Int, skipped: Int, notStarted: Int, interrupted: Bool) -> BatchReportLine {
+    public static func summary(done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool) -> BatchReportLine {
         var line = BatchReportLine(event: "summary")
         line.done = done
         line.failed = failed
         line.skipped = skipped
-        line.notStarted = notStarted
+        line.unfinished = unfinished
         line.interrupted = interrupted
         return line
     }

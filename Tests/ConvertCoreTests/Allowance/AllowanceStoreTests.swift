@@ -47,6 +47,9 @@ struct AllowanceStoreTests {
             let reserved = try store.status().reserved
             #expect(reserved == 1)
             for _ in 0..<5 { reservation.outputPlaced() }
+            // Charged at the first output, so a kill -9 now would not make the batch free.
+            let charged = try store.status()
+            #expect(charged.used == 1 && charged.reserved == 0)
             return 5
         }
         #expect(placed == 5)
