@@ -13,6 +13,9 @@ struct BatchItem: Sendable {
     var destination: String
     /// The item's declared peak memory.
     var cost: Int64
+    /// `--overwrite`: pass it to the engine so its staged output may replace an existing file
+    /// at ``destination`` (the namer already made sure that file is not an input).
+    var overwrite: Bool
 }
 
 /// What a command tells ``BatchRunner`` about its conversion.
@@ -87,7 +90,8 @@ enum BatchRunner {
                 continue
             }
             let destination = try namer.destination(for: input, pathExtension: work.outputExtension(input))
-            pending.append(BatchItem(index: index, input: input, destination: destination, cost: work.cost(input)))
+            pending.append(BatchItem(
+                index: index, input: input, destination: destination, cost: work.cost(input), overwrite: options.overwrite))
             var info = stat()
             let inputBytes = stat(input, &info) == 0 ? Int64(info.st_size) : 0
             needed[(destination as NSString).deletingLastPathComponent, default: 0] += work.estimatedOutputBytes(input, inputBytes)
