@@ -45,7 +45,9 @@ public final class BatchJournal: Sendable {
         let base = stateDirectory ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment)
         let folder = try StateDirectory(path: base + "/batches")
         // Identity parts are joined with NUL, which no path or option contains.
-        let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)) ?? []
+        guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)) else {
+            throw ConvertError(.internal, key: "internal", message: "Could not name the batch journal.")
+        }
         path = folder.file(Crypto.hex(digest) + ".journal")
         let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the batch journal", path: path) }
