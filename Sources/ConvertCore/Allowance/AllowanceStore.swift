@@ -98,8 +98,10 @@ public final class AllowanceStore: Sendable {
     /// say when the allowance resets and how to remove the limit. On an unlocked install the
     /// reservation is unlimited and charges nothing.
     public func reserve() throws(ConvertError) -> AllowanceReservation {
-        try transaction { state throws(ConvertError) in
-            if state.license != nil { return AllowanceReservation(store: self, id: nil) }
+        // The transaction returns only the slot's id: a reservation object must not be created
+        // (and possibly deinitialised, which releases through the lock) while the lock is held.
+        let id = try transaction { state throws(ConvertError) -> String? in
+            if state.license != nil { return nil }
             let allowance = state.snapshot(limit: dailyLimit)
             let more = "Free conversions start again at \(Self.describe(allowance.resetsAt, in: timeZone)), "
                 + "or remove the limit with 'offconvert unlock LICENSE-FILE'."
@@ -116,8 +118,9 @@ public final class AllowanceStore: Sendable {
             }
             let id = UUID().uuidString
             state.record.reservations.append(.init(id: id, holder: .current))
-            return AllowanceReservation(store: self, id: id)
+            return id
         }
+        return AllowanceReservation(store: self, id: id)
     }
 
     /// Verifies the licence in `licenseFile` and, if it is valid, stores a copy that unlocks
