@@ -117,4 +117,20 @@ struct LicenseTests {
         let forever = try key.license("offconvert license 1\nlicensee: Bob\nexpires: never\n", in: folder, name: "forever.license")
         #expect(try store.unlock(licenseFile: forever.path).expires == nil)
     }
+
+    @Test("Scripts/sign-license issues licences the verifier accepts")
+    func signingScript() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = try TestLicenseKey(in: folder)
+        let script = Fixtures.root.appendingPathComponent("Scripts/sign-license").path
+        let text = try AllowanceFixtures.run("/bin/bash", [script, key.privateKeyPath, "Grace Hopper", "2030-01-01T00:00:00Z", "G-7"])
+        let file = folder.appendingPathComponent("issued.license")
+        try text.write(to: file)
+        let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2029, 6, 1, 12, 0)), key: key.publicKey)
+        let license = try store.unlock(licenseFile: file.path)
+        #expect(license.licensee == "Grace Hopper")
+        #expect(license.id == "G-7")
+        #expect(license.issued != nil)
+    }
 }
