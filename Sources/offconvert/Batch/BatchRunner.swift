@@ -111,6 +111,11 @@ enum BatchRunner {
                     await scheduler.run(items, cost: \.cost) { item in
                         printer.started(item)
                         do throws(ConvertError) {
+                            try journal.recordStarted(index: item.index, input: item.input, destination: item.destination)
+                        } catch {
+                            printer.journalFailed(error)
+                        }
+                        do throws(ConvertError) {
                             let result = try await work.convert(item) { progress in printer.progress(item, progress) }
                             return Result<JobResult, ConvertError>.success(result)
                         } catch {

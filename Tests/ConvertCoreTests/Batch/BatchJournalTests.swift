@@ -92,4 +92,29 @@ struct BatchJournalTests {
         #expect(error?.key == "batch.running")
         withExtendedLifetime(first) {}
     }
+
+    @Test("a crash between committing an output and recording it: the re-run recognises the output")
+    func startedThenCrashed() throws {
+        let s = try setup()
+        defer { try? FileManager.default.removeItem(at: s.folder) }
+        let placed = s.folder.appendingPathComponent("b.jpg"), never = s.folder.appendingPathComponent("c.jpg")
+        let old = s.folder.appendingPathComponent("d.jpg")
+        try Data("old".utf8).write(to: old)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: old.path)
+        do {
+            let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
+            try journal.recordStarted(index: 0, input: s.input.path, destination: placed.path)
+            try journal.recordStarted(index: 1, input: s.input.path, destination: never.path)
+            try journal.recordStarted(index: 2, input: s.input.path, destination: old.path)
+            try journal.recordStarted(index: 3, input: s.input.path, destination: s.output.path)
+            try journal.recordFinished(index: 3, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try Data("new output".utf8).write(to: placed)
+        }
+        let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
+        #expect(journal.finishedCount == 1)
+        #expect(journal.completedOutputs(index: 0, input: s.input.path) == [OutputFile(path: placed.path, byteCount: 10)])
+        #expect(journal.completedOutputs(index: 1, input: s.input.path) == nil)
+        #expect(journal.completedOutputs(index: 2, input: s.input.path) == nil)
+        #expect(journal.completedOutputs(index: 3, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
+    }
 }
