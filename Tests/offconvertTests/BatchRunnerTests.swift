@@ -44,6 +44,62 @@ private let upcase = BatchWork(
 
 /// Every test that runs `SignalHandling.run` (one at a time per process) or sends a signal to
 /// this process is in this one serialized suite.
+/// Like `upcase`, but slow (so a batch can be killed mid-way) and writing through a temporary
+/// named like a staged output, moved into place when complete.
+private func stagedUpcase(delay: Duration) -> BatchWork {
+    BatchWork(
+        command: "test-staged-upcase", identity: ["v1"], outputExtension: { _ in "txt" }, cost: { _ in 1 },
+        convert: { item, _ throws(ConvertError) in
+            let folder = (item.destination as NSString).deletingLastPathComponent
+            let name = (item.destination as NSString).lastPathComponent
+            let temporary = folder + "/." + name + ".offconvert-test00.partial"
+            let text = (try? String(contentsOfFile: item.input, encoding: .utf8)) ?? ""
+            let data = Data(text.uppercased().utf8)
+            // A plain write: FileManager.createFile would add its own hidden temporary.
+            do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
+                throw ConvertError(.device, key: "device.io", message: "Could not write.", path: item.destination)
+            }
+            do { try await Task.sleep(for: delay) } catch {
+                unlink(temporary)
+                throw ConvertError.cancelled(path: item.input)
+            }
+            guard link(temporary, item.destination) == 0 else {
+                throw ConvertError(.request, key: "output.exists", message: "Taken.", path: item.destination)
+            }
+            unlink(temporary)
+            return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
+        })
+}
+
+/// Environment of the child batch ``BatchKillChild`` runs.
+private enum KillChildEnvironment {
+    static let folder = "OFFCONVERT_TEST_BATCH_FOLDER"
+}
+
+/// The inputs, output folder and state folder of a kill test in `folder`.
+private func killTestOptions(_ folder: URL) -> (BatchOptions, AllowanceStore, String) {
+    let inputs = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".src") }.sorted().map { folder.appendingPathComponent($0).path }
+    let state = folder.appendingPathComponent("state").path
+    let options = BatchOptions(
+        inputs: inputs, outputDirectory: folder.appendingPathComponent("out").path, jobs: 1, memoryBudget: 1 << 30,
+        json: true)
+    return (options, AllowanceStore(directory: state), state)
+}
+
+/// The batch a kill test's child runs until it is killed; skipped in a normal run.
+@Suite("Batch kill child")
+struct BatchKillChild {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[KillChildEnvironment.folder] != nil))
+    func entry() async throws {
+        let folder = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[KillChildEnvironment.folder]))
+        let (options, allowance, state) = killTestOptions(folder)
+        _ = await BatchRunner.run(
+            stagedUpcase(delay: .milliseconds(150)), options: options, printer: Capture().printer(json: true),
+            allowance: allowance, stateDirectory: state)
+    }
+}
+
 @Suite("Batch runner and signals", .serialized)
 struct BatchRunnerTests {
     @Test("SIGINT and SIGTERM cancel the running work and are reported", arguments: [SIGINT, SIGTERM])
@@ -164,6 +220,50 @@ struct BatchRunnerTests {
         #expect(capture.err.withLock { $0 }.last == "Interrupted: 0 converted, 4 not converted.")
         let status = try s.allowance.status()
         #expect(status.used == 0 && status.reserved == 0)
+    }
+
+    @Test("kill -9 mid-batch, then the same command: finishes the rest, no duplicates, no leftovers")
+    func killedAndResumed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<8 { try Data("item \(index)".utf8).write(to: folder.appendingPathComponent("in\(index).src")) }
+        let out = folder.appendingPathComponent("out")
+        func placed() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        }
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "BatchKillChild"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[KillChildEnvironment.folder] = folder.path
+        child.environment = environment
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let deadline = Date().addingTimeInterval(120)
+        while placed().count < 3 && child.isRunning && Date() < deadline { usleep(5_000) }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let before = placed()
+        #expect(before.count >= 3 && before.count < 8, "the child should be killed mid-batch, it placed \(before)")
+
+        let (options, allowance, state) = killTestOptions(folder)
+        let capture = Capture()
+        let code = await BatchRunner.run(
+            stagedUpcase(delay: .zero), options: options, printer: capture.printer(json: true), allowance: allowance,
+            stateDirectory: state)
+        #expect(code == 0)
+        #expect(placed() == (0..<8).map { "in\($0).txt" })
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty)
+        #expect(try capture.events("skipped").count == before.count)
+        #expect(try capture.events("finished").count == 8 - before.count)
+        #expect(try String(contentsOf: out.appendingPathComponent("in7.txt"), encoding: .utf8) == "ITEM 7")
+        // The killed run placed outputs, so it was charged; its reservation was not left behind.
+        let status = try allowance.status()
+        #expect(status.used == 2 && status.reserved == 0)
     }
 
     @Test("no allowance left: stops before any work with a distinct allowance error")
