@@ -42,8 +42,6 @@ private let upcase = BatchWork(
         return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
     })
 
-/// Every test that runs `SignalHandling.run` (one at a time per process) or sends a signal to
-/// this process is in this one serialized suite.
 /// Like `upcase`, but slow (so a batch can be killed mid-way) and writing through a temporary
 /// named like a staged output, moved into place when complete.
 private func stagedUpcase(delay: Duration) -> BatchWork {
@@ -100,6 +98,8 @@ struct BatchKillChild {
     }
 }
 
+/// Every test that sends a signal to this process, or runs a batch that a signal must not
+/// cancel, is in this one serialized suite.
 @Suite("Batch runner and signals", .serialized)
 struct BatchRunnerTests {
     @Test("SIGINT and SIGTERM cancel the running work and are reported", arguments: [SIGINT, SIGTERM])

@@ -34,42 +34,58 @@ enum SignalHandling {
         }
     }
 
-    /// What the handlers act on.
+    /// What the handlers act on: the runs in progress, each with whether a signal reached it.
     private final class State: Sendable {
-        let raised = Atomic<Bool>(false)
-        let work = Mutex<Task<Void, Never>?>(nil)
+        struct Runs {
+            var active: [Int: (task: Task<Void, Never>, interrupted: Bool)] = [:]
+            var next = 0
+        }
 
+        let runs = Mutex(Runs())
+
+        /// First signal: cancel every run in progress. A signal with nothing left to cancel
+        /// (no run, or every run already cancelled) ends the process.
         func received() {
-            let cancelled = work.withLock { work -> Bool in
-                guard let work, !raised.exchange(true, ordering: .relaxed) else { return false }
-                work.cancel()
+            let cancelled = runs.withLock { runs -> Bool in
+                let pending = runs.active.filter { !$0.value.interrupted }
+                guard !pending.isEmpty else { return false }
+                for (key, run) in pending {
+                    run.task.cancel()
+                    runs.active[key]?.interrupted = true
+                }
                 return true
             }
             if !cancelled { _exit(ExitCode.interrupted) }
+        }
+
+        func register(_ task: Task<Void, Never>) -> Int {
+            runs.withLock { runs in
+                let key = runs.next
+                runs.next += 1
+                runs.active[key] = (task, false)
+                return key
+            }
+        }
+
+        func unregister(_ key: Int) -> Bool {
+            runs.withLock { $0.active.removeValue(forKey: key)?.interrupted ?? false }
         }
     }
 
     private static let router = Router()
 
     /// Runs `body` in a task that SIGINT and SIGTERM cancel; returns what it returned and
-    /// whether a signal arrived. One run at a time per process.
+    /// whether a signal arrived while it ran. Runs may overlap; a signal cancels all of them.
     static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (value: T, interrupted: Bool) {
-        let router = Self.router.state
+        let state = Self.router.state
         let result = Mutex<T?>(nil)
         let task = Task {
             let value = await body()
             result.withLock { $0 = value }
         }
-        router.work.withLock { work in
-            precondition(work == nil, "one signal-handled run at a time")
-            router.raised.store(false, ordering: .relaxed)
-            work = task
-        }
+        let key = state.register(task)
         await task.value
-        let interrupted = router.work.withLock { work in
-            work = nil
-            return router.raised.load(ordering: .relaxed)
-        }
+        let interrupted = state.unregister(key)
         // The task stored its value before finishing.
         guard let value = result.withLock({ $0 }) else { preconditionFailure("the work ended without a value") }
         return (value, interrupted)
