@@ -21,6 +21,8 @@ final class StagedOutput {
     /// The temporary file codecs write to.
     let temporaryPath: String
     private var finished = false
+    /// Open on the temporary file for as long as the stage lives; carries its lock.
+    private let lockDescriptor: Int32
 
     /// Creates the temporary file next to `destination`.
     init(destination: String) throws(ConvertError) {
@@ -35,12 +37,15 @@ final class StagedOutput {
         guard fd >= 0 else {
             throw ConvertError.fileSystem(errno, action: "create the output file in", path: directory)
         }
-        close(fd)
+        // Locked before anyone else can know the name matters: mkstemps just created it.
+        _ = flock(fd, LOCK_EX | LOCK_NB)
+        lockDescriptor = fd
         temporaryPath = String(nulTerminated: bytes)
     }
 
     deinit {
         if !finished { unlink(temporaryPath) }
+        close(lockDescriptor)
     }
 
     /// Flushes the temporary file to disk and moves it to ``destination``.
@@ -87,12 +92,20 @@ final class StagedOutput {
     }
 
     /// Removes temporary outputs a crashed run left in `directory`. Returns how many it removed.
+    ///
+    /// A temporary whose lock is held belongs to a conversion still running (in this or another
+    /// process) and is left alone.
     @discardableResult
     static func removeStale(in directory: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
         for name in names where name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(partialSuffix) {
-            if unlink(directory + "/" + name) == 0 { removed += 1 }
+            let path = directory + "/" + name
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if unlink(path) == 0 { removed += 1 }
         }
         return removed
     }

@@ -1,5 +1,7 @@
 /// Every subcommand, in the order the overview lists them.
 enum Commands {
     static let all: [any Command.Type] = [
+        AllowanceCommand.self,
+        UnlockCommand.self,
     ]
 }

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// offconvert's private state folder (`$XDG_STATE_HOME/offconvert`): created 0700, its files
+/// written 0600, every replacement atomic and durable, and cross-process updates serialised by
+/// an exclusive `flock` on a `lock` file that is never renamed (a lock on a renamed file would
+/// not exclude a process that opened the new one).
+struct StateDirectory: Sendable {
+    /// The folder's absolute path.
+    let path: String
+
+    /// The default location: `$XDG_STATE_HOME/offconvert`, else `$HOME/.local/state/offconvert`.
+    /// A relative `XDG_STATE_HOME` is ignored, as the XDG spec requires.
+    static func defaultPath(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/offconvert"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/offconvert"
+    }
+
+    /// Creates the folder (and missing parents) and tightens it to 0700.
+    init(path: String) throws(ConvertError) {
+        self.path = path
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() where mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw ConvertError.fileSystem(errno, action: "create the state folder", path: directory)
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw ConvertError.fileSystem(errno, action: "open the state folder", path: path)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw ConvertError(
+                .device, key: "allowance.store", message: "\(path) is not a folder; offconvert keeps its state there.",
+                path: path)
+        }
+        if info.st_mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
+            throw ConvertError.fileSystem(errno, action: "protect the state folder", path: path)
+        }
+    }
+
+    /// The path of `name` inside the folder.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Runs `body` while holding the folder's exclusive lock. Blocks until other processes
+    /// release it; the kernel releases it if the holder dies, so a crash cannot wedge the store.
+    func withLock<T>(_ body: () throws(ConvertError) -> T) throws(ConvertError) -> T {
+        let lockPath = file("lock")
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the lock file", path: lockPath) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw ConvertError.fileSystem(errno, action: "lock", path: lockPath) }
+        }
+        return try body()
+    }
+
+    /// The contents of `name`, or nil if it does not exist.
+    func read(_ name: String) throws(ConvertError) -> [UInt8]? {
+        try Self.readFile(file(name), limit: 1 << 20)
+    }
+
+    /// The contents of the file at `path`, or nil if it does
+    /// not exist. Reading stops a little past `limit`: state and licence files are tiny, and a
+    /// huge one is damage, not data worth holding in memory.
+    static func readFile(_ path: String, limit: Int) throws(ConvertError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ConvertError.fileSystem(errno, action: "read", path: path)
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ConvertError.fileSystem(errno, action: "read", path: path)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Replaces `name` with `bytes` atomically and durably: a 0600 temporary file in the same
+    /// folder, written and fsynced, renamed over `name`, then the folder fsynced so the rename
+    /// itself survives a power cut. Readers see the old or the new file, never a mix.
+    func write(_ name: String, _ bytes: [UInt8]) throws(ConvertError) {
+        let target = file(name)
+        var template = Array((path + "/." + name + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
+        let temporary = String(nulTerminated: template)
+        var succeeded = false
+        defer {
+            if !succeeded { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            // mkstemp already uses 0600; fchmod states it rather than relying on that.
+            guard fchmod(fd, 0o600) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ConvertError.fileSystem(errno, action: "write", path: target)
+                }
+                offset += written
+            }
+            guard fsync(fd) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
+        }
+        guard rename(temporary, target) == 0 else {
+            throw ConvertError.fileSystem(errno, action: "write", path: target)
+        }
+        succeeded = true
+        let directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
+        defer { close(directoryFD) }
+        guard fsync(directoryFD) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
+    }
+
+    /// Removes temporaries a process killed in the middle of ``write(_:_:)`` left behind.
+    /// Called with the lock held, so no live writer's temporary is removed.
+    func removeStaleTemporaries() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+            unlink(file(name))
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Chooses safe, unique output paths for a batch.
+///
+/// `photo.heic` becomes `photo.jpg` in `--output-dir` (or next to the input); if that name is
+/// taken on disk or already handed to another item of the same batch, `photo (2).jpg`,
+/// `photo (3).jpg`, ... With `overwrite`, an existing file may be replaced, but never one of the
+/// batch's inputs (compared by device and inode, so `./a.jpg`, a hard link or a symlink to it are
+/// all recognised) and never a folder. Names are sanitised (control characters, `/`, bidi
+/// controls replaced; leading dots and dashes removed; length capped), so every output is a
+/// direct child of the output folder and cannot escape it.
+///
+/// One namer is shared by all items of a batch; it is safe to call from concurrent tasks. A
+/// name is chosen when asked for, so another process may still take it before the output is
+/// committed; `StagedOutput`'s no-clobber commit then fails with `output.exists` rather than
+/// replacing that file.
+public final class OutputNamer: Sendable {
+    /// `--output-dir`, resolved; nil to write next to each input.
+    public let outputDirectory: String?
+    /// Whether existing files (other than inputs) may be replaced.
+    public let overwrite: Bool
+
+    private struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private let inputIDs: Set<FileID>
+    private let handedOut = Mutex<Set<String>>([])
+
+    /// Longest output name in bytes: the staged temporary adds about 30 bytes and a file name
+    /// may have at most 255.
+    static let maximumNameBytes = 200
+    /// Highest collision number tried before giving up.
+    static let maximumAttempts = 10_000
+
+    /// Creates a namer for a batch over `inputs`.
+    /// - Parameters:
+    ///   - outputDirectory: Where every output goes (created if missing); nil for next to its input.
+    ///   - overwrite: Replace existing files instead of numbering around them (never an input).
+    ///   - inputs: Every input of the batch, so none of them is ever chosen as an output.
+    public init(outputDirectory: String?, overwrite: Bool, inputs: [String]) throws(ConvertError) {
+        if let outputDirectory {
+            if mkdir(outputDirectory, 0o755) != 0 && errno != EEXIST {
+                throw ConvertError.fileSystem(errno, action: "create the output folder", path: outputDirectory)
+            }
+            var info = stat()
+            guard stat(outputDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ConvertError(
+                    .request, key: "output.notFolder", message: "\(outputDirectory) is not a folder.",
+                    path: outputDirectory)
+            }
+            self.outputDirectory = try Self.resolve(outputDirectory)
+        } else {
+            self.outputDirectory = nil
+        }
+        self.overwrite = overwrite
+        inputIDs = Set(inputs.compactMap(Self.fileID))
+    }
+
+    /// The folder `input`'s output goes to, resolved (symlinks followed).
+    public func directory(for input: String) throws(ConvertError) -> String {
+        if let outputDirectory { return outputDirectory }
+        let parent = (input as NSString).deletingLastPathComponent
+        return try Self.resolve(parent.isEmpty ? "." : parent)
+    }
+
+    /// A fresh output path for `input` with extension `pathExtension` (no dot), optionally with
+    /// `suffix` added to the name (`"-small"` gives `photo-small.jpg`). The name is reserved for
+    /// this batch: no other call returns it.
+    public func destination(for input: String, pathExtension: String, suffix: String = "") throws(ConvertError) -> String {
+        let folder = try directory(for: input)
+        let stem = Self.sanitise(((input as NSString).lastPathComponent as NSString).deletingPathExtension + suffix)
+        let ext = Self.sanitise(pathExtension)
+        return try handedOut.withLock { (taken: inout Set<String>) throws(ConvertError) -> String in
+            for attempt in 1...Self.maximumAttempts {
+                let number = attempt == 1 ? "" : " (\(attempt))"
+                let name = Self.truncate(stem, toFit: Self.maximumNameBytes - number.utf8.count - ext.utf8.count - 1)
+                    + number + "." + ext
+                let candidate = folder + "/" + name
+                guard !taken.contains(candidate), isUsable(candidate) else { continue }
+                taken.insert(candidate)
+                return candidate
+            }
+            throw ConvertError(
+                .request, key: "output.noName",
+                message: "Could not find a free name for the output of \(input) in \(folder).", path: input)
+        }
+    }
+
+    /// Removes temporary outputs a crashed run left in the folders this batch writes to (the
+    /// output folder, or each input's folder) and returns how many it removed. Temporaries of
+    /// conversions still running elsewhere are locked and left alone. Call once at the start.
+    @discardableResult
+    public func removeStaleTemporaries(for inputs: [String]) -> Int {
+        var folders: Set<String> = []
+        if let outputDirectory {
+            folders.insert(outputDirectory)
+        } else {
+            for input in inputs {
+                if let folder = try? directory(for: input) { folders.insert(folder) }
+            }
+        }
+        return folders.reduce(0) { $0 + StagedOutput.removeStale(in: $1) }
+    }
+
+    /// Whether `candidate` may be written: free, or (with overwrite) a regular file that is not
+    /// an input.
+    private func isUsable(_ candidate: String) -> Bool {
+        var link = stat()
+        guard lstat(candidate, &link) == 0 else { return errno == ENOENT }
+        guard overwrite else { return false }
+        // Only a plain file is replaced; a folder, a socket or a symlink (which could point at an
+        // input or anywhere else) is numbered around.
+        guard link.st_mode & S_IFMT == S_IFREG else { return false }
+        return !inputIDs.contains(FileID(device: UInt64(link.st_dev), inode: UInt64(link.st_ino)))
+    }
+
+    private static func fileID(_ path: String) -> FileID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    private static func resolve(_ path: String) throws(ConvertError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw ConvertError.fileSystem(errno, action: "open the folder", path: path)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`
+    /// become `_`; leading dots, dashes and spaces and trailing dots and spaces are removed
+    /// (no hidden files, nothing a later tool reads as an option); an empty result is `output`.
+    static func sanitise(_ name: String) -> String {
+        let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
+            let value = scalar.value
+            let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C
+                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x2028
+                || value == 0x2029 || value == 0xFEFF
+            return unsafe ? "_" : scalar
+        }
+        var text = String(String.UnicodeScalarView(scalars))
+        while let first = text.first, first == "." || first == "-" || first == " " { text.removeFirst() }
+        while let last = text.last, last == "." || last == " " { text.removeLast() }
+        return text.isEmpty ? "output" : text
+    }
+
+    /// `text` cut at a character boundary to at most `bytes` UTF-8 bytes (at least one character).
+    static func truncate(_ text: String, toFit bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var result = ""
+        for character in text {
+            guard result.utf8.count + character.utf8.count <= max(bytes, 1) else { break }
+            result.append(character)
+        }
+        return result.isEmpty ? "output" : result
+    }
+}

@@ -1,0 +1,104 @@
+import ConvertCore
+import Foundation
+
+/// The options every command over many files shares, parsed once.
+///
+/// A command adds ``specs`` to its `CommandSpec.options` and calls ``parse(_:standardInput:)``;
+/// ``BatchRunner`` does the rest.
+struct BatchOptions: Sendable {
+    /// The inputs, in order, after `--from-file`, `-` and `--shard`.
+    var inputs: [String]
+    /// `--output-dir`; nil to write next to each input.
+    var outputDirectory: String?
+    /// `--overwrite`.
+    var overwrite = false
+    /// `--jobs`.
+    var jobs: Int
+    /// `--memory-budget` in bytes.
+    var memoryBudget: Int64
+    /// `--dry-run`.
+    var dryRun = false
+    /// Not `--no-resume`.
+    var resume = true
+    /// `--json`.
+    var json = false
+    /// `--shard I/N` as (I, N), 1-based.
+    var shard: (index: Int, count: Int)?
+
+    /// The shared options, in the order `--help` lists them.
+    static let specs: [OptionSpec] = [
+        .option("output-dir", short: "o", value: "dir", help: "Write the outputs to this folder instead of next to each input."),
+        .flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced."),
+        .option("jobs", short: "j", value: "n", help: "Convert up to n files at once.", default: "number of cores"),
+        .option(
+            "memory-budget", value: "size",
+            help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory"),
+        .option("from-file", value: "list", help: "Also read input paths from this file, one per line ('-' reads stdin)."),
+        .option(
+            "shard", value: "i/n",
+            help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path."),
+        .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
+        .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
+        .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
+    ]
+
+    /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
+    static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput) throws(UsageError) -> BatchOptions {
+        var inputs: [String] = []
+        var stdinUsed = false
+        func lines(_ text: String) -> [String] {
+            text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
+        }
+        for positional in arguments.positionals {
+            if positional == "-" {
+                guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
+                stdinUsed = true
+                inputs += lines(standardInput())
+            } else {
+                inputs.append(positional)
+            }
+        }
+        if let list = arguments.value("from-file") {
+            if list == "-" {
+                guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
+                inputs += lines(standardInput())
+            } else {
+                guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+                    throw UsageError(message: "Cannot read the list '\(list)' given to '--from-file'.")
+                }
+                inputs += lines(text)
+            }
+        }
+        var shard: (Int, Int)?
+        if let text = arguments.value("shard") {
+            let parts = text.split(separator: "/").map { Int($0) }
+            guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index) else {
+                throw UsageError(message: "The value '\(text)' is invalid for '--shard': expected i/n with 1 <= i <= n, e.g. 2/8.")
+            }
+            shard = (index, count)
+            inputs = inputs.filter { Self.shard(of: $0, count: count) == index }
+        }
+        let budget = try arguments.byteCount("memory-budget") ?? BatchScheduler.defaultBudget()
+        guard budget > 0 else { throw UsageError(message: "'--memory-budget' must be more than 0 bytes.") }
+        return BatchOptions(
+            inputs: inputs, outputDirectory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"),
+            jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
+            memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
+            json: arguments.flag("json"), shard: shard)
+    }
+
+    /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every
+    /// machine given the same list (in any order) picks disjoint shares that cover it.
+    static func shard(of path: String, count: Int) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int(hash % UInt64(count)) + 1
+    }
+
+    static func readStandardInput() -> String {
+        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
