@@ -93,7 +93,7 @@ PY
 ffmpeg -v error -y "${src[@]}" \
   -f lavfi -i "sine=frequency=440:sample_rate=48000" -f lavfi -i "sine=frequency=660:sample_rate=44100" \
   -map 0:v -map 1:a -map 2:a -t 0.4 "${x265[@]}" -tag:v hvc1 -pix_fmt yuv420p \
-  -c:a aac -ac:a:1 1 -metadata:s:a:1 language=fra -timecode 01:02:03:04 \
+  -c:a aac -ac:a:0 2 -ac:a:1 1 -metadata:s:a:1 language=fra -timecode 01:02:03:04 \
   -metadata location="+48.8583+002.2945/" "${exact[@]}" iphone-like-unrotated.mov
 box_edit iphone-like-unrotated.mov iphone-like.mov tkhd - 0,65536,0,-65536,0,0,11796480,0,1073741824
 rm iphone-like-unrotated.mov
