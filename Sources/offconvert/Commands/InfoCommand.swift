@@ -40,10 +40,11 @@ enum InfoCommand: Command {
         return failed ? ExitCode.failure : ExitCode.success
     }
 
-    /// One line of JSON. JSON escapes control characters itself, so the text is terminal-safe.
+    /// One line of JSON, keys sorted so the output is byte-for-byte reproducible. JSON escapes
+    /// control characters itself, so the text is terminal-safe.
     static func jsonLine(_ info: MediaInfo) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(info), as: UTF8.self)
     }
 }
