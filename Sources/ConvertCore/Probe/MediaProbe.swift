@@ -82,6 +82,15 @@ public enum MediaProbe {
         }
 
         var container = ContainerProber(demuxer: demuxer, movie: movie).containerInfo()
+        // FFmpeg builds a nameless data stream from the wreck of a track; a file with nothing but
+        // such streams has nothing to show.
+        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
+            if let boxDamage {
+                throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).", path: path)
+            }
+            throw ConvertError(.input, key: "input.unrecognised",
+                               message: "\(path) has no track offconvert recognises.", path: path)
+        }
         if let boxDamage {
             container.warnings.insert("the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
         }
