@@ -162,9 +162,18 @@ struct ContainerProber {
     }
 
     private func masteringDisplay(_ stream: UnsafeMutablePointer<AVStream>) -> MasteringDisplay? {
-        guard let raw = sideData(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA,
-                                 minimumSize: MemoryLayout<AVMasteringDisplayMetadata>.size)
-        else { return nil }
+        sideData(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, minimumSize: MemoryLayout<AVMasteringDisplayMetadata>.size)
+            .flatMap(Self.masteringDisplay(from:))
+    }
+
+    private func contentLight(_ stream: UnsafeMutablePointer<AVStream>) -> ContentLightLevel? {
+        sideData(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, minimumSize: MemoryLayout<AVContentLightMetadata>.size)
+            .map(Self.contentLight(from:))
+    }
+
+    /// Copies an `AVMasteringDisplayMetadata` (stream or frame side data); nil when it has
+    /// neither primaries nor luminance.
+    static func masteringDisplay(from raw: UnsafeRawPointer) -> MasteringDisplay? {
         let metadata = raw.load(as: AVMasteringDisplayMetadata.self)
         var display = MasteringDisplay()
         if metadata.has_primaries != 0 {
@@ -181,9 +190,8 @@ struct ContainerProber {
         return metadata.has_primaries != 0 || metadata.has_luminance != 0 ? display : nil
     }
 
-    private func contentLight(_ stream: UnsafeMutablePointer<AVStream>) -> ContentLightLevel? {
-        guard let raw = sideData(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, minimumSize: MemoryLayout<AVContentLightMetadata>.size)
-        else { return nil }
+    /// Copies an `AVContentLightMetadata` (stream or frame side data).
+    static func contentLight(from raw: UnsafeRawPointer) -> ContentLightLevel {
         let metadata = raw.load(as: AVContentLightMetadata.self)
         return ContentLightLevel(maxCLL: Int(metadata.MaxCLL), maxFALL: Int(metadata.MaxFALL))
     }

@@ -91,6 +91,7 @@ public enum MediaProbe {
             throw ConvertError(.input, key: "input.unrecognised",
                                message: "\(path) has no track offconvert recognises.", path: path)
         }
+        try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
         if let boxDamage {
             container.warnings.insert("the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
         }
@@ -98,8 +99,32 @@ public enum MediaProbe {
             container.warnings.insert("the file is cut short: its '\(truncated)' box runs past the end", at: 0)
         }
         container.warnings.append(contentsOf: movie?.problems ?? [])
+        for track in container.tracks {
+            // ST 2086 luminance is in 0.0001 cd/m² units; writers that put plain cd/m² there give
+            // a "1000 nit" display as 0.1 cd/m². Tone mappers should not trust such a value.
+            if let peak = track.video?.masteringDisplay?.maxLuminance, peak < 50 {
+                container.warnings.append("track \(track.index): the mastering display's peak luminance "
+                    + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
+            }
+        }
         let (format, name) = describe(kind: kind, movie: movie, demuxer: demuxer)
         return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
+    }
+
+    /// Fills in mastering display and content light level from the first frame of the first PQ
+    /// video track whose container gave neither (HDR10 metadata carried only in SEI).
+    private static func addFirstFrameMetadata(
+        to container: inout ContainerInfo, demuxer: Demuxer, cancellation: CancellationFlag
+    ) throws(ConvertError) {
+        guard let position = container.tracks.firstIndex(where: { track in
+            guard let video = track.video, track.decoderAvailable else { return false }
+            return video.dynamicRange.sdrConversion == .toneMapFromPQ && video.masteringDisplay == nil
+                && video.contentLight == nil
+        }) else { return }
+        let (display, light) = try FirstFrameHDRMetadata.read(
+            demuxer: demuxer, index: container.tracks[position].index, cancellation: cancellation)
+        container.tracks[position].video?.masteringDisplay = display
+        container.tracks[position].video?.contentLight = light
     }
 
     /// The short format id and readable name for a container.

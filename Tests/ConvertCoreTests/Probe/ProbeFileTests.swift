@@ -185,3 +185,36 @@ struct ProbeFileTests {
         #expect(container["warnings"] == nil, "empty warnings are omitted")
     }
 }
+
+@Suite("Media probe: HDR10 metadata carried only in the bitstream")
+struct ProbeBitstreamHDRTests {
+    @Test("x265's mastering display and MaxCLL SEI are read from the first frame", arguments: [
+        "pq-hevc.mp4", "pq-hevc.mkv", "dvwc-p8.mp4",
+    ])
+    func firstFrame(file: String) async throws {
+        let info = try await MediaProbe.probe(path: Fixtures.generated(file))
+        let video = try #require(info.container?.videoTracks.first?.video)
+        // The generator's x265-params: G(13250,34500) B(7500,3000) R(34000,16000) WP(15635,16450)
+        // L(10000000,1), max-cll=1000,400.
+        #expect(video.contentLight == ContentLightLevel(maxCLL: 1000, maxFALL: 400))
+        let display = try #require(video.masteringDisplay)
+        #expect(display.approximatelyEqual(MasteringDisplay(
+            red: Chromaticity(x: 0.68, y: 0.32), green: Chromaticity(x: 0.265, y: 0.69),
+            blue: Chromaticity(x: 0.15, y: 0.06), whitePoint: Chromaticity(x: 0.3127, y: 0.329),
+            minLuminance: 0.0001, maxLuminance: 1000)))
+    }
+
+    @Test("mis-scaled mastering luminance is reported, not hidden")
+    func implausibleLuminance() async throws {
+        let info = try await MediaProbe.probe(path: Fixtures.path("video/hdr10-video-with-sdr-container.mp4"))
+        #expect(info.container?.videoTracks.first?.video?.contentLight == ContentLightLevel(maxCLL: 1000, maxFALL: 200))
+        #expect(info.container?.warnings.contains { $0.contains("implausible") } == true)
+    }
+
+    @Test("SDR and HLG clips report no HDR10 static metadata", arguments: ["hlg-hevc.mov", "iphone-like.mov"])
+    func notDecoded(file: String) async throws {
+        let info = try await MediaProbe.probe(path: Fixtures.generated(file))
+        let video = try #require(info.container?.videoTracks.first?.video)
+        #expect(video.masteringDisplay == nil && video.contentLight == nil)
+    }
+}
