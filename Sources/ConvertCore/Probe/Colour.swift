@@ -37,12 +37,17 @@ public struct ColourPrimaries: Hashable, Sendable, Codable, CustomStringConverti
     public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
     /// Whether the file gave no primaries (unspecified or reserved).
     public var isUnspecified: Bool { code == 0 || code == 2 }
+    /// The stable short name, as written in JSON.
     public var description: String { name }
+
+    /// Decodes the JSON form documented on the type.
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -88,12 +93,17 @@ public struct TransferCharacteristics: Hashable, Sendable, Codable, CustomString
     public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
     /// Whether the file gave no transfer function (unspecified or reserved).
     public var isUnspecified: Bool { code == 0 || code == 2 }
+    /// The stable short name, as written in JSON.
     public var description: String { name }
+
+    /// Decodes the JSON form documented on the type.
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -138,12 +148,17 @@ public struct MatrixCoefficients: Hashable, Sendable, Codable, CustomStringConve
     public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
     /// Whether the file gave no matrix (unspecified or reserved).
     public var isUnspecified: Bool { code == 2 || code == 3 }
+    /// The stable short name, as written in JSON.
     public var description: String { name }
+
+    /// Decodes the JSON form documented on the type.
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -161,6 +176,8 @@ public enum ColourRange: String, Hashable, Sendable, Codable, CustomStringConver
     case limited
     /// Full ("PC", "JPEG") range.
     case full
+
+    /// The JSON spelling.
 
     public var description: String { rawValue }
 }

@@ -106,12 +106,16 @@ public enum DynamicRange: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Same as ``summary``.
+
     public var description: String { summary }
 
     enum CodingKeys: String, CodingKey {
         case className = "class"
         case summary, needsToneMappingForSDR, sdrConversion, dolbyVision
     }
+
+    /// Decodes the JSON form documented on the type.
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -122,6 +126,8 @@ public enum DynamicRange: Hashable, Sendable, Codable, CustomStringConvertible {
         default: self = .sdr
         }
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

@@ -74,6 +74,8 @@ public struct DolbyVisionConfiguration: Hashable, Sendable, Codable {
         case baseLayerCompatibilityID, baseLayerCompatibility, name, configurationBox
     }
 
+    /// Decodes the JSON form documented on the type.
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -86,6 +88,8 @@ public struct DolbyVisionConfiguration: Hashable, Sendable, Codable {
             baseLayerCompatibilityID: try c.decode(Int.self, forKey: .baseLayerCompatibilityID),
             configurationBox: try c.decodeIfPresent(String.self, forKey: .configurationBox))
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -145,6 +149,8 @@ public struct DolbyVisionCompatibility: Hashable, Sendable, CustomStringConverti
         default: "base compatibility id \(id)"
         }
     }
+
+    /// Same as ``displayName``.
 
     public var description: String { displayName }
 }

@@ -101,6 +101,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         case demuxer, durationSeconds, bitRate, brand, location, tracks, warnings
     }
 
+    /// Decodes the JSON form documented on the type.
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         demuxer = try c.decode(String.self, forKey: .demuxer)
@@ -111,6 +113,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         tracks = try c.decode([TrackInfo].self, forKey: .tracks)
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -144,11 +148,17 @@ public struct TrackKind: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Anything else.
     public static let unknown = TrackKind("unknown")
 
+    /// The stable short name, as written in JSON.
+
     public var description: String { name }
+
+    /// Decodes the JSON form documented on the type.
 
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
+
+    /// Encodes the JSON form documented on the type.
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

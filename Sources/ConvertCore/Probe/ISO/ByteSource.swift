@@ -46,8 +46,9 @@ final class FileByteSource: ByteSource {
         var buffer = [UInt8](repeating: 0, count: wanted)
         var filled = 0
         while filled < wanted {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return pread(descriptor, base + filled, wanted - filled, off_t(offset) + off_t(filled))
             }
             if got < 0 {
                 if errno == EINTR { continue }
