@@ -20,8 +20,9 @@ public enum MediaProbe {
     /// codec; damage our reader finds in a file FFmpeg can still read becomes a warning.
     ///
     /// - Throws: `.input` errors with keys `input.missing`, `input.denied`, `input.notAFile`,
-    ///   `input.empty`, `input.unrecognised` (not a media file), `input.truncated` (an MP4/MOV cut
-    ///   short before its movie box), `input.corrupt` (damaged beyond reading); `.cancelled` when
+    ///   `input.empty`, `input.unreadable`, `input.unrecognised` (not a media file),
+    ///   `input.truncated` (an MP4/MOV cut short before its movie box), `input.corrupt` (damaged
+    ///   beyond reading, including headers that declare impossible sizes); `.cancelled` when
     ///   the calling task is cancelled.
     public static func probe(path: String) async throws(ConvertError) -> MediaInfo {
         do {
@@ -70,6 +71,14 @@ public enum MediaProbe {
             }
             if let boxDamage {
                 throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).",
+                                   path: path, underlying: error.underlyingDescription)
+            }
+            // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
+            // declares an absurd table size (it refuses allocations above its limit), not because
+            // the machine is short of memory.
+            if error.key == "internal.memory" {
+                throw ConvertError(.input, key: "input.corrupt",
+                                   message: "\(path) is damaged: its headers declare impossible sizes.",
                                    path: path, underlying: error.underlyingDescription)
             }
             throw error
