@@ -168,6 +168,18 @@ struct ProbeFileTests {
         #expect(directory?.key == "input.notAFile")
     }
 
+    @Test("a FIFO and a device are refused without blocking")
+    func specialFiles() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe.mp4").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/zero"] {
+            let error = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: path) }
+            #expect(error?.key == "input.notAFile")
+        }
+    }
+
     @Test("MediaInfo survives a JSON round trip with its documented field names")
     func jsonRoundTrip() async throws {
         let info = try await MediaProbe.probe(path: Fixtures.path("video/dolbyVision-hdr.MOV"))

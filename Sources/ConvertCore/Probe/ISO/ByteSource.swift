@@ -19,9 +19,10 @@ final class FileByteSource: ByteSource {
     let size: UInt64
 
     /// Opens `path` for reading. Only regular files are accepted: a FIFO or a device would block
-    /// or never end.
+    /// or never end. `O_NONBLOCK` keeps the open itself from waiting for a FIFO's writer; it has no
+    /// effect on reads from a regular file.
     init(path: String) throws(ConvertError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ConvertError.opening(path, errno: errno) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
