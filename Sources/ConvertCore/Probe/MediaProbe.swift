@@ -51,7 +51,7 @@ public enum MediaProbe {
 
         var movie: ISOMovie?
         var boxDamage: BoxError?
-        if kind == .isoMedia {
+        if case .isoMedia = kind {
             do { movie = try MovieBoxScanner.scan(BoxReader(source: source)) } catch {
                 if case .io = error {
                     throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
@@ -116,7 +116,7 @@ public enum MediaProbe {
                     + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
             }
         }
-        let (format, name) = describe(kind: kind, movie: movie, demuxer: demuxer)
+        let (format, name) = describe(kind: kind, demuxer: demuxer)
         return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
     }
 
@@ -137,12 +137,12 @@ public enum MediaProbe {
     }
 
     /// The short format id and readable name for a container.
-    private static func describe(kind: MediaSniffer.Kind, movie: ISOMovie?, demuxer: Demuxer) -> (String, String) {
+    private static func describe(kind: MediaSniffer.Kind, demuxer: Demuxer) -> (String, String) {
         switch kind {
         case .matroska(let isWebM):
             return isWebM ? ("webm", "WebM") : ("matroska", "Matroska")
-        case .isoMedia:
-            let brand = movie?.majorBrand?.description ?? "qt  "
+        case .isoMedia(let major):
+            let brand = major?.description ?? "qt  "
             if brand == "qt  " { return ("mov", "QuickTime movie") }
             if brand.hasPrefix("M4A") || brand.hasPrefix("M4B") { return ("m4a", "MPEG-4 audio") }
             if brand.hasPrefix("3g") { return ("3gp", "3GPP") }

@@ -4,8 +4,9 @@ enum MediaSniffer {
     enum Kind: Equatable {
         /// A still image: short format id and readable name.
         case image(format: String, name: String)
-        /// An ISO base media file (MP4, MOV, 3GP...) that is not a still image.
-        case isoMedia
+        /// An ISO base media file (MP4, MOV, 3GP...) that is not a still image, with its `ftyp`
+        /// major brand (nil for an old QuickTime movie without `ftyp`).
+        case isoMedia(brand: FourCC?)
         /// An EBML (Matroska) file; `isWebM` when its DocType is `webm`.
         case matroska(isWebM: Bool)
         /// Anything else: left to FFmpeg's probing.
@@ -53,9 +54,11 @@ enum MediaSniffer {
                 if brands.contains(where: { avifBrands.contains($0) }) { return .image(format: "avif", name: "AVIF image") }
                 return .image(format: "heif", name: "HEIF image")
             }
-            return .isoMedia
+            return .isoMedia(brand: major)
         }
-        if head.count >= 8, quickTimeStarts.contains(FourCC(rawValue: ByteCursor.u32(head, at: 4))) { return .isoMedia }
+        if head.count >= 8, quickTimeStarts.contains(FourCC(rawValue: ByteCursor.u32(head, at: 4))) {
+            return .isoMedia(brand: nil)
+        }
         return .other
     }
 }
