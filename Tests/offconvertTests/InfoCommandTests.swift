@@ -10,10 +10,12 @@ struct InfoCommandTests {
         let outcome = try CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
-        let blocks = outcome.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }
-        #expect(blocks.count == 2)
+        let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(" ") }
+        #expect(blocks.count == 4, "header, blank line, header, final newline")
+        #expect(blocks[1].isEmpty && blocks[3].isEmpty)
+        #expect(outcome.stdout.components(separatedBy: "\n\n").count == 2)
         #expect(blocks[0].hasSuffix("dolbyVision-hdr.MOV: QuickTime movie, 64.6 kB, 0.11 s, 4.8 Mb/s"))
-        #expect(blocks[1].hasSuffix("tokyo.jpg: JPEG image, 162.9 kB"))
+        #expect(blocks[2].hasSuffix("tokyo.jpg: JPEG image, 162.9 kB"))
         #expect(outcome.stdout.contains("#0 video   hevc (hvc1) Main 10, 1280x720 rotated 90°, 30 fps, yuv420p10le 10-bit"))
         #expect(outcome.stdout.contains("Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)"))
         #expect(outcome.stdout.contains("#2 data    mebx, no decoder, handler meta"))

@@ -11,10 +11,11 @@ enum InfoCommand: Command {
         name: "info",
         abstract: "Show what a photo or video file contains.",
         discussion: """
-            For videos: container, duration, size, bit rate and every track (codec, resolution, \
-            rotation, frame rate, pixel format, colour, dynamic range including Dolby Vision, audio \
-            channels and language). Files are identified by their content, not their name. With \
-            --json, one JSON object per file per line.
+            For videos: container, duration, size, bit rate and every track (codec, resolution,
+            rotation, frame rate, pixel format, colour, dynamic range including Dolby Vision,
+            audio channels and language). Files are identified by their content, not their name.
+            A file that cannot be read gets one line on stderr; the others still print, and the
+            exit code is 1 at the end.
             """,
         arguments: [ArgumentSpec(name: "FILES", help: "The files to describe.", repeating: true)],
         options: [.flag("json", help: "Print one JSON object per file per line (JSON Lines).")],
@@ -23,6 +24,7 @@ enum InfoCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let json = arguments.flag("json")
         var failed = false
+        var printed = 0
         for path in arguments.positionals {
             let info: MediaInfo
             do throws(ConvertError) {
@@ -35,7 +37,13 @@ enum InfoCommand: Command {
                 console.err("Error: \(message.terminalSafe)")
                 continue
             }
-            console.out(json ? try jsonLine(info) : InfoFormatter.block(info))
+            if json {
+                console.out(try jsonLine(info))
+            } else {
+                // A blank line between blocks; none before the first or after the last.
+                console.out((printed > 0 ? "\n" : "") + InfoFormatter.block(info))
+            }
+            printed += 1
         }
         return failed ? ExitCode.failure : ExitCode.success
     }
