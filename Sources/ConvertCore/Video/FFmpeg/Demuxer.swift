@@ -52,12 +52,9 @@ final class Demuxer {
         context = contextPointer
         cancellation = retained
         let found = avformat_find_stream_info(context, nil)
-        if found < 0 {
-            var owned: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&owned)
-            retained.release()
-            throw FFmpeg.error(found, "read the stream information", path: path)
-        }
+        // Every stored property is set by now, so throwing runs deinit, which closes the context
+        // and releases the flag; freeing them here as well would free them twice.
+        try FFmpeg.check(found, "read the stream information", path: path)
     }
 
     deinit {

@@ -1,0 +1,73 @@
+/// Identifies a file by its first bytes, never by its name: a JPEG called `.heic` is a JPEG.
+enum MediaSniffer {
+    /// What the first bytes say.
+    enum Kind: Equatable {
+        /// A still image: short format id and readable name.
+        case image(format: String, name: String)
+        /// An ISO base media file (MP4, MOV, 3GP...) that is not a still image, with its `ftyp`
+        /// major brand (nil for an old QuickTime movie without `ftyp`).
+        case isoMedia(brand: FourCC?)
+        /// An EBML (Matroska) file; `isWebM` when its DocType is `webm`.
+        case matroska(isWebM: Bool)
+        /// Anything else: left to FFmpeg's probing.
+        case other
+    }
+
+    /// The short ids of image formats (``MediaInfo/format``).
+    static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif"]
+
+    /// Brands of an `ftyp` that make the file a HEIF/AVIF still image (or image sequence).
+    private static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
+    private static let avifBrands: Set<FourCC> = ["avif", "avis"]
+    private static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2"]
+
+    /// Top-level box types that start an ISO file without an `ftyp` (old QuickTime movies).
+    private static let quickTimeStarts: Set<FourCC> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+
+    /// Classifies `head`, the first bytes of a file (64 or more when the file has them).
+    static func kind(of head: [UInt8]) -> Kind {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .image(format: "jpeg", name: "JPEG image") }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(format: "png", name: "PNG image") }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(format: "gif", name: "GIF image") }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(format: "webp", name: "WebP image") }
+        if starts([0x1A, 0x45, 0xDF, 0xA3]) {
+            // The EBML header (DocType among its first elements) fits in the first 64 bytes.
+            let isWebM = head.prefix(64).windows(of: Array("webm".utf8))
+            return .matroska(isWebM: isWebM)
+        }
+        if head.count >= 12, FourCC(rawValue: ByteCursor.u32(head, at: 4)) == "ftyp" {
+            let declared = Int(ByteCursor.u32(head, at: 0))
+            var brands = [FourCC(rawValue: ByteCursor.u32(head, at: 8))]
+            var offset = 16
+            while offset + 4 <= min(head.count, max(declared, 16)) {
+                brands.append(FourCC(rawValue: ByteCursor.u32(head, at: offset)))
+                offset += 4
+            }
+            let major = brands[0]
+            if heicBrands.contains(major) { return .image(format: "heic", name: "HEIC image") }
+            if avifBrands.contains(major) { return .image(format: "avif", name: "AVIF image") }
+            if heifBrands.contains(major) {
+                if brands.contains(where: { heicBrands.contains($0) }) { return .image(format: "heic", name: "HEIC image") }
+                if brands.contains(where: { avifBrands.contains($0) }) { return .image(format: "avif", name: "AVIF image") }
+                return .image(format: "heif", name: "HEIF image")
+            }
+            return .isoMedia(brand: major)
+        }
+        if head.count >= 8, quickTimeStarts.contains(FourCC(rawValue: ByteCursor.u32(head, at: 4))) {
+            return .isoMedia(brand: nil)
+        }
+        return .other
+    }
+}
+
+extension Collection where Element == UInt8 {
+    /// Whether `needle` occurs anywhere in this collection.
+    func windows(of needle: [UInt8]) -> Bool {
+        let bytes = Array(self)
+        guard bytes.count >= needle.count, !needle.isEmpty else { return false }
+        return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import ConvertCore
+
+@Suite("Media sniffer")
+struct MediaSnifferTests {
+    typealias B = BoxBytes
+
+    static func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+        B.box("ftyp", B.code(major) + B.u32(0) + compatible.flatMap(B.code))
+    }
+
+    typealias Row = (head: [UInt8], expected: MediaSniffer.Kind)
+
+    static let rows: [Row] = [
+        ([0xFF, 0xD8, 0xFF, 0xE1], .image(format: "jpeg", name: "JPEG image")),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .image(format: "png", name: "PNG image")),
+        (Array("GIF89a".utf8), .image(format: "gif", name: "GIF image")),
+        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), .image(format: "webp", name: "WebP image")),
+        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI LIST".utf8), .other),
+        (ftyp("heic", ["mif1", "heic"]), .image(format: "heic", name: "HEIC image")),
+        (ftyp("mif1", ["mif1", "heic"]), .image(format: "heic", name: "HEIC image")),
+        (ftyp("mif1", ["mif1", "avif"]), .image(format: "avif", name: "AVIF image")),
+        (ftyp("mif1", ["mif1"]), .image(format: "heif", name: "HEIF image")),
+        (ftyp("avif", ["avif", "mif1"]), .image(format: "avif", name: "AVIF image")),
+        (ftyp("isom", ["isom", "avc1"]), .isoMedia(brand: "isom")),
+        (ftyp("qt  ", ["qt  "]), .isoMedia(brand: "qt  ")),
+        (B.box("wide", []) + B.header("mdat", size: 100), .isoMedia(brand: nil)),
+        ([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84] + Array("webm".utf8), .matroska(isWebM: true)),
+        ([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x88] + Array("matroska".utf8), .matroska(isWebM: false)),
+        (Array("hello, world".utf8), .other),
+        ([0, 0], .other),
+        ]
+
+    @Test("identifies files by their first bytes", arguments: 0..<rows.count)
+    func kinds(row: Int) {
+        #expect(MediaSniffer.kind(of: Self.rows[row].head) == Self.rows[row].expected)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@Suite("offconvert info")
+struct InfoCommandTests {
+    private func media(_ relative: String) -> String { CLIRunner.media.appendingPathComponent(relative).path }
+
+    @Test("one readable block per file, exit 0, nothing on stderr")
+    func humanForm() throws {
+        let outcome = try CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(" ") }
+        #expect(blocks.count == 4, "header, blank line, header, final newline")
+        #expect(blocks[1].isEmpty && blocks[3].isEmpty)
+        #expect(outcome.stdout.components(separatedBy: "\n\n").count == 2)
+        #expect(blocks[0].hasSuffix("dolbyVision-hdr.MOV: QuickTime movie, 64.6 kB, 0.11 s, 4.8 Mb/s"))
+        #expect(blocks[2].hasSuffix("tokyo.jpg: JPEG image, 162.9 kB"))
+        #expect(outcome.stdout.contains("#0 video   hevc (hvc1) Main 10, 1280x720 rotated 90°, 30 fps, yuv420p10le 10-bit"))
+        #expect(outcome.stdout.contains("Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)"))
+        #expect(outcome.stdout.contains("#2 data    mebx, no decoder, handler meta"))
+        #expect(outcome.stdout.contains("location: +51.5334-000.1255+026.756/"))
+    }
+
+    @Test("a file that can't be read: one line on stderr naming it, the others still print, exit 1")
+    func partialFailure() throws {
+        let outcome = try CLIRunner.run([
+            "info", media("generated/not-media.txt"), media("video/motion.mov"), "/nonexistent/missing.mp4",
+            media("generated/truncated-moov.mp4"),
+        ])
+        #expect(outcome.status == 1)
+        let errors = outcome.stderr.split(separator: "\n")
+        #expect(errors.count == 3)
+        #expect(errors[0] == "Error: \(media("generated/not-media.txt")) is not a media file offconvert recognises.")
+        #expect(errors[1] == "Error: /nonexistent/missing.mp4 does not exist.")
+        #expect(errors[2].contains("truncated-moov.mp4 is incomplete"))
+        #expect(outcome.stdout.contains("motion.mov: QuickTime movie"))
+        #expect(outcome.stdout.contains("#1 video   h264 (avc1) Main, 568x320, 30 fps, yuv420p 8-bit"))
+    }
+
+    @Test("--json prints one parseable object per line with the documented fields")
+    func jsonLines() throws {
+        let files = [media("video/regular.mkv"), media("generated/dvcc-p5.mp4"), media("generated/jpeg-named.heic"),
+                     media("broken/sample_vvc.mp4")]
+        let outcome = try CLIRunner.run(["info", "--json"] + files)
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        let lines = outcome.stdout.split(separator: "\n")
+        try #require(lines.count == 4)
+        let objects = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["path"] as? String } == files)
+        #expect(objects.map { $0["format"] as? String } == ["matroska", "mp4", "jpeg", "mp4"])
+        #expect(objects[2]["container"] == nil)
+        #expect(objects[2]["byteCount"] as? Int == 162937)
+
+        func firstTrack(_ object: [String: Any]) throws -> [String: Any] {
+            let container = try #require(object["container"] as? [String: Any])
+            return try #require((container["tracks"] as? [[String: Any]])?.first)
+        }
+        let mkvVideo = try #require(try firstTrack(objects[0])["video"] as? [String: Any])
+        let mkvRange = try #require(mkvVideo["dynamicRange"] as? [String: Any])
+        #expect(mkvRange["class"] as? String == "dolbyVision")
+        #expect(mkvRange["sdrConversion"] as? String == "toneMapFromPQ")
+        let record = try #require(mkvRange["dolbyVision"] as? [String: Any])
+        #expect(record["profile"] as? Int == 8 && record["level"] as? Int == 1)
+        #expect(record["baseLayerCompatibilityID"] as? Int == 1 && record["name"] as? String == "8.1")
+
+        let p5 = try #require((try firstTrack(objects[1])["video"] as? [String: Any])?["dynamicRange"] as? [String: Any])
+        #expect(p5["sdrConversion"] as? String == "notPossible")
+        #expect(p5["needsToneMappingForSDR"] as? Bool == false)
+
+        let vvc = try firstTrack(objects[3])
+        #expect(vvc["codec"] as? String == "vvc1")
+        #expect(vvc["decoderAvailable"] as? Bool == false)
+    }
+
+    @Test("--json with a bad file: stdout keeps only valid JSON lines, the error goes to stderr")
+    func jsonWithFailure() throws {
+        let outcome = try CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) is [String: Any])
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(outcome.stderr.contains("truncated-moov.mp4"))
+    }
+
+    @Test("a hostile file name is printed without its control characters")
+    func terminalSafety() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hostile = directory.appendingPathComponent("clip\u{1B}]0;owned\u{07}.mp4")
+        try FileManager.default.copyItem(atPath: media("video/sample.mp4"), toPath: hostile.path)
+        let missing = directory.appendingPathComponent("gone\u{1B}[2J.mp4").path
+        let outcome = try CLIRunner.run(["info", hostile.path, missing])
+        #expect(outcome.status == 1)
+        #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stdout.contains("\u{07}"))
+        #expect(!outcome.stderr.contains("\u{1B}"))
+        #expect(outcome.stdout.contains("clip?]0;owned?.mp4: MPEG-4"))
+        #expect(outcome.stderr.contains("gone?[2J.mp4 does not exist."))
+    }
+
+    @Test("no file is a usage error")
+    func noFiles() throws {
+        let outcome = try CLIRunner.run(["info"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("Usage: offconvert info"))
+    }
+
+    @Test("info is listed in the overview and has help")
+    func help() throws {
+        let overview = try CLIRunner.run(["--help"])
+        #expect(overview.stdout.contains("info"))
+        let help = try CLIRunner.run(["info", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--json"))
+    }
+}
