@@ -28,16 +28,27 @@ enum CLIRunner {
         var stderr: String
     }
 
-    /// Runs `offconvert` with `arguments`, an environment that adds `environment`, in `directory`.
+    /// A state folder of this test process's own, so tests never use (or use up) the allowance of
+    /// the person running them; a test that needs its own passes `XDG_STATE_HOME` explicitly.
+    static let stateHome: String = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("offconvert-tests-state-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Runs `offconvert` (or `executable`, wrapping it) with `arguments`, an environment that adds `environment`, in `directory`.
+    /// The allowance lives in a fresh state folder per run unless `environment` sets `XDG_STATE_HOME`.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
-        timeout: TimeInterval = 300
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
+        directory: URL? = nil, timeout: TimeInterval = 300
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        env["XDG_STATE_HOME"] = stateHome + "/" + UUID().uuidString
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
