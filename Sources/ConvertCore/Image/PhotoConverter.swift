@@ -71,6 +71,14 @@ public enum PhotoConverter {
         return bitmap
     }
 
+    /// 0666 minus the process umask, read once: `umask` can only be read by setting it, so this
+    /// happens a single time, before any output is written.
+    static let outputMode: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return 0o666 & ~mask
+    }()
+
     /// Encodes through a staged temporary file into the first free name of `names` (or the one
     /// name when overwriting). When another job takes a name between the choice and the commit,
     /// the finished file moves on to the next candidate instead of failing.
@@ -83,6 +91,8 @@ public enum PhotoConverter {
         var stage = try StagedOutput(destination: names[0])
         try encode(stage.temporaryPath, names[0])
         try cancellation().check()
+        // The staged file is created 0600 (mkstemps); a finished photo gets the usual permissions.
+        chmod(stage.temporaryPath, outputMode)
         var index = 0
         while true {
             do {

@@ -1,5 +1,8 @@
 /// Every subcommand, in the order the overview lists them.
 enum Commands {
     static let all: [any Command.Type] = [
+        HeicToJpgCommand.self,
+        HeicToPngCommand.self,
+        ConvertCommand.self,
     ]
 }
