@@ -11,13 +11,21 @@ enum ImageEncoder {
     /// Encodes a JPEG entirely in memory (used directly by the target-size search).
     static func jpegBytes(
         _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?
-    ) throws(ConvertError) -> (bytes: [UInt8], dropped: [String]) {
+    ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
+        var exif = exif
+        var notes: [String] = []
+        // An APP1 segment holds at most 64 KiB. Big EXIF blocks are big because of the IFD1
+        // thumbnail (Xiaomi: 190 KB): rebuilding without it keeps every tag.
+        if let block = exif, block.count > JPEGMarkers.maxEXIFBytes, let parsed = Exif(tiff: block) {
+            exif = parsed.rebuilt(keepLocation: true, keepIdentifiers: true)
+            notes.append("EXIF thumbnail removed to fit JPEG")
+        }
         let encoder = try TurboJPEGHandle.compressor()
         let stream = try encoder.encodeRGB(
             bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
         let segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: bitmap.icc)
-        return (JPEGMarkers.inserting(segments.bytes, into: stream), segments.dropped)
+        return (JPEGMarkers.inserting(segments.bytes, into: stream), notes + segments.dropped.map { "\($0) too large for JPEG, not copied" })
     }
 
     /// Writes `bitmap` as `format` to `path` (a staged temporary file). `displayPath` names the
@@ -28,9 +36,9 @@ enum ImageEncoder {
     ) throws(ConvertError) -> Written {
         switch format {
         case .jpeg:
-            let (bytes, dropped) = try jpegBytes(bitmap, quality: quality, exif: exif, xmp: xmp)
+            let (bytes, notes) = try jpegBytes(bitmap, quality: quality, exif: exif, xmp: xmp)
             try writeFile(bytes, to: path, displayPath: displayPath)
-            return Written(notes: dropped.map { "\($0) too large for JPEG, not copied" })
+            return Written(notes: notes)
         case .png:
             // A 16-bit PNG only when the source had more than 8 bits: otherwise it doubles the
             // size and adds nothing.

@@ -142,6 +142,27 @@ final class HeifImageHandle {
     var thumbnailCount: Int { Int(heif_image_handle_get_number_of_thumbnails(pointer)) }
     var depthImageCount: Int { Int(heif_image_handle_get_number_of_depth_images(pointer)) }
 
+    /// Width and height as coded (ispe), before rotation; differs from the displayed size in
+    /// orientation when the file rotates the image by 90° or 270° (irot).
+    var codedSize: (width: Int, height: Int) {
+        (Int(heif_image_handle_get_ispe_width(pointer)), Int(heif_image_handle_get_ispe_height(pointer)))
+    }
+
+    /// The thumbnail images attached to this image.
+    func thumbnails() -> [HeifImageHandle] {
+        let count = heif_image_handle_get_number_of_thumbnails(pointer)
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let filled = heif_image_handle_get_list_of_thumbnail_IDs(pointer, &ids, count)
+        return ids.prefix(Int(max(0, filled))).compactMap { id in
+            var thumbnail: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(pointer, id, &thumbnail).code == heif_error_Ok, let thumbnail else {
+                return nil
+            }
+            return HeifImageHandle(thumbnail, context: context)
+        }
+    }
+
     /// Auxiliary image types (URNs such as `urn:com:apple:photo:2020:aux:hdrgainmap`), depth excluded.
     var auxiliaryTypes: [String] {
         // LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | _OMIT_DEPTH (macros): alpha and depth have their own calls.

@@ -6,6 +6,8 @@ enum JPEGMarkers {
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    /// The largest EXIF TIFF stream one APP1 segment can carry.
+    static let maxEXIFBytes = 65533 - 6
 
     /// One marker segment before the scan data.
     struct Segment {
@@ -80,7 +82,7 @@ enum JPEGMarkers {
             out += payload
         }
         if let exif, !exif.isEmpty {
-            if exif.count + exifHeader.count <= maxPayload { append(marker: 0xE1, exifHeader + exif) } else { dropped.append("EXIF") }
+            if exif.count <= maxEXIFBytes { append(marker: 0xE1, exifHeader + exif) } else { dropped.append("EXIF") }
         }
         if let xmp, !xmp.isEmpty {
             if xmp.count + xmpHeader.count <= maxPayload { append(marker: 0xE1, xmpHeader + xmp) } else { dropped.append("XMP") }
