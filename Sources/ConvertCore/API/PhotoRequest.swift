@@ -35,6 +35,9 @@ public struct PhotoRequest: Sendable {
     public var maxLongEdge: Int?
     /// libheif decoding threads for this photo; nil: one per core.
     public var decodingThreads: Int?
+    /// Largest acceptable output file in bytes (JPEG and WebP): the highest quality that fits is
+    /// chosen, then the resolution is lowered if no quality fits. Overrides ``quality``.
+    public var targetByteCount: Int64?
 
     /// Creates a request with share-safe defaults: quality 85, location removed, colours kept,
     /// white background, primary image only, no overwriting.
@@ -42,7 +45,7 @@ public struct PhotoRequest: Sendable {
         inputPath: String, format: PhotoFormat, quality: Int = 85, lossless: Bool = false,
         outputDirectory: String? = nil, outputPath: String? = nil, metadata: MetadataPolicy = .shareSafe,
         color: ColorPolicy = .keep, background: RGBColor = .white, allImages: Bool = false, overwrite: Bool = false,
-        maxLongEdge: Int? = nil, decodingThreads: Int? = nil
+        maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil
     ) {
         self.inputPath = inputPath
         self.format = format
@@ -57,5 +60,6 @@ public struct PhotoRequest: Sendable {
         self.overwrite = overwrite
         self.maxLongEdge = maxLongEdge
         self.decodingThreads = decodingThreads
+        self.targetByteCount = targetByteCount
     }
 }

@@ -20,6 +20,15 @@ public enum PhotoConverter {
         guard (1...100).contains(request.quality) else {
             throw ConvertError(.request, key: "request.quality", message: "Quality must be between 1 and 100.")
         }
+        if let target = request.targetByteCount {
+            guard target > 0 else {
+                throw ConvertError(.request, key: "request.target-size", message: "The target size must be positive.")
+            }
+            guard request.format == .jpeg || request.format == .webp else {
+                throw ConvertError(
+                    .request, key: "request.target-format", message: "A target size can be met for JPEG and WebP outputs only.")
+            }
+        }
         guard request.format != .gif else {
             throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
         }
@@ -39,24 +48,47 @@ public enum PhotoConverter {
         options.allImages = request.allImages
         options.maxLongEdge = request.maxLongEdge
         if let threads = request.decodingThreads { options.decodingThreads = threads }
-        let photo = try ImageDecoder.decode(path: input, options: options, cancellation: cancellation)
+        var photo = try ImageDecoder.decode(path: input, options: options, cancellation: cancellation)
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
+        func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
+        // The frames move out of `photo` so that each slot is the only reference to its bitmap
+        // (the target-size search releases it before decoding a smaller one).
+        var frames: [DecodedFrame?] = photo.frames
+        photo.frames = []
         var outputs: [OutputFile] = []
-        let names = try OutputNaming.candidates(for: request, count: photo.frames.count)
-        for (index, frame) in photo.frames.enumerated() {
+        let names = try OutputNaming.candidates(for: request, count: frames.count)
+        for index in frames.indices {
             try cancellation.check()
-            let bitmap = try prepare(frame.bitmap, for: request, path: input)
-            let metadata = OutputMetadata(exif: frame.exif, xmp: frame.xmp, policy: request.metadata)
-            for note in metadata.notes where !notes.contains(note) { notes.append(note) }
-            let output = try write(names: names[index], overwrite: request.overwrite, input: input) { (temporary, display) throws(ConvertError) in
-                let written = try ImageEncoder.write(
-                    bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                    exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
-                for note in written.notes where !notes.contains(note) { notes.append(note) }
-            } cancellation: { cancellation }
+            let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
+            metadata.notes.forEach(note)
+            let output: OutputFile
+            if let target = request.targetByteCount {
+                let result = try encodeToTarget(
+                    request, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
+                    cancellation: cancellation)
+                frames[index] = nil
+                result.notes.forEach(note)
+                note("quality \(result.quality)")
+                if let edge = result.longEdge { note("resized to \(edge) px long edge") }
+                output = try write(names: names[index], overwrite: request.overwrite, input: input) {
+                    (temporary, display) throws(ConvertError) in
+                    try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
+                } cancellation: { cancellation }
+            } else {
+                guard let frame = frames[index] else { continue }
+                frames[index] = nil
+                let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                output = try write(names: names[index], overwrite: request.overwrite, input: input) {
+                    (temporary, display) throws(ConvertError) in
+                    let written = try ImageEncoder.write(
+                        bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
+                        exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                    written.notes.forEach(note)
+                } cancellation: { cancellation }
+            }
             outputs.append(output)
-            reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(photo.frames.count))
+            reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
         return JobResult(inputPath: input, outputs: outputs, notes: notes)
     }

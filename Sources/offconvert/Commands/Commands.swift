@@ -4,5 +4,6 @@ enum Commands {
         HeicToJpgCommand.self,
         HeicToPngCommand.self,
         ConvertCommand.self,
+        CompressPhotosCommand.self,
     ]
 }
