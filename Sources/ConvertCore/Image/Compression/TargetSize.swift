@@ -35,13 +35,12 @@ enum TargetSizeSolver {
 
     /// The next long edge to try when the lowest quality still gives `bytesAtFloor` > `target`
     /// bytes at `longEdge`. Encoded size grows roughly with the pixel count, so the edge scales
-    /// with the square root of the ratio, with a 10% margin; always at least 10% smaller than
-    /// `longEdge`, so the search ends.
+    /// with the square root of the ratio, with a 10% margin. The ratio is below 1, so the result
+    /// is always at least 10% smaller than `longEdge` and the search ends.
     static func nextLongEdge(current longEdge: Int, bytesAtFloor: Int64, target: Int64) -> Int {
         precondition(bytesAtFloor > target && target > 0, "only called when the floor misses a positive target")
         let ratio = (Double(target) / Double(bytesAtFloor)).squareRoot() * 0.9
-        let scaled = Int((Double(longEdge) * ratio).rounded(.down))
-        return max(1, min(scaled, longEdge * 9 / 10))
+        return max(1, Int((Double(longEdge) * ratio).rounded(.down)))
     }
 }
 
