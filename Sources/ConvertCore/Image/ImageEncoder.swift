@@ -13,6 +13,15 @@ enum ImageEncoder {
         _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
+        let encoder = try TurboJPEGHandle.compressor()
+        let stream = try encoder.encodeRGB(
+            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
+        let segments = jpegSegments(exif: exif, xmp: xmp, icc: bitmap.icc)
+        return (JPEGMarkers.inserting(segments.bytes, into: stream), segments.notes)
+    }
+
+    /// The APP segments for a JPEG's metadata, and notes on anything that could not be carried.
+    static func jpegSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], notes: [String]) {
         var exif = exif
         var notes: [String] = []
         // An APP1 segment holds at most 64 KiB. Big EXIF blocks are big because of the IFD1
@@ -21,11 +30,8 @@ enum ImageEncoder {
             exif = parsed.rebuilt(keepLocation: true, keepIdentifiers: true)
             notes.append("EXIF thumbnail removed to fit JPEG")
         }
-        let encoder = try TurboJPEGHandle.compressor()
-        let stream = try encoder.encodeRGB(
-            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
-        let segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: bitmap.icc)
-        return (JPEGMarkers.inserting(segments.bytes, into: stream), notes + segments.dropped.map { "\($0) too large for JPEG, not copied" })
+        let segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: icc)
+        return (segments.bytes, notes + segments.dropped.map { "\($0) too large for JPEG, not copied" })
     }
 
     /// Writes `bitmap` as `format` to `path` (a staged temporary file). `displayPath` names the

@@ -43,6 +43,7 @@ public enum PhotoConverter {
                         : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
             }
         }
+        if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
         reporter.report(.decoding, 0)
         var options = DecodeOptions()
         options.allImages = request.allImages
@@ -204,5 +205,55 @@ enum OutputNaming {
         let url = URL(fileURLWithPath: path)
         if FileManager.default.fileExists(atPath: path) { return url.resolvingSymlinksInPath().path }
         return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    }
+}
+
+extension PhotoConverter {
+    /// HEIC → JPEG without an RGB round trip: both are YCbCr, so when nothing needs the RGB
+    /// pixels (no alpha, no resize, no colour conversion, 8-bit 4:2:0 with JPEG's matrix and
+    /// range) libheif's planes go straight to the JPEG encoder. Returns nil when the photo does
+    /// not qualify; the caller then takes the general path.
+    static func directHeicToJPEG(
+        _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> JobResult? {
+        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.color == .keep,
+            request.targetByteCount == nil
+        else { return nil }
+        let input = request.inputPath
+        guard try ImageDecoder.sniff(path: input) == .heic else { return nil }
+        let context = try HeifContext(reading: input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let handle = try context.primaryImage()
+        // JPEG's YCbCr is BT.601 full range; other matrices or video range need the RGB path.
+        let nclx = handle.nclx
+        let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true
+        guard !handle.hasAlpha, handle.bitDepth == 8, jpegMatrix else { return nil }
+        reporter.report(.decoding, 0)
+        let image = try handle.decodeYCbCr420(cancellation: cancellation)
+        try cancellation.check()
+        reporter.report(.encoding, 0.6)
+        let encoder = try TurboJPEGHandle.compressor()
+        guard
+            let stream = try image.withYCbCr420Planes({ (planes, strides, width, height) throws(ConvertError) in
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+            })
+        else { return nil }
+        var notes: [String] = []
+        var icc = handle.iccProfile
+        if icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {
+            icc = generated.icc
+            if let note = generated.note { notes.append(note) }
+        }
+        let metadata = OutputMetadata(exif: handle.exif, xmp: handle.xmp, policy: request.metadata)
+        notes += metadata.notes
+        let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
+        notes += segments.notes
+        let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+        let names = try OutputNaming.candidates(for: request, count: 1)
+        let output = try write(names: names[0], overwrite: request.overwrite, input: input) {
+            (temporary, display) throws(ConvertError) in
+            try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
+        } cancellation: { cancellation }
+        reporter.report(.writing, 1)
+        return JobResult(inputPath: input, outputs: [output], notes: notes)
     }
 }

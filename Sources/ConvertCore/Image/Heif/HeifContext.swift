@@ -246,6 +246,18 @@ final class HeifImageHandle {
         metadata(type: "mime").first { $0.contentType == "application/rdf+xml" }?.bytes
     }
 
+    /// Decodes to 8-bit YCbCr 4:2:0 planes without converting to RGB (irot/imir/clap applied).
+    func decodeYCbCr420(cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+        try cancellation.check()
+        var imagePointer: OpaquePointer?
+        try Heif.check(
+            heif_decode_image(pointer, &imagePointer, heif_colorspace_YCbCr, heif_chroma_420, nil), "decode", path: path)
+        guard let imagePointer else {
+            throw ConvertError(.input, key: "input.corrupt", message: "\(path) could not be decoded.", path: path)
+        }
+        return HeifDecodedImage(imagePointer)
+    }
+
     /// Decodes the pixels (irot/imir/clap applied by libheif) to RGB(A), 8-bit or, for deeper
     /// sources, 16-bit scaled to the full range.
     func decode(cancellation: CancellationFlag) throws(ConvertError) -> Bitmap {
@@ -276,6 +288,30 @@ final class HeifDecodedImage {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { heif_image_release(pointer) }
+
+    /// Lends the Y, Cb, Cr planes and their strides of an 8-bit 4:2:0 image to `body`; returns
+    /// nil (without calling it) when the image is not exactly that. The pointers must not escape.
+    func withYCbCr420Planes<T>(
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+    ) throws(ConvertError) -> T? {
+        guard heif_image_get_colorspace(pointer) == heif_colorspace_YCbCr,
+            heif_image_get_chroma_format(pointer) == heif_chroma_420
+        else { return nil }
+        var planes: [UnsafePointer<UInt8>] = []
+        var strides: [Int32] = []
+        for channel in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr] {
+            var stride: Int32 = 0
+            guard heif_image_get_bits_per_pixel_range(pointer, channel) == 8,
+                let plane = heif_image_get_plane_readonly(pointer, channel, &stride)
+            else { return nil }
+            planes.append(plane)
+            strides.append(stride)
+        }
+        let width = Int(heif_image_get_width(pointer, heif_channel_Y))
+        let height = Int(heif_image_get_height(pointer, heif_channel_Y))
+        guard width > 0, height > 0 else { return nil }
+        return try body(planes, strides, width, height)
+    }
 
     /// Copies the interleaved plane into a bitmap. Deep samples arrive in the low bits of 16-bit
     /// little-endian words and are scaled to 0...65535 with rounding.

@@ -99,6 +99,29 @@ final class TurboJPEGHandle {
     }
 }
 
+extension TurboJPEGHandle {
+    /// Encodes 8-bit YCbCr 4:2:0 planes (full-range BT.601, JPEG's own colour model) straight
+    /// to JPEG, skipping the RGB round trip.
+    func encodeYUV420(
+        planes: [UnsafePointer<UInt8>], strides: [Int32], width: Int, height: Int, quality: Int
+    ) throws(ConvertError) -> [UInt8] {
+        precondition(planes.count == 3 && strides.count == 3, "three planes")
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var planeList: [UnsafePointer<UInt8>?] = planes
+        var strideList = strides
+        let status = tjCompressFromYUVPlanes(
+            handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &buffer, &size,
+            Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        defer { if let buffer { tjFree(buffer) } }
+        guard status == 0, let buffer else {
+            throw ConvertError(
+                .internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: String(cString: tjGetErrorStr2(handle)))
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
 /// Chroma subsampling of a JPEG output.
 public enum JPEGSubsampling: String, Sendable, Codable, CaseIterable {
     /// Full-resolution colour (largest files, best for graphics).
