@@ -39,6 +39,38 @@ struct PhotoConversionTests {
         #expect(psnr >= pair.minimumPSNR, "PSNR \(psnr) dB for \(pair.source) → \(pair.format)")
     }
 
+    @Test("the direct YCbCr HEIC→JPEG path matches the RGB path")
+    func directPath() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.path("photos/IMG_5195.HEIC")
+        let direct = try await PhotoRun.convert(PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path))
+        #expect(!PhotoRun.files(directory).contains { $0.hasSuffix(".partial") })
+        let decoded = try ImageDecoder.decode(path: source, options: DecodeOptions(), cancellation: CancellationFlag())
+        let frame = try #require(decoded.frames.first)
+        let viaRGB = try ImageEncoder.jpegBytes(frame.bitmap, quality: 85, exif: nil, xmp: nil).bytes
+        let rgbPath = directory.appendingPathComponent("rgb.jpg")
+        try Data(viaRGB).write(to: rgbPath)
+        let a = try PhotoReference.ffmpegRGB(try #require(direct.outputs.first).path)
+        let b = try PhotoReference.ffmpegRGB(rgbPath.path)
+        #expect(PhotoReference.psnr(a, b) > 40)
+    }
+
+    @Test("an AVIF written by offconvert decodes back through offconvert")
+    func avifRoundTrip() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.path("photos/orientation/Landscape_1.jpg")
+        let avif = try await PhotoRun.convert(
+            PhotoRequest(inputPath: source, format: .avif, quality: 90, outputDirectory: directory.path, maxLongEdge: 600))
+        let avifPath = try #require(avif.outputs.first).path
+        #expect(try ImageProbe.probe(path: avifPath).format == .avif)
+        let png = try await PhotoRun.convert(PhotoRequest(inputPath: avifPath, format: .png, outputDirectory: directory.path))
+        let ours = try PhotoReference.ffmpegRGB(try #require(png.outputs.first).path)
+        let reference = try PhotoReference.heifRGB(avifPath, in: directory)
+        #expect(PhotoReference.psnr(ours, reference) > 45)
+    }
+
     @Test("lossless WebP round-trips PNG pixels exactly")
     func losslessWebP() async throws {
         let directory = try Fixtures.temporaryDirectory()
