@@ -186,7 +186,7 @@ enum ImageDecoder {
     private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
         let data = try readAll(path: path)
         let decoder = try TurboJPEGHandle.decompressor()
-        let (width, height) = try decoder.header(data, path: path)
+        let (width, height, _) = try decoder.header(data, path: path)
         guard width * height <= options.maxPixels else {
             throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
         }

@@ -98,7 +98,7 @@ public enum ImageProbe {
 
     private static func probeJPEG(path: String) throws(ConvertError) -> ImageInfo {
         let data = try ImageDecoder.readAll(path: path)
-        let (width, height) = try TurboJPEGHandle.decompressor().header(data, path: path)
+        let (width, height, _) = try TurboJPEGHandle.decompressor().header(data, path: path)
         let metadata = JPEGMarkers.metadata(data)
         let exif = metadata.exif.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation

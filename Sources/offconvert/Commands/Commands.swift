@@ -5,5 +5,6 @@ enum Commands {
         HeicToPngCommand.self,
         ConvertCommand.self,
         CompressPhotosCommand.self,
+        ImagesToPdfCommand.self,
     ]
 }

@@ -59,6 +59,9 @@ final class LCMSProfile {
         return text.isEmpty ? nil : text
     }
 
+    /// Channels of the profile's data colour space.
+    var channelCount: Int { Int(cmsChannelsOf(cmsGetColorSpace(handle))) }
+
     /// Whether the profile describes RGB data (a CMYK or grey profile cannot tag RGB pixels).
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
 }
@@ -134,6 +137,13 @@ enum ColorProfiles {
         }
         guard let bytes = profile?.bytes else { return nil }
         return (bytes, note)
+    }
+
+    /// The number of colour channels an ICC profile describes (1 grey, 3 RGB, 4 CMYK), or nil
+    /// when lcms2 cannot parse it.
+    static func channelCount(_ icc: [UInt8]) -> Int? {
+        guard let profile = LCMSProfile.open(icc) else { return nil }
+        return profile.channelCount
     }
 
     /// The description of an ICC profile, or nil when it cannot be parsed.

@@ -102,6 +102,23 @@ enum JPEGMarkers {
         return (out, dropped)
     }
 
+    /// `jpeg` without the segments whose marker is in `markers` (e.g. APP1 EXIF/XMP, APP13
+    /// Photoshop/IPTC); everything else, the compressed data included, is byte-identical.
+    static func removing(markers: Set<UInt8>, from jpeg: [UInt8]) -> [UInt8] {
+        let list = segments(jpeg)
+        guard list.contains(where: { markers.contains($0.marker) }) else { return jpeg }
+        var out: [UInt8] = [0xFF, 0xD8]
+        var position = 2
+        for segment in list {
+            // Bytes between segments (fill bytes) are kept as they were.
+            out += jpeg[position..<segment.whole.lowerBound]
+            if !markers.contains(segment.marker) { out += jpeg[segment.whole] }
+            position = segment.whole.upperBound
+        }
+        out += jpeg[position...]
+        return out
+    }
+
     /// `jpeg` with `segments` inserted after SOI and any APP0 (JFIF) segment that follows it.
     static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         guard !segmentBytes.isEmpty, jpeg.count >= 2 else { return jpeg }

@@ -29,8 +29,8 @@ final class TurboJPEGHandle {
     /// Whether the last failure was only a warning (the image decoded, possibly with damage).
     private var lastWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
 
-    /// Width, height of a JPEG held in `data`.
-    func header(_ data: [UInt8], path: String) throws(ConvertError) -> (width: Int, height: Int) {
+    /// Width, height and whether a JPEG held in `data` is greyscale.
+    func header(_ data: [UInt8], path: String) throws(ConvertError) -> (width: Int, height: Int, gray: Bool) {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
@@ -45,7 +45,7 @@ final class TurboJPEGHandle {
                 .unsupported, key: "input.cmyk", message: "\(path) is a CMYK JPEG, which offconvert does not convert.",
                 path: path)
         }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
     }
 
     /// The largest size TurboJPEG can decode directly (DCT scaling, factors n/8) whose long edge
