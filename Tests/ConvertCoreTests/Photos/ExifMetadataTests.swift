@@ -48,7 +48,7 @@ struct ExifMetadataTests {
     @Test("hostile blocks never crash: truncations, byte flips, loops")
     func hostile() throws {
         let source = try Self.jpegExif("photos/DSCN0010.jpg").bytes
-        var generator = SplitMix(seed: 42)
+        var generator = DamageNoise(seed: 42)
         for length in stride(from: 0, to: min(source.count, 2000), by: 7) {
             if let exif = Exif(tiff: Array(source.prefix(length))) {
                 _ = exif.rebuilt(keepLocation: false, keepIdentifiers: false)
@@ -112,7 +112,7 @@ struct ExifMetadataTests {
 }
 
 /// A tiny deterministic generator for the damage tests.
-struct SplitMix {
+struct DamageNoise {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -6,7 +6,7 @@ import Testing
 @Suite("Hostile image data")
 struct HostileImageTests {
     static func damaged(_ source: [UInt8], seed: UInt64, count: Int) -> [[UInt8]] {
-        var generator = SplitMix(seed: seed)
+        var generator = DamageNoise(seed: seed)
         return (0..<count).map { index in
             var bytes = Array(source.prefix(max(8, source.count - index * source.count / count / 2)))
             for _ in 0..<6 {
