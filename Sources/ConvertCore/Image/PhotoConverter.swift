@@ -58,7 +58,7 @@ public enum PhotoConverter {
         var frames: [DecodedFrame?] = photo.frames
         photo.frames = []
         var outputs: [OutputFile] = []
-        let names = try OutputNaming.candidates(for: request, count: frames.count)
+        let names = try PhotoOutputNaming.candidates(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
             let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
@@ -146,7 +146,7 @@ public enum PhotoConverter {
 /// How outputs are named: `photo.heic` → `photo.jpg` next to the input or in the output folder;
 /// `photo (2).jpg`, `photo (3).jpg`, ... when a name is taken; `photo-1.jpg`, `photo-2.jpg`, ...
 /// for the images of a multi-image file.
-enum OutputNaming {
+enum PhotoOutputNaming {
     /// The base path (folder + stem, no extension) and extension of image `index` of `count`.
     static func base(for request: PhotoRequest, index: Int, count: Int) -> (stem: String, ext: String) {
         let stem: String
@@ -248,7 +248,7 @@ extension PhotoConverter {
         let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
         notes += segments.notes
         let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
-        let names = try OutputNaming.candidates(for: request, count: 1)
+        let names = try PhotoOutputNaming.candidates(for: request, count: 1)
         let output = try write(names: names[0], overwrite: request.overwrite, input: input) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)

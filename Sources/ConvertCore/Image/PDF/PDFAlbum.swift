@@ -64,7 +64,7 @@ public enum PDFAlbum {
             throw ConvertError(.request, key: "request.margin", message: "The margin must be between 0 and 1000 points.")
         }
         let output = request.outputPath
-        if request.inputPaths.contains(where: { OutputNaming.realPath($0) == OutputNaming.realPath(output) }) {
+        if request.inputPaths.contains(where: { PhotoOutputNaming.realPath($0) == PhotoOutputNaming.realPath(output) }) {
             throw ConvertError(
                 .request, key: "output.is-input", message: "The PDF would replace one of its own images: \(output).", path: output)
         }
