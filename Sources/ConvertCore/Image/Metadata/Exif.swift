@@ -175,11 +175,14 @@ struct Exif: Sendable {
     var model: String? { string(ifd0.entry(Tag.model)) }
     /// Whether a GPS IFD with at least one entry is present.
     var hasGPS: Bool { !(ifd0.entry(Tag.gpsIFD)?.child?.entries.isEmpty ?? true) }
-    /// Whether serial numbers, owner names or a maker note are present.
-    var hasIdentifyingTags: Bool {
-        ifd0.entries.contains { Exif.identifyingTags.contains($0.tag) }
-            || (exifDirectory?.entries.contains { Exif.identifyingTags.contains($0.tag) } ?? false)
+    /// The identifying tags present, in IFD0 and the Exif IFD.
+    var identifyingTagsPresent: Set<UInt16> {
+        let tags = ifd0.entries.map(\.tag) + (exifDirectory?.entries.map(\.tag) ?? [])
+        return Set(tags).intersection(Exif.identifyingTags)
     }
+
+    /// Whether serial numbers, owner names or a maker note are present.
+    var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
 
     // MARK: Writing
 

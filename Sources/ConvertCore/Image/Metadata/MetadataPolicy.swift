@@ -49,7 +49,9 @@ struct OutputMetadata: Sendable {
             let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }
-            if parsed?.hasIdentifyingTags == true { notes.append("camera serial numbers and owner removed") }
+            let identifying = parsed?.identifyingTagsPresent ?? []
+            if identifying.contains(Exif.Tag.makerNote) { notes.append("maker note removed") }
+            if !identifying.subtracting([Exif.Tag.makerNote]).isEmpty { notes.append("serial numbers and owner name removed") }
             if parsed?.hasThumbnail == true { notes.append("EXIF thumbnail removed") }
         }
     }
