@@ -131,7 +131,7 @@ struct PhotoCommandsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try CLIRunner.run(["heic-to-jpg", directory.appendingPathComponent("nope.heic").path])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("does not exist"))
+        #expect(outcome.stderr.contains("no such file"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

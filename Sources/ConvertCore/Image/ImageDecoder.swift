@@ -96,25 +96,34 @@ enum ImageDecoder {
     }
 
     static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
+        try checkRegularFile(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw openError(path) }
         defer { try? handle.close() }
         return Array((try? handle.read(upToCount: count)) ?? Data())
     }
 
     static func readAll(path: String) throws(ConvertError) -> [UInt8] {
+        try checkRegularFile(path)
         guard let data = FileManager.default.contents(atPath: path) else { throw openError(path) }
         return Array(data)
     }
 
+    /// Refuses folders, FIFOs and devices before opening: opening a FIFO for reading would block
+    /// until something writes to it.
+    private static func checkRegularFile(_ path: String) throws(ConvertError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw ConvertError(.input, key: "input.directory", message: "\(path) is a folder, not an image.", path: path)
+        }
+        guard type == S_IFREG else {
+            throw ConvertError(.input, key: "input.not-file", message: "\(path) is not a regular file.", path: path)
+        }
+    }
+
     private static func openError(_ path: String) -> ConvertError {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            return ConvertError(.input, key: "input.missing", message: "\(path) does not exist.", path: path)
-        }
-        if isDirectory.boolValue {
-            return ConvertError(.input, key: "input.directory", message: "\(path) is a folder, not an image.", path: path)
-        }
-        return ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
+        ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
     }
 
     /// Decodes `path`.

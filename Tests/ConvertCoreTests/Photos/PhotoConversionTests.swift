@@ -278,7 +278,9 @@ struct PhotoConversionTests {
         #expect((try #require(result.outputs.first).path as NSString).lastPathComponent == "actually-jpeg.png")
     }
 
-    @Test("broken inputs fail with a clear input error and leave no file", arguments: ["corrupted", "truncated", "empty", "text"])
+    @Test(
+        "broken inputs fail with a clear input error and leave no file",
+        arguments: ["corrupted", "truncated", "empty", "text", "folder", "missing"])
     func broken(kind: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -295,6 +297,10 @@ struct PhotoConversionTests {
         case "empty":
             input = directory.appendingPathComponent("empty.jpg").path
             try Data().write(to: URL(fileURLWithPath: input))
+        case "folder":
+            input = directory.path
+        case "missing":
+            input = directory.appendingPathComponent("missing.heic").path
         default:
             input = directory.appendingPathComponent("notes.heic").path
             try Data("not a photo".utf8).write(to: URL(fileURLWithPath: input))
