@@ -52,6 +52,33 @@ struct ImageProbeTests {
         #expect(try JSONDecoder().decode(ImageInfo.self, from: Data(json.utf8)) == info)
     }
 
+    static func ftyp(_ brands: [String]) -> [UInt8] {
+        let size = 8 + 4 * (brands.count + 1)
+        var bytes: [UInt8] = [0, 0, 0, UInt8(size)] + Array("ftyp".utf8)
+        bytes += Array(brands[0].utf8) + [0, 0, 0, 0]
+        for brand in brands.dropFirst() { bytes += Array(brand.utf8) }
+        return bytes
+    }
+
+    static let sniffTable: [([UInt8], PhotoFormat?)] = [
+        ([0xFF, 0xD8, 0xFF, 0xE1], .jpeg),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
+        (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp),
+        (Array("GIF89a".utf8), .gif),
+        (ftyp(["heic", "mif1", "heic"]), .heic),
+        (ftyp(["mif1", "heic"]), .heic),
+        (ftyp(["avif", "mif1", "miaf"]), .avif),
+        (ftyp(["mif1", "avif", "miaf"]), .avif),
+        (ftyp(["isom", "iso2", "mp41"]), nil),
+        (Array("hello".utf8), nil),
+        ([], nil),
+    ]
+
+    @Test("formats are recognised by content", arguments: sniffTable)
+    func sniff(head: [UInt8], expected: PhotoFormat?) {
+        #expect(PhotoFormat.sniff(head) == expected)
+    }
+
     @Test("broken and non-image files give categorised errors")
     func broken() throws {
         let directory = try Fixtures.temporaryDirectory()
