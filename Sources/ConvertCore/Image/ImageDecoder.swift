@@ -154,6 +154,14 @@ enum ImageDecoder {
             photo = DecodedPhoto(format: .gif, frames: [DecodedFrame(bitmap: bitmap)], notes: [])
         }
         try cancellation.check()
+        // Bitmaps are RGB: a grey (or CMYK) profile from a grey JPEG/PNG expanded to RGB would
+        // mislabel the pixels, and an unparsable one helps nobody.
+        for index in photo.frames.indices {
+            if let icc = photo.frames[index].bitmap.icc, ColorProfiles.channelCount(icc) != 3 {
+                photo.frames[index].bitmap.icc = nil
+                if !photo.notes.contains("non-RGB colour profile dropped") { photo.notes.append("non-RGB colour profile dropped") }
+            }
+        }
         if let longEdge = options.maxLongEdge {
             for index in photo.frames.indices {
                 let bitmap = photo.frames[index].bitmap
