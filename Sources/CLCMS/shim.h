@@ -1,1 +1,13 @@
 #include <lcms2.h>
+
+// lcms2's pixel-format constants (TYPE_RGB_8, ...) are built from function-like macros
+// (COLORSPACE_SH, CHANNELS_SH, ...), which Swift cannot import; these return them.
+
+/// TYPE_RGB_8: interleaved 8-bit RGB.
+static inline cmsUInt32Number offc_lcms_type_rgb_8(void) { return TYPE_RGB_8; }
+/// TYPE_RGBA_8: interleaved 8-bit RGBA (alpha passed through with cmsFLAGS_COPY_ALPHA).
+static inline cmsUInt32Number offc_lcms_type_rgba_8(void) { return TYPE_RGBA_8; }
+/// TYPE_RGB_16: interleaved 16-bit RGB in native byte order.
+static inline cmsUInt32Number offc_lcms_type_rgb_16(void) { return TYPE_RGB_16; }
+/// TYPE_RGBA_16: interleaved 16-bit RGBA in native byte order.
+static inline cmsUInt32Number offc_lcms_type_rgba_16(void) { return TYPE_RGBA_16; }

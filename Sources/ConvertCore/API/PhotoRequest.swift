@@ -1,0 +1,65 @@
+/// What to do with a photo's colours.
+public enum ColorPolicy: String, Sendable, Codable, CaseIterable {
+    /// Keep the pixels in the source's colour space and embed its ICC profile (or one matching
+    /// its nclx description).
+    case keep
+    /// Convert the pixels to sRGB with lcms2 and embed an sRGB profile.
+    case sRGB = "srgb"
+}
+
+/// One photo conversion: which file, to what, and with which metadata, colour and naming rules.
+public struct PhotoRequest: Sendable {
+    /// The photo to read (format detected from its content).
+    public var inputPath: String
+    /// The output format (not `.gif`).
+    public var format: PhotoFormat
+    /// Encoder quality, 1...100 (JPEG, lossy WebP, HEIC, AVIF).
+    public var quality: Int
+    /// Lossless WebP instead of lossy.
+    public var lossless: Bool
+    /// Folder for the output; nil: next to the input. Ignored when ``outputPath`` is set.
+    public var outputDirectory: String?
+    /// An explicit output file; with several images it gets `-1`, `-2`, ... before the extension.
+    public var outputPath: String?
+    /// What happens to EXIF and XMP.
+    public var metadata: MetadataPolicy
+    /// What happens to colours.
+    public var color: ColorPolicy
+    /// Colour that transparency is flattened onto when the output has no alpha.
+    public var background: RGBColor
+    /// Every top-level image of a multi-image HEIF, not just the primary one.
+    public var allImages: Bool
+    /// Replace an existing output instead of choosing `name (2).ext`. The input is never replaced.
+    public var overwrite: Bool
+    /// Shrink so the long edge is at most this many pixels.
+    public var maxLongEdge: Int?
+    /// libheif decoding threads for this photo; nil: one per core.
+    public var decodingThreads: Int?
+    /// Largest acceptable output file in bytes (JPEG and WebP): the highest quality that fits is
+    /// chosen, then the resolution is lowered if no quality fits. Overrides ``quality``.
+    public var targetByteCount: Int64?
+
+    /// Creates a request with share-safe defaults: quality 85, location removed, colours kept,
+    /// white background, primary image only, no overwriting.
+    public init(
+        inputPath: String, format: PhotoFormat, quality: Int = 85, lossless: Bool = false,
+        outputDirectory: String? = nil, outputPath: String? = nil, metadata: MetadataPolicy = .shareSafe,
+        color: ColorPolicy = .keep, background: RGBColor = .white, allImages: Bool = false, overwrite: Bool = false,
+        maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil
+    ) {
+        self.inputPath = inputPath
+        self.format = format
+        self.quality = quality
+        self.lossless = lossless
+        self.outputDirectory = outputDirectory
+        self.outputPath = outputPath
+        self.metadata = metadata
+        self.color = color
+        self.background = background
+        self.allImages = allImages
+        self.overwrite = overwrite
+        self.maxLongEdge = maxLongEdge
+        self.decodingThreads = decodingThreads
+        self.targetByteCount = targetByteCount
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The arithmetic of hitting a file-size target: which quality to try next, when to give up on
+/// quality, and how far to shrink the resolution. Pure functions over sizes, so every boundary
+/// is unit-tested without encoding anything.
+enum TargetSizeSolver {
+    /// The quality range searched before the resolution is lowered.
+    static let qualities: ClosedRange<Int> = 40...95
+    /// Below this long edge the target is declared unreachable.
+    static let smallestLongEdge = 64
+
+    /// The largest quality in `range` whose size is at most `target`, with that size, assuming
+    /// size grows with quality; nil when even the lowest quality is too big. Calls `sizeAt` at
+    /// most ⌈log2(count)⌉ + 1 times.
+    static func largestQuality(
+        in range: ClosedRange<Int>, target: Int64, sizeAt: (Int) throws(ConvertError) -> Int64
+    ) throws(ConvertError) -> (quality: Int, size: Int64)? {
+        let top = try sizeAt(range.upperBound)
+        if top <= target { return (range.upperBound, top) }
+        var low = range.lowerBound
+        var high = range.upperBound - 1
+        var best: (quality: Int, size: Int64)?
+        while low <= high {
+            let middle = (low + high) / 2
+            let size = try sizeAt(middle)
+            if size <= target {
+                best = (middle, size)
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+
+    /// The next long edge to try when the lowest quality still gives `bytesAtFloor` > `target`
+    /// bytes at `longEdge`. Encoded size grows roughly with the pixel count, so the edge scales
+    /// with the square root of the ratio, with a 10% margin. The ratio is below 1, so the result
+    /// is always at least 10% smaller than `longEdge` and the search ends.
+    static func nextLongEdge(current longEdge: Int, bytesAtFloor: Int64, target: Int64) -> Int {
+        precondition(bytesAtFloor > target && target > 0, "only called when the floor misses a positive target")
+        let ratio = (Double(target) / Double(bytesAtFloor)).squareRoot() * 0.9
+        return max(1, Int((Double(longEdge) * ratio).rounded(.down)))
+    }
+}
+
+extension PhotoConverter {
+    /// What one pass of the target-size search found.
+    private enum Attempt {
+        case found(bytes: [UInt8], quality: Int, notes: [String])
+        case shrink(to: Int)
+    }
+
+    /// Encodes `frame` as JPEG or WebP at the best quality (and, if needed, resolution) whose
+    /// file is at most `target` bytes. Lower resolutions are decoded afresh from the source
+    /// file, never resampled from an earlier bitmap; `frame` is the only reference to the
+    /// current bitmap and is emptied before each new decode, so at most one full-size bitmap is
+    /// alive at a time.
+    static func encodeToTarget(
+        _ request: PhotoRequest, frameIndex: Int, frame: inout DecodedFrame?, target: Int64, metadata: OutputMetadata,
+        cancellation: CancellationFlag
+    ) throws(ConvertError) -> (bytes: [UInt8], quality: Int, longEdge: Int?, notes: [String]) {
+        let path = request.inputPath
+        var longEdge: Int? = nil
+        while true {
+            switch try attempt(frame, request: request, target: target, metadata: metadata, cancellation: cancellation) {
+            case .found(let bytes, let quality, let notes):
+                return (bytes, quality, longEdge, notes)
+            case .shrink(let next):
+                longEdge = next
+                frame = nil
+                var options = DecodeOptions()
+                options.allImages = request.allImages
+                options.maxLongEdge = next
+                if let threads = request.decodingThreads { options.decodingThreads = threads }
+                var photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
+                guard photo.frames.indices.contains(frameIndex) else {
+                    throw ConvertError(.input, key: "input.changed", message: "\(path) changed while it was being read.", path: path)
+                }
+                frame = photo.frames[frameIndex]
+                photo.frames = []
+            }
+        }
+    }
+
+    /// One quality search at the frame's current resolution.
+    private static func attempt(
+        _ frame: DecodedFrame?, request: PhotoRequest, target: Int64, metadata: OutputMetadata,
+        cancellation: CancellationFlag
+    ) throws(ConvertError) -> Attempt {
+        let path = request.inputPath
+        guard let source = frame?.bitmap else {
+            throw ConvertError(.internal, key: "internal", message: "\(path) has no image to compress.", path: path)
+        }
+        let bitmap = try prepare(source, for: request, path: path)
+        var notes: [String] = []
+        var encoded: [Int: [UInt8]] = [:]
+        let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {
+            (quality) throws(ConvertError) -> Int64 in
+            try cancellation.check()
+            let bytes: [UInt8]
+            if request.format == .webp {
+                bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
+            } else {
+                let result = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp)
+                bytes = result.bytes
+                notes = result.notes
+            }
+            encoded[quality] = bytes
+            return Int64(bytes.count)
+        }
+        if let found, let bytes = encoded[found.quality] {
+            return .found(bytes: bytes, quality: found.quality, notes: notes)
+        }
+        let floorBytes = Int64(encoded[TargetSizeSolver.qualities.lowerBound]?.count ?? Int.max)
+        let currentEdge = max(bitmap.width, bitmap.height)
+        let next = TargetSizeSolver.nextLongEdge(current: currentEdge, bytesAtFloor: floorBytes, target: target)
+        guard next >= TargetSizeSolver.smallestLongEdge else {
+            throw ConvertError(
+                .request, key: "request.target-unreachable",
+                message: "\(path) cannot be made as small as \(target) bytes, even at \(currentEdge) pixels and quality \(TargetSizeSolver.qualities.lowerBound).",
+                path: path)
+        }
+        return .shrink(to: next)
+    }
+}

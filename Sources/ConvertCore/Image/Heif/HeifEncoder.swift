@@ -1,0 +1,109 @@
+internal import CHeif
+
+/// Owns a `heif_encoder` (an x265 or AV1 encoder plugin instance); freed with `heif_encoder_release`.
+final class HeifEncoderHandle {
+    fileprivate let pointer: OpaquePointer
+
+    /// The default encoder for `compression`, or an `.unsupported` error naming what is missing.
+    init(context: HeifContext, format: HeifEncoding.Format) throws(ConvertError) {
+        let compression = format == .heic ? heif_compression_HEVC : heif_compression_AV1
+        guard heif_have_encoder_for_format(compression) != 0 else {
+            throw ConvertError(
+                .unsupported, key: "output.encoder-missing",
+                message: format == .heic
+                    ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks (install libheif's x265 support, e.g. the libheif1 package built with libx265)."
+                    : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
+        }
+        var encoder: OpaquePointer?
+        try context.withContext { (raw) throws(ConvertError) in
+            try Heif.check(heif_context_get_encoder_for_format(raw, compression, &encoder), "encode", path: context.path)
+        }
+        guard let encoder else {
+            throw ConvertError(.unsupported, key: "output.encoder-missing", message: "No \(format.rawValue) encoder is available.")
+        }
+        pointer = encoder
+    }
+
+    deinit { heif_encoder_release(pointer) }
+}
+
+/// Owns a `heif_image` built for encoding; released with `heif_image_release`.
+final class HeifImageForEncoding {
+    fileprivate let pointer: OpaquePointer
+
+    init(_ bitmap: Bitmap, path: String) throws(ConvertError) {
+        // HEIC/AVIF are written at 8 bits here: 10-bit HEVC needs the Main10 profile, which not
+        // every viewer decodes, and 8 bits is what these formats are shared at.
+        let pixels = bitmap.eightBitSamples
+        let chroma = bitmap.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        var image: OpaquePointer?
+        try Heif.check(
+            heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB, chroma, &image), "encode",
+            path: path)
+        guard let image else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
+        }
+        pointer = image
+        try Heif.check(
+            heif_image_add_plane(image, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), 8), "encode",
+            path: path)
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
+        }
+        let rowBytes = bitmap.width * bitmap.channels
+        let planeStride = Int(stride)
+        let rows = bitmap.height
+        pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
+            guard let base = source.baseAddress else { return }
+            for y in 0..<rows {
+                let target: UnsafeMutablePointer<UInt8> = plane + y * planeStride
+                UnsafeMutableRawPointer(target).copyMemory(from: base + y * rowBytes, byteCount: rowBytes)
+            }
+        }
+        if let icc = bitmap.icc, !icc.isEmpty {
+            try Heif.check(heif_image_set_raw_color_profile(image, "prof", icc, icc.count), "encode", path: path)
+        }
+    }
+
+    deinit { heif_image_release(pointer) }
+}
+
+/// Encodes bitmaps to HEIC (HEVC) or AVIF (AV1) with libheif.
+enum HeifEncoding {
+    /// The compression of the output.
+    enum Format: String {
+        case heic = "HEIC"
+        case avif = "AVIF"
+    }
+
+    /// Whether libheif on this system can write `format`.
+    static func isAvailable(_ format: Format) -> Bool {
+        heif_have_encoder_for_format(format == .heic ? heif_compression_HEVC : heif_compression_AV1) != 0
+    }
+
+    /// Writes `bitmap` to `path` as one primary image with EXIF and XMP attached.
+    static func encode(
+        _ bitmap: Bitmap, format: Format, quality: Int, exif: [UInt8]?, xmp: [UInt8]?, to path: String, displayPath: String
+    ) throws(ConvertError) {
+        let context = try HeifContext(forWritingTo: displayPath)
+        let encoder = try HeifEncoderHandle(context: context, format: format)
+        heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality))
+        let image = try HeifImageForEncoding(bitmap, path: displayPath)
+        try context.withContext { (raw) throws(ConvertError) in
+            var handle: OpaquePointer?
+            try Heif.check(heif_context_encode_image(raw, image.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
+            guard let handle else {
+                throw ConvertError(.internal, key: "encode.failed", message: "Encoding \(displayPath) failed.", path: displayPath)
+            }
+            defer { heif_image_handle_release(handle) }
+            if let exif, !exif.isEmpty {
+                try Heif.check(heif_context_add_exif_metadata(raw, handle, exif, Int32(exif.count)), "encode", path: displayPath)
+            }
+            if let xmp, !xmp.isEmpty {
+                try Heif.check(heif_context_add_XMP_metadata(raw, handle, xmp, Int32(xmp.count)), "encode", path: displayPath)
+            }
+        }
+        try context.write(to: path)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// A still-image file format offconvert reads or writes.
+public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
+    /// JPEG (JFIF/EXIF).
+    case jpeg
+    /// PNG, 8 or 16 bits per channel.
+    case png
+    /// WebP, lossy or lossless.
+    case webp
+    /// HEIF with HEVC-coded images (iPhone photos).
+    case heic
+    /// HEIF with AV1-coded images.
+    case avif
+    /// GIF (read only; the first frame).
+    case gif
+
+    /// The usual file-name extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        case .heic: "heic"
+        case .avif: "avif"
+        case .gif: "gif"
+        }
+    }
+
+    /// Identifies a format from a file's first bytes (at least 12 for HEIF); nil when unknown.
+    static func sniff(_ head: [UInt8]) -> PhotoFormat? {
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
+            // Major brand, then compatible brands up to the end of the ftyp box (or what was read).
+            let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+            let end = min(head.count, max(12, boxSize))
+            var brands: [String] = []
+            var offset = 8
+            while offset + 4 <= end {
+                if offset != 12 { brands.append(String(decoding: head[offset..<(offset + 4)], as: UTF8.self)) }
+                offset += 4
+            }
+            if brands.first == "avif" || brands.first == "avis" { return .avif }
+            let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
+            if brands.contains(where: heifBrands.contains) { return brands.contains("avif") && !brands.contains("heic") ? .avif : .heic }
+        }
+        return nil
+    }
+}
+
+/// One decoded picture with the metadata that belongs to it.
+struct DecodedFrame: Sendable {
+    /// Upright pixels (orientation already applied) tagged with their ICC profile.
+    var bitmap: Bitmap
+    /// The EXIF TIFF stream, if the image had one.
+    var exif: [UInt8]?
+    /// The XMP packet, if any.
+    var xmp: [UInt8]?
+}
+
+/// A decoded input: its format, the picture(s) asked for, and notes for the user.
+struct DecodedPhoto: Sendable {
+    var format: PhotoFormat
+    var frames: [DecodedFrame]
+    var notes: [String]
+}
+
+/// What to decode and how.
+struct DecodeOptions: Sendable {
+    /// Every top-level image of a multi-image HEIF instead of the primary one.
+    var allImages = false
+    /// Shrink so the long edge is at most this, using the decoder's own scaling where it can.
+    var maxLongEdge: Int?
+    /// libheif's tile-decoding threads for this one file.
+    var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// Refuse images with more pixels than this before allocating them.
+    var maxPixels = 400_000_000
+}
+
+/// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
+/// content, not its name (a JPEG renamed `.heic` is read as the JPEG it is).
+enum ImageDecoder {
+    /// Reads the first bytes of `path` and identifies the format.
+    static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
+        let head = try readHead(path: path, count: 64)
+        guard let format = PhotoFormat.sniff(head) else {
+            throw ConvertError(
+                .unsupported, key: "input.unknown-format",
+                message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF).",
+                path: path)
+        }
+        return format
+    }
+
+    static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
+        try checkRegularFile(path)
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw openError(path) }
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: count)) ?? Data())
+    }
+
+    static func readAll(path: String) throws(ConvertError) -> [UInt8] {
+        try checkRegularFile(path)
+        guard let data = FileManager.default.contents(atPath: path) else { throw openError(path) }
+        return Array(data)
+    }
+
+    /// Refuses folders, FIFOs and devices before opening: opening a FIFO for reading would block
+    /// until something writes to it.
+    private static func checkRegularFile(_ path: String) throws(ConvertError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw ConvertError(.input, key: "input.directory", message: "\(path) is a folder, not an image.", path: path)
+        }
+        guard type == S_IFREG else {
+            throw ConvertError(.input, key: "input.not-file", message: "\(path) is not a regular file.", path: path)
+        }
+    }
+
+    private static func openError(_ path: String) -> ConvertError {
+        ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
+    }
+
+    /// Decodes `path`.
+    static func decode(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto {
+        let format = try sniff(path: path)
+        var photo: DecodedPhoto
+        switch format {
+        case .heic, .avif:
+            photo = try decodeHeif(path: path, format: format, options: options, cancellation: cancellation)
+        case .jpeg:
+            photo = try decodeJPEG(path: path, options: options)
+        case .png:
+            let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
+            let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+            photo = DecodedPhoto(
+                format: .png,
+                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: nil)],
+                notes: [])
+        case .webp:
+            let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
+            let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+            photo = DecodedPhoto(
+                format: .webp,
+                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: decoded.xmp)],
+                notes: [])
+        case .gif:
+            let bitmap = try GIFDecoder.firstFrame(readAll(path: path), maxPixels: options.maxPixels, path: path)
+            photo = DecodedPhoto(format: .gif, frames: [DecodedFrame(bitmap: bitmap)], notes: [])
+        }
+        try cancellation.check()
+        // Bitmaps are RGB: a grey (or CMYK) profile from a grey JPEG/PNG expanded to RGB would
+        // mislabel the pixels, and an unparsable one helps nobody.
+        for index in photo.frames.indices {
+            if let icc = photo.frames[index].bitmap.icc, ColorProfiles.channelCount(icc) != 3 {
+                photo.frames[index].bitmap.icc = nil
+                if !photo.notes.contains("non-RGB colour profile dropped") { photo.notes.append("non-RGB colour profile dropped") }
+            }
+        }
+        if let longEdge = options.maxLongEdge {
+            for index in photo.frames.indices {
+                let bitmap = photo.frames[index].bitmap
+                let size = Resampler.fitting(width: bitmap.width, height: bitmap.height, longEdge: longEdge)
+                photo.frames[index].bitmap = try Resampler.resize(bitmap, width: size.width, height: size.height)
+            }
+        }
+        return photo
+    }
+
+    private static func decodeHeif(
+        path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
+    ) throws(ConvertError) -> DecodedPhoto {
+        let context = try HeifContext(reading: path, decodingThreads: options.decodingThreads)
+        let handles: [HeifImageHandle]
+        if options.allImages {
+            var list: [HeifImageHandle] = []
+            for id in context.topLevelImageIDs { list.append(try context.image(id: id)) }
+            handles = list
+        } else {
+            handles = [try context.primaryImage()]
+        }
+        var notes: [String] = []
+        var frames: [DecodedFrame] = []
+        for handle in handles {
+            guard handle.width * handle.height <= options.maxPixels else {
+                throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
+            }
+            var bitmap = try handle.decode(cancellation: cancellation)
+            if bitmap.icc == nil, let nclx = handle.nclx, let generated = ColorProfiles.icc(for: nclx) {
+                bitmap.icc = generated.icc
+                if let note = generated.note, !notes.contains(note) { notes.append(note) }
+            }
+            frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp))
+        }
+        return DecodedPhoto(format: format, frames: frames, notes: notes)
+    }
+
+    private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
+        let data = try readAll(path: path)
+        let decoder = try TurboJPEGHandle.decompressor()
+        let (width, height, _) = try decoder.header(data, path: path)
+        guard width * height <= options.maxPixels else {
+            throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
+        }
+        // Shrink on load: the DCT can decode at n/8 scale for free; the exact size comes after.
+        let size: (width: Int, height: Int) =
+            options.maxLongEdge.map { decoder.scaledSize(width: width, height: height, atLeast: $0) } ?? (width, height)
+        let pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
+        let metadata = JPEGMarkers.metadata(data)
+        let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        let bitmap = Bitmap(
+            width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
+            icc: metadata.icc
+        ).applyingOrientation(orientation)
+        return DecodedPhoto(format: .jpeg, frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp)], notes: [])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Encodes upright bitmaps to the output formats, embedding the ICC profile, EXIF and XMP each
+/// format can carry.
+enum ImageEncoder {
+    /// Notes about metadata a format could not carry.
+    struct Written {
+        var notes: [String]
+    }
+
+    /// Encodes a JPEG entirely in memory (used directly by the target-size search).
+    static func jpegBytes(
+        _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?
+    ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
+        precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
+        let encoder = try TurboJPEGHandle.compressor()
+        let stream = try encoder.encodeRGB(
+            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
+        let segments = jpegSegments(exif: exif, xmp: xmp, icc: bitmap.icc)
+        return (JPEGMarkers.inserting(segments.bytes, into: stream), segments.notes)
+    }
+
+    /// The APP segments for a JPEG's metadata, and notes on anything that could not be carried.
+    static func jpegSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], notes: [String]) {
+        var exif = exif
+        var notes: [String] = []
+        // An APP1 segment holds at most 64 KiB. Big EXIF blocks are big because of the IFD1
+        // thumbnail (Xiaomi: 190 KB): rebuilding without it keeps every tag.
+        if let block = exif, block.count > JPEGMarkers.maxEXIFBytes, let parsed = Exif(tiff: block) {
+            exif = parsed.rebuilt(keepLocation: true, keepIdentifiers: true)
+            notes.append("EXIF thumbnail removed to fit JPEG")
+        }
+        let segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: icc)
+        return (segments.bytes, notes + segments.dropped.map { "\($0) too large for JPEG, not copied" })
+    }
+
+    /// Writes `bitmap` as `format` to `path` (a staged temporary file). `displayPath` names the
+    /// output in errors.
+    static func write(
+        _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?,
+        to path: String, displayPath: String
+    ) throws(ConvertError) -> Written {
+        switch format {
+        case .jpeg:
+            let (bytes, notes) = try jpegBytes(bitmap, quality: quality, exif: exif, xmp: xmp)
+            try writeFile(bytes, to: path, displayPath: displayPath)
+            return Written(notes: notes)
+        case .png:
+            // A 16-bit PNG only when the source had more than 8 bits: otherwise it doubles the
+            // size and adds nothing.
+            let output = bitmap.sourceBitDepth > 8 ? bitmap.toSixteenBit() : bitmap.toEightBit()
+            try PNGCodec.encode(output, exif: exif, to: path, displayPath: displayPath)
+            return Written(notes: xmp == nil ? [] : ["XMP not copied to PNG"])
+        case .webp:
+            let bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
+            try writeFile(bytes, to: path, displayPath: displayPath)
+            return Written(notes: [])
+        case .heic, .avif:
+            try HeifEncoding.encode(
+                bitmap, format: format == .heic ? .heic : .avif, quality: quality, exif: exif, xmp: xmp, to: path,
+                displayPath: displayPath)
+            return Written(notes: [])
+        case .gif:
+            throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
+        }
+    }
+
+    /// Whether `format` can store an alpha channel.
+    static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
+
+    static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(errno, action: "write", path: displayPath)
+            }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,147 @@
+/// What a still image contains: size, depth, colour, orientation, metadata and where (if
+/// anywhere) it records the place it was taken.
+public struct ImageInfo: Sendable, Codable, Equatable {
+    /// The colour description of an image.
+    public struct Color: Sendable, Codable, Equatable {
+        /// The embedded ICC profile's description ("Display P3"), when there is a readable one.
+        public var iccDescription: String?
+        /// Size of the embedded ICC profile in bytes, when there is one.
+        public var iccBytes: Int?
+        /// The nclx code points of a HEIF/AVIF image, when it has them.
+        public var nclx: NCLX?
+    }
+
+    /// Detected format (by content).
+    public var format: PhotoFormat
+    /// Width as displayed (after rotation).
+    public var width: Int
+    /// Height as displayed (after rotation).
+    public var height: Int
+    /// Bits per channel of the source (8, 10, 12, 16).
+    public var bitDepth: Int
+    /// Whether the image has an alpha channel.
+    public var hasAlpha: Bool
+    /// EXIF Orientation (1...8), when the EXIF records one.
+    public var exifOrientation: Int?
+    /// Whether the HEIF container rotates the coded image by 90° or 270° (irot); libheif and
+    /// offconvert apply it, and EXIF Orientation is then informational only.
+    public var containerRotates: Bool?
+    /// Colour profile.
+    public var color: Color
+    /// Whether EXIF metadata is present.
+    public var hasEXIF: Bool
+    /// Whether an XMP packet is present.
+    public var hasXMP: Bool
+    /// Whether a location is recorded anywhere.
+    public var hasLocation: Bool
+    /// Where the location is recorded: "EXIF", "XMP", "EXIF thumbnail", "thumbnail", "other image".
+    public var locationSources: [String]
+    /// Camera maker, model and capture time from EXIF.
+    public var make: String?
+    /// Camera model from EXIF.
+    public var model: String?
+    /// DateTimeOriginal from EXIF (`YYYY:MM:DD HH:MM:SS`).
+    public var dateTimeOriginal: String?
+    /// Number of top-level images (1 except for bursts, stereo pairs, ...).
+    public var imageCount: Int
+    /// Auxiliary images of the primary image: "depth" and the URNs of others (HDR gain maps, ...).
+    public var auxiliaryImages: [String]
+    /// Number of thumbnail images (HEIF thumbnail items, or 1 for an EXIF IFD1 thumbnail).
+    public var thumbnailCount: Int
+}
+
+/// Reads a still image's description without converting it.
+public enum ImageProbe {
+    /// Probes the image at `path` (format detected from its content).
+    public static func probe(path: String) throws(ConvertError) -> ImageInfo {
+        let format = try ImageDecoder.sniff(path: path)
+        switch format {
+        case .heic, .avif: return try probeHeif(path: path, format: format)
+        case .jpeg: return try probeJPEG(path: path)
+        case .png:
+            let decoded = try PNGCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
+            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: nil)
+        case .webp:
+            let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
+            return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
+        case .gif:
+            let bitmap = try GIFDecoder.firstFrame(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
+            return info(format: .gif, bitmap: bitmap, exif: nil, xmp: nil)
+        }
+    }
+
+    private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {
+        ImageInfo.Color(iccDescription: icc.flatMap(ColorProfiles.describe), iccBytes: icc?.count, nclx: nclx)
+    }
+
+    private static func locations(exif: Exif?, xmp: [UInt8]?) -> [String] {
+        var sources: [String] = []
+        if exif?.hasGPS == true { sources.append("EXIF") }
+        if let xmp, XMP.hasLocation(xmp) { sources.append("XMP") }
+        if exif?.thumbnailHasGPS == true { sources.append("EXIF thumbnail") }
+        return sources
+    }
+
+    /// Info for formats whose whole bitmap was decoded (PNG, WebP, GIF); width/height are upright.
+    private static func info(format: PhotoFormat, bitmap: Bitmap, exif exifBytes: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let orientation = exif?.orientation
+        let swaps = (orientation ?? 1) >= 5
+        let sources = locations(exif: exif, xmp: xmp)
+        return ImageInfo(
+            format: format, width: swaps ? bitmap.height : bitmap.width, height: swaps ? bitmap.width : bitmap.height,
+            bitDepth: bitmap.sourceBitDepth, hasAlpha: bitmap.hasAlpha, exifOrientation: orientation, containerRotates: nil,
+            color: color(icc: bitmap.icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
+            locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
+            imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+    }
+
+    private static func probeJPEG(path: String) throws(ConvertError) -> ImageInfo {
+        let data = try ImageDecoder.readAll(path: path)
+        let (width, height, _) = try TurboJPEGHandle.decompressor().header(data, path: path)
+        let metadata = JPEGMarkers.metadata(data)
+        let exif = metadata.exif.flatMap { Exif(block: $0) }
+        let orientation = exif?.orientation
+        let swaps = (orientation ?? 1) >= 5
+        let sources = locations(exif: exif, xmp: metadata.xmp)
+        return ImageInfo(
+            format: .jpeg, width: swaps ? height : width, height: swaps ? width : height, bitDepth: 8, hasAlpha: false,
+            exifOrientation: orientation, containerRotates: nil, color: color(icc: metadata.icc),
+            hasEXIF: metadata.exif != nil, hasXMP: metadata.xmp != nil, hasLocation: !sources.isEmpty,
+            locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
+            imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+    }
+
+    private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
+        let context = try HeifContext(reading: path, decodingThreads: 1)
+        let primary = try context.primaryImage()
+        let exifBytes = primary.exif
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let xmp = primary.xmp
+        var sources = locations(exif: exif, xmp: xmp)
+        let thumbnails = primary.thumbnails()
+        if thumbnails.contains(where: { thumb in
+            thumb.exif.flatMap { Exif(block: $0) }?.hasGPS == true || thumb.xmp.map(XMP.hasLocation) == true
+        }) {
+            sources.append("thumbnail")
+        }
+        let ids = context.topLevelImageIDs
+        for id in ids {
+            guard let other = try? context.image(id: id), !other.isPrimary else { continue }
+            let hasGPS = other.exif.flatMap { Exif(block: $0) }?.hasGPS == true || other.xmp.map(XMP.hasLocation) == true
+            if hasGPS && !sources.contains("other image") { sources.append("other image") }
+        }
+        var auxiliary = primary.auxiliaryTypes
+        if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }
+        let coded = primary.codedSize
+        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == primary.height
+            && coded.height == primary.width
+        return ImageInfo(
+            format: format, width: primary.width, height: primary.height, bitDepth: primary.bitDepth ?? 8,
+            hasAlpha: primary.hasAlpha, exifOrientation: exif?.orientation, containerRotates: rotates,
+            color: color(icc: primary.iccProfile, nclx: primary.nclx), hasEXIF: exifBytes != nil, hasXMP: xmp != nil,
+            hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
+            dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count, auxiliaryImages: auxiliary,
+            thumbnailCount: thumbnails.count)
+    }
+}

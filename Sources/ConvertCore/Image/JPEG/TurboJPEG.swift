@@ -1,0 +1,141 @@
+internal import CTurboJPEG
+
+/// Owns a TurboJPEG `tjhandle` (compressor or decompressor); destroyed with `tjDestroy`.
+final class TurboJPEGHandle {
+    private let handle: UnsafeMutableRawPointer
+
+    private init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
+
+    /// A decompressor.
+    static func decompressor() throws(ConvertError) -> TurboJPEGHandle {
+        guard let handle = tjInitDecompress() else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Could not start the JPEG decoder.")
+        }
+        return TurboJPEGHandle(handle)
+    }
+
+    /// A compressor.
+    static func compressor() throws(ConvertError) -> TurboJPEGHandle {
+        guard let handle = tjInitCompress() else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Could not start the JPEG encoder.")
+        }
+        return TurboJPEGHandle(handle)
+    }
+
+    deinit { tjDestroy(handle) }
+
+    private var lastError: String { String(cString: tjGetErrorStr2(handle)) }
+
+    /// Whether the last failure was only a warning (the image decoded, possibly with damage).
+    private var lastWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
+
+    /// Width, height and whether a JPEG held in `data` is greyscale.
+    func header(_ data: [UInt8], path: String) throws(ConvertError) -> (width: Int, height: Int, gray: Bool) {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = data.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0 else {
+            throw ConvertError(
+                .input, key: "input.corrupt", message: "\(path) is damaged or not a JPEG image.", path: path,
+                underlying: lastError)
+        }
+        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+            throw ConvertError(
+                .unsupported, key: "input.cmyk", message: "\(path) is a CMYK JPEG, which offconvert does not convert.",
+                path: path)
+        }
+        return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
+    }
+
+    /// The largest size TurboJPEG can decode directly (DCT scaling, factors n/8) whose long edge
+    /// is still at least `longEdge`; the full size when no smaller factor qualifies.
+    func scaledSize(width: Int, height: Int, atLeast longEdge: Int) -> (width: Int, height: Int) {
+        var best = (width, height)
+        for numerator in stride(from: 7, through: 1, by: -1) {
+            let w = (width * numerator + 7) / 8, h = (height * numerator + 7) / 8
+            if max(w, h) >= longEdge { best = (w, h) } else { break }
+        }
+        return best
+    }
+
+    /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled sizes).
+    func decodeRGB(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        let status = data.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(width), 0,
+                    Int32(height), Int32(TJPF_RGB.rawValue), 0)
+            }
+        }
+        // A warning means the data was damaged but libjpeg produced an image (grey where data is
+        // missing); a truncated photo would silently lose its bottom, so it is refused too.
+        guard status == 0 else {
+            throw ConvertError(
+                .input, key: lastWasWarning ? "input.truncated" : "input.corrupt",
+                message: "\(path) is damaged: the JPEG data could not be decoded completely.", path: path,
+                underlying: lastError)
+        }
+        return pixels
+    }
+
+    /// Encodes 8-bit RGB pixels; returns the JPEG stream (SOI, JFIF APP0, ..., EOI).
+    func encodeRGB(_ pixels: [UInt8], width: Int, height: Int, quality: Int, subsampling: JPEGSubsampling)
+        throws(ConvertError) -> [UInt8]
+    {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = pixels.withUnsafeBufferPointer { source in
+            tjCompress2(
+                handle, source.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_RGB.rawValue), &buffer, &size,
+                subsampling.turboJPEGValue, Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        }
+        defer { if let buffer { tjFree(buffer) } }
+        guard status == 0, let buffer else {
+            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
+extension TurboJPEGHandle {
+    /// Encodes 8-bit YCbCr 4:2:0 planes (full-range BT.601, JPEG's own colour model) straight
+    /// to JPEG, skipping the RGB round trip.
+    func encodeYUV420(
+        planes: [UnsafePointer<UInt8>], strides: [Int32], width: Int, height: Int, quality: Int
+    ) throws(ConvertError) -> [UInt8] {
+        precondition(planes.count == 3 && strides.count == 3, "three planes")
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var planeList: [UnsafePointer<UInt8>?] = planes
+        var strideList = strides
+        let status = tjCompressFromYUVPlanes(
+            handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &buffer, &size,
+            Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        defer { if let buffer { tjFree(buffer) } }
+        guard status == 0, let buffer else {
+            throw ConvertError(
+                .internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: String(cString: tjGetErrorStr2(handle)))
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
+/// Chroma subsampling of a JPEG output.
+public enum JPEGSubsampling: String, Sendable, Codable, CaseIterable {
+    /// Full-resolution colour (largest files, best for graphics).
+    case s444 = "4:4:4"
+    /// Colour halved horizontally.
+    case s422 = "4:2:2"
+    /// Colour halved in both directions: the usual choice for photos.
+    case s420 = "4:2:0"
+
+    var turboJPEGValue: Int32 {
+        switch self {
+        case .s444: Int32(TJSAMP_444.rawValue)
+        case .s422: Int32(TJSAMP_422.rawValue)
+        case .s420: Int32(TJSAMP_420.rawValue)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Edits an XMP packet as text: removes properties by qualified name, both as attributes
+/// (`exif:GPSLatitude="..."`) and as elements (`<exif:GPSLatitude>...</exif:GPSLatitude>`,
+/// nested structures included).
+///
+/// A full RDF parser is not needed: XMP writers use these two serialisations, the names removed
+/// are fixed, and a packet that is not valid UTF-8 is dropped whole rather than edited.
+enum XMP {
+    /// Properties that say where a photo was taken.
+    static let locationProperties: [String] = [
+        "exif:GPS[A-Za-z]*", "exifEX:GPS[A-Za-z]*", "photoshop:City", "photoshop:State", "photoshop:Country",
+        "Iptc4xmpCore:Location", "Iptc4xmpCore:CountryCode", "Iptc4xmpExt:LocationCreated",
+        "Iptc4xmpExt:LocationShown", "Iptc4xmpExt:City", "Iptc4xmpExt:CountryName", "Iptc4xmpExt:ProvinceState",
+        "Iptc4xmpExt:Sublocation", "drone-dji:GpsLatitude", "drone-dji:GpsLongitude", "drone-dji:AbsoluteAltitude",
+    ]
+
+    /// Properties that identify the camera body or its owner.
+    static let identifyingProperties: [String] = [
+        "aux:SerialNumber", "aux:OwnerName", "aux:LensSerialNumber", "exifEX:BodySerialNumber",
+        "exifEX:CameraOwnerName", "exifEX:LensSerialNumber", "exif:ImageUniqueID", "exifEX:ImageUniqueID",
+    ]
+
+    /// Orientation properties: stale once the pixels are rotated, so always removed.
+    static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
+
+    /// Whether `packet` mentions any location property.
+    static func hasLocation(_ packet: [UInt8]) -> Bool {
+        guard let text = String(validating: packet, as: UTF8.self) else { return false }
+        return locationProperties.contains { name in
+            text.range(of: "[<\\s]" + name + "[\\s=>/]", options: .regularExpression) != nil
+        }
+    }
+
+    /// `packet` without the properties matching `names` (regular expressions over qualified
+    /// names); nil when the packet is not UTF-8 text.
+    static func removing(_ names: [String], from packet: [UInt8]) -> [UInt8]? {
+        guard var text = String(validating: packet, as: UTF8.self) else { return nil }
+        for name in names {
+            // Attribute form, with either quote style.
+            text = text.replacingOccurrences(
+                of: "\\s" + name + "\\s*=\\s*(\"[^\"]*\"|'[^']*')", with: "", options: .regularExpression)
+            // Empty element form.
+            text = text.replacingOccurrences(of: "<(" + name + ")(\\s[^>]*)?/>", with: "", options: .regularExpression)
+            // Element with content, possibly nested structures; the closing tag repeats the name.
+            text = text.replacingOccurrences(
+                of: "<(" + name + ")(\\s[^>]*)?>[\\s\\S]*?</\\1>", with: "", options: .regularExpression)
+        }
+        return Array(text.utf8)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The page size of an image album.
+public enum PDFPageSize: String, Sendable, Codable, CaseIterable {
+    /// Each page is the size of its image (1 pixel = 1 point) plus the margins.
+    case fit
+    /// ISO A4 (210 × 297 mm), turned to landscape for landscape images.
+    case a4
+    /// US Letter (8.5 × 11 in), turned to landscape for landscape images.
+    case letter
+}
+
+/// Photos into one PDF, one per page, in the order given.
+public struct PDFRequest: Sendable {
+    /// The images, in page order.
+    public var inputPaths: [String]
+    /// Where the PDF goes.
+    public var outputPath: String
+    /// Page size.
+    public var page: PDFPageSize
+    /// Margin around each image, in points (1/72 in).
+    public var margin: Double
+    /// Replace an existing output file.
+    public var overwrite: Bool
+    /// JPEG quality for images that must be re-encoded (non-JPEG inputs, rotated JPEGs).
+    public var quality: Int
+
+    /// Creates a request; the default margin is none for `.fit` and 10 mm otherwise.
+    public init(
+        inputPaths: [String], outputPath: String, page: PDFPageSize = .fit, margin: Double? = nil,
+        overwrite: Bool = false, quality: Int = 90
+    ) {
+        self.inputPaths = inputPaths
+        self.outputPath = outputPath
+        self.page = page
+        self.margin = margin ?? (page == .fit ? 0 : 10 / 25.4 * 72)
+        self.overwrite = overwrite
+        self.quality = quality
+    }
+}
+
+/// Writes image albums as PDF with offconvert's own writer.
+///
+/// A JPEG that needs no transform (EXIF Orientation 1 or absent) is embedded as it is
+/// (DCTDecode) with its metadata segments removed, so its compressed data is byte-identical and
+/// no location leaves in it; any other image is decoded (orientation applied, alpha flattened on
+/// white) and encoded to JPEG once. Each image's ICC profile is embedded as an ICCBased colour
+/// space.
+public enum PDFAlbum {
+    /// Starts writing the album.
+    public static func make(_ request: PDFRequest) -> ConversionJob {
+        ConversionJob.start(path: request.inputPaths.first ?? request.outputPath) { reporter in
+            try await runBlocking { flag in try makeBlocking(request, reporter: reporter, cancellation: flag) }
+        }
+    }
+
+    static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
+        throws(ConvertError) -> JobResult
+    {
+        guard !request.inputPaths.isEmpty else {
+            throw ConvertError(.request, key: "request.no-inputs", message: "No images were given for the PDF.")
+        }
+        guard request.margin >= 0, request.margin < 1000 else {
+            throw ConvertError(.request, key: "request.margin", message: "The margin must be between 0 and 1000 points.")
+        }
+        let output = request.outputPath
+        if request.inputPaths.contains(where: { PhotoOutputNaming.realPath($0) == PhotoOutputNaming.realPath(output) }) {
+            throw ConvertError(
+                .request, key: "output.is-input", message: "The PDF would replace one of its own images: \(output).", path: output)
+        }
+        let stage = try StagedOutput(destination: output)
+        let writer = try PDFWriter(path: stage.temporaryPath)
+        var notes: [String] = []
+        var reEncoded = 0
+        for (index, input) in request.inputPaths.enumerated() {
+            try cancellation.check()
+            let (image, embeddedAsIs) = try pageImage(input, quality: request.quality, cancellation: cancellation)
+            if !embeddedAsIs { reEncoded += 1 }
+            let layout = layout(width: Double(image.width), height: Double(image.height), page: request.page, margin: request.margin)
+            try writer.addPage(image, pageWidth: layout.pageWidth, pageHeight: layout.pageHeight, box: layout.box)
+            reporter.report(.encoding, Double(index + 1) / Double(request.inputPaths.count) * 0.95)
+        }
+        try writer.finish()
+        try cancellation.check()
+        chmod(stage.temporaryPath, PhotoConverter.outputMode)
+        let file = try stage.commit(overwrite: request.overwrite)
+        let copied = request.inputPaths.count - reEncoded
+        if copied > 0 { notes.append("\(copied) JPEG\(copied == 1 ? "" : "s") embedded without re-encoding") }
+        if reEncoded > 0 { notes.append("\(reEncoded) image\(reEncoded == 1 ? "" : "s") encoded as JPEG") }
+        notes.append("metadata and location not included")
+        return JobResult(inputPath: request.inputPaths[0], outputs: [file], notes: notes)
+    }
+
+    /// Page and image placement for an image of `width`×`height` pixels: scaled to fit inside the
+    /// margins and centred (never enlarged beyond 1 pixel = 1 point on fixed-size pages). Pure.
+    static func layout(width: Double, height: Double, page: PDFPageSize, margin: Double)
+        -> (pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
+    {
+        let landscape = width > height
+        let size: (Double, Double)
+        switch page {
+        case .fit: return (width + 2 * margin, height + 2 * margin, (margin, margin, width, height))
+        case .a4: size = (595.276, 841.890)
+        case .letter: size = (612, 792)
+        }
+        let pageWidth = landscape ? size.1 : size.0
+        let pageHeight = landscape ? size.0 : size.1
+        let availableWidth = max(1, pageWidth - 2 * margin), availableHeight = max(1, pageHeight - 2 * margin)
+        let scale = min(availableWidth / width, availableHeight / height, 1)
+        let w = width * scale, h = height * scale
+        return (pageWidth, pageHeight, ((pageWidth - w) / 2, (pageHeight - h) / 2, w, h))
+    }
+
+    /// The JPEG for one page, and whether it is the input's own compressed data.
+    static func pageImage(_ path: String, quality: Int, cancellation: CancellationFlag)
+        throws(ConvertError) -> (PDFWriter.PageImage, Bool)
+    {
+        if try ImageDecoder.sniff(path: path) == .jpeg {
+            let data = try ImageDecoder.readAll(path: path)
+            let header = try TurboJPEGHandle.decompressor().header(data, path: path)
+            let metadata = JPEGMarkers.metadata(data)
+            let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+            if orientation == 1 {
+                // APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) can hold a location; the rest stays.
+                let stripped = JPEGMarkers.removing(markers: [0xE1, 0xED], from: data)
+                let image = PDFWriter.PageImage(
+                    jpeg: stripped, width: header.width, height: header.height, components: header.gray ? 1 : 3,
+                    icc: metadata.icc)
+                return (image, true)
+            }
+        }
+        var options = DecodeOptions()
+        options.decodingThreads = ProcessInfo.processInfo.activeProcessorCount
+        let photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
+        guard let frame = photo.frames.first else {
+            throw ConvertError(.input, key: "input.corrupt", message: "\(path) has no image.", path: path)
+        }
+        let bitmap = frame.bitmap.flattened(onto: .white).toEightBit()
+        let encoded = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: nil, xmp: nil)
+        let image = PDFWriter.PageImage(
+            jpeg: JPEGMarkers.removing(markers: [0xE2], from: encoded.bytes), width: bitmap.width, height: bitmap.height,
+            components: 3, icc: bitmap.icc)
+        return (image, false)
+    }
+}

@@ -1,0 +1,80 @@
+internal import CPNGShim
+
+/// PNG decode and encode through the CPNGShim wrappers (libpng's longjmp stays in C).
+enum PNGCodec {
+    /// A decoded PNG with the metadata it carried.
+    struct Decoded {
+        var bitmap: Bitmap
+        var exif: [UInt8]?
+    }
+
+    /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
+    static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
+        var image = offc_png_image()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            offc_png_decode(buffer.baseAddress, buffer.count, UInt64(maxPixels), &image, &message, message.count)
+        }
+        defer { offc_png_free(&image) }
+        guard status == 0, let pixels = image.pixels, image.width > 0, image.height > 0 else {
+            throw ConvertError(
+                .input, key: "input.corrupt", message: "\(path) is damaged or not a PNG image.", path: path,
+                underlying: String(nulTerminated: message))
+        }
+        let width = Int(image.width), height = Int(image.height)
+        let count = width * height
+        let alpha = image.has_alpha != 0
+        let channels = alpha ? 4 : 3
+        let icc = image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) }
+        let exif = image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) }
+        let samples: Bitmap.Samples
+        // The shim always delivers RGBA; opaque images drop the constant alpha here.
+        if image.bit_depth == 16 {
+            let source = UnsafeRawPointer(pixels).assumingMemoryBound(to: UInt16.self)
+            var out = [UInt16](repeating: 0, count: count * channels)
+            for i in 0..<count {
+                for c in 0..<channels { out[i * channels + c] = source[i * 4 + c] }
+            }
+            samples = .sixteen(out)
+        } else {
+            var out = [UInt8](repeating: 0, count: count * channels)
+            for i in 0..<count {
+                for c in 0..<channels { out[i * channels + c] = pixels[i * 4 + c] }
+            }
+            samples = .eight(out)
+        }
+        let bitmap = Bitmap(
+            width: width, height: height, channels: channels, samples: samples,
+            sourceBitDepth: Int(image.bit_depth), icc: icc)
+        return Decoded(bitmap: bitmap, exif: exif)
+    }
+
+    /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP) and `exif` (eXIf).
+    static func encode(_ bitmap: Bitmap, exif: [UInt8]?, to path: String, displayPath: String) throws(ConvertError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let icc = bitmap.icc ?? []
+        let exifBytes = exif ?? []
+        func run(_ pixels: UnsafeRawBufferPointer, bits: Int32) -> Int32 {
+            icc.withUnsafeBufferPointer { iccBuffer in
+                exifBytes.withUnsafeBufferPointer { exifBuffer in
+                    offc_png_encode_file(
+                        path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
+                        UInt32(bitmap.height), Int32(bitmap.channels), bits,
+                        iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
+                        exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count, 3, &message, message.count)
+                }
+            }
+        }
+        // zlib level 3 (in `run`): on photos, level 6 took twice as long for files only ~5% smaller.
+        let status: Int32
+        switch bitmap.samples {
+        case .eight(let values): status = values.withUnsafeBytes { run($0, bits: 8) }
+        case .sixteen(let values): status = values.withUnsafeBytes { run($0, bits: 16) }
+        }
+        guard status == 0 else {
+            throw ConvertError(
+                .device, key: "device.io", message: "Could not write the PNG \(displayPath).", path: displayPath,
+                underlying: String(nulTerminated: message))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ConvertCore
+
+/// `offconvert heic-to-jpg FILES...`: iPhone photos to JPEGs anyone can open.
+enum HeicToJpgCommand: Command {
+    static let spec = CommandSpec(
+        name: "heic-to-jpg",
+        abstract: "Convert HEIC photos to JPEG, upright, colour profile kept, location removed.",
+        discussion: """
+            Each photo becomes NAME.jpg next to it (or in --output-dir); an existing file is never \
+            replaced unless --overwrite is given: NAME (2).jpg is used instead. GPS location, serial \
+            numbers and owner names are removed unless you ask to keep them.
+            """,
+        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
+        options: PhotoBatch.commonOptions,
+        examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let template = try PhotoBatch.request(from: arguments, format: .jpeg)
+        return await PhotoBatch.convert(arguments.positionals, template: template, json: arguments.flag("json"), console: console)
+    }
+}

@@ -1,0 +1,20 @@
+import ConvertCore
+
+/// `offconvert heic-to-png FILES...`: lossless copies of HEIC photos.
+enum HeicToPngCommand: Command {
+    static let spec = CommandSpec(
+        name: "heic-to-png",
+        abstract: "Convert HEIC photos to lossless PNG (16-bit for 10/12-bit photos).",
+        discussion: """
+            Each photo becomes NAME.png next to it (or in --output-dir). Transparency is kept. \
+            Photos with more than 8 bits per channel are written as 16-bit PNGs.
+            """,
+        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
+        options: PhotoBatch.commonOptions.filter { $0.long != "quality" },
+        examples: ["heic-to-png photo.heic"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let template = try PhotoBatch.request(from: arguments, format: .png)
+        return await PhotoBatch.convert(arguments.positionals, template: template, json: arguments.flag("json"), console: console)
+    }
+}

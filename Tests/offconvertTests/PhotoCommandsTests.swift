@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@Suite("Photo commands", .serialized)
+struct PhotoCommandsTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-photos-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func photo(_ name: String) -> String { CLIRunner.media.appendingPathComponent("photos/\(name)").path }
+
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("heic-to-jpg converts a batch, prints where each output went, exits 0")
+    func heicToJpg() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputs = ["IMG_5195.HEIC", "sample_still_photo.heic", "zPug_3.heic"].map(Self.photo)
+        let outcome = try CLIRunner.run(["heic-to-jpg"] + inputs + ["--output-dir", directory.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for name in ["IMG_5195.jpg", "sample_still_photo.jpg", "zPug_3.jpg"] {
+            #expect(outcome.stdout.contains(directory.appendingPathComponent(name).path))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path))
+        }
+        #expect(outcome.stdout.contains("location removed"))
+    }
+
+    @Test("--json prints one object per file in input order; a failure exits 1 without stopping the batch")
+    func jsonAndFailures() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = CLIRunner.media.appendingPathComponent("broken/corrupted.jpg").path
+        let inputs = [Self.photo("zPug_3.heic"), broken, Self.photo("orientation/Landscape_3.jpg")]
+        let outcome = try CLIRunner.run(["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
+        #expect(outcome.status == 1)
+        let lines = try Self.jsonLines(outcome.stdout)
+        try #require(lines.count == 3)
+        #expect(lines.map { $0["input"] as? String } == inputs)
+        #expect(lines.map { $0["status"] as? String } == ["ok", "failed", "ok"])
+        let error = try #require(lines[1]["error"] as? [String: Any])
+        #expect(error["category"] as? String == "input")
+        #expect((error["key"] as? String)?.hasPrefix("input.") == true)
+        #expect((lines[0]["bytes"] as? Int ?? 0) > 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["Landscape_3.png", "zPug_3.png"])
+    }
+
+    @Test(
+        "--keep-location keeps GPS, the default removes it (checked with exiftool)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool")))
+    func location() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Self.photo("DSCN0010.jpg")
+        let plain = try CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--json"])
+        let kept = try CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--keep-location", "--json"])
+        #expect(plain.status == 0 && kept.status == 0)
+        let plainPath = try #require(try Self.jsonLines(plain.stdout).first?["output"] as? String)
+        let keptPath = try #require(try Self.jsonLines(kept.stdout).first?["output"] as? String)
+        #expect(keptPath.hasSuffix("DSCN0010 (2).jpg"))
+        func gps(_ path: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+            process.arguments = ["-gps:all", path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try !gps(plainPath).contains("GPS Latitude"))
+        #expect(try gps(keptPath).contains("GPS Latitude"))
+    }
+
+    @Test("command-line mistakes are usage errors (exit 64)", arguments: [
+        ["convert", "x.heic"],
+        ["convert", "x.heic", "--to", "bmp"],
+        ["heic-to-jpg", "x.heic", "--keep-metadata", "--strip-metadata"],
+        ["heic-to-jpg", "x.heic", "--quality", "0"],
+        ["compress-photos", "x.jpg", "--target-size", "500KB", "--quality", "80"],
+        ["heic-to-jpg", "x.heic", "--background", "mauve"],
+        ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--margin", "wide"],
+    ])
+    func usage(arguments: [String]) throws {
+        let outcome = try CLIRunner.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("Error:"))
+    }
+
+    @Test("compress-photos --target-size keeps every file at or under the size")
+    func compress() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try CLIRunner.run([
+            "compress-photos", Self.photo("tokyo.jpg"), Self.photo("IMG_5195.HEIC"), "--target-size", "250KB",
+            "--output-dir", directory.path, "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for line in try Self.jsonLines(outcome.stdout) {
+            let bytes = try #require(line["bytes"] as? Int)
+            #expect(bytes <= 250_000 && bytes > 150_000)
+        }
+    }
+
+    @Test("images-to-pdf writes the album and prints where it went; -o is required")
+    func imagesToPdf() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pdf = directory.appendingPathComponent("album.pdf").path
+        let outcome = try CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), Self.photo("zPug_3.heic"), "-o", pdf, "--page", "letter", "--margin", "10mm"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(pdf))
+        let head = try #require(FileManager.default.contents(atPath: pdf)).prefix(8)
+        #expect(String(decoding: head, as: UTF8.self) == "%PDF-1.4")
+        let again = try CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), "-o", pdf])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exists"))
+        #expect(try CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg")]).status == 64)
+    }
+
+    @Test("a missing file is reported and the exit code is 1")
+    func missing() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try CLIRunner.run(["heic-to-jpg", directory.appendingPathComponent("nope.heic").path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no such file"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}
