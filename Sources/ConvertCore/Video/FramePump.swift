@@ -65,6 +65,8 @@ final class FramePump {
         guard let primary = plan.lanes.first?.stream.index else { return }
         let total = (plan.end.map { min($0, demuxer.duration ?? $0) } ?? demuxer.duration ?? 0) - plan.start
         let packet = try Packet()
+        var lastPrimaryTime: Double?
+        var stoppedAtEnd = false
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
@@ -82,10 +84,12 @@ final class FramePump {
                 let time = packet.pointer.pointee.dts == FFmpeg.noTimestamp ? nil
                     : Double(packet.pointer.pointee.dts) * av_q2d(stream.pointee.time_base)
                 if let time {
+                    lastPrimaryTime = max(lastPrimaryTime ?? time, time)
                     if total > 0 { progress(min(max((time - plan.start) / total, 0), 1)) }
                     // Reordering never spans more than a second; past that the clip is complete.
                     if let end = plan.end, time > end + 1 {
                         packet.unref()
+                        stoppedAtEnd = true
                         break
                     }
                 }
@@ -93,12 +97,31 @@ final class FramePump {
             try lane.consume(packet)
             packet.unref()
         }
+        if !stoppedAtEnd { try checkComplete(lastPrimaryTime: lastPrimaryTime, primary: primary) }
         for index in plan.lanes.map(\.stream.index) {
             try cancellation.check()
             try lanes[index]?.finish()
         }
         try muxer.finish()
         progress(1)
+    }
+}
+
+extension FramePump {
+    /// Throws `input.truncated` when the file ended well before the duration its index
+    /// announces: the end of the data is missing (a copy or download cut short), and converting
+    /// what is there would silently drop the rest.
+    private func checkComplete(lastPrimaryTime: Double?, primary: Int) throws(ConvertError) {
+        let stream = StreamSnapshot(demuxer.stream(primary))
+        guard let expected = stream.duration ?? demuxer.duration, expected > 0 else { return }
+        let reached = lastPrimaryTime ?? 0
+        // The last packet starts one frame before the end; half a second (or 2 %) more is slack
+        // for long final frames and edit lists.
+        if reached + max(0.5, expected * 0.02) < expected {
+            throw ConvertError(.input, key: "input.truncated",
+                               message: "\(demuxer.path) is incomplete: its data ends at \(Int(reached)) s of \(Int(expected.rounded())) s.",
+                               path: demuxer.path)
+        }
     }
 }
 

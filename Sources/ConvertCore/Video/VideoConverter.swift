@@ -1,5 +1,5 @@
 internal import CFFmpeg
-import Synchronization
+import Foundation
 
 /// The video engine's entry points: each returns a running ``ConversionJob``.
 ///
@@ -76,6 +76,11 @@ enum VideoJob {
             removedTags = pump.removedLocationTags
         }
         reporter.report(.writing, 0.99)
+        // The staged file is created private (0600); give the output the permissions any new file
+        // of this user would get.
+        let mask = umask(0)
+        umask(mask)
+        chmod(staged.temporaryPath, 0o666 & ~mask)
         let file = try staged.commit(overwrite: output.overwrite)
         var notes = plan.notes
         if removedTags > 0 { notes.append("location removed") }
