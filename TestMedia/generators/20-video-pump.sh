@@ -19,7 +19,7 @@ ff -f lavfi -i "testsrc2=size=320x240:rate=30:duration=2" \
    -f srt -i <(printf '1\n00:00:01,000 --> 00:00:02,000\nbonjour\n\n') \
    -map 0:v -map 1:a -map 2:a -map 3:a -map 4:s -map 5:s \
    -c:v libx265 -preset ultrafast -x265-params log-level=error:seed=1 -tag:v hvc1 -pix_fmt yuv420p \
-   -c:a:0 aac -b:a:0 96k -c:a:1 aac -ac:a:1 1 -b:a:1 64k -c:a:2 pcm_s16le -c:s mov_text \
+   -c:a:0 aac -ac:a:0 2 -b:a:0 96k -c:a:1 aac -ac:a:1 1 -b:a:1 64k -c:a:2 pcm_s16le -c:s mov_text \
    -timecode 01:00:00:00 \
    -metadata location="+40.6892-074.0445+010.000/" \
    -metadata com.apple.quicktime.location.ISO6709="+40.6892-074.0445+010.000/" \

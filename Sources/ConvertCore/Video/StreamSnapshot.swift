@@ -167,13 +167,17 @@ enum Metadata {
         return lower.contains("location") || lower.contains("xyz") || lower.contains("gps")
     }
 
-    /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`.
+    /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`, and
+    /// tags that describe the source file rather than the content.
     /// Returns how many location tags were left out.
     @discardableResult
     static func copy(_ source: OpaquePointer?, into destination: UnsafeMutablePointer<OpaquePointer?>,
                      keepLocation: Bool) -> Int {
         var removed = 0
         for (key, value) in entries(source) {
+            // A `timecode` tag makes the MOV/MP4 muxers add a timecode track, and `encoder` names
+            // the tool that wrote the source, not this file.
+            if key == "timecode" || key == "encoder" { continue }
             if !keepLocation && isLocation(key) {
                 removed += 1
                 continue
