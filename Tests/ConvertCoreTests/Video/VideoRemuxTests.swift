@@ -33,7 +33,7 @@ struct VideoRemuxTests {
         #expect(source.streams.count >= 7)
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        let output = try #require(result.outputs.first).path
+        let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.streams.map(\.codecName) == ["hevc", "aac"])
         // The first AAC track is the stereo one; the second (mono) is left out.
@@ -52,12 +52,12 @@ struct VideoRemuxTests {
         let stripped = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
         #expect(stripped.notes.contains("location removed"))
         #expect(stripped.notes.contains("video copied without re-encoding"))
-        let strippedProbe = try MediaTool.probe(try #require(stripped.outputs.first).path)
+        let strippedProbe = try MediaTool.probe(try outputPath(stripped))
         #expect(!strippedProbe.tags.keys.contains { $0.lowercased().contains("location") })
         var request = VideoRequest.sendToWindows(input, output: OutputLocation(directory: directory.path))
         request.keepLocation = true
         let kept = try await VideoConverter.convert(request).result()
-        let keptPath = try #require(kept.outputs.first).path
+        let keptPath = try outputPath(kept)
         #expect(keptPath.hasSuffix("sample (2).mp4"))
         #expect(try MediaTool.probe(keptPath).tags["location"]?.hasPrefix("+40.68") == true)
     }
@@ -68,7 +68,7 @@ struct VideoRemuxTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-iphone-like.mov"),
                                                                    container: .mov, output: OutputLocation(directory: directory.path))).result()
-        let output = try #require(result.outputs.first).path
+        let output = try outputPath(result)
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(data.range(of: Data("ISO6709".utf8)) == nil)
         #expect(data.range(of: Data("+40.6892".utf8)) == nil)
@@ -80,10 +80,10 @@ struct VideoRemuxTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample_rotate_and_reflect.mp4")
         let copied = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
-        #expect(try MediaTool.probe(try #require(copied.outputs.first).path).video?.rotation == -90)
+        #expect(try MediaTool.probe(try outputPath(copied)).video?.rotation == -90)
         let encoded = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 240,
                                                                     output: OutputLocation(directory: directory.path))).result()
-        let probe = try MediaTool.probe(try #require(encoded.outputs.first).path)
+        let probe = try MediaTool.probe(try outputPath(encoded))
         #expect(probe.video?.rotation == -90)
         // The limit applies to the displayed height: stored 1080x720 shown as 720x1080 → 240 px wide stored height.
         #expect(probe.video?.int("height") == 160)
@@ -97,7 +97,7 @@ struct VideoRemuxTests {
         let input = Fixtures.path("video/sample_rotate_and_reflect.mp4")
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: .webm, maxHeight: 320,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        let probe = try MediaTool.probe(try #require(result.outputs.first).path)
+        let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.video?.int("width") == 214 || probe.video?.int("width") == 212)
         #expect(probe.video?.int("height") == 320)
         #expect(probe.video?.rotation == nil)
@@ -109,7 +109,7 @@ struct VideoRemuxTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.path("video/regular.mkv"), container: .mp4,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        let probe = try MediaTool.probe(try #require(result.outputs.first).path)
+        let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.video?.codecName == "hevc")
         #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
     }

@@ -114,3 +114,8 @@ func runJob(_ job: ConversionJob) async -> (events: [JobEvent], result: Result<J
 func fileNames(in directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
 }
+
+/// The path of a job's (single) output.
+func outputPath(_ result: JobResult) throws -> String {
+    try #require(result.outputs.first).path
+}
