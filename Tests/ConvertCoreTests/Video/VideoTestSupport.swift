@@ -72,7 +72,9 @@ enum MediaTool {
     static func videoFrameTimes(_ path: String) throws -> [Double] {
         let result = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
                                          "-of", "csv=p=0", path])
-        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+        // Frames with side data print an extra empty field ("0.000000,"): keep the first field.
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n")
+            .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
     }
 
     /// Mean luma (0...255) and mean chroma distance from grey of one decoded frame, from raw
