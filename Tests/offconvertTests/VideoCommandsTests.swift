@@ -65,6 +65,31 @@ struct VideoCommandsTests {
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test("Ctrl-C cancels the running conversion: exit 130 and no partial file")
+    func interrupt() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("generated/video-long.mp4").path
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["convert", input, "--to", "mkv", "--codec", "hevc", "-o", directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary output exists, so the interrupt lands mid-encode.
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline
+            && ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(process.isRunning)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
+    }
+
     @Test("Help lists the video commands")
     func help() throws {
         let outcome = try CLIRunner.run(["--help"])

@@ -1,5 +1,6 @@
 import ConvertCore
 import Foundation
+import Synchronization
 
 /// Runs one video job per input file for the video commands, showing progress on stderr when it
 /// is a terminal, printing each output path on stdout and each failure on stderr. A failed file
@@ -8,10 +9,14 @@ enum VideoJobRunner {
     static func run(
         _ inputs: [String], console: Console, makeJob: (String) -> ConversionJob
     ) async -> Int32 {
+        let interrupts = InterruptWatcher()
+        defer { interrupts.stop() }
         var failed = false
         for input in inputs {
+            if interrupts.wasInterrupted { return ExitCode.interrupted }
             let name = (input as NSString).lastPathComponent.terminalSafe
             let job = makeJob(input)
+            interrupts.watch(job)
             do {
                 let result = try await job.result { progress in
                     guard console.stderrIsTTY else { return }
@@ -53,5 +58,49 @@ enum VideoJobRunner {
             throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': expected seconds, such as 1.5.")
         }
         return value
+    }
+}
+
+/// Turns SIGINT and SIGTERM into cancelling the running job, so the engine stops and removes its
+/// half-written output instead of the process dying with a `.partial` file left behind.
+final class InterruptWatcher {
+    /// What the signal handlers share with the command: the running job and whether an interrupt came.
+    private final class State: Sendable {
+        let value = Mutex<(job: ConversionJob?, interrupted: Bool)>((nil, false))
+    }
+
+    private let state = State()
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [state] in
+                let job: ConversionJob? = state.value.withLock { value in
+                    value.interrupted = true
+                    return value.job
+                }
+                job?.cancel()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Makes `job` the one an interrupt cancels.
+    func watch(_ job: ConversionJob) {
+        state.value.withLock { $0.job = job }
+    }
+
+    /// Whether an interrupt arrived.
+    var wasInterrupted: Bool { state.value.withLock { $0.interrupted } }
+
+    /// Restores the default signal handling.
+    func stop() {
+        for source in sources { source.cancel() }
+        sources.removeAll()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }
