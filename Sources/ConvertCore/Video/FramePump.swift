@@ -113,7 +113,7 @@ extension FramePump {
     /// what is there would silently drop the rest.
     private func checkComplete(lastPrimaryTime: Double?, primary: Int) throws(ConvertError) {
         let stream = StreamSnapshot(demuxer.stream(primary))
-        guard let expected = stream.duration ?? demuxer.duration, expected > 0 else { return }
+        guard let expected = stream?.duration ?? demuxer.duration, expected > 0 else { return }
         let reached = lastPrimaryTime ?? 0
         // The last packet starts one frame before the end; half a second (or 2 %) more is slack
         // for long final frames and edit lists.
@@ -186,7 +186,7 @@ final class VideoLane: PumpLane {
                          path: muxer.path, category: .internal)
         if format.isISOBMFF && encoding.encoder == "libx265" {
             // Apple players require hvc1 (parameter sets in the sample entry), which global headers give.
-            output.pointee.codecpar.pointee.codec_tag = CopyLane.fourCC("hvc1")
+            output.pointee.codecpar?.pointee.codec_tag = CopyLane.fourCC("hvc1")
         }
         output.pointee.time_base = context.pointee.time_base
         output.pointee.avg_frame_rate = context.pointee.framerate

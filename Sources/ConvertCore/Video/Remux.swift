@@ -17,10 +17,12 @@ final class CopyLane: PumpLane {
         self.muxer = muxer
         packetCopy = try Packet()
         output = try muxer.addStream()
-        let source = input.pointee.codecpar!
-        try FFmpeg.check(avcodec_parameters_copy(output.pointee.codecpar, source), "copy the stream settings",
+        guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
+            throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
+        }
+        try FFmpeg.check(avcodec_parameters_copy(target, source), "copy the stream settings",
                          path: muxer.path, category: .internal)
-        output.pointee.codecpar.pointee.codec_tag = CopyLane.codecTag(for: source.pointee, in: format)
+        target.pointee.codec_tag = CopyLane.codecTag(for: source.pointee, in: format)
         output.pointee.time_base = input.pointee.time_base
         output.pointee.avg_frame_rate = input.pointee.avg_frame_rate
         output.pointee.disposition = input.pointee.disposition

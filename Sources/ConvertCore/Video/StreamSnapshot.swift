@@ -47,9 +47,10 @@ struct StreamSnapshot: Sendable, Equatable {
     /// Whether this is AAC audio.
     var isAAC: Bool { kind == .audio && codecName == "aac" }
 
-    /// Takes the snapshot of `stream`.
-    init(_ stream: UnsafeMutablePointer<AVStream>) {
-        let parameters = stream.pointee.codecpar.pointee
+    /// Takes the snapshot of `stream`; nil for a stream without codec parameters (which FFmpeg
+    /// never makes, but a nil is not worth a crash).
+    init?(_ stream: UnsafeMutablePointer<AVStream>) {
+        guard let parameters = stream.pointee.codecpar?.pointee else { return nil }
         index = Int(stream.pointee.index)
         switch parameters.codec_type {
         case AVMEDIA_TYPE_VIDEO: kind = .video
@@ -136,7 +137,7 @@ struct MediaSnapshot: Sendable {
         path = demuxer.path
         var snapshots: [StreamSnapshot] = []
         for index in 0..<demuxer.streamCount {
-            var snapshot = StreamSnapshot(demuxer.stream(index))
+            guard var snapshot = StreamSnapshot(demuxer.stream(index)) else { continue }
             // Attached pictures (cover art) are video streams but never the movie.
             if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { snapshot.width = 0 }
             snapshots.append(snapshot)

@@ -23,7 +23,9 @@ final class Decoder {
     /// Opens a decoder for `stream` of a demuxed file.
     init(stream: UnsafeMutablePointer<AVStream>, path: String) throws(ConvertError) {
         self.path = path
-        let parameters = stream.pointee.codecpar!
+        guard let parameters = stream.pointee.codecpar else {
+            throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream of \(path) has no codec parameters.", path: path)
+        }
         let codecID = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(codecID) else {
             let name = String(cString: avcodec_get_name(codecID))

@@ -9,6 +9,8 @@ final class Muxer {
     /// The destination users see, for error messages.
     let path: String
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// The output format's `AVFMT_*` flags.
+    private let formatFlags: Int32
 
     /// Creates a muxer of `format` writing to `temporaryPath`; `path` names the final output.
     init(format: String, temporaryPath: String, path: String) throws(ConvertError) {
@@ -18,8 +20,13 @@ final class Muxer {
         guard code >= 0, let allocated else {
             throw FFmpeg.error(code, "create a \(format) file", path: path, category: .internal)
         }
+        guard let outputFormat = allocated.pointee.oformat else {
+            avformat_free_context(allocated)
+            throw ConvertError(.internal, key: "internal.ffmpeg", message: "FFmpeg has no \(format) muxer.", path: path)
+        }
         context = allocated
-        if allocated.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+        formatFlags = outputFormat.pointee.flags
+        if formatFlags & AVFMT_NOFILE == 0 {
             var options: OpaquePointer? = nil
             // Only the local file protocol: the faststart pass reopens the file by name.
             av_dict_set(&options, "protocol_whitelist", "file", 0)
@@ -33,14 +40,14 @@ final class Muxer {
     }
 
     deinit {
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+        if formatFlags & AVFMT_NOFILE == 0 {
             avio_closep(&context.pointee.pb)
         }
         avformat_free_context(context)
     }
 
     /// Whether encoders must put their headers in extradata (`AV_CODEC_FLAG_GLOBAL_HEADER`).
-    var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+    var needsGlobalHeader: Bool { formatFlags & AVFMT_GLOBALHEADER != 0 }
 
     /// Adds an output stream; valid only while this muxer lives.
     func addStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
@@ -68,7 +75,7 @@ final class Muxer {
     /// Then closes the file, so it can be committed.
     func finish() throws(ConvertError) {
         try FFmpeg.check(av_write_trailer(context), "finish", path: path, category: .internal)
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+        if formatFlags & AVFMT_NOFILE == 0 {
             try FFmpeg.check(avio_closep(&context.pointee.pb), "close", path: path, category: .device)
         }
     }
