@@ -90,6 +90,24 @@ struct VideoCommandsTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
     }
 
+    @Test("--json prints one object per file with a privacy line")
+    func json() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
+        let outcome = try CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["status"] as? String == "ok")
+        #expect((first["privacy"] as? [String: String])?["location"] == "removed")
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["status"] as? String == "failed")
+        #expect((second["error"] as? [String: String])?["category"] == "unsupported")
+    }
+
     @Test("Help lists the video commands")
     func help() throws {
         let outcome = try CLIRunner.run(["--help"])

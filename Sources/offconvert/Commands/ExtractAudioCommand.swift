@@ -18,7 +18,7 @@ enum ExtractAudioCommand: Command {
         guard let format = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let location = VideoJobRunner.location(arguments)
         let keepLocation = arguments.flag("keep-location")
-        return await VideoJobRunner.run(arguments.positionals, console: console) { input in
+        return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format, keepLocation: keepLocation,
                                                                output: location))
         }

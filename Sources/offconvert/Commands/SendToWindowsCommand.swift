@@ -19,7 +19,7 @@ enum SendToWindowsCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let location = VideoJobRunner.location(arguments)
         let keepLocation = arguments.flag("keep-location")
-        return await VideoJobRunner.run(arguments.positionals, console: console) { input in
+        return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             var request = VideoRequest.sendToWindows(input, output: location)
             request.keepLocation = keepLocation
             return VideoConverter.convert(request)

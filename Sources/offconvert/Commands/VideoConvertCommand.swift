@@ -35,7 +35,7 @@ enum VideoConvertCommand: Command {
         if container == .webm, let codec, codec != .vp9 && codec != .av1 {
             throw UsageError(message: "A WebM file holds VP9 or AV1 video, not \(codec.rawValue).")
         }
-        return await VideoJobRunner.run(arguments.positionals, console: console) { input in
+        return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             VideoConverter.convert(VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
                 keepLocation: keepLocation, output: location))

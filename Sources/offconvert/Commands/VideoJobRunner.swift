@@ -6,8 +6,12 @@ import Synchronization
 /// is a terminal, printing each output path on stdout and each failure on stderr. A failed file
 /// does not stop the others; the exit code says whether any failed.
 enum VideoJobRunner {
+    ///
+    /// With `json`, each file's outcome is one JSON object per line on stdout instead (input,
+    /// outputs, notes, a privacy line saying whether location metadata was removed or kept, or the
+    /// error's category, key and message).
     static func run(
-        _ inputs: [String], console: Console, makeJob: (String) -> ConversionJob
+        _ inputs: [String], console: Console, json: Bool = false, makeJob: (String) -> ConversionJob
     ) async -> Int32 {
         let interrupts = InterruptWatcher()
         defer { interrupts.stop() }
@@ -24,6 +28,10 @@ enum VideoJobRunner {
                     console.errRaw("\r\u{1B}[K\(name): \(progress.stage) \(percent)%")
                 }
                 if console.stderrIsTTY { console.errRaw("\r\u{1B}[K") }
+                if json {
+                    console.out(jsonLine(input: input, result: result, error: nil))
+                    continue
+                }
                 for output in result.outputs {
                     console.out(output.path.terminalSafe)
                 }
@@ -32,6 +40,7 @@ enum VideoJobRunner {
                 }
             } catch {
                 if console.stderrIsTTY { console.errRaw("\r\u{1B}[K") }
+                if json { console.out(jsonLine(input: input, result: nil, error: error)) }
                 console.err("\(console.red("Error:")) \(error.message.terminalSafe)")
                 failed = true
                 if error.category == .cancelled { return ExitCode.interrupted }
@@ -40,6 +49,29 @@ enum VideoJobRunner {
         return failed ? ExitCode.failure : ExitCode.success
     }
 
+    /// One file's outcome as a single line of JSON.
+    static func jsonLine(input: String, result: JobResult?, error: ConvertError?) -> String {
+        var object: [String: Any] = ["input": input]
+        if let result {
+            object["status"] = "ok"
+            object["outputs"] = result.outputs.map { ["path": $0.path, "bytes": $0.byteCount] as [String: Any] }
+            object["notes"] = result.notes
+            let location = result.notes.contains("location removed") ? "removed"
+                : result.notes.contains("location kept") ? "kept" : "none found"
+            object["privacy"] = ["location": location]
+        }
+        if let error {
+            object["status"] = "failed"
+            object["error"] = ["category": error.category.identifier, "key": error.key, "message": error.message]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The `--json` flag every video command has.
+    static let jsonOption = OptionSpec.flag("json", help: "Print one JSON object per file on stdout (outputs, notes, privacy, errors).")
+
     /// The output location from `--output-dir` and `--overwrite`.
     static func location(_ arguments: ParsedArguments) -> OutputLocation {
         OutputLocation(directory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"))
@@ -47,6 +79,7 @@ enum VideoJobRunner {
 
     /// The options every video command shares.
     static let outputOptions: [OptionSpec] = [
+        jsonOption,
         .option("output-dir", short: "o", value: "dir", help: "Write outputs into this folder instead of next to each input."),
         .flag("overwrite", help: "Replace an existing output file (never the input). Without it, 'clip (2).mp4' is used."),
     ]
