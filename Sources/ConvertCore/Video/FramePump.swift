@@ -36,10 +36,10 @@ final class FramePump {
             switch lane {
             case .copy:
                 lanes[lane.stream.index] = try CopyLane(input: stream, muxer: muxer, format: plan.format)
-            case .video(let snapshot, let encoding):
+            case .video(_, let encoding):
                 lanes[lane.stream.index] = try VideoLane(
-                    input: stream, snapshot: snapshot, encoding: encoding, demuxer: demuxer, muxer: muxer,
-                    format: plan.format)
+                    input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
+                    format: plan.format, cancellation: cancellation)
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
@@ -138,10 +138,14 @@ final class VideoLane: PumpLane {
     private var lastPts = Int64.min
     private var decodedFrames = 0
     private let path: String
+    /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
+    /// frame at once, and encoders with deep lookahead flush many frames.
+    private let cancellation: CancellationFlag
 
-    init(input: UnsafeMutablePointer<AVStream>, snapshot: StreamSnapshot, encoding: VideoEncoding, demuxer: Demuxer,
-         muxer: Muxer, format: OutputFormat) throws(ConvertError) {
+    init(input: UnsafeMutablePointer<AVStream>, encoding: VideoEncoding, demuxer: Demuxer,
+         muxer: Muxer, format: OutputFormat, cancellation: CancellationFlag) throws(ConvertError) {
         path = demuxer.path
+        self.cancellation = cancellation
         self.muxer = muxer
         decoded = try Frame()
         filtered = try Frame()
@@ -259,6 +263,7 @@ final class VideoLane: PumpLane {
 
     private func drainGraph() throws(ConvertError) {
         while try graph.pull(into: filtered) == .frame {
+            try cancellation.check()
             let pts = filtered.pointer.pointee.pts
             // Encoders and MP4 need strictly increasing timestamps; a duplicate (from a broken
             // source) is dropped rather than re-timed, so the rest of the clip keeps its timing.
