@@ -6,6 +6,8 @@ protocol PumpLane: AnyObject {
     func consume(_ packet: Packet) throws(ConvertError)
     /// Drains everything still buffered, strictly in order: decoder, then filters, then encoder.
     func finish() throws(ConvertError)
+    /// Packets the decoder rejected as damaged (and skipped).
+    var damagedPackets: Int { get }
 }
 
 /// Runs a ``VideoPlan``: demux → (copy | decode → filter → encode) → mux.
@@ -23,6 +25,8 @@ final class FramePump {
     private let progress: (Double) -> Void
     /// Container tags left out because they give a location.
     private(set) var removedLocationTags = 0
+    /// Damaged packets the decoders skipped, over all lanes.
+    var damagedPackets: Int { lanes.values.reduce(0) { $0 + $1.damagedPackets } }
 
     init(demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
          progress: @escaping (Double) -> Void) throws(ConvertError) {
@@ -238,6 +242,8 @@ final class VideoLane: PumpLane {
         }
     }
 
+    var damagedPackets: Int { decoder.rejectedPackets }
+
     func finish() throws(ConvertError) {
         _ = try decoder.send(nil)
         try drainDecoder()
@@ -357,6 +363,8 @@ final class AudioLane: PumpLane {
             if accepted { return }
         }
     }
+
+    var damagedPackets: Int { decoder.rejectedPackets }
 
     func finish() throws(ConvertError) {
         _ = try decoder.send(nil)

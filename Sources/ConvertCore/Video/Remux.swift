@@ -66,6 +66,8 @@ final class CopyLane: PumpLane {
     }
 
     func finish() throws(ConvertError) {}
+
+    var damagedPackets: Int { 0 }
 }
 
 /// Copies stream-level side data (display matrix, Dolby Vision configuration, mastering display

@@ -22,13 +22,8 @@ struct StreamSnapshot: Sendable, Equatable {
     var height: Int32
     /// Pixel format name (`yuv420p10le`), empty when unknown.
     var pixelFormat: String
-    /// Bits per luma sample of the pixel format, 0 when unknown.
-    var bitDepth: Int32
-    /// `color_trc`, `color_primaries`, `color_space` and `color_range` as FFmpeg's integers.
+    /// `color_trc` as FFmpeg's integer.
     var transfer: Int32
-    var primaries: Int32
-    var matrix: Int32
-    var range: Int32
     /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
     /// a portrait iPhone clip), 0 when none.
     var rotation: Double
@@ -68,15 +63,10 @@ struct StreamSnapshot: Sendable, Equatable {
         let format = AVPixelFormat(rawValue: parameters.format)
         if kind == .video, let descriptor = av_pix_fmt_desc_get(format) {
             pixelFormat = String(cString: descriptor.pointee.name)
-            bitDepth = descriptor.pointee.comp.0.depth
         } else {
             pixelFormat = ""
-            bitDepth = 0
         }
         transfer = Int32(parameters.color_trc.rawValue)
-        primaries = Int32(parameters.color_primaries.rawValue)
-        matrix = Int32(parameters.color_space.rawValue)
-        range = Int32(parameters.color_range.rawValue)
         var size = 0
         if let matrixData = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
             let angle = matrixData.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
@@ -129,9 +119,6 @@ struct MediaSnapshot: Sendable {
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
-    /// The first AAC track, else the first audio track.
-    var audio: StreamSnapshot? { streams.first { $0.isAAC } ?? streams.first { $0.kind == .audio } }
-
     /// Reads the snapshot of an open demuxer.
     init(_ demuxer: Demuxer) {
         path = demuxer.path

@@ -68,6 +68,7 @@ enum VideoJob {
                                                        location: output)
         let staged = try StagedOutput(destination: destination)
         let removedTags: Int
+        let damaged: Int
         do {
             let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
             let stage: JobStage = plan.isPassthrough ? .remuxing : .encoding
@@ -76,6 +77,7 @@ enum VideoJob {
             }
             try pump.run()
             removedTags = pump.removedLocationTags
+            damaged = pump.damagedPackets
         }
         reporter.report(.writing, 0.99)
         // The staged file is created private (0600); give the output the permissions any new file
@@ -86,6 +88,7 @@ enum VideoJob {
         let file = try staged.commit(overwrite: output.overwrite)
         var notes = plan.notes
         if removedTags > 0 { notes.append("location removed") }
+        if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }
         return JobResult(inputPath: input, outputs: [file], notes: notes)
     }

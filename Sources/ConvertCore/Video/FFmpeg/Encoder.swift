@@ -38,17 +38,6 @@ final class Encoder {
         avcodec_free_context(&owned)
     }
 
-    /// The encoder's pixel formats, in its order of preference; empty for audio encoders.
-    var pixelFormats: [AVPixelFormat] {
-        var formats: [AVPixelFormat] = []
-        guard var cursor = codec.pointee.pix_fmts else { return formats }
-        while cursor.pointee != AV_PIX_FMT_NONE {
-            formats.append(cursor.pointee)
-            cursor += 1
-        }
-        return formats
-    }
-
     /// The encoder's sample rates; empty when it accepts any.
     var sampleRates: [Int32] {
         var rates: [Int32] = []

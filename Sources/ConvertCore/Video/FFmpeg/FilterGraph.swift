@@ -120,15 +120,6 @@ final class FilterGraph {
     var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
     /// Output sample aspect ratio (video).
     var outputSampleAspect: AVRational { av_buffersink_get_sample_aspect_ratio(sink) }
-    /// Output sample rate (audio).
-    var outputSampleRate: Int32 { av_buffersink_get_sample_rate(sink) }
-
-    /// Copies the output channel layout into `layout` (audio).
-    func outputChannelLayout(into layout: UnsafeMutablePointer<AVChannelLayout>) throws(ConvertError) {
-        try FFmpeg.check(av_buffersink_get_ch_layout(sink, layout), "read the channel layout", path: path,
-                         category: .internal)
-    }
-
     /// What a video graph's source is fed with.
     struct VideoInput {
         var width: Int32
