@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side-by-side timings of offconvert's video engine against the ffmpeg CLI with identical settings,
-# and of a passthrough remux against `ffmpeg -c copy` and `cp`. Prints wall time (median of N runs),
-# peak memory and output size. Usage: Scripts/bench-video.sh [runs]   (build first: swift build [-c release])
+# and of a passthrough remux against `ffmpeg -c copy` and `cp`. Prints wall time and CPU time
+# (user+sys; steadier than wall time on a busy machine), medians of N runs, peak memory and output size. Usage: Scripts/bench-video.sh [runs]   (build first: swift build [-c release])
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-3}"
@@ -14,24 +14,26 @@ trap 'rm -rf "$work"' EXIT
 
 # median wall seconds and max RSS (KB) over $runs runs of "$@"; the output dir is emptied between runs.
 measure() {
-  local times=() mem=0
+  local times=() cpus=() mem=0
   for _ in $(seq "$runs"); do
     rm -rf "$work/out" && mkdir -p "$work/out"
     local line
-    /usr/bin/time -o "$work/time" -f "%e %M" "$@" >/dev/null 2>&1
+    /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" >/dev/null 2>&1
     line=$(tail -1 "$work/time")
-    times+=("${line% *}")
-    local m="${line#* }"
+    read -r wall user sys m <<<"$line"
+    times+=("$wall")
+    cpus+=("$(echo "$user + $sys" | bc)")
     [ "$m" -gt "$mem" ] && mem="$m"
   done
-  local median
+  local median cpu
   median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   local size
   size=$(find "$work/out" -type f -printf '%s\n' | head -1)
-  printf '%-44s %8.2fs %8d KB %10s B\n' "$label" "$median" "$mem" "${size:-0}"
+  printf '%-44s wall %6.2fs  cpu %6.2fs  %8d KB %10s B\n' "$label" "$median" "$cpu" "$mem" "${size:-0}"
 }
 
-echo "binary: $bin; runs: $runs; median wall time, peak RSS, output size"
+echo "binary: $bin; runs: $runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 ff=(ffmpeg -nostdin -v error -y)
 
 for clip in video/bikes.mp4 video/motion.mov generated/video-long.mp4; do
