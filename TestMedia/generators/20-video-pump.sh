@@ -5,6 +5,7 @@
 #                          iPhone clip's many tracks (FFmpeg cannot write mebx or APAC).
 #   video-long.mp4         60 s H.264 + AAC at 160x90, for timestamp drift checks.
 #   video-vfr.mp4          H.264 with variable frame durations (every other frame dropped in the middle).
+#   video-size-change.ts   H.264 in MPEG-TS whose picture size changes from 160x90 to 320x180 after 1 s.
 #   video-dv-p5.mp4        regular.mkv's HEVC with its dvvC rewritten to profile 5, compatibility 0.
 #   video-dv-p82.mp4       the same rewritten to profile 8, compatibility 2 (SDR base layer).
 set -euo pipefail
@@ -33,6 +34,13 @@ ff -f lavfi -i "testsrc2=size=160x90:rate=30:duration=60" \
 ff -f lavfi -i "testsrc2=size=160x90:rate=30:duration=4" \
    -vf "select='not(between(n\,30\,89)*mod(n\,2))'" -fps_mode vfr \
    -c:v libx264 -preset ultrafast -map_metadata -1 "${common[@]}" "$OUT/video-vfr.mp4"
+
+for size in 160x90 320x180; do
+  ff -f lavfi -i "testsrc2=size=$size:rate=30:duration=1" -c:v libx264 -preset ultrafast -pix_fmt yuv420p \
+     -output_ts_offset "$([ $size = 160x90 ] && echo 0 || echo 1)" -map_metadata -1 "${common[@]}" -f mpegts "$OUT/part-$size.ts"
+done
+cat "$OUT/part-160x90.ts" "$OUT/part-320x180.ts" > "$OUT/video-size-change.ts"
+rm "$OUT"/part-*.ts
 
 ff -i "$MEDIA/video/regular.mkv" -map 0:v -c copy -strict unofficial -map_metadata -1 "${common[@]}" "$OUT/video-dv-base.mp4"
 python3 - "$OUT/video-dv-base.mp4" "$OUT/video-dv-p5.mp4" "$OUT/video-dv-p82.mp4" <<'PY'

@@ -132,7 +132,10 @@ extension FramePump {
 /// Decode → filter → encode for a video stream.
 final class VideoLane: PumpLane {
     private let decoder: Decoder
-    private let graph: FilterGraph
+    private var graph: FilterGraph
+    /// What the current graph was built for; a decoded frame that differs gets a new graph.
+    private var graphInput: FilterGraph.VideoInput
+    private let encoding: VideoEncoding
     private let encoder: Encoder
     private let muxer: Muxer
     private let output: UnsafeMutablePointer<AVStream>
@@ -151,15 +154,18 @@ final class VideoLane: PumpLane {
         path = demuxer.path
         self.cancellation = cancellation
         self.muxer = muxer
+        self.encoding = encoding
         decoded = try Frame()
         filtered = try Frame()
         encoded = try Packet()
         decoder = try Decoder(stream: input, path: demuxer.path)
         let source = decoder.context.pointee
-        graph = try FilterGraph(
-            video: .init(width: source.width, height: source.height, pixelFormat: source.pix_fmt.rawValue,
-                         timeBase: input.pointee.time_base, sampleAspect: source.sample_aspect_ratio),
-            description: encoding.filter, path: demuxer.path)
+        // The encoder and the muxer header need the output size before the first frame is decoded,
+        // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it
+        // if the decoder's frames turn out different.
+        graphInput = FilterGraph.VideoInput(width: source.width, height: source.height, pixelFormat: source.pix_fmt.rawValue,
+                                            timeBase: input.pointee.time_base, sampleAspect: source.sample_aspect_ratio)
+        graph = try FilterGraph(video: graphInput, description: encoding.filter, path: demuxer.path)
         encoder = try Encoder(name: encoding.encoder, path: muxer.path)
         let context = encoder.context
         context.pointee.width = graph.outputWidth
@@ -261,15 +267,41 @@ final class VideoLane: PumpLane {
         while try decoder.receive(into: decoded) == .frame {
             decodedFrames += 1
             decoded.pointer.pointee.pts = decoded.pointer.pointee.best_effort_timestamp
+            let frame = decoded.pointer.pointee
+            if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat {
+                try replaceGraph(width: frame.width, height: frame.height, pixelFormat: frame.format,
+                                 sampleAspect: frame.sample_aspect_ratio)
+            }
             try graph.push(decoded)
             decoded.unref()
             try drainGraph()
         }
     }
 
+    /// Flushes the current graph and builds one for frames of a new size or pixel format. A final
+    /// scale keeps the encoder's size and format, which cannot change once the header is written.
+    private func replaceGraph(width: Int32, height: Int32, pixelFormat: Int32, sampleAspect: AVRational) throws(ConvertError) {
+        try graph.push(nil)
+        try drainGraph()
+        graphInput.width = width
+        graphInput.height = height
+        graphInput.pixelFormat = pixelFormat
+        graphInput.sampleAspect = sampleAspect
+        let context = encoder.context.pointee
+        var description = encoding.filter
+        if encoding.encoder != "gif", let name = av_get_pix_fmt_name(context.pix_fmt) {
+            description += ",scale=w=\(context.width):h=\(context.height),format=\(String(cString: name))"
+        }
+        graph = try FilterGraph(video: graphInput, description: description, path: path)
+    }
+
     private func drainGraph() throws(ConvertError) {
         while try graph.pull(into: filtered) == .frame {
             try cancellation.check()
+            if filtered.pointer.pointee.pts != FFmpeg.noTimestamp {
+                filtered.pointer.pointee.pts = av_rescale_q(filtered.pointer.pointee.pts, graph.outputTimeBase,
+                                                            encoder.context.pointee.time_base)
+            }
             let pts = filtered.pointer.pointee.pts
             // Encoders and MP4 need strictly increasing timestamps; a duplicate (from a broken
             // source) is dropped rather than re-timed, so the rest of the clip keeps its timing.

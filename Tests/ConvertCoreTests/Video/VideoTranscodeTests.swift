@@ -65,6 +65,21 @@ struct VideoTranscodeTests {
         #expect((progress.last?.fraction ?? 0) >= 0.98)
     }
 
+    @Test("A picture size change mid-stream keeps the output size and loses no frame")
+    func sizeChange() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("video-size-change.ts")
+        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, crf: 30,
+                                                                   output: OutputLocation(directory: directory.path))).result()
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.int("width") == 160)
+        #expect(probe.video?.int("height") == 90)
+        #expect(try MediaTool.videoFrameTimes(output).count == 60)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
     @Test("Audio is resampled and re-encoded when the container needs it")
     func audioTranscode() async throws {
         let directory = try Fixtures.temporaryDirectory()
