@@ -172,6 +172,13 @@ enum Metadata {
             }
             av_dict_set(destination, key, value, 0)
         }
+        // FFmpeg's MP4/MOV muxers write a location only from the `location` key (as ©xyz); an
+        // iPhone clip has only the ISO 6709 mdta key, so kept locations are carried over in that form.
+        if keepLocation && av_dict_get(destination.pointee, "location", nil, 0) == nil,
+           let iso6709 = entries(source).first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
+        {
+            av_dict_set(destination, "location", iso6709.value, 0)
+        }
         return removed
     }
 }

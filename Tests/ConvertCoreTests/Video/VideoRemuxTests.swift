@@ -74,6 +74,34 @@ struct VideoRemuxTests {
         #expect(data.range(of: Data("+40.6892".utf8)) == nil)
     }
 
+    @Test("No location is left anywhere in the bytes of a shared video",
+          arguments: [("video/motion.mov", "+37.7899"), ("video/dolbyVision-hdr.MOV", "+51.5334"),
+                      ("video/h265_with_metadata_track.mp4", "+51.5932"), ("video/bt601.mov", "+40.6892"),
+                      ("video/hlg10-color-test.mp4", "+51.5335"), ("video/sample_with_color_info.mp4", "+37.7450")])
+    func noLocationBytes(_ fixture: String, _ latitude: String) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path(fixture)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)).range(of: Data(latitude.utf8)) != nil)
+        let result = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
+        #expect(result.notes.contains("location removed"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: try outputPath(result)))
+        #expect(data.range(of: Data(latitude.utf8)) == nil)
+        #expect(data.range(of: Data(latitude.dropFirst().prefix(5).utf8)) == nil)
+    }
+
+    @Test("An iPhone clip's ISO 6709 location is kept on request, as ©xyz")
+    func iPhoneLocationKept() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = VideoRequest.sendToWindows(Fixtures.path("video/dolbyVision-hdr.MOV"),
+                                                 output: OutputLocation(directory: directory.path))
+        request.keepLocation = true
+        let result = try await VideoConverter.convert(request).result()
+        #expect(result.notes.contains("location kept"))
+        #expect(try MediaTool.probe(try outputPath(result)).tags["location"]?.hasPrefix("+51.533") == true)
+    }
+
     @Test("Rotation is kept when remuxing and when re-encoding to MP4")
     func rotation() async throws {
         let directory = try Fixtures.temporaryDirectory()
