@@ -69,26 +69,27 @@ final class FramePump {
         guard let primary = plan.lanes.first?.stream.index else { return }
         let total = (plan.end.map { min($0, demuxer.duration ?? $0) } ?? demuxer.duration ?? 0) - plan.start
         let packet = try Packet()
-        var lastPrimaryTime: Double?
+        var reached = Reached()
         var stoppedAtEnd = false
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
             let index = Int(packet.pointer.pointee.stream_index)
-            guard let lane = lanes[index] else {
-                packet.unref()
-                continue
-            }
             let stream = demuxer.stream(index)
             // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
             let offset = av_rescale_q(startTime, offc_time_base_q(), stream.pointee.time_base)
             if packet.pointer.pointee.pts != FFmpeg.noTimestamp { packet.pointer.pointee.pts -= offset }
             if packet.pointer.pointee.dts != FFmpeg.noTimestamp { packet.pointer.pointee.dts -= offset }
+            let time = packet.pointer.pointee.dts == FFmpeg.noTimestamp ? nil
+                : Double(packet.pointer.pointee.dts) * av_q2d(stream.pointee.time_base)
+            if let time { reached.anyStream = max(reached.anyStream ?? time, time) }
+            guard let lane = lanes[index] else {
+                packet.unref()
+                continue
+            }
             if index == primary {
-                let time = packet.pointer.pointee.dts == FFmpeg.noTimestamp ? nil
-                    : Double(packet.pointer.pointee.dts) * av_q2d(stream.pointee.time_base)
                 if let time {
-                    lastPrimaryTime = max(lastPrimaryTime ?? time, time)
+                    reached.primary = max(reached.primary ?? time, time)
                     if total > 0 { progress(min(max((time - plan.start) / total, 0), 1)) }
                     // Reordering never spans more than a second; past that the clip is complete.
                     if let end = plan.end, time > end + 1 {
@@ -101,7 +102,7 @@ final class FramePump {
             try lane.consume(packet)
             packet.unref()
         }
-        if !stoppedAtEnd { try checkComplete(lastPrimaryTime: lastPrimaryTime, primary: primary) }
+        if !stoppedAtEnd { try checkComplete(reached, primary: primary) }
         for index in plan.lanes.map(\.stream.index) {
             try cancellation.check()
             try lanes[index]?.finish()
@@ -112,18 +113,36 @@ final class FramePump {
 }
 
 extension FramePump {
+    /// The latest packet times (seconds) the loop read.
+    struct Reached {
+        /// Of the primary (first kept) stream.
+        var primary: Double?
+        /// Of any stream, kept or not.
+        var anyStream: Double?
+    }
+
     /// Throws `input.truncated` when the file ended well before the duration its index
     /// announces: the end of the data is missing (a copy or download cut short), and converting
     /// what is there would silently drop the rest.
-    private func checkComplete(lastPrimaryTime: Double?, primary: Int) throws(ConvertError) {
-        let stream = StreamSnapshot(demuxer.stream(primary))
-        guard let expected = stream?.duration ?? demuxer.duration, expected > 0 else { return }
-        let reached = lastPrimaryTime ?? 0
+    ///
+    /// The primary stream is held to its own duration when the container states one; otherwise
+    /// (Matroska) the latest packet of any stream is held to the container's duration, so a video
+    /// track that simply ends before its sound is not mistaken for a cut.
+    private func checkComplete(_ reached: Reached, primary: Int) throws(ConvertError) {
+        let expected: Double
+        let last: Double
+        if let own = StreamSnapshot(demuxer.stream(primary))?.duration, own > 0 {
+            (expected, last) = (own, reached.primary ?? 0)
+        } else if let container = demuxer.duration, container > 0 {
+            (expected, last) = (container, reached.anyStream ?? 0)
+        } else {
+            return
+        }
         // The last packet starts one frame before the end; half a second (or 2 %) more is slack
         // for long final frames and edit lists.
-        if reached + max(0.5, expected * 0.02) < expected {
+        if last + max(0.5, expected * 0.02) < expected {
             throw ConvertError(.input, key: "input.truncated",
-                               message: "\(demuxer.path) is incomplete: its data ends at \(Int(reached)) s of \(Int(expected.rounded())) s.",
+                               message: "\(demuxer.path) is incomplete: its data ends at \(Int(last)) s of \(Int(expected.rounded())) s.",
                                path: demuxer.path)
         }
     }
