@@ -194,11 +194,15 @@ enum VideoPlanner {
                 break
             }
             if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
+            notes.insert("video re-encoded to \(codec.rawValue)", at: 0)
             lanes.append(.video(video, encoding))
         }
         if let audio = try audioLane(media: media, format: format, path: path) {
             lanes.append(audio)
-            if audio.isCopy { notes.append("audio copied without re-encoding") }
+            switch audio {
+            case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
+            default: notes.append("audio copied without re-encoding")
+            }
         }
         let dropped = media.streams.count - lanes.count
         if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
