@@ -48,7 +48,7 @@ enum VideoJob {
     /// FFmpeg logs to stderr by default; a library must not write there. Errors reach the caller
     /// as ``ConvertError``s instead. SVT-AV1 logs by itself unless `SVT_LOG` says otherwise; a
     /// value the user set is left alone. (x265 is quietened through its `log-level` option.)
-    private static let silenced: Bool = {
+    static let silenced: Bool = {
         av_log_set_level(AV_LOG_QUIET)
         setenv("SVT_LOG", "1", 0)
         return true

@@ -91,3 +91,18 @@ struct GIFAndAudioTests {
         #expect(error?.key == "input.no-audio")
     }
 }
+
+@Suite("Video capabilities")
+struct VideoCapabilitiesTests {
+    @Test("The software encoders and tone mapping the engine relies on are detected; hardware is marked as such")
+    func detected() {
+        let capabilities = VideoConverter.capabilities()
+        #expect(capabilities.canToneMap)
+        let software = capabilities.encoders.filter { !$0.isHardware }
+        #expect(Set(software.map(\.name)) == ["libx264", "libx265", "libvpx-vp9", "libsvtav1", "aac", "libopus", "libmp3lame", "flac", "gif"])
+        #expect(software.filter { !$0.isUsable }.isEmpty)
+        let hardware = capabilities.encoders.filter(\.isHardware).map(\.name)
+        #expect(hardware.contains("h264_vaapi"))
+        #expect(hardware.contains("h264_nvenc"))
+    }
+}
