@@ -61,7 +61,8 @@ public struct VideoRequest: Sendable, Equatable {
     /// The output container.
     public var container: VideoContainer
     /// The video codec; `nil` keeps the source's codec when the container allows it (copying the
-    /// stream when nothing else changes), else uses the container's default (H.264, or VP9 for WebM).
+    /// stream when nothing else changes, re-encoding with the same codec for ``crf`` or
+    /// ``maxHeight``), else uses the container's default (H.264, or VP9 for WebM).
     public var codec: VideoCodec?
     /// Constant rate factor (quality; lower is better). `nil` uses the codec's default. Setting it
     /// forces a re-encode.
