@@ -56,6 +56,16 @@ struct VideoToneMapTests {
             #expect(video.sideDataTypes.contains("Mastering display metadata"))
             #expect(video.sideDataTypes.contains("Content light level metadata"))
             #expect(video.int("height") == 240)
+            let light = (video.fields["side_data_list"] as? [[String: Any]])?
+                .first { $0["side_data_type"] as? String == "Content light level metadata" }
+            #expect((light?["max_content"] as? NSNumber)?.intValue == 1100)
+            if codec == .hevc {
+                // In the bitstream too (SEI), not only in the container.
+                let frame = try MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                                                         "-show_entries", "frame_side_data=side_data_type", "-of", "csv",
+                                                         try outputPath(result)])
+                #expect(String(decoding: frame.output, as: UTF8.self).contains("Mastering display metadata"))
+            }
         }
     }
 
