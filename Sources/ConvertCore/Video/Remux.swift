@@ -11,11 +11,24 @@ final class CopyLane: PumpLane {
     private let output: UnsafeMutablePointer<AVStream>
     private let muxer: Muxer
     private let packetCopy: Packet
+    /// The last DTS written, in the output time base.
+    private var lastDts: Int64?
+    /// Whether the muxer accepts equal consecutive DTS (`AVFMT_TS_NONSTRICT`).
+    private let nonStrict: Bool
+    /// The first packets of a video stream, held until ``dtsShift`` is known.
+    private var pending: [Packet] = []
+    /// How far DTS are moved back (output time base) so that none is after its PTS; nil until
+    /// the first ``lookahead`` video packets were seen (always 0 for other streams).
+    private var dtsShift: Int64?
+    /// Packets looked at to find the shift: more than any reorder depth H.264/HEVC allow.
+    private static let lookahead = 32
 
     init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat) throws(ConvertError) {
         self.input = input
         self.muxer = muxer
         packetCopy = try Packet()
+        nonStrict = muxer.acceptsEqualTimestamps
+        dtsShift = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? nil : 0
         output = try muxer.addStream()
         guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
             throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
@@ -56,16 +69,72 @@ final class CopyLane: PumpLane {
     }
 
     func consume(_ packet: Packet) throws(ConvertError) {
+        let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
-        try FFmpeg.check(av_packet_ref(packetCopy.pointer, packet.pointer), "copy a packet", path: muxer.path,
+        try FFmpeg.check(av_packet_ref(copy.pointer, packet.pointer), "copy a packet", path: muxer.path,
                          category: .internal)
-        av_packet_rescale_ts(packetCopy.pointer, input.pointee.time_base, output.pointee.time_base)
-        packetCopy.pointer.pointee.stream_index = output.pointee.index
-        packetCopy.pointer.pointee.pos = -1
-        try muxer.write(packetCopy)
+        av_packet_rescale_ts(copy.pointer, input.pointee.time_base, output.pointee.time_base)
+        copy.pointer.pointee.stream_index = output.pointee.index
+        copy.pointer.pointee.pos = -1
+        guard dtsShift != nil else {
+            pending.append(copy)
+            if pending.count >= Self.lookahead { try settle() }
+            return
+        }
+        try write(copy)
     }
 
-    func finish() throws(ConvertError) {}
+    /// Some camera files (iPhone MOVs with B-frames) give packets whose DTS is later than their
+    /// PTS by a constant reorder delay. Moving every DTS back by the largest such excess, measured
+    /// over the first packets, makes them valid without touching any PTS, so the display order and
+    /// timing stay exactly as recorded. Muxers turn the now negative first DTS into an edit list.
+    private func settle() throws(ConvertError) {
+        var shift: Int64 = 0
+        for packet in pending {
+            let pts = packet.pointer.pointee.pts
+            let dts = packet.pointer.pointee.dts
+            if pts != FFmpeg.noTimestamp && dts != FFmpeg.noTimestamp { shift = max(shift, dts - pts) }
+        }
+        dtsShift = shift
+        let held = pending
+        pending.removeAll()
+        for packet in held { try write(packet) }
+    }
+
+    private func write(_ packet: Packet) throws(ConvertError) {
+        if let shift = dtsShift, shift > 0, packet.pointer.pointee.dts != FFmpeg.noTimestamp {
+            packet.pointer.pointee.dts -= shift
+        }
+        repairTimestamps(packet.pointer)
+        try muxer.write(packet)
+    }
+
+    /// Packets still invalid after the shift (DTS after PTS, or DTS going backwards), which muxers
+    /// reject, are repaired as the ffmpeg CLI does: an
+    /// impossible pair becomes the median of PTS, DTS and the next allowed DTS, and a DTS that
+    /// goes backwards is moved up to the next allowed one (PTS with it, if needed).
+    private func repairTimestamps(_ packet: UnsafeMutablePointer<AVPacket>) {
+        var pts = packet.pointee.pts
+        var dts = packet.pointee.dts
+        guard dts != FFmpeg.noTimestamp else { return }
+        let next = lastDts.map { $0 + (nonStrict ? 0 : 1) }
+        if pts != FFmpeg.noTimestamp && dts > pts {
+            let candidates = [pts, dts, next ?? dts].sorted()
+            pts = candidates[1]
+            dts = candidates[1]
+        }
+        if let next, dts < next {
+            if pts != FFmpeg.noTimestamp && pts >= dts { pts = max(pts, next) }
+            dts = next
+        }
+        packet.pointee.pts = pts
+        packet.pointee.dts = dts
+        lastDts = dts
+    }
+
+    func finish() throws(ConvertError) {
+        if dtsShift == nil { try settle() }
+    }
 
     var damagedPackets: Int { 0 }
 }

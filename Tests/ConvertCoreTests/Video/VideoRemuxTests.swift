@@ -24,6 +24,26 @@ struct VideoRemuxTests {
         #expect(fileNames(in: directory) == ["h265_with_metadata_track.mp4"])
     }
 
+    @Test("Real iPhone clips with mebx tracks FFmpeg cannot name remux to video + AAC, keeping Dolby Vision and rotation",
+          arguments: ["video/dolbyVision-hdr.MOV", "video/sample_with_color_info.mp4"])
+    func iPhoneRemux(_ fixture: String) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path(fixture)
+        #expect(try MediaTool.probe(input).streams.filter { $0.string("codec_tag_string") == "mebx" }.count == 3)
+        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4,
+                                                                   output: OutputLocation(directory: directory.path))).result()
+        #expect(result.notes.contains("video copied without re-encoding"))
+        #expect(result.notes.contains("3 other tracks left out"))
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.streams.map(\.codecName) == ["hevc", "aac"])
+        #expect(probe.video?.rotation == -90)
+        #expect(probe.video?.string("color_transfer") == "arib-std-b67")
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
     @Test("The multi-track MOV keeps the video and the FIRST AAC track only")
     func multiTrackMOV() async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -49,6 +49,9 @@ final class Muxer {
     /// Whether encoders must put their headers in extradata (`AV_CODEC_FLAG_GLOBAL_HEADER`).
     var needsGlobalHeader: Bool { formatFlags & AVFMT_GLOBALHEADER != 0 }
 
+    /// Whether consecutive packets of a stream may have equal DTS (`AVFMT_TS_NONSTRICT`).
+    var acceptsEqualTimestamps: Bool { formatFlags & AVFMT_TS_NONSTRICT != 0 }
+
     /// Adds an output stream; valid only while this muxer lives.
     func addStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil) else {
