@@ -200,6 +200,13 @@ final class VideoLane: PumpLane {
             context.pointee.color_trc = AVCOL_TRC_BT709
             context.pointee.colorspace = AVCOL_SPC_BT709
             context.pointee.color_range = AVCOL_RANGE_MPEG
+        case .none where source.color_trc == AVCOL_TRC_SMPTE2084 || source.color_trc == AVCOL_TRC_ARIB_STD_B67:
+            // The stream says HDR but its Dolby Vision record says the base layer is SDR
+            // (compatibility 2): that base is BT.709, and an SDR file must not claim PQ or HLG.
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            context.pointee.colorspace = AVCOL_SPC_BT709
+            context.pointee.color_range = AVCOL_RANGE_MPEG
         case .keepHDR, .none:
             if encoding.encoder != "gif" {
                 context.pointee.color_primaries = source.color_primaries

@@ -120,5 +120,7 @@ struct VideoToneMapTests {
         let video = try #require(try MediaTool.probe(try outputPath(result)).video)
         #expect(video.codecName == "h264")
         #expect(video.string("pix_fmt") == "yuv420p")
+        // The fixture's stream tags still say PQ; an SDR output must not repeat that.
+        #expect(video.string("color_transfer") == "bt709")
     }
 }
