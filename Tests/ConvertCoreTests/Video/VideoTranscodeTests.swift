@@ -65,6 +65,27 @@ struct VideoTranscodeTests {
         #expect((progress.last?.fraction ?? 0) >= 0.98)
     }
 
+    @Test("Over a minute, re-encoded Opus sound stays with re-encoded VP9 video")
+    func longClipDriftOpus() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .webm,
+                                                                   crf: 50, output: OutputLocation(directory: directory.path))).result()
+        let probe = try MediaTool.probe(try outputPath(result))
+        // Matroska keeps per-track durations as "HH:MM:SS.nnnnnnnnn" tags.
+        func seconds(_ stream: MediaTool.Stream?) -> Double? {
+            guard let text = (stream?.fields["tags"] as? [String: String])?["DURATION"] else { return nil }
+            let parts = text.split(separator: ":").compactMap { Double($0) }
+            guard parts.count == 3 else { return nil }
+            return parts[0] * 3600 + parts[1] * 60 + parts[2]
+        }
+        let video = try #require(seconds(probe.video))
+        let audio = try #require(seconds(probe.audio))
+        #expect(probe.streams.map(\.codecName) == ["vp9", "opus"])
+        #expect(abs(video - 60) <= 1.0 / 30)
+        #expect(abs(audio - video) < 0.05)
+    }
+
     @Test("A picture size change mid-stream keeps the output size and loses no frame")
     func sizeChange() async throws {
         let directory = try Fixtures.temporaryDirectory()
