@@ -1,11 +1,14 @@
-/// Every subcommand, in the order the overview lists them.
+/// Every subcommand, in the order the overview lists them: situations first, then tools.
 enum Commands {
     static let all: [any Command.Type] = [
         HeicToJpgCommand.self,
         HeicToPngCommand.self,
-        ConvertCommand.self,
+        SendToWindowsCommand.self,
         CompressPhotosCommand.self,
+        GIFCommand.self,
+        ExtractAudioCommand.self,
         ImagesToPdfCommand.self,
+        ConvertCommand.self,
         InfoCommand.self,
         AllowanceCommand.self,
         UnlockCommand.self,

@@ -125,7 +125,7 @@ enum PhotoBatch {
     /// The options every photo conversion command accepts.
     static let commonOptions: [OptionSpec] = [
         .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "85"),
-        .option("output-dir", value: "dir", help: "Folder for the outputs (default: next to each input)."),
+        .option("output-dir", short: "o", value: "dir", help: "Folder for the outputs (default: next to each input)."),
         .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels."),
         .flag("keep-location", help: "Keep GPS and other location metadata (removed by default)."),
         .flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails."),

@@ -42,6 +42,12 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/sdr-h264.ts", expected: "sdr"),
         .init(file: "generated/dvcc-p5.mp4", expected: "dv 5 L3 RPU+BL"),
         .init(file: "generated/dvwc-p8.mp4", expected: "dv 8.1 L1 RPU+BL"),
+        .init(file: "generated/video-dv-p5.mp4", expected: "dv 5 L1 RPU+BL"),
+        .init(file: "generated/video-dv-p82.mp4", expected: "dv 8.2 L1 RPU+BL"),
+        .init(file: "generated/video-iphone-like.mov", expected: "sdr"),
+        .init(file: "generated/video-vfr.mp4", expected: "sdr"),
+        .init(file: "generated/video-size-change.ts", expected: "sdr"),
+        .init(file: "generated/video-long.mp4", expected: "sdr"),
         .init(file: "generated/truncated-mdat.mp4", expected: "sdr"),
     ]
 }

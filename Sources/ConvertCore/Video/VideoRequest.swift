@@ -1,0 +1,167 @@
+/// A video container offconvert writes.
+public enum VideoContainer: String, Sendable, CaseIterable {
+    /// MPEG-4 (`.mp4`), with the index at the front (faststart) so it plays while downloading.
+    case mp4
+    /// QuickTime (`.mov`).
+    case mov
+    /// Matroska (`.mkv`).
+    case mkv
+    /// WebM (`.webm`): VP9 or AV1 with Opus only.
+    case webm
+
+    /// The file name extension, without the dot.
+    public var fileExtension: String { rawValue }
+}
+
+/// A video codec offconvert encodes.
+public enum VideoCodec: String, Sendable, CaseIterable {
+    /// H.264 (libx264): plays everywhere. SDR only.
+    case h264
+    /// HEVC (libx265): smaller; keeps HDR (10-bit).
+    case hevc
+    /// VP9 (libvpx-vp9): for WebM. SDR only here.
+    case vp9
+    /// AV1 (SVT-AV1): smallest; keeps HDR (10-bit).
+    case av1
+}
+
+/// What a conversion is for. The situation decides defaults and what counts as compatible.
+public enum VideoSituation: String, Sendable {
+    /// An MP4 with H.264 and AAC that plays on a stock Windows PC: copied when the source already
+    /// is that, re-encoded otherwise (HDR tone mapped to SDR).
+    case sendToWindows = "send-to-windows"
+    /// Exactly the container and codecs the request names; streams that already fit are copied.
+    case convert
+}
+
+/// Where a job writes its output.
+public struct OutputLocation: Sendable, Equatable {
+    /// An explicit output path; wins over ``directory``.
+    public var path: String?
+    /// The folder to write into; `nil` means next to the input.
+    public var directory: String?
+    /// Replace an existing file of the same name (never the input itself).
+    public var overwrite: Bool
+
+    /// Creates an output location. By default the output goes next to the input, named after it,
+    /// and an existing file is never replaced (`clip (2).mp4` is chosen instead).
+    public init(path: String? = nil, directory: String? = nil, overwrite: Bool = false) {
+        self.path = path
+        self.directory = directory
+        self.overwrite = overwrite
+    }
+}
+
+/// A request to convert one video file.
+public struct VideoRequest: Sendable, Equatable {
+    /// The input file.
+    public var input: String
+    /// What the conversion is for.
+    public var situation: VideoSituation
+    /// The output container.
+    public var container: VideoContainer
+    /// The video codec; `nil` keeps the source's codec when the container allows it (copying the
+    /// stream when nothing else changes, re-encoding with the same codec for ``crf`` or
+    /// ``maxHeight``), else uses the container's default (H.264, or VP9 for WebM).
+    public var codec: VideoCodec?
+    /// Constant rate factor (quality; lower is better). `nil` uses the codec's default. Setting it
+    /// forces a re-encode.
+    public var crf: Int?
+    /// The largest displayed height in pixels; taller videos are scaled down keeping their aspect.
+    public var maxHeight: Int?
+    /// Keep the container's location tags (`©xyz`, `com.apple.quicktime.location.ISO6709`).
+    /// Off by default: a shared video does not say where it was made.
+    public var keepLocation: Bool
+    /// Where to write.
+    public var output: OutputLocation
+
+    /// Creates a request.
+    public init(
+        input: String, situation: VideoSituation = .convert, container: VideoContainer = .mp4,
+        codec: VideoCodec? = nil, crf: Int? = nil, maxHeight: Int? = nil, keepLocation: Bool = false,
+        output: OutputLocation = OutputLocation()
+    ) {
+        self.input = input
+        self.situation = situation
+        self.container = container
+        self.codec = codec
+        self.crf = crf
+        self.maxHeight = maxHeight
+        self.keepLocation = keepLocation
+        self.output = output
+    }
+
+    /// The request for sending `input` to someone on Windows: MP4, H.264, AAC.
+    public static func sendToWindows(_ input: String, output: OutputLocation = OutputLocation()) -> VideoRequest {
+        VideoRequest(input: input, situation: .sendToWindows, container: .mp4, codec: .h264, output: output)
+    }
+}
+
+/// A request to turn part of a video into an animated GIF.
+public struct GIFRequest: Sendable, Equatable {
+    /// The input video.
+    public var input: String
+    /// Where the clip starts, in seconds.
+    public var start: Double
+    /// How long the clip is, in seconds (at most ``maximumDuration``); `nil` means up to the
+    /// end of the video or ``maximumDuration``, whichever comes first.
+    public var duration: Double?
+    /// Frames per second (1...30).
+    public var framesPerSecond: Int
+    /// Width in pixels (16...1280); the height follows the aspect ratio.
+    public var width: Int
+    /// Where to write.
+    public var output: OutputLocation
+
+    /// The longest GIF offconvert makes, in seconds: GIFs grow fast.
+    public static let maximumDuration: Double = 30
+
+    /// Creates a request.
+    public init(input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
+                width: Int = 480, output: OutputLocation = OutputLocation()) {
+        self.input = input
+        self.start = start
+        self.duration = duration
+        self.framesPerSecond = framesPerSecond
+        self.width = width
+        self.output = output
+    }
+}
+
+/// An audio file format offconvert writes.
+public enum AudioFormat: String, Sendable, CaseIterable {
+    /// AAC in MPEG-4 audio (`.m4a`); AAC sources are copied without re-encoding.
+    case m4a
+    /// MP3 (LAME).
+    case mp3
+    /// Opus in Ogg (`.opus`).
+    case opus
+    /// 16-bit PCM WAVE.
+    case wav
+    /// FLAC (lossless).
+    case flac
+
+    /// The file name extension, without the dot.
+    public var fileExtension: String { rawValue }
+}
+
+/// A request to save a video's sound as an audio file.
+public struct AudioExtractionRequest: Sendable, Equatable {
+    /// The input file.
+    public var input: String
+    /// The audio format to write.
+    public var format: AudioFormat
+    /// Keep location tags (off by default).
+    public var keepLocation: Bool
+    /// Where to write.
+    public var output: OutputLocation
+
+    /// Creates a request.
+    public init(input: String, format: AudioFormat = .m4a, keepLocation: Bool = false,
+                output: OutputLocation = OutputLocation()) {
+        self.input = input
+        self.format = format
+        self.keepLocation = keepLocation
+        self.output = output
+    }
+}

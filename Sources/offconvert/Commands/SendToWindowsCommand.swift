@@ -1,0 +1,28 @@
+import ConvertCore
+
+/// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
+enum SendToWindowsCommand: Command {
+    static let spec = CommandSpec(
+        name: "send-to-windows",
+        abstract: "Make videos that play on any Windows PC (MP4, H.264, AAC).",
+        discussion: """
+            Copies the video and sound without re-encoding when they already are H.264 and AAC; \
+            otherwise re-encodes them (HDR and Dolby Vision are tone mapped to ordinary SDR colours). \
+            Keeps the video and the first sound track only; other tracks are left out. The location \
+            where the video was recorded is removed unless --keep-location is given.
+            """,
+        arguments: [ArgumentSpec(name: "FILES", help: "The videos to convert.", repeating: true)],
+        options: [.flag("keep-location", help: "Keep the recording location in the output.")]
+            + VideoJobRunner.outputOptions,
+        examples: ["send-to-windows IMG_0042.MOV", "send-to-windows *.MOV --output-dir ~/ForWindows"])
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let location = VideoJobRunner.location(arguments)
+        let keepLocation = arguments.flag("keep-location")
+        return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
+            var request = VideoRequest.sendToWindows(input, output: location)
+            request.keepLocation = keepLocation
+            return VideoConverter.convert(request)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@Suite("Video commands")
+struct VideoCommandsTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-video-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("send-to-windows prints the output path on stdout and no progress when stderr is not a terminal")
+    func sendToWindows() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let outcome = try CLIRunner.run(["send-to-windows", input, "--output-dir", directory.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
+        #expect(outcome.stderr.contains("copied without re-encoding"))
+        #expect(!outcome.stderr.contains("\r"))
+        let again = try CLIRunner.run(["send-to-windows", input, "-o", directory.path])
+        #expect(again.stdout == directory.appendingPathComponent("sample (2).mp4").path + "\n")
+    }
+
+    @Test("convert, gif and extract-audio write their outputs")
+    func otherCommands() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let runs: [([String], String)] = [
+            (["convert", input, "--to", "webm", "--max-height", "144"], "sample.webm"),
+            (["gif", input, "--duration", "1", "--width", "160"], "sample.gif"),
+            (["extract-audio", input, "--to", "flac"], "sample.flac"),
+        ]
+        for (arguments, name) in runs {
+            let outcome = try CLIRunner.run(arguments + ["--output-dir", directory.path])
+            #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stdout == directory.appendingPathComponent(name).path + "\n")
+        }
+    }
+
+    @Test("A failing file is reported and the others still run; the exit code says one failed")
+    func partialFailure() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
+        let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let outcome = try CLIRunner.run(["send-to-windows", broken, good, "-o", directory.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("Error: "))
+        #expect(outcome.stderr.contains("cannot decode"))
+        #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
+    }
+
+    @Test("Command-line mistakes exit 64 with a hint", arguments: [
+        ["convert", "x.mp4", "--to", "avi"], ["convert", "x.mp4", "--to", "webm", "--codec", "h264"],
+        ["gif", "x.mp4", "--fps", "100"], ["gif", "x.mp4", "--duration", "45"], ["extract-audio", "x.mp4", "--to", "ogg"],
+        ["send-to-windows"],
+    ])
+    func usageErrors(_ arguments: [String]) throws {
+        let outcome = try CLIRunner.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("Error: "))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("Ctrl-C cancels the running conversion: exit 130 and no partial file")
+    func interrupt() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("generated/video-long.mp4").path
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["convert", input, "--to", "mkv", "--codec", "hevc", "-o", directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary output exists, so the interrupt lands mid-encode.
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline
+            && ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(process.isRunning)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
+    }
+
+    @Test("--json prints one object per file with a privacy line")
+    func json() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
+        let outcome = try CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
+        #expect(outcome.status == 1)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["status"] as? String == "ok")
+        #expect((first["privacy"] as? [String: String])?["location"] == "removed")
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["status"] as? String == "failed")
+        #expect((second["error"] as? [String: String])?["category"] == "unsupported")
+    }
+
+    @Test("Help lists the video commands")
+    func help() throws {
+        let outcome = try CLIRunner.run(["--help"])
+        for name in ["send-to-windows", "convert", "gif", "extract-audio"] {
+            #expect(outcome.stdout.contains(name))
+        }
+        let convert = try CLIRunner.run(["convert", "--help"])
+        #expect(convert.stdout.contains("--max-height"))
+    }
+}
