@@ -134,7 +134,6 @@ struct VideoTranscodeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let job = VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mkv, codec: .hevc,
                                                       output: OutputLocation(directory: directory.path)))
-        let started = ContinuousClock.now
         var events: [JobEvent] = []
         for await event in job.events {
             events.append(event)
@@ -146,7 +145,13 @@ struct VideoTranscodeTests {
             return
         }
         #expect(error.category == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // Promptly, measured in work rather than seconds (timings belong in Benchmarks/): the
+        // encode stopped long before the end of the clip.
+        let reached = events.compactMap { event -> Double? in
+            if case .progress(let progress) = event { return progress.fraction }
+            return nil
+        }.max() ?? 0
+        #expect(reached < 0.5)
         #expect(fileNames(in: directory).isEmpty)
     }
 }
