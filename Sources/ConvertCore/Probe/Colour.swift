@@ -2,7 +2,7 @@
 /// FFmpeg share). An open set: any code is representable, unknown ones print as `code-N`.
 ///
 /// JSON: the short ``name`` as a string, e.g. `"bt2020"`.
-public struct ColourPrimaries: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ColourPrimaries: H273CodePoint {
     /// The H.273 `ColourPrimaries` value.
     public let code: Int
     /// Creates primaries from an H.273 code.
@@ -23,7 +23,8 @@ public struct ColourPrimaries: Hashable, Sendable, Codable, CustomStringConverti
     /// SMPTE EG 432-1 (Display P3, D65).
     public static let displayP3 = ColourPrimaries(code: 12)
 
-    private static let names: [Int: (String, String)] = [
+    /// Short (JSON) and readable names of the known codes.
+    public static let names: [Int: (String, String)] = [
         0: ("reserved", "Reserved"), 1: ("bt709", "BT.709"), 2: ("unspecified", "Unspecified"),
         4: ("bt470m", "BT.470 M"), 5: ("bt470bg", "BT.601 PAL"), 6: ("smpte170m", "BT.601 NTSC"),
         7: ("smpte240m", "SMPTE 240M"), 8: ("film", "Generic film"), 9: ("bt2020", "BT.2020"),
@@ -31,34 +32,14 @@ public struct ColourPrimaries: Hashable, Sendable, Codable, CustomStringConverti
         22: ("ebu3213", "EBU Tech 3213"),
     ]
 
-    /// The short, stable name used in JSON (FFmpeg's spelling), e.g. `bt2020`.
-    public var name: String { Self.names[code]?.0 ?? "code-\(code)" }
-    /// A readable name, e.g. `BT.2020`.
-    public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
-    /// Whether the file gave no primaries (unspecified or reserved).
-    public var isUnspecified: Bool { code == 0 || code == 2 }
-    /// The stable short name, as written in JSON.
-    public var description: String { name }
-
-    /// Decodes the JSON form documented on the type.
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
-    }
-
-    /// Encodes the JSON form documented on the type.
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+    /// The codes that mean "not given by the file".
+    public static let unspecifiedCodes: Set<Int> = [0, 2]
 }
 
 /// Transfer characteristics (the "gamma" curve), by H.273 code. An open set.
 ///
 /// JSON: the short ``name``, e.g. `"smpte2084"` (PQ) or `"arib-std-b67"` (HLG).
-public struct TransferCharacteristics: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct TransferCharacteristics: H273CodePoint {
     /// The H.273 `TransferCharacteristics` value.
     public let code: Int
     /// Creates a transfer function from an H.273 code.
@@ -77,7 +58,8 @@ public struct TransferCharacteristics: Hashable, Sendable, Codable, CustomString
     /// ARIB STD-B67, hybrid log-gamma (HLG).
     public static let hlg = TransferCharacteristics(code: 18)
 
-    private static let names: [Int: (String, String)] = [
+    /// Short (JSON) and readable names of the known codes.
+    public static let names: [Int: (String, String)] = [
         0: ("reserved", "Reserved"), 1: ("bt709", "BT.709"), 2: ("unspecified", "Unspecified"),
         4: ("gamma22", "Gamma 2.2"), 5: ("gamma28", "Gamma 2.8"), 6: ("smpte170m", "BT.601"),
         7: ("smpte240m", "SMPTE 240M"), 8: ("linear", "Linear"), 9: ("log100", "Log 100:1"),
@@ -87,34 +69,14 @@ public struct TransferCharacteristics: Hashable, Sendable, Codable, CustomString
         18: ("arib-std-b67", "HLG (ARIB STD-B67)"),
     ]
 
-    /// The short, stable name used in JSON (FFmpeg's spelling), e.g. `smpte2084`.
-    public var name: String { Self.names[code]?.0 ?? "code-\(code)" }
-    /// A readable name, e.g. `PQ (SMPTE ST 2084)`.
-    public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
-    /// Whether the file gave no transfer function (unspecified or reserved).
-    public var isUnspecified: Bool { code == 0 || code == 2 }
-    /// The stable short name, as written in JSON.
-    public var description: String { name }
-
-    /// Decodes the JSON form documented on the type.
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
-    }
-
-    /// Encodes the JSON form documented on the type.
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+    /// The codes that mean "not given by the file".
+    public static let unspecifiedCodes: Set<Int> = [0, 2]
 }
 
 /// Matrix coefficients (how RGB became Y'CbCr), by H.273 code. An open set.
 ///
 /// JSON: the short ``name``, e.g. `"bt2020nc"`.
-public struct MatrixCoefficients: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct MatrixCoefficients: H273CodePoint {
     /// The H.273 `MatrixCoefficients` value.
     public let code: Int
     /// Creates matrix coefficients from an H.273 code.
@@ -133,7 +95,8 @@ public struct MatrixCoefficients: Hashable, Sendable, Codable, CustomStringConve
     /// ITU-R BT.2020 non-constant luminance.
     public static let bt2020nc = MatrixCoefficients(code: 9)
 
-    private static let names: [Int: (String, String)] = [
+    /// Short (JSON) and readable names of the known codes.
+    public static let names: [Int: (String, String)] = [
         0: ("gbr", "Identity (RGB)"), 1: ("bt709", "BT.709"), 2: ("unspecified", "Unspecified"),
         4: ("fcc", "FCC"), 5: ("bt470bg", "BT.601 PAL"), 6: ("smpte170m", "BT.601 NTSC"),
         7: ("smpte240m", "SMPTE 240M"), 8: ("ycgco", "YCgCo"), 9: ("bt2020nc", "BT.2020 non-constant"),
@@ -142,28 +105,8 @@ public struct MatrixCoefficients: Hashable, Sendable, Codable, CustomStringConve
         14: ("ictcp", "ICtCp"),
     ]
 
-    /// The short, stable name used in JSON (FFmpeg's spelling), e.g. `bt2020nc`.
-    public var name: String { Self.names[code]?.0 ?? "code-\(code)" }
-    /// A readable name, e.g. `BT.2020 non-constant`.
-    public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
-    /// Whether the file gave no matrix (unspecified or reserved).
-    public var isUnspecified: Bool { code == 2 || code == 3 }
-    /// The stable short name, as written in JSON.
-    public var description: String { name }
-
-    /// Decodes the JSON form documented on the type.
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        self.init(code: colourCode(text, names: Self.names.mapValues(\.0)))
-    }
-
-    /// Encodes the JSON form documented on the type.
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+    /// The codes that mean "not given by the file".
+    public static let unspecifiedCodes: Set<Int> = [2, 3]
 }
 
 /// Whether sample values use the full code range or the limited ("TV", 16–235 for 8-bit) range.
@@ -222,9 +165,45 @@ public struct ColourDescription: Hashable, Sendable, Codable {
     }
 }
 
-/// Parses a name written by one of the colour types back to its code: a known name, or `code-N`.
-private func colourCode(_ text: String, names: [Int: String]) -> Int {
-    if let match = names.first(where: { $0.value == text }) { return match.key }
-    if text.hasPrefix("code-"), let code = Int(text.dropFirst(5)) { return code }
-    return 2
+/// An ITU-T H.273 code point (colour primaries, transfer, matrix): an open set of integer codes
+/// with FFmpeg's short names for JSON and readable names for people. Unknown codes print as
+/// `code-N` and survive a JSON round trip.
+public protocol H273CodePoint: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The H.273 value.
+    var code: Int { get }
+    /// Creates a value from its H.273 code.
+    init(code: Int)
+    /// Short (JSON) and readable names of the known codes.
+    static var names: [Int: (String, String)] { get }
+    /// The codes that mean "not given by the file" (unspecified, reserved).
+    static var unspecifiedCodes: Set<Int> { get }
+}
+
+extension H273CodePoint {
+    /// The short, stable name used in JSON (FFmpeg's spelling), e.g. `bt2020`.
+    public var name: String { Self.names[code]?.0 ?? "code-\(code)" }
+    /// A readable name, e.g. `BT.2020`.
+    public var displayName: String { Self.names[code]?.1 ?? "Code \(code)" }
+    /// Whether the file gave no value (unspecified or reserved).
+    public var isUnspecified: Bool { Self.unspecifiedCodes.contains(code) }
+    /// The stable short name, as written in JSON.
+    public var description: String { name }
+
+    /// Decodes the short name (or `code-N`); an unknown name decodes as unspecified (2).
+    public init(from decoder: any Swift.Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        if let match = Self.names.first(where: { $0.value.0 == text }) {
+            self.init(code: match.key)
+        } else if text.hasPrefix("code-"), let code = Int(text.dropFirst(5)) {
+            self.init(code: code)
+        } else {
+            self.init(code: 2)
+        }
+    }
+
+    /// Encodes the short name.
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 }
