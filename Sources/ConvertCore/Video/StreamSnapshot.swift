@@ -129,9 +129,32 @@ struct MediaSnapshot: Sendable {
             if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { snapshot.width = 0 }
             snapshots.append(snapshot)
         }
+        Self.addBoxLevelDolbyVision(to: &snapshots, demuxer: demuxer)
         streams = snapshots
         duration = demuxer.duration
         tags = Metadata.entries(demuxer.context.pointee.metadata)
+    }
+}
+
+extension MediaSnapshot {
+    /// Fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
+    /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
+    /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
+    /// stream (no usable base layer) decoded into green and purple.
+    fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
+        guard let format = demuxer.context.pointee.iformat, String(cString: format.pointee.name).contains("mp4"),
+              snapshots.contains(where: { $0.kind == .video && $0.doviProfile == nil }),
+              let source = try? FileByteSource(path: demuxer.path),
+              let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
+        else { return }
+        for position in snapshots.indices where snapshots[position].kind == .video && snapshots[position].doviProfile == nil {
+            let trackID = Int(demuxer.stream(snapshots[position].index).pointee.id)
+            guard let track = movie.tracks.first(where: { $0.trackID == trackID }),
+                  let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
+            else { continue }
+            snapshots[position].doviProfile = Int32(record.profile)
+            snapshots[position].doviCompatibility = Int32(record.baseLayerCompatibilityID)
+        }
     }
 }
 

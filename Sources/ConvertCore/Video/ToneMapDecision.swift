@@ -4,8 +4,8 @@ internal import CFFmpeg
 ///
 /// This is the ONE place that classifies a stream as SDR, PQ (HDR10), HLG or Dolby Vision without
 /// a usable base layer. It reads the codec parameters (`color_trc`) and the Dolby Vision
-/// configuration record FFmpeg exposes as stream side data; a richer probe (ISO-BMFF
-/// `dvcC`/`dvvC`/`dvwC` reader) can replace ``classify(_:)`` without touching the pipeline.
+/// configuration record: FFmpeg's stream side data, completed for MP4/MOV by the probe's own
+/// sample-entry reader (`dvcC`/`dvvC`/`dvwC`, see ``MediaSnapshot``), decided once at planning.
 enum ToneMapDecision {
     /// A stream's dynamic range, as far as converting it is concerned.
     enum Source: Equatable, Sendable {
