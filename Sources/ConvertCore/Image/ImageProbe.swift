@@ -1,8 +1,8 @@
 /// What a still image contains: size, depth, colour, orientation, metadata and where (if
 /// anywhere) it records the place it was taken.
-public struct ImageInfo: Sendable, Codable, Equatable {
+public struct ImageInfo: Sendable, Codable, Hashable {
     /// The colour description of an image.
-    public struct Color: Sendable, Codable, Equatable {
+    public struct Color: Sendable, Codable, Hashable {
         /// The embedded ICC profile's description ("Display P3"), when there is a readable one.
         public var iccDescription: String?
         /// Size of the embedded ICC profile in bytes, when there is one.
