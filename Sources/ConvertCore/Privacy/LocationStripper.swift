@@ -99,6 +99,11 @@ public enum LocationStripper {
         }
         let stage = try StagedOutput(destination: request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
+        if request.inPlace {
+            // The replacement takes the original's permissions (the stage is created private).
+            var info = stat()
+            if stat(path, &info) == 0 { chmod(stage.temporaryPath, info.st_mode & 0o7777) }
+        }
         let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
         if after.location.present {
             throw ConvertError(
