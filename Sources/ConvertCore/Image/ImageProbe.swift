@@ -59,8 +59,9 @@ public enum ImageProbe {
         case .heic, .avif: return try probeHeif(path: path, format: format)
         case .jpeg: return try probeJPEG(path: path)
         case .png:
-            let decoded = try PNGCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
-            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: nil)
+            let data = try ImageDecoder.readAll(path: path)
+            let decoded = try PNGCodec.decode(data, maxPixels: 400_000_000, path: path)
+            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGLocation.xmp(data))
         case .webp:
             let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
             return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)

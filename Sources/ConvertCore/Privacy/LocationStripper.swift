@@ -195,6 +195,34 @@ enum JPEGLocation {
 
 /// PNG: `eXIf` and `iTXt` XMP chunks, edited at their length with the CRC recomputed.
 enum PNGLocation {
+    /// The uncompressed XMP packet of a PNG's `iTXt` chunk, if it has one (for the probe).
+    static func xmp(_ data: [UInt8]) -> [UInt8]? {
+        var offset = 8
+        while offset + 12 <= data.count {
+            let length = Int(ByteBox.u32(data, offset))
+            let dataStart = offset + 8
+            guard length <= data.count - dataStart - 4 else { return nil }
+            if data[(offset + 4)..<dataStart].elementsEqual("iTXt".utf8) {
+                let chunk = Array(data[dataStart..<(dataStart + length)])
+                if let start = textStart(chunk), chunk[18] == 0 { return Array(chunk[start...]) }
+            }
+            offset = dataStart + length + 4
+        }
+        return nil
+    }
+
+    /// Where the text of an XMP `iTXt` chunk starts: after the keyword, compression flag and
+    /// method, language tag and translated keyword. Nil for other chunks or a damaged one.
+    static func textStart(_ chunk: [UInt8]) -> Int? {
+        guard chunk.starts(with: Array("XML:com.adobe.xmp".utf8) + [0]), chunk.count > 19 else { return nil }
+        var start = 20
+        for _ in 0..<2 {
+            while start < chunk.count && chunk[start] != 0 { start += 1 }
+            start += 1
+        }
+        return start <= chunk.count ? start : nil
+    }
+
     static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
         var edit = LocationStripper.Edit()
         var offset = 8
@@ -209,17 +237,9 @@ enum PNGLocation {
             case "eXIf":
                 cleaned = LocationStripper.exifWithoutLocation(chunk)
                 if cleaned != nil { edit.places.append("EXIF GPS") }
-            case "iTXt" where chunk.starts(with: Array("XML:com.adobe.xmp".utf8) + [0]):
-                // keyword, NUL, compression flag, method, language NUL, translated keyword NUL, text
-                let flagAt = 18
-                guard chunk.count > flagAt + 1 else { break }
-                var textStart = flagAt + 2
-                for _ in 0..<2 {
-                    while textStart < chunk.count && chunk[textStart] != 0 { textStart += 1 }
-                    textStart += 1
-                }
-                guard textStart <= chunk.count else { break }
-                if chunk[flagAt] != 0 {
+            case "iTXt":
+                guard let textStart = textStart(chunk) else { break }
+                if chunk[18] != 0 {
                     throw ConvertError(
                         .unsupported, key: "privacy.compressedMetadata",
                         message: "\(path) stores its XMP compressed; offconvert cannot edit it without re-encoding.",
