@@ -167,7 +167,7 @@ struct InfoImageTests {
 
     @Test("tokyo.jpg: GPS; a video: the container tag; a file without: none")
     func location() throws {
-        let outcome = try CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/motion.mov")])
+        let outcome = try CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4")])
         #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
         #expect(outcome.stdout.contains("  location: +40.680-074.500/ (container tag)"))
         #expect(outcome.stdout.contains("  location: none"))

@@ -12,7 +12,9 @@ struct LocationStripperTests {
         "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/empty_icc.heic",
         "photos/spatial_photo.heic", "photos/tokyo.jpg", "photos/DSCN0010.jpg", "video/sample.mp4",
         "video/dolbyVision-hdr.MOV", "generated/gps-exif-xmp.png", "generated/gps-exif-xmp.webp",
-        "generated/gps-xmp.jpg", "generated/location-xyz.mp4", "generated/location-keys.mov",
+        "generated/gps-xmp.jpg", "generated/location-xyz.mp4", "generated/location-keys.mov", "video/bt601.mov",
+        "video/h265_with_metadata_track.mp4", "video/hlg10-color-test.mp4", "video/motion.mov",
+        "video/sample_rotate_and_reflect.mp4", "video/sample_with_color_info.mp4",
     ]
 
     private static func strip(_ input: String, into folder: URL, name: String) async throws -> (JobResult, [UInt8]) {
