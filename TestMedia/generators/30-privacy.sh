@@ -7,7 +7,8 @@
 #   gps-xmp.jpg          JPEG with EXIF GPS and XMP location fields.
 #   location-xyz.mp4     H.264 + AAC MP4 with a udta ©xyz location.
 #   location-keys.mov    H.264 MOV whose location is only the com.apple.quicktime.location.ISO6709
-#                        mdta key (as an iPhone writes it), next to a make key that must stay.
+#                        mdta key (as an iPhone writes it), next to a make key that must stay and
+#                        a content identifier and a serial number that sharing must drop.
 #   playlist.mp4         an HLS playlist named .mp4 whose segments are http://127.0.0.1:9/x.ts and
 #                        ../video/motion.mov (outside its folder): opening it must reach neither.
 #   playlist.m3u8        the same playlist with its usual extension (FFmpeg probes it as HLS).
@@ -30,7 +31,8 @@ ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -f lavfi 
   -t 0.4 -c:v libx264 -preset ultrafast -c:a aac "${exact[@]}" -metadata location="+35.6586+139.7454/" location-xyz.mp4
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -t 0.4 -c:v libx264 -preset ultrafast \
   "${exact[@]}" -movflags use_metadata_tags -metadata "com.apple.quicktime.location.ISO6709=+35.6586+139.7454+040.000/" \
-  -metadata "com.apple.quicktime.make=Apple" location-keys.mov
+  -metadata "com.apple.quicktime.make=Apple" -metadata "com.apple.quicktime.content.identifier=5F1B0C2E-TEST" \
+  -metadata "com.example.camera.serialnumber=SN123456" location-keys.mov
 
 printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nhttp://127.0.0.1:9/x.ts\n#EXTINF:1,\n../video/motion.mov\n#EXT-X-ENDLIST\n' > playlist.mp4
 cp playlist.mp4 playlist.m3u8

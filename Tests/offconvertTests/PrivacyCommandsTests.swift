@@ -132,4 +132,19 @@ struct PrivacyCommandsTests {
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("cannot be used together"))
     }
+
+    @Test("video outputs drop serial numbers and content identifiers, keep make",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+    func identifyingVideoTags() throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = CLIRunner.media.appendingPathComponent("generated/location-keys.mov").path
+        let source = try CLIRunner.run(["-v", "error", "-show_format", input], executable: URL(fileURLWithPath: "/usr/bin/ffprobe"))
+        #expect(source.stdout.contains("serialnumber=SN123456") && source.stdout.contains("content.identifier="))
+        let outcome = try CLIRunner.run(["convert", "--to", "mkv", input, "-o", folder.path])
+        let output = try #require(try Self.outputs(in: folder).first, "\(outcome.stderr)")
+        let tags = try CLIRunner.run(["-v", "error", "-show_format", output], executable: URL(fileURLWithPath: "/usr/bin/ffprobe")).stdout.lowercased()
+        #expect(tags.contains("com.apple.quicktime.make=apple"))
+        #expect(!tags.contains("sn123456") && !tags.contains("5f1b0c2e") && !tags.contains("iso6709"))
+    }
 }
