@@ -58,6 +58,22 @@ struct NoNetworkTests {
         #expect(network.isEmpty, "network calls: \(network)")
     }
 
+    @Test("a playlist or ffconcat list opens no other file", .enabled(if: haveTools))
+    func playlistsOpenNothingElse() throws {
+        let output = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let trace = output.appendingPathComponent("trace.txt")
+        let outcome = try CLIRunner.run(
+            ["-f", "-qq", "-e", "trace=open,openat,connect", "-o", trace.path, CLIRunner.executable.path, "info",
+             "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4"],
+            executable: URL(fileURLWithPath: "/usr/bin/strace"), directory: CLIRunner.root)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.split(separator: "\n").count == 3, "\(outcome.stderr)")
+        let opened = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        #expect(opened.contains { $0.contains("playlist.m3u8") }, "the trace shows opens")
+        #expect(!opened.contains { $0.contains("motion.mov") || $0.contains("location-xyz.mp4") || $0.contains("connect(") })
+    }
+
     @Test("a file named like a URL is read as a local path, never fetched")
     func urlIsAPath() throws {
         let outcome = try CLIRunner.run(["info", "http://127.0.0.1:9/clip.mp4"])
