@@ -99,10 +99,15 @@ public enum LocationStripper {
         }
         let stage = try StagedOutput(destination: request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
-        if request.inPlace {
-            // The replacement takes the original's permissions (the stage is created private).
-            var info = stat()
-            if stat(path, &info) == 0 { chmod(stage.temporaryPath, info.st_mode & 0o7777) }
+        // The stage is created private (0600): an in-place result takes the original's
+        // permissions, a copy those any new file of this user gets.
+        var info = stat()
+        if request.inPlace, stat(path, &info) == 0 {
+            chmod(stage.temporaryPath, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            chmod(stage.temporaryPath, 0o666 & ~mask)
         }
         let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
         if after.location.present {
