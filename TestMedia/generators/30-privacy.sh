@@ -5,6 +5,8 @@
 #                        (exif:GPSLatitude/Longitude, photoshop:City).
 #   gps-exif-xmp.webp    lossless WebP with EXIF (GPS) and XMP chunks.
 #   gps-xmp.jpg          JPEG with EXIF GPS and XMP location fields.
+#   gps-exif-xmp.heic    gps-xmp.jpg through heif-enc: HEIC with an Exif item and an XMP mime item.
+#   gps-exif-xmp.avif    the same as AVIF.
 #   location-xyz.mp4     H.264 + AAC MP4 with a udta ©xyz location.
 #   location-keys.mov    H.264 MOV whose location is only the com.apple.quicktime.location.ISO6709
 #                        mdta key (as an iPhone writes it), next to a make key that must stay and
@@ -26,6 +28,8 @@ ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 "${exact[@]}" -c:v libwebp -lossless 1 gps-exif-xmp.webp
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 "${exact[@]}" -q:v 3 gps-xmp.jpg
 exiftool -q -overwrite_original "${gps[@]}" "${xmpgps[@]}" gps-exif-xmp.png gps-exif-xmp.webp gps-xmp.jpg
+heif-enc -q 50 gps-xmp.jpg -o gps-exif-xmp.heic >/dev/null
+heif-enc -A -q 50 gps-xmp.jpg -o gps-exif-xmp.avif >/dev/null
 
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -f lavfi -i "sine=frequency=440:sample_rate=48000" \
   -t 0.4 -c:v libx264 -preset ultrafast -c:a aac "${exact[@]}" -metadata location="+35.6586+139.7454/" location-xyz.mp4

@@ -11,7 +11,8 @@ struct PrivacyCommandsTests {
     static let locatedPhotos = [
         "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/empty_icc.heic",
         "photos/spatial_photo.heic", "photos/tokyo.jpg", "photos/DSCN0010.jpg", "generated/gps-exif-xmp.png",
-        "generated/gps-exif-xmp.webp", "generated/gps-xmp.jpg",
+        "generated/gps-exif-xmp.webp", "generated/gps-xmp.jpg", "generated/gps-exif-xmp.heic",
+        "generated/gps-exif-xmp.avif",
     ]
     static let locatedVideos = [
         "video/sample.mp4", "video/dolbyVision-hdr.MOV", "generated/location-xyz.mp4", "generated/location-keys.mov",
