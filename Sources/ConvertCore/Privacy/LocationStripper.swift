@@ -91,6 +91,12 @@ public enum LocationStripper {
                 message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)
         }
         try cancellation.check()
+        if edit.patches.isEmpty && before.location.present {
+            throw ConvertError(
+                .unsupported, key: "privacy.locationRemains",
+                message: "\(path) records its location in \(before.location.sources.joined(separator: ", ")), "
+                    + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
+        }
         if request.inPlace && edit.patches.isEmpty {
             var info = stat()
             let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
