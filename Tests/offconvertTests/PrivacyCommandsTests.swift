@@ -124,6 +124,8 @@ struct PrivacyCommandsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("clip.mov").path
         try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("video/dolbyVision-hdr.MOV").path, toPath: path)
+        let planned = try CLIRunner.run(["strip-location", "--in-place", "--dry-run", path])
+        #expect(planned.stdout.hasPrefix("\(path) → \(path) "), "\(planned.stdout)")
         let outcome = try CLIRunner.run(["strip-location", "--in-place", path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") } == ["clip.mov"])

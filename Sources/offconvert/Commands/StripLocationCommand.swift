@@ -30,15 +30,24 @@ enum StripLocationCommand: Command {
             throw UsageError(message: "'--in-place' and '--output-dir' cannot be used together.")
         }
         guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
+        let cost: @Sendable (String) -> Int64 = { input in
+            // Photos are read whole; movies only their movie box.
+            var info = stat()
+            return stat(input, &info) == 0 ? min(Int64(info.st_size), 256 << 20) + (8 << 20) : 8 << 20
+        }
+        if inPlace && options.dryRun {
+            // The batch front end plans fresh names; in place, each file is its own output.
+            let printer = BatchPrinter(console: console, json: options.json)
+            for (index, input) in options.inputs.enumerated() {
+                printer.planned(index: index, input: input, output: input, memory: cost(input))
+            }
+            return ExitCode.success
+        }
         let work = BatchWork(
             command: "strip-location", identity: [inPlace ? "in-place" : "copy"],
             outputExtension: { ($0 as NSString).pathExtension.isEmpty ? "bin" : ($0 as NSString).pathExtension },
             outputSuffix: inPlace ? "" : outputSuffix,
-            // Photos are read whole; movies only their movie box.
-            cost: { input in
-                var info = stat()
-                return stat(input, &info) == 0 ? min(Int64(info.st_size), 256 << 20) + (8 << 20) : 8 << 20
-            },
+            cost: cost,
             convert: { item, progress throws(ConvertError) in
                 let request = StripLocationRequest(
                     input: item.input, destination: inPlace ? item.input : item.destination, overwrite: item.overwrite)
