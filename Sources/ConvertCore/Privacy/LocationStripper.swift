@@ -184,11 +184,23 @@ public enum LocationStripper {
 
 /// JPEG: the APP1 Exif and XMP segments, edited at their length.
 enum JPEGLocation {
+    /// The header of an extended-XMP segment (the rest of a packet too large for one segment).
+    static let extendedXMPHeader: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+
     static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
         var edit = LocationStripper.Edit()
         for segment in JPEGMarkers.segments(data) where segment.marker == 0xE1 {
             let payload = Array(data[segment.payload])
-            if payload.starts(with: JPEGMarkers.exifHeader) {
+            if payload.starts(with: extendedXMPHeader) {
+                // GUID (32) + full length (4) + offset (4), then a piece of the packet. Pieces are
+                // cut anywhere, so this is a best effort; editing them would mean rejoining them.
+                if XMP.hasLocation(Array(payload.dropFirst(extendedXMPHeader.count + 40))) {
+                    throw ConvertError(
+                        .unsupported, key: "privacy.locationRemains",
+                        message: "\(path) records its location in extended XMP, which offconvert does not edit; "
+                            + "nothing was written.", path: path)
+                }
+            } else if payload.starts(with: JPEGMarkers.exifHeader) {
                 let tiff = Array(payload.dropFirst(JPEGMarkers.exifHeader.count))
                 guard let cleaned = LocationStripper.exifWithoutLocation(tiff) else { continue }
                 edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.exifHeader.count, bytes: cleaned))
