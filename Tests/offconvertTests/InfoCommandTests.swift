@@ -120,3 +120,78 @@ struct InfoCommandTests {
         #expect(help.stdout.contains("--json"))
     }
 }
+
+@Suite("offconvert info: photos and location")
+struct InfoImageTests {
+    private func media(_ relative: String) -> String { CLIRunner.media.appendingPathComponent(relative).path }
+
+    private func json(_ relative: String) throws -> [String: Any] {
+        let outcome = try CLIRunner.run(["info", "--json", media(relative)])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("pug.heic: depth and gain map, GPS in EXIF, Display P3")
+    func pug() throws {
+        let outcome = try CLIRunner.run(["info", media("photos/pug.heic")])
+        #expect(outcome.stdout.contains("  picture: 4032x3024, 8-bit, no alpha"))
+        #expect(outcome.stdout.contains("  colour: ICC \"Display P3\" (536 bytes)"))
+        #expect(outcome.stdout.contains("  metadata: EXIF (Apple iPhone 13 Pro), XMP, taken 2023:02:21 14:33:08"))
+        #expect(outcome.stdout.contains("  auxiliary: depth, urn:com:apple:photo:2020:aux:hdrgainmap"))
+        #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
+        let object = try json("photos/pug.heic")
+        let location = try #require(object["location"] as? [String: Any])
+        #expect(location["present"] as? Bool == true)
+        #expect(location["sources"] as? [String] == ["exif"])
+        let image = try #require(object["image"] as? [String: Any])
+        #expect(image["auxiliaryImages"] as? [String] == ["depth", "urn:com:apple:photo:2020:aux:hdrgainmap"])
+        #expect((image["color"] as? [String: Any])?["iccDescription"] as? String == "Display P3")
+        #expect(object["container"] == nil)
+    }
+
+    @Test("zPug_3.heic: three images and a thumbnail; cat.hif: 10-bit nclx with two thumbnails")
+    func structure() throws {
+        let zpug = try CLIRunner.run(["info", media("photos/zPug_3.heic")]).stdout
+        #expect(zpug.contains("  picture: 64x64, 8-bit, no alpha, 3 images"))
+        #expect(zpug.contains("  thumbnails: 1"))
+        #expect(zpug.contains("  location: none"))
+        let cat = try json("photos/cat.hif")
+        let image = try #require(cat["image"] as? [String: Any])
+        #expect(image["bitDepth"] as? Int == 10)
+        #expect(image["thumbnailCount"] as? Int == 2)
+        #expect(image["width"] as? Int == 4240 && image["height"] as? Int == 2832)
+        let nclx = try #require((image["color"] as? [String: Any])?["nclx"] as? [String: Any])
+        #expect(nclx["primaries"] as? Int == 1 && nclx["transfer"] as? Int == 13 && nclx["fullRange"] as? Bool == true)
+        #expect(try CLIRunner.run(["info", media("photos/cat.hif")]).stdout.contains("  colour: nclx 1/13/5 full range"))
+    }
+
+    @Test("tokyo.jpg: GPS; a video: the container tag; a file without: none")
+    func location() throws {
+        let outcome = try CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4")])
+        #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
+        #expect(outcome.stdout.contains("  location: +40.680-074.500/ (container tag)"))
+        #expect(outcome.stdout.contains("  location: none"))
+        let video = try json("video/sample.mp4")
+        #expect((video["location"] as? [String: Any])?["sources"] as? [String] == ["container"])
+        let xmp = try json("generated/gps-exif-xmp.webp")
+        #expect((xmp["location"] as? [String: Any])?["sources"] as? [String] == ["exif", "xmp"])
+    }
+
+    @Test("orientation JPEGs: the EXIF value and the displayed size", arguments: 1...8)
+    func orientation(value: Int) throws {
+        let object = try json("photos/orientation/Landscape_\(value).jpg")
+        let image = try #require(object["image"] as? [String: Any])
+        #expect(image["exifOrientation"] as? Int == value)
+        #expect(image["width"] as? Int == 1800 && image["height"] as? Int == 1200)
+        let text = try CLIRunner.run(["info", media("photos/orientation/Landscape_\(value).jpg")]).stdout
+        #expect(text.contains("  orientation: EXIF orientation \(value)"))
+    }
+
+    @Test("a damaged image still gets its format, size and location line")
+    func damaged() throws {
+        let outcome = try CLIRunner.run(["info", media("broken/corrupted.jpg")])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("JPEG image"))
+        #expect(outcome.stdout.contains("  location:"))
+    }
+}

@@ -1,8 +1,8 @@
 /// What a still image contains: size, depth, colour, orientation, metadata and where (if
 /// anywhere) it records the place it was taken.
-public struct ImageInfo: Sendable, Codable, Equatable {
+public struct ImageInfo: Sendable, Codable, Hashable {
     /// The colour description of an image.
-    public struct Color: Sendable, Codable, Equatable {
+    public struct Color: Sendable, Codable, Hashable {
         /// The embedded ICC profile's description ("Display P3"), when there is a readable one.
         public var iccDescription: String?
         /// Size of the embedded ICC profile in bytes, when there is one.
@@ -59,8 +59,9 @@ public enum ImageProbe {
         case .heic, .avif: return try probeHeif(path: path, format: format)
         case .jpeg: return try probeJPEG(path: path)
         case .png:
-            let decoded = try PNGCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
-            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: nil)
+            let data = try ImageDecoder.readAll(path: path)
+            let decoded = try PNGCodec.decode(data, maxPixels: 400_000_000, path: path)
+            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGLocation.xmp(data))
         case .webp:
             let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
             return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)

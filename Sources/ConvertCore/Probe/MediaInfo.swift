@@ -8,13 +8,24 @@
 ///                                    // or for images jpeg png webp gif heic heif avif
 ///   "formatName": "QuickTime movie", // readable name
 ///   "byteCount": 64565,              // file size in bytes
-///   "container": { ... }             // ContainerInfo; absent for still images
+///   "location": {                    // LocationPresence: always there
+///     "present": true,
+///     "sources": ["container"]       // exif xmp exif-thumbnail thumbnail other-image container
+///   },
+///   "container": { ... },            // ContainerInfo; absent for still images
+///   "image": { ... },                // ImageInfo; still images only
+///   "imageError": "..."              // why the image part could not be read; absent normally
 /// }
 /// ```
 /// Field names are stable; new optional fields may be added. Absent optional values are omitted,
 /// never `null`. For a still image (detected by its magic bytes: JPEG, PNG, WebP, GIF, or an ISO
 /// file whose `ftyp` brand is heic/heix/heim/heis/mif1/msf1/avif/avis) the container part is
-/// absent: the image part is described by the photo side of the probe.
+/// absent and `image` describes the picture (see ``ImageInfo``: `format`, `width`, `height`,
+/// `bitDepth`, `hasAlpha`, `exifOrientation`, `containerRotates`, `color` {`iccDescription`,
+/// `iccBytes`, `nclx` {`primaries`, `transfer`, `matrix`, `fullRange`}}, `hasEXIF`, `hasXMP`,
+/// `hasLocation`, `locationSources`, `make`, `model`, `dateTimeOriginal`, `imageCount`,
+/// `auxiliaryImages`, `thumbnailCount`). An image whose details cannot be decoded still gets
+/// format and size, with `imageError` saying why.
 public struct MediaInfo: Sendable, Codable, Hashable {
     /// The path as given to the probe.
     public var path: String
@@ -27,21 +38,63 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var byteCount: Int
     /// The container and its tracks; nil for still images.
     public var container: ContainerInfo?
+    /// The picture's details; for still images only, nil when they could not be read.
+    public var image: ImageInfo?
+    /// Why the picture's details could not be read, for a still image without ``image``.
+    public var imageError: String?
+    /// Whether and where the file records the place it was made.
+    public var location: LocationPresence
 
-    /// Creates a description.
-    public init(path: String, format: String, formatName: String, byteCount: Int, container: ContainerInfo? = nil) {
+    /// Creates a description; ``location`` is derived from `container` and `image`.
+    public init(
+        path: String, format: String, formatName: String, byteCount: Int, container: ContainerInfo? = nil,
+        image: ImageInfo? = nil, imageError: String? = nil
+    ) {
         self.path = path
         self.format = format
         self.formatName = formatName
         self.byteCount = byteCount
         self.container = container
+        self.image = image
+        self.imageError = imageError
+        var sources = image.map { $0.locationSources.map(LocationPresence.sourceID) } ?? []
+        if container?.location != nil { sources.append(LocationPresence.container) }
+        location = LocationPresence(sources: sources)
     }
 
     /// Whether the file is a still image (by its content, whatever its name).
     public var isImage: Bool { MediaSniffer.imageFormats.contains(format) }
 
     enum CodingKeys: String, CodingKey {
-        case path, format, formatName, byteCount, container
+        case path, format, formatName, byteCount, container, image, imageError, location
+    }
+}
+
+/// Whether a file records where it was made, and in which places.
+///
+/// JSON object: `{"present": true, "sources": ["exif", "xmp"]}`. Source ids (stable): `exif`
+/// (the EXIF GPS directory), `xmp` (XMP location properties), `exif-thumbnail` (the EXIF thumbnail
+/// directory), `thumbnail` (a HEIF thumbnail image's own metadata), `other-image` (another
+/// top-level image of a HEIF file), `container` (an MP4/MOV `©xyz` or
+/// `com.apple.quicktime.location.ISO6709` tag, or a container's `location` metadata).
+public struct LocationPresence: Sendable, Codable, Hashable {
+    /// Whether any location is recorded.
+    public var present: Bool
+    /// Where, as the stable ids listed on the type.
+    public var sources: [String]
+
+    /// The source id of a container tag.
+    public static let container = "container"
+
+    /// A presence built from its sources (present when there is at least one).
+    public init(sources: [String]) {
+        self.sources = sources
+        present = !sources.isEmpty
+    }
+
+    /// The stable id of an ``ImageInfo/locationSources`` entry ("EXIF thumbnail" is `exif-thumbnail`).
+    static func sourceID(_ name: String) -> String {
+        name.lowercased().replacingOccurrences(of: " ", with: "-")
     }
 }
 

@@ -14,8 +14,8 @@ public enum MediaProbe {
     /// Probes the file at `path`.
     ///
     /// The file is identified by its content, never its name. Still images (JPEG, PNG, WebP, GIF,
-    /// HEIC/HEIF/AVIF) give a ``MediaInfo`` with ``MediaInfo/format`` and size and no container
-    /// part. MP4/MOV files are read with our own box reader as well as FFmpeg, so Dolby Vision
+    /// HEIC/HEIF/AVIF) give a ``MediaInfo`` with ``MediaInfo/format``, size and an
+    /// ``MediaInfo/image`` part and no container part. MP4/MOV files are read with our own box reader as well as FFmpeg, so Dolby Vision
     /// records, colour boxes and location metadata are found even where FFmpeg cannot decode the
     /// codec; damage our reader finds in a file FFmpeg can still read becomes a warning.
     ///
@@ -46,7 +46,16 @@ public enum MediaProbe {
         let byteCount = Int(source.size)
         let kind = MediaSniffer.kind(of: head)
         if case .image(let format, let name) = kind {
-            return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount)
+            // The image part is a bonus over format and size: a picture too damaged to describe
+            // is still identified, with the reason given.
+            do {
+                let image = try ImageProbe.probe(path: path)
+                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image)
+            } catch {
+                if error.category == .cancelled { throw error }
+                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
+                                 imageError: error.message)
+            }
         }
 
         var movie: ISOMovie?

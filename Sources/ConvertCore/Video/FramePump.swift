@@ -50,7 +50,7 @@ final class FramePump {
         }
         if plan.format.muxer != "gif" {
             removedLocationTags = Metadata.copy(demuxer.context.pointee.metadata, into: &muxer.context.pointee.metadata,
-                                                keepLocation: plan.keepLocation)
+                                                keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers)
         }
     }
 

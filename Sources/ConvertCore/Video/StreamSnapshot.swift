@@ -178,17 +178,27 @@ enum Metadata {
         return lower.contains("location") || lower.contains("xyz") || lower.contains("gps")
     }
 
-    /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`, and
-    /// tags that describe the source file rather than the content.
-    /// Returns how many location tags were left out.
+    /// Whether a tag identifies the device or its owner: serial numbers, owner names and unique
+    /// ids (`com.apple.quicktime.content.identifier` ties a clip to its Live Photo). The same
+    /// policy as photos' EXIF (BodySerialNumber, CameraOwnerName, ImageUniqueID go; make, model
+    /// and software stay).
+    static func isIdentifying(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains { lower.contains($0) }
+    }
+
+    /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`,
+    /// identifying tags unless `keepIdentifiers`, and tags that describe the source file rather
+    /// than the content. Returns how many location tags were left out.
     @discardableResult
     static func copy(_ source: OpaquePointer?, into destination: UnsafeMutablePointer<OpaquePointer?>,
-                     keepLocation: Bool) -> Int {
+                     keepLocation: Bool, keepIdentifiers: Bool = false) -> Int {
         var removed = 0
         for (key, value) in entries(source) {
             // A `timecode` tag makes the MOV/MP4 muxers add a timecode track, and `encoder` names
             // the tool that wrote the source, not this file.
             if key == "timecode" || key == "encoder" { continue }
+            if !keepIdentifiers && isIdentifying(key) { continue }
             if !keepLocation && isLocation(key) {
                 removed += 1
                 continue

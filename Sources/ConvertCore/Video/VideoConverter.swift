@@ -90,6 +90,9 @@ enum VideoJob {
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }
+        if !plan.keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
+            notes.append("serial numbers and owner name removed")
+        }
         return JobResult(inputPath: input, outputs: [file], notes: notes)
     }
 }

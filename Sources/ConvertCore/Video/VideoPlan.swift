@@ -102,6 +102,8 @@ struct VideoPlan: Sendable, Equatable {
     var lanes: [LanePlan]
     /// Keep container location tags.
     var keepLocation: Bool
+    /// Keep container tags that identify the device or its owner.
+    var keepIdentifiers = false
     /// Only packets from this time (seconds) on matter; the pump seeks there.
     var start: Double = 0
     /// Packets after this time (seconds) are not read.
@@ -206,7 +208,9 @@ enum VideoPlanner {
         }
         let dropped = media.streams.count - lanes.count
         if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
-        return VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        plan.keepIdentifiers = request.keepMetadata
+        return plan
     }
 
     /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.
@@ -367,6 +371,8 @@ enum VideoPlanner {
                                    : "\(path) has no sound to extract.", path: path)
         }
         let notes = lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"]
-        return VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
+        var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
+        plan.keepIdentifiers = request.keepMetadata
+        return plan
     }
 }

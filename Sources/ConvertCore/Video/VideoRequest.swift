@@ -72,6 +72,9 @@ public struct VideoRequest: Sendable, Equatable {
     /// Keep the container's location tags (`©xyz`, `com.apple.quicktime.location.ISO6709`).
     /// Off by default: a shared video does not say where it was made.
     public var keepLocation: Bool
+    /// Keep tags that identify the device or its owner (serial numbers, owner names, content
+    /// identifiers), as photos do under `--keep-metadata`. Off by default.
+    public var keepMetadata = false
     /// Where to write.
     public var output: OutputLocation
 
@@ -153,6 +156,8 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     public var format: AudioFormat
     /// Keep location tags (off by default).
     public var keepLocation: Bool
+    /// Keep tags that identify the device or its owner (off by default).
+    public var keepMetadata = false
     /// Where to write.
     public var output: OutputLocation
 

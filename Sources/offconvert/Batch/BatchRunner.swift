@@ -27,6 +27,8 @@ struct BatchWork: Sendable {
     var identity: [String]
     /// The output file extension for an input, without the dot (`"jpg"`).
     var outputExtension: @Sendable (_ input: String) -> String
+    /// Added to each output's name before the extension (`" (no location)"`); empty by default.
+    var outputSuffix = ""
     /// The input's declared peak memory in bytes (see `BatchScheduler.bitmapBytes`); read the
     /// header only, this runs for every input before any work.
     var cost: @Sendable (_ input: String) -> Int64
@@ -69,7 +71,7 @@ enum BatchRunner {
         let scheduler = BatchScheduler(budgetBytes: options.memoryBudget, maxConcurrent: options.jobs)
         if options.dryRun {
             for (index, input) in options.inputs.enumerated() {
-                let destination = try namer.destination(for: input, pathExtension: work.outputExtension(input))
+                let destination = try namer.destination(for: input, pathExtension: work.outputExtension(input), suffix: work.outputSuffix)
                 printer.planned(index: index, input: input, output: destination, memory: work.cost(input))
             }
             return ExitCode.success
@@ -89,7 +91,7 @@ enum BatchRunner {
                 printer.skipped(index: index, input: input, output: outputs.first?.path, reason: "already converted")
                 continue
             }
-            let destination = try namer.destination(for: input, pathExtension: work.outputExtension(input))
+            let destination = try namer.destination(for: input, pathExtension: work.outputExtension(input), suffix: work.outputSuffix)
             pending.append(BatchItem(
                 index: index, input: input, destination: destination, cost: work.cost(input), overwrite: options.overwrite))
             var info = stat()

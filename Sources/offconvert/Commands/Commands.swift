@@ -10,6 +10,7 @@ enum Commands {
         ImagesToPdfCommand.self,
         ConvertCommand.self,
         InfoCommand.self,
+        StripLocationCommand.self,
         AllowanceCommand.self,
         UnlockCommand.self,
     ]

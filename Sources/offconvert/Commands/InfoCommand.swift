@@ -13,7 +13,11 @@ enum InfoCommand: Command {
         discussion: """
             For videos: container, duration, size, bit rate and every track (codec, resolution,
             rotation, frame rate, pixel format, colour, dynamic range including Dolby Vision,
-            audio channels and language). Files are identified by their content, not their name.
+            audio channels and language). For photos: dimensions, bit depth, alpha, orientation,
+            colour profile, EXIF/XMP, number of images, auxiliary images (depth, gain maps) and
+            thumbnails. Every file gets a 'location:' line saying whether it records where it was
+            made, and where (EXIF GPS, XMP, thumbnail, container tag). Files are identified by
+            their content, not their name.
             A file that cannot be read gets one line on stderr; the others still print, and the
             exit code is 1 at the end.
             """,
@@ -61,14 +65,63 @@ enum InfoCommand: Command {
 enum InfoFormatter {
     static func block(_ info: MediaInfo) -> String {
         var header = "\(info.path.terminalSafe): \(info.formatName), \(bytes(info.byteCount))"
-        guard let container = info.container else { return header }
+        guard let container = info.container else {
+            var lines = [header]
+            if let image = info.image { lines += imageLines(image) }
+            if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
+            lines.append(locationLine(info.location, value: nil))
+            return lines.joined(separator: "\n")
+        }
         if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
-        if let location = container.location { lines.append("  location: \(location.terminalSafe)") }
+        lines.append(locationLine(info.location, value: container.location))
         for track in container.tracks { lines += trackLines(track) }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
         return lines.joined(separator: "\n")
+    }
+
+    /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".
+    private static func locationLine(_ location: LocationPresence, value: String?) -> String {
+        guard location.present else { return "  location: none" }
+        let names: [String: String] = [
+            "exif": "EXIF GPS", "xmp": "XMP", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
+            "other-image": "another image in the file", LocationPresence.container: "container tag",
+        ]
+        let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
+        if let value { return "  location: \(value.terminalSafe) (\(places))" }
+        return "  location: yes, in \(places.terminalSafe)"
+    }
+
+    private static func imageLines(_ image: ImageInfo) -> [String] {
+        var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
+        if image.imageCount > 1 { picture.append("\(image.imageCount) images") }
+        var lines = ["  picture: " + picture.joined(separator: ", ")]
+        var orientation: [String] = []
+        if image.containerRotates == true { orientation.append("rotated by the container (irot)") }
+        if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
+        if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
+        var colour: [String] = []
+        if let description = image.color.iccDescription {
+            colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
+        } else if let bytes = image.color.iccBytes {
+            colour.append("ICC profile (\(bytes) bytes)")
+        }
+        if let nclx = image.color.nclx {
+            colour.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+        }
+        lines.append("  colour: " + (colour.isEmpty ? "unspecified (sRGB assumed)" : colour.joined(separator: ", ")))
+        var metadata: [String] = []
+        if image.hasEXIF {
+            let camera = [image.make, image.model].compactMap { $0 }.joined(separator: " ")
+            metadata.append(camera.isEmpty ? "EXIF" : "EXIF (\(camera))")
+        }
+        if image.hasXMP { metadata.append("XMP") }
+        if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
+        lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
+        if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
+        if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
+        return lines.map(\.terminalSafe)
     }
 
     private static func trackLines(_ track: TrackInfo) -> [String] {

@@ -186,7 +186,7 @@ struct ProbeFileTests {
         let data = try JSONEncoder().encode(info)
         #expect(try JSONDecoder().decode(MediaInfo.self, from: data) == info)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["path", "format", "formatName", "byteCount", "container"])
+        #expect(Set(object.keys) == ["path", "format", "formatName", "byteCount", "container", "location"])
         let container = try #require(object["container"] as? [String: Any])
         let tracks = try #require(container["tracks"] as? [[String: Any]])
         let video = try #require(tracks.first?["video"] as? [String: Any])

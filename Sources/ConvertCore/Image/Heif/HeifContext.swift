@@ -354,7 +354,7 @@ final class HeifDecodedImage {
 }
 
 /// The nclx colour description of a HEIF/AVIF image (ITU-T H.273 code points).
-public struct NCLX: Sendable, Equatable, Codable {
+public struct NCLX: Sendable, Hashable, Codable {
     /// Colour primaries (1 BT.709/sRGB, 9 BT.2020, 12 Display P3, ...).
     public var primaries: Int
     /// Transfer characteristics (1 BT.709, 13 sRGB, 16 PQ, 18 HLG, ...).

@@ -219,6 +219,53 @@ struct Exif: Sendable {
         return out
     }
 
+    /// The original block with every GPS directory (IFD0's and IFD1's) unlinked and blanked, at
+    /// the same length: the GPS pointer entry is removed from its directory (the entries after it
+    /// move up one slot, the count drops by one) and the GPS directory and its values are zeroed.
+    /// Every other byte, and so every offset into the block, stays as it was. This is what
+    /// `strip-location` writes into a file whose layout must not move (HEIF items, PNG, WebP).
+    func withoutLocationInPlace() -> [UInt8] {
+        var out = bytes
+        let reader = Reader(bytes: bytes, bigEndian: bigEndian)
+        var directory = reader.u32(4).map(Int.init) ?? 0
+        var visited: Set<Int> = []
+        // IFD0 then IFD1; the chain is not followed further (no other directory carries GPS).
+        while directory >= 8, visited.count < 2, !visited.contains(directory), let count = reader.u16(directory) {
+            visited.insert(directory)
+            let entryCount = Int(count)
+            let end = directory + 2 + entryCount * 12 + 4
+            guard entryCount <= Exif.maxEntries, end <= out.count else { break }
+            let next = reader.u32(end - 4).map(Int.init) ?? 0
+            if let slot = (0..<entryCount).first(where: { reader.u16(directory + 2 + $0 * 12) == Tag.gpsIFD }) {
+                let at = directory + 2 + slot * 12
+                if let target = reader.u32(at + 8) { blankDirectory(at: Int(target), reader: reader, in: &out) }
+                let tail = Array(out[(at + 12)..<end])
+                out.replaceSubrange(at..<(at + tail.count), with: tail)
+                for index in (end - 12)..<end { out[index] = 0 }
+                put16(UInt16(entryCount - 1), at: directory, in: &out)
+            }
+            directory = next
+        }
+        return out
+    }
+
+    /// Zeroes the directory at `offset` (count, entries, next pointer) and its out-of-line values.
+    private func blankDirectory(at offset: Int, reader: Reader, in out: inout [UInt8]) {
+        guard offset >= 8, let count = reader.u16(offset) else { return }
+        let entryCount = Int(count)
+        guard entryCount <= Exif.maxEntries, offset + 2 + entryCount * 12 + 4 <= out.count else { return }
+        for index in 0..<entryCount {
+            let at = offset + 2 + index * 12
+            guard let type = reader.u16(at + 2), let size = Exif.typeSizes[type], let count = reader.u32(at + 4) else { continue }
+            let (total, overflow) = Int(count).multipliedReportingOverflow(by: size)
+            guard !overflow, total > 4, let pointer = reader.u32(at + 8), Int(pointer) >= 8,
+                Int(pointer) + total <= out.count
+            else { continue }
+            for byte in Int(pointer)..<(Int(pointer) + total) { out[byte] = 0 }
+        }
+        for byte in offset..<(offset + 2 + entryCount * 12 + 4) { out[byte] = 0 }
+    }
+
     private func put16(_ value: UInt16, at offset: Int, in out: inout [UInt8]) {
         let a = UInt8(value >> 8), b = UInt8(value & 0xFF)
         out[offset] = bigEndian ? a : b

@@ -5,6 +5,9 @@ internal import CFFmpeg
 ///
 /// Only local files can be opened: the protocol whitelist is `file` (and `pipe`), so a crafted
 /// playlist, a `concat:` URL or a file named `http://…` can never make FFmpeg reach the network.
+/// And only the file itself: demuxers that open other files named inside the input (HLS and DASH
+/// playlists, ffconcat lists, image sequences) are left out of the format whitelist, so a
+/// playlist named `.mp4` cannot make FFmpeg read anything else on the disk.
 /// The interrupt callback checks the job's ``CancellationFlag``, so a blocked read returns promptly
 /// when the job is cancelled.
 final class Demuxer {
@@ -12,6 +15,23 @@ final class Demuxer {
     let path: String
     let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: Unmanaged<CancellationFlag>
+
+    /// Demuxers that open other files or URLs named inside their input.
+    static let referencingDemuxers: Set<String> = ["hls", "applehttp", "dash", "concat", "image2", "webm_dash_manifest"]
+
+    /// Every demuxer of this FFmpeg build except ``referencingDemuxers``, as FFmpeg's
+    /// `format_whitelist` option wants them (comma-separated names).
+    static let formatWhitelist: String = {
+        var names: [String] = []
+        var state: UnsafeMutableRawPointer? = nil
+        while let format = av_demuxer_iterate(&state) {
+            let name = String(cString: format.pointee.name)
+            // Aliases share one entry ("mov,mp4,m4a,3gp,3g2,mj2"); FFmpeg matches any of them.
+            if name.split(separator: ",").contains(where: { referencingDemuxers.contains(String($0)) }) { continue }
+            names.append(name)
+        }
+        return names.joined(separator: ",")
+    }()
 
     /// Opens `path` and reads its stream information.
     init(path: String, cancellation flag: CancellationFlag = CancellationFlag()) throws(ConvertError) {
@@ -28,6 +48,7 @@ final class Demuxer {
             opaque: retained.toOpaque())
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", "file,pipe", 0)
+        av_dict_set(&options, "format_whitelist", Demuxer.formatWhitelist, 0)
         // Sources with several hundred tracks or absurd sizes are not worth analysing for minutes.
         av_dict_set(&options, "max_streams", "64", 0)
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated

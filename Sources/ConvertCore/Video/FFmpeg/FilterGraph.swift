@@ -42,8 +42,22 @@ final class FilterGraph {
                       path: path, frameSize: frameSize)
     }
 
+    /// Filters that open files or sockets by name (`movie=`, `sendcmd=`, `zmq`); a description
+    /// naming one would let whatever built it read or reach anything.
+    static let openingFilters: Set<String> = ["movie", "amovie", "sendcmd", "asendcmd", "zmq", "azmq"]
+
+    /// The filter names of a description (the text before each `=`, between `,` and `;`).
+    static func filterNames(_ description: String) -> [String] {
+        description.split(whereSeparator: { $0 == "," || $0 == ";" }).map { part in
+            String(part.split(separator: "=", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces)
+        }
+    }
+
     private init(source sourceName: String, arguments: String, sink sinkName: String, description: String,
                  path: String, frameSize: Int32) throws(ConvertError) {
+        // Descriptions are built by the engine from numbers and fixed names, never from user text.
+        precondition(Set(FilterGraph.filterNames(description)).isDisjoint(with: FilterGraph.openingFilters),
+                     "a filter graph must not open files or sockets")
         self.path = path
         guard let graph = avfilter_graph_alloc() else {
             throw ConvertError(.internal, key: "internal.memory", message: "Out of memory building filters.", path: path)
