@@ -10,6 +10,8 @@ enum Commands {
         ImagesToPdfCommand.self,
         ConvertCommand.self,
         InfoCommand.self,
+        FormatsCommand.self,
+        CapabilitiesCommand.self,
         AllowanceCommand.self,
         UnlockCommand.self,
     ]

@@ -150,3 +150,12 @@ enum Formatting {
         return "\(total / 3600)h\(String(format: "%02d", (total % 3600) / 60))m"
     }
 }
+
+extension Formatting {
+    /// A batch's running time: `0.4s`, `12.3s`, `2m05s`.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value >= 0 else { return "?" }
+        if value < 60 { return String(format: "%.1fs", value) }
+        return duration(value)
+    }
+}
