@@ -17,6 +17,11 @@ struct PhotoCommandsTests {
         }
     }
 
+    /// The `finished` and `failed` lines of a batch: one per item.
+    static func outcomes(_ text: String) throws -> [[String: Any]] {
+        try jsonLines(text).filter { ["finished", "failed"].contains($0["event"] as? String) && $0["input"] != nil }
+    }
+
     @Test("heic-to-jpg converts a batch, prints where each output went, exits 0")
     func heicToJpg() throws {
         let directory = try Self.temporaryDirectory()
@@ -28,7 +33,7 @@ struct PhotoCommandsTests {
             #expect(outcome.stdout.contains(directory.appendingPathComponent(name).path))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path))
         }
-        #expect(outcome.stdout.contains("location removed"))
+        #expect(outcome.stderr.contains("location removed"))
     }
 
     @Test("--json prints one object per file in input order; a failure exits 1 without stopping the batch")
@@ -39,10 +44,11 @@ struct PhotoCommandsTests {
         let inputs = [Self.photo("zPug_3.heic"), broken, Self.photo("orientation/Landscape_3.jpg")]
         let outcome = try CLIRunner.run(["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
         #expect(outcome.status == 1)
-        let lines = try Self.jsonLines(outcome.stdout)
+        let lines = try Self.outcomes(outcome.stdout)
         try #require(lines.count == 3)
         #expect(lines.map { $0["input"] as? String } == inputs)
-        #expect(lines.map { $0["status"] as? String } == ["ok", "failed", "ok"])
+        #expect(lines.map { $0["event"] as? String } == ["finished", "failed", "finished"])
+        #expect(try Self.jsonLines(outcome.stdout).last?["event"] as? String == "summary")
         let error = try #require(lines[1]["error"] as? [String: Any])
         #expect(error["category"] as? String == "input")
         #expect((error["key"] as? String)?.hasPrefix("input.") == true)
@@ -61,8 +67,8 @@ struct PhotoCommandsTests {
         let plain = try CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--json"])
         let kept = try CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--keep-location", "--json"])
         #expect(plain.status == 0 && kept.status == 0)
-        let plainPath = try #require(try Self.jsonLines(plain.stdout).first?["output"] as? String)
-        let keptPath = try #require(try Self.jsonLines(kept.stdout).first?["output"] as? String)
+        let plainPath = try #require(try Self.outcomes(plain.stdout).first?["output"] as? String)
+        let keptPath = try #require(try Self.outcomes(kept.stdout).first?["output"] as? String)
         #expect(keptPath.hasSuffix("DSCN0010 (2).jpg"))
         func gps(_ path: String) throws -> String {
             let process = Process()
@@ -103,7 +109,9 @@ struct PhotoCommandsTests {
             "--output-dir", directory.path, "--json",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        for line in try Self.jsonLines(outcome.stdout) {
+        let lines = try Self.outcomes(outcome.stdout)
+        #expect(lines.count == 2)
+        for line in lines {
             let bytes = try #require(line["bytes"] as? Int)
             #expect(bytes <= 250_000 && bytes > 150_000)
         }

@@ -75,6 +75,11 @@ struct VideoCommandsTests {
         process.arguments = ["convert", input, "--to", "mkv", "--codec", "hevc", "-o", directory.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Its own allowance, so the run neither uses nor depends on the tester's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory.path + "-state"
+        process.environment = environment
+        defer { try? FileManager.default.removeItem(atPath: directory.path + "-state") }
         try process.run()
         // Wait until the temporary output exists, so the interrupt lands mid-encode.
         let deadline = Date().addingTimeInterval(30)
@@ -98,13 +103,13 @@ struct VideoCommandsTests {
         let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
         let outcome = try CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
         #expect(outcome.status == 1)
-        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let lines = try PhotoCommandsTests.outcomes(outcome.stdout)
         #expect(lines.count == 2)
-        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(first["status"] as? String == "ok")
+        let first = try #require(lines.first)
+        #expect(first["event"] as? String == "finished")
         #expect((first["privacy"] as? [String: String])?["location"] == "removed")
-        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
-        #expect(second["status"] as? String == "failed")
+        let second = try #require(lines.last)
+        #expect(second["event"] as? String == "failed")
         #expect((second["error"] as? [String: String])?["category"] == "unsupported")
     }
 

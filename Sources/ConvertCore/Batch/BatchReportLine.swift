@@ -133,7 +133,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
         line.output = result.outputs.first?.path
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
-        line.notes = result.notes.isEmpty ? nil : result.notes
+        line.notes = result.notes
         line.privacy = Privacy(notes: result.notes)
         return line
     }

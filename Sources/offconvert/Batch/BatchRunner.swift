@@ -323,7 +323,10 @@ final class BatchPrinter: Sendable {
     func failed(_ item: BatchItem, _ error: ConvertError) {
         if json { return emit(.failed(index: item.index, input: item.input, error)) }
         board?.end(item.index, printing: nil, toStdout: false)
-        text(red(Messages.text(.errorPrefix)) + " " + Messages.text(.itemFailed, item.input.terminalSafe, describe(error)), error: true)
+        // The library's messages usually name the file already; say which input it was otherwise.
+        let message = describe(error)
+        let line = error.message.contains(item.input) ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
+        text(red(Messages.text(.errorPrefix)) + " " + line, error: true)
     }
 
     func skipped(index: Int, input: String, output: String?, reason: String) {
