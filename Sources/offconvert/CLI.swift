@@ -125,7 +125,8 @@ enum CLI {
             Help.row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish."),
             Help.row("-h, --help", "Show help information."),
             "",
-            "EXIT CODES: 0 success, 1 some file failed, 64 usage error, 130 interrupted.",
+            "EXIT CODES: 0 success, 1 some file failed or nothing could start (e.g. today's free conversions are used up),",
+            "            64 usage error (including a request 'offconvert formats' does not list), 130 interrupted.",
             "See 'offconvert help <command>' for detailed help.",
         ]
         return lines.joined(separator: "\n")

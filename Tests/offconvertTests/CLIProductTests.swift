@@ -159,6 +159,7 @@ struct CLIProductTests {
             #expect(Messages.english[key]?.isEmpty == false, "\(key.rawValue)")
         }
         #expect(Messages.text(.summaryDone, "3") == "3 done")
+        #expect(Messages.text(.itemFailed, "{2}.jpg", "broken") == "{2}.jpg: broken")
         let table = Messages.parse(strings: """
             // A translation.
             "summary.done" = "{1} fertig";

@@ -302,31 +302,34 @@ final class BatchPrinter: Sendable {
 
     func finished(_ item: BatchItem, _ result: JobResult) {
         if json { return emit(.finished(index: item.index, input: item.input, result)) }
-        board?.end(item.index, printing: nil, toStdout: true)
-        guard !quiet else { return }
-        for output in result.outputs {
-            if detailedResults {
-                text("\(item.input.terminalSafe) → \(output.path.terminalSafe) (\(Formatting.bytes(output.byteCount)))")
-            } else {
-                text(output.path.terminalSafe)
-            }
+        guard !quiet else { return ended(item) }
+        let results = result.outputs.map { output in
+            detailedResults
+                ? "\(item.input.terminalSafe) → \(output.path.terminalSafe) (\(Formatting.bytes(output.byteCount)))"
+                : output.path.terminalSafe
         }
-        if !result.notes.isEmpty {
-            text(Messages.text(.itemNotes, Self.name(item.input), result.notes.joined(separator: ", ").terminalSafe), error: true)
-        }
+        let notes = result.notes.isEmpty
+            ? [] : [Messages.text(.itemNotes, Self.name(item.input), result.notes.joined(separator: ", ").terminalSafe)]
+        ended(item, stdout: results, stderr: notes)
     }
 
     func cancelled(_ item: BatchItem) {
-        board?.end(item.index, printing: nil, toStdout: false)
+        ended(item)
     }
 
     func failed(_ item: BatchItem, _ error: ConvertError) {
         if json { return emit(.failed(index: item.index, input: item.input, error)) }
-        board?.end(item.index, printing: nil, toStdout: false)
         // The library's messages usually name the file already; say which input it was otherwise.
         let message = describe(error)
         let line = error.message.contains(item.input) ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
-        text(red(Messages.text(.errorPrefix)) + " " + line, error: true)
+        ended(item, stderr: [red(Messages.text(.errorPrefix)) + " " + line])
+    }
+
+    /// Prints an ended item's lines: above the live progress lines when there is a board.
+    private func ended(_ item: BatchItem, stdout: [String] = [], stderr: [String] = []) {
+        if let board { return board.end(item.index, stdout: stdout, stderr: stderr) }
+        for line in stdout { text(line) }
+        for line in stderr { text(line, error: true) }
     }
 
     func skipped(index: Int, input: String, output: String?, reason: String) {

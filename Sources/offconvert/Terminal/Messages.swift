@@ -125,11 +125,24 @@ enum Messages {
         return nil
     }
 
+    /// `template` with `{1}`, `{2}`, ... replaced in one pass, so an argument that itself
+    /// contains `{2}` (a file name can) is never substituted again.
     private static func fill(_ template: String, _ arguments: [String]) -> String {
-        var text = template
-        for (number, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(number + 1)}", with: argument)
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let number = Int(rest[afterOpen..<close]),
+                arguments.indices.contains(number - 1)
+            {
+                result += arguments[number - 1]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result.append("{")
+                rest = rest[afterOpen...]
+            }
         }
-        return text
+        return result + rest
     }
 }

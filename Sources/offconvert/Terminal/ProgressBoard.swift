@@ -51,8 +51,9 @@ final class ProgressBoard: Sendable {
         redraw(force: false)
     }
 
-    /// An item ended; `line` (already formatted) is printed above the live lines to stay.
-    func end(_ index: Int, printing line: String?, toStdout: Bool) {
+    /// An item ended; `stdout` and `stderr` lines (already formatted) are printed above the
+    /// live lines, to stay.
+    func end(_ index: Int, stdout: [String] = [], stderr: [String] = []) {
         let text: String? = state.withLock { state in
             state.items[index] = nil
             state.finished += 1
@@ -62,7 +63,8 @@ final class ProgressBoard: Sendable {
             return clear
         }
         if let text { console.errRaw(text) }
-        if let line { toStdout ? console.out(line) : console.err(line) }
+        for line in stdout { console.out(line) }
+        for line in stderr { console.err(line) }
         redraw(force: true)
     }
 
