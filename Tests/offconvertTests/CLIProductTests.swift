@@ -111,6 +111,19 @@ struct CLIProductTests {
         #expect(verbose.status == 1 && verbose.stderr.contains("Error: "))
     }
 
+    @Test("inputs can come from --from-file alone; no inputs at all is a usage error")
+    func inputSources() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("list.txt")
+        try (Self.media("photos/zPug_3.heic") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let outcome = try CLIRunner.run(["heic-to-png", "--from-file", list.path, "-o", directory.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == directory.appendingPathComponent("zPug_3.png").path + "\n")
+        let none = try CLIRunner.run(["gif"])
+        #expect(none.status == 64 && none.stderr.contains("--from-file"))
+    }
+
     @Test("formats lists inputs, outputs and their options; capabilities lists encoders")
     func catalogue() throws {
         let formats = try CLIRunner.run(["formats"])

@@ -29,6 +29,12 @@ struct BatchOptions: Sendable {
     /// `--shard I/N` as (I, N), 1-based.
     var shard: (index: Int, count: Int)?
 
+    /// The input files argument of a command over many files: optional on the command line
+    /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
+    static func files(_ help: String) -> ArgumentSpec {
+        ArgumentSpec(name: "FILES", help: help + " '-' reads paths from stdin.", repeating: true, required: false)
+    }
+
     /// The shared options, in the order `--help` lists them.
     static let specs: [OptionSpec] = [
         .option("output-dir", short: "o", value: "dir", help: "Write the outputs to this folder instead of next to each input."),
@@ -78,6 +84,9 @@ struct BatchOptions: Sendable {
                 }
                 inputs += lines(text)
             }
+        }
+        guard !inputs.isEmpty else {
+            throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
         }
         var shard: (Int, Int)?
         if let text = arguments.value("shard") {

@@ -14,7 +14,7 @@ enum CompressPhotosCommand: Command {
             the original again at the smaller size. Location metadata is removed unless kept on \
             purpose.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to compress (any format offconvert reads).", repeating: true)],
+        arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
         options: PhotoWork.options([
             .option("target-size", value: "size", help: "Largest file size per photo, e.g. 500KB or 2MB."),
             .option("to", value: "jpg|webp", help: "Output format.", default: "jpg"),

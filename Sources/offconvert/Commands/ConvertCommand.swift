@@ -24,7 +24,7 @@ enum ConvertCommand: Command {
             HDR tone mapped to SDR. Keeps the video and the first sound track only.
             'offconvert formats' lists which options apply to which target.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos or videos to convert.", repeating: true)],
+        arguments: [BatchOptions.files("Photos or videos to convert.")],
         options: mergedOptions,
         examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
                    "convert clip.mp4 --to webm --codec av1 --max-height 720"])

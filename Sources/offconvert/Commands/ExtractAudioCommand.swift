@@ -13,7 +13,7 @@ enum ExtractAudioCommand: Command {
         name: "extract-audio",
         abstract: "Save the sound of videos as audio files.",
         discussion: "AAC sound goes into .m4a as it is, without re-encoding; other formats are encoded.",
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos.", repeating: true)],
+        arguments: [BatchOptions.files("The videos.")],
         options: ownOptions + BatchOptions.specs,
         examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
 

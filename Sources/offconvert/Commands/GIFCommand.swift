@@ -17,7 +17,7 @@ enum GIFCommand: Command {
             Builds one palette for the whole clip and dithers lightly, so colours stay smooth and the \
             file stays small. GIFs are limited to 30 seconds.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos.", repeating: true)],
+        arguments: [BatchOptions.files("The videos.")],
         options: ownOptions + BatchOptions.specs,
         examples: ["gif clip.mp4 --start 3 --duration 4", "gif clip.mov --fps 15 --width 320"])
 

@@ -10,7 +10,7 @@ enum HeicToJpgCommand: Command {
             replaced unless --overwrite is given: NAME (2).jpg is used instead. GPS location, serial \
             numbers and owner names are removed unless you ask to keep them.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
+        arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions),
         examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs"])
 

@@ -9,7 +9,7 @@ enum HeicToPngCommand: Command {
             Each photo becomes NAME.png next to it (or in --output-dir). Transparency is kept. \
             Photos with more than 8 bits per channel are written as 16-bit PNGs.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
+        arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions.filter { Catalogue.photoOption($0.long, appliesTo: .png) }),
         examples: ["heic-to-png photo.heic"])
 

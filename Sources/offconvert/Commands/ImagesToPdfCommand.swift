@@ -25,7 +25,7 @@ enum ImagesToPdfCommand: Command {
             images are encoded to JPEG once. Orientation is applied, colour profiles are kept, \
             and no metadata (so no location) goes into the PDF. The album counts as one conversion.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Images, in page order.", repeating: true)],
+        arguments: [BatchOptions.files("Images, in page order.")],
         options: ownOptions + batchOptions,
         examples: ["images-to-pdf scan1.jpg scan2.heic -o album.pdf --page a4"])
 

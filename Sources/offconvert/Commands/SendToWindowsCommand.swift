@@ -14,7 +14,7 @@ enum SendToWindowsCommand: Command {
             Keeps the video and the first sound track only; other tracks are left out. The location \
             where the video was recorded is removed unless --keep-location is given.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos to convert.", repeating: true)],
+        arguments: [BatchOptions.files("The videos to convert.")],
         options: ownOptions + BatchOptions.specs,
         examples: ["send-to-windows IMG_0042.MOV", "send-to-windows *.MOV --output-dir ~/ForWindows"])
 
