@@ -18,7 +18,7 @@ echo "${#photos[@]} photos, $(nproc) cores"
 for run in 1 2 3; do
     rm -rf "$out/a" "$out/b" "$out/c"; mkdir -p "$out/a" "$out/b" "$out/c"
     measure "offconvert heic-to-jpg (batch)" .build/release/offconvert heic-to-jpg "${photos[@]}" --output-dir "$out/a"
-    measure "offconvert, one process per photo" bash -c 'for f; do XDG_STATE_HOME=$(mktemp -d) .build/release/offconvert heic-to-jpg "$f" --output-dir '"$out/b"' >/dev/null; done' _ "${photos[@]}"
+    measure "offconvert, one process per photo" bash -c 'for f; do XDG_STATE_HOME=$(mktemp -d -p '"$out"') .build/release/offconvert heic-to-jpg "$f" --output-dir '"$out/b"' >/dev/null; done' _ "${photos[@]}"
     if command -v heif-convert >/dev/null; then
         measure "heif-convert -q 85, one by one" bash -c 'for f; do n=$(basename "$f"); heif-convert -q 85 "$f" '"$out/c"'/"${n%.*}.jpg" >/dev/null; done' _ "${photos[@]}"
     fi
