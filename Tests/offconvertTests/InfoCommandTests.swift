@@ -6,8 +6,8 @@ struct InfoCommandTests {
     private func media(_ relative: String) -> String { CLIRunner.media.appendingPathComponent(relative).path }
 
     @Test("one readable block per file, exit 0, nothing on stderr")
-    func humanForm() throws {
-        let outcome = try CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
+    func humanForm() async throws {
+        let outcome = try await CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(" ") }
@@ -23,8 +23,8 @@ struct InfoCommandTests {
     }
 
     @Test("a file that can't be read: one line on stderr naming it, the others still print, exit 1")
-    func partialFailure() throws {
-        let outcome = try CLIRunner.run([
+    func partialFailure() async throws {
+        let outcome = try await CLIRunner.run([
             "info", media("generated/not-media.txt"), media("video/motion.mov"), "/nonexistent/missing.mp4",
             media("generated/truncated-moov.mp4"),
         ])
@@ -39,10 +39,10 @@ struct InfoCommandTests {
     }
 
     @Test("--json prints one parseable object per line with the documented fields")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let files = [media("video/regular.mkv"), media("generated/dvcc-p5.mp4"), media("generated/jpeg-named.heic"),
                      media("broken/sample_vvc.mp4")]
-        let outcome = try CLIRunner.run(["info", "--json"] + files)
+        let outcome = try await CLIRunner.run(["info", "--json"] + files)
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let lines = outcome.stdout.split(separator: "\n")
@@ -77,8 +77,8 @@ struct InfoCommandTests {
     }
 
     @Test("--json with a bad file: stdout keeps only valid JSON lines, the error goes to stderr")
-    func jsonWithFailure() throws {
-        let outcome = try CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
+    func jsonWithFailure() async throws {
+        let outcome = try await CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -88,14 +88,14 @@ struct InfoCommandTests {
     }
 
     @Test("a hostile file name is printed without its control characters")
-    func terminalSafety() throws {
+    func terminalSafety() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let hostile = directory.appendingPathComponent("clip\u{1B}]0;owned\u{07}.mp4")
         try FileManager.default.copyItem(atPath: media("video/sample.mp4"), toPath: hostile.path)
         let missing = directory.appendingPathComponent("gone\u{1B}[2J.mp4").path
-        let outcome = try CLIRunner.run(["info", hostile.path, missing])
+        let outcome = try await CLIRunner.run(["info", hostile.path, missing])
         #expect(outcome.status == 1)
         #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stdout.contains("\u{07}"))
         #expect(!outcome.stderr.contains("\u{1B}"))
@@ -104,18 +104,18 @@ struct InfoCommandTests {
     }
 
     @Test("no file is a usage error")
-    func noFiles() throws {
-        let outcome = try CLIRunner.run(["info"])
+    func noFiles() async throws {
+        let outcome = try await CLIRunner.run(["info"])
         #expect(outcome.status == 64)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("Usage: offconvert info"))
     }
 
     @Test("info is listed in the overview and has help")
-    func help() throws {
-        let overview = try CLIRunner.run(["--help"])
+    func help() async throws {
+        let overview = try await CLIRunner.run(["--help"])
         #expect(overview.stdout.contains("info"))
-        let help = try CLIRunner.run(["info", "--help"])
+        let help = try await CLIRunner.run(["info", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--json"))
     }

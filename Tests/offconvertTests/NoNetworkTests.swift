@@ -16,12 +16,12 @@ struct NoNetworkTests {
     ]
 
     @Test("no command opens a network socket", .enabled(if: haveTools), arguments: invocations)
-    func offline(arguments: [String]) throws {
+    func offline(arguments: [String]) async throws {
         let output = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         let trace = output.appendingPathComponent("trace.txt")
         let resolved = arguments.map { $0 == "OUT" ? output.path : $0 }
-        let outcome = try CLIRunner.run(
+        let outcome = try await CLIRunner.run(
             ["-n", "strace", "-f", "-qq", "-e", "trace=socket,connect,sendto,bind", "-o", trace.path,
              CLIRunner.executable.path] + resolved,
             executable: URL(fileURLWithPath: "/usr/bin/unshare"), directory: CLIRunner.root)
@@ -33,8 +33,8 @@ struct NoNetworkTests {
     }
 
     @Test("a file named like a URL is read as a local path, never fetched")
-    func urlIsAPath() throws {
-        let outcome = try CLIRunner.run(["info", "http://127.0.0.1:9/clip.mp4"])
+    func urlIsAPath() async throws {
+        let outcome = try await CLIRunner.run(["info", "http://127.0.0.1:9/clip.mp4"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("does not exist") || outcome.stderr.contains("no such"))
     }

@@ -10,21 +10,21 @@ struct VideoCommandsTests {
     }
 
     @Test("send-to-windows prints the output path on stdout and no progress when stderr is not a terminal")
-    func sendToWindows() throws {
+    func sendToWindows() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", input, "--output-dir", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", input, "--output-dir", directory.path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
         #expect(outcome.stderr.contains("copied without re-encoding"))
         #expect(!outcome.stderr.contains("\r"))
-        let again = try CLIRunner.run(["send-to-windows", input, "-o", directory.path])
+        let again = try await CLIRunner.run(["send-to-windows", input, "-o", directory.path])
         #expect(again.stdout == directory.appendingPathComponent("sample (2).mp4").path + "\n")
     }
 
     @Test("convert, gif and extract-audio write their outputs")
-    func otherCommands() throws {
+    func otherCommands() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
@@ -34,19 +34,19 @@ struct VideoCommandsTests {
             (["extract-audio", input, "--to", "flac"], "sample.flac"),
         ]
         for (arguments, name) in runs {
-            let outcome = try CLIRunner.run(arguments + ["--output-dir", directory.path])
+            let outcome = try await CLIRunner.run(arguments + ["--output-dir", directory.path])
             #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stdout == directory.appendingPathComponent(name).path + "\n")
         }
     }
 
     @Test("A failing file is reported and the others still run; the exit code says one failed")
-    func partialFailure() throws {
+    func partialFailure() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
         let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", broken, good, "-o", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", broken, good, "-o", directory.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("Error: "))
         #expect(outcome.stderr.contains("cannot decode"))
@@ -58,8 +58,8 @@ struct VideoCommandsTests {
         ["gif", "x.mp4", "--fps", "100"], ["gif", "x.mp4", "--duration", "45"], ["extract-audio", "x.mp4", "--to", "ogg"],
         ["send-to-windows"],
     ])
-    func usageErrors(_ arguments: [String]) throws {
-        let outcome = try CLIRunner.run(arguments)
+    func usageErrors(_ arguments: [String]) async throws {
+        let outcome = try await CLIRunner.run(arguments)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("Error: "))
         #expect(outcome.stdout.isEmpty)
@@ -96,12 +96,12 @@ struct VideoCommandsTests {
     }
 
     @Test("--json prints one object per file with a privacy line")
-    func json() throws {
+    func json() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
         let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
         #expect(outcome.status == 1)
         let lines = try PhotoCommandsTests.outcomes(outcome.stdout)
         #expect(lines.count == 2)
@@ -114,12 +114,12 @@ struct VideoCommandsTests {
     }
 
     @Test("Help lists the video commands")
-    func help() throws {
-        let outcome = try CLIRunner.run(["--help"])
+    func help() async throws {
+        let outcome = try await CLIRunner.run(["--help"])
         for name in ["send-to-windows", "convert", "gif", "extract-audio"] {
             #expect(outcome.stdout.contains(name))
         }
-        let convert = try CLIRunner.run(["convert", "--help"])
+        let convert = try await CLIRunner.run(["convert", "--help"])
         #expect(convert.stdout.contains("--max-height"))
     }
 }
