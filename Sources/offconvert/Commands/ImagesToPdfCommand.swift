@@ -13,8 +13,11 @@ enum ImagesToPdfCommand: Command {
     ]
 
     /// The batch options that apply to one output from many inputs.
-    static let batchOptions = BatchOptions.specs.filter {
-        ["overwrite", "memory-budget", "from-file", "dry-run", "no-resume", "json", "quiet", "verbose"].contains($0.long)
+    static let batchOptions = BatchOptions.specs.compactMap { option -> OptionSpec? in
+        guard ["overwrite", "memory-budget", "from-file", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
+        else { return nil }
+        // The PDF's name is the user's choice: it is replaced or refused, never numbered.
+        return option.long == "overwrite" ? .flag("overwrite", help: "Replace the PDF if it exists (never one of the images).") : option
     }
 
     static let spec = CommandSpec(

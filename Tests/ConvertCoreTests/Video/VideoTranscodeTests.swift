@@ -152,7 +152,7 @@ struct VideoTranscodeTests {
         // Promptly: measured from the cancel, not from the start, so a busy machine (the whole
         // suite encodes in parallel) slowing the first 5% does not count.
         let stopped = ContinuousClock.now - (cancelledAt ?? .now)
-        #expect(cancelledAt != nil && stopped < .seconds(10), "\(stopped)")
+        #expect(cancelledAt != nil && stopped < .seconds(30), "\(stopped)")
         #expect(fileNames(in: directory).isEmpty)
     }
 }
