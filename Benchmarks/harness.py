@@ -34,10 +34,19 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, shell=True, check=True, **kw)
 
 
+def fresh_state():
+    """The environment with an empty offconvert state folder: each timed run gets its own daily
+    allowance and no resume journal from the previous run (which would skip every item)."""
+    env = dict(os.environ)
+    env["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="offconvert-bench-state-")
+    return env
+
+
 def timed(cmd, cwd):
     """Runs a shell command and returns its wall time in seconds."""
+    env = fresh_state()
     start = time.perf_counter()
-    proc = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, _ = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     err = proc.stderr.read().decode(errors="replace")
@@ -75,7 +84,8 @@ def rss_isolated(cmd, cwd):
     code = ("import os,resource,subprocess,sys;"
             "subprocess.run(['bash','-c',sys.argv[1]],check=True,stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, cmd], cwd=cwd, check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code, cmd], cwd=cwd, check=True, capture_output=True, text=True,
+                         env=fresh_state())
     return int(out.stdout.strip()) / 1024.0
 
 

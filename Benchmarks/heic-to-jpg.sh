@@ -10,14 +10,15 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 measure() {
     local label=$1; shift
-    /usr/bin/time -o "$out/time" -f "%e s wall, %U+%S s CPU, %M KB peak" "$@" >/dev/null 2>&1
+    # An empty state folder per measurement: its own daily allowance, no resume journal.
+    XDG_STATE_HOME=$(mktemp -d -p "$out") /usr/bin/time -o "$out/time" -f "%e s wall, %U+%S s CPU, %M KB peak" "$@" >/dev/null 2>&1
     printf '%-40s %s\n' "$label" "$(cat "$out/time")"
 }
 echo "${#photos[@]} photos, $(nproc) cores"
 for run in 1 2 3; do
     rm -rf "$out/a" "$out/b" "$out/c"; mkdir -p "$out/a" "$out/b" "$out/c"
     measure "offconvert heic-to-jpg (batch)" .build/release/offconvert heic-to-jpg "${photos[@]}" --output-dir "$out/a"
-    measure "offconvert, one process per photo" bash -c 'for f; do .build/release/offconvert heic-to-jpg "$f" --output-dir '"$out/b"' >/dev/null; done' _ "${photos[@]}"
+    measure "offconvert, one process per photo" bash -c 'for f; do XDG_STATE_HOME=$(mktemp -d -p '"$out"') .build/release/offconvert heic-to-jpg "$f" --output-dir '"$out/b"' >/dev/null; done' _ "${photos[@]}"
     if command -v heif-convert >/dev/null; then
         measure "heif-convert -q 85, one by one" bash -c 'for f; do n=$(basename "$f"); heif-convert -q 85 "$f" '"$out/c"'/"${n%.*}.jpg" >/dev/null; done' _ "${photos[@]}"
     fi

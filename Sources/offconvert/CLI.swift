@@ -56,13 +56,13 @@ enum CLI {
             break
         }
         guard let command = find(first) else {
-            var message = first.hasPrefix("-") ? "Unknown option '\(first.terminalSafe)'." : "Unknown command '\(first.terminalSafe)'."
+            var message = Messages.text(first.hasPrefix("-") ? .unknownOption : .unknownCommand, first.terminalSafe)
             if let guess = Suggestion.closest(to: first, in: Commands.all.map { $0.spec.name }) {
-                message += " Did you mean '\(guess)'?"
+                message += " " + Messages.text(.didYouMean, guess)
             }
-            console.err("Error: \(message)")
+            console.err("\(Messages.text(.errorPrefix)) \(message)")
             console.err("Usage: offconvert <command> [<options>]")
-            console.err("  See 'offconvert --help' for more information.")
+            console.err("  " + Messages.text(.seeHelp, "offconvert --help"))
             return ExitCode.usage
         }
         let parsed: ParsedArguments
@@ -80,7 +80,9 @@ enum CLI {
         } catch let error as UsageError {
             return usageFailure(error, command.spec, console)
         } catch let error as ConvertError {
-            console.err("Error: \(error.message.terminalSafe)")
+            var message = Messages.error(error)
+            if parsed.flag("verbose"), let cause = error.underlyingDescription { message += " (\(cause))" }
+            console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
             return ExitCode.failure
         } catch {
             console.err("Error: \(String(describing: error).terminalSafe)")
@@ -93,9 +95,9 @@ enum CLI {
     }
 
     private static func usageFailure(_ error: UsageError, _ spec: CommandSpec, _ console: Console) -> Int32 {
-        console.err("Error: \(error.message.terminalSafe)")
+        console.err("\(Messages.text(.errorPrefix)) \(error.message.terminalSafe)")
         console.err("Usage: \(Help.usageLine(spec))")
-        console.err("  See 'offconvert \(spec.name) --help' for more information.")
+        console.err("  " + Messages.text(.seeHelp, "offconvert \(spec.name) --help"))
         return ExitCode.usage
     }
 
@@ -123,7 +125,8 @@ enum CLI {
             Help.row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish."),
             Help.row("-h, --help", "Show help information."),
             "",
-            "EXIT CODES: 0 success, 1 some file failed, 64 usage error, 130 interrupted.",
+            "EXIT CODES: 0 success, 1 some file failed or nothing could start (e.g. today's free conversions are used up),",
+            "            64 usage error (including a request 'offconvert formats' does not list), 130 interrupted.",
             "See 'offconvert help <command>' for detailed help.",
         ]
         return lines.joined(separator: "\n")

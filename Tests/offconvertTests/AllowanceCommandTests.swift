@@ -10,10 +10,10 @@ struct AllowanceCommandTests {
     }
 
     @Test("allowance --json prints every key, in a fresh state folder under XDG_STATE_HOME")
-    func json() throws {
+    func json() async throws {
         let home = try stateHome()
         defer { try? FileManager.default.removeItem(at: home) }
-        let outcome = try CLIRunner.run(["allowance", "--json"], environment: ["XDG_STATE_HOME": home.path])
+        let outcome = try await CLIRunner.run(["allowance", "--json"], environment: ["XDG_STATE_HOME": home.path])
         #expect(outcome.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["remaining"] as? Int == 3)
@@ -28,31 +28,31 @@ struct AllowanceCommandTests {
     }
 
     @Test("allowance in text says what is left and how to unlock")
-    func text() throws {
+    func text() async throws {
         let home = try stateHome()
         defer { try? FileManager.default.removeItem(at: home) }
-        let outcome = try CLIRunner.run(["allowance"], environment: ["XDG_STATE_HOME": home.path])
+        let outcome = try await CLIRunner.run(["allowance"], environment: ["XDG_STATE_HOME": home.path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("3 of 3 free conversions left today."))
         #expect(outcome.stdout.contains("offconvert unlock LICENSE-FILE"))
     }
 
     @Test("unlock with a file that is not a licence fails with a clear message and unlocks nothing")
-    func badLicense() throws {
+    func badLicense() async throws {
         let home = try stateHome()
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appendingPathComponent("fake.license")
         try Data("offconvert license 1\nlicensee: Me\nexpires: never\nsignature: \(String(repeating: "A", count: 86))==\n".utf8).write(to: file)
-        let outcome = try CLIRunner.run(["unlock", file.path], environment: ["XDG_STATE_HOME": home.path])
+        let outcome = try await CLIRunner.run(["unlock", file.path], environment: ["XDG_STATE_HOME": home.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("altered or was not issued for offconvert"))
-        let after = try CLIRunner.run(["allowance", "--json"], environment: ["XDG_STATE_HOME": home.path])
+        let after = try await CLIRunner.run(["allowance", "--json"], environment: ["XDG_STATE_HOME": home.path])
         #expect(after.stdout.contains("\"unlocked\":false"))
     }
 
     @Test("unlock without a file is a usage error")
-    func usage() throws {
-        let outcome = try CLIRunner.run(["unlock"])
+    func usage() async throws {
+        let outcome = try await CLIRunner.run(["unlock"])
         #expect(outcome.status == 64)
     }
 }

@@ -217,7 +217,7 @@ struct BatchRunnerTests {
         _ = try? await signaller.value
         #expect(code == 130)
         #expect(outputs(s).isEmpty)
-        #expect(capture.err.withLock { $0 }.last == "Interrupted: 0 converted, 4 not converted.")
+        #expect(capture.err.withLock { $0 }.last?.hasPrefix("Interrupted: 0 done, 4 not converted, ") == true)
         let status = try s.allowance.status()
         #expect(status.used == 0 && status.reserved == 0)
     }
@@ -290,7 +290,7 @@ struct BatchRunnerTests {
         #expect(await BatchRunner.run(upcase, options: options, printer: capture.printer(json: false), allowance: s.allowance, stateDirectory: s.state) == 0)
         let lines = capture.out.withLock { $0 }
         #expect(lines.count == 2)
-        #expect(lines.first?.hasSuffix("in0.txt (about 50 MB of memory)") == true)
+        #expect(lines.first?.hasSuffix("in0.txt (about 50.0 MB of memory)") == true)
         #expect(outputs(s).isEmpty)
         #expect(try s.allowance.status().used == 0)
     }

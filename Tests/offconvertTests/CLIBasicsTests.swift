@@ -4,8 +4,8 @@ import Testing
 @Suite("offconvert basics")
 struct CLIBasicsTests {
     @Test("no arguments prints the overview and exits 0")
-    func overview() throws {
-        let outcome = try CLIRunner.run([])
+    func overview() async throws {
+        let outcome = try await CLIRunner.run([])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("OVERVIEW:"))
         #expect(outcome.stdout.contains("USAGE: offconvert <command>"))
@@ -13,15 +13,15 @@ struct CLIBasicsTests {
     }
 
     @Test("--version prints the version on stdout")
-    func version() throws {
-        let outcome = try CLIRunner.run(["--version"])
+    func version() async throws {
+        let outcome = try await CLIRunner.run(["--version"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("offconvert "))
     }
 
     @Test("an unknown command is a usage error with exit 64")
-    func unknownCommand() throws {
-        let outcome = try CLIRunner.run(["frobnicate"])
+    func unknownCommand() async throws {
+        let outcome = try await CLIRunner.run(["frobnicate"])
         #expect(outcome.status == 64)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("Error: Unknown command 'frobnicate'."))

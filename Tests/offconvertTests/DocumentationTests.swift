@@ -4,11 +4,11 @@ import Testing
 @Suite("manual page and completions")
 struct DocumentationTests {
     @Test("the manual page is roff with every command in it")
-    func manual() throws {
-        let outcome = try CLIRunner.run(["--generate-manual"])
+    func manual() async throws {
+        let outcome = try await CLIRunner.run(["--generate-manual"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix(".TH OFFCONVERT 1"))
-        let overview = try CLIRunner.run([])
+        let overview = try await CLIRunner.run([])
         let commandNames = overview.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { !$0.hasPrefix("COMMANDS:") }.dropFirst()
             .prefix { !$0.isEmpty }
@@ -22,15 +22,15 @@ struct DocumentationTests {
     }
 
     @Test("completion scripts are generated for each shell", arguments: ["bash", "zsh", "fish"])
-    func completion(shell: String) throws {
-        let outcome = try CLIRunner.run(["--generate-completion-script", shell])
+    func completion(shell: String) async throws {
+        let outcome = try await CLIRunner.run(["--generate-completion-script", shell])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("offconvert"))
     }
 
     @Test("the bash completion script is valid bash")
-    func bashSyntax() throws {
-        let outcome = try CLIRunner.run(["--generate-completion-script", "bash"])
+    func bashSyntax() async throws {
+        let outcome = try await CLIRunner.run(["--generate-completion-script", "bash"])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-completion-\(UUID().uuidString).bash")
         try outcome.stdout.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -43,8 +43,8 @@ struct DocumentationTests {
     }
 
     @Test("an unknown shell is a usage error")
-    func unknownShell() throws {
-        let outcome = try CLIRunner.run(["--generate-completion-script", "tcsh"])
+    func unknownShell() async throws {
+        let outcome = try await CLIRunner.run(["--generate-completion-script", "tcsh"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("expected one of bash, zsh, fish"))
     }

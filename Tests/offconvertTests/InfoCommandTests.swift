@@ -6,8 +6,8 @@ struct InfoCommandTests {
     private func media(_ relative: String) -> String { CLIRunner.media.appendingPathComponent(relative).path }
 
     @Test("one readable block per file, exit 0, nothing on stderr")
-    func humanForm() throws {
-        let outcome = try CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
+    func humanForm() async throws {
+        let outcome = try await CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(" ") }
@@ -23,8 +23,8 @@ struct InfoCommandTests {
     }
 
     @Test("a file that can't be read: one line on stderr naming it, the others still print, exit 1")
-    func partialFailure() throws {
-        let outcome = try CLIRunner.run([
+    func partialFailure() async throws {
+        let outcome = try await CLIRunner.run([
             "info", media("generated/not-media.txt"), media("video/motion.mov"), "/nonexistent/missing.mp4",
             media("generated/truncated-moov.mp4"),
         ])
@@ -39,10 +39,10 @@ struct InfoCommandTests {
     }
 
     @Test("--json prints one parseable object per line with the documented fields")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let files = [media("video/regular.mkv"), media("generated/dvcc-p5.mp4"), media("generated/jpeg-named.heic"),
                      media("broken/sample_vvc.mp4")]
-        let outcome = try CLIRunner.run(["info", "--json"] + files)
+        let outcome = try await CLIRunner.run(["info", "--json"] + files)
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let lines = outcome.stdout.split(separator: "\n")
@@ -77,8 +77,8 @@ struct InfoCommandTests {
     }
 
     @Test("--json with a bad file: stdout keeps only valid JSON lines, the error goes to stderr")
-    func jsonWithFailure() throws {
-        let outcome = try CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
+    func jsonWithFailure() async throws {
+        let outcome = try await CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -88,14 +88,14 @@ struct InfoCommandTests {
     }
 
     @Test("a hostile file name is printed without its control characters")
-    func terminalSafety() throws {
+    func terminalSafety() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let hostile = directory.appendingPathComponent("clip\u{1B}]0;owned\u{07}.mp4")
         try FileManager.default.copyItem(atPath: media("video/sample.mp4"), toPath: hostile.path)
         let missing = directory.appendingPathComponent("gone\u{1B}[2J.mp4").path
-        let outcome = try CLIRunner.run(["info", hostile.path, missing])
+        let outcome = try await CLIRunner.run(["info", hostile.path, missing])
         #expect(outcome.status == 1)
         #expect(!outcome.stdout.contains("\u{1B}") && !outcome.stdout.contains("\u{07}"))
         #expect(!outcome.stderr.contains("\u{1B}"))
@@ -104,18 +104,18 @@ struct InfoCommandTests {
     }
 
     @Test("no file is a usage error")
-    func noFiles() throws {
-        let outcome = try CLIRunner.run(["info"])
+    func noFiles() async throws {
+        let outcome = try await CLIRunner.run(["info"])
         #expect(outcome.status == 64)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("Usage: offconvert info"))
     }
 
     @Test("info is listed in the overview and has help")
-    func help() throws {
-        let overview = try CLIRunner.run(["--help"])
+    func help() async throws {
+        let overview = try await CLIRunner.run(["--help"])
         #expect(overview.stdout.contains("info"))
-        let help = try CLIRunner.run(["info", "--help"])
+        let help = try await CLIRunner.run(["info", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--json"))
     }
@@ -125,21 +125,21 @@ struct InfoCommandTests {
 struct InfoImageTests {
     private func media(_ relative: String) -> String { CLIRunner.media.appendingPathComponent(relative).path }
 
-    private func json(_ relative: String) throws -> [String: Any] {
-        let outcome = try CLIRunner.run(["info", "--json", media(relative)])
+    private func json(_ relative: String) async throws -> [String: Any] {
+        let outcome = try await CLIRunner.run(["info", "--json", media(relative)])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     }
 
     @Test("pug.heic: depth and gain map, GPS in EXIF, Display P3")
-    func pug() throws {
-        let outcome = try CLIRunner.run(["info", media("photos/pug.heic")])
+    func pug() async throws {
+        let outcome = try await CLIRunner.run(["info", media("photos/pug.heic")])
         #expect(outcome.stdout.contains("  picture: 4032x3024, 8-bit, no alpha"))
         #expect(outcome.stdout.contains("  colour: ICC \"Display P3\" (536 bytes)"))
         #expect(outcome.stdout.contains("  metadata: EXIF (Apple iPhone 13 Pro), XMP, taken 2023:02:21 14:33:08"))
         #expect(outcome.stdout.contains("  auxiliary: depth, urn:com:apple:photo:2020:aux:hdrgainmap"))
         #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
-        let object = try json("photos/pug.heic")
+        let object = try await json("photos/pug.heic")
         let location = try #require(object["location"] as? [String: Any])
         #expect(location["present"] as? Bool == true)
         #expect(location["sources"] as? [String] == ["exif"])
@@ -150,46 +150,46 @@ struct InfoImageTests {
     }
 
     @Test("zPug_3.heic: three images and a thumbnail; cat.hif: 10-bit nclx with two thumbnails")
-    func structure() throws {
-        let zpug = try CLIRunner.run(["info", media("photos/zPug_3.heic")]).stdout
+    func structure() async throws {
+        let zpug = try await CLIRunner.run(["info", media("photos/zPug_3.heic")]).stdout
         #expect(zpug.contains("  picture: 64x64, 8-bit, no alpha, 3 images"))
         #expect(zpug.contains("  thumbnails: 1"))
         #expect(zpug.contains("  location: none"))
-        let cat = try json("photos/cat.hif")
+        let cat = try await json("photos/cat.hif")
         let image = try #require(cat["image"] as? [String: Any])
         #expect(image["bitDepth"] as? Int == 10)
         #expect(image["thumbnailCount"] as? Int == 2)
         #expect(image["width"] as? Int == 4240 && image["height"] as? Int == 2832)
         let nclx = try #require((image["color"] as? [String: Any])?["nclx"] as? [String: Any])
         #expect(nclx["primaries"] as? Int == 1 && nclx["transfer"] as? Int == 13 && nclx["fullRange"] as? Bool == true)
-        #expect(try CLIRunner.run(["info", media("photos/cat.hif")]).stdout.contains("  colour: nclx 1/13/5 full range"))
+        #expect(try await CLIRunner.run(["info", media("photos/cat.hif")]).stdout.contains("  colour: nclx 1/13/5 full range"))
     }
 
     @Test("tokyo.jpg: GPS; a video: the container tag; a file without: none")
-    func location() throws {
-        let outcome = try CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4")])
+    func location() async throws {
+        let outcome = try await CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4")])
         #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
         #expect(outcome.stdout.contains("  location: +40.680-074.500/ (container tag)"))
         #expect(outcome.stdout.contains("  location: none"))
-        let video = try json("video/sample.mp4")
+        let video = try await json("video/sample.mp4")
         #expect((video["location"] as? [String: Any])?["sources"] as? [String] == ["container"])
-        let xmp = try json("generated/gps-exif-xmp.webp")
+        let xmp = try await json("generated/gps-exif-xmp.webp")
         #expect((xmp["location"] as? [String: Any])?["sources"] as? [String] == ["exif", "xmp"])
     }
 
     @Test("orientation JPEGs: the EXIF value and the displayed size", arguments: 1...8)
-    func orientation(value: Int) throws {
-        let object = try json("photos/orientation/Landscape_\(value).jpg")
+    func orientation(value: Int) async throws {
+        let object = try await json("photos/orientation/Landscape_\(value).jpg")
         let image = try #require(object["image"] as? [String: Any])
         #expect(image["exifOrientation"] as? Int == value)
         #expect(image["width"] as? Int == 1800 && image["height"] as? Int == 1200)
-        let text = try CLIRunner.run(["info", media("photos/orientation/Landscape_\(value).jpg")]).stdout
+        let text = try await CLIRunner.run(["info", media("photos/orientation/Landscape_\(value).jpg")]).stdout
         #expect(text.contains("  orientation: EXIF orientation \(value)"))
     }
 
     @Test("a damaged image still gets its format, size and location line")
-    func damaged() throws {
-        let outcome = try CLIRunner.run(["info", media("broken/corrupted.jpg")])
+    func damaged() async throws {
+        let outcome = try await CLIRunner.run(["info", media("broken/corrupted.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("JPEG image"))
         #expect(outcome.stdout.contains("  location:"))

@@ -28,8 +28,8 @@ struct NoNetworkTests {
     ]
 
     @Test("the table covers every command of the CLI")
-    func everyCommand() throws {
-        let help = try CLIRunner.run(["--help"]).stdout
+    func everyCommand() async throws {
+        let help = try await CLIRunner.run(["--help"]).stdout
         let section = try #require(help.components(separatedBy: "COMMANDS:\n").last?.components(separatedBy: "\n\n").first)
         let listed = section.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
@@ -41,12 +41,12 @@ struct NoNetworkTests {
     }
 
     @Test("no command opens a network socket", .enabled(if: haveTools), arguments: invocations)
-    func offline(arguments: [String]) throws {
+    func offline(arguments: [String]) async throws {
         let output = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         let trace = output.appendingPathComponent("trace.txt")
         let resolved = arguments.map { $0.hasPrefix("OUT") ? output.path + $0.dropFirst(3) : $0 }
-        let outcome = try CLIRunner.run(
+        let outcome = try await CLIRunner.run(
             ["-n", "strace", "-f", "-qq", "-e", "trace=socket,connect,sendto,bind", "-o", trace.path,
              CLIRunner.executable.path] + resolved,
             executable: URL(fileURLWithPath: "/usr/bin/unshare"), directory: CLIRunner.root)
@@ -59,11 +59,11 @@ struct NoNetworkTests {
     }
 
     @Test("a playlist or ffconcat list opens no other file", .enabled(if: haveTools))
-    func playlistsOpenNothingElse() throws {
+    func playlistsOpenNothingElse() async throws {
         let output = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         let trace = output.appendingPathComponent("trace.txt")
-        let outcome = try CLIRunner.run(
+        let outcome = try await CLIRunner.run(
             ["-f", "-qq", "-e", "trace=open,openat,connect", "-o", trace.path, CLIRunner.executable.path, "info",
              "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4"],
             executable: URL(fileURLWithPath: "/usr/bin/strace"), directory: CLIRunner.root)
@@ -75,8 +75,8 @@ struct NoNetworkTests {
     }
 
     @Test("a file named like a URL is read as a local path, never fetched")
-    func urlIsAPath() throws {
-        let outcome = try CLIRunner.run(["info", "http://127.0.0.1:9/clip.mp4"])
+    func urlIsAPath() async throws {
+        let outcome = try await CLIRunner.run(["info", "http://127.0.0.1:9/clip.mp4"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("does not exist") || outcome.stderr.contains("no such"))
     }

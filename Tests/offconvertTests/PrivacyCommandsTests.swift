@@ -41,8 +41,8 @@ struct PrivacyCommandsTests {
 
     /// The location lines exiftool prints for `path` (tag names with GPS or location in them,
     /// embedded documents and every group included).
-    static func locationLines(_ path: String) throws -> [String] {
-        let outcome = try CLIRunner.run(["-a", "-G1", "-n", "-ee", "-s", path], executable: URL(fileURLWithPath: exiftool))
+    static func locationLines(_ path: String) async throws -> [String] {
+        let outcome = try await CLIRunner.run(["-a", "-G1", "-n", "-ee", "-s", path], executable: URL(fileURLWithPath: exiftool))
         return outcome.stdout.split(separator: "\n").map(String.init).filter { line in
             let name = line.split(separator: ":", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
             return (name.contains("gps") || name.contains("location")) && !name.contains("focuslocation")
@@ -55,22 +55,22 @@ struct PrivacyCommandsTests {
     }
 
     @Test("no location in any output of a sharing command", .enabled(if: haveExiftool), arguments: situations)
-    func noLeak(situation: Situation) throws {
+    func noLeak(situation: Situation) async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let usesOutputFile = situation.arguments.contains("OUT/album.pdf")
         let arguments = situation.arguments.map { $0.hasPrefix("OUT") ? folder.path + $0.dropFirst(3) : $0 }
             + situation.inputs.map { CLIRunner.media.appendingPathComponent($0).path }
             + (usesOutputFile ? [] : ["-o", folder.path])
-        let outcome = try CLIRunner.run(arguments)
+        let outcome = try await CLIRunner.run(arguments)
         let outputs = try Self.outputs(in: folder)
         #expect(!outputs.isEmpty, "no output: \(outcome.stderr)")
         for output in outputs {
-            #expect(try Self.locationLines(output).isEmpty, "\(output) still says where it was made")
+            #expect(try await Self.locationLines(output).isEmpty, "\(output) still says where it was made")
         }
         let media = outputs.filter { !$0.hasSuffix(".pdf") }
         guard !media.isEmpty else { return }
-        let info = try CLIRunner.run(["info", "--json"] + media)
+        let info = try await CLIRunner.run(["info", "--json"] + media)
         for line in info.stdout.split(separator: "\n") {
             #expect(line.contains("\"location\":{\"present\":false,\"sources\":[]}"), "\(line.prefix(200))")
         }
@@ -81,22 +81,22 @@ struct PrivacyCommandsTests {
         ["send-to-windows", "--keep-location", "generated/location-xyz.mp4"],
         ["send-to-windows", "--keep-location", "generated/location-keys.mov"],
     ])
-    func keepLocation(arguments: [String]) throws {
+    func keepLocation(arguments: [String]) async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = CLIRunner.media.appendingPathComponent(arguments[2]).path
-        let outcome = try CLIRunner.run(Array(arguments[0..<2]) + [input, "-o", folder.path])
+        let outcome = try await CLIRunner.run(Array(arguments[0..<2]) + [input, "-o", folder.path])
         let output = try #require(try Self.outputs(in: folder).first, "\(outcome.stderr)")
-        #expect(!(try Self.locationLines(output)).isEmpty)
+        #expect(!(try await Self.locationLines(output)).isEmpty)
     }
 
     @Test("strip-location: 'NAME (no location).EXT' copies, exiftool and heif-info read them, no GPS left",
           .enabled(if: haveExiftool))
-    func stripCopies() throws {
+    func stripCopies() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = (Self.locatedPhotos + Self.locatedVideos).map { CLIRunner.media.appendingPathComponent($0).path }
-        let outcome = try CLIRunner.run(["strip-location", "--json", "-o", folder.path] + inputs)
+        let outcome = try await CLIRunner.run(["strip-location", "--json", "-o", folder.path] + inputs)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let finished = outcome.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"finished\"") }
         #expect(finished.count == inputs.count)
@@ -105,49 +105,49 @@ struct PrivacyCommandsTests {
         #expect(outputs.map { ($0 as NSString).lastPathComponent }.contains("pug (no location).heic"))
         #expect(outputs.count == inputs.count)
         for output in outputs {
-            #expect(try Self.locationLines(output).isEmpty, "\(output)")
-            let warnings = try CLIRunner.run(["-warning", "-error", "-s", "-s", "-s", output], executable: URL(fileURLWithPath: Self.exiftool))
+            #expect(try await Self.locationLines(output).isEmpty, "\(output)")
+            let warnings = try await CLIRunner.run(["-warning", "-error", "-s", "-s", "-s", output], executable: URL(fileURLWithPath: Self.exiftool))
             #expect(!warnings.stdout.lowercased().contains("error"), "\(output): \(warnings.stdout)")
         }
         let heifInfo = URL(fileURLWithPath: "/usr/bin/heif-info")
         if FileManager.default.isExecutableFile(atPath: heifInfo.path) {
             for output in outputs where output.lowercased().hasSuffix(".heic") {
-                let read = try CLIRunner.run([output], executable: heifInfo)
+                let read = try await CLIRunner.run([output], executable: heifInfo)
                 #expect(read.status == 0 && read.stdout.contains("primary"), "\(output): \(read.stderr)")
             }
         }
     }
 
     @Test("strip-location --in-place replaces the file; with --output-dir it is a usage error")
-    func stripInPlace() throws {
+    func stripInPlace() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("clip.mov").path
         try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("video/dolbyVision-hdr.MOV").path, toPath: path)
-        let planned = try CLIRunner.run(["strip-location", "--in-place", "--dry-run", path])
+        let planned = try await CLIRunner.run(["strip-location", "--in-place", "--dry-run", path])
         #expect(planned.stdout.hasPrefix("\(path) → \(path) "), "\(planned.stdout)")
-        let outcome = try CLIRunner.run(["strip-location", "--in-place", path])
+        let outcome = try await CLIRunner.run(["strip-location", "--in-place", path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") } == ["clip.mov"])
-        let info = try CLIRunner.run(["info", path])
+        let info = try await CLIRunner.run(["info", path])
         #expect(info.stdout.contains("location: none"))
-        let usage = try CLIRunner.run(["strip-location", "--in-place", "-o", folder.path, path])
+        let usage = try await CLIRunner.run(["strip-location", "--in-place", "-o", folder.path, path])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("cannot be used together"))
     }
 
     @Test("video outputs drop serial numbers and content identifiers, keep make",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
-    func identifyingVideoTags() throws {
+    func identifyingVideoTags() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = CLIRunner.media.appendingPathComponent("generated/location-keys.mov").path
-        let source = try CLIRunner.run(["-v", "error", "-show_format", input], executable: URL(fileURLWithPath: "/usr/bin/ffprobe"))
+        let source = try await CLIRunner.run(["-v", "error", "-show_format", input], executable: URL(fileURLWithPath: "/usr/bin/ffprobe"))
         #expect(source.stdout.contains("serialnumber=SN123456") && source.stdout.contains("content.identifier="))
-        let outcome = try CLIRunner.run(["convert", "--to", "mkv", "--json", input, "-o", folder.path])
+        let outcome = try await CLIRunner.run(["convert", "--to", "mkv", "--json", input, "-o", folder.path])
         #expect(outcome.stdout.contains("serial numbers and owner name removed"), "\(outcome.stdout)")
         let output = try #require(try Self.outputs(in: folder).first, "\(outcome.stderr)")
-        let tags = try CLIRunner.run(["-v", "error", "-show_format", output], executable: URL(fileURLWithPath: "/usr/bin/ffprobe")).stdout.lowercased()
+        let tags = try await CLIRunner.run(["-v", "error", "-show_format", output], executable: URL(fileURLWithPath: "/usr/bin/ffprobe")).stdout.lowercased()
         #expect(tags.contains("com.apple.quicktime.make=apple"))
         #expect(!tags.contains("sn123456") && !tags.contains("5f1b0c2e") && !tags.contains("iso6709"))
     }

@@ -10,21 +10,21 @@ struct VideoCommandsTests {
     }
 
     @Test("send-to-windows prints the output path on stdout and no progress when stderr is not a terminal")
-    func sendToWindows() throws {
+    func sendToWindows() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", input, "--output-dir", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", input, "--output-dir", directory.path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
         #expect(outcome.stderr.contains("copied without re-encoding"))
         #expect(!outcome.stderr.contains("\r"))
-        let again = try CLIRunner.run(["send-to-windows", input, "-o", directory.path])
+        let again = try await CLIRunner.run(["send-to-windows", input, "-o", directory.path])
         #expect(again.stdout == directory.appendingPathComponent("sample (2).mp4").path + "\n")
     }
 
     @Test("convert, gif and extract-audio write their outputs")
-    func otherCommands() throws {
+    func otherCommands() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
@@ -34,19 +34,19 @@ struct VideoCommandsTests {
             (["extract-audio", input, "--to", "flac"], "sample.flac"),
         ]
         for (arguments, name) in runs {
-            let outcome = try CLIRunner.run(arguments + ["--output-dir", directory.path])
+            let outcome = try await CLIRunner.run(arguments + ["--output-dir", directory.path])
             #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
             #expect(outcome.stdout == directory.appendingPathComponent(name).path + "\n")
         }
     }
 
     @Test("A failing file is reported and the others still run; the exit code says one failed")
-    func partialFailure() throws {
+    func partialFailure() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
         let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", broken, good, "-o", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", broken, good, "-o", directory.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("Error: "))
         #expect(outcome.stderr.contains("cannot decode"))
@@ -58,8 +58,8 @@ struct VideoCommandsTests {
         ["gif", "x.mp4", "--fps", "100"], ["gif", "x.mp4", "--duration", "45"], ["extract-audio", "x.mp4", "--to", "ogg"],
         ["send-to-windows"],
     ])
-    func usageErrors(_ arguments: [String]) throws {
-        let outcome = try CLIRunner.run(arguments)
+    func usageErrors(_ arguments: [String]) async throws {
+        let outcome = try await CLIRunner.run(arguments)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("Error: "))
         #expect(outcome.stdout.isEmpty)
@@ -75,6 +75,11 @@ struct VideoCommandsTests {
         process.arguments = ["convert", input, "--to", "mkv", "--codec", "hevc", "-o", directory.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Its own allowance, so the run neither uses nor depends on the tester's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory.path + "-state"
+        process.environment = environment
+        defer { try? FileManager.default.removeItem(atPath: directory.path + "-state") }
         try process.run()
         // Wait until the temporary output exists, so the interrupt lands mid-encode.
         let deadline = Date().addingTimeInterval(30)
@@ -91,30 +96,30 @@ struct VideoCommandsTests {
     }
 
     @Test("--json prints one object per file with a privacy line")
-    func json() throws {
+    func json() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
         let broken = CLIRunner.media.appendingPathComponent("broken/sample_vvc.mp4").path
-        let outcome = try CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
+        let outcome = try await CLIRunner.run(["send-to-windows", good, broken, "--json", "-o", directory.path])
         #expect(outcome.status == 1)
-        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let lines = try PhotoCommandsTests.outcomes(outcome.stdout)
         #expect(lines.count == 2)
-        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(first["status"] as? String == "ok")
+        let first = try #require(lines.first)
+        #expect(first["event"] as? String == "finished")
         #expect((first["privacy"] as? [String: String])?["location"] == "removed")
-        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
-        #expect(second["status"] as? String == "failed")
+        let second = try #require(lines.last)
+        #expect(second["event"] as? String == "failed")
         #expect((second["error"] as? [String: String])?["category"] == "unsupported")
     }
 
     @Test("Help lists the video commands")
-    func help() throws {
-        let outcome = try CLIRunner.run(["--help"])
+    func help() async throws {
+        let outcome = try await CLIRunner.run(["--help"])
         for name in ["send-to-windows", "convert", "gif", "extract-audio"] {
             #expect(outcome.stdout.contains(name))
         }
-        let convert = try CLIRunner.run(["convert", "--help"])
+        let convert = try await CLIRunner.run(["convert", "--help"])
         #expect(convert.stdout.contains("--max-height"))
     }
 }

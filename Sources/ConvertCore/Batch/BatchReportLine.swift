@@ -10,17 +10,18 @@ import Foundation
 /// |------------|-----------------------------------------------------------------------|
 /// | `started`  | `index`, `input`, `output` (the planned path)                          |
 /// | `progress` | `index`, `input`, `stage` (`decode`, `encode`, `pass 1/2`…), `fraction` (0…1) |
-/// | `finished` | `index`, `input`, `output`, `bytes`, `outputs` (all `{path, bytes}`), `notes` |
+/// | `finished` | `index`, `input`, `output`, `bytes`, `outputs` (all `{path, bytes}`), `notes`, `privacy` `{location}` |
 /// | `failed`   | `index`, `input`, `error` `{category, key, message}`                   |
 /// | `skipped`  | `index`, `input`, `output` (when known), `reason`                     |
 /// | `planned`  | `index`, `input`, `output`, `memoryBytes` (`--dry-run`)               |
-/// | `summary`  | `done`, `failed`, `skipped`, `unfinished`, `interrupted` (last line)  |
+/// | `summary`  | `done`, `failed`, `skipped`, `unfinished`, `interrupted`, `bytesIn`, `bytesOut`, `seconds` (last line) |
 ///
 /// `index` is the input's 0-based position in the batch (after `--shard`); `error.category` is
 /// one of `input`, `unsupported`, `request`, `device`, `cancelled`, `allowance`, `internal` and
 /// `error.key` a stable key such as `input.truncated` or `allowance.exhausted`. A command that
 /// stops before any item (allowance used up, bad output folder) prints one `failed` line
-/// without `index` and `input`.
+/// without `index` and `input`. `privacy.location` is `removed`, `kept` or `none found`, for
+/// photos and videos alike.
 public struct BatchReportLine: Codable, Sendable, Equatable {
     /// The error part of a `failed` line.
     public struct ErrorInfo: Codable, Sendable, Equatable {
@@ -47,6 +48,17 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
         public var bytes: Int64
     }
 
+    /// What happened to location metadata in a finished item.
+    public struct Privacy: Codable, Sendable, Equatable {
+        /// `removed`, `kept` or `none found`.
+        public var location: String
+
+        /// Read from a result's notes: the engines say "location removed" or "location kept".
+        public init(notes: [String]) {
+            location = notes.contains("location removed") ? "removed" : notes.contains("location kept") ? "kept" : "none found"
+        }
+    }
+
     /// `started`, `progress`, `finished`, `failed`, `skipped`, `planned` or `summary`.
     public var event: String
     /// The input's position in the batch.
@@ -61,6 +73,8 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     public var outputs: [Output]?
     /// Short facts about a finished item ("location removed").
     public var notes: [String]?
+    /// Whether location metadata was removed or kept in a finished item.
+    public var privacy: Privacy?
     /// The stage of a `progress` line.
     public var stage: String?
     /// The fraction done of a `progress` line.
@@ -82,6 +96,12 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     public var unfinished: Int?
     /// Summary: whether SIGINT/SIGTERM stopped the batch.
     public var interrupted: Bool?
+    /// Summary: bytes read from the inputs of converted items.
+    public var bytesIn: Int64?
+    /// Summary: bytes written to outputs.
+    public var bytesOut: Int64?
+    /// Summary: how long the batch took.
+    public var seconds: Double?
 
     /// A line with only `event` set; use the factories below.
     public init(event: String) { self.event = event }
@@ -113,7 +133,8 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
         line.output = result.outputs.first?.path
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
-        line.notes = result.notes.isEmpty ? nil : result.notes
+        line.notes = result.notes
+        line.privacy = Privacy(notes: result.notes)
         return line
     }
 
@@ -147,8 +168,14 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// The last line of a batch.
-    public static func summary(done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool) -> BatchReportLine {
+    public static func summary(
+        done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0, bytesOut: Int64 = 0,
+        seconds: Double = 0
+    ) -> BatchReportLine {
         var line = BatchReportLine(event: "summary")
+        line.bytesIn = bytesIn
+        line.bytesOut = bytesOut
+        line.seconds = (seconds * 1000).rounded() / 1000
         line.done = done
         line.failed = failed
         line.skipped = skipped

@@ -13,6 +13,17 @@ public enum PhotoConverter {
         }
     }
 
+    /// Whether this system can write `format`: HEIC and AVIF need libheif encoder plugins
+    /// (x265, an AV1 encoder) that a system may lack; GIF is never written as a photo.
+    public static func canEncode(_ format: PhotoFormat) -> Bool {
+        switch format {
+        case .heic: HeifEncoding.isAvailable(.heic)
+        case .avif: HeifEncoding.isAvailable(.avif)
+        case .gif: false
+        default: true
+        }
+    }
+
     static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
@@ -58,7 +69,7 @@ public enum PhotoConverter {
         var frames: [DecodedFrame?] = photo.frames
         photo.frames = []
         var outputs: [OutputFile] = []
-        let names = try PhotoOutputNaming.candidates(for: request, count: frames.count)
+        let names = try outputPaths(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
             let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
@@ -72,7 +83,7 @@ public enum PhotoConverter {
                 result.notes.forEach(note)
                 note("quality \(result.quality)")
                 if let edge = result.longEdge { note("resized to \(edge) px long edge") }
-                output = try write(names: names[index], overwrite: request.overwrite, input: input) {
+                output = try write(to: names[index], overwrite: request.overwrite) {
                     (temporary, display) throws(ConvertError) in
                     try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
                 } cancellation: { cancellation }
@@ -80,7 +91,7 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
-                output = try write(names: names[index], overwrite: request.overwrite, input: input) {
+                output = try write(to: names[index], overwrite: request.overwrite) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
@@ -104,107 +115,27 @@ public enum PhotoConverter {
         return bitmap
     }
 
-    /// 0666 minus the process umask, read once: `umask` can only be read by setting it, so this
-    /// happens a single time, before any output is written.
-    static let outputMode: mode_t = {
-        let mask = umask(0o022)
-        umask(mask)
-        return 0o666 & ~mask
-    }()
-
-    /// Encodes through a staged temporary file into the first free name of `names` (or the one
-    /// name when overwriting). When another job takes a name between the choice and the commit,
-    /// the finished file moves on to the next candidate instead of failing.
+    /// Encodes through a staged temporary file and moves it to `destination` (replacing an
+    /// existing file only with `overwrite`; the destination is never the input, see
+    /// ``outputPaths(for:count:)``).
     static func write(
-        names: [String], overwrite: Bool, input: String,
+        to destination: String, overwrite: Bool,
         encode: (_ temporaryPath: String, _ displayPath: String) throws(ConvertError) -> Void,
         cancellation: () -> CancellationFlag
     ) throws(ConvertError) -> OutputFile {
-        precondition(!names.isEmpty, "at least one candidate name")
-        var stage = try StagedOutput(destination: names[0])
-        try encode(stage.temporaryPath, names[0])
+        let stage = try StagedOutput(destination: destination)
+        try encode(stage.temporaryPath, destination)
         try cancellation().check()
-        // The staged file is created 0600 (mkstemps); a finished photo gets the usual permissions.
-        chmod(stage.temporaryPath, outputMode)
-        var index = 0
-        while true {
-            do {
-                return try stage.commit(overwrite: overwrite)
-            } catch let error where error.key == "output.exists" && index + 1 < names.count {
-                index += 1
-                let next = try StagedOutput(destination: names[index])
-                guard rename(stage.temporaryPath, next.temporaryPath) == 0 else {
-                    throw .fileSystem(errno, action: "move the output into place at", path: names[index])
-                }
-                stage.discard()
-                stage = next
-            }
-        }
-    }
-}
-
-/// How outputs are named: `photo.heic` → `photo.jpg` next to the input or in the output folder;
-/// `photo (2).jpg`, `photo (3).jpg`, ... when a name is taken; `photo-1.jpg`, `photo-2.jpg`, ...
-/// for the images of a multi-image file.
-enum PhotoOutputNaming {
-    /// The base path (folder + stem, no extension) and extension of image `index` of `count`.
-    static func base(for request: PhotoRequest, index: Int, count: Int) -> (stem: String, ext: String) {
-        let stem: String
-        let ext: String
-        if let explicit = request.outputPath {
-            let ns = explicit as NSString
-            stem = ns.deletingPathExtension
-            ext = ns.pathExtension.isEmpty ? request.format.fileExtension : ns.pathExtension
-        } else {
-            let input = request.inputPath as NSString
-            let directory = request.outputDirectory ?? input.deletingLastPathComponent
-            let name = (input.lastPathComponent as NSString).deletingPathExtension
-            stem = (directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name))
-            ext = request.format.fileExtension
-        }
-        return (count > 1 ? "\(stem)-\(index + 1)" : stem, ext)
+        return try stage.commit(overwrite: overwrite)
     }
 
-    /// Candidate output paths for each image, in order of preference. The input itself is never
-    /// a candidate; with `overwrite` only the plain name is offered.
-    static func candidates(for request: PhotoRequest, count: Int) throws(ConvertError) -> [[String]] {
-        let inputReal = realPath(request.inputPath)
-        var all: [[String]] = []
-        for index in 0..<count {
-            let (stem, ext) = base(for: request, index: index, count: count)
-            let plain = "\(stem).\(ext)"
-            let isInput = realPath(plain) == inputReal
-            if request.overwrite && !isInput {
-                all.append([plain])
-                continue
-            }
-            if request.outputPath != nil && !isInput {
-                all.append([plain])
-                continue
-            }
-            var names: [String] = []
-            if !isInput && !FileManager.default.fileExists(atPath: plain) { names.append(plain) }
-            var number = 2
-            while names.count < 50 && number < 10_000 {
-                let candidate = "\(stem) (\(number)).\(ext)"
-                if !FileManager.default.fileExists(atPath: candidate) && realPath(candidate) != inputReal {
-                    names.append(candidate)
-                }
-                number += 1
-            }
-            guard !names.isEmpty else {
-                throw ConvertError(.request, key: "output.exists", message: "No free output name for \(plain).", path: plain)
-            }
-            all.append(names)
-        }
-        return all
-    }
-
-    /// The canonical path of `path` (or of its folder joined with its name when it does not exist).
-    static func realPath(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: path) { return url.resolvingSymlinksInPath().path }
-        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for
+    /// several images), or fresh names from ``OutputNamer`` in the output folder.
+    static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {
+        try OutputNamer.destination(
+            input: request.inputPath, explicitPath: request.outputPath, directory: request.outputDirectory,
+            overwrite: request.overwrite, pathExtension: request.format.fileExtension,
+            suffixes: count > 1 ? (1...count).map { "-\($0)" } : [""])
     }
 }
 
@@ -248,8 +179,8 @@ extension PhotoConverter {
         let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
         notes += segments.notes
         let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
-        let names = try PhotoOutputNaming.candidates(for: request, count: 1)
-        let output = try write(names: names[0], overwrite: request.overwrite, input: input) {
+        let names = try outputPaths(for: request, count: 1)
+        let output = try write(to: names[0], overwrite: request.overwrite) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: { cancellation }

@@ -109,6 +109,39 @@ public final class OutputNamer: Sendable {
         return folders.reduce(0) { $0 + StagedOutput.removeStale(in: $1) }
     }
 
+    /// The output path of one conversion run outside a batch (the engines' requests use it):
+    /// `explicitPath` when given (with `suffix` before its extension; refused when it is the
+    /// input), otherwise a fresh name for `input` in `directory` (next to the input when nil),
+    /// chosen by the same rules as a batch's names.
+    static func destination(
+        input: String, explicitPath: String?, directory: String?, overwrite: Bool, pathExtension: String,
+        suffixes: [String] = [""]
+    ) throws(ConvertError) -> [String] {
+        if let explicitPath {
+            let ns = explicitPath as NSString
+            let ext = ns.pathExtension.isEmpty ? pathExtension : ns.pathExtension
+            let paths = suffixes.map { ns.deletingPathExtension + $0 + "." + ext }
+            for path in paths where isSameFile(path, input) {
+                throw ConvertError(
+                    .request, key: "output.is-input",
+                    message: "The output \(path) is the input; offconvert never overwrites its input.", path: path)
+            }
+            return paths
+        }
+        let namer = try OutputNamer(outputDirectory: directory, overwrite: overwrite, inputs: [input])
+        var paths: [String] = []
+        for suffix in suffixes {
+            paths.append(try namer.destination(for: input, pathExtension: pathExtension, suffix: suffix))
+        }
+        return paths
+    }
+
+    /// Whether `a` and `b` are the same existing file (by device and inode, so links count).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        guard let first = fileID(a), let second = fileID(b) else { return false }
+        return first == second
+    }
+
     /// Whether `candidate` may be written: free, or (with overwrite) a regular file that is not
     /// an input.
     private func isUsable(_ candidate: String) -> Bool {

@@ -16,6 +16,14 @@ final class StagedOutput {
     static let partialSuffix = ".partial"
     static let marker = ".offconvert-"
 
+    /// 0666 minus the process umask, read once: `umask` can only be read by setting it (which is
+    /// not thread-safe), so this happens a single time, before the first output is created.
+    static let outputMode: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return 0o666 & ~mask
+    }()
+
     /// Where the output goes once complete.
     let destination: String
     /// The temporary file codecs write to.
@@ -36,6 +44,14 @@ final class StagedOutput {
         }
         guard fd >= 0 else {
             throw ConvertError.fileSystem(errno, action: "create the output file in", path: directory)
+        }
+        // mkstemps creates the file 0600; the finished output gets the permissions any new file of
+        // this user would get, so no caller has to remember a chmod before committing.
+        guard fchmod(fd, Self.outputMode) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(String(nulTerminated: bytes))
+            throw ConvertError.fileSystem(code, action: "create the output file in", path: directory)
         }
         // Locked before anyone else can know the name matters: mkstemps just created it.
         _ = flock(fd, LOCK_EX | LOCK_NB)

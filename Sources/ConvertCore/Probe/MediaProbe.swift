@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import Foundation
 
 /// Reads what a media file is: its format, size and (for movies and audio) its container and
 /// tracks, including the dynamic-range class of every video track.
@@ -174,4 +175,24 @@ enum FFmpegLogging {
 
     /// Silences FFmpeg's own logging once per process, unless `OFFCONVERT_FFMPEG_LOG` is set.
     static func quiet() { configured }
+}
+
+/// What kind of media a file holds, from its first bytes only.
+public enum MediaKind: String, Sendable, Equatable {
+    /// A still image offconvert's photo engine reads.
+    case photo
+    /// Anything else (movies, audio): left to the video engine, which tells whether it can read it.
+    case video
+}
+
+extension MediaProbe {
+    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
+    /// input of a batch before any work); nil when the file cannot be read.
+    public static func kind(path: String) -> MediaKind? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 64) else { return nil }
+        if case .image = MediaSniffer.kind(of: Array(head)) { return .photo }
+        return .video
+    }
 }

@@ -64,8 +64,9 @@ enum VideoJob {
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()
-        let destination = try OutputNaming.destination(input: input, fileExtension: plan.format.fileExtension,
-                                                       location: output)
+        let destination = try OutputNamer.destination(
+            input: input, explicitPath: output.path, directory: output.directory, overwrite: output.overwrite,
+            pathExtension: plan.format.fileExtension)[0]
         let staged = try StagedOutput(destination: destination)
         let removedTags: Int
         let damaged: Int
@@ -80,11 +81,6 @@ enum VideoJob {
             damaged = pump.damagedPackets
         }
         reporter.report(.writing, 0.99)
-        // The staged file is created private (0600); give the output the permissions any new file
-        // of this user would get.
-        let mask = umask(0)
-        umask(mask)
-        chmod(staged.temporaryPath, 0o666 & ~mask)
         let file = try staged.commit(overwrite: output.overwrite)
         var notes = plan.notes
         if removedTags > 0 { notes.append("location removed") }

@@ -22,8 +22,18 @@ struct BatchOptions: Sendable {
     var resume = true
     /// `--json`.
     var json = false
+    /// `--quiet`: only errors on stderr, no progress, notes or summary.
+    var quiet = false
+    /// `--verbose`: errors also name their low-level cause.
+    var verbose = false
     /// `--shard I/N` as (I, N), 1-based.
     var shard: (index: Int, count: Int)?
+
+    /// The input files argument of a command over many files: optional on the command line
+    /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
+    static func files(_ help: String) -> ArgumentSpec {
+        ArgumentSpec(name: "FILES", help: help + " '-' reads paths from stdin.", repeating: true, required: false)
+    }
 
     /// The shared options, in the order `--help` lists them.
     static let specs: [OptionSpec] = [
@@ -40,6 +50,12 @@ struct BatchOptions: Sendable {
         .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
         .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
         .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
+    ] + outputStyleSpecs
+
+    /// `--quiet` and `--verbose`: every converting command has them.
+    static let outputStyleSpecs: [OptionSpec] = [
+        .flag("quiet", help: "Print only errors: no progress, notes or summary."),
+        .flag("verbose", help: "Also print the low-level cause of each error."),
     ]
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
@@ -69,6 +85,9 @@ struct BatchOptions: Sendable {
                 inputs += lines(text)
             }
         }
+        guard !inputs.isEmpty else {
+            throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
+        }
         var shard: (Int, Int)?
         if let text = arguments.value("shard") {
             let parts = text.split(separator: "/").map { Int($0) }
@@ -78,13 +97,16 @@ struct BatchOptions: Sendable {
             shard = (index, count)
             inputs = inputs.filter { Self.shard(of: $0, count: count) == index }
         }
+        if arguments.flag("quiet") && arguments.flag("verbose") {
+            throw UsageError(message: "'--quiet' and '--verbose' cannot be used together.")
+        }
         let budget = try arguments.byteCount("memory-budget") ?? BatchScheduler.defaultBudget()
         guard budget > 0 else { throw UsageError(message: "'--memory-budget' must be more than 0 bytes.") }
         return BatchOptions(
             inputs: inputs, outputDirectory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"),
             jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
             memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
-            json: arguments.flag("json"), shard: shard)
+            json: arguments.flag("json"), quiet: arguments.flag("quiet"), verbose: arguments.flag("verbose"), shard: shard)
     }
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every

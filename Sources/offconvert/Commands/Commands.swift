@@ -11,6 +11,8 @@ enum Commands {
         ConvertCommand.self,
         InfoCommand.self,
         StripLocationCommand.self,
+        FormatsCommand.self,
+        CapabilitiesCommand.self,
         AllowanceCommand.self,
         UnlockCommand.self,
     ]

@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert compress-photos FILES...`: smaller photos for sharing, optionally under a size.
 enum CompressPhotosCommand: Command {
+    /// The output formats it writes.
+    static let targets: [PhotoFormat] = [.jpeg, .webp]
+
     static let spec = CommandSpec(
         name: "compress-photos",
         abstract: "Shrink photos to JPEG (or WebP), at a quality or under a target file size.",
@@ -11,18 +14,18 @@ enum CompressPhotosCommand: Command {
             the original again at the smaller size. Location metadata is removed unless kept on \
             purpose.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to compress (any format offconvert reads).", repeating: true)],
-        options: [
+        arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
+        options: PhotoWork.options([
             .option("target-size", value: "size", help: "Largest file size per photo, e.g. 500KB or 2MB."),
             .option("to", value: "jpg|webp", help: "Output format.", default: "jpg"),
-        ] + PhotoBatch.commonOptions.map { option in
+        ] + PhotoWork.commonOptions.map { option in
             option.long == "quality" ? .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
-        },
+        }),
         examples: ["compress-photos *.jpg --target-size 500KB", "compress-photos IMG_0001.HEIC --max-size 2048"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let format: PhotoFormat = try arguments.choice("to", ["jpg", "jpeg", "webp"], default: "jpg") == "webp" ? .webp : .jpeg
-        var template = try PhotoBatch.request(from: arguments, format: format)
+        var template = try PhotoWork.request(from: arguments, format: format)
         if arguments.value("quality") == nil { template.quality = 80 }
         if let target = try arguments.byteCount("target-size") {
             if arguments.value("quality") != nil {
@@ -31,6 +34,6 @@ enum CompressPhotosCommand: Command {
             guard target >= 1000 else { throw UsageError(message: "'--target-size' must be at least 1KB.") }
             template.targetByteCount = target
         }
-        return await PhotoBatch.convert(arguments.positionals, template: template, json: arguments.flag("json"), console: console)
+        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
     }
 }

@@ -10,12 +10,12 @@ enum HeicToJpgCommand: Command {
             replaced unless --overwrite is given: NAME (2).jpg is used instead. GPS location, serial \
             numbers and owner names are removed unless you ask to keep them.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
-        options: PhotoBatch.commonOptions,
+        arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
+        options: PhotoWork.options(PhotoWork.commonOptions),
         examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let template = try PhotoBatch.request(from: arguments, format: .jpeg)
-        return await PhotoBatch.convert(arguments.positionals, template: template, json: arguments.flag("json"), console: console)
+        let template = try PhotoWork.request(from: arguments, format: .jpeg)
+        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
     }
 }

@@ -9,12 +9,12 @@ enum HeicToPngCommand: Command {
             Each photo becomes NAME.png next to it (or in --output-dir). Transparency is kept. \
             Photos with more than 8 bits per channel are written as 16-bit PNGs.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Photos to convert (any format offconvert reads).", repeating: true)],
-        options: PhotoBatch.commonOptions.filter { $0.long != "quality" },
+        arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
+        options: PhotoWork.options(PhotoWork.commonOptions.filter { Catalogue.photoOption($0.long, appliesTo: .png) }),
         examples: ["heic-to-png photo.heic"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let template = try PhotoBatch.request(from: arguments, format: .png)
-        return await PhotoBatch.convert(arguments.positionals, template: template, json: arguments.flag("json"), console: console)
+        let template = try PhotoWork.request(from: arguments, format: .png)
+        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
     }
 }

@@ -3,41 +3,67 @@ import Foundation
 
 /// `offconvert images-to-pdf FILES... -o album.pdf`: photos into one PDF, one per page.
 enum ImagesToPdfCommand: Command {
+    /// Its own options (a subset of the batch options follows them: one output needs no
+    /// naming, sharding or parallelism).
+    static let ownOptions: [OptionSpec] = [
+        .option("output", short: "o", value: "file", help: "The PDF to write (required)."),
+        .option("page", value: PDFPageSize.allCases.map(\.rawValue).joined(separator: "|"), help: "Page size.", default: "fit"),
+        .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise."),
+        .option("quality", short: "q", value: "n", help: "JPEG quality for images that must be re-encoded.", default: "90"),
+    ]
+
+    /// The batch options that apply to one output from many inputs.
+    static let batchOptions = BatchOptions.specs.compactMap { option -> OptionSpec? in
+        guard ["overwrite", "memory-budget", "from-file", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
+        else { return nil }
+        // The PDF's name is the user's choice: it is replaced or refused, never numbered.
+        return option.long == "overwrite" ? .flag("overwrite", help: "Replace the PDF if it exists (never one of the images).") : option
+    }
+
     static let spec = CommandSpec(
         name: "images-to-pdf",
         abstract: "Put photos into one PDF, one per page, in the order given.",
         discussion: """
             JPEGs that need no rotation are embedded as they are, without re-encoding; other \
             images are encoded to JPEG once. Orientation is applied, colour profiles are kept, \
-            and no metadata (so no location) goes into the PDF.
+            and no metadata (so no location) goes into the PDF. The album counts as one conversion.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "Images, in page order.", repeating: true)],
-        options: [
-            .option("output", short: "o", value: "file", help: "The PDF to write (required)."),
-            .option("page", value: "fit|a4|letter", help: "Page size.", default: "fit"),
-            .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise."),
-            .option("quality", short: "q", value: "n", help: "JPEG quality for images that must be re-encoded.", default: "90"),
-            .flag("overwrite", help: "Replace the PDF if it exists."),
-            .flag("json", help: "Print the result as one JSON object on stdout."),
-        ],
+        arguments: [BatchOptions.files("Images, in page order.")],
+        options: ownOptions + batchOptions,
         examples: ["images-to-pdf scan1.jpg scan2.heic -o album.pdf --page a4"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard let output = arguments.value("output") else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
-        let page = PDFPageSize(rawValue: try arguments.choice("page", ["fit", "a4", "letter"], default: "fit")) ?? .fit
-        var margin: Double?
+        let pageName = try arguments.choice("page", PDFPageSize.allCases.map(\.rawValue), default: "fit")
+        let page = PDFPageSize(rawValue: pageName) ?? .fit
+        let margin: Double?
         if let text = arguments.value("margin") {
             guard let points = parseMargin(text) else {
                 throw UsageError(message: "The value '\(text)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
             }
             margin = points
+        } else {
+            margin = nil
         }
-        let request = PDFRequest(
-            inputPaths: arguments.positionals, outputPath: output, page: page, margin: margin,
-            overwrite: arguments.flag("overwrite"), quality: try arguments.integer("quality", in: 1...100, default: 90))
-        let report = await PhotoBatch.report(input: arguments.positionals.first ?? output, PDFAlbum.make(request))
-        PhotoBatch.print(report, json: arguments.flag("json"), console: console)
-        return report.status == "ok" ? ExitCode.success : ExitCode.failure
+        let quality = try arguments.integer("quality", in: 1...100, default: 90)
+        let options = try BatchOptions.parse(arguments)
+        try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
+        let inputs = options.inputs
+        let work = BatchWork(
+            command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)"],
+            outputExtension: { _ in "pdf" },
+            // Pages are made one at a time: the largest image decoded, plus its JPEG encode.
+            cost: { _ in
+                inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max() ?? 0
+            },
+            singleOutput: output,
+            convert: { item, progress throws(ConvertError) in
+                let request = PDFRequest(
+                    inputPaths: inputs, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
+                    quality: quality)
+                return try await PDFAlbum.make(request).result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
     }
 
     /// Points from `10mm`, `1cm`, `0.5in`, `36pt` or a bare number of points.

@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
 enum SendToWindowsCommand: Command {
+    /// Its own options (the batch options follow them).
+    static let ownOptions: [OptionSpec] = [.flag("keep-location", help: "Keep the recording location in the output.")]
+
     static let spec = CommandSpec(
         name: "send-to-windows",
         abstract: "Make videos that play on any Windows PC (MP4, H.264, AAC).",
@@ -11,16 +14,17 @@ enum SendToWindowsCommand: Command {
             Keeps the video and the first sound track only; other tracks are left out. The location \
             where the video was recorded is removed unless --keep-location is given.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos to convert.", repeating: true)],
-        options: [.flag("keep-location", help: "Keep the recording location in the output.")]
-            + VideoJobRunner.outputOptions,
+        arguments: [BatchOptions.files("The videos to convert.")],
+        options: ownOptions + BatchOptions.specs,
         examples: ["send-to-windows IMG_0042.MOV", "send-to-windows *.MOV --output-dir ~/ForWindows"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let location = VideoJobRunner.location(arguments)
         let keepLocation = arguments.flag("keep-location")
-        return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
-            var request = VideoRequest.sendToWindows(input, output: location)
+        return try await VideoWork.run(
+            command: spec.name, identity: ["keep-location=\(keepLocation)"], outputExtension: VideoContainer.mp4.rawValue,
+            arguments: arguments, console: console
+        ) { input, output in
+            var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             return VideoConverter.convert(request)
         }

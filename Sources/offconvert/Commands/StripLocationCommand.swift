@@ -37,7 +37,7 @@ enum StripLocationCommand: Command {
         }
         if inPlace && options.dryRun {
             // The batch front end plans fresh names; in place, each file is its own output.
-            let printer = BatchPrinter(console: console, json: options.json)
+            let printer = BatchPrinter(console: console, options: options, board: nil)
             for (index, input) in options.inputs.enumerated() {
                 printer.planned(index: index, input: input, output: input, memory: cost(input))
             }

@@ -51,8 +51,9 @@ final class ProgressBoard: Sendable {
         redraw(force: false)
     }
 
-    /// An item ended; `line` (already formatted) is printed above the live lines to stay.
-    func end(_ index: Int, printing line: String?, toStdout: Bool) {
+    /// An item ended; `stdout` and `stderr` lines (already formatted) are printed above the
+    /// live lines, to stay.
+    func end(_ index: Int, stdout: [String] = [], stderr: [String] = []) {
         let text: String? = state.withLock { state in
             state.items[index] = nil
             state.finished += 1
@@ -62,7 +63,8 @@ final class ProgressBoard: Sendable {
             return clear
         }
         if let text { console.errRaw(text) }
-        if let line { toStdout ? console.out(line) : console.err(line) }
+        for line in stdout { console.out(line) }
+        for line in stderr { console.err(line) }
         redraw(force: true)
     }
 
@@ -148,5 +150,14 @@ enum Formatting {
         let total = Int(seconds.rounded())
         if total < 3600 { return "\(total / 60)m\(String(format: "%02d", total % 60))s" }
         return "\(total / 3600)h\(String(format: "%02d", (total % 3600) / 60))m"
+    }
+}
+
+extension Formatting {
+    /// A batch's running time: `0.4s`, `12.3s`, `2m05s`.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value >= 0 else { return "?" }
+        if value < 60 { return String(format: "%.1fs", value) }
+        return duration(value)
     }
 }

@@ -137,7 +137,9 @@ struct VideoTranscodeTests {
         var events: [JobEvent] = []
         for await event in job.events {
             events.append(event)
-            if case .progress(let progress) = event, progress.fraction > 0.05 { job.cancel() }
+            if case .progress(let progress) = event, progress.fraction > 0.05 {
+                job.cancel()
+            }
         }
         await job.completion()
         guard case .failed(let error)? = events.last else {

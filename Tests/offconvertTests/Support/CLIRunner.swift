@@ -39,10 +39,13 @@ enum CLIRunner {
 
     /// Runs `offconvert` (or `executable`, wrapping it) with `arguments`, an environment that adds `environment`, in `directory`.
     /// The allowance lives in a fresh state folder per run unless `environment` sets `XDG_STATE_HOME`.
+    ///
+    /// Waits without holding a thread: tests run in parallel on the few threads of Swift's
+    /// cooperative pool, and a blocked one would stall other suites' conversions.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
         directory: URL? = nil, timeout: TimeInterval = 300
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -66,10 +69,15 @@ enum CLIRunner {
         process.standardOutput = outHandle
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            process.terminate()
+        }
+        for await _ in exited.stream {}
+        watchdog.cancel()
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()

@@ -64,7 +64,7 @@ public enum PDFAlbum {
             throw ConvertError(.request, key: "request.margin", message: "The margin must be between 0 and 1000 points.")
         }
         let output = request.outputPath
-        if request.inputPaths.contains(where: { PhotoOutputNaming.realPath($0) == PhotoOutputNaming.realPath(output) }) {
+        if request.inputPaths.contains(where: { OutputNamer.isSameFile($0, output) }) {
             throw ConvertError(
                 .request, key: "output.is-input", message: "The PDF would replace one of its own images: \(output).", path: output)
         }
@@ -82,7 +82,6 @@ public enum PDFAlbum {
         }
         try writer.finish()
         try cancellation.check()
-        chmod(stage.temporaryPath, PhotoConverter.outputMode)
         let file = try stage.commit(overwrite: request.overwrite)
         let copied = request.inputPaths.count - reEncoded
         if copied > 0 { notes.append("\(copied) JPEG\(copied == 1 ? "" : "s") embedded without re-encoding") }

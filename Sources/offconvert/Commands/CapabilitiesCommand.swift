@@ -1,0 +1,61 @@
+import ConvertCore
+import Foundation
+
+/// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
+enum CapabilitiesCommand: Command {
+    static let spec = CommandSpec(
+        name: "capabilities",
+        abstract: "Show which encoders and hardware offconvert can use on this machine.",
+        discussion: """
+            Photo outputs (HEIC and AVIF need libheif encoder plugins), the video and audio encoders \
+            FFmpeg offers, hardware encoders whose device really opens, and whether HDR can be tone \
+            mapped. Nothing is encoded and nothing leaves the machine.
+            """,
+        options: [.flag("json", help: "Print one JSON object instead of text.")],
+        examples: ["capabilities", "capabilities --json"])
+
+    /// The `--json` shape.
+    struct Report: Encodable {
+        struct Encoder: Encodable {
+            var name: String
+            var codec: String
+            var hardware: Bool
+            var usable: Bool
+        }
+
+        var photoOutputs: [String: Bool]
+        var encoders: [Encoder]
+        var toneMapping: Bool
+    }
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let video = VideoConverter.capabilities()
+        let photos = PhotoFormat.allCases.filter { $0 != .gif }
+        let report = Report(
+            photoOutputs: Dictionary(uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
+            encoders: video.encoders.map { Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable) },
+            toneMapping: video.canToneMap)
+        if arguments.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return ExitCode.success
+        }
+        func yes(_ value: Bool) -> String { value ? "yes" : "no" }
+        var lines = ["Photo outputs:"]
+        for format in photos {
+            lines.append("  \(format.fileExtension.padding(toLength: 6, withPad: " ", startingAt: 0)) \(yes(PhotoConverter.canEncode(format)))")
+        }
+        lines.append("Software encoders:")
+        for encoder in video.encoders where !encoder.isHardware {
+            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(yes(encoder.isUsable))")
+        }
+        lines.append("Hardware encoders:")
+        for encoder in video.encoders where encoder.isHardware {
+            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(encoder.isUsable ? "yes" : "no (no device)")")
+        }
+        lines.append("HDR tone mapping: \(yes(video.canToneMap))")
+        console.out(lines.joined(separator: "\n"))
+        return ExitCode.success
+    }
+}
