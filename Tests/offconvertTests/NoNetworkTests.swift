@@ -23,6 +23,8 @@ struct NoNetworkTests {
         ["info", "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4"],
         ["strip-location", "TestMedia/photos/tokyo.jpg", "TestMedia/video/sample.mp4", "-o", "OUT"],
         ["allowance"],
+        ["formats", "--json"],
+        ["capabilities"],
         ["unlock", "TestMedia/generated/not-media.txt"],
         ["--help"],
     ]
