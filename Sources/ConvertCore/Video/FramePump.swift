@@ -43,7 +43,7 @@ final class FramePump {
             case .video(_, let encoding):
                 lanes[lane.stream.index] = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
-                    format: plan.format, cancellation: cancellation)
+                    format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
@@ -169,7 +169,7 @@ final class VideoLane: PumpLane {
     private let cancellation: CancellationFlag
 
     init(input: UnsafeMutablePointer<AVStream>, encoding: VideoEncoding, demuxer: Demuxer,
-         muxer: Muxer, format: OutputFormat, cancellation: CancellationFlag) throws(ConvertError) {
+         muxer: Muxer, format: OutputFormat, maxPixels: Int, cancellation: CancellationFlag) throws(ConvertError) {
         path = demuxer.path
         self.cancellation = cancellation
         self.muxer = muxer
@@ -177,7 +177,7 @@ final class VideoLane: PumpLane {
         decoded = try Frame()
         filtered = try Frame()
         encoded = try Packet()
-        decoder = try CodecDecoder(stream: input, path: demuxer.path)
+        decoder = try CodecDecoder(stream: input, path: demuxer.path, maxPixels: maxPixels)
         let source = decoder.context.pointee
         // The encoder and the muxer header need the output size before the first frame is decoded,
         // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it

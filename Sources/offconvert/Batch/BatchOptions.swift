@@ -24,6 +24,20 @@ struct BatchOptions: Sendable {
     var json = false
     /// `--shard I/N` as (I, N), 1-based.
     var shard: (index: Int, count: Int)?
+    /// `--max-pixels`: the decompression-bomb limit handed to every request.
+    var maxPixels = PixelLimit.defaultMaxPixels
+
+    /// `--max-pixels`, shared by every converting command (batch or not) so the limit is spelled
+    /// and checked in one place.
+    static let maxPixelsSpec = OptionSpec.option(
+        "max-pixels", value: "n",
+        help: "Refuse images and video frames with more pixels than this (protects against decompression bombs).",
+        default: String(PixelLimit.defaultMaxPixels))
+
+    /// The value of `--max-pixels`, or the library default.
+    static func maxPixels(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments.integer("max-pixels", in: 1...Int(Int32.max) * 16, default: PixelLimit.defaultMaxPixels)
+    }
 
     /// The shared options, in the order `--help` lists them.
     static let specs: [OptionSpec] = [
@@ -40,6 +54,7 @@ struct BatchOptions: Sendable {
         .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
         .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
         .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
+        maxPixelsSpec,
     ]
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
@@ -84,7 +99,7 @@ struct BatchOptions: Sendable {
             inputs: inputs, outputDirectory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"),
             jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
             memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
-            json: arguments.flag("json"), shard: shard)
+            json: arguments.flag("json"), shard: shard, maxPixels: try maxPixels(arguments))
     }
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every

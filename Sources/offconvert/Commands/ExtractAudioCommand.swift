@@ -10,7 +10,7 @@ enum ExtractAudioCommand: Command {
         options: [
             .option("to", short: "t", value: "format", help: "Audio format: m4a, mp3, opus, wav or flac.", default: "m4a"),
             .flag("keep-location", help: "Keep the recording location in the output."),
-        ] + VideoJobRunner.outputOptions,
+        ] + VideoJobRunner.outputOptions.filter { $0.long != "max-pixels" },
         examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {

@@ -27,9 +27,10 @@ enum GIFCommand: Command {
         let fps = try arguments.integer("fps", in: 1...30, default: 12)
         let width = try arguments.integer("width", in: 16...1280, default: 480)
         let location = VideoJobRunner.location(arguments)
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps,
-                                          width: width, output: location))
+                                          width: width, output: location, maxPixels: maxPixels))
         }
     }
 }

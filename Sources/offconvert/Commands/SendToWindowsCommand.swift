@@ -19,9 +19,11 @@ enum SendToWindowsCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let location = VideoJobRunner.location(arguments)
         let keepLocation = arguments.flag("keep-location")
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             var request = VideoRequest.sendToWindows(input, output: location)
             request.keepLocation = keepLocation
+            request.maxPixels = maxPixels
             return VideoConverter.convert(request)
         }
     }

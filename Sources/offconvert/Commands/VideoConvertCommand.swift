@@ -31,6 +31,7 @@ enum VideoConvertCommand: Command {
             : try arguments.integer("max-height", in: 16...8640, default: 1080)
         let location = VideoJobRunner.location(arguments)
         let keepLocation = arguments.flag("keep-location")
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         guard let container else { throw UsageError(message: "Unknown container.") }
         let codec = codecName.flatMap(VideoCodec.init(rawValue:))
         if container == .webm, let codec, codec != .vp9 && codec != .av1 {
@@ -39,7 +40,7 @@ enum VideoConvertCommand: Command {
         return await VideoJobRunner.run(arguments.positionals, console: console, json: arguments.flag("json")) { input in
             VideoConverter.convert(VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
-                keepLocation: keepLocation, output: location))
+                keepLocation: keepLocation, output: location, maxPixels: maxPixels))
         }
     }
 }

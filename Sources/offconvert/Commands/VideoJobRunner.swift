@@ -82,6 +82,7 @@ enum VideoJobRunner {
         jsonOption,
         .option("output-dir", short: "o", value: "dir", help: "Write outputs into this folder instead of next to each input."),
         .flag("overwrite", help: "Replace an existing output file (never the input). Without it, 'clip (2).mp4' is used."),
+        BatchOptions.maxPixelsSpec,
     ]
 
     /// A number of seconds from an option, or nil when absent.

@@ -116,6 +116,7 @@ enum PhotoBatch {
         }
         request.allImages = arguments.flag("all-images")
         request.overwrite = arguments.flag("overwrite")
+        request.maxPixels = try BatchOptions.maxPixels(arguments)
         if arguments.value("max-size") != nil {
             request.maxLongEdge = try arguments.integer("max-size", in: 16...65535, default: 0)
         }
@@ -135,6 +136,7 @@ enum PhotoBatch {
         .flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...)."),
         .flag("overwrite", help: "Replace existing outputs instead of choosing a free name."),
         .flag("json", help: "Print one JSON object per file on stdout."),
+        BatchOptions.maxPixelsSpec,
     ]
 
     /// Converts `inputs` with `template` (its input path replaced per file); returns the exit code.
