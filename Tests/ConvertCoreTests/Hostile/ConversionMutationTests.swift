@@ -54,7 +54,7 @@ struct ConversionMutationTests {
     static func outcome(of job: ConversionJob, within limit: Duration) async -> HostileOutcome {
         await withTaskGroup(of: HostileOutcome?.self) { group in
             group.addTask {
-                do {
+                do throws(ConvertError) {
                     return .produced(try await job.result().outputs.map(\.path))
                 } catch {
                     return .failed(error)
