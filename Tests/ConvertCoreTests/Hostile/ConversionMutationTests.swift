@@ -148,6 +148,7 @@ struct ConversionMutationTests {
             let context = "\(path.rawValue) round \(round): \(source.name) as .\(ext), \(description); replay with \(FuzzSettings.replay)"
             let outcome = await Self.run(path, input: input.path, output: outputs)
             var expected: Set<String> = []
+            let failuresBefore = failures
             switch outcome {
             case .produced(let files):
                 succeeded += 1
@@ -167,7 +168,7 @@ struct ConversionMutationTests {
             let left = Set((try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? [])
             #expect(left == expected, "output folder holds \(left.sorted()), expected \(expected.sorted()): \(context)")
             for name in left { try? FileManager.default.removeItem(at: outputs.appendingPathComponent(name)) }
-            if failures == 0 { try? FileManager.default.removeItem(at: input) }
+            if failures == failuresBefore { try? FileManager.default.removeItem(at: input) }
         }
         let elapsed = ContinuousClock.now - started
         print("hostile mutations [\(path.rawValue)]: \(path.share) in \(elapsed), \(succeeded) converted, errors \(categories.sorted { $0.key < $1.key })")
