@@ -78,6 +78,7 @@ enum PNGCodec {
         case .eight(let values): status = values.withUnsafeBytes { run($0, bits: 8) }
         case .sixteen(let values): status = values.withUnsafeBytes { run($0, bits: 16) }
         }
+        if status > 0 { throw .fileSystem(status, action: "write", path: displayPath) }
         guard status == 0 else {
             throw ConvertError(
                 .device, key: "device.io", message: "Could not write the PNG \(displayPath).", path: displayPath,
