@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Decompression bombs: tiny files whose headers claim enormous pictures. Each must be refused from
-# its header, before any pixel memory is allocated.
+# its header, before any pixel memory is allocated. They live in generated/bombs/, out of the way
+# of tests that enumerate every fixture.
 #   bomb-100000x100000.png   a valid PNG signature, IHDR 100000x100000 RGB, one small IDAT.
 #   bomb-65500x65500.jpg     a 16x16 baseline JPEG whose SOF0 claims 65500x65500.
 #   bomb-20000x20000.heic    a 64x64 HEIC whose ispe claims 20000x20000 (400 MP: under libheif's
@@ -10,9 +11,10 @@
 set -euo pipefail
 ff() { ffmpeg -nostdin -v error -y "$@"; }
 tmp="$(mktemp -d)"
+mkdir -p "$OUT/bombs"
 trap 'rm -rf "$tmp"' EXIT
 
-python3 - "$OUT/bomb-100000x100000.png" <<'PY'
+python3 - "$OUT/bombs/bomb-100000x100000.png" <<'PY'
 import struct, sys, zlib
 def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
@@ -22,7 +24,7 @@ open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chun
 PY
 
 ff -f lavfi -i "testsrc=size=16x16:rate=1" -frames:v 1 -fflags +bitexact -map_metadata -1 "$tmp/small.jpg"
-python3 - "$tmp/small.jpg" "$OUT/bomb-65500x65500.jpg" <<'PY'
+python3 - "$tmp/small.jpg" "$OUT/bombs/bomb-65500x65500.jpg" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
 i = 2
@@ -39,7 +41,7 @@ PY
 
 ff -f lavfi -i "testsrc=size=64x64:rate=1" -frames:v 1 "$tmp/small.png"
 heif-enc -q 50 -o "$tmp/small.heic" "$tmp/small.png" >/dev/null
-python3 - "$tmp/small.heic" "$OUT/bomb-20000x20000.heic" <<'PY'
+python3 - "$tmp/small.heic" "$OUT/bombs/bomb-20000x20000.heic" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
 at = data.find(b"ispe")
@@ -55,7 +57,7 @@ PY
 # H.264 baseline with pic_order_cnt_type 2 (no B-frames), so the SPS is short and easy to rewrite.
 ff -f lavfi -i "testsrc=size=64x64:rate=10" -frames:v 5 -pix_fmt yuv420p -c:v libx264 -profile:v baseline -x264-params "threads=1" \
    -bsf:v h264_mp4toannexb -fflags +bitexact -map_metadata -1 -f h264 "$tmp/small.264"
-python3 - "$tmp/small.264" "$OUT/bomb-h264-17600.264" 1100 "$tmp/bomb-16000.264" 1000 <<'PY'
+python3 - "$tmp/small.264" "$OUT/bombs/bomb-h264-17600.264" 1100 "$tmp/bomb-16000.264" 1000 <<'PY'
 import sys
 class Bits:
     def __init__(self, data): self.data, self.pos = data, 0
@@ -109,4 +111,4 @@ for target, mbs in ((sys.argv[2], int(sys.argv[3])), (sys.argv[4], int(sys.argv[
         out += b"\x00\x00\x00\x01" + p
     open(target, "wb").write(out)
 PY
-ffmpeg -nostdin -v quiet -y -f h264 -i "$tmp/bomb-16000.264" -c copy -fflags +bitexact -map_metadata -1 "$OUT/bomb-h264-16000.mp4"
+ffmpeg -nostdin -v quiet -y -f h264 -i "$tmp/bomb-16000.264" -c copy -fflags +bitexact -map_metadata -1 "$OUT/bombs/bomb-h264-16000.mp4"

@@ -30,7 +30,7 @@ struct MaxPixelsOptionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var command = arguments
-        command[1] = CLIRunner.media.appendingPathComponent("generated").appendingPathComponent(arguments[1]).path
+        command[1] = CLIRunner.media.appendingPathComponent("generated/bombs").appendingPathComponent(arguments[1]).path
         let outcome = try CLIRunner.run(command + ["-o", directory.path])
         #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stderr.contains("pixels"), "\(outcome.stderr)")

@@ -66,4 +66,20 @@ struct HostileRegressionTests {
             #expect(error.category == .input, "\(error.key): \(error.message)")
         }
     }
+
+    @Test("an XMP packet with thousands of unclosed location tags is dropped in linear time")
+    func xmpBacktracking() {
+        // libFuzzer (exif target): each unclosed '<exif:GPSLatitude>' made the element pattern
+        // rescan to the end of the packet: 54 KB took seconds, 216 KB minutes.
+        let packet = Array(("<x:xmpmeta>" + String(repeating: "<exif:GPSLatitude>", count: 12000) + "</x:xmpmeta>").utf8)
+        let started = ContinuousClock.now
+        #expect(XMP.removing(XMP.locationProperties, from: packet) == nil)
+        let metadata = OutputMetadata(exif: nil, xmp: packet, policy: .shareSafe)
+        #expect(metadata.xmp == nil)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // An ordinary packet is still edited, not dropped.
+        let ordinary = Array("<x:xmpmeta><rdf:Description exif:GPSLatitude=\"1,2N\" tiff:Make=\"X\"/></x:xmpmeta>".utf8)
+        let edited = String(decoding: XMP.removing(XMP.locationProperties, from: ordinary) ?? [], as: UTF8.self)
+        #expect(edited.contains("tiff:Make") && !edited.contains("GPSLatitude"))
+    }
 }

@@ -4,24 +4,18 @@ import Testing
 
 /// Decompression bombs: small files that declare enormous pictures (TestMedia/generators/
 /// 30-hostile.sh) are refused from their headers, with `input.too-many-pixels`, before any pixel
-/// memory is allocated; the limit can be raised per request.
+/// memory is allocated; the limit can be raised per request. (The key proves the refusal came from
+/// the header check: a decoder that had started would fail differently, or take gigabytes. Peak
+/// RSS is not asserted because it is process-wide and the other suites run in parallel.)
 @Suite("Hostile: decompression bombs")
 struct PixelLimitTests {
-    /// The process's peak resident size in bytes (Linux reports kilobytes).
-    static func peakResidentBytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1024
-    }
-
     @Test("a photo bomb is refused from its header on every output format", arguments: [
         "bomb-100000x100000.png", "bomb-65500x65500.jpg", "bomb-20000x20000.heic",
     ])
     func photoBomb(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = Fixtures.generated(name)
-        let peak = Self.peakResidentBytes()
+        let input = Fixtures.generated("bombs/" + name)
         for format in [PhotoFormat.jpeg, .png, .webp] {
             let result = await runJob(PhotoConverter.convert(PhotoRequest(inputPath: input, format: format, outputDirectory: directory.path))).result
             guard case .failure(let error) = result else {
@@ -32,8 +26,6 @@ struct PixelLimitTests {
             #expect(error.key == "input.too-many-pixels", "\(error.key): \(error.message)")
         }
         #expect(fileNames(in: directory).isEmpty)
-        // Decoding any of these would take gigabytes; the refusal costs next to nothing.
-        #expect(Self.peakResidentBytes() - peak < 256 << 20)
     }
 
     @Test("the message names the size and the limit and how to raise it")
@@ -41,7 +33,7 @@ struct PixelLimitTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = await runJob(PhotoConverter.convert(PhotoRequest(
-            inputPath: Fixtures.generated("bomb-65500x65500.jpg"), format: .png, outputDirectory: directory.path))).result
+            inputPath: Fixtures.generated("bombs/bomb-65500x65500.jpg"), format: .png, outputDirectory: directory.path))).result
         guard case .failure(let error) = result else { Issue.record("converted"); return }
         #expect(error.message.contains("65500x65500"))
         #expect(error.message.contains("\(PixelLimit.defaultMaxPixels)"))
@@ -66,9 +58,8 @@ struct PixelLimitTests {
     func videoBomb() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = Fixtures.generated("bomb-h264-16000.mp4")
+        let input = Fixtures.generated("bombs/bomb-h264-16000.mp4")
         let location = OutputLocation(directory: directory.path)
-        let peak = Self.peakResidentBytes()
         // 256 MP is under the default (FFmpeg itself caps frames near 268 MP), so the bomb is
         // checked against a lower limit, as a user would set with --max-pixels.
         let jobs: [@Sendable () -> ConversionJob] = [
@@ -82,7 +73,6 @@ struct PixelLimitTests {
             #expect(error.message.contains("16000x16000"))
         }
         #expect(fileNames(in: directory).isEmpty)
-        #expect(Self.peakResidentBytes() - peak < 256 << 20)
         // Copying packets never decodes them: a passthrough remux is not limited.
         let remux = await runJob(VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location, maxPixels: 100_000_000))).result
         #expect((try? remux.get()) != nil)
@@ -93,7 +83,7 @@ struct PixelLimitTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = await runJob(VideoConverter.convert(VideoRequest(
-            input: Fixtures.generated("bomb-h264-17600.264"), codec: .h264, output: OutputLocation(directory: directory.path)))).result
+            input: Fixtures.generated("bombs/bomb-h264-17600.264"), codec: .h264, output: OutputLocation(directory: directory.path)))).result
         guard case .failure(let error) = result else { Issue.record("decoded the bomb"); return }
         #expect(error.category == .input)
         #expect(fileNames(in: directory).isEmpty)
