@@ -27,8 +27,10 @@ enum HostileOutcome: Sendable {
 /// Seeded mutations of small real files run through the probe and every conversion path. Each
 /// must end in a categorised error or a valid output within a time bound, and leave nothing in
 /// the output folder but committed outputs. A crash inside a C library kills the test process;
-/// the seed printed first replays the run (`OFFCONVERT_FUZZ_SEED=... swift test --filter Hostile`).
-@Suite("Hostile: mutated inputs through every path")
+/// the seed printed first replays the run (`OFFCONVERT_FUZZ_SEED=... swift test --filter ConversionMutationTests`).
+/// The paths run one after another so the suite does not starve timing-sensitive suites running
+/// beside it.
+@Suite("Hostile: mutated inputs through every path", .serialized)
 struct ConversionMutationTests {
     /// Small real files: the mutations stay cheap in a debug build.
     static let photoSources = ["photos/zPug_3.heic", "photos/sample_still_photo.heic", "photos/DSCN0010.jpg", "generated/jpeg-named.heic"]
