@@ -44,7 +44,7 @@ enum XMP {
         guard packet.count <= maximumSize, var text = String(validating: packet, as: UTF8.self) else { return nil }
         // The element patterns below retry from every opening tag that has no end, each retry
         // scanning to the end of the packet: thousands of such tags cost seconds to minutes (found
-        // by fuzzing). Real packets name these properties a handful of times; one naming them
+        // profiling the EXIF fuzz target). Real packets name these properties a handful of times; one naming them
         // dozens of times is dropped whole, which errs on the side of privacy.
         var mentions = 0
         for name in names {
