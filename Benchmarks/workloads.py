@@ -105,4 +105,34 @@ def all_workloads(work, binary, quick):
         Contender("offconvert gif", f"{binary} gif {gif_src} --fps 12 --width 480 --output-dir {o6} --quiet", ours=True, reset=reset6, measure=size_of(f"{o6}/*")),
         Contender("ffmpeg palettegen/paletteuse", f"ffmpeg -v error -y -i {gif_src} -vf \"fps=12,scale=480:-1:flags=lanczos,split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a\" {o6}/ff.gif", reset=reset6, measure=size_of(f"{o6}/*")),
     ]))
+    # 7. Large-photo batch: peak memory against the memory budget.
+    workloads.append(big_photo_batch(work, binary, quick))
     return workloads
+
+
+def big_photo_batch(work, binary, quick):
+    """Big real photos plus a generated ~200 MP JPEG, converted with a 1 GB memory budget; the
+    result column shows peak RSS against that budget (the scheduler admits by decoded pixels)."""
+    folder = os.path.join(work, "big-in")
+    fresh_dir(folder)
+    sources = media("photos/Elephants_5640x3172.jpg", "photos/Kleiber_by_Lukas_Baubkus.jpg",
+                    "photos/Patak_5120x2880_render.png", "photos/pug.heic")
+    if not sources:
+        sources = [os.path.join(TESTMEDIA, "photos", "pug.heic"), os.path.join(TESTMEDIA, "photos", "cat.hif")]
+    for i, src in enumerate(sources * (1 if quick else 2)):
+        shutil.copy(src, os.path.join(folder, f"{i:02d}-{os.path.basename(src)}"))
+    huge = os.path.join(folder, "99-huge-200MP.jpg")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=16384x12288", "-frames:v", "1",
+                    "-q:v", "5", huge], check=True)
+    o, reset = out_dir(work, "big-out")
+    budget = "1GB"
+    contenders = [Contender(f"offconvert convert --to jpg --memory-budget {budget}",
+                            f"{binary} convert {folder}/* --to jpg --output-dir {o} --memory-budget {budget} --quiet",
+                            ours=True, reset=reset, measure=lambda: f"budget {budget}")]
+    if have("vips"):
+        contenders.append(Contender(f"vips copy, xargs -P{CORES}",
+                                    f"ls {folder}/* | xargs -P{CORES} -I{{}} sh -c 'vips copy \"{{}}\" {o}/$(basename \"{{}}\").jpg'",
+                                    reset=reset))
+    return Workload("bigbatch", "Big-photo batch incl. a generated 201 MP JPEG (peak memory vs a 1 GB budget)", contenders,
+                    note="Peak RSS is the point here: the scheduler admits items by decoded pixels in flight, so the "
+                         "201 MP photo (≈800 MB decoded) runs alone while the others wait.")

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include "CPNGShim.h"
 #include <png.h>
 #include <setjmp.h>
@@ -162,19 +163,22 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
     }
     FILE *volatile file = fopen(path, "wb");
     if (!file) {
+        int saved = errno;
         snprintf(error, error_size, "cannot create the output file");
-        return -1;
+        return saved > 0 ? saved : -1;
     }
     error_state errors = {error, error_size};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep *volatile rows = NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
+        /* libpng's fwrite-based writer reports a short write as "Write Error"; errno says why. */
+        int saved = ferror(file) ? errno : 0;
         free(rows);
         if (png) png_destroy_write_struct(&png, info ? &info : NULL);
         fclose(file);
         if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
-        return -1;
+        return saved > 0 ? saved : -1;
     }
     png_init_io(png, file);
     png_set_compression_level(png, compression_level);
@@ -200,13 +204,15 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
     free(rows);
     png_destroy_write_struct(&png, &info);
     if (fflush(file) != 0 || ferror(file)) {
+        int saved = errno;
         fclose(file);
-        snprintf(error, error_size, "writing the PNG failed (disk full?)");
-        return -1;
+        snprintf(error, error_size, "writing the PNG failed");
+        return saved > 0 ? saved : -1;
     }
     if (fclose(file) != 0) {
-        snprintf(error, error_size, "closing the PNG failed (disk full?)");
-        return -1;
+        int saved = errno;
+        snprintf(error, error_size, "closing the PNG failed");
+        return saved > 0 ? saved : -1;
     }
     return 0;
 }

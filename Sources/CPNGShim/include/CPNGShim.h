@@ -33,7 +33,9 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 void offc_png_free(offc_png_image *image);
 
 /// Encodes RGB or RGBA pixels (channels 3 or 4, bit_depth 8 or 16, 16-bit samples in native order)
-/// to a PNG file at `path`. `icc`/`exif` may be NULL. Returns 0, or -1 with `error` filled.
+/// to a PNG file at `path`. `icc`/`exif` may be NULL. Returns 0; a positive errno when creating or
+/// writing the file failed (ENOSPC for a full disk), so the caller can categorise it; or -1 with
+/// `error` filled for anything else.
 int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                          int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
                          const uint8_t *exif, size_t exif_size, int compression_level,

@@ -38,6 +38,9 @@ public struct PhotoRequest: Sendable {
     /// Largest acceptable output file in bytes (JPEG and WebP): the highest quality that fits is
     /// chosen, then the resolution is lowered if no quality fits. Overrides ``quality``.
     public var targetByteCount: Int64?
+    /// The most pixels an input image may declare; larger ones are refused with
+    /// `input.too-many-pixels` before anything is decoded (see ``PixelLimit``).
+    public var maxPixels: Int
 
     /// Creates a request with share-safe defaults: quality 85, location removed, colours kept,
     /// white background, primary image only, no overwriting.
@@ -45,7 +48,8 @@ public struct PhotoRequest: Sendable {
         inputPath: String, format: PhotoFormat, quality: Int = 85, lossless: Bool = false,
         outputDirectory: String? = nil, outputPath: String? = nil, metadata: MetadataPolicy = .shareSafe,
         color: ColorPolicy = .keep, background: RGBColor = .white, allImages: Bool = false, overwrite: Bool = false,
-        maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil
+        maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil,
+        maxPixels: Int = PixelLimit.defaultMaxPixels
     ) {
         self.inputPath = inputPath
         self.format = format
@@ -61,5 +65,6 @@ public struct PhotoRequest: Sendable {
         self.maxLongEdge = maxLongEdge
         self.decodingThreads = decodingThreads
         self.targetByteCount = targetByteCount
+        self.maxPixels = maxPixels
     }
 }

@@ -77,7 +77,7 @@ struct DecodeOptions: Sendable {
     /// libheif's tile-decoding threads for this one file.
     var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Refuse images with more pixels than this before allocating them.
-    var maxPixels = 400_000_000
+    var maxPixels = PixelLimit.defaultMaxPixels
 }
 
 /// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
@@ -187,9 +187,7 @@ enum ImageDecoder {
         var notes: [String] = []
         var frames: [DecodedFrame] = []
         for handle in handles {
-            guard handle.width * handle.height <= options.maxPixels else {
-                throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
-            }
+            try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
             if bitmap.icc == nil, let nclx = handle.nclx, let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
@@ -204,9 +202,7 @@ enum ImageDecoder {
         let data = try readAll(path: path)
         let decoder = try TurboJPEGHandle.decompressor()
         let (width, height, _) = try decoder.header(data, path: path)
-        guard width * height <= options.maxPixels else {
-            throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
-        }
+        try PixelLimit.check(width: width, height: height, limit: options.maxPixels, path: path)
         // Shrink on load: the DCT can decode at n/8 scale for free; the exact size comes after.
         let size: (width: Int, height: Int) =
             options.maxLongEdge.map { decoder.scaledSize(width: width, height: height, atLeast: $0) } ?? (width, height)

@@ -59,6 +59,7 @@ public enum PhotoConverter {
         var options = DecodeOptions()
         options.allImages = request.allImages
         options.maxLongEdge = request.maxLongEdge
+        options.maxPixels = request.maxPixels
         if let threads = request.decodingThreads { options.decodingThreads = threads }
         var photo = try ImageDecoder.decode(path: input, options: options, cancellation: cancellation)
         reporter.report(.encoding, 0.6)
@@ -154,6 +155,7 @@ extension PhotoConverter {
         guard try ImageDecoder.sniff(path: input) == .heic else { return nil }
         let context = try HeifContext(reading: input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount)
         let handle = try context.primaryImage()
+        try PixelLimit.check(width: handle.width, height: handle.height, limit: request.maxPixels, path: input)
         // JPEG's YCbCr is BT.601 full range; other matrices or video range need the RGB path.
         let nclx = handle.nclx
         let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true

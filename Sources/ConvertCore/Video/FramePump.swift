@@ -43,7 +43,7 @@ final class FramePump {
             case .video(_, let encoding):
                 lanes[lane.stream.index] = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
-                    format: plan.format, cancellation: cancellation)
+                    format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
@@ -71,6 +71,7 @@ final class FramePump {
         let packet = try Packet()
         var reached = Reached()
         var stoppedAtEnd = false
+        var primaryPackets = 0
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
@@ -99,8 +100,16 @@ final class FramePump {
                     }
                 }
             }
+            if index == primary { primaryPackets += 1 }
             try lane.consume(packet)
             packet.unref()
+        }
+        // An output with a header and no data is no conversion; FFmpeg's Matroska muxer even
+        // writes an unreadable file for it.
+        guard primaryPackets > 0 else {
+            throw ConvertError(.input, key: "input.no-data",
+                               message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == "gif" ? "video" : "main") stream.",
+                               path: demuxer.path)
         }
         if !stoppedAtEnd { try checkComplete(reached, primary: primary) }
         for index in plan.lanes.map(\.stream.index) {
@@ -169,7 +178,7 @@ final class VideoLane: PumpLane {
     private let cancellation: CancellationFlag
 
     init(input: UnsafeMutablePointer<AVStream>, encoding: VideoEncoding, demuxer: Demuxer,
-         muxer: Muxer, format: OutputFormat, cancellation: CancellationFlag) throws(ConvertError) {
+         muxer: Muxer, format: OutputFormat, maxPixels: Int, cancellation: CancellationFlag) throws(ConvertError) {
         path = demuxer.path
         self.cancellation = cancellation
         self.muxer = muxer
@@ -177,8 +186,15 @@ final class VideoLane: PumpLane {
         decoded = try Frame()
         filtered = try Frame()
         encoded = try Packet()
-        decoder = try CodecDecoder(stream: input, path: demuxer.path)
+        decoder = try CodecDecoder(stream: input, path: demuxer.path, maxPixels: maxPixels)
         let source = decoder.context.pointee
+        // A damaged header can leave the stream without a size or pixel format; the filter graph
+        // would fail on it with an unhelpful internal error.
+        guard source.width > 0, source.height > 0, source.pix_fmt != AV_PIX_FMT_NONE else {
+            throw ConvertError(.input, key: "input.corrupt",
+                               message: "\(demuxer.path) is damaged: its video stream has no readable picture size or pixel format.",
+                               path: demuxer.path)
+        }
         // The encoder and the muxer header need the output size before the first frame is decoded,
         // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it
         // if the decoder's frames turn out different.
@@ -372,6 +388,12 @@ final class AudioLane: PumpLane {
         encoded = try Packet()
         decoder = try CodecDecoder(stream: input, path: muxer.path)
         let source = decoder.context
+        // As for video: damaged parameters would otherwise surface as an internal filter error.
+        guard source.pointee.sample_rate > 0, source.pointee.sample_fmt != AV_SAMPLE_FMT_NONE else {
+            throw ConvertError(.input, key: "input.corrupt",
+                               message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
+                               path: muxer.path)
+        }
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
         let context = encoder.context
         let rates = encoder.sampleRates

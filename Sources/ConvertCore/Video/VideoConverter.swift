@@ -11,14 +11,14 @@ public enum VideoConverter {
     /// Converts a video: a passthrough remux when every kept stream already fits the target,
     /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
     public static func convert(_ request: VideoRequest) -> ConversionJob {
-        run(input: request.input, output: request.output) { media throws(ConvertError) in
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
             try VideoPlanner.plan(request, media: media)
         }
     }
 
     /// Makes an animated GIF from part of a video.
     public static func gif(_ request: GIFRequest) -> ConversionJob {
-        run(input: request.input, output: request.output) { media throws(ConvertError) in
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
             try VideoPlanner.gif(request, media: media)
         }
     }
@@ -32,12 +32,13 @@ public enum VideoConverter {
     }
 
     private static func run(
-        input: String, output: OutputLocation,
+        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
         ConversionJob.start(path: input) { reporter in
             try await runBlocking { flag in
-                try VideoJob.run(input: input, output: output, plan: makePlan, cancellation: flag, reporter: reporter)
+                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, plan: makePlan, cancellation: flag,
+                                 reporter: reporter)
             }
         }
     }
@@ -55,12 +56,12 @@ enum VideoJob {
     }()
 
     static func run(
-        input: String, output: OutputLocation, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
+        input: String, output: OutputLocation, maxPixels: Int, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
         _ = silenced
         reporter.report(.probing, 0)
-        let demuxer = try Demuxer(path: input, cancellation: cancellation)
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels)
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()

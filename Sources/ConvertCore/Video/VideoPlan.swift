@@ -110,9 +110,20 @@ struct VideoPlan: Sendable, Equatable {
     var end: Double?
     /// Facts for the job result.
     var notes: [String]
+    /// The most pixels a decoded video frame may have (see ``PixelLimit``).
+    var maxPixels = PixelLimit.defaultMaxPixels
 
     /// Whether no stream is re-encoded.
     var isPassthrough: Bool { lanes.allSatisfy(\.isCopy) }
+
+    /// Refuses a plan that would decode frames larger than ``maxPixels``, judged from the stream
+    /// parameters before any decoder is opened or file created. Copied streams are never decoded,
+    /// so their size does not matter.
+    func checkPixels(path: String) throws(ConvertError) {
+        for case .video(let stream, _) in lanes {
+            try PixelLimit.check(width: Int(stream.width), height: Int(stream.height), limit: maxPixels, path: path)
+        }
+    }
 }
 
 /// Turns requests into plans.
@@ -210,6 +221,8 @@ enum VideoPlanner {
         if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
         var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
         plan.keepIdentifiers = request.keepMetadata
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: path)
         return plan
     }
 
@@ -356,8 +369,11 @@ enum VideoPlanner {
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
         }
-        return VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
-                         start: request.start, end: request.start + duration, notes: notes)
+        var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
+                             start: request.start, end: request.start + duration, notes: notes)
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: request.input)
+        return plan
     }
 
     /// Plans an audio extraction.

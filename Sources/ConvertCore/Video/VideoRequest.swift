@@ -77,12 +77,16 @@ public struct VideoRequest: Sendable, Equatable {
     public var keepMetadata = false
     /// Where to write.
     public var output: OutputLocation
+    /// The most pixels a decoded frame may have; a re-encode of a larger video is refused with
+    /// `input.too-many-pixels` before any decoder is opened (see ``PixelLimit``). Passthrough
+    /// remuxes never decode, so they are not limited.
+    public var maxPixels: Int
 
     /// Creates a request.
     public init(
         input: String, situation: VideoSituation = .convert, container: VideoContainer = .mp4,
         codec: VideoCodec? = nil, crf: Int? = nil, maxHeight: Int? = nil, keepLocation: Bool = false,
-        output: OutputLocation = OutputLocation()
+        output: OutputLocation = OutputLocation(), maxPixels: Int = PixelLimit.defaultMaxPixels
     ) {
         self.input = input
         self.situation = situation
@@ -92,6 +96,7 @@ public struct VideoRequest: Sendable, Equatable {
         self.maxHeight = maxHeight
         self.keepLocation = keepLocation
         self.output = output
+        self.maxPixels = maxPixels
     }
 
     /// The request for sending `input` to someone on Windows: MP4, H.264, AAC.
@@ -115,19 +120,23 @@ public struct GIFRequest: Sendable, Equatable {
     public var width: Int
     /// Where to write.
     public var output: OutputLocation
+    /// The most pixels a decoded frame may have (see ``PixelLimit``).
+    public var maxPixels: Int
 
     /// The longest GIF offconvert makes, in seconds: GIFs grow fast.
     public static let maximumDuration: Double = 30
 
     /// Creates a request.
     public init(input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
-                width: Int = 480, output: OutputLocation = OutputLocation()) {
+                width: Int = 480, output: OutputLocation = OutputLocation(),
+                maxPixels: Int = PixelLimit.defaultMaxPixels) {
         self.input = input
         self.start = start
         self.duration = duration
         self.framesPerSecond = framesPerSecond
         self.width = width
         self.output = output
+        self.maxPixels = maxPixels
     }
 }
 

@@ -28,6 +28,20 @@ struct BatchOptions: Sendable {
     var verbose = false
     /// `--shard I/N` as (I, N), 1-based.
     var shard: (index: Int, count: Int)?
+    /// `--max-pixels`: the decompression-bomb limit handed to every request.
+    var maxPixels = PixelLimit.defaultMaxPixels
+
+    /// `--max-pixels`, shared by every converting command (batch or not) so the limit is spelled
+    /// and checked in one place.
+    static let maxPixelsSpec = OptionSpec.option(
+        "max-pixels", value: "n",
+        help: "Refuse images and video frames with more pixels than this (protects against decompression bombs).",
+        default: String(PixelLimit.defaultMaxPixels))
+
+    /// The value of `--max-pixels`, or the library default.
+    static func maxPixels(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments.integer("max-pixels", in: 1...Int(Int32.max) * 16, default: PixelLimit.defaultMaxPixels)
+    }
 
     /// The input files argument of a command over many files: optional on the command line
     /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
@@ -50,6 +64,7 @@ struct BatchOptions: Sendable {
         .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
         .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
         .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
+        maxPixelsSpec,
     ] + outputStyleSpecs
 
     /// `--quiet` and `--verbose`: every converting command has them.
@@ -106,7 +121,8 @@ struct BatchOptions: Sendable {
             inputs: inputs, outputDirectory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"),
             jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
             memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
-            json: arguments.flag("json"), quiet: arguments.flag("quiet"), verbose: arguments.flag("verbose"), shard: shard)
+            json: arguments.flag("json"), quiet: arguments.flag("quiet"), verbose: arguments.flag("verbose"), shard: shard,
+            maxPixels: try maxPixels(arguments))
     }
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every

@@ -14,7 +14,8 @@ enum ExtractAudioCommand: Command {
         abstract: "Save the sound of videos as audio files.",
         discussion: "AAC sound goes into .m4a as it is, without re-encoding; other formats are encoded.",
         arguments: [BatchOptions.files("The videos.")],
-        options: ownOptions + BatchOptions.specs,
+        // Audio extraction never decodes a picture, so the pixel limit does not apply.
+        options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },
         examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {

@@ -31,13 +31,14 @@ enum GIFCommand: Command {
         let width = try arguments.integer("width", in: 16...1280, default: 480)
         // The palette is built from every frame of the clip, so all of them are held at once.
         let frames = fps * Int((duration ?? GIFRequest.maximumDuration).rounded(.up))
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         return try await VideoWork.run(
             command: spec.name, identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
             outputExtension: "gif", arguments: arguments, console: console,
             cost: { input in await VideoWork.cost(of: input, frames: frames, width: width) }
         ) { input, output in
             VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
-                                          output: output))
+                                          output: output, maxPixels: maxPixels))
         }
     }
 }

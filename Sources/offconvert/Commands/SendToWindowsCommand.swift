@@ -20,12 +20,14 @@ enum SendToWindowsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let keepLocation = arguments.flag("keep-location")
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         return try await VideoWork.run(
             command: spec.name, identity: ["keep-location=\(keepLocation)"], outputExtension: VideoContainer.mp4.rawValue,
             arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
+            request.maxPixels = maxPixels
             return VideoConverter.convert(request)
         }
     }

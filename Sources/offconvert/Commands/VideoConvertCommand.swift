@@ -25,6 +25,7 @@ enum VideoConvertCommand {
             : try arguments.integer("max-height", in: 16...8640, default: 1080)
         let keepLocation = arguments.flag("keep-location")
         let codec = codecName.flatMap(VideoCodec.init(rawValue:))
+        let maxPixels = try BatchOptions.maxPixels(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
@@ -33,7 +34,7 @@ enum VideoConvertCommand {
         ) { input, output in
             VideoConverter.convert(VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
-                keepLocation: keepLocation, output: output))
+                keepLocation: keepLocation, output: output, maxPixels: maxPixels))
         }
     }
 }

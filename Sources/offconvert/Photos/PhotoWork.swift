@@ -27,6 +27,7 @@ enum PhotoWork {
             request.background = colour
         }
         request.allImages = arguments.flag("all-images")
+        request.maxPixels = try BatchOptions.maxPixels(arguments)
         if arguments.value("max-size") != nil {
             request.maxLongEdge = try arguments.integer("max-size", in: 16...65535, default: 0)
         }

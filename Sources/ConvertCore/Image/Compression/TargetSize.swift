@@ -72,6 +72,7 @@ extension PhotoConverter {
                 var options = DecodeOptions()
                 options.allImages = request.allImages
                 options.maxLongEdge = next
+                options.maxPixels = request.maxPixels
                 if let threads = request.decodingThreads { options.decodingThreads = threads }
                 var photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
                 guard photo.frames.indices.contains(frameIndex) else {

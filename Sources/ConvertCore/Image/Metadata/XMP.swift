@@ -32,10 +32,26 @@ enum XMP {
         }
     }
 
+    /// The most mentions of the removed properties a packet may have before it is dropped whole.
+    static let maximumMentions = 64
+    /// The largest packet edited (real ones are a few KB, Lightroom's with history a few hundred);
+    /// a larger one is dropped whole.
+    static let maximumSize = 4 << 20
+
     /// `packet` without the properties matching `names` (regular expressions over qualified
-    /// names); nil when the packet is not UTF-8 text.
+    /// names); nil when the packet is not UTF-8 text or names them suspiciously often.
     static func removing(_ names: [String], from packet: [UInt8]) -> [UInt8]? {
-        guard var text = String(validating: packet, as: UTF8.self) else { return nil }
+        guard packet.count <= maximumSize, var text = String(validating: packet, as: UTF8.self) else { return nil }
+        // The element patterns below retry from every opening tag that has no end, each retry
+        // scanning to the end of the packet: thousands of such tags cost seconds to minutes (found
+        // profiling the EXIF fuzz target). Real packets name these properties a handful of times; one naming them
+        // dozens of times is dropped whole, which errs on the side of privacy.
+        var mentions = 0
+        for name in names {
+            guard let expression = try? NSRegularExpression(pattern: "[<\\s]" + name + "[\\s=/>]") else { return nil }
+            mentions += expression.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+            if mentions > maximumMentions { return nil }
+        }
         for name in names {
             // Attribute form, with either quote style.
             text = text.replacingOccurrences(

@@ -16,6 +16,13 @@ enum PNGCodec {
             offc_png_decode(buffer.baseAddress, buffer.count, UInt64(maxPixels), &image, &message, message.count)
         }
         defer { offc_png_free(&image) }
+        // -2: the header declares more pixels than `maxPixels`; nothing was allocated for them.
+        if status == -2 {
+            throw ConvertError(
+                .input, key: "input.too-many-pixels",
+                message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit (--max-pixels) if the file is trusted.",
+                path: path, underlying: String(nulTerminated: message))
+        }
         guard status == 0, let pixels = image.pixels, image.width > 0, image.height > 0 else {
             throw ConvertError(
                 .input, key: "input.corrupt", message: "\(path) is damaged or not a PNG image.", path: path,
@@ -71,6 +78,7 @@ enum PNGCodec {
         case .eight(let values): status = values.withUnsafeBytes { run($0, bits: 8) }
         case .sixteen(let values): status = values.withUnsafeBytes { run($0, bits: 16) }
         }
+        if status > 0 { throw .fileSystem(status, action: "write", path: displayPath) }
         guard status == 0 else {
             throw ConvertError(
                 .device, key: "device.io", message: "Could not write the PNG \(displayPath).", path: displayPath,

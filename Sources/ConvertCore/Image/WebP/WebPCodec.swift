@@ -74,9 +74,7 @@ enum WebPCodec {
                 path: path)
         }
         let width = Int(features.width), height = Int(features.height)
-        guard width * height <= maxPixels else {
-            throw ConvertError(.input, key: "input.too-large", message: "\(path) has too many pixels.", path: path)
-        }
+        try PixelLimit.check(width: width, height: height, limit: maxPixels, path: path)
         let alpha = features.has_alpha != 0
         let channels = alpha ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: width * height * channels)

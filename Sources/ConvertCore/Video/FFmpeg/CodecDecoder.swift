@@ -20,8 +20,10 @@ final class CodecDecoder {
         case endOfStream
     }
 
-    /// Opens a decoder for `stream` of a demuxed file.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws(ConvertError) {
+    /// Opens a decoder for `stream` of a demuxed file. `maxPixels` (video) makes FFmpeg refuse
+    /// frames larger than that before allocating them, even when the bitstream's own headers
+    /// claim a different size than the container did.
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, maxPixels: Int? = nil) throws(ConvertError) {
         self.path = path
         guard let parameters = stream.pointee.codecpar else {
             throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream of \(path) has no codec parameters.", path: path)
@@ -40,6 +42,7 @@ final class CodecDecoder {
         try FFmpeg.check(avcodec_parameters_to_context(context, parameters), "configure the decoder", path: path,
                          category: .internal)
         context.pointee.pkt_timebase = stream.pointee.time_base
+        if let maxPixels { context.pointee.max_pixels = Int64(maxPixels) }
         // Zero lets FFmpeg choose one thread per core; frame threads give the biggest speedup.
         context.pointee.thread_count = 0
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE

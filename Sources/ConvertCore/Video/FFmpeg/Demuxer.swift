@@ -33,8 +33,11 @@ final class Demuxer {
         return names.joined(separator: ",")
     }()
 
-    /// Opens `path` and reads its stream information.
-    init(path: String, cancellation flag: CancellationFlag = CancellationFlag()) throws(ConvertError) {
+    /// Opens `path` and reads its stream information. Reading it decodes a few frames of each
+    /// stream; `maxPixels` stops those decoders from allocating frames larger than that, so a
+    /// stream whose headers claim a huge picture costs nothing before the plan refuses it.
+    init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
+         maxPixels: Int = PixelLimit.defaultMaxPixels) throws(ConvertError) {
         self.path = path
         guard let allocated = avformat_alloc_context() else {
             throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening \(path).", path: path)
@@ -72,7 +75,15 @@ final class Demuxer {
         }
         context = contextPointer
         cancellation = retained
-        let found = avformat_find_stream_info(context, nil)
+        // One options dictionary per stream, as avformat_find_stream_info expects; it frees nothing
+        // of ours, so each is freed here.
+        let streamCount = Int(contextPointer.pointee.nb_streams)
+        var streamOptions = [OpaquePointer?](repeating: nil, count: streamCount)
+        for index in 0..<streamCount { av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0) }
+        let found = streamOptions.withUnsafeMutableBufferPointer { buffer in
+            avformat_find_stream_info(contextPointer, buffer.baseAddress)
+        }
+        for index in 0..<streamCount { av_dict_free(&streamOptions[index]) }
         // Every stored property is set by now, so throwing runs deinit, which closes the context
         // and releases the flag; freeing them here as well would free them twice.
         try FFmpeg.check(found, "read the stream information", path: path)

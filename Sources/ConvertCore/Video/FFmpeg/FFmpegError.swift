@@ -42,6 +42,14 @@ enum FFmpeg {
             return ConvertError(.device, key: "device.io", message: "Writing \(path) failed.",
                                 path: path, underlying: "\(action): \(text)")
         }
+        // While reading, ENOMEM is FFmpeg refusing an allocation a damaged header asked for (a
+        // sample description claiming 2 GB, say: av_malloc caps requests), not the machine
+        // running out: the file is at fault.
+        if code == offc_averror(ENOMEM) && category == .input {
+            return ConvertError(.input, key: "input.corrupt",
+                                message: "\(path) could not be read: it declares impossible sizes (the file is damaged).",
+                                path: path, underlying: "\(action): \(text)")
+        }
         if code == offc_averror(ENOMEM) {
             return ConvertError(.internal, key: "internal.memory", message: "Ran out of memory while converting \(path).",
                                 path: path, underlying: "\(action): \(text)")

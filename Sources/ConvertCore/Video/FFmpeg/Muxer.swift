@@ -66,18 +66,31 @@ final class Muxer {
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         let code = avformat_write_header(context, &dictionary)
         av_dict_free(&dictionary)
-        try FFmpeg.check(code, "write the header", path: path, category: .internal)
+        try check(code, "write the header")
     }
 
     /// Writes `packet` (interleaved by timestamp); the muxer takes its payload.
     func write(_ packet: Packet) throws(ConvertError) {
-        try FFmpeg.check(av_interleaved_write_frame(context, packet.pointer), "write", path: path, category: .internal)
+        try check(av_interleaved_write_frame(context, packet.pointer), "write")
+    }
+
+    /// EINVAL from the muxer means the stream parameters or timestamps it was handed are
+    /// impossible (a damaged input copied as it is), or, for the GIF muxer's trailer, that no
+    /// frame survived them: not a bug here but an input error.
+    private func check(_ code: Int32, _ action: String) throws(ConvertError) {
+        if code == offc_averror(EINVAL) {
+            throw ConvertError(
+                .input, key: "input.corrupt",
+                message: "\(path) cannot be written: the input's codec parameters or timestamps are damaged.",
+                path: path, underlying: "\(action): \(FFmpeg.describe(code))")
+        }
+        try FFmpeg.check(code, action, path: path, category: .internal)
     }
 
     /// Flushes interleaving queues and writes the trailer (and, for faststart, moves the index).
     /// Then closes the file, so it can be committed.
     func finish() throws(ConvertError) {
-        try FFmpeg.check(av_write_trailer(context), "finish", path: path, category: .internal)
+        try check(av_write_trailer(context), "finish")
         if formatFlags & AVFMT_NOFILE == 0 {
             try FFmpeg.check(avio_closep(&context.pointee.pb), "close", path: path, category: .device)
         }

@@ -1,0 +1,22 @@
+// libFuzzer target: the ISO-BMFF box reader and the movie box scanner over arbitrary bytes.
+// Built by Fuzz/run together with Sources/ConvertCore/Probe/ISO/*.swift and the few value types
+// they return; nothing else of ConvertCore is linked in.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzBoxes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let reader = BoxReader(source: MemoryByteSource(bytes: bytes))
+    if let movie = try? MovieBoxScanner.scan(reader) {
+        _ = movie.tracks.count
+    }
+    // Walk every box to depth 4 too, reading each payload: the scanner only visits the ones it knows.
+    func walk(_ parent: BoxHeader?, depth: Int) {
+        guard depth < 5, let children = try? reader.children(of: parent, depth: depth) else { return }
+        for child in children {
+            _ = try? reader.payloadPrefix(of: child, count: 64)
+            walk(child, depth: depth + 1)
+        }
+    }
+    walk(nil, depth: 0)
+    return 0
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ConvertCore
+
+/// Inputs the mutation suite and the fuzzers found mishandled, kept as reproducers. Each is built
+/// from a fixture by the one edit that mattered, so it stays meaningful if the mutator changes.
+@Suite("Hostile: regressions")
+struct HostileRegressionTests {
+    static func edited(_ fixture: String, in directory: URL, name: String, _ edit: (inout [UInt8]) throws -> Void) throws -> String {
+        var bytes = Array(try Data(contentsOf: Fixtures.media.appendingPathComponent(fixture)))
+        try edit(&bytes)
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs `job` and returns its error, checking that `output` holds nothing afterwards.
+    static func failure(of job: ConversionJob, output: URL) async throws -> ConvertError {
+        let result = await runJob(job).result
+        #expect(fileNames(in: output).isEmpty, "left behind: \(fileNames(in: output))")
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return .cancelled()
+        }
+        return error
+    }
+
+    @Test("a sample description claiming 2 GB is a damaged input, not an out-of-memory error")
+    func hugeSampleEntry() async throws {
+        // Mutation suite, remux round 272 of seed 1336548987: FFmpeg's av_malloc refuses the
+        // 2 GB extradata and returns ENOMEM, which was reported as internal.memory.
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try Self.edited("generated/iphone-like.mov", in: directory, name: "hvc1.mov") { bytes in
+            let at = try #require(Mutator.boxHeaders(bytes).first { bytes[$0 + 4..<$0 + 8] == ArraySlice("hvc1".utf8) })
+            Mutator.put(0x8000_0000, at: at, in: &bytes)
+        }
+        let output = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let error = try await Self.failure(
+            of: VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: OutputLocation(directory: output.path))),
+            output: output)
+        #expect(error.category == .input)
+        #expect(error.key == "input.corrupt")
+    }
+
+    @Test("a Matroska file cut inside its first cluster fails as an input error on every path", arguments: [710, 2322, 2617])
+    func cutMatroska(length: Int) async throws {
+        // Mutation suite: cut this short, the video stream has no pixel format (the filter graph
+        // failed with an internal error) or no packets (the remux wrote an unreadable header-only file).
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try Self.edited("generated/sdr-h264.mkv", in: directory, name: "cut.mkv") { bytes in
+            bytes.removeSubrange(length...)
+        }
+        let output = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let location = OutputLocation(directory: output.path)
+        let jobs: [@Sendable () -> ConversionJob] = [
+            { VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location)) },
+            { VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36, output: location)) },
+            { VideoConverter.gif(GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: location)) },
+        ]
+        for job in jobs {
+            let error = try await Self.failure(of: job(), output: output)
+            #expect(error.category == .input, "\(error.key): \(error.message)")
+        }
+    }
+
+    @Test("an XMP packet with thousands of unclosed location tags is dropped in linear time")
+    func xmpBacktracking() {
+        // Found chasing the libFuzzer exif target's slow 53 runs/s (libFuzzer itself reported no
+        // timeout): each unclosed '<exif:GPSLatitude>' made the element pattern rescan to the end
+        // of the packet; 54 KB took seconds, 216 KB minutes.
+        let packet = Array(("<x:xmpmeta>" + String(repeating: "<exif:GPSLatitude>", count: 12000) + "</x:xmpmeta>").utf8)
+        let started = ContinuousClock.now
+        #expect(XMP.removing(XMP.locationProperties, from: packet) == nil)
+        let metadata = OutputMetadata(exif: nil, xmp: packet, policy: .shareSafe)
+        #expect(metadata.xmp == nil)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // An ordinary packet is still edited, not dropped.
+        let ordinary = Array("<x:xmpmeta><rdf:Description exif:GPSLatitude=\"1,2N\" tiff:Make=\"X\"/></x:xmpmeta>".utf8)
+        let edited = String(decoding: XMP.removing(XMP.locationProperties, from: ordinary) ?? [], as: UTF8.self)
+        #expect(edited.contains("tiff:Make") && !edited.contains("GPSLatitude"))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `--max-pixels`: converting commands refuse pictures over the limit, naming the option that
+/// raises it; the default refuses a generated decompression bomb.
+@Suite("--max-pixels")
+struct MaxPixelsOptionTests {
+    @Test("a photo over a lowered limit fails; the default converts it")
+    func photo() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("photos/zPug_3.heic").path
+        let refused = try await CLIRunner.run(["heic-to-jpg", input, "-o", directory.path, "--max-pixels", "4000"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("--max-pixels"), "\(refused.stderr)")
+        let converted = try await CLIRunner.run(["heic-to-jpg", input, "-o", directory.path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let usage = try await CLIRunner.run(["heic-to-jpg", input, "--max-pixels", "0"])
+        #expect(usage.status == 64)
+    }
+
+    @Test("the generated bombs are refused by default, photo and video", arguments: [
+        ["convert", "bomb-100000x100000.png", "--to", "jpg"], ["heic-to-png", "bomb-20000x20000.heic"],
+        ["convert", "bomb-h264-16000.mp4", "--to", "mp4", "--max-height", "720", "--max-pixels", "1000000"],
+        ["gif", "bomb-h264-16000.mp4", "--max-pixels", "1000000"],
+    ])
+    func bombs(arguments: [String]) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var command = arguments
+        command[1] = CLIRunner.media.appendingPathComponent("generated/bombs").appendingPathComponent(arguments[1]).path
+        let outcome = try await CLIRunner.run(command + ["-o", directory.path])
+        #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stderr.contains("pixels"), "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}
