@@ -146,3 +146,43 @@ struct VideoSizePlannerTests {
         #expect(predicted <= Double(target))
     }
 }
+
+@Suite("video target-size arithmetic: measured audio")
+struct VideoSizeRebudgetTests {
+    typealias Planner = VideoSizePlanner
+
+    static func plan(target: Int64) throws -> Planner.EncodePlan {
+        let source = Planner.Source(duration: 8, width: 568, height: 320, frameRate: 30, fileBytes: 456_426,
+                                    isCopyCompatible: false, audio: .needsEncoding(channels: 2, sampleRate: 44_100))
+        guard case .success(.encode(let plan)) = Planner.plan(source: source, targetBytes: target) else {
+            throw PlanError()
+        }
+        return plan
+    }
+
+    struct PlanError: Error {}
+
+    @Test("the measured audio replaces the estimate; the video gets what is freed, and never more than fits")
+    func rebudget() throws {
+        let target: Int64 = 300_000
+        let plan = try Self.plan(target: target)
+        #expect(Planner.rebudget(plan, measuredAudioBytes: plan.audioBytes, duration: 8) == plan)
+        for measured in [plan.audioBytes - 5_000, plan.audioBytes + 1, plan.audioBytes + 8_000, 0] {
+            let adjusted = Planner.rebudget(plan, measuredAudioBytes: measured, duration: 8)
+            #expect(adjusted.audioBytes == measured)
+            #expect((adjusted.videoBitrate < plan.videoBitrate) == (measured > plan.audioBytes))
+            let video = Int64((Double(adjusted.videoBitrate) * 8 / 8).rounded(.up))
+            #expect(video + measured + adjusted.overheadBytes <= target)
+            #expect(adjusted.maxRate >= adjusted.videoBitrate && adjusted.bufferSize >= adjusted.videoBitrate)
+        }
+    }
+
+    @Test("low AAC bitrates are budgeted with the encoder's measured overshoot", arguments: [
+        (160_000, 1.03), (128_000, 1.03), (127_999, 1.08), (48_000, 1.08), (47_999, 1.18), (24_000, 1.18), (16_000, 1.5),
+    ])
+    func audioMargin(_ bitrate: Int, _ margin: Double) {
+        #expect(Planner.encodedAudioMargin(bitrate: bitrate) == margin)
+        #expect(Planner.bytes(of: .encode(bitrate: bitrate, channels: 2), duration: 10)
+            == Int64((Double(bitrate) / 8 * 10 * margin).rounded(.up)))
+    }
+}

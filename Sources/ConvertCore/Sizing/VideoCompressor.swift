@@ -46,10 +46,13 @@ enum VideoCompressor {
         }
     }
 
-    /// `bytes` in MB (10⁶) with one decimal, rounded the safe way for the message.
+    /// `bytes` in MB (10⁶), rounded the safe way for the message: one decimal, three below 1 MB
+    /// (so a 20 kB target does not read "0.0 MB").
     static func megabytes(_ bytes: Int64, rounding: FloatingPointRoundingRule) -> String {
-        let tenths = (Double(bytes) / 100_000).rounded(rounding)
-        return String(format: "%.1f", tenths / 10)
+        let decimals = bytes < 1_000_000 ? 3 : 1
+        let scale = pow(10, Double(decimals))
+        let value = (Double(bytes) / 1_000_000 * scale).rounded(rounding) / scale
+        return String(format: "%.\(decimals)f", value)
     }
 
     // MARK: - Probe
@@ -171,13 +174,6 @@ enum VideoCompressor {
             return .video(probe.video, encoding)
         }
 
-        // Pass 1: statistics only; the packets go to FFmpeg's null muxer.
-        let firstPass = VideoPlan(format: OutputFormat(muxer: "null", fileExtension: "", options: []),
-                                  lanes: [videoLane(pass: 1, bitrate: plan.videoBitrate)], keepLocation: false, notes: [])
-        let firstShare = 0.3
-        _ = try pump(firstPass, input: input, into: stats.path + ".null", destination: destination,
-                     cancellation: cancellation) { reporter.report(.pass(1, of: 2), $0 * firstShare) }
-
         var audioLane: [LanePlan] = []
         var notes: [String] = []
         switch (plan.audio, probe.audio) {
@@ -192,7 +188,26 @@ enum VideoCompressor {
             break
         }
 
-        var bitrate = max(Int(Double(plan.videoBitrate) * request.firstBitrateFactor), 1)
+        // Pass 1 gathers x264's statistics. Encoded audio rides along so its exact size is known
+        // before pass 2 (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is
+        // deterministic, so pass 2 produces the very same packets); copied audio is already
+        // counted, so then the packets go to FFmpeg's null muxer.
+        let measuresAudio = audioLane.contains { !$0.isCopy }
+        let firstPass = VideoPlan(format: OutputFormat(muxer: measuresAudio ? "mp4" : "null", fileExtension: "", options: []),
+                                  lanes: [videoLane(pass: 1, bitrate: plan.videoBitrate)] + (measuresAudio ? audioLane : []),
+                                  keepLocation: false, notes: [])
+        let firstShare = 0.3
+        _ = try pump(firstPass, input: input, into: stats.firstPassOutput, destination: destination,
+                     cancellation: cancellation) { reporter.report(.pass(1, of: 2), $0 * firstShare) }
+        var budget = plan
+        if measuresAudio {
+            let demuxer = try Demuxer(path: stats.firstPassOutput, cancellation: cancellation)
+            let (audioBytes, _) = try payload(of: 1, in: demuxer, cancellation: cancellation)
+            budget = VideoSizePlanner.rebudget(plan, measuredAudioBytes: audioBytes, duration: probe.source.duration)
+            unlink(stats.firstPassOutput)
+        }
+
+        var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
         var start = firstShare
         var end = 0.95
         for attempt in 1...maximumSecondPasses {
@@ -215,7 +230,7 @@ enum VideoCompressor {
             }
             staged.discard()
             bitrate = VideoSizePlanner.correctedBitrate(previous: bitrate, achievedBytes: achieved, targetBytes: request.targetBytes,
-                                                        fixedBytes: plan.audioBytes + plan.overheadBytes)
+                                                        fixedBytes: budget.audioBytes + budget.overheadBytes)
             start = end
             end = start + (0.98 - start) * 0.8
         }
@@ -294,9 +309,12 @@ final class StatsFile {
         path = String(nulTerminated: template)
     }
 
+    /// Where pass 1 writes its packets when it measures the encoded audio.
+    var firstPassOutput: String { path + ".pass1" }
+
     /// Removes the statistics and every file x264 derived from them.
     func remove() {
-        for suffix in ["", ".temp", ".mbtree", ".mbtree.temp", ".null"] {
+        for suffix in ["", ".temp", ".mbtree", ".mbtree.temp", ".pass1"] {
             unlink(path + suffix)
         }
     }
