@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Target-size accuracy of `offconvert compress` against a plain ffmpeg 2-pass.
 
-    Benchmarks/compress-accuracy.py [BINARY] [--quick]
+    Benchmarks/compress-accuracy.py [BINARY] [--quick] [--shared=DIR] [--only-shared]
 
 For every clip in TestMedia/video, the generated videos and ../shared/media/video (read-only), at
 targets of 50 % and 25 % of the clip's size (and 25 MB / 8 MB for a generated 60 s 720p clip),
@@ -19,8 +19,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "media", "video"))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
+# The real clips: ../shared/media/video next to the checkout, or --shared=DIR (from a worktree).
+SHARED = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--shared=")),
+              os.path.normpath(os.path.join(ROOT, "..", "shared", "media", "video")))
+ONLY_SHARED = "--only-shared" in sys.argv
 BIN = args[0] if args else os.path.join(ROOT, ".build", "debug", "offconvert")
 QUICK = "--quick" in sys.argv
 
@@ -82,7 +85,11 @@ def ffmpeg_two_pass(path, target, duration, has_audio, work):
 def clips(work):
     found = sorted(glob.glob(os.path.join(ROOT, "TestMedia", "video", "*")))
     found += [os.path.join(ROOT, "TestMedia", "generated", "video-long.mp4")]
+    if ONLY_SHARED:
+        found = []
     found += sorted(glob.glob(os.path.join(SHARED, "*")))
+    if ONLY_SHARED:
+        return [(p, None) for p in found]
     long_clip = os.path.join(work, "long-720p.mp4")
     seconds = 20 if QUICK else 60
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=1280x720:rate=30:duration={seconds}",
@@ -112,6 +119,7 @@ def main():
 
             def ratio(value):
                 return f"{value / target:.3f}" + (" **over**" if value > target else "") if value else "—"
+            error, ff_error = error.replace("\n", " "), ff_error.replace("\n", " ")
             print(f"| {name} | {duration:.1f} | {target} | {cell(got) if got else error[:90]} | {ratio(got)} | {encodes} | {wall:.1f}"
                   f" | {cell(ff) if ff else ff_error[:60]} | {ratio(ff)} | {ff_wall:.1f} |", flush=True)
 
