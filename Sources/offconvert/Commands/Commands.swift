@@ -4,6 +4,8 @@ enum Commands {
         HeicToJpgCommand.self,
         HeicToPngCommand.self,
         SendToWindowsCommand.self,
+        CompressCommand.self,
+        EmailCommand.self,
         CompressPhotosCommand.self,
         GIFCommand.self,
         ExtractAudioCommand.self,

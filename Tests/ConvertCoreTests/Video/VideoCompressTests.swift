@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import ConvertCore
+
+/// Compressing real clips to a target size: never over, close under, impossible targets refused
+/// before any encode, retries measured on real encodes, no statistics files left behind.
+@Suite("video compress to a target size", .serialized)
+struct VideoCompressTests {
+    /// (clip, target bytes, lowest acceptable achieved/target ratio). Clips long enough to matter
+    /// must land within 10 % of the target; the 0.3 s HDR clip (9 frames, mostly headers and a
+    /// keyframe) only has to fit.
+    static let cases: [(String, Int64, Double)] = [
+        ("video/motion.mov", 300_000, 0.90),
+        ("video/motion.mov", 150_000, 0.90),
+        ("video/bikes.mp4", 250_000, 0.90),
+        ("video/hlg10-color-test.mp4", 150_000, 0),
+        ("generated:video-long.mp4", 1_500_000, 0.90),
+    ]
+
+    static func input(_ name: String) -> String {
+        name.hasPrefix("generated:") ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
+    }
+
+    @Test("the output is never over the target and lands close under it", arguments: 0..<cases.count)
+    func underTarget(_ index: Int) async throws {
+        let (name, target, minimumRatio) = Self.cases[index]
+        let directory = try Fixtures.temporaryDirectory("compress-\(index)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: Self.input(name), targetBytes: target, output: OutputLocation(directory: directory.path))))
+        let result = try outcome.get()
+        let output = try outputPath(result)
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64)
+        #expect(bytes <= target, "\(name): \(bytes) bytes for a target of \(target)")
+        #expect(Double(bytes) / Double(target) >= minimumRatio, "\(name): \(bytes) bytes is far under \(target)")
+        #expect(result.outputs.first?.byteCount == bytes)
+        // Only the output is left: no statistics, no staged file.
+        #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
+        // The stages show both passes, and the fraction never goes back.
+        let progress = events.compactMap { event -> JobProgress? in
+            if case .progress(let progress) = event { return progress }
+            return nil
+        }
+        let stages = Set(progress.map(\.stage.description))
+        #expect(stages.isSuperset(of: ["pass 1/2", "pass 2/2"]))
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
+    }
+
+    @Test("an impossible target fails before encoding, naming the smallest reachable size, and writes nothing")
+    func impossible() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = ContinuousClock.now
+        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: Fixtures.generated("video-long.mp4"), targetBytes: 20_000, output: OutputLocation(directory: directory.path))))
+        guard case .failure(let error) = outcome else {
+            Issue.record("a 20 kB target for a 60 s clip succeeded")
+            return
+        }
+        #expect(error.category == .request)
+        #expect(error.key == "request.target-too-small")
+        #expect(error.message.contains("the smallest it can reach is"))
+        #expect(error.message.hasSuffix(" MB."))
+        // The stated size really is the planner's floor, rounded up to 0.1 MB.
+        let stated = try #require(error.message.split(separator: " ").dropLast().last.flatMap { Double($0) })
+        #expect(stated * 1_000_000 >= 20_000)
+        #expect(!events.contains { event in
+            if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+            return false
+        })
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a target at the reported smallest size succeeds")
+    func smallestReachableIsReachable() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/motion.mov")
+        let (_, refused) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: input, targetBytes: 1_000, output: OutputLocation(directory: directory.path))))
+        guard case .failure(let error) = refused else {
+            Issue.record("a 1 kB target succeeded")
+            return
+        }
+        let stated = try #require(error.message.split(separator: " ").dropLast().last.flatMap { Double($0) })
+        let target = Int64(stated * 1_000_000)
+        let (_, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: input, targetBytes: target, output: OutputLocation(directory: directory.path))))
+        let result = try outcome.get()
+        #expect(try #require(result.outputs.first).byteCount <= target)
+    }
+
+    @Test("a compatible source under the target is remuxed, not encoded")
+    func remux() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/motion.mov")
+        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: input, targetBytes: 25_000_000, output: OutputLocation(directory: directory.path))))
+        let result = try outcome.get()
+        #expect(result.notes.contains { $0.contains("copied without re-encoding") })
+        #expect(!events.contains { event in
+            if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+            return false
+        })
+        let output = try #require(result.outputs.first)
+        #expect(output.path.hasSuffix("motion.mp4"))
+        // Same payload: the sizes differ only by the container.
+        let source = try #require(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int64)
+        #expect(abs(output.byteCount - source) < 20_000)
+    }
+
+    @Test("when pass 2 comes out over, only pass 2 runs again at a corrected bitrate")
+    func retry() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = VideoCompressRequest(input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
+                                           output: OutputLocation(directory: directory.path))
+        // Pass 2 aims 40 % high, so the real encode overshoots and the measured correction must fix it.
+        request.firstBitrateFactor = 1.4
+        let (events, outcome) = await runJob(VideoConverter.compress(request))
+        let result = try outcome.get()
+        #expect(result.notes.contains { $0.hasPrefix("pass 2 repeated") })
+        let stages = events.compactMap { event -> String? in
+            if case .progress(let progress) = event { return progress.stage.description }
+            return nil
+        }
+        #expect(stages.contains("retry"))
+        #expect(stages.filter { $0 == "pass 1/2" }.count >= 1)
+        // Pass 1 does not run again after the retry started.
+        if let firstRetry = stages.firstIndex(of: "retry") { #expect(!stages[firstRetry...].contains("pass 1/2")) }
+        #expect(try #require(result.outputs.first).byteCount <= 250_000)
+        #expect(fileNames(in: directory) == ["bikes.mp4"])
+    }
+
+    @Test("cancelling removes the output and the statistics")
+    func cancellation() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let job = VideoConverter.compress(VideoCompressRequest(
+            input: Fixtures.generated("video-long.mp4"), targetBytes: 1_500_000, output: OutputLocation(directory: directory.path)))
+        var events: [JobEvent] = []
+        for await event in job.events {
+            events.append(event)
+            if case .progress(let progress) = event, progress.stage == .pass(2, of: 2) { job.cancel() }
+        }
+        await job.completion()
+        guard case .failed(let error)? = events.last else {
+            Issue.record("the job did not fail: \(String(describing: events.last))")
+            return
+        }
+        #expect(error.category == .cancelled)
+        #expect(fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a non-positive target is a request error")
+    func zeroTarget() async throws {
+        let (_, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: Fixtures.path("video/motion.mov"), targetBytes: 0)))
+        guard case .failure(let error) = outcome else {
+            Issue.record("a 0-byte target succeeded")
+            return
+        }
+        #expect(error.category == .request)
+    }
+}
