@@ -13,6 +13,8 @@ struct NoNetworkTests {
         ["heic-to-jpg", "TestMedia/photos/zPug_3.heic", "-o", "OUT"],
         ["heic-to-png", "TestMedia/photos/zPug_3.heic", "-o", "OUT"],
         ["send-to-windows", "TestMedia/generated/location-xyz.mp4", "-o", "OUT"],
+        ["compress", "TestMedia/video/bikes.mp4", "--target", "300KB", "-o", "OUT"],
+        ["email", "TestMedia/video/sample.mp4", "-o", "OUT"],
         ["compress-photos", "TestMedia/photos/tokyo.jpg", "--target-size", "100KB", "-o", "OUT"],
         ["gif", "TestMedia/generated/location-xyz.mp4", "-o", "OUT"],
         ["extract-audio", "TestMedia/generated/location-xyz.mp4", "-o", "OUT"],
