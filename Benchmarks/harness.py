@@ -91,9 +91,18 @@ def rss_isolated(cmd, cwd):
 
 def run_workload(w, runs, work):
     print(f"== {w.title}", flush=True)
+    working = []
     for c in w.contenders:  # warm-up (also proves every contender works before timing)
         if c.reset: c.reset()
-        timed(c.cmd, work)
+        try:
+            timed(c.cmd, work)
+            working.append(c)
+        except RuntimeError as error:
+            if c.ours:
+                raise
+            print(f"   dropped {c.label}: {str(error).splitlines()[0]}", file=sys.stderr)
+            w.note = (w.note + " " if w.note else "") + f"{c.label} failed here and is left out."
+    w.contenders = working
     for i in range(runs):
         order = w.contenders if i % 2 == 0 else list(reversed(w.contenders))
         for c in order:
@@ -145,8 +154,8 @@ def write_results(workloads, runs, started):
              "",
              "Versions: " + "; ".join(f"{n}: {v}" for n, v in [
                  ("offconvert", tool_version(f"{BIN} --version")), ("ffmpeg", tool_version("ffmpeg -version")),
-                 ("heif-convert", tool_version("heif-convert --version 2>&1 || dpkg-query -W libheif-examples")),
-                 ("vips", tool_version("vips --version")), ("ImageMagick", tool_version("convert -version")),
+                 ("heif-convert", tool_version("dpkg-query -W -f 'libheif-examples ${Version}' libheif-examples")),
+                 ("vips", tool_version("vips --version")), ("ImageMagick", tool_version("convert-im6.q16 -version")),
                  ("HandBrakeCLI", tool_version("HandBrakeCLI --version 2>/dev/null | grep -i handbrake"))]),
              "",
              "Ratio = contender's median time / offconvert's median time (above 1: offconvert is faster). Peak RSS is the process tree's largest resident set.",

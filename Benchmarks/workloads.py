@@ -51,8 +51,8 @@ def all_workloads(work, binary, quick):
     ]
     if have("vips"):
         contenders.append(Contender("vips copy, one by one", f"for f in {folder}/*.heic; do vips copy \"$f\" {o}/$(basename \"$f\" .heic).jpg[Q=90]; done", reset=reset))
-    if have("convert"):
-        contenders.append(Contender("ImageMagick convert, one by one", f"for f in {folder}/*.heic; do convert \"$f\" -quality 90 {o}/$(basename \"$f\" .heic).jpg; done", reset=reset))
+    if have("convert-im6.q16"):
+        contenders.append(Contender("ImageMagick convert, one by one", f"for f in {folder}/*.heic; do convert-im6.q16 \"$f\" -quality 90 {o}/$(basename \"$f\" .heic).jpg; done", reset=reset))
     workloads.append(Workload("heic", f"HEIC → JPEG, {count} iPhone photos, quality 90", contenders))
 
     # 2. Photo compression to a target size.
@@ -66,8 +66,8 @@ def all_workloads(work, binary, quick):
     contenders = [Contender(f"offconvert compress-photos --target-size {target_kb}KB",
                             f"{binary} compress-photos {photo} --target-size {target_kb}KB --output-dir {o2} --quiet",
                             ours=True, reset=reset2, measure=size_of(f"{o2}/*"))]
-    if have("convert"):
-        contenders.append(Contender(f"ImageMagick -define jpeg:extent={target_kb}kb", f"convert {photo} -define jpeg:extent={target_kb}kb {o2}/im.jpg", reset=reset2, measure=size_of(f"{o2}/*")))
+    if have("convert-im6.q16"):
+        contenders.append(Contender(f"ImageMagick -define jpeg:extent={target_kb}kb", f"convert-im6.q16 {photo} -define jpeg:extent={target_kb}kb {o2}/im.jpg", reset=reset2, measure=size_of(f"{o2}/*")))
     if have("cwebp"):
         contenders.append(Contender(f"cwebp -size {target_kb * 1000}", f"cwebp -quiet -size {target_kb * 1000} {photo} -o {o2}/c.webp", reset=reset2, measure=size_of(f"{o2}/*")))
     workloads.append(Workload("photo-size", f"Photo to ≤ {target_kb} kB ({os.path.basename(photo)})", contenders))

@@ -131,8 +131,9 @@ enum VideoCompressor {
         let format = OutputFormat.video(.mp4)
         let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (probe.audio.map { [$0] } ?? []),
                              keepLocation: request.keepLocation, notes: [])
-        let destination = try OutputNaming.destination(input: request.input, fileExtension: format.fileExtension,
-                                                        location: request.output)
+        let destination = try OutputNamer.destination(
+            input: request.input, explicitPath: request.output.path, directory: request.output.directory,
+            overwrite: request.output.overwrite, pathExtension: format.fileExtension)[0]
         let staged = try StagedOutput(destination: destination)
         let damaged = try pump(plan, input: request.input, into: staged.temporaryPath, destination: destination,
                                cancellation: cancellation) { reporter.report(.remuxing, $0 * 0.95) }
@@ -151,7 +152,9 @@ enum VideoCompressor {
                        cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         let input = request.input
         let format = OutputFormat.video(.mp4)
-        let destination = try OutputNaming.destination(input: input, fileExtension: format.fileExtension, location: request.output)
+        let destination = try OutputNamer.destination(
+            input: input, explicitPath: request.output.path, directory: request.output.directory,
+            overwrite: request.output.overwrite, pathExtension: format.fileExtension)[0]
         let range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: input)
         let filter = videoFilter(plan: plan, probe: probe, range: range)
         let stats = try StatsFile(destination: destination)
