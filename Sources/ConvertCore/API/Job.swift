@@ -51,7 +51,10 @@ public struct ConversionJob: Sendable {
                 let result = try await body(reporter)
                 continuation.yield(.finished(result))
             } catch {
-                continuation.yield(.failed(.wrapping(error, path: path)))
+                // An interrupted read or write surfaces as whatever the C library makes of it (an
+                // I/O error, a short read that looks like truncation); once the job is cancelled,
+                // cancellation is the cause to report.
+                continuation.yield(.failed(Task.isCancelled ? .cancelled(path: path) : .wrapping(error, path: path)))
             }
             continuation.finish()
         }
