@@ -10,6 +10,40 @@ protocol PumpLane: AnyObject {
     var damagedPackets: Int { get }
 }
 
+/// A lane that decodes, filters and re-encodes: the packet-in and packet-out ends are the same
+/// for video and audio, only what happens between the decoder and the encoder differs.
+protocol TranscodingLane: PumpLane {
+    var decoder: CodecDecoder { get }
+    var encoder: CodecEncoder { get }
+    var muxer: Muxer { get }
+    var output: UnsafeMutablePointer<AVStream> { get }
+    var encoded: Packet { get }
+    /// Pulls every frame the decoder has ready through the filters into the encoder.
+    func drainDecoder() throws(ConvertError)
+}
+
+extension TranscodingLane {
+    func consume(_ packet: Packet) throws(ConvertError) {
+        // A full decoder takes the packet only after its frames are drained (EAGAIN is a value).
+        while true {
+            let accepted = try decoder.send(packet)
+            try drainDecoder()
+            if accepted { return }
+        }
+    }
+
+    var damagedPackets: Int { decoder.rejectedPackets }
+
+    /// Writes every packet the encoder has ready, rescaled to the output stream's time base.
+    func drainEncoder() throws(ConvertError) {
+        while try encoder.receive(into: encoded) == .packet {
+            av_packet_rescale_ts(encoded.pointer, encoder.context.pointee.time_base, output.pointee.time_base)
+            encoded.pointer.pointee.stream_index = output.pointee.index
+            try muxer.write(encoded)
+        }
+    }
+}
+
 /// Runs a ``VideoPlan``: demux → (copy | decode → filter → encode) → mux.
 ///
 /// Timestamps are rescaled only where they cross a stage boundary (input stream → filter graph →
@@ -18,7 +52,7 @@ protocol PumpLane: AnyObject {
 /// packet; FFmpeg's interrupt callback checks the same flag during blocking reads.
 final class FramePump {
     private let demuxer: Demuxer
-    private let muxer: Muxer
+    let muxer: Muxer
     private let plan: VideoPlan
     private let cancellation: CancellationFlag
     private var lanes: [Int: any PumpLane] = [:]
@@ -158,18 +192,18 @@ extension FramePump {
 }
 
 /// Decode → filter → encode for a video stream.
-final class VideoLane: PumpLane {
-    private let decoder: CodecDecoder
+final class VideoLane: TranscodingLane {
+    let decoder: CodecDecoder
     private var graph: FilterGraph
     /// What the current graph was built for; a decoded frame that differs gets a new graph.
     private var graphInput: FilterGraph.VideoInput
     private let encoding: VideoEncoding
-    private let encoder: CodecEncoder
-    private let muxer: Muxer
-    private let output: UnsafeMutablePointer<AVStream>
+    let encoder: CodecEncoder
+    let muxer: Muxer
+    let output: UnsafeMutablePointer<AVStream>
     private let decoded: Frame
     private let filtered: Frame
-    private let encoded: Packet
+    let encoded: Packet
     private var lastPts = Int64.min
     private var decodedFrames = 0
     private let path: String
@@ -282,16 +316,6 @@ final class VideoLane: PumpLane {
         return parameters.joined(separator: ":")
     }
 
-    func consume(_ packet: Packet) throws(ConvertError) {
-        while true {
-            let accepted = try decoder.send(packet)
-            try drainDecoder()
-            if accepted { return }
-        }
-    }
-
-    var damagedPackets: Int { decoder.rejectedPackets }
-
     func finish() throws(ConvertError) {
         _ = try decoder.send(nil)
         try drainDecoder()
@@ -305,7 +329,7 @@ final class VideoLane: PumpLane {
         try drainEncoder()
     }
 
-    private func drainDecoder() throws(ConvertError) {
+    func drainDecoder() throws(ConvertError) {
         while try decoder.receive(into: decoded) == .frame {
             decodedFrames += 1
             decoded.pointer.pointee.pts = decoded.pointer.pointee.best_effort_timestamp
@@ -361,25 +385,18 @@ final class VideoLane: PumpLane {
         }
     }
 
-    private func drainEncoder() throws(ConvertError) {
-        while try encoder.receive(into: encoded) == .packet {
-            av_packet_rescale_ts(encoded.pointer, encoder.context.pointee.time_base, output.pointee.time_base)
-            encoded.pointer.pointee.stream_index = output.pointee.index
-            try muxer.write(encoded)
-        }
-    }
 }
 
 /// Decode → resample → encode for an audio stream.
-final class AudioLane: PumpLane {
-    private let decoder: CodecDecoder
+final class AudioLane: TranscodingLane {
+    let decoder: CodecDecoder
     private let graph: FilterGraph
-    private let encoder: CodecEncoder
-    private let muxer: Muxer
-    private let output: UnsafeMutablePointer<AVStream>
+    let encoder: CodecEncoder
+    let muxer: Muxer
+    let output: UnsafeMutablePointer<AVStream>
     private let decoded: Frame
     private let filtered: Frame
-    private let encoded: Packet
+    let encoded: Packet
 
     init(input: UnsafeMutablePointer<AVStream>, encoding: AudioEncoding, muxer: Muxer) throws(ConvertError) {
         self.muxer = muxer
@@ -436,16 +453,6 @@ final class AudioLane: PumpLane {
         }
     }
 
-    func consume(_ packet: Packet) throws(ConvertError) {
-        while true {
-            let accepted = try decoder.send(packet)
-            try drainDecoder()
-            if accepted { return }
-        }
-    }
-
-    var damagedPackets: Int { decoder.rejectedPackets }
-
     func finish() throws(ConvertError) {
         _ = try decoder.send(nil)
         try drainDecoder()
@@ -455,7 +462,7 @@ final class AudioLane: PumpLane {
         try drainEncoder()
     }
 
-    private func drainDecoder() throws(ConvertError) {
+    func drainDecoder() throws(ConvertError) {
         while try decoder.receive(into: decoded) == .frame {
             decoded.pointer.pointee.pts = decoded.pointer.pointee.best_effort_timestamp
             try graph.push(decoded)
@@ -476,11 +483,4 @@ final class AudioLane: PumpLane {
         }
     }
 
-    private func drainEncoder() throws(ConvertError) {
-        while try encoder.receive(into: encoded) == .packet {
-            av_packet_rescale_ts(encoded.pointer, encoder.context.pointee.time_base, output.pointee.time_base)
-            encoded.pointer.pointee.stream_index = output.pointee.index
-            try muxer.write(encoded)
-        }
-    }
 }
