@@ -33,18 +33,6 @@ private final class Meter: Sendable {
     var oversizeOverlap: Bool { state.withLock { $0.oversizeOverlap } }
 }
 
-/// A deterministic generator so a failure can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Batch scheduler")
 struct BatchSchedulerTests {
     struct Item: Sendable {
@@ -56,7 +44,7 @@ struct BatchSchedulerTests {
     @Test("random costs: the budget is never exceeded, huge items run alone, results come in order",
         arguments: [1, 2, 3, 4])
     func budget(seed: UInt64) async {
-        var random = SplitMix(state: seed)
+        var random = FuzzMixer(state: seed)
         let budget: Int64 = 1_000
         // Mostly small items, some near the budget, a few bigger than the whole budget.
         let items = (0..<80).map { index in

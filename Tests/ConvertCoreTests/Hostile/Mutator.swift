@@ -1,7 +1,7 @@
 import Foundation
 
 /// A small deterministic generator (SplitMix64) so every mutation run reproduces from its seed.
-struct FuzzMixer {
+struct FuzzMixer: RandomNumberGenerator {
     var state: UInt64
 
     mutating func next() -> UInt64 {
