@@ -337,3 +337,23 @@ struct BatchOptionsTests {
         #expect(throws: UsageError.self) { try parse(["a", "--jobs", "0"]) }
     }
 }
+
+@Suite("--json progress throttle")
+struct ProgressThrottleTests {
+    @Test("a burst of steps in one stage prints one line; a new stage, the end and elapsed time print again")
+    func thinsBursts() {
+        let throttle = ProgressThrottle(interval: .milliseconds(250))
+        let start = ContinuousClock.now
+        let burst = (1...100).map { step in
+            throttle.admit(0, JobProgress(stage: .encoding, fraction: Double(step) / 200), now: start + .milliseconds(step))
+        }
+        #expect(burst.filter { $0 }.count == 1)
+        #expect(throttle.admit(1, JobProgress(stage: .encoding, fraction: 0.1), now: start), "items are throttled separately")
+        #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 0.6), now: start + .milliseconds(101)))
+        #expect(!throttle.admit(0, JobProgress(stage: .writing, fraction: 0.7), now: start + .milliseconds(200)))
+        #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 0.8), now: start + .milliseconds(400)))
+        #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 1), now: start + .milliseconds(401)))
+        throttle.forget(0)
+        #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 1), now: start + .milliseconds(402)))
+    }
+}

@@ -252,6 +252,7 @@ final class BatchPrinter: Sendable {
     private let red: @Sendable (String) -> String
     private let board: ProgressBoard?
     private let lock = Mutex(())
+    private let progressThrottle: ProgressThrottle
 
     /// A printer writing to the terminal through `console`, drawing progress on `board`.
     convenience init(console: Console, options: BatchOptions, board: ProgressBoard?) {
@@ -264,7 +265,8 @@ final class BatchPrinter: Sendable {
     init(
         json: Bool, quiet: Bool = false, verbose: Bool = false, detailedResults: Bool = false,
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        red: @escaping @Sendable (String) -> String = { $0 }, board: ProgressBoard? = nil
+        red: @escaping @Sendable (String) -> String = { $0 }, board: ProgressBoard? = nil,
+        progressInterval: Duration = .milliseconds(250)
     ) {
         self.json = json
         self.quiet = quiet
@@ -274,6 +276,7 @@ final class BatchPrinter: Sendable {
         self.err = err
         self.red = red
         self.board = board
+        self.progressThrottle = ProgressThrottle(interval: progressInterval)
     }
 
     private func emit(_ line: BatchReportLine) {
@@ -298,11 +301,15 @@ final class BatchPrinter: Sendable {
     }
 
     func progress(_ item: BatchItem, _ progress: JobProgress) {
-        if json { return emit(.progress(index: item.index, input: item.input, progress)) }
+        if json {
+            guard progressThrottle.admit(item.index, progress) else { return }
+            return emit(.progress(index: item.index, input: item.input, progress))
+        }
         board?.update(item.index, progress)
     }
 
     func finished(_ item: BatchItem, _ result: JobResult) {
+        progressThrottle.forget(item.index)
         if json { return emit(.finished(index: item.index, input: item.input, result)) }
         guard !quiet else { return ended(item) }
         let results = result.outputs.map { output in
@@ -316,10 +323,12 @@ final class BatchPrinter: Sendable {
     }
 
     func cancelled(_ item: BatchItem) {
+        progressThrottle.forget(item.index)
         ended(item)
     }
 
     func failed(_ item: BatchItem, _ error: ConvertError) {
+        progressThrottle.forget(item.index)
         if json { return emit(.failed(index: item.index, input: item.input, error)) }
         // The library's messages usually name the file already; say which input it was otherwise.
         let message = describe(error)
@@ -377,5 +386,36 @@ final class BatchPrinter: Sendable {
             lines.append(Messages.text(.summaryFailureLine, Self.name(failure.input), describe(failure.error)))
         }
         text(lines.joined(separator: "\n"), error: true)
+    }
+}
+
+/// Thins `--json` progress lines so a script reading them is not flooded: the library reports up
+/// to ~200 steps a job, and a batch of small photos would print thousands of lines a second. A
+/// line goes out when an item enters a new stage, reaches the end, or `interval` has passed since
+/// its last line.
+final class ProgressThrottle: Sendable {
+    private let interval: Duration
+    private let last = Mutex<[Int: (stage: JobStage, at: ContinuousClock.Instant)]>([:])
+
+    init(interval: Duration) {
+        self.interval = interval
+    }
+
+    /// Whether `progress` of item `index` should be printed now (and records it if so).
+    func admit(_ index: Int, _ progress: JobProgress, now: ContinuousClock.Instant = .now) -> Bool {
+        last.withLock { last in
+            if let previous = last[index], previous.stage == progress.stage, progress.fraction < 1,
+                now - previous.at < interval
+            {
+                return false
+            }
+            last[index] = (progress.stage, now)
+            return true
+        }
+    }
+
+    /// Drops what is remembered about an item that has ended.
+    func forget(_ index: Int) {
+        _ = last.withLock { $0.removeValue(forKey: index) }
     }
 }
