@@ -1,9 +1,13 @@
-/// A minimal ISO-BMFF view over bytes already in memory (a `moov` or a HEIF `meta` box), for the
-/// location stripper's in-place edits. Every size is checked against the bytes before use; a box
-/// that does not fit ends the walk of its parent.
+/// A box inside bytes already in memory (a `moov` or a whole HEIF file), with `Int` offsets for
+/// the location stripper's in-place edits.
+///
+/// The walk is the probe's ``BoxReader`` over a ``MemoryByteSource``, so the stripper and the
+/// probe share one set of rules for box sizes. A box that does not fit its parent is an error
+/// here, not the quiet end of a walk: a location box after it would otherwise be left in a file
+/// reported as cleaned.
 struct ByteBox {
-    /// The box type as four Latin-1 characters (`©xyz` has 0xA9 first).
-    var type: String
+    /// The box type.
+    var type: FourCC
     /// Offset of the box's first header byte.
     var start: Int
     /// Offset just past the header (where the payload begins).
@@ -13,31 +17,25 @@ struct ByteBox {
     /// Whether the size is stored in a 64-bit largesize field.
     var large: Bool
 
-    /// The boxes directly inside `bytes[range]`, in order.
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [ByteBox] {
-        var result: [ByteBox] = []
-        var offset = range.lowerBound
-        while offset + 8 <= range.upperBound, result.count < 10_000 {
-            let size32 = Int(ByteBox.u32(bytes, offset))
-            let type = String(String.UnicodeScalarView(bytes[(offset + 4)..<(offset + 8)].map { Unicode.Scalar($0) }))
-            var size = size32
-            var header = 8
-            var large = false
-            if size32 == 1 {
-                guard offset + 16 <= range.upperBound else { break }
-                let wide = ByteBox.u64(bytes, offset + 8)
-                guard wide <= UInt64(Int.max) else { break }
-                size = Int(wide)
-                header = 16
-                large = true
-            } else if size32 == 0 {
-                size = range.upperBound - offset
-            }
-            guard size >= header, offset + size <= range.upperBound else { break }
-            result.append(ByteBox(type: type, start: offset, payloadStart: offset + header, end: offset + size, large: large))
-            offset += size
-        }
-        return result
+    private init(_ header: BoxHeader) {
+        type = header.type
+        start = Int(header.offset)
+        payloadStart = Int(header.payloadOffset)
+        end = Int(header.end)
+        large = header.headerSize - (header.type == "uuid" ? 16 : 0) == 16
+    }
+
+    /// The top-level boxes of a whole file in `bytes`; a last box cut short ends at the end of
+    /// the bytes, as the probe treats a truncated download.
+    static func topLevel(of bytes: [UInt8]) throws(BoxError) -> [ByteBox] {
+        try BoxReader(source: MemoryByteSource(bytes: bytes)).children(of: nil, depth: 0).map(ByteBox.init)
+    }
+
+    /// The boxes filling `bytes[range]`, in order.
+    static func children(of bytes: [UInt8], in range: Range<Int>) throws(BoxError) -> [ByteBox] {
+        let parent = BoxHeader(
+            type: "root", offset: UInt64(range.lowerBound), headerSize: 0, size: UInt64(range.count), isTruncated: false)
+        return try BoxReader(source: MemoryByteSource(bytes: bytes)).children(of: parent, depth: 0).map(ByteBox.init)
     }
 
     /// Big-endian 16-bit value at `offset` (the caller checked the bounds).
@@ -60,5 +58,13 @@ struct ByteBox {
         guard width >= 0, offset + width <= bytes.count else { return nil }
         let value = (0..<width).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
         return value <= UInt64(Int.max) ? Int(value) : nil
+    }
+}
+
+extension ConvertError {
+    /// The error for a file whose boxes the location stripper could not walk.
+    static func damagedBoxes(_ path: String, _ error: BoxError) -> ConvertError {
+        ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(error.description).", path: path,
+                     underlying: error.description)
     }
 }

@@ -9,10 +9,14 @@ enum HeifLocation {
         func damaged(_ what: String) -> ConvertError {
             ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(what).", path: path)
         }
-        guard let meta = ByteBox.children(of: data, in: 0..<data.count).first(where: { $0.type == "meta" }),
-            meta.payloadStart + 4 <= meta.end
+        let topLevel: [ByteBox]
+        do { topLevel = try ByteBox.topLevel(of: data) } catch { throw damaged(error.description) }
+        guard let meta = topLevel.first(where: { $0.type == "meta" }), meta.payloadStart + 4 <= meta.end
         else { throw damaged("it has no 'meta' box") }
-        let children = ByteBox.children(of: data, in: (meta.payloadStart + 4)..<meta.end)
+        let children: [ByteBox]
+        do { children = try ByteBox.children(of: data, in: (meta.payloadStart + 4)..<meta.end) } catch {
+            throw damaged(error.description)
+        }
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" })
         else { throw damaged("its 'meta' box has no item list") }
         let idatStart = children.first(where: { $0.type == "idat" })?.payloadStart
@@ -58,7 +62,11 @@ enum HeifLocation {
         let entriesStart = iinf.payloadStart + 4 + (version == 0 ? 2 : 4)
         guard entriesStart <= iinf.end else { throw damaged("its item list is cut short") }
         var kinds: [Int: Kind] = [:]
-        for infe in ByteBox.children(of: data, in: entriesStart..<iinf.end) where infe.type == "infe" {
+        let entries: [ByteBox]
+        do { entries = try ByteBox.children(of: data, in: entriesStart..<iinf.end) } catch {
+            throw damaged(error.description)
+        }
+        for infe in entries where infe.type == "infe" {
             let at = infe.payloadStart
             guard at + 4 <= infe.end, data[at] >= 2 else { continue }
             let idWidth = data[at] == 2 ? 2 : 4

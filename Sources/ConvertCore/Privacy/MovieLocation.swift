@@ -4,38 +4,24 @@ enum MovieLocation {
     /// Key names (QuickTime `mdta` keys) that record where the clip was made.
     static let locationKeyPrefix = "com.apple.quicktime.location"
     /// Box types that are containers of the metadata edited here.
-    private static let containers: Set<String> = ["moov", "trak", "udta", "meta"]
+    private static let containers: Set<FourCC> = ["moov", "trak", "udta", "meta"]
     /// `udta` children that hold a location.
-    private static let locationBoxes: Set<String> = ["\u{A9}xyz", "loci"]
+    private static let locationBoxes: Set<FourCC> = ["\u{A9}xyz", "loci"]
 
     static func edit(path: String) throws(ConvertError) -> LocationStripper.Edit {
         let source = try FileByteSource(path: path)
-        var offset: UInt64 = 0
-        var moov: (start: Int, size: Int)?
+        let topLevel: [BoxHeader]
         // Top-level headers only: `mdat` is never read.
-        while offset + 8 <= source.size {
-            let header = try read(source, at: offset, count: 16, path: path)
-            guard header.count >= 8 else { break }
-            var size = UInt64(ByteBox.u32(header, 0))
-            if size == 1 {
-                guard header.count >= 16 else { break }
-                size = ByteBox.u64(header, 8)
-            } else if size == 0 {
-                size = source.size - offset
-            }
-            guard size >= 8, size <= source.size - offset else { break }
-            if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
-                guard size <= 256 << 20 else {
-                    throw ConvertError(.input, key: "input.corrupt", message: "\(path) has an implausibly large movie box.", path: path)
-                }
-                moov = (Int(offset), Int(size))
-                break
-            }
-            offset += size
+        do { topLevel = try BoxReader(source: source).children(of: nil, depth: 0) } catch {
+            throw ConvertError.damagedBoxes(path, error)
         }
-        guard let moov else {
+        guard let box = topLevel.first(where: { $0.type == "moov" && !$0.isTruncated }) else {
             throw ConvertError(.input, key: "input.truncated", message: "\(path) has no movie box ('moov').", path: path)
         }
+        guard box.size <= 256 << 20 else {
+            throw ConvertError(.input, key: "input.corrupt", message: "\(path) has an implausibly large movie box.", path: path)
+        }
+        let moov = (start: Int(box.offset), size: Int(box.size))
         var bytes = try read(source, at: UInt64(moov.start), count: moov.size, path: path)
         guard bytes.count == moov.size else {
             throw ConvertError(.input, key: "input.truncated", message: "\(path) is cut short inside its movie box.", path: path)
@@ -43,12 +29,16 @@ enum MovieLocation {
         var edit = LocationStripper.Edit()
         // One removal per pass, re-walking after each: boxes move as earlier ones are cut. The
         // bound stops a hostile file from looping; a real one has a handful of location boxes.
-        for _ in 0..<256 {
-            guard let root = ByteBox.children(of: bytes, in: 0..<bytes.count).first,
-                let (target, ancestors, place) = findRemovable(in: bytes, box: root, ancestors: [])
-            else { break }
-            remove(target, ancestors: ancestors, root: root, from: &bytes)
-            if !edit.places.contains(place) { edit.places.append(place) }
+        do {
+            for _ in 0..<256 {
+                guard let root = try ByteBox.children(of: bytes, in: 0..<bytes.count).first,
+                    let (target, ancestors, place) = try findRemovable(in: bytes, box: root, ancestors: [])
+                else { break }
+                remove(target, ancestors: ancestors, root: root, from: &bytes)
+                if !edit.places.contains(place) { edit.places.append(place) }
+            }
+        } catch {
+            throw ConvertError.damagedBoxes(path, error)
         }
         if !edit.places.isEmpty { edit.patches.append(.init(offset: moov.start, bytes: bytes)) }
         return edit
@@ -63,14 +53,16 @@ enum MovieLocation {
 
     /// The first box under `box` that records a location, with its containers (outermost first,
     /// `box` included) and a name for where it was.
-    private static func findRemovable(in bytes: [UInt8], box: ByteBox, ancestors: [ByteBox]) -> (ByteBox, [ByteBox], String)? {
+    private static func findRemovable(
+        in bytes: [UInt8], box: ByteBox, ancestors: [ByteBox]
+    ) throws(BoxError) -> (ByteBox, [ByteBox], String)? {
         guard ancestors.count < 16, containers.contains(box.type) else { return nil }
         let chain = ancestors + [box]
         var payload = box.payloadStart
         // An MP4 `meta` is a full box (version and flags first); a QuickTime one is not, and
         // starts directly with its `hdlr` box, whose size is never zero.
         if box.type == "meta", payload + 4 <= box.end, ByteBox.u32(bytes, payload) == 0 { payload += 4 }
-        let children = ByteBox.children(of: bytes, in: payload..<box.end)
+        let children = try ByteBox.children(of: bytes, in: payload..<box.end)
         if box.type == "udta" {
             for child in children {
                 if locationBoxes.contains(child.type) { return (child, chain, "container tag") }
@@ -81,7 +73,7 @@ enum MovieLocation {
         }
         if box.type == "meta", let ilst = children.first(where: { $0.type == "ilst" }) {
             let keys = children.first(where: { $0.type == "keys" }).map { keyNames(bytes, $0) } ?? [:]
-            for item in ByteBox.children(of: bytes, in: ilst.payloadStart..<ilst.end) {
+            for item in try ByteBox.children(of: bytes, in: ilst.payloadStart..<ilst.end) {
                 let index = Int(ByteBox.u32(bytes, item.start + 4))
                 if item.type == "\u{A9}xyz" || keys[index]?.hasPrefix(locationKeyPrefix) == true {
                     return (item, chain + [ilst], "container tag")
@@ -89,7 +81,7 @@ enum MovieLocation {
             }
         }
         for child in children {
-            if let found = findRemovable(in: bytes, box: child, ancestors: chain) { return found }
+            if let found = try findRemovable(in: bytes, box: child, ancestors: chain) { return found }
         }
         return nil
     }

@@ -181,6 +181,27 @@ struct LocationStripperTests {
         #expect(output == Array(try Data(contentsOf: URL(fileURLWithPath: input))))
     }
 
+    @Test("a box that overruns its parent before the location box is refused, not reported clean")
+    func overrunningBox() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The clip's udta holds a meta box, then the loci location: make meta claim more than udta.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.generated("location-xyz.mp4"))))
+        let udta = try #require(bytes.indices.dropLast(8).first { bytes[$0..<($0 + 4)].elementsEqual("udta".utf8) })
+        #expect(bytes[(udta + 8)..<(udta + 12)].elementsEqual("meta".utf8))
+        bytes.replaceSubrange((udta + 4)..<(udta + 8), with: BoxBytes.u32(0x7000))
+        let input = folder.appendingPathComponent("in.mp4")
+        try Data(bytes).write(to: input)
+        let destination = folder.appendingPathComponent("out.mp4").path
+        do {
+            let result = try await LocationStripper.strip(StripLocationRequest(input: input.path, destination: destination)).result()
+            Issue.record("stripped a file it could not walk: \(result)")
+        } catch {
+            #expect(error.key == "input.corrupt", "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
     @Test("formats without an editor and playlists are refused, nothing is written")
     func refused() async throws {
         let folder = try Fixtures.temporaryDirectory()
