@@ -16,6 +16,9 @@ enum ExitCode {
     static let failure: Int32 = 1
     /// The command line was wrong (EX_USAGE).
     static let usage: Int32 = 64
+    /// Nothing was converted because today's free conversions are used up (EX_NOPERM): a script
+    /// can tell "unlock or wait until tomorrow" from a file that failed.
+    static let allowanceExhausted: Int32 = 77
     /// Interrupted by SIGINT or SIGTERM.
     static let interrupted: Int32 = 130
 }

@@ -266,12 +266,12 @@ struct BatchRunnerTests {
         #expect(status.used == 2 && status.reserved == 0)
     }
 
-    @Test("no allowance left: stops before any work with a distinct allowance error")
+    @Test("no allowance left: stops before any work with a distinct allowance error and exit 77")
     func exhausted() async throws {
         let s = try setup(["a"], limit: 0)
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let capture = Capture()
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(await BatchRunner.run(upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 77)
         let failed = try #require(try capture.events("failed").first)
         #expect(failed["index"] == nil)
         #expect((failed["error"] as? [String: Any])?["category"] as? String == "allowance")

@@ -49,7 +49,8 @@ struct BatchWork: Sendable {
 /// the exit code. A command parses ``BatchOptions`` and calls ``run(_:options:console:allowance:stateDirectory:)``.
 enum BatchRunner {
     /// Runs the batch and returns the exit code: 0 all succeeded (or were already done), 1 some
-    /// failed or the batch could not start (the allowance used up included), 130 interrupted.
+    /// failed or the batch could not start, 77 today's free conversions are used up, 130
+    /// interrupted.
     static func run(
         _ work: BatchWork, options: BatchOptions, console: Console, allowance: AllowanceStore = AllowanceStore(),
         stateDirectory: String? = nil
@@ -69,7 +70,7 @@ enum BatchRunner {
             return try await runChecked(work, options: options, printer: printer, allowance: allowance, stateDirectory: stateDirectory)
         } catch {
             printer.commandFailed(error)
-            return ExitCode.failure
+            return error.category == .allowance ? ExitCode.allowanceExhausted : ExitCode.failure
         }
     }
 

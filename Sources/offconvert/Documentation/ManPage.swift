@@ -40,6 +40,7 @@ enum ManPage {
             ".TP", "0", "Everything succeeded.",
             ".TP", "1", "At least one file failed; the others were still converted.",
             ".TP", "64", "The command line was wrong.",
+            ".TP", "77", escape("Nothing was converted: today's free conversions are used up."),
             ".TP", "130", "Interrupted; partial files were removed.",
             ".SH ENVIRONMENT",
             ".TP", ".B NO_COLOR", "When set to a non-empty value, no colour is used.",
