@@ -40,6 +40,22 @@ public enum PhotoConverter {
                     .request, key: "request.target-format", message: "A target size can be met for JPEG and WebP outputs only.")
             }
         }
+        if let resize = request.resize {
+            guard request.maxLongEdge == nil else {
+                throw ConvertError(
+                    .request, key: "request.resize", message: "A resize box and a long-edge limit cannot be used together.")
+            }
+            guard resize.width > 0, resize.height > 0 else {
+                throw ConvertError(.request, key: "request.resize", message: "A resize box needs a positive width and height.")
+            }
+            guard resize.width.multipliedReportingOverflow(by: resize.height).partialValue <= request.maxPixels,
+                resize.width <= request.maxPixels, resize.height <= request.maxPixels
+            else {
+                throw ConvertError(
+                    .request, key: "request.resize-too-large",
+                    message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
+            }
+        }
         guard request.format != .gif else {
             throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
         }
@@ -56,12 +72,7 @@ public enum PhotoConverter {
         }
         if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
         reporter.report(.decoding, 0)
-        var options = DecodeOptions()
-        options.allImages = request.allImages
-        options.maxLongEdge = request.maxLongEdge
-        options.maxPixels = request.maxPixels
-        if let threads = request.decodingThreads { options.decodingThreads = threads }
-        var photo = try ImageDecoder.decode(path: input, options: options, cancellation: cancellation)
+        var photo = try ImageDecoder.decode(path: input, options: decodeOptions(for: request), cancellation: cancellation)
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
@@ -106,6 +117,23 @@ public enum PhotoConverter {
         return JobResult(inputPath: input, outputs: outputs, notes: notes)
     }
 
+    /// How `request` wants its input decoded (and resized on the way).
+    static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
+        var options = DecodeOptions()
+        options.allImages = request.allImages
+        options.maxLongEdge = maxLongEdge ?? request.maxLongEdge
+        options.resize = request.resize
+        options.maxPixels = request.maxPixels
+        if let threads = request.decodingThreads { options.decodingThreads = threads }
+        // Bars are transparent only where the output keeps alpha; elsewhere the background.
+        if let colour = request.resize?.padding {
+            options.padding = .color(colour)
+        } else {
+            options.padding = ImageEncoder.supportsAlpha(request.format) ? .transparent : .color(request.background)
+        }
+        return options
+    }
+
     /// Applies the colour policy and flattens alpha where the target cannot hold it.
     static func prepare(_ source: Bitmap, for request: PhotoRequest, path: String) throws(ConvertError) -> Bitmap {
         var bitmap = source
@@ -148,7 +176,7 @@ extension PhotoConverter {
     static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
-        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.color == .keep,
+        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
             request.targetByteCount == nil
         else { return nil }
         let input = request.inputPath

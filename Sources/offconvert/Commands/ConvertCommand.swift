@@ -23,7 +23,7 @@ enum ConvertCommand: Command {
             without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \
             HDR tone mapped to SDR. Keeps the video and the first sound track only.
             'offconvert formats' lists which options apply to which target.
-            """,
+            """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos or videos to convert.")],
         options: mergedOptions,
         examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
