@@ -147,7 +147,8 @@ struct PhotoResizeTests {
                     resize: PhotoResize(width: 400, height: 400, fit: fit)))
             let actual = try PhotoReference.ffmpegRGB(try #require(result.outputs.first).path)
             try #require(actual.width == 400 && actual.height == 400)
-            // Measured ~44 dB; a crop off-centre by 20 source pixels (5 output pixels) drops below 25 dB.
+            // Measured: identical (the same libheif decode and swscale Lanczos); the left square instead
+            // of the centre one measures 15 dB.
             #expect(PhotoReference.psnr(actual, expected) > 35, "\(fit)")
         }
         // The check can fail: the left 3024 columns instead of the centre ones are far apart.
@@ -156,7 +157,8 @@ struct PhotoResizeTests {
             try PhotoReference.run(
                 "ffmpeg", ["-v", "error", "-i", full, "-vf", "crop=3024:3024:0:0,scale=400:400:flags=lanczos", shifted]
             ).status == 0)
-        #expect(PhotoReference.psnr(try PhotoReference.ffmpegRGB(shifted), expected) < 30)
+        let shiftedPSNR = PhotoReference.psnr(try PhotoReference.ffmpegRGB(shifted), expected)
+        #expect(shiftedPSNR < 25, "\(shiftedPSNR)")
     }
 
     @Test("orientation is applied before resizing: all nine EXIF orientations crop to the same picture", arguments: 0...8)

@@ -137,8 +137,7 @@ struct JPEGScale: Equatable, Sendable {
     static func smallest(for plan: ResizePlan) -> JPEGScale {
         guard plan.requiredScale <= 0.5 else { return .full }
         return reductions.first { scale in
-            scale.numerator * plan.crop.width >= plan.scaledWidth * scale.denominator
-                && scale.numerator * plan.crop.height >= plan.scaledHeight * scale.denominator
+            scale.scaled(plan.crop.width) >= plan.scaledWidth && scale.scaled(plan.crop.height) >= plan.scaledHeight
         } ?? .full
     }
 }
