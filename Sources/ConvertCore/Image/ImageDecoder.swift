@@ -151,7 +151,7 @@ enum ImageDecoder {
             let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
             photo = DecodedPhoto(
                 format: .png,
-                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: nil)],
+                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: decoded.xmp)],
                 notes: [])
         case .webp:
             let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)

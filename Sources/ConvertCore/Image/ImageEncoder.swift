@@ -49,8 +49,8 @@ enum ImageEncoder {
             // A 16-bit PNG only when the source had more than 8 bits: otherwise it doubles the
             // size and adds nothing.
             let output = bitmap.sourceBitDepth > 8 ? bitmap.toSixteenBit() : bitmap.toEightBit()
-            try PNGCodec.encode(output, exif: exif, to: path, displayPath: displayPath)
-            return Written(notes: xmp == nil ? [] : ["XMP not copied to PNG"])
+            try PNGCodec.encode(output, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
+            return Written(notes: [])
         case .webp:
             let bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
             try writeFile(bytes, to: path, displayPath: displayPath)
