@@ -37,6 +37,9 @@ public struct PhotoRequest: Sendable {
     /// Crop, scale or pad the upright picture to a box (see ``PhotoResize``). Not together with
     /// ``maxLongEdge``; the box may hold at most ``maxPixels`` pixels.
     public var resize: PhotoResize?
+    /// Bits per channel of a HEIC or AVIF output; nil: 10 for HEIC from a source deeper than
+    /// 8 bits, else 8 (see ``PhotoBitDepth``). Ignored by the other formats.
+    public var bitDepth: PhotoBitDepth?
     /// libheif decoding threads for this photo; nil: one per core.
     public var decodingThreads: Int?
     /// Largest acceptable output file in bytes (JPEG and WebP): the highest quality that fits is

@@ -70,6 +70,11 @@ public enum PhotoConverter {
                         : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
             }
         }
+        if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
+            throw ConvertError(
+                .unsupported, key: "output.depth-unsupported",
+                message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
+        }
         if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
         reporter.report(.decoding, 0)
         var photo = try ImageDecoder.decode(path: input, options: decodeOptions(for: request), cancellation: cancellation)
@@ -103,11 +108,13 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                let depth = heifBitDepth(for: request, bitmap: bitmap)
+                depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
             }
@@ -115,6 +122,18 @@ public enum PhotoConverter {
             reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
         return JobResult(inputPath: input, outputs: outputs, notes: notes)
+    }
+
+    /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC
+    /// when the source had more than 8; with a note when a deep source is written at 8 bits
+    /// because the format cannot take more here.
+    static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
+        guard request.format == .heic || request.format == .avif else { return (8, nil) }
+        let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
+        if let depth = request.bitDepth { return (depth.rawValue, nil) }
+        guard bitmap.sourceBitDepth > 8 else { return (8, nil) }
+        guard HeifEncoding.supportsTenBit(format) else { return (8, "\(format.rawValue) written at 8 bits") }
+        return (10, nil)
     }
 
     /// How `request` wants its input decoded (and resized on the way).
