@@ -111,6 +111,7 @@ enum Resampler {
     /// `bitmap` (the plan's source) cropped, scaled and padded as `plan` says.
     static func apply(_ plan: ResizePlan, to bitmap: Bitmap, padding: Padding) throws(ConvertError) -> Bitmap {
         precondition(bitmap.width == plan.sourceWidth && bitmap.height == plan.sourceHeight, "the plan is for this bitmap")
+        guard !plan.isIdentity else { return bitmap }
         let scaled = try resize(bitmap, region: plan.crop, width: plan.scaledWidth, height: plan.scaledHeight)
         guard plan.canvasWidth != plan.scaledWidth || plan.canvasHeight != plan.scaledHeight else { return scaled }
         return scaled.padded(
