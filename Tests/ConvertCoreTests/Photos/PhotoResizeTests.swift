@@ -197,6 +197,21 @@ struct PhotoResizeTests {
         }
     }
 
+    @Test("a target size lowers the resolution of the whole padded box, keeping its shape")
+    func targetSize() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = PhotoRequest(
+            inputPath: Fixtures.path("photos/pug.heic"), format: .jpeg, outputDirectory: directory.path,
+            targetByteCount: 30_000, resize: PhotoResize(width: 1200, height: 1200, fit: .pad))
+        request.quality = 85
+        let result = try await PhotoRun.convert(request)
+        let output = try #require(result.outputs.first)
+        #expect(output.byteCount <= 30_000)
+        let info = try ImageProbe.probe(path: output.path)
+        #expect(info.width == info.height && info.width < 1200, "\(info.width)x\(info.height)")
+    }
+
     @Test("a resize with a long-edge limit, or a box over the pixel limit, is refused as a request error")
     func requestErrors() async throws {
         let directory = try Fixtures.temporaryDirectory()
