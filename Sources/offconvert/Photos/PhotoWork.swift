@@ -55,6 +55,12 @@ enum PhotoWork {
         return resize
     }
 
+    /// How a resize is named in the batch journal's identity (a changed box is another run).
+    static func resizeIdentity(_ resize: PhotoResize?) -> String {
+        guard let resize else { return "-" }
+        return "\(resize.width)x\(resize.height) \(resize.fit.rawValue) \(resize.padding.map { "\($0)" } ?? "-")"
+    }
+
     /// What the photo commands' discussions say about resizing.
     static let resizeDiscussion = """
         --max-size N shrinks so the long edge is at most N pixels. --resize WxH sizes the upright \
@@ -126,7 +132,8 @@ enum PhotoWork {
                 "format=\(template.format.rawValue)", "quality=\(template.quality)", "lossless=\(template.lossless)",
                 "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
                 "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
-                "resize=\(template.resize.map { "\($0.width)x\($0.height) \($0.fit.rawValue) \($0.padding.map { "\($0)" } ?? "-")" } ?? "-")", "target=\(template.targetByteCount ?? 0)",
+                "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")",
             ],
             outputExtension: { _ in template.format.fileExtension },
             cost: { input in cost(of: input, request: template) },

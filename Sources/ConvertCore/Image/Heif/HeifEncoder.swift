@@ -60,7 +60,9 @@ final class HeifImageForEncoding {
         let rows = bitmap.height
         let rowSamples = bitmap.width * bitmap.channels
         if deep {
-            guard case .sixteen(let samples) = bitmap.toSixteenBit().samples else { return }
+            guard case .sixteen(let samples) = bitmap.toSixteenBit().samples else {
+                preconditionFailure("toSixteenBit() stores 16-bit samples")
+            }
             let maxValue = UInt32((1 << bitDepth) - 1)
             for y in 0..<rows {
                 let target: UnsafeMutablePointer<UInt8> = plane + y * planeStride
