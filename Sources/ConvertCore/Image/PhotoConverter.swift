@@ -48,8 +48,9 @@ public enum PhotoConverter {
             guard resize.width > 0, resize.height > 0 else {
                 throw ConvertError(.request, key: "request.resize", message: "A resize box needs a positive width and height.")
             }
-            guard resize.width.multipliedReportingOverflow(by: resize.height).partialValue <= request.maxPixels,
-                resize.width <= request.maxPixels, resize.height <= request.maxPixels
+            // Each side first, so the product cannot overflow.
+            guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
+                resize.width * resize.height <= request.maxPixels
             else {
                 throw ConvertError(
                     .request, key: "request.resize-too-large",
