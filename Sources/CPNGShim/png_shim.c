@@ -30,6 +30,9 @@ static void on_warning(png_structp png, png_const_charp message) {
     (void)message;  // warnings (e.g. a bad CRC in an ancillary chunk) are not failures
 }
 
+/// The keyword of the text chunk that holds an XMP packet (Adobe XMP specification, part 3).
+static const char xmp_keyword[] = "XML:com.adobe.xmp";
+
 static void read_from_memory(png_structp png, png_bytep out, png_size_t length) {
     reader_state *state = (reader_state *)png_get_io_ptr(png);
     if (state->size - state->offset < length) {
@@ -60,11 +63,13 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     png_bytep *volatile rows = NULL;
     uint8_t *volatile icc = NULL;
     uint8_t *volatile exif = NULL;
+    uint8_t *volatile xmp = NULL;
     if (!info || setjmp(png_jmpbuf(png))) {
         free(pixels);
         free(rows);
         free(icc);
         free(exif);
+        free(xmp);
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
         return -1;
@@ -130,7 +135,20 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     if (!pixels || !rows) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + row_bytes * y;
     png_read_image(png, rows);
-    png_read_end(png, NULL);
+    // With `info`, text chunks after the image data are read too (XMP may sit there).
+    png_read_end(png, info);
+    png_textp texts = NULL;
+    int text_count = 0;
+    png_get_text(png, info, &texts, &text_count);
+    for (int i = 0; i < text_count && !xmp; i++) {
+        if (!texts[i].key || strcmp(texts[i].key, xmp_keyword) != 0 || !texts[i].text) continue;
+        size_t length = texts[i].compression > 0 ? texts[i].itxt_length : texts[i].text_length;
+        if (length == 0) continue;
+        xmp = malloc(length);
+        if (!xmp) png_error(png, "out of memory");
+        memcpy(xmp, texts[i].text, length);
+        out->xmp_size = length;
+    }
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
 
@@ -141,6 +159,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     out->pixels = pixels;
     out->icc = icc;
     out->exif = exif;
+    out->xmp = xmp;
     return 0;
 }
 
@@ -148,14 +167,15 @@ void offc_png_free(offc_png_image *image) {
     free(image->pixels);
     free(image->icc);
     free(image->exif);
+    free(image->xmp);
     memset(image, 0, sizeof(*image));
     image->srgb_intent = -1;
 }
 
 int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                          int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
-                         const uint8_t *exif, size_t exif_size, int compression_level,
-                         char *error, size_t error_size) {
+                         const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                         int compression_level, char *error, size_t error_size) {
     if (error_size > 0) error[0] = 0;
     if ((channels != 3 && channels != 4) || (bit_depth != 8 && bit_depth != 16)) {
         snprintf(error, error_size, "unsupported PNG layout");
@@ -171,10 +191,12 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep *volatile rows = NULL;
+    char *volatile xmp_text = NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         /* libpng's fwrite-based writer reports a short write as "Write Error"; errno says why. */
         int saved = ferror(file) ? errno : 0;
         free(rows);
+        free(xmp_text);
         if (png) png_destroy_write_struct(&png, info ? &info : NULL);
         fclose(file);
         if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
@@ -191,6 +213,23 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
 #ifdef PNG_eXIf_SUPPORTED
     if (exif && exif_size > 0) png_set_eXIf_1(png, info, (png_uint_32)exif_size, (png_bytep)exif);
 #endif
+    if (xmp && xmp_size > 0) {
+        // png_text wants NUL-terminated text: copy the packet with a terminator.
+        xmp_text = malloc(xmp_size + 1);
+        if (!xmp_text) png_error(png, "out of memory");
+        memcpy(xmp_text, xmp, xmp_size);
+        xmp_text[xmp_size] = 0;
+        png_text text;
+        memset(&text, 0, sizeof(text));
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = (png_charp)xmp_keyword;
+        text.text = xmp_text;
+        text.lang = (png_charp)"";
+        text.lang_key = (png_charp)"";
+        png_set_text(png, info, &text, 1);  // copies the text
+        free(xmp_text);
+        xmp_text = NULL;
+    }
     png_write_info(png, info);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (bit_depth == 16) png_set_swap(png);

@@ -21,6 +21,8 @@ typedef struct {
     uint8_t *exif;        // the eXIf chunk, or NULL
     size_t exif_size;
     int srgb_intent;      // the sRGB chunk's rendering intent, or -1 when there is none
+    uint8_t *xmp;         // the XMP packet (text chunk "XML:com.adobe.xmp", before or after the image data), or NULL
+    size_t xmp_size;
 } offc_png_image;
 
 /// Decodes a whole PNG held in memory. Returns 0 on success; on failure returns -1, fills `error`
@@ -33,11 +35,14 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 void offc_png_free(offc_png_image *image);
 
 /// Encodes RGB or RGBA pixels (channels 3 or 4, bit_depth 8 or 16, 16-bit samples in native order)
-/// to a PNG file at `path`. `icc`/`exif` may be NULL. Returns 0; a positive errno when creating or
+/// to a PNG file at `path`. `icc`/`exif`/`xmp` may be NULL. The XMP packet is written as an
+/// uncompressed iTXt chunk with keyword "XML:com.adobe.xmp" before the image data (where Adobe's
+/// XMP specification and exiftool look for it); a NUL byte ends the packet. Returns 0; a positive errno when creating or
 /// writing the file failed (ENOSPC for a full disk), so the caller can categorise it; or -1 with
 /// `error` filled for anything else.
 int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                          int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
-                         const uint8_t *exif, size_t exif_size, int compression_level,
+                         const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                         int compression_level,
                          char *error, size_t error_size);
 #endif

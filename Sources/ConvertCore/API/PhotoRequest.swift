@@ -31,8 +31,15 @@ public struct PhotoRequest: Sendable {
     public var allImages: Bool
     /// Replace an existing output instead of choosing `name (2).ext`. The input is never replaced.
     public var overwrite: Bool
-    /// Shrink so the long edge is at most this many pixels.
+    /// Shrink so the long edge is at most this many pixels (never enlarged). Not together with
+    /// ``resize``.
     public var maxLongEdge: Int?
+    /// Crop, scale or pad the upright picture to a box (see ``PhotoResize``). Not together with
+    /// ``maxLongEdge``; the box may hold at most ``maxPixels`` pixels.
+    public var resize: PhotoResize?
+    /// Bits per channel of a HEIC or AVIF output; nil: 10 for HEIC from a source deeper than
+    /// 8 bits, else 8 (see ``PhotoBitDepth``). Ignored by the other formats.
+    public var bitDepth: PhotoBitDepth?
     /// libheif decoding threads for this photo; nil: one per core.
     public var decodingThreads: Int?
     /// Largest acceptable output file in bytes (JPEG and WebP): the highest quality that fits is
@@ -49,7 +56,7 @@ public struct PhotoRequest: Sendable {
         outputDirectory: String? = nil, outputPath: String? = nil, metadata: MetadataPolicy = .shareSafe,
         color: ColorPolicy = .keep, background: RGBColor = .white, allImages: Bool = false, overwrite: Bool = false,
         maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil,
-        maxPixels: Int = PixelLimit.defaultMaxPixels
+        maxPixels: Int = PixelLimit.defaultMaxPixels, resize: PhotoResize? = nil
     ) {
         self.inputPath = inputPath
         self.format = format
@@ -66,5 +73,6 @@ public struct PhotoRequest: Sendable {
         self.decodingThreads = decodingThreads
         self.targetByteCount = targetByteCount
         self.maxPixels = maxPixels
+        self.resize = resize
     }
 }

@@ -66,14 +66,25 @@ struct DecodedPhoto: Sendable {
     var format: PhotoFormat
     var frames: [DecodedFrame]
     var notes: [String]
+    /// The scale the decoder itself decoded at (a JPEG's DCT scaling), 1/1 for a full-size
+    /// decode. Tests read it to prove the shrink-on-load path was taken.
+    var decodeScale = JPEGScale.full
+    /// The resize plan made for the full-size picture when the decoder scaled it on load, so the
+    /// output size is the same as from a full-size decode.
+    var plan: ResizePlan?
 }
 
 /// What to decode and how.
 struct DecodeOptions: Sendable {
     /// Every top-level image of a multi-image HEIF instead of the primary one.
     var allImages = false
-    /// Shrink so the long edge is at most this, using the decoder's own scaling where it can.
+    /// Shrink so the long edge is at most this (after ``resize``), using the decoder's own
+    /// scaling where it can.
     var maxLongEdge: Int?
+    /// Crop, scale or pad the upright picture to a box, using the decoder's own scaling where it can.
+    var resize: PhotoResize?
+    /// What fills the bars of a padded resize.
+    var padding: Resampler.Padding = .color(.white)
     /// libheif's tile-decoding threads for this one file.
     var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Refuse images with more pixels than this before allocating them.
@@ -140,7 +151,7 @@ enum ImageDecoder {
             let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
             photo = DecodedPhoto(
                 format: .png,
-                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: nil)],
+                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: decoded.xmp)],
                 notes: [])
         case .webp:
             let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
@@ -162,11 +173,15 @@ enum ImageDecoder {
                 if !photo.notes.contains("non-RGB colour profile dropped") { photo.notes.append("non-RGB colour profile dropped") }
             }
         }
-        if let longEdge = options.maxLongEdge {
+        if options.resize != nil || options.maxLongEdge != nil {
             for index in photo.frames.indices {
                 let bitmap = photo.frames[index].bitmap
-                let size = Resampler.fitting(width: bitmap.width, height: bitmap.height, longEdge: longEdge)
-                photo.frames[index].bitmap = try Resampler.resize(bitmap, width: size.width, height: size.height)
+                // A JPEG decoded at a DCT scale carries its plan's output sizes already mapped.
+                let plan = photo.plan ?? ResizePlan(
+                    sourceWidth: bitmap.width, sourceHeight: bitmap.height, resize: options.resize,
+                    maxLongEdge: options.maxLongEdge)
+                photo.frames[index].bitmap = try Resampler.apply(
+                    plan.forSource(width: bitmap.width, height: bitmap.height), to: bitmap, padding: options.padding)
             }
         }
         return photo
@@ -203,16 +218,32 @@ enum ImageDecoder {
         let decoder = try TurboJPEGHandle.decompressor()
         let (width, height, _) = try decoder.header(data, path: path)
         try PixelLimit.check(width: width, height: height, limit: options.maxPixels, path: path)
-        // Shrink on load: the DCT can decode at n/8 scale for free; the exact size comes after.
-        let size: (width: Int, height: Int) =
-            options.maxLongEdge.map { decoder.scaledSize(width: width, height: height, atLeast: $0) } ?? (width, height)
-        let pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
         let metadata = JPEGMarkers.metadata(data)
         let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        // Shrink on load: the IDCT can decode at a fraction of the full size for a fraction of
+        // the work. The plan is made for the upright full size (so the output size does not
+        // depend on how the picture was decoded), and the scale chosen is the smallest whose
+        // picture still has every pixel the output needs; the Lanczos pass does the rest.
+        var plan: ResizePlan?
+        var scale = JPEGScale.full
+        if options.resize != nil || options.maxLongEdge != nil {
+            let swaps = orientation >= 5
+            let full = ResizePlan(
+                sourceWidth: swaps ? height : width, sourceHeight: swaps ? width : height, resize: options.resize,
+                maxLongEdge: options.maxLongEdge)
+            plan = full
+            scale = JPEGScale.smallest(for: full)
+        }
+        let size = (width: scale.scaled(width), height: scale.scaled(height))
+        let pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
         let bitmap = Bitmap(
             width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
             icc: metadata.icc
         ).applyingOrientation(orientation)
-        return DecodedPhoto(format: .jpeg, frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp)], notes: [])
+        var photo = DecodedPhoto(
+            format: .jpeg, frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp)], notes: [])
+        photo.decodeScale = scale
+        photo.plan = plan
+        return photo
     }
 }

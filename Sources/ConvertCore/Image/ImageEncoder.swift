@@ -36,9 +36,10 @@ enum ImageEncoder {
 
     /// Writes `bitmap` as `format` to `path` (a staged temporary file). `displayPath` names the
     /// output in errors.
+    /// `heifBitDepth` (8 or 10) applies to HEIC and AVIF only.
     static func write(
-        _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?,
-        to path: String, displayPath: String
+        _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, heifBitDepth: Int = 8, exif: [UInt8]?,
+        xmp: [UInt8]?, to path: String, displayPath: String
     ) throws(ConvertError) -> Written {
         switch format {
         case .jpeg:
@@ -49,16 +50,16 @@ enum ImageEncoder {
             // A 16-bit PNG only when the source had more than 8 bits: otherwise it doubles the
             // size and adds nothing.
             let output = bitmap.sourceBitDepth > 8 ? bitmap.toSixteenBit() : bitmap.toEightBit()
-            try PNGCodec.encode(output, exif: exif, to: path, displayPath: displayPath)
-            return Written(notes: xmp == nil ? [] : ["XMP not copied to PNG"])
+            try PNGCodec.encode(output, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
+            return Written(notes: [])
         case .webp:
             let bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
             try writeFile(bytes, to: path, displayPath: displayPath)
             return Written(notes: [])
         case .heic, .avif:
             try HeifEncoding.encode(
-                bitmap, format: format == .heic ? .heic : .avif, quality: quality, exif: exif, xmp: xmp, to: path,
-                displayPath: displayPath)
+                bitmap, format: format == .heic ? .heic : .avif, quality: quality, bitDepth: heifBitDepth, exif: exif,
+                xmp: xmp, to: path, displayPath: displayPath)
             return Written(notes: [])
         case .gif:
             throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")

@@ -40,6 +40,23 @@ public enum PhotoConverter {
                     .request, key: "request.target-format", message: "A target size can be met for JPEG and WebP outputs only.")
             }
         }
+        if let resize = request.resize {
+            guard request.maxLongEdge == nil else {
+                throw ConvertError(
+                    .request, key: "request.resize", message: "A resize box and a long-edge limit cannot be used together.")
+            }
+            guard resize.width > 0, resize.height > 0 else {
+                throw ConvertError(.request, key: "request.resize", message: "A resize box needs a positive width and height.")
+            }
+            // Each side first, so the product cannot overflow.
+            guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
+                resize.width * resize.height <= request.maxPixels
+            else {
+                throw ConvertError(
+                    .request, key: "request.resize-too-large",
+                    message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
+            }
+        }
         guard request.format != .gif else {
             throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
         }
@@ -54,14 +71,14 @@ public enum PhotoConverter {
                         : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
             }
         }
+        if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
+            throw ConvertError(
+                .unsupported, key: "output.depth-unsupported",
+                message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
+        }
         if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
         reporter.report(.decoding, 0)
-        var options = DecodeOptions()
-        options.allImages = request.allImages
-        options.maxLongEdge = request.maxLongEdge
-        options.maxPixels = request.maxPixels
-        if let threads = request.decodingThreads { options.decodingThreads = threads }
-        var photo = try ImageDecoder.decode(path: input, options: options, cancellation: cancellation)
+        var photo = try ImageDecoder.decode(path: input, options: decodeOptions(for: request), cancellation: cancellation)
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
@@ -92,11 +109,13 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                let depth = heifBitDepth(for: request, bitmap: bitmap)
+                depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
             }
@@ -104,6 +123,35 @@ public enum PhotoConverter {
             reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
         return JobResult(inputPath: input, outputs: outputs, notes: notes)
+    }
+
+    /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC
+    /// when the source had more than 8; with a note when a deep source is written at 8 bits
+    /// because the format cannot take more here.
+    static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
+        guard request.format == .heic || request.format == .avif else { return (8, nil) }
+        let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
+        if let depth = request.bitDepth { return (depth.rawValue, nil) }
+        guard bitmap.sourceBitDepth > 8 else { return (8, nil) }
+        guard HeifEncoding.supportsTenBit(format) else { return (8, "\(format.rawValue) written at 8 bits") }
+        return (10, nil)
+    }
+
+    /// How `request` wants its input decoded (and resized on the way).
+    static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
+        var options = DecodeOptions()
+        options.allImages = request.allImages
+        options.maxLongEdge = maxLongEdge ?? request.maxLongEdge
+        options.resize = request.resize
+        options.maxPixels = request.maxPixels
+        if let threads = request.decodingThreads { options.decodingThreads = threads }
+        // Bars are transparent only where the output keeps alpha; elsewhere the background.
+        if let colour = request.resize?.padding {
+            options.padding = .color(colour)
+        } else {
+            options.padding = ImageEncoder.supportsAlpha(request.format) ? .transparent : .color(request.background)
+        }
+        return options
     }
 
     /// Applies the colour policy and flattens alpha where the target cannot hold it.
@@ -148,7 +196,7 @@ extension PhotoConverter {
     static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
-        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.color == .keep,
+        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
             request.targetByteCount == nil
         else { return nil }
         let input = request.inputPath

@@ -42,12 +42,14 @@ enum Catalogue {
     }
 
     /// Whether the photo option `long` shapes a `format` output: quality is for lossy
-    /// encoders (not PNG), lossless for WebP, a target size for JPEG and WebP.
+    /// encoders (not PNG), lossless for WebP, a target size for JPEG and WebP, a bit depth for
+    /// HEIC and AVIF.
     static func photoOption(_ long: String, appliesTo format: PhotoFormat) -> Bool {
         switch long {
         case "quality": format != .png
         case "lossless": format == .webp
         case "target-size": format == .jpeg || format == .webp
+        case "depth": format == .heic || format == .avif
         default: true
         }
     }

@@ -13,7 +13,7 @@ enum CompressPhotosCommand: Command {
             the target); if no quality from 40 to 95 fits, the resolution is lowered too, decoding \
             the original again at the smaller size. Location metadata is removed unless kept on \
             purpose.
-            """,
+            """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
         options: PhotoWork.options([
             .option("target-size", value: "size", help: "Largest file size per photo, e.g. 500KB or 2MB."),

@@ -9,8 +9,14 @@ enum ConvertCommand: Command {
         help: "Output format: \(Catalogue.photoTargets.joined(separator: ", ")) (photos) or "
             + "\(VideoContainer.allCases.map(\.rawValue).joined(separator: ", ")) (videos).")
 
-    /// The photo-only options of `convert` (the photo commands' options and `--lossless`).
-    static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [.flag("lossless", help: "Lossless WebP.")]
+    /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
+    static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [
+        .flag("lossless", help: "Lossless WebP."),
+        .option(
+            "depth", value: "8|10",
+            help: "Bits per channel of HEIC/AVIF output. Default: HEIC keeps 10 bits from 10/12/16-bit photos, "
+                + "8 otherwise; AVIF is 8-bit (10-bit AVIF is not available)."),
+    ]
 
     static let spec = CommandSpec(
         name: "convert",
@@ -23,7 +29,7 @@ enum ConvertCommand: Command {
             without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \
             HDR tone mapped to SDR. Keeps the video and the first sound track only.
             'offconvert formats' lists which options apply to which target.
-            """,
+            """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos or videos to convert.")],
         options: mergedOptions,
         examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
@@ -53,6 +59,9 @@ enum ConvertCommand: Command {
         }
         var template = try PhotoWork.request(from: arguments, format: format)
         template.lossless = arguments.flag("lossless")
+        if arguments.value("depth") != nil {
+            template.bitDepth = try arguments.choice("depth", ["8", "10"], default: "8") == "10" ? .ten : .eight
+        }
         return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
     }
 }

@@ -9,7 +9,7 @@ enum HeicToJpgCommand: Command {
             Each photo becomes NAME.jpg next to it (or in --output-dir); an existing file is never \
             replaced unless --overwrite is given: NAME (2).jpg is used instead. GPS location, serial \
             numbers and owner names are removed unless you ask to keep them.
-            """,
+            """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions),
         examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs"])

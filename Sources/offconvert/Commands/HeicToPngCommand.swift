@@ -8,7 +8,7 @@ enum HeicToPngCommand: Command {
         discussion: """
             Each photo becomes NAME.png next to it (or in --output-dir). Transparency is kept. \
             Photos with more than 8 bits per channel are written as 16-bit PNGs.
-            """,
+            """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions.filter { Catalogue.photoOption($0.long, appliesTo: .png) }),
         examples: ["heic-to-png photo.heic"])

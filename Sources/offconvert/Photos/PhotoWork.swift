@@ -31,14 +31,65 @@ enum PhotoWork {
         if arguments.value("max-size") != nil {
             request.maxLongEdge = try arguments.integer("max-size", in: 16...65535, default: 0)
         }
+        request.resize = try resize(from: arguments)
         return request
     }
+
+    /// `--resize WxH` with `--fit`; nil when `--resize` is not given.
+    static func resize(from arguments: ParsedArguments) throws(UsageError) -> PhotoResize? {
+        guard let text = arguments.value("resize") else {
+            if arguments.value("fit") != nil { throw UsageError(message: "'--fit' needs '--resize WxH'.") }
+            return nil
+        }
+        if arguments.value("max-size") != nil {
+            throw UsageError(message: "'--resize' and '--max-size' cannot be used together: give the box with '--resize' alone.")
+        }
+        let fit = try PhotoResize.Fit(rawValue: arguments.choice("fit", PhotoResize.Fit.allCases.map(\.rawValue), default: "fit"))
+        guard let fit, var resize = PhotoResize(parsing: text, fit: fit), resize.width <= 65535, resize.height <= 65535 else {
+            throw UsageError(
+                message: "The value '\(text.terminalSafe)' is invalid for '--resize': expected WIDTHxHEIGHT, two whole numbers from 1 to 65535 (e.g. 1920x1080).")
+        }
+        // An explicit --background colours pad's bars; by default they are transparent where
+        // the output has alpha.
+        if fit == .pad, let text = arguments.value("background") { resize.padding = RGBColor(parsing: text) }
+        return resize
+    }
+
+    /// How a resize is named in the batch journal's identity (a changed box is another run).
+    static func resizeIdentity(_ resize: PhotoResize?) -> String {
+        guard let resize else { return "-" }
+        return "\(resize.width)x\(resize.height) \(resize.fit.rawValue) \(resize.padding.map { "\($0)" } ?? "-")"
+    }
+
+    /// What the photo commands' discussions say about resizing.
+    static let resizeDiscussion = """
+        --max-size N shrinks so the long edge is at most N pixels. --resize WxH sizes the upright \
+        picture (orientation applied first) to a W by H box; --fit says how: 'fit' (default) \
+        gives the largest size inside the box with the aspect ratio kept, never enlarged; 'fill' \
+        gives exactly WxH, scaled up or down to cover the box and cut evenly on both sides; \
+        'crop' cuts the centre of the picture to the box's shape and shrinks it to WxH, never \
+        enlarging (a smaller picture is only cut, so the output is then smaller than the box); \
+        'pad' fits the picture inside (never enlarged) and centres it on exactly WxH, the bars \
+        transparent where the format has alpha (PNG, WebP, HEIC, AVIF) and --background \
+        otherwise or when given. Shrinking uses a Lanczos filter; JPEGs shrunk by half or more \
+        are decoded at a reduced size directly.
+        """
 
     /// The options every photo conversion command accepts (the batch options are added by
     /// ``options(_:)``).
     static let commonOptions: [OptionSpec] = [
         .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "85"),
-        .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels."),
+        .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels (never enlarged)."),
+        .option(
+            "resize", value: "WxH",
+            help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size."),
+        .option(
+            "fit", value: "fit|fill|crop|pad",
+            help: "How --resize meets the box: fit = inside it, aspect kept, never enlarged; fill = exactly WxH, "
+                + "scaled to cover, centre cut (may enlarge); crop = centre cut to the box's shape, shrunk to WxH, "
+                + "never enlarged; pad = fitted inside, never enlarged, centred on exactly WxH with bars in "
+                + "--background (transparent where the format has alpha unless --background is given).",
+            default: "fit"),
         .flag("keep-location", help: "Keep GPS and other location metadata (removed by default)."),
         .flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails."),
         .flag("strip-metadata", help: "Remove all EXIF and XMP metadata."),
@@ -54,13 +105,16 @@ enum PhotoWork {
     /// (4 bytes a pixel, 8 above 8 bits) times the bitmaps alive at once: the decoded one and
     /// its prepared copy (colour conversion, flattening, resizing), one more for the target-size
     /// search (the smaller decode while the encoded candidate is held), and every image with
-    /// `--all-images`. A file whose header cannot be read costs nothing: it fails at once.
+    /// `--all-images`. A `--resize` box larger than the photo (fill, pad) counts at its size.
+    /// A file whose header cannot be read costs nothing: it fails at once.
     static func cost(of input: String, request: PhotoRequest) -> Int64 {
         guard let info = try? ImageProbe.probe(path: input) else { return 0 }
         let bytesPerPixel = info.bitDepth > 8 ? 8 : 4
         var bitmaps = request.targetByteCount == nil ? 2 : 3
         if request.allImages { bitmaps *= max(1, info.imageCount) }
-        return BatchScheduler.bitmapBytes(width: info.width, height: info.height, bytesPerPixel: bytesPerPixel, count: bitmaps)
+        var (width, height) = (info.width, info.height)
+        if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
+        return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps)
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.
@@ -77,7 +131,9 @@ enum PhotoWork {
             identity: [
                 "format=\(template.format.rawValue)", "quality=\(template.quality)", "lossless=\(template.lossless)",
                 "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
-                "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)", "target=\(template.targetByteCount ?? 0)",
+                "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
+                "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")",
             ],
             outputExtension: { _ in template.format.fileExtension },
             cost: { input in cost(of: input, request: template) },

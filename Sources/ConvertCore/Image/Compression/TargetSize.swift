@@ -69,12 +69,8 @@ extension PhotoConverter {
             case .shrink(let next):
                 longEdge = next
                 frame = nil
-                var options = DecodeOptions()
-                options.allImages = request.allImages
-                options.maxLongEdge = next
-                options.maxPixels = request.maxPixels
-                if let threads = request.decodingThreads { options.decodingThreads = threads }
-                var photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
+                var photo = try ImageDecoder.decode(
+                    path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation)
                 guard photo.frames.indices.contains(frameIndex) else {
                     throw ConvertError(.input, key: "input.changed", message: "\(path) changed while it was being read.", path: path)
                 }

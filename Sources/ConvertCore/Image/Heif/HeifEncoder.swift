@@ -31,11 +31,16 @@ final class HeifEncoderHandle {
 final class HeifImageForEncoding {
     fileprivate let pointer: OpaquePointer
 
-    init(_ bitmap: Bitmap, path: String) throws(ConvertError) {
-        // HEIC/AVIF are written at 8 bits here: 10-bit HEVC needs the Main10 profile, which not
-        // every viewer decodes, and 8 bits is what these formats are shared at.
-        let pixels = bitmap.eightBitSamples
-        let chroma = bitmap.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+    /// An RGB(A) image of `bitmap` at `bitDepth` (8 or 10) bits per channel.
+    init(_ bitmap: Bitmap, bitDepth: Int, path: String) throws(ConvertError) {
+        precondition(bitDepth == 8 || bitDepth == 10, "HEIF images are written at 8 or 10 bits")
+        let deep = bitDepth > 8
+        // Deep samples go in as big-endian 16-bit words holding the value in the low bits, the
+        // layout heif-enc feeds libheif from 16-bit PNGs.
+        let chroma =
+            deep
+            ? (bitmap.hasAlpha ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RRGGBB_BE)
+            : (bitmap.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
         var image: OpaquePointer?
         try Heif.check(
             heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB, chroma, &image), "encode",
@@ -45,20 +50,37 @@ final class HeifImageForEncoding {
         }
         pointer = image
         try Heif.check(
-            heif_image_add_plane(image, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), 8), "encode",
-            path: path)
+            heif_image_add_plane(image, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), Int32(bitDepth)),
+            "encode", path: path)
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
             throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
         }
-        let rowBytes = bitmap.width * bitmap.channels
         let planeStride = Int(stride)
         let rows = bitmap.height
-        pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
-            guard let base = source.baseAddress else { return }
+        let rowSamples = bitmap.width * bitmap.channels
+        if deep {
+            guard case .sixteen(let samples) = bitmap.toSixteenBit().samples else {
+                preconditionFailure("toSixteenBit() stores 16-bit samples")
+            }
+            let maxValue = UInt32((1 << bitDepth) - 1)
             for y in 0..<rows {
                 let target: UnsafeMutablePointer<UInt8> = plane + y * planeStride
-                UnsafeMutableRawPointer(target).copyMemory(from: base + y * rowBytes, byteCount: rowBytes)
+                for i in 0..<rowSamples {
+                    // Full-range 16-bit to `bitDepth` bits, rounded to nearest.
+                    let value = (UInt32(samples[y * rowSamples + i]) * maxValue + 32767) / 65535
+                    target[i * 2] = UInt8(value >> 8)
+                    target[i * 2 + 1] = UInt8(value & 0xFF)
+                }
+            }
+        } else {
+            let pixels = bitmap.eightBitSamples
+            pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
+                guard let base = source.baseAddress else { return }
+                for y in 0..<rows {
+                    let target: UnsafeMutablePointer<UInt8> = plane + y * planeStride
+                    UnsafeMutableRawPointer(target).copyMemory(from: base + y * rowSamples, byteCount: rowSamples)
+                }
             }
         }
         if let icc = bitmap.icc, !icc.isEmpty {
@@ -77,19 +99,26 @@ enum HeifEncoding {
         case avif = "AVIF"
     }
 
+    /// Whether `format` can be written at 10 bits here: x265 takes 10-bit input; libheif 1.15's
+    /// aom plugin signals AV1 profile 2 for it, and libaom then fails an assertion (aborting
+    /// the process) for 4:2:0 10-bit, so AVIF is kept at 8 bits.
+    static func supportsTenBit(_ format: Format) -> Bool { format == .heic }
+
     /// Whether libheif on this system can write `format`.
     static func isAvailable(_ format: Format) -> Bool {
         heif_have_encoder_for_format(format == .heic ? heif_compression_HEVC : heif_compression_AV1) != 0
     }
 
-    /// Writes `bitmap` to `path` as one primary image with EXIF and XMP attached.
+    /// Writes `bitmap` to `path` as one primary image at `bitDepth` (8 or 10) bits with EXIF
+    /// and XMP attached.
     static func encode(
-        _ bitmap: Bitmap, format: Format, quality: Int, exif: [UInt8]?, xmp: [UInt8]?, to path: String, displayPath: String
+        _ bitmap: Bitmap, format: Format, quality: Int, bitDepth: Int = 8, exif: [UInt8]?, xmp: [UInt8]?, to path: String,
+        displayPath: String
     ) throws(ConvertError) {
         let context = try HeifContext(forWritingTo: displayPath)
         let encoder = try HeifEncoderHandle(context: context, format: format)
         heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality))
-        let image = try HeifImageForEncoding(bitmap, path: displayPath)
+        let image = try HeifImageForEncoding(bitmap, bitDepth: bitDepth, path: displayPath)
         try context.withContext { (raw) throws(ConvertError) in
             var handle: OpaquePointer?
             try Heif.check(heif_context_encode_image(raw, image.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)

@@ -48,17 +48,6 @@ final class TurboJPEGHandle {
         return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
     }
 
-    /// The largest size TurboJPEG can decode directly (DCT scaling, factors n/8) whose long edge
-    /// is still at least `longEdge`; the full size when no smaller factor qualifies.
-    func scaledSize(width: Int, height: Int, atLeast longEdge: Int) -> (width: Int, height: Int) {
-        var best = (width, height)
-        for numerator in stride(from: 7, through: 1, by: -1) {
-            let w = (width * numerator + 7) / 8, h = (height * numerator + 7) / 8
-            if max(w, h) >= longEdge { best = (w, h) } else { break }
-        }
-        return best
-    }
-
     /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled sizes).
     func decodeRGB(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
@@ -119,6 +108,37 @@ extension TurboJPEGHandle {
                 .internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: String(cString: tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
+/// A scale TurboJPEG decodes at directly (DCT scaling), as a fraction.
+struct JPEGScale: Equatable, Sendable {
+    var numerator: Int
+    var denominator: Int
+
+    /// The full size.
+    static let full = JPEGScale(numerator: 1, denominator: 1)
+
+    /// The scales below 1 this libjpeg-turbo offers (`tjGetScalingFactors`), smallest first.
+    static let reductions: [JPEGScale] = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [] }
+        return (0..<Int(count)).map { JPEGScale(numerator: Int(factors[$0].num), denominator: Int(factors[$0].denom)) }
+            .filter { $0.numerator > 0 && $0.numerator < $0.denominator }
+            .sorted { $0.numerator * $1.denominator < $1.numerator * $0.denominator }
+    }()
+
+    /// `dimension` at this scale, rounded up as TurboJPEG does (`TJSCALED`).
+    func scaled(_ dimension: Int) -> Int { (dimension * numerator + denominator - 1) / denominator }
+
+    /// The smallest scale whose picture still holds every pixel `plan` keeps at its output size
+    /// (so the resampler only ever shrinks it); the full size when the plan reduces by less than
+    /// half: then the saving is small, and a full-size decode leaves all filtering to Lanczos.
+    static func smallest(for plan: ResizePlan) -> JPEGScale {
+        guard plan.requiredScale <= 0.5 else { return .full }
+        return reductions.first { scale in
+            scale.scaled(plan.crop.width) >= plan.scaledWidth && scale.scaled(plan.crop.height) >= plan.scaledHeight
+        } ?? .full
     }
 }
 

@@ -6,6 +6,8 @@ enum PNGCodec {
     struct Decoded {
         var bitmap: Bitmap
         var exif: [UInt8]?
+        /// The XMP packet of an `XML:com.adobe.xmp` text chunk.
+        var xmp: [UInt8]?
     }
 
     /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
@@ -34,6 +36,7 @@ enum PNGCodec {
         let channels = alpha ? 4 : 3
         let icc = image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) }
         let exif = image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) }
+        let xmp = image.xmp.map { Array(UnsafeBufferPointer(start: $0, count: image.xmp_size)) }
         let samples: Bitmap.Samples
         // The shim always delivers RGBA; opaque images drop the constant alpha here.
         if image.bit_depth == 16 {
@@ -53,22 +56,30 @@ enum PNGCodec {
         let bitmap = Bitmap(
             width: width, height: height, channels: channels, samples: samples,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
-        return Decoded(bitmap: bitmap, exif: exif)
+        return Decoded(bitmap: bitmap, exif: exif, xmp: xmp)
     }
 
-    /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP) and `exif` (eXIf).
-    static func encode(_ bitmap: Bitmap, exif: [UInt8]?, to path: String, displayPath: String) throws(ConvertError) {
+    /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP), `exif` (eXIf) and
+    /// `xmp` (an uncompressed iTXt chunk with keyword `XML:com.adobe.xmp`, as exiftool and Adobe
+    /// read it).
+    static func encode(_ bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?, to path: String, displayPath: String)
+        throws(ConvertError)
+    {
         var message = [CChar](repeating: 0, count: 256)
         let icc = bitmap.icc ?? []
         let exifBytes = exif ?? []
+        let xmpBytes = xmp ?? []
         func run(_ pixels: UnsafeRawBufferPointer, bits: Int32) -> Int32 {
             icc.withUnsafeBufferPointer { iccBuffer in
                 exifBytes.withUnsafeBufferPointer { exifBuffer in
-                    offc_png_encode_file(
-                        path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
-                        UInt32(bitmap.height), Int32(bitmap.channels), bits,
-                        iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
-                        exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count, 3, &message, message.count)
+                    xmpBytes.withUnsafeBufferPointer { xmpBuffer in
+                        offc_png_encode_file(
+                            path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
+                            UInt32(bitmap.height), Int32(bitmap.channels), bits,
+                            iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
+                            exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
+                            xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message, message.count)
+                    }
                 }
             }
         }
