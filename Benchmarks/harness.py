@@ -267,7 +267,6 @@ def main():
     parser.add_argument("--media", default=SHARED, help="the real media folder (default: ../shared/media next to the checkout)")
     args = parser.parse_args()
     SHARED = os.path.abspath(args.media)
-    print(f"real media: {SHARED}" + ("" if os.path.isdir(SHARED) else " (absent: committed and generated substitutes)"))
     only = [n for n in args.only.split(",") if n]
     unknown = [n for n in only if n not in catalogue.names()]
     if unknown:
@@ -275,6 +274,7 @@ def main():
     if args.render:
         write_results([], None, catalogue.names())
         return
+    print(f"real media: {SHARED}" + ("" if os.path.isdir(SHARED) else " (absent: committed and generated substitutes)"))
     runs = 3 if args.quick else args.runs
     started = datetime.datetime.now(datetime.timezone.utc)
     sh(f"{ROOT}/Scripts/install-deps --bench")
