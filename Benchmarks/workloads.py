@@ -135,7 +135,7 @@ def tonemap_pq(work, binary, quick):
     o, reset = out_dir(work, "tonemap-pq-out")
     return [tonemap_workload(
         "tonemap-pq", f"HDR10 (PQ) → SDR H.264, {28 * times} frames 1080p (a real 1 s clip played {times}×)", clip, "smpte2084",
-        o, reset, binary, note="Long enough for the per-frame work (decode, zscale, tonemap, x264) to dominate.")]
+        o, reset, binary, note="Long enough for the per-frame work (decode, zscale, tonemap, x264) to dominate. Same frames, chain, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations.")]
 
 
 def remux(work, binary, quick):
