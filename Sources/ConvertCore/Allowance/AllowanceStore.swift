@@ -102,19 +102,23 @@ public final class AllowanceStore: Sendable {
         // (and possibly deinitialised, which releases through the lock) while the lock is held.
         let id = try transaction { state throws(ConvertError) -> String? in
             if state.license != nil { return nil }
-            let allowance = state.snapshot(limit: dailyLimit)
-            let more = "Free conversions start again at \(Self.describe(allowance.resetsAt, in: timeZone)), "
-                + "or remove the limit with 'offconvert unlock LICENSE-FILE'."
+            // Only a refusal needs the reset time; formatting it loads ICU's date formatter,
+            // which costs about a millisecond on every conversion.
+            let resetsAt = state.resetsAt
+            func more() -> String {
+                "Free conversions start again at \(Self.describe(resetsAt, in: timeZone)), "
+                    + "or remove the limit with 'offconvert unlock LICENSE-FILE'."
+            }
             if state.record.damaged {
                 throw ConvertError(
                     .allowance, key: "allowance.damaged",
                     message: "The allowance record in \(directory) was edited, truncated or removed, "
-                        + "so there are no free conversions today. " + more)
+                        + "so there are no free conversions today. " + more())
             }
             guard state.record.used + state.record.reservations.count < dailyLimit else {
                 throw ConvertError(
                     .allowance, key: "allowance.exhausted",
-                    message: "Today's \(dailyLimit) free conversions are used. " + more)
+                    message: "Today's \(dailyLimit) free conversions are used. " + more())
             }
             let id = UUID().uuidString
             state.record.reservations.append(.init(id: id, holder: .current))

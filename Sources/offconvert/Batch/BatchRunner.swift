@@ -114,9 +114,15 @@ enum BatchRunner {
             let destination = try destination(for: input)
             let inputBytes = (work.singleOutput == nil ? [input] : options.inputs).reduce(Int64(0)) { $0 + fileSize($1) }
             pending.append(BatchItem(
-                index: index, input: input, destination: destination, cost: await work.cost(input),
+                index: index, input: input, destination: destination, cost: 0,
                 overwrite: options.overwrite, inputBytes: inputBytes))
             needed[(destination as NSString).deletingLastPathComponent, default: 0] += work.estimatedOutputBytes(input, inputBytes)
+        }
+        // Costs only steer admissions when items could run side by side: a lone item (or
+        // --jobs 1) always runs, and for a video its cost is a whole probe of the file that the
+        // conversion then opens again (a tenth of a short remux's time).
+        if pending.count > 1 && options.jobs > 1 {
+            for position in pending.indices { pending[position].cost = await work.cost(pending[position].input) }
         }
         for (folder, bytes) in needed.sorted(by: { $0.key < $1.key }) { try FreeSpace.check(needed: bytes, in: folder) }
         guard !pending.isEmpty else {
