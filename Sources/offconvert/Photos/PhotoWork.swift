@@ -69,9 +69,8 @@ enum PhotoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        // One photo uses every core for decoding; a batch decodes one photo per core.
-        let threads = max(1, cores / max(1, min(options.jobs, options.inputs.count)))
+        // One photo uses every core for decoding; a batch balances jobs against tile threads.
+        let threads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count)
         let work = BatchWork(
             command: command,
             identity: [
