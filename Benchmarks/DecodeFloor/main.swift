@@ -45,7 +45,7 @@ struct Options {
 }
 
 /// Decodes every file, `jobs` at once; returns how many failed.
-func decodeAll(_ paths: [String], jobs: Int, threads: Int) -> Int {
+func decodeAll(_ paths: [String], jobs: Int, threads: Int?) -> Int {
     let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let done = DispatchSemaphore(value: 0)
@@ -57,7 +57,10 @@ func decodeAll(_ paths: [String], jobs: Int, threads: Int) -> Int {
                 let item = next.add(1, ordering: .relaxed).oldValue
                 guard item < paths.count else { break }
                 do throws(ConvertError) {
-                    try DecodeFloor.decodePrimary(path: paths[item], decodingThreads: threads)
+                    // The product's split when not forced: heic-to-jpg gives the batch's last
+                    // photos the cores the finished jobs leave idle.
+                    let perPhoto = threads ?? DecodingThreads.perPhoto(jobs: jobs, items: paths.count - item)
+                    try DecodeFloor.decodePrimary(path: paths[item], decodingThreads: perPhoto)
                 } catch {
                     failures.add(1, ordering: .relaxed)
                     FileHandle.standardError.write(Data("\(paths[item]): \(error.message)\n".utf8))
@@ -97,12 +100,14 @@ func main(_ arguments: [String]) async -> Int32 {
             Data("usage: heic-decode-floor [--jobs N] [--threads T] [--convert-to DIR [--quality Q]] FILES...\n".utf8))
         return 64
     }
-    let threads = options.threads ?? DecodingThreads.perPhoto(jobs: options.jobs, items: options.files.count)
     let failures =
         if let directory = options.outputDirectory {
-            await convertAll(options.files, jobs: options.jobs, threads: threads, quality: options.quality, directory: directory)
+            await convertAll(
+                options.files, jobs: options.jobs,
+                threads: options.threads ?? DecodingThreads.perPhoto(jobs: options.jobs, items: options.files.count),
+                quality: options.quality, directory: directory)
         } else {
-            decodeAll(options.files, jobs: options.jobs, threads: threads)
+            decodeAll(options.files, jobs: options.jobs, threads: options.threads)
         }
     return failures == 0 ? 0 : 1
 }

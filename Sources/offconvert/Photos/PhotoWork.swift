@@ -69,8 +69,6 @@ enum PhotoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        // One photo uses every core for decoding; a batch balances jobs against tile threads.
-        let threads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count)
         let work = BatchWork(
             command: command,
             identity: [
@@ -86,7 +84,9 @@ enum PhotoWork {
                 request.inputPath = item.input
                 request.outputPath = item.destination
                 request.overwrite = item.overwrite
-                request.decodingThreads = threads
+                // One photo uses every core for decoding; a batch balances jobs against tile
+                // threads, and its last photos, with cores left idle, get them back.
+                request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
                 return try await PhotoConverter.convert(request).result(onProgress: progress)
             })
         return await BatchRunner.run(work, options: options, console: console)
