@@ -55,6 +55,23 @@ struct PhotoDirectDecodeTests {
         }
     }
 
+    @Test("XMP edits skip the expressions only when no name can match")
+    func xmpLiteralShortcut() throws {
+        #expect(XMP.literalStart(of: "exif:GPS[A-Za-z]*") == "exif:GPS")
+        #expect(XMP.literalStart(of: "photoshop:City") == "photoshop:City")
+        let plain = Array(#"<x:xmpmeta><rdf:Description xmp:CreateDate="2024-01-01" photoshop:DateCreated="2024"/></x:xmpmeta>"#.utf8)
+        #expect(XMP.removing(XMP.locationProperties, from: plain) == plain)
+        #expect(!XMP.hasLocation(plain))
+        let located = Array(#"<x:xmpmeta><rdf:Description exif:GPSLatitude="48,51.5N" photoshop:City="Paris"/></x:xmpmeta>"#.utf8)
+        #expect(XMP.hasLocation(located))
+        let cleaned = try #require(XMP.removing(XMP.locationProperties, from: located))
+        let text = String(decoding: cleaned, as: UTF8.self)
+        #expect(!text.contains("GPS") && !text.contains("City"))
+        // A property matched beyond its literal start (the pattern part) is still found.
+        let lookalike = Array(#"<x:xmpmeta><rdf:Description exif:GPSVersionIDX="1"/></x:xmpmeta>"#.utf8)
+        #expect(XMP.hasLocation(lookalike))
+    }
+
     /// (jobs, items, cores) → libheif decoding threads per photo.
     static let splits: [(jobs: Int, items: Int, cores: Int, threads: Int)] = [
         (2, 1, 2, 2),  // one photo: every core decodes its tiles
