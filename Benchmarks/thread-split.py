@@ -148,7 +148,16 @@ def write(started, runs, count, jobs_counts, thread_counts, matrix, product, sin
     lines += ["", "## Startup", "", "| command | wall ms | CPU ms |", "|---|---:|---:|"]
     for label, (wall, cpu) in startup.items():
         lines.append(f"| {label} | {wall * 1000:.1f} | {cpu * 1000:.1f} |")
-    lines.append("")
+    lines += ["", "## Reading these tables", "",
+              "- On a loaded machine a process with more runnable threads gets a larger share of the cores, so wall "
+              "times there favour more threads whatever the split is worth on an idle machine; CPU times do not. "
+              "`nice -n -20 Benchmarks/thread-split.py` (as root) approximates an idle machine.",
+              "- The product's default (`DecodingThreads.perPhoto`): one photo decodes its tiles on every core; a batch "
+              "runs one photo per core (`--jobs` default) with its tiles on the job's own thread (threads 0), the "
+              "cheapest in CPU: no tile threads created, no oversubscription; the batch's last photos, with fewer left "
+              "than jobs, get the cores back.",
+              "- The floor decodes with the product's code and settings and writes nothing; the CPU ratio is what "
+              "encoding, metadata and writing add to the decode.", ""]
     with open(os.path.join(HERE, "RESULTS-threads.md"), "w") as f:
         f.write("\n".join(lines))
     print(f"results: {os.path.join(HERE, 'RESULTS-threads.md')}")
