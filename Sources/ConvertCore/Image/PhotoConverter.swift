@@ -141,10 +141,12 @@ public enum PhotoConverter {
 }
 
 extension PhotoConverter {
-    /// HEIC → JPEG without an RGB round trip: both are YCbCr, so when nothing needs the RGB
-    /// pixels (no alpha, no resize, no colour conversion, 8-bit 4:2:0 with JPEG's matrix and
-    /// range) libheif's planes go straight to the JPEG encoder. Returns nil when the photo does
-    /// not qualify; the caller then takes the general path.
+    /// HEIC → JPEG without a colour round trip: when nothing needs an RGB bitmap (no alpha, no
+    /// resize, no colour conversion, 8 bits with JPEG's matrix and range) libheif's planes go to
+    /// the JPEG encoder in the layout libheif produced them: YCbCr 4:2:0 straight to
+    /// `tjCompressFromYUVPlanes`, or, for a grid photo (which libheif 1.15 assembles in planar
+    /// RGB), interleaved RGB to `tjCompress2`. Returns nil when the photo does not qualify; the
+    /// caller then takes the general path.
     static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
