@@ -33,6 +33,14 @@ let package = Package(
             dependencies: ["ConvertCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Benchmarks only: decodes photos exactly as heic-to-jpg does, without encoding or
+        // writing, so Benchmarks/ can measure how close a batch comes to the decode-only floor.
+        .executableTarget(
+            name: "heic-decode-floor",
+            dependencies: ["ConvertCore"],
+            path: "Benchmarks/DecodeFloor",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "ConvertCoreTests",
             dependencies: ["ConvertCore"],

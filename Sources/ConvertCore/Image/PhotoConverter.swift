@@ -189,10 +189,12 @@ public enum PhotoConverter {
 }
 
 extension PhotoConverter {
-    /// HEIC → JPEG without an RGB round trip: both are YCbCr, so when nothing needs the RGB
-    /// pixels (no alpha, no resize, no colour conversion, 8-bit 4:2:0 with JPEG's matrix and
-    /// range) libheif's planes go straight to the JPEG encoder. Returns nil when the photo does
-    /// not qualify; the caller then takes the general path.
+    /// HEIC → JPEG without a colour round trip: when nothing needs an RGB bitmap (no alpha, no
+    /// resize, no colour conversion, 8 bits with JPEG's matrix and range) libheif's planes go to
+    /// the JPEG encoder in the layout libheif produced them: YCbCr 4:2:0 straight to
+    /// `tjCompressFromYUVPlanes`, or, for a grid photo (which libheif 1.15 assembles in planar
+    /// RGB), interleaved RGB to `tjCompress2`. Returns nil when the photo does not qualify; the
+    /// caller then takes the general path.
     static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
@@ -200,24 +202,25 @@ extension PhotoConverter {
             request.targetByteCount == nil
         else { return nil }
         let input = request.inputPath
-        guard try ImageDecoder.sniff(path: input) == .heic else { return nil }
-        let context = try HeifContext(reading: input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount)
-        let handle = try context.primaryImage()
-        try PixelLimit.check(width: handle.width, height: handle.height, limit: request.maxPixels, path: input)
-        // JPEG's YCbCr is BT.601 full range; other matrices or video range need the RGB path.
-        let nclx = handle.nclx
-        let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true
-        guard !handle.hasAlpha, handle.bitDepth == 8, jpegMatrix else { return nil }
+        guard try ImageDecoder.sniff(path: input) == .heic,
+            let (handle, nclx) = try directJPEGSource(
+                path: input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount,
+                maxPixels: request.maxPixels)
+        else { return nil }
         reporter.report(.decoding, 0)
-        let image = try handle.decodeYCbCr420(cancellation: cancellation)
+        let image = try directPlanes(handle, cancellation: cancellation)
         try cancellation.check()
         reporter.report(.encoding, 0.6)
         let encoder = try TurboJPEGHandle.compressor()
-        guard
-            let stream = try image.withYCbCr420Planes({ (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
-            })
-        else { return nil }
+        var encoded = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
+            try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+        }
+        if encoded == nil {
+            encoded = try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
+                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+            }
+        }
+        guard let stream = encoded else { return nil }
         var notes: [String] = []
         var icc = handle.iccProfile
         if icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {
@@ -236,5 +239,30 @@ extension PhotoConverter {
         } cancellation: { cancellation }
         reporter.report(.writing, 1)
         return JobResult(inputPath: input, outputs: [output], notes: notes)
+    }
+
+    /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
+    /// returns nil when its planes cannot go to the JPEG encoder as they are. Shared with the
+    /// decode-only benchmark (``DecodeFloor``) so that both decode with the same settings.
+    static func directJPEGSource(
+        path: String, decodingThreads: Int, maxPixels: Int
+    ) throws(ConvertError) -> (handle: HeifImageHandle, nclx: NCLX?)? {
+        let context = try HeifContext(reading: path, decodingThreads: decodingThreads)
+        let handle = try context.primaryImage()
+        try PixelLimit.check(width: handle.width, height: handle.height, limit: maxPixels, path: path)
+        // JPEG's YCbCr is BT.601 full range; other matrices or video range need the RGB path.
+        let nclx = handle.nclx
+        let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true
+        guard !handle.hasAlpha, handle.bitDepth == 8, jpegMatrix else { return nil }
+        return (handle, nclx)
+    }
+
+    /// Decodes a direct-path photo to planes the JPEG encoder takes as they are: libheif's own
+    /// layout when it is one of those (no colour conversion at all), otherwise (a grey image,
+    /// say) a second decode asking libheif for YCbCr 4:2:0.
+    static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+        let image = try handle.decodeNative(cancellation: cancellation)
+        if image.hasEightBitPlanes { return image }
+        return try handle.decodeYCbCr420(cancellation: cancellation)
     }
 }

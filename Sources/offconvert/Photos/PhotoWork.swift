@@ -123,9 +123,6 @@ enum PhotoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        // One photo uses every core for decoding; a batch decodes one photo per core.
-        let threads = max(1, cores / max(1, min(options.jobs, options.inputs.count)))
         let work = BatchWork(
             command: command,
             identity: [
@@ -143,7 +140,9 @@ enum PhotoWork {
                 request.inputPath = item.input
                 request.outputPath = item.destination
                 request.overwrite = item.overwrite
-                request.decodingThreads = threads
+                // One photo uses every core for decoding; a batch balances jobs against tile
+                // threads, and its last photos, with cores left idle, get them back.
+                request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
                 return try await PhotoConverter.convert(request).result(onProgress: progress)
             })
         return await BatchRunner.run(work, options: options, console: console)

@@ -58,14 +58,15 @@ final class HeifContext {
         self.path = path
     }
 
-    /// Reads the file's structure (not its pixels). `decodingThreads` bounds libheif's tile threads.
+    /// Reads the file's structure (not its pixels). `decodingThreads` bounds libheif's tile
+    /// threads; 0 decodes the tiles on the calling thread (see ``DecodingThreads``).
     init(reading path: String, decodingThreads: Int) throws(ConvertError) {
         guard let context = heif_context_alloc() else {
             throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
         }
         pointer = context
         self.path = path
-        heif_context_set_max_decoding_threads(context, Int32(max(1, decodingThreads)))
+        heif_context_set_max_decoding_threads(context, Int32(clamping: max(0, decodingThreads)))
         try Heif.check(heif_context_read_from_file(context, path, nil), "read", path: path)
     }
 
@@ -248,10 +249,23 @@ final class HeifImageHandle {
 
     /// Decodes to 8-bit YCbCr 4:2:0 planes without converting to RGB (irot/imir/clap applied).
     func decodeYCbCr420(cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+        try decodePlanar(colorspace: heif_colorspace_YCbCr, chroma: heif_chroma_420, cancellation: cancellation)
+    }
+
+    /// Decodes to whatever planes libheif produces without a colour conversion (irot/imir/clap
+    /// applied): YCbCr for a single coded image, but planar RGB 4:4:4 for a grid (libheif 1.15
+    /// assembles an iPhone photo's 512×512 tiles in RGB, so asking it for YCbCr then costs a
+    /// second, scalar float conversion of the whole picture: about 15% of the decode).
+    func decodeNative(cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+        try decodePlanar(colorspace: heif_colorspace_undefined, chroma: heif_chroma_undefined, cancellation: cancellation)
+    }
+
+    private func decodePlanar(
+        colorspace: heif_colorspace, chroma: heif_chroma, cancellation: CancellationFlag
+    ) throws(ConvertError) -> HeifDecodedImage {
         try cancellation.check()
         var imagePointer: OpaquePointer?
-        try Heif.check(
-            heif_decode_image(pointer, &imagePointer, heif_colorspace_YCbCr, heif_chroma_420, nil), "decode", path: path)
+        try Heif.check(heif_decode_image(pointer, &imagePointer, colorspace, chroma, nil), "decode", path: path)
         guard let imagePointer else {
             throw ConvertError(.input, key: "input.corrupt", message: "\(path) could not be decoded.", path: path)
         }
@@ -294,12 +308,40 @@ final class HeifDecodedImage {
     func withYCbCr420Planes<T>(
         _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
     ) throws(ConvertError) -> T? {
-        guard heif_image_get_colorspace(pointer) == heif_colorspace_YCbCr,
-            heif_image_get_chroma_format(pointer) == heif_chroma_420
-        else { return nil }
+        try withPlanes(heif_colorspace_YCbCr, heif_chroma_420, [heif_channel_Y, heif_channel_Cb, heif_channel_Cr], body)
+    }
+
+    /// Lends the R, G, B planes and their strides of an 8-bit planar RGB 4:4:4 image to `body`;
+    /// returns nil (without calling it) when the image is not exactly that. The pointers must
+    /// not escape.
+    func withRGBPlanes<T>(
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+    ) throws(ConvertError) -> T? {
+        try withPlanes(heif_colorspace_RGB, heif_chroma_444, [heif_channel_R, heif_channel_G, heif_channel_B], body)
+    }
+
+    /// Whether the planes are 8-bit YCbCr 4:2:0 or 8-bit planar RGB, the two layouts the JPEG
+    /// encoder takes directly.
+    var hasEightBitPlanes: Bool {
+        let layouts = [
+            (heif_colorspace_YCbCr, heif_chroma_420, heif_channel_Y), (heif_colorspace_RGB, heif_chroma_444, heif_channel_R),
+        ]
+        return layouts.contains { colorspace, chroma, channel in
+            heif_image_get_colorspace(pointer) == colorspace && heif_image_get_chroma_format(pointer) == chroma
+                && heif_image_get_bits_per_pixel_range(pointer, channel) == 8
+        }
+    }
+
+    private func withPlanes<T>(
+        _ colorspace: heif_colorspace, _ chroma: heif_chroma, _ channels: [heif_channel],
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+    ) throws(ConvertError) -> T? {
+        guard heif_image_get_colorspace(pointer) == colorspace, heif_image_get_chroma_format(pointer) == chroma else {
+            return nil
+        }
         var planes: [UnsafePointer<UInt8>] = []
         var strides: [Int32] = []
-        for channel in [heif_channel_Y, heif_channel_Cb, heif_channel_Cr] {
+        for channel in channels {
             var stride: Int32 = 0
             guard heif_image_get_bits_per_pixel_range(pointer, channel) == 8,
                 let plane = heif_image_get_plane_readonly(pointer, channel, &stride)
@@ -307,8 +349,8 @@ final class HeifDecodedImage {
             planes.append(plane)
             strides.append(stride)
         }
-        let width = Int(heif_image_get_width(pointer, heif_channel_Y))
-        let height = Int(heif_image_get_height(pointer, heif_channel_Y))
+        let width = Int(heif_image_get_width(pointer, channels[0]))
+        let height = Int(heif_image_get_height(pointer, channels[0]))
         guard width > 0, height > 0 else { return nil }
         return try body(planes, strides, width, height)
     }

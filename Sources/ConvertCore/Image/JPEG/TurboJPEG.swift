@@ -142,6 +142,34 @@ struct JPEGScale: Equatable, Sendable {
     }
 }
 
+extension TurboJPEGHandle {
+    /// Encodes 8-bit planar RGB (libheif's layout for grid photos) as 4:2:0 JPEG. TurboJPEG
+    /// takes interleaved RGB only, so the planes are interleaved first: a plain copy, far
+    /// cheaper than asking libheif for YCbCr, which converts in scalar floating point.
+    func encodeRGBPlanes(
+        planes: [UnsafePointer<UInt8>], strides: [Int32], width: Int, height: Int, quality: Int
+    ) throws(ConvertError) -> [UInt8] {
+        precondition(planes.count == 3 && strides.count == 3, "three planes")
+        let rowBytes = width * 3
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            for y in 0..<height {
+                let red = planes[0] + y * Int(strides[0])
+                let green = planes[1] + y * Int(strides[1])
+                let blue = planes[2] + y * Int(strides[2])
+                let row = base + y * rowBytes
+                for x in 0..<width {
+                    row[3 * x] = red[x]
+                    row[3 * x + 1] = green[x]
+                    row[3 * x + 2] = blue[x]
+                }
+            }
+            initialized = rowBytes * height
+        }
+        return try encodeRGB(pixels, width: width, height: height, quality: quality, subsampling: .s420)
+    }
+}
+
 /// Chroma subsampling of a JPEG output.
 public enum JPEGSubsampling: String, Sendable, Codable, CaseIterable {
     /// Full-resolution colour (largest files, best for graphics).
