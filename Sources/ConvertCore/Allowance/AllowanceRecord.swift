@@ -29,6 +29,12 @@ struct AllowanceRecord: Codable, Equatable, Sendable {
     /// Reservations in flight; they count against the day like charged conversions.
     var reservations: [Entry]
 
+    /// Whether `other` charges the same: the same day, count and damage, whatever reservations
+    /// and high-water mark either has.
+    func chargesEqual(_ other: AllowanceRecord) -> Bool {
+        version == other.version && day == other.day && used == other.used && damaged == other.damaged
+    }
+
     /// The file contents: JSON line, MAC line.
     func sealed(secret: [UInt8]) throws(ConvertError) -> [UInt8] {
         let encoder = JSONEncoder()

@@ -239,7 +239,12 @@ public final class AllowanceStore: Sendable {
             let result = try body(&state)
             if writeSecret { try folder.write("secret", key) }
             if writeSecret || state.record != original {
-                try folder.write("allowance", state.record.sealed(secret: key))
+                // Only a change to what is charged must survive a power cut. A reservation or the
+                // clock's high-water mark alone may be lost with the previous record coming back:
+                // a lost reservation frees itself anyway. That saves a folder fsync on every
+                // reservation and every release of one.
+                let durable = writeSecret || original.map { !$0.chargesEqual(state.record) } ?? true
+                try folder.write("allowance", state.record.sealed(secret: key), durable: durable)
             }
             return result
         }

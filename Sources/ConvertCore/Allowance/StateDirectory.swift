@@ -93,10 +93,11 @@ struct StateDirectory: Sendable {
         return bytes
     }
 
-    /// Replaces `name` with `bytes` atomically and durably: a 0600 temporary file in the same
-    /// folder, written and fsynced, renamed over `name`, then the folder fsynced so the rename
-    /// itself survives a power cut. Readers see the old or the new file, never a mix.
-    func write(_ name: String, _ bytes: [UInt8]) throws(ConvertError) {
+    /// Replaces `name` with `bytes` atomically: a 0600 temporary file in the same folder, written
+    /// and fsynced, renamed over `name`. Readers see the old or the new file, never a mix. When
+    /// `durable`, the folder is fsynced too so the rename itself survives a power cut; without
+    /// it a power cut may bring back the previous (whole, valid) file.
+    func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ConvertError) {
         let target = file(name)
         var template = Array((path + "/." + name + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -125,6 +126,7 @@ struct StateDirectory: Sendable {
             throw ConvertError.fileSystem(errno, action: "write", path: target)
         }
         succeeded = true
+        guard durable else { return }
         let directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
         defer { close(directoryFD) }
