@@ -136,6 +136,23 @@ public final class OutputNamer: Sendable {
         return paths
     }
 
+    /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
+    /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
+    static func nextNumbered(_ path: String) -> String {
+        let ns = path as NSString
+        let ext = ns.pathExtension
+        var stem = (ns.lastPathComponent as NSString).deletingPathExtension
+        var number = 2
+        if stem.hasSuffix(")"), let open = stem.range(of: " (", options: .backwards),
+            let current = Int(stem[open.upperBound..<stem.index(before: stem.endIndex)]), current >= 2
+        {
+            number = current + 1
+            stem = String(stem[..<open.lowerBound])
+        }
+        let name = stem + " (\(number))" + (ext.isEmpty ? "" : "." + ext)
+        return ns.deletingLastPathComponent + "/" + name
+    }
+
     /// Whether `a` and `b` are the same existing file (by device and inode, so links count).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         guard let first = fileID(a), let second = fileID(b) else { return false }

@@ -68,8 +68,13 @@ final class StagedOutput {
     ///
     /// Without `overwrite`, an existing destination is never replaced: the move is a hard link,
     /// which fails if the name is taken, so two processes cannot clobber each other's output.
+    /// When the name was chosen automatically (`renumber`), a name taken since it was chosen
+    /// (by a concurrent job converting a file of the same name into the same folder, here or in
+    /// another process) is numbered around as the namer would have: `photo (2).jpg`, then
+    /// `photo (3).jpg`, ...; otherwise the commit fails with `output.exists`. The returned file
+    /// has the path actually used.
     @discardableResult
-    func commit(overwrite: Bool = false) throws(ConvertError) -> OutputFile {
+    func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
         precondition(!finished, "a staged output is committed at most once")
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 {
@@ -78,26 +83,30 @@ final class StagedOutput {
             close(fd)
             if synced != 0 { throw .fileSystem(syncErrno, action: "write", path: destination) }
         }
+        var placed = destination
         if overwrite {
             guard rename(temporaryPath, destination) == 0 else {
                 throw .fileSystem(errno, action: "move the output into place at", path: destination)
             }
         } else {
-            guard link(temporaryPath, destination) == 0 else {
+            var attempts = 1
+            while link(temporaryPath, placed) != 0 {
                 let code = errno
-                if code == EEXIST {
+                guard code == EEXIST else { throw .fileSystem(code, action: "move the output into place at", path: placed) }
+                guard renumber, attempts < OutputNamer.maximumAttempts else {
                     throw ConvertError(
                         .request, key: "output.exists",
-                        message: "\(destination) already exists; nothing was overwritten.", path: destination)
+                        message: "\(placed) already exists; nothing was overwritten.", path: placed)
                 }
-                throw .fileSystem(code, action: "move the output into place at", path: destination)
+                placed = OutputNamer.nextNumbered(placed)
+                attempts += 1
             }
             unlink(temporaryPath)
         }
         finished = true
         var info = stat()
-        let size = stat(destination, &info) == 0 ? Int64(info.st_size) : 0
-        return OutputFile(path: destination, byteCount: size)
+        let size = stat(placed, &info) == 0 ? Int64(info.st_size) : 0
+        return OutputFile(path: placed, byteCount: size)
     }
 
     /// Removes the temporary file now.

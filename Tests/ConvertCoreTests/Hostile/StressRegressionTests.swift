@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import ConvertCore
+
+/// What the stress simulation found, each reduced to a deterministic reproducer.
+@Suite("Hostile: stress regressions")
+struct StressRegressionTests {
+    @Test("an automatically chosen name taken before the commit is numbered around, not a failure")
+    func concurrentSameName() throws {
+        // Stress seed 713618957: jobs converting files of the same name into one folder at once
+        // all chose `zPug_3.jpg`; all but the first failed with output.exists.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("photo.jpg").path
+        let stages = try (0..<3).map { _ throws(ConvertError) in try StagedOutput(destination: destination) }
+        for (index, stage) in stages.enumerated() {
+            try Data([UInt8(index)]).write(to: URL(fileURLWithPath: stage.temporaryPath))
+        }
+        let placed = try stages.map { stage throws(ConvertError) in try stage.commit(renumber: true) }
+        #expect(placed.map { ($0.path as NSString).lastPathComponent } == ["photo.jpg", "photo (2).jpg", "photo (3).jpg"])
+        for (index, file) in placed.enumerated() {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == Data([UInt8(index)]), "each output is its own job's")
+        }
+        #expect(fileNames(in: folder) == ["photo (2).jpg", "photo (3).jpg", "photo.jpg"], "no temporaries left")
+
+        // A name the caller chose explicitly is never renumbered: that is still output.exists.
+        let explicit = try StagedOutput(destination: destination)
+        #expect(throws: ConvertError.self) { try explicit.commit() }
+        do throws(ConvertError) { try StagedOutput(destination: destination).commit() } catch {
+            #expect(error.key == "output.exists")
+        }
+    }
+
+    @Test("numbering continues from a numbered name", arguments: [
+        ("/a/photo.jpg", "/a/photo (2).jpg"), ("/a/photo (2).jpg", "/a/photo (3).jpg"),
+        ("/a/photo (9).tar", "/a/photo (10).tar"), ("/a/noext", "/a/noext (2)"), ("/a/x (0).jpg", "/a/x (0) (2).jpg"),
+        ("/a/clip (a).mp4", "/a/clip (a) (2).mp4"),
+    ])
+    func nextNumbered(path: String, next: String) {
+        #expect(OutputNamer.nextNumbered(path) == next)
+    }
+
+    @Test("two library jobs on same-named inputs into one folder both finish, under different names")
+    func sameNamedJobs() async throws {
+        let work = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("out")
+        var inputs: [String] = []
+        for camera in ["a", "b", "c", "d"] {
+            let folder = work.appendingPathComponent(camera)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let input = folder.appendingPathComponent("IMG_0001.png").path
+            try FileManager.default.copyItem(atPath: Fixtures.generated("stress-tiny.png"), toPath: input)
+            inputs.append(input)
+        }
+        let jobs = inputs.map { PhotoConverter.convert(PhotoRequest(inputPath: $0, format: .jpeg, outputDirectory: output.path)) }
+        var placed: [String] = []
+        for job in jobs {
+            placed += try await job.result().outputs.map { ($0.path as NSString).lastPathComponent }
+        }
+        #expect(Set(placed).count == 4)
+        #expect(fileNames(in: output) == placed.sorted())
+    }
+
+    @Test("result() in a cancelled task still reports a job that finished: its output exists", .timeLimit(.minutes(1)))
+    func resultAfterConsumerCancelled() async throws {
+        // Stress simulation, consumer-task cancellation: a job that put its output in place just
+        // as its consumer was cancelled yielded .finished into a stream the cancellation had
+        // already ended, so result() threw .cancelled for a file that exists (and the allowance
+        // was not charged for it).
+        let placed = OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)
+        let job = ConversionJob.start(path: "in.heic") { _ in
+            // The commit is done; the cancellation only cuts this wait short.
+            try? await Task.sleep(for: .seconds(50))
+            return JobResult(inputPath: "in.heic", outputs: [placed])
+        }
+        let consumer = Task { () -> Result<JobResult, ConvertError> in
+            do throws(ConvertError) { return .success(try await job.result()) } catch { return .failure(error) }
+        }
+        consumer.cancel()
+        let result = await consumer.value
+        #expect(try result.get().outputs == [placed])
+    }
+}
