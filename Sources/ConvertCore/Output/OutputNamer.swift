@@ -93,9 +93,10 @@ public final class OutputNamer: Sendable {
         }
     }
 
-    /// Removes temporary outputs a crashed run left in the folders this batch writes to (the
-    /// output folder, or each input's folder) and returns how many it removed. Temporaries of
-    /// conversions still running elsewhere are locked and left alone. Call once at the start.
+    /// Removes temporary files a crashed run left in the folders this batch writes to (the
+    /// output folder, or each input's folder): staged outputs and x264 statistics. Returns how
+    /// many it removed. Temporaries of conversions still running elsewhere are locked and left
+    /// alone. Call once at the start.
     @discardableResult
     public func removeStaleTemporaries(for inputs: [String]) -> Int {
         var folders: Set<String> = []

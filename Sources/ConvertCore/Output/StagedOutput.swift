@@ -116,23 +116,43 @@ final class StagedOutput {
         finished = true
     }
 
-    /// Removes temporary outputs a crashed run left in `directory`. Returns how many it removed.
+    /// Removes temporary files a crashed run left in `directory`: staged outputs
+    /// (`.NAME.offconvert-XXXXXX.partial`) and x264 statistics (`.NAME.offconvert-XXXXXX.x264`
+    /// and the files named after it, see `StatsFile`). Returns how many it removed.
     ///
-    /// A temporary whose lock is held belongs to a conversion still running (in this or another
-    /// process) and is left alone.
+    /// Each family has one file whose lock is held while the conversion runs (the `.partial`,
+    /// the `.x264`); files of a family whose lock is held (in this or another process) are left
+    /// alone, files of a family whose lock is free or whose locked file is gone are removed. A
+    /// lock dies with its process, so whatever a `kill -9` left is recognised as stale.
     @discardableResult
     static func removeStale(in directory: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
-        for name in names where name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(partialSuffix) {
-            let path = directory + "/" + name
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
-            if unlink(path) == 0 { removed += 1 }
+        for name in names {
+            guard let owner = lockOwner(of: name) else { continue }
+            let fd = open(directory + "/" + owner, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                defer { close(fd) }
+                guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+                if unlink(directory + "/" + name) == 0 { removed += 1 }
+            } else if errno == ENOENT, unlink(directory + "/" + name) == 0 {
+                removed += 1
+            }
         }
         return removed
+    }
+
+    /// For the name of one of offconvert's temporary files, the name of the file whose lock says
+    /// whether it is in use (itself, for a `.partial` or an `.x264`); nil for any other name.
+    static func lockOwner(of name: String) -> String? {
+        guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards),
+            let randomEnd = name.index(found.upperBound, offsetBy: 6, limitedBy: name.endIndex)
+        else { return nil }
+        let family = name[..<randomEnd]
+        let rest = name[randomEnd...]
+        if rest == partialSuffix { return name }
+        if rest.hasPrefix(StatsFile.suffix) { return String(family) + StatsFile.suffix }
+        return nil
     }
 }
 
