@@ -71,7 +71,7 @@ struct StressRegressionTests {
         let placed = OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)
         let job = ConversionJob.start(path: "in.heic") { _ in
             // The commit is done; the cancellation only cuts this wait short.
-            try? await Task.sleep(for: .seconds(50))
+            try? await Task.sleep(for: .seconds(20))
             return JobResult(inputPath: "in.heic", outputs: [placed])
         }
         let consumer = Task { () -> Result<JobResult, ConvertError> in
@@ -80,5 +80,35 @@ struct StressRegressionTests {
         consumer.cancel()
         let result = await consumer.value
         #expect(try result.get().outputs == [placed])
+    }
+
+    @Test("jobs waiting for the allowance's lock do not hold the cooperative pool", .timeLimit(.minutes(1)))
+    func allowanceOffThePool() async throws {
+        // Stress simulation: 150 jobs reserving and charging at once blocked both cooperative
+        // threads on the store's flock and fsyncs; every other task of the process (progress
+        // events, an unrelated test's cancellation) stalled for seconds.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = AllowanceStore(
+            directory: folder.appendingPathComponent("state").path, clock: { StressSimulationTests.fixedNow }, dailyLimit: 20)
+        _ = try store.status()
+        // Another process's long update, as far as this one can tell: the lock is held for 3 s.
+        let lock = open(store.directory + "/lock", O_RDWR | O_CLOEXEC)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 3)
+            flock(lock, LOCK_UN)
+            close(lock)
+        }
+        let waiting = (0..<8).map { _ in
+            Task { try await store.withAllowance { reservation in await reservation.outputPlaced() } }
+        }
+        let started = ContinuousClock.now
+        await Task { await Task.yield() }.value
+        let latency = ContinuousClock.now - started
+        #expect(latency < .seconds(2), "a trivial task waited \(latency) for a cooperative thread")
+        for task in waiting { try await task.value }
+        let status = try store.status()
+        #expect(status.used == 8 && status.reserved == 0)
     }
 }

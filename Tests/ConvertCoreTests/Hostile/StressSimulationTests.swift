@@ -270,7 +270,7 @@ struct StressSimulationTests {
         do {
             return try await allowance.withAllowance { reservation in
                 let outcome = await consume(plan)
-                if case .success(let result) = outcome.result, !result.outputs.isEmpty { reservation.outputPlaced() }
+                if case .success(let result) = outcome.result, !result.outputs.isEmpty { await reservation.outputPlaced() }
                 return outcome
             }
         } catch {
