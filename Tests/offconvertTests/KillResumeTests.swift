@@ -35,11 +35,20 @@ struct KillResumeTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    /// Waits (polling, without holding a thread) until `condition` holds or the process ends.
-    static func wait(for process: Process, until condition: () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while process.isRunning && !condition() && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
+    /// Sends SIGKILL to `process` once `condition` holds (polled every 2 ms, then after `delay`)
+    /// and returns whether the process was still running when it was killed. The polling runs
+    /// on a thread of its own: other suites sometimes hold the cooperative pool for seconds,
+    /// and a poll that waited for it would let the process finish first.
+    static func kill(_ process: Process, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(120)
+                while process.isRunning && !condition() && Date() < deadline { usleep(2_000) }
+                usleep(delay)
+                let running = process.isRunning
+                Glibc.kill(process.processIdentifier, SIGKILL)
+                continuation.resume(returning: running)
+            }
         }
     }
 
@@ -67,12 +76,10 @@ struct KillResumeTests {
         }
         let expected = (0..<12).map { String(format: "p%02d.jpg", $0) }
         let arguments = ["heic-to-jpg"] + paths + ["--output-dir", out.path, "--jobs", "1", "--json"]
-        func placed() -> [String] { Self.names(in: out).filter { !$0.hasPrefix(".") } }
+        @Sendable func placed() -> [String] { Self.names(in: out).filter { !$0.hasPrefix(".") } }
 
         let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
-        await Self.wait(for: process) { placed().count >= 2 }
-        let killedRunning = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
+        let killedRunning = await Self.kill(process, when: { placed().count >= 2 })
         for await _ in exited {}
         let before = placed()
         #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
@@ -106,10 +113,8 @@ struct KillResumeTests {
 
         let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
         // x264 writes its first-pass statistics while pass 1 runs; kill once they are being written.
-        await Self.wait(for: process) { Self.names(in: out).contains { $0.hasSuffix(".x264.stats.temp") } }
-        try await Task.sleep(for: .milliseconds(100))
-        let killedRunning = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
+        let killedRunning = await Self.kill(process, when: { Self.names(in: out).contains { $0.hasSuffix(".x264.stats.temp") } },
+                                            delay: 100_000)
         for await _ in exited {}
         let left = Self.names(in: out)
         #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
