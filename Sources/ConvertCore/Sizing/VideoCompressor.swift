@@ -70,7 +70,12 @@ enum VideoCompressor {
         }
         // Fails early for Dolby Vision without a usable base layer.
         _ = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
-        guard let duration = media.duration ?? video.duration, duration > 0 else {
+        // The tracks' own durations say how long the media that gets encoded is; the movie
+        // header's is one field that a damaged file can get wrong by millennia (a flipped `mvhd`
+        // version byte reads the following fields as a 64-bit duration), which made the plan
+        // demand petabytes. The container's duration is the fallback for tracks without one.
+        let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
+        guard let duration = trackDurations.max() ?? media.duration, duration > 0 else {
             throw ConvertError(.input, key: "input.no-duration",
                                message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
         }

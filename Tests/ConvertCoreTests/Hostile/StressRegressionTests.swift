@@ -82,6 +82,26 @@ struct StressRegressionTests {
         #expect(try result.get().outputs == [placed])
     }
 
+    @Test("a movie header claiming millennia does not make compress demand petabytes")
+    func absurdMovieDuration() async throws {
+        // Stress seed 552256378, job 74: a mutation set the mvhd version byte to 1, so the
+        // following fields read as a 64-bit duration of 2^40 s; compress planned from it and
+        // refused a 6 kB target as request.target-too-small ("the smallest it can reach is
+        // 4893672521.8 MB"). The tracks' own durations are what gets encoded.
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try HostileRegressionTests.edited("generated/stress-tiny.mp4", in: directory, name: "mvhd-v1.mp4") { bytes in
+            let at = try #require(Mutator.boxHeaders(bytes).first { bytes[$0 + 4..<$0 + 8] == ArraySlice("mvhd".utf8) })
+            bytes[at + 8] = 1
+        }
+        let output = directory.appendingPathComponent("out")
+        let result = try await VideoConverter.compress(
+            VideoCompressRequest(input: input, targetBytes: 6_000, output: OutputLocation(directory: output.path))).result()
+        let file = try #require(result.outputs.first)
+        #expect(file.byteCount <= 6_000)
+        #expect(try await MediaProbe.probe(path: file.path).container?.videoTracks.isEmpty == false)
+    }
+
     @Test("jobs waiting for the allowance's lock do not hold the cooperative pool")
     func allowanceOffThePool() async throws {
         // Stress simulation: 150 jobs reserving and charging at once blocked every cooperative
