@@ -8,9 +8,10 @@ import Synchronization
 public struct ConversionJob: Sendable {
     /// Progress events, then exactly one terminal event.
     public let events: AsyncStream<JobEvent>
-    private let worker: Task<Void, Never>
+    /// The job's work; its value is the terminal event, also when nobody was listening for it.
+    private let worker: Task<JobEvent, Never>
 
-    init(events: AsyncStream<JobEvent>, worker: Task<Void, Never>) {
+    init(events: AsyncStream<JobEvent>, worker: Task<JobEvent, Never>) {
         self.events = events
         self.worker = worker
     }
@@ -19,23 +20,24 @@ public struct ConversionJob: Sendable {
     public func cancel() { worker.cancel() }
 
     /// Returns once the job has ended and its cleanup (removing partial files) is finished.
-    public func completion() async { await worker.value }
+    public func completion() async { _ = await worker.value }
 
     /// Consumes the events, forwarding progress to `onProgress`, and returns the result or
     /// throws the job's error.
+    ///
+    /// The outcome is the job's own, even when the calling task is cancelled: a job that had
+    /// already put its output in place when the cancellation reached it returns that output
+    /// (the file exists, so the caller must know about it), one that stopped throws `.cancelled`.
     public func result(onProgress: (JobProgress) -> Void = { _ in }) async throws(ConvertError) -> JobResult {
-        var terminal: JobEvent?
         for await event in events {
-            switch event {
-            case .progress(let progress): onProgress(progress)
-            default: terminal = event
-            }
+            if case .progress(let progress) = event { onProgress(progress) }
         }
-        await completion()
-        switch terminal {
-        case .finished(let result)?: return result
-        case .failed(let error)?: throw error
-        default: throw .cancelled()
+        // Not the stream's last event: a cancelled consumer's stream ends at once and drops
+        // the terminal event the job yields after that.
+        switch await worker.value {
+        case .finished(let result): return result
+        case .failed(let error): throw error
+        case .progress: preconditionFailure("a job's worker ends with its terminal event")
         }
     }
 
@@ -47,16 +49,18 @@ public struct ConversionJob: Sendable {
         let (stream, continuation) = AsyncStream<JobEvent>.makeStream(bufferingPolicy: .unbounded)
         let worker = Task {
             let reporter = ProgressReporter(continuation)
+            let terminal: JobEvent
             do {
-                let result = try await body(reporter)
-                continuation.yield(.finished(result))
+                terminal = .finished(try await body(reporter))
             } catch {
                 // An interrupted read or write surfaces as whatever the C library makes of it (an
                 // I/O error, a short read that looks like truncation); once the job is cancelled,
                 // cancellation is the cause to report.
-                continuation.yield(.failed(Task.isCancelled ? .cancelled(path: path) : .wrapping(error, path: path)))
+                terminal = .failed(Task.isCancelled ? .cancelled(path: path) : .wrapping(error, path: path))
             }
+            continuation.yield(terminal)
             continuation.finish()
+            return terminal
         }
         continuation.onTermination = { termination in
             if case .cancelled = termination { worker.cancel() }

@@ -150,14 +150,18 @@ public final class AllowanceStore: Sendable {
     /// user has that file). If no output was placed the reservation is released afterwards, so
     /// a command that failed or was cancelled before placing anything costs nothing. The store's
     /// lock is held only for the short reserve and commit updates, not while `body` runs.
+    ///
+    /// The reserve and the final settling wait for the lock and for the disk (two fsyncs), so
+    /// they run on a thread of their own, never on Swift's cooperative pool: many jobs reserving
+    /// at once would otherwise hold every pool thread and stall all other tasks of the process.
     public func withAllowance<T>(_ body: (AllowanceReservation) async throws -> T) async throws -> T {
-        let reservation = try reserve()
+        let reservation = try await runBlocking { _ in try self.reserve() }
         do {
             let value = try await body(reservation)
-            try reservation.finish()
+            try await runBlocking { _ in try reservation.finish() }
             return value
         } catch {
-            try reservation.finish()
+            try await runBlocking { _ in try reservation.finish() }
             throw error
         }
     }
@@ -336,10 +340,12 @@ public final class AllowanceReservation: Sendable {
     /// Records that an output was moved into place and charges the reservation right away (the
     /// first time), so killing the process after outputs are in place does not make them free.
     /// If that charge cannot be written now, ``AllowanceStore/withAllowance(_:)`` retries it at
-    /// the end. Safe to call from concurrent batch items.
-    public func outputPlaced() {
+    /// the end. Safe to call from concurrent batch items. The first call returns once the charge
+    /// is on disk (one locked, fsynced update, made on a thread of its own so that many jobs
+    /// charging at once never hold the cooperative pool); later calls return at once.
+    public func outputPlaced() async {
         guard !placed.exchange(true, ordering: .relaxed) else { return }
-        try? commit()
+        _ = try? await runBlocking { _ in try self.commit() }
     }
 
     /// Charges the reservation. Call once the output is in place. A second call does nothing.

@@ -101,7 +101,7 @@ public enum PhotoConverter {
                 result.notes.forEach(note)
                 note("quality \(result.quality)")
                 if let edge = result.longEdge { note("resized to \(edge) px long edge") }
-                output = try write(to: names[index], overwrite: request.overwrite) {
+                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
                     (temporary, display) throws(ConvertError) in
                     try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
                 } cancellation: { cancellation }
@@ -111,7 +111,7 @@ public enum PhotoConverter {
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
-                output = try write(to: names[index], overwrite: request.overwrite) {
+                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
@@ -166,16 +166,16 @@ public enum PhotoConverter {
 
     /// Encodes through a staged temporary file and moves it to `destination` (replacing an
     /// existing file only with `overwrite`; the destination is never the input, see
-    /// ``outputPaths(for:count:)``).
+    /// ``outputPaths(for:count:)``; numbered around a name taken meanwhile when `renumber`).
     static func write(
-        to destination: String, overwrite: Bool,
+        to destination: String, overwrite: Bool, renumber: Bool,
         encode: (_ temporaryPath: String, _ displayPath: String) throws(ConvertError) -> Void,
         cancellation: () -> CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let stage = try StagedOutput(destination: destination)
         try encode(stage.temporaryPath, destination)
         try cancellation().check()
-        return try stage.commit(overwrite: overwrite)
+        return try stage.commit(overwrite: overwrite, renumber: renumber)
     }
 
     /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for
@@ -233,7 +233,7 @@ extension PhotoConverter {
         notes += segments.notes
         let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
         let names = try outputPaths(for: request, count: 1)
-        let output = try write(to: names[0], overwrite: request.overwrite) {
+        let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: { cancellation }

@@ -93,9 +93,10 @@ public final class OutputNamer: Sendable {
         }
     }
 
-    /// Removes temporary outputs a crashed run left in the folders this batch writes to (the
-    /// output folder, or each input's folder) and returns how many it removed. Temporaries of
-    /// conversions still running elsewhere are locked and left alone. Call once at the start.
+    /// Removes temporary files a crashed run left in the folders this batch writes to (the
+    /// output folder, or each input's folder): staged outputs and x264 statistics. Returns how
+    /// many it removed. Temporaries of conversions still running elsewhere are locked and left
+    /// alone. Call once at the start.
     @discardableResult
     public func removeStaleTemporaries(for inputs: [String]) -> Int {
         var folders: Set<String> = []
@@ -134,6 +135,23 @@ public final class OutputNamer: Sendable {
             paths.append(try namer.destination(for: input, pathExtension: pathExtension, suffix: suffix))
         }
         return paths
+    }
+
+    /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
+    /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
+    static func nextNumbered(_ path: String) -> String {
+        let ns = path as NSString
+        let ext = ns.pathExtension
+        var stem = (ns.lastPathComponent as NSString).deletingPathExtension
+        var number = 2
+        if stem.hasSuffix(")"), let open = stem.range(of: " (", options: .backwards),
+            let current = Int(stem[open.upperBound..<stem.index(before: stem.endIndex)]), current >= 2
+        {
+            number = current + 1
+            stem = String(stem[..<open.lowerBound])
+        }
+        let name = stem + " (\(number))" + (ext.isEmpty ? "" : "." + ext)
+        return ns.deletingLastPathComponent + "/" + name
     }
 
     /// Whether `a` and `b` are the same existing file (by device and inode, so links count).

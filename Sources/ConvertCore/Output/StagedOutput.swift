@@ -68,8 +68,13 @@ final class StagedOutput {
     ///
     /// Without `overwrite`, an existing destination is never replaced: the move is a hard link,
     /// which fails if the name is taken, so two processes cannot clobber each other's output.
+    /// When the name was chosen automatically (`renumber`), a name taken since it was chosen
+    /// (by a concurrent job converting a file of the same name into the same folder, here or in
+    /// another process) is numbered around as the namer would have: `photo (2).jpg`, then
+    /// `photo (3).jpg`, ...; otherwise the commit fails with `output.exists`. The returned file
+    /// has the path actually used.
     @discardableResult
-    func commit(overwrite: Bool = false) throws(ConvertError) -> OutputFile {
+    func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
         precondition(!finished, "a staged output is committed at most once")
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 {
@@ -78,26 +83,30 @@ final class StagedOutput {
             close(fd)
             if synced != 0 { throw .fileSystem(syncErrno, action: "write", path: destination) }
         }
+        var placed = destination
         if overwrite {
             guard rename(temporaryPath, destination) == 0 else {
                 throw .fileSystem(errno, action: "move the output into place at", path: destination)
             }
         } else {
-            guard link(temporaryPath, destination) == 0 else {
+            var attempts = 1
+            while link(temporaryPath, placed) != 0 {
                 let code = errno
-                if code == EEXIST {
+                guard code == EEXIST else { throw .fileSystem(code, action: "move the output into place at", path: placed) }
+                guard renumber, attempts < OutputNamer.maximumAttempts else {
                     throw ConvertError(
                         .request, key: "output.exists",
-                        message: "\(destination) already exists; nothing was overwritten.", path: destination)
+                        message: "\(placed) already exists; nothing was overwritten.", path: placed)
                 }
-                throw .fileSystem(code, action: "move the output into place at", path: destination)
+                placed = OutputNamer.nextNumbered(placed)
+                attempts += 1
             }
             unlink(temporaryPath)
         }
         finished = true
         var info = stat()
-        let size = stat(destination, &info) == 0 ? Int64(info.st_size) : 0
-        return OutputFile(path: destination, byteCount: size)
+        let size = stat(placed, &info) == 0 ? Int64(info.st_size) : 0
+        return OutputFile(path: placed, byteCount: size)
     }
 
     /// Removes the temporary file now.
@@ -107,23 +116,43 @@ final class StagedOutput {
         finished = true
     }
 
-    /// Removes temporary outputs a crashed run left in `directory`. Returns how many it removed.
+    /// Removes temporary files a crashed run left in `directory`: staged outputs
+    /// (`.NAME.offconvert-XXXXXX.partial`) and x264 statistics (`.NAME.offconvert-XXXXXX.x264`
+    /// and the files named after it, see `StatsFile`). Returns how many it removed.
     ///
-    /// A temporary whose lock is held belongs to a conversion still running (in this or another
-    /// process) and is left alone.
+    /// Each family has one file whose lock is held while the conversion runs (the `.partial`,
+    /// the `.x264`); files of a family whose lock is held (in this or another process) are left
+    /// alone, files of a family whose lock is free or whose locked file is gone are removed. A
+    /// lock dies with its process, so whatever a `kill -9` left is recognised as stale.
     @discardableResult
     static func removeStale(in directory: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
-        for name in names where name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(partialSuffix) {
-            let path = directory + "/" + name
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
-            if unlink(path) == 0 { removed += 1 }
+        for name in names {
+            guard let owner = lockOwner(of: name) else { continue }
+            let fd = open(directory + "/" + owner, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                defer { close(fd) }
+                guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+                if unlink(directory + "/" + name) == 0 { removed += 1 }
+            } else if errno == ENOENT, unlink(directory + "/" + name) == 0 {
+                removed += 1
+            }
         }
         return removed
+    }
+
+    /// For the name of one of offconvert's temporary files, the name of the file whose lock says
+    /// whether it is in use (itself, for a `.partial` or an `.x264`); nil for any other name.
+    static func lockOwner(of name: String) -> String? {
+        guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards),
+            let randomEnd = name.index(found.upperBound, offsetBy: 6, limitedBy: name.endIndex)
+        else { return nil }
+        let family = name[..<randomEnd]
+        let rest = name[randomEnd...]
+        if rest == partialSuffix { return name }
+        if rest.hasPrefix(StatsFile.suffix) { return String(family) + StatsFile.suffix }
+        return nil
     }
 }
 

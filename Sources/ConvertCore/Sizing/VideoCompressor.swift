@@ -70,7 +70,12 @@ enum VideoCompressor {
         }
         // Fails early for Dolby Vision without a usable base layer.
         _ = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
-        guard let duration = media.duration ?? video.duration, duration > 0 else {
+        // The tracks' own durations say how long the media that gets encoded is; the movie
+        // header's is one field that a damaged file can get wrong by millennia (a flipped `mvhd`
+        // version byte reads the following fields as a 64-bit duration), which made the plan
+        // demand petabytes. The container's duration is the fallback for tracks without one.
+        let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
+        guard let duration = trackDurations.max() ?? media.duration, duration > 0 else {
             throw ConvertError(.input, key: "input.no-duration",
                                message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
         }
@@ -285,42 +290,61 @@ enum VideoCompressor {
         let mask = umask(0)
         umask(mask)
         chmod(staged.temporaryPath, 0o666 & ~mask)
-        let file = try staged.commit(overwrite: request.output.overwrite)
+        let file = try staged.commit(overwrite: request.output.overwrite, renumber: request.output.path == nil)
         return JobResult(inputPath: request.input, outputs: [file], notes: notes)
     }
 }
 
-/// x264's 2-pass statistics, next to the output: a reserved name (`.NAME.offconvert-XXXXXX.x264`)
-/// plus the files x264 derives from it (`.temp` while writing, `.mbtree` for macroblock-tree
-/// data). ``remove()`` deletes them all, whatever state the encode stopped in.
+/// x264's 2-pass statistics, next to the output.
+///
+/// A reserved, locked file (`.NAME.offconvert-XXXXXX.x264`) marks them as this encode's: x264
+/// writes `<reserved>.stats` (through `.stats.temp`, which it renames, so the lock cannot live on
+/// its files) and `.stats.mbtree`, and the audio-measuring first pass writes `<reserved>.pass1`.
+/// ``remove()`` deletes them all, whatever state the encode stopped in. After a crash or a kill
+/// the lock is gone with the process, so ``StagedOutput/removeStale(in:)`` recognises every one
+/// of them as stale, while the statistics of an encode still running are left alone.
 final class StatsFile {
-    /// The path given to x264's `stats` option.
-    let path: String
+    /// Suffix of the reserved, locked file; every statistics file's name continues it.
+    static let suffix = ".x264"
+
+    /// The reserved file; holds the lock, never written.
+    private let ownerPath: String
+    /// Open on ``ownerPath`` for as long as the statistics live; carries the lock.
+    private let lockDescriptor: Int32
 
     init(destination: String) throws(ConvertError) {
         let url = URL(fileURLWithPath: destination)
         let folder = url.deletingLastPathComponent().path
-        var template: [CChar] = Array("\(folder)/.\(url.lastPathComponent).offconvert-XXXXXX.x264".utf8CString)
+        var template: [CChar] = Array("\(folder)/.\(url.lastPathComponent)\(StagedOutput.marker)XXXXXX\(Self.suffix)".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return mkstemps(base, 5)
+            return mkstemps(base, Int32(Self.suffix.utf8.count))
         }
         guard descriptor >= 0 else {
             throw ConvertError.fileSystem(errno, action: "create a temporary file in", path: folder)
         }
-        close(descriptor)
-        path = String(nulTerminated: template)
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        lockDescriptor = descriptor
+        ownerPath = String(nulTerminated: template)
     }
+
+    /// The path given to x264's `stats` option.
+    var path: String { ownerPath + ".stats" }
 
     /// Where pass 1 writes its packets when it measures the encoded audio.
-    var firstPassOutput: String { path + ".pass1" }
+    var firstPassOutput: String { ownerPath + ".pass1" }
 
-    /// Removes the statistics and every file x264 derived from them.
+    /// Removes the statistics and every file x264 derived from them, then the reserved file
+    /// (last, so no statistics file is ever left without its locked owner while the encode lives).
     func remove() {
-        for suffix in ["", ".temp", ".mbtree", ".mbtree.temp", ".pass1"] {
-            unlink(path + suffix)
+        for suffix in [".stats", ".stats.temp", ".stats.mbtree", ".stats.mbtree.temp", ".pass1"] {
+            unlink(ownerPath + suffix)
         }
+        unlink(ownerPath)
     }
 
-    deinit { remove() }
+    deinit {
+        remove()
+        close(lockDescriptor)
+    }
 }

@@ -82,7 +82,8 @@ enum VideoJob {
             damaged = pump.damagedPackets
         }
         reporter.report(.writing, 0.99)
-        let file = try staged.commit(overwrite: output.overwrite)
+        // A name chosen here may be taken by a concurrent job before this commit: number around it.
+        let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil)
         var notes = plan.notes
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }

@@ -156,7 +156,7 @@ enum BatchRunner {
                         case .success(let result):
                             // Charged only once an output is in place; a failed or cancelled
                             // batch costs nothing (withAllowance releases the reservation).
-                            if !result.outputs.isEmpty { reservation.outputPlaced() }
+                            if !result.outputs.isEmpty { await reservation.outputPlaced() }
                             tally.done += 1
                             tally.bytesIn += item.inputBytes
                             tally.bytesOut += result.outputs.reduce(0) { $0 + $1.byteCount }

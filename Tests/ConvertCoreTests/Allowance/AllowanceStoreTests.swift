@@ -46,7 +46,7 @@ struct AllowanceStoreTests {
         let placed = try await store.withAllowance { reservation in
             let reserved = try store.status().reserved
             #expect(reserved == 1)
-            for _ in 0..<5 { reservation.outputPlaced() }
+            for _ in 0..<5 { await reservation.outputPlaced() }
             // Charged at the first output, so a kill -9 now would not make the batch free.
             let charged = try store.status()
             #expect(charged.used == 1 && charged.reserved == 0)
@@ -72,7 +72,7 @@ struct AllowanceStoreTests {
         // A batch cancelled after placing an output is charged: the user has that file.
         await #expect(throws: Boom.self) {
             try await store.withAllowance { reservation in
-                reservation.outputPlaced()
+                await reservation.outputPlaced()
                 throw Boom()
             }
         }

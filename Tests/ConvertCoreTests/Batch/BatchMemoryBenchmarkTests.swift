@@ -25,7 +25,7 @@ struct BatchMemoryBenchmarkTests {
     }
 
     @Test("photo-sized items on 2 jobs stay within a 400 MB budget; a 201 MP item runs alone")
-    func peakRSS() throws {
+    func peakRSS() async throws {
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-memory-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: result) }
         let process = Process()
@@ -36,8 +36,12 @@ struct BatchMemoryBenchmarkTests {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Waited for without holding a thread: the child runs for many seconds, and a blocked
+        // cooperative thread (there are as many as cores) stalls every other suite's tasks.
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited.stream {}
         let measured = try JSONDecoder().decode(Measurement.self, from: Data(contentsOf: result))
         #expect(measured.photoAccounted <= Self.budget)
         #expect(measured.photoPeak <= Self.budget + Self.slack, "peak RSS above baseline: \(measured.photoPeak)")

@@ -51,6 +51,7 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/truncated-mdat.mp4", expected: "sdr"),
         .init(file: "generated/location-xyz.mp4", expected: "sdr"),
         .init(file: "generated/location-keys.mov", expected: "sdr"),
+        .init(file: "generated/stress-tiny.mp4", expected: "sdr"),
     ]
 }
 

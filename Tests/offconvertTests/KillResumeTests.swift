@@ -1,0 +1,136 @@
+import ConvertCore
+import Foundation
+import Testing
+
+extension CLIRunner {
+    /// Starts `offconvert` with `arguments` and the allowance and journals in `stateHome`, output
+    /// discarded, and returns the running process with a stream that ends when it exits (so a
+    /// test can kill it at the moment it chooses, then wait without blocking a thread).
+    static func launch(_ arguments: [String], stateHome: String) throws -> (process: Process, exited: AsyncStream<Void>) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["XDG_STATE_HOME"] = stateHome
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
+        try process.run()
+        return (process, exited.stream)
+    }
+}
+
+/// `kill -9` in the middle of a real conversion (real codecs, the built binary), then the very
+/// same command again: the second run completes the batch, every output exactly once (no
+/// `name (2).jpg`), each one whole, no hidden temporaries or x264 statistics left, and the
+/// allowance charged once per run that placed an output (a command over many files is one
+/// conversion) with no reservation left behind by the dead process.
+@Suite("Hostile: kill -9 with real codecs, then the same command", .serialized)
+struct KillResumeTests {
+    static func names(in folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    /// Sends SIGKILL to `process` once `condition` holds (polled every 2 ms, then after `delay`)
+    /// and returns whether the process was still running when it was killed. The polling runs
+    /// on a thread of its own: other suites sometimes hold the cooperative pool for seconds,
+    /// and a poll that waited for it would let the process finish first.
+    static func kill(_ process: Process, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(120)
+                while process.isRunning && !condition() && Date() < deadline { usleep(2_000) }
+                usleep(delay)
+                let running = process.isRunning
+                Glibc.kill(process.processIdentifier, SIGKILL)
+                continuation.resume(returning: running)
+            }
+        }
+    }
+
+    /// Whether FFmpeg decodes all of `path` without a single error.
+    static func decodesCleanly(_ path: String) async throws -> Bool {
+        let outcome = try await CLIRunner.run(
+            ["-nostdin", "-v", "error", "-xerror", "-i", path, "-f", "null", "-"], executable: URL(fileURLWithPath: "/usr/bin/ffmpeg"))
+        return outcome.status == 0 && outcome.stderr.isEmpty
+    }
+
+    @Test("heic-to-jpg over 12 photos killed after 2 outputs: the rerun completes with each output once")
+    func photoBatch() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-heic-\(UUID().uuidString.prefix(8))")
+        let inputs = work.appendingPathComponent("in"), out = work.appendingPathComponent("out")
+        let state = work.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // 1080x1920: about a tenth of a second each in a debug build, so the kill lands mid-batch.
+        let source = CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic")
+        var paths: [String] = []
+        for index in 0..<12 {
+            let input = inputs.appendingPathComponent(String(format: "p%02d.heic", index))
+            try FileManager.default.copyItem(at: source, to: input)
+            paths.append(input.path)
+        }
+        let expected = (0..<12).map { String(format: "p%02d.jpg", $0) }
+        let arguments = ["heic-to-jpg"] + paths + ["--output-dir", out.path, "--jobs", "1", "--json"]
+        @Sendable func placed() -> [String] { Self.names(in: out).filter { !$0.hasPrefix(".") } }
+
+        let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
+        let killedRunning = await Self.kill(process, when: { placed().count >= 2 })
+        for await _ in exited {}
+        let before = placed()
+        #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
+        #expect(before.count >= 2 && before.count < 12, "killed mid-batch: \(before)")
+        #expect(Set(before).isSubset(of: expected))
+
+        let rerun = try await CLIRunner.run(arguments, environment: ["XDG_STATE_HOME": state.path])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Self.names(in: out) == expected, "every output once, nothing hidden: \(Self.names(in: out))")
+        let lines = rerun.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(#""event":"skipped""#) }.count == before.count, "finished items are not redone")
+        #expect(lines.filter { $0.contains(#""event":"finished""#) }.count == 12 - before.count)
+        for name in expected {
+            let path = out.appendingPathComponent(name).path
+            #expect(try await Self.decodesCleanly(path), "\(name) is not a whole JPEG")
+        }
+        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path]).status()
+        #expect(allowance.used == 2, "each run that placed outputs is charged once")
+        #expect(allowance.reserved == 0, "the killed run's reservation is freed, not charged twice")
+    }
+
+    @Test("compress killed during pass 1: the rerun succeeds and no x264 statistics or partial file survive")
+    func videoCompress() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-compress-\(UUID().uuidString.prefix(8))")
+        let out = work.appendingPathComponent("out"), state = work.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // 60 s at 160x90 with AAC: pass 1 lasts about a second in a debug build.
+        let input = CLIRunner.media.appendingPathComponent("generated/video-long.mp4").path
+        let arguments = ["compress", input, "--target", "1MB", "--output-dir", out.path, "--json"]
+
+        let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
+        // x264 writes its first-pass statistics while pass 1 runs; kill once they are being written.
+        let killedRunning = await Self.kill(process, when: { Self.names(in: out).contains { $0.hasSuffix(".x264.stats.temp") } },
+                                            delay: 100_000)
+        for await _ in exited {}
+        let left = Self.names(in: out)
+        #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
+        #expect(left.contains { $0.hasSuffix(".x264") } && left.contains { $0.contains(".x264.stats") },
+                "the kill should leave pass-1 statistics behind: \(left)")
+        #expect(!left.contains("video-long.mp4"), "killed before anything was placed: \(left)")
+
+        let rerun = try await CLIRunner.run(arguments, environment: ["XDG_STATE_HOME": state.path])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Self.names(in: out) == ["video-long.mp4"], "one output, no statistics, no partial file: \(Self.names(in: out))")
+        let output = out.appendingPathComponent("video-long.mp4").path
+        let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? .max
+        #expect(size <= 1_000_000)
+        #expect(try await Self.decodesCleanly(output))
+        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path]).status()
+        #expect(allowance.used == 1, "the killed run placed nothing and costs nothing")
+        #expect(allowance.reserved == 0)
+    }
+}
