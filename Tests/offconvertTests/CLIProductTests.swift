@@ -55,7 +55,7 @@ struct CLIProductTests {
         return try #require(object["used"] as? Int)
     }
 
-    @Test("a batch is charged once, a failure costs nothing, the 4th conversion of the day is refused (exit 1)")
+    @Test("a batch is charged once, a failure costs nothing, the 4th conversion of the day is refused (exit 77)")
     func allowance() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,13 +75,13 @@ struct CLIProductTests {
         #expect(try await Self.used(state) == 3)
         let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         let refused = try await run(["heic-to-jpg", Self.media("photos/tokyo.jpg"), "--json"])
-        #expect(refused.status == 1)
+        #expect(refused.status == 77)
         let line = try #require(try PhotoCommandsTests.jsonLines(refused.stdout).first)
         #expect(line["event"] as? String == "failed" && line["input"] == nil)
         let error = try #require(line["error"] as? [String: Any])
         #expect(error["category"] as? String == "allowance")
         let text = try await run(["heic-to-jpg", Self.media("photos/tokyo.jpg")])
-        #expect(text.status == 1)
+        #expect(text.status == 77)
         #expect(text.stderr.contains("unlock"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == before)
     }
