@@ -164,10 +164,11 @@ def remux(work, binary, quick):
             "is even (offconvert --version and ffmpeg -version both take ~64 ms of CPU, mostly the dynamic loader). "
             "offconvert's extra time is its guarantees, not the copy: about 10 ms of CPU for the daily-allowance record "
             "(HMAC-sealed), the resume journal (SHA-256-named JSON lines), Swift runtime set-up and libheif's load-time "
-            "de265_init (~2 ms), plus 9 fsync or fdatasync calls (allowance before and after, journal start and finish, the staged output "
-            "before it is moved into place; the first run in a fresh state folder, as every run here, also writes the "
-            "allowance secret). With fsync made a no-op offconvert's wall time is within 3 % of ffmpeg's; on a disk "
-            "busy with other writes each fsync waits for the file system's journal, which is most of the gap. ffmpeg "
+            "de265_init (~2 ms), plus 5 fsync or fdatasync calls (the allowance reservation, the journal's start line, the "
+            "staged output before it is moved into place, and the charge with its folder; a reservation skips the folder "
+            "sync and the journal's finish line is not synced, which took this from 9 syncs to 5). Every run starts from "
+            "a used state folder, as a user's install is. With fsync made a no-op offconvert's wall time is within 3 % of "
+            "ffmpeg's; each fsync waits for the file system's journal, which is most of the remaining gap. ffmpeg "
             "writes its output in place and syncs nothing.")]
 
 
