@@ -9,16 +9,10 @@ import Testing
 struct AllowanceProcessTests {
     /// Starts a child in `role` on the store in `state`, reporting into `results`.
     private func child(_ role: String, state: URL, results: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "AllowanceChildProcess"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[AllowanceChildProcess.roleKey] = role
-        environment[AllowanceChildProcess.stateKey] = state.path
-        environment[AllowanceChildProcess.resultsKey] = results.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = try ChildTestRun.process(filter: "AllowanceChildProcess", environment: [
+            AllowanceChildProcess.roleKey: role, AllowanceChildProcess.stateKey: state.path,
+            AllowanceChildProcess.resultsKey: results.path,
+        ])
         try process.run()
         return process
     }

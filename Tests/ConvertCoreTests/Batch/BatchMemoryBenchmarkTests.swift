@@ -28,20 +28,7 @@ struct BatchMemoryBenchmarkTests {
     func peakRSS() async throws {
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-memory-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: result) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "BatchMemoryChild"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.resultKey] = result.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Waited for without holding a thread: the child runs for many seconds, and a blocked
-        // cooperative thread (there are as many as cores) stalls every other suite's tasks.
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        for await _ in exited.stream {}
+        try await ChildTestRun.run(filter: "BatchMemoryChild", environment: [Self.resultKey: result.path])
         let measured = try JSONDecoder().decode(Measurement.self, from: Data(contentsOf: result))
         #expect(measured.photoAccounted <= Self.budget)
         #expect(measured.photoPeak <= Self.budget + Self.slack, "peak RSS above baseline: \(measured.photoPeak)")

@@ -111,18 +111,7 @@ struct StressRegressionTests {
         // synchronous tool runs, which would make the measurement meaningless.
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "AllowancePoolChild"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[AllowancePoolChild.folderKey] = folder.path
-        child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        let exited = AsyncStream<Void>.makeStream()
-        child.terminationHandler = { _ in exited.continuation.finish() }
-        try child.run()
-        for await _ in exited.stream {}
+        try await ChildTestRun.run(filter: "AllowancePoolChild", environment: [AllowancePoolChild.folderKey: folder.path])
         let verdict = try String(contentsOf: folder.appendingPathComponent("verdict"), encoding: .utf8)
         #expect(verdict == "ran while the lock was held; used \(AllowancePoolChild.waiters), reserved 0", "\(verdict)")
     }
