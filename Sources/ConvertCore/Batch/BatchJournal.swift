@@ -69,6 +69,14 @@ public final class BatchJournal: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Releases the batch's lock now, so the same batch can start again at once. Without it the
+    /// lock lasts as long as the journal object, and one captured by a task can outlive the
+    /// batch by a moment (the task's context is freed after its awaiter resumes), making an
+    /// immediate re-run fail with `batch.running`. Nothing may be recorded afterwards.
+    public func release() {
+        flock(descriptor, LOCK_UN)
+    }
+
     /// How many items the journal lists as finished.
     public var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
 

@@ -101,6 +101,7 @@ enum BatchRunner {
                 + [namer.outputDirectory ?? "", options.overwrite ? "overwrite" : "", work.singleOutput.map(absolute) ?? ""]
                 + options.inputs.map(absolute),
             stateDirectory: stateDirectory, resume: options.resume)
+        defer { journal.release() }
 
         var pending: [BatchItem] = []
         var skipped = 0

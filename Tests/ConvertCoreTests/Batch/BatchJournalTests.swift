@@ -93,6 +93,18 @@ struct BatchJournalTests {
         withExtendedLifetime(first) {}
     }
 
+    @Test("a released journal lets the same batch start again while the old object still exists")
+    func release() throws {
+        let s = try setup()
+        defer { try? FileManager.default.removeItem(at: s.folder) }
+        let first = try BatchJournal(identity: identity, stateDirectory: s.state)
+        first.end(allSucceeded: true)
+        first.release()
+        let second = try BatchJournal(identity: identity, stateDirectory: s.state)
+        #expect(second.finishedCount == 0)
+        withExtendedLifetime(first) {}
+    }
+
     @Test("a crash between committing an output and recording it: the re-run recognises the output")
     func startedThenCrashed() throws {
         let s = try setup()
