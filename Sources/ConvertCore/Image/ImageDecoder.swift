@@ -137,6 +137,13 @@ enum ImageDecoder {
         ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
     }
 
+    /// A frame of a format whose decoder leaves orientation to us: turned upright by its EXIF
+    /// Orientation, metadata kept.
+    private static func upright(_ bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?) -> DecodedFrame {
+        let orientation = exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        return DecodedFrame(bitmap: bitmap.applyingOrientation(orientation), exif: exif, xmp: xmp)
+    }
+
     /// Decodes `path`.
     static func decode(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto {
         let format = try sniff(path: path)
@@ -148,18 +155,10 @@ enum ImageDecoder {
             photo = try decodeJPEG(path: path, options: options)
         case .png:
             let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
-            photo = DecodedPhoto(
-                format: .png,
-                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: decoded.xmp)],
-                notes: [])
+            photo = DecodedPhoto(format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
         case .webp:
             let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            let orientation = decoded.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
-            photo = DecodedPhoto(
-                format: .webp,
-                frames: [DecodedFrame(bitmap: decoded.bitmap.applyingOrientation(orientation), exif: decoded.exif, xmp: decoded.xmp)],
-                notes: [])
+            photo = DecodedPhoto(format: .webp, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
         case .gif:
             let bitmap = try GIFDecoder.firstFrame(readAll(path: path), maxPixels: options.maxPixels, path: path)
             photo = DecodedPhoto(format: .gif, frames: [DecodedFrame(bitmap: bitmap)], notes: [])
