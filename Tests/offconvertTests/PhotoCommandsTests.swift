@@ -93,6 +93,7 @@ struct PhotoCommandsTests {
         ["compress-photos", "x.jpg", "--target-size", "500KB", "--quality", "80"],
         ["heic-to-jpg", "x.heic", "--background", "mauve"],
         ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--margin", "wide"],
+        ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--max-size", "4"],
     ])
     func usage(arguments: [String]) async throws {
         let outcome = try await CLIRunner.run(arguments)
@@ -127,6 +128,11 @@ struct PhotoCommandsTests {
         #expect(outcome.stdout.contains(pdf))
         let head = try #require(FileManager.default.contents(atPath: pdf)).prefix(8)
         #expect(String(decoding: head, as: UTF8.self) == "%PDF-1.4")
+        let small = directory.appendingPathComponent("small.pdf").path
+        let shrunk = try await CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), "-o", small, "--max-size", "400"])
+        #expect(shrunk.status == 0, "\(shrunk.stderr)")
+        let sizes = [pdf, small].map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
+        #expect(sizes[1] > 0 && sizes[1] < sizes[0], "\(sizes)")
         let again = try await CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), "-o", pdf])
         #expect(again.status == 1)
         #expect(again.stderr.contains("already exists"))

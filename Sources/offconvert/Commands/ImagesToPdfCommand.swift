@@ -10,6 +10,9 @@ enum ImagesToPdfCommand: Command {
         .option("page", value: PDFPageSize.allCases.map(\.rawValue).joined(separator: "|"), help: "Page size.", default: "fit"),
         .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise."),
         .option("quality", short: "q", value: "n", help: "JPEG quality for images that must be re-encoded.", default: "90"),
+        .option(
+            "max-size", value: "px",
+            help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded."),
     ]
 
     /// The batch options that apply to one output from many inputs.
@@ -30,7 +33,10 @@ enum ImagesToPdfCommand: Command {
             """,
         arguments: [BatchOptions.files("Images, in page order.")],
         options: ownOptions + batchOptions,
-        examples: ["images-to-pdf scan1.jpg scan2.heic -o album.pdf --page a4"])
+        examples: [
+            "images-to-pdf scan1.jpg scan2.heic -o album.pdf --page a4",
+            "images-to-pdf *.HEIC -o trip.pdf --page a4 --max-size 2000",
+        ])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard let output = arguments.value("output") else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
@@ -46,11 +52,12 @@ enum ImagesToPdfCommand: Command {
             margin = nil
         }
         let quality = try arguments.integer("quality", in: 1...100, default: 90)
+        let maxLongEdge = arguments.value("max-size") == nil ? nil : try arguments.integer("max-size", in: 16...65535, default: 0)
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
         let inputs = options.inputs
         let work = BatchWork(
-            command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)"],
+            command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)", "max-size=\(maxLongEdge ?? 0)"],
             outputExtension: { _ in "pdf" },
             // Pages are made one at a time: the largest image decoded, plus its JPEG encode.
             cost: { _ in
@@ -60,7 +67,7 @@ enum ImagesToPdfCommand: Command {
             convert: { item, progress throws(ConvertError) in
                 let request = PDFRequest(
                     inputPaths: inputs, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
-                    quality: quality)
+                    quality: quality, maxLongEdge: maxLongEdge)
                 return try await PDFAlbum.make(request).result(onProgress: progress)
             })
         return await BatchRunner.run(work, options: options, console: console)

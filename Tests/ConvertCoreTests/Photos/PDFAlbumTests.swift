@@ -43,6 +43,27 @@ struct PDFAlbumTests {
         }
     }
 
+    @Test(
+        "--max-size shrinks only the images over it; a JPEG within it is still embedded as it is",
+        .enabled(if: tool("qpdf") && tool("pdfimages"), "needs qpdf and poppler-utils"))
+    func maxSize() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pdf = directory.appendingPathComponent("album.pdf").path
+        let inputs = ["photos/pug.heic", "photos/tokyo.jpg", "photos/orientation/Landscape_1.jpg"].map(Fixtures.path)
+        let result = try await PDFAlbum.make(
+            PDFRequest(inputPaths: inputs, outputPath: pdf, page: .a4, maxLongEdge: 800)).result()
+        #expect(result.notes.contains("1 JPEG embedded without re-encoding"), "\(result.notes)")
+        #expect(result.notes.contains("2 images encoded as JPEG"), "\(result.notes)")
+        #expect(try PhotoReference.run("qpdf", ["--check", pdf]).status == 0)
+        let list = String(decoding: try PhotoReference.run("pdfimages", ["-list", pdf]).output, as: UTF8.self)
+        let sizes = list.split(separator: "\n").dropFirst(2).map { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2).map(String.init)
+        }
+        // pug.heic is 4032×3024, tokyo.jpg 600×800 (kept), Landscape_1.jpg 1800×1200.
+        #expect(sizes == [["800", "600"], ["600", "800"], ["800", "533"]])
+    }
+
     @Test("page layout: fit uses the image size, fixed pages centre and never enlarge")
     func layout() {
         let fit = PDFAlbum.layout(width: 640, height: 480, page: .fit, margin: 10)

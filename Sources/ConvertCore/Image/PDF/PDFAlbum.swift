@@ -22,13 +22,17 @@ public struct PDFRequest: Sendable {
     public var margin: Double
     /// Replace an existing output file.
     public var overwrite: Bool
-    /// JPEG quality for images that must be re-encoded (non-JPEG inputs, rotated JPEGs).
+    /// JPEG quality for images that must be re-encoded (non-JPEG inputs, rotated JPEGs, shrunk
+    /// images).
     public var quality: Int
+    /// Shrink images whose long edge is longer than this many pixels (never enlarge): a smaller
+    /// PDF, at the cost of re-encoding those images. Nil keeps every image's size.
+    public var maxLongEdge: Int?
 
     /// Creates a request; the default margin is none for `.fit` and 10 mm otherwise.
     public init(
         inputPaths: [String], outputPath: String, page: PDFPageSize = .fit, margin: Double? = nil,
-        overwrite: Bool = false, quality: Int = 90
+        overwrite: Bool = false, quality: Int = 90, maxLongEdge: Int? = nil
     ) {
         self.inputPaths = inputPaths
         self.outputPath = outputPath
@@ -36,12 +40,13 @@ public struct PDFRequest: Sendable {
         self.margin = margin ?? (page == .fit ? 0 : 10 / 25.4 * 72)
         self.overwrite = overwrite
         self.quality = quality
+        self.maxLongEdge = maxLongEdge
     }
 }
 
 /// Writes image albums as PDF with offconvert's own writer.
 ///
-/// A JPEG that needs no transform (EXIF Orientation 1 or absent) is embedded as it is
+/// A JPEG that needs no transform (EXIF Orientation 1 or absent, no shrinking) is embedded as it is
 /// (DCTDecode) with its metadata segments removed, so its compressed data is byte-identical and
 /// no location leaves in it; any other image is decoded (orientation applied, alpha flattened on
 /// white) and encoded to JPEG once. Each image's ICC profile is embedded as an ICCBased colour
@@ -63,6 +68,9 @@ public enum PDFAlbum {
         guard request.margin >= 0, request.margin < 1000 else {
             throw ConvertError(.request, key: "request.margin", message: "The margin must be between 0 and 1000 points.")
         }
+        if let edge = request.maxLongEdge, edge < 1 {
+            throw ConvertError(.request, key: "request.max-size", message: "The largest image size must be at least 1 pixel.")
+        }
         let output = request.outputPath
         if request.inputPaths.contains(where: { OutputNamer.isSameFile($0, output) }) {
             throw ConvertError(
@@ -74,7 +82,8 @@ public enum PDFAlbum {
         var reEncoded = 0
         for (index, input) in request.inputPaths.enumerated() {
             try cancellation.check()
-            let (image, embeddedAsIs) = try pageImage(input, quality: request.quality, cancellation: cancellation)
+            let (image, embeddedAsIs) = try pageImage(
+                input, quality: request.quality, maxLongEdge: request.maxLongEdge, cancellation: cancellation)
             if !embeddedAsIs { reEncoded += 1 }
             let layout = layout(width: Double(image.width), height: Double(image.height), page: request.page, margin: request.margin)
             try writer.addPage(image, pageWidth: layout.pageWidth, pageHeight: layout.pageHeight, box: layout.box)
@@ -111,7 +120,7 @@ public enum PDFAlbum {
     }
 
     /// The JPEG for one page, and whether it is the input's own compressed data.
-    static func pageImage(_ path: String, quality: Int, cancellation: CancellationFlag)
+    static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
         if try ImageDecoder.sniff(path: path) == .jpeg {
@@ -119,7 +128,7 @@ public enum PDFAlbum {
             let header = try TurboJPEGHandle.decompressor().header(data, path: path)
             let metadata = JPEGMarkers.metadata(data)
             let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
-            if orientation == 1 {
+            if orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max {
                 // APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) can hold a location; the rest stays.
                 let stripped = JPEGMarkers.removing(markers: [0xE1, 0xED], from: data)
                 let image = PDFWriter.PageImage(
@@ -130,6 +139,7 @@ public enum PDFAlbum {
         }
         var options = DecodeOptions()
         options.decodingThreads = ProcessInfo.processInfo.activeProcessorCount
+        options.maxLongEdge = maxLongEdge
         let photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
         guard let frame = photo.frames.first else {
             throw ConvertError(.input, key: "input.corrupt", message: "\(path) has no image.", path: path)
