@@ -79,10 +79,7 @@ public final class OutputNamer: Sendable {
         let ext = Self.sanitise(pathExtension)
         return try handedOut.withLock { (taken: inout Set<String>) throws(ConvertError) -> String in
             for attempt in 1...Self.maximumAttempts {
-                let number = attempt == 1 ? "" : " (\(attempt))"
-                let name = Self.truncate(stem, toFit: Self.maximumNameBytes - number.utf8.count - ext.utf8.count - 1)
-                    + number + "." + ext
-                let candidate = folder + "/" + name
+                let candidate = folder + "/" + Self.name(stem, number: attempt, pathExtension: ext)
                 guard !taken.contains(candidate), isUsable(candidate) else { continue }
                 taken.insert(candidate)
                 return candidate
@@ -150,8 +147,15 @@ public final class OutputNamer: Sendable {
             number = current + 1
             stem = String(stem[..<open.lowerBound])
         }
-        let name = stem + " (\(number))" + (ext.isEmpty ? "" : "." + ext)
-        return ns.deletingLastPathComponent + "/" + name
+        return ns.deletingLastPathComponent + "/" + name(stem, number: number, pathExtension: ext)
+    }
+
+    /// `stem.ext`, or `stem (number).ext` from 2 on, with the stem shortened so the whole name
+    /// fits a file name's byte limit.
+    private static func name(_ stem: String, number: Int, pathExtension ext: String) -> String {
+        let suffix = number == 1 ? "" : " (\(number))"
+        let dotted = ext.isEmpty ? "" : "." + ext
+        return truncate(stem, toFit: maximumNameBytes - suffix.utf8.count - dotted.utf8.count) + suffix + dotted
     }
 
     /// Whether `a` and `b` are the same existing file (by device and inode, so links count).
