@@ -260,7 +260,7 @@ final class BatchPrinter: Sendable {
     private let red: @Sendable (String) -> String
     private let board: ProgressBoard?
     private let lock = Mutex(())
-    private let progressThrottle: ProgressThrottle
+    private let progressThrottle = ProgressThrottle(interval: .milliseconds(250))
 
     /// A printer writing to the terminal through `console`, drawing progress on `board`.
     convenience init(console: Console, options: BatchOptions, board: ProgressBoard?) {
@@ -273,8 +273,7 @@ final class BatchPrinter: Sendable {
     init(
         json: Bool, quiet: Bool = false, verbose: Bool = false, detailedResults: Bool = false,
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        red: @escaping @Sendable (String) -> String = { $0 }, board: ProgressBoard? = nil,
-        progressInterval: Duration = .milliseconds(250)
+        red: @escaping @Sendable (String) -> String = { $0 }, board: ProgressBoard? = nil
     ) {
         self.json = json
         self.quiet = quiet
@@ -284,7 +283,6 @@ final class BatchPrinter: Sendable {
         self.err = err
         self.red = red
         self.board = board
-        self.progressThrottle = ProgressThrottle(interval: progressInterval)
     }
 
     private func emit(_ line: BatchReportLine) {
