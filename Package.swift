@@ -15,6 +15,9 @@ let package = Package(
         // (function-like macros) carry it as a `static inline` function in the module's shim header.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavfilter", providers: [.apt(ffmpegDebs)]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // The HEVC decoder libheif itself decodes with; used directly to decode a HEIC's tiles
+        // to YCbCr planes for the JPEG encoder (see HeifYCbCrDecoder).
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -25,7 +28,7 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CFFmpeg", "CHeif", "CTurboJPEG", "CPNGShim", "CWebP", "CLCMS", "CCrypto"],
+            dependencies: ["CFFmpeg", "CHeif", "CDe265", "CTurboJPEG", "CPNGShim", "CWebP", "CLCMS", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

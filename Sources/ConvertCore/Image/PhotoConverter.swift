@@ -208,16 +208,29 @@ extension PhotoConverter {
                 maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
-        let image = try directPlanes(handle, cancellation: cancellation)
+        let picture = try directPicture(
+            path: input, handle: handle, nclx: nclx,
+            decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount,
+            maxPixels: request.maxPixels, cancellation: cancellation)
         try cancellation.check()
         reporter.report(.encoding, 0.6)
         let encoder = try TurboJPEGHandle.compressor()
-        var encoded = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
-            try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
-        }
-        if encoded == nil {
-            encoded = try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+        let encoded: [UInt8]?
+        switch picture {
+        case .ycbcr(let image):
+            encoded = try image.withPlanes { (planes, strides) throws(ConvertError) in
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: request.quality)
+            }
+        case .heif(let image):
+            let viaYCbCr = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+            }
+            if let viaYCbCr {
+                encoded = viaYCbCr
+            } else {
+                encoded = try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
+                    try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+                }
             }
         }
         guard let stream = encoded else { return nil }
@@ -255,6 +268,31 @@ extension PhotoConverter {
         let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true
         guard !handle.hasAlpha, handle.bitDepth == 8, jpegMatrix else { return nil }
         return (handle, nclx)
+    }
+
+    /// The pixels of a direct-path photo, in a layout the JPEG encoder takes as it is.
+    enum DirectPicture {
+        /// YCbCr 4:2:0 decoded from the HEVC tiles by ``HeifYCbCrDecoder`` (no colour conversion).
+        case ycbcr(YCbCr420Image)
+        /// libheif's own planes (see ``directPlanes(_:cancellation:)``).
+        case heif(HeifDecodedImage)
+    }
+
+    /// Decodes a direct-path photo: its HEVC tiles straight to YCbCr when ``HeifYCbCrDecoder``
+    /// takes the file and the stream codes in JPEG's matrix and range, otherwise with libheif.
+    /// Shared with the decode-only benchmark (``DecodeFloor``).
+    static func directPicture(
+        path: String, handle: HeifImageHandle, nclx: NCLX?, decodingThreads: Int, maxPixels: Int,
+        cancellation: CancellationFlag
+    ) throws(ConvertError) -> DirectPicture {
+        if let decoded = try HeifYCbCrDecoder.decodePrimary(
+            path: path, threads: decodingThreads, maxPixels: maxPixels, cancellation: cancellation),
+            decoded.image.width == handle.width, decoded.image.height == handle.height,
+            nclx != nil || (decoded.fullRange && [2, 5, 6].contains(decoded.matrix))
+        {
+            return .ycbcr(decoded.image)
+        }
+        return .heif(try directPlanes(handle, cancellation: cancellation))
     }
 
     /// Decodes a direct-path photo to planes the JPEG encoder takes as they are: libheif's own

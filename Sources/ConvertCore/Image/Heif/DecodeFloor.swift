@@ -9,10 +9,12 @@ public enum DecodeFloor {
     public static func decodePrimary(path: String, decodingThreads: Int) throws(ConvertError) {
         let cancellation = CancellationFlag()
         if try ImageDecoder.sniff(path: path) == .heic,
-            let (handle, _) = try PhotoConverter.directJPEGSource(
+            let (handle, nclx) = try PhotoConverter.directJPEGSource(
                 path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels)
         {
-            _ = try PhotoConverter.directPlanes(handle, cancellation: cancellation)
+            _ = try PhotoConverter.directPicture(
+                path: path, handle: handle, nclx: nclx, decodingThreads: decodingThreads,
+                maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation)
             return
         }
         var options = DecodeOptions()

@@ -1,0 +1,146 @@
+internal import CDe265
+
+/// The 8-bit 4:2:0 planes of one decoded HEVC picture, lent by ``HEVCDecoder``. Valid only
+/// inside the closure they are lent to.
+struct HEVCPicture {
+    /// Y, Cb, Cr.
+    var planes: [UnsafePointer<UInt8>]
+    var strides: [Int]
+    /// Luma size; each chroma plane is half of it, rounded up.
+    var width: Int
+    var height: Int
+    /// The stream's own colour signalling (VUI): whether YCbCr uses the full range, and the
+    /// matrix (H.273 code point; 2 when the stream does not say).
+    var fullRange: Bool
+    var matrix: Int
+}
+
+/// Owns a libde265 decoder context (`de265_new_decoder`, freed with `de265_free_decoder`) that
+/// decodes single intra pictures, one after another: a HEIC's tiles, or its one coded image.
+///
+/// It runs no worker threads of its own: callers parallelise across pictures, with one decoder
+/// per thread, which is what scales for a grid of small independent tiles.
+final class HEVCDecoder {
+    private let context: UnsafeMutableRawPointer
+
+    init() throws(ConvertError) {
+        guard let context = de265_new_decoder() else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
+        }
+        self.context = context
+    }
+
+    deinit { de265_free_decoder(context) }
+
+    /// Why a picture could not be decoded: the stream is damaged, or not in a form this decoder
+    /// takes (then the caller lets libheif decide).
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// Decodes one picture from an `hvcC` record's parameter sets and an item's length-prefixed
+    /// NAL units, and lends its planes to `body`. Anything short of one clean 8-bit 4:2:0 picture
+    /// (a decoder warning, another bit depth or chroma format, no picture) is a ``Failure``.
+    func decode<T>(
+        configuration: HEVCConfiguration, data: [UInt8], _ body: (HEVCPicture) -> T
+    ) throws(Failure) -> T {
+        de265_reset(context)
+        for unit in configuration.parameterSets {
+            if let failure = unit.withUnsafeBytes({ push($0) }) { throw failure }
+        }
+        let lengthSize = configuration.lengthSize
+        let failure = data.withUnsafeBytes { raw -> Failure? in
+            var position = 0
+            while position < raw.count {
+                guard raw.count - position >= lengthSize else { return Failure(reason: "NAL length cut short") }
+                var length = 0
+                for index in 0..<lengthSize { length = length << 8 | Int(raw[position + index]) }
+                position += lengthSize
+                guard length > 0, length <= raw.count - position else { return Failure(reason: "NAL unit runs past the item") }
+                if let failure = push(UnsafeRawBufferPointer(rebasing: raw[position..<position + length])) { return failure }
+                position += length
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        de265_flush_data(context)
+        // `more` counts pictures waiting in the output queue once the input has ended, so the
+        // loop stops at the first picture (a tile is one intra picture).
+        var more: Int32 = 1
+        while more != 0, de265_peek_next_picture(context) == nil {
+            let status = de265_decode(context, &more)
+            guard status == DE265_OK else {
+                throw Failure(reason: String(cString: de265_get_error_text(status)))
+            }
+        }
+        let warning = de265_get_warning(context)
+        guard warning == DE265_OK else { throw Failure(reason: String(cString: de265_get_error_text(warning))) }
+        guard let image = de265_get_next_picture(context) else { throw Failure(reason: "no picture decoded") }
+        defer { de265_release_next_picture(context) }
+        guard de265_get_chroma_format(image) == de265_chroma_420,
+            (0..<3).allSatisfy({ de265_get_bits_per_pixel(image, Int32($0)) == 8 })
+        else { throw Failure(reason: "not 8-bit 4:2:0") }
+        var planes: [UnsafePointer<UInt8>] = []
+        var strides: [Int] = []
+        for channel in Int32(0)..<3 {
+            var stride: Int32 = 0
+            guard let plane = de265_get_image_plane(image, channel, &stride), stride > 0 else {
+                throw Failure(reason: "picture without planes")
+            }
+            planes.append(plane)
+            strides.append(Int(stride))
+        }
+        let width = Int(de265_get_image_width(image, 0))
+        let height = Int(de265_get_image_height(image, 0))
+        guard width > 0, height > 0, Int(de265_get_image_width(image, 1)) == (width + 1) / 2,
+            Int(de265_get_image_height(image, 1)) == (height + 1) / 2
+        else { throw Failure(reason: "unexpected plane sizes") }
+        return body(
+            HEVCPicture(
+                planes: planes, strides: strides, width: width, height: height,
+                fullRange: de265_get_image_full_range_flag(image) != 0,
+                matrix: Int(de265_get_image_matrix_coefficients(image))))
+    }
+
+    /// Queues one NAL unit; a failure when libde265 refuses it.
+    private func push(_ unit: UnsafeRawBufferPointer) -> Failure? {
+        guard let base = unit.baseAddress, !unit.isEmpty else { return Failure(reason: "empty NAL unit") }
+        let status = de265_push_NAL(context, base, Int32(clamping: unit.count), 0, nil)
+        return status == DE265_OK ? nil : Failure(reason: String(cString: de265_get_error_text(status)))
+    }
+}
+
+/// The parts of an `hvcC` decoder configuration record the decoder needs: the NAL length field's
+/// size and the parameter-set NAL units (VPS, SPS, PPS, SEI), in order.
+struct HEVCConfiguration: Equatable, Sendable {
+    var lengthSize: Int
+    var parameterSets: [[UInt8]]
+    /// Chroma format (1 = 4:2:0) and bit depths as the record declares them.
+    var chromaFormat: Int
+    var lumaBitDepth: Int
+    var chromaBitDepth: Int
+
+    /// Parses an `hvcC` payload; nil when it is damaged.
+    init?(_ record: [UInt8]) {
+        var cursor = ByteCursor(record, type: "hvcC")
+        do {
+            try cursor.skip(16)
+            chromaFormat = Int(try cursor.u8() & 3)
+            lumaBitDepth = Int(try cursor.u8() & 7) + 8
+            chromaBitDepth = Int(try cursor.u8() & 7) + 8
+            try cursor.skip(2)
+            lengthSize = Int(try cursor.u8() & 3) + 1
+            guard lengthSize != 3 else { return nil }
+            var units: [[UInt8]] = []
+            for _ in 0..<Int(try cursor.u8()) {
+                try cursor.skip(1)
+                for _ in 0..<Int(try cursor.u16()) {
+                    units.append(try cursor.take(Int(try cursor.u16())))
+                }
+            }
+            parameterSets = units
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,240 @@
+/// The item structure of a HEIF file's `meta` box, as far as decoding the primary image's coded
+/// HEVC data needs it: the primary item, each item's type, where its bytes are (`iloc`, `idat`),
+/// the `dimg` references of a grid, and each item's properties (`ipco`/`ipma`) in order.
+///
+/// libheif reads all of this too, but does not hand out a grid's tiles; ``HeifYCbCrDecoder`` needs
+/// them to decode the tiles straight to YCbCr planes. Everything is read through ``BoxReader``, so a
+/// hostile size is refused, never trusted.
+struct HeifItemTable {
+    /// A property of an item, the kinds the YCbCr decoder acts on; the rest are ``other``.
+    enum Property: Equatable {
+        /// Image spatial extents: the coded width and height.
+        case ispe(width: Int, height: Int)
+        /// Rotation anticlockwise by `quarterTurns` × 90°.
+        case irot(quarterTurns: Int)
+        /// Mirroring: `topToBottom` swaps top and bottom, otherwise left and right. The bit is
+        /// HEIF Amendment 2's `mode` (0 top-to-bottom, 1 left-to-right), as iPhones and libheif
+        /// write and read it, not the 2017 text's `axis`, which said the opposite.
+        case imir(topToBottom: Bool)
+        /// The HEVC decoder configuration record.
+        case hvcC([UInt8])
+        /// A clean-aperture crop (not applied by the YCbCr decoder).
+        case clap
+        /// Colour information (nclx or an ICC profile; libheif reports it).
+        case colr
+        /// Pixel information (bits per channel; the decoded stream says the same).
+        case pixi
+        /// Any other property.
+        case other(FourCC)
+    }
+
+    /// One property association: the property and whether the item declares it essential.
+    struct Association {
+        var property: Property
+        var essential: Bool
+    }
+
+    /// Where an item's bytes are: file offsets, or offsets into `idat`.
+    struct Location {
+        var inIdat: Bool
+        var extents: [(offset: UInt64, length: UInt64)]
+    }
+
+    let primaryID: UInt32
+    let types: [UInt32: FourCC]
+    let locations: [UInt32: Location]
+    /// `dimg` references: a derived image's source items, in order.
+    let derivedFrom: [UInt32: [UInt32]]
+    let properties: [UInt32: [Association]]
+    /// Where the `idat` payload starts and how long it is.
+    private let idat: (offset: UInt64, length: UInt64)?
+    private let reader: BoxReader
+
+    /// Reads the `meta` box of the file behind `reader`.
+    init(reader: BoxReader) throws(BoxError) {
+        self.reader = reader
+        guard let meta = try reader.children(of: nil, depth: 0).first(where: { $0.type == "meta" }),
+            meta.payloadSize >= 4
+        else { throw .truncatedPayload(type: "meta") }
+        // meta is a full box: its children start after version and flags.
+        let body = BoxHeader(
+            type: meta.type, offset: meta.offset + 4, headerSize: meta.headerSize, size: meta.size - 4, isTruncated: false)
+        let children = try reader.children(of: body, depth: 1)
+        func find(_ type: FourCC) -> BoxHeader? { children.first { $0.type == type } }
+
+        guard let pitm = find("pitm"), let iinf = find("iinf"), let iloc = find("iloc"), let iprp = find("iprp") else {
+            throw .truncatedPayload(type: "meta")
+        }
+        var cursor = ByteCursor(try reader.payloadPrefix(of: pitm, count: 8), type: "pitm")
+        let version = try cursor.u8()
+        try cursor.skip(3)
+        primaryID = version == 0 ? UInt32(try cursor.u16()) : try cursor.u32()
+        types = try Self.itemTypes(reader, iinf)
+        locations = try Self.itemLocations(try reader.payload(of: iloc))
+        derivedFrom = try find("iref").map { box throws(BoxError) in try Self.derivations(reader, box) } ?? [:]
+        properties = try Self.itemProperties(reader, iprp)
+        idat = find("idat").map { ($0.payloadOffset, $0.payloadSize) }
+    }
+
+    /// The bytes of item `id`, its extents joined; nil when its location is missing or of a kind
+    /// this reader does not follow (another item, an external file, "to the end").
+    func data(of id: UInt32, limit: Int) throws(BoxError) -> [UInt8]? {
+        guard let location = locations[id] else { return nil }
+        var bytes: [UInt8] = []
+        for extent in location.extents {
+            var start = extent.offset
+            var end = extent.offset &+ extent.length
+            if location.inIdat {
+                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else { return nil }
+                start = idat.offset + extent.offset
+                end = start + extent.length
+            }
+            guard extent.length > 0, end > start, end <= reader.source.size,
+                UInt64(bytes.count) + extent.length <= UInt64(limit)
+            else { return nil }
+            var position = start
+            while position < end {
+                let chunk = try reader.source.read(at: position, count: Int(min(UInt64(BoxLimits.maximumRead), end - position)))
+                guard !chunk.isEmpty else { throw .truncatedPayload(type: "iloc") }
+                bytes += chunk
+                position += UInt64(chunk.count)
+            }
+        }
+        return bytes
+    }
+
+    private static func itemTypes(_ reader: BoxReader, _ iinf: BoxHeader) throws(BoxError) -> [UInt32: FourCC] {
+        let version = try reader.payloadPrefix(of: iinf, count: 1).first ?? 0
+        let skip: UInt64 = version == 0 ? 6 : 8
+        guard iinf.size >= iinf.headerSize + skip else { throw .truncatedPayload(type: "iinf") }
+        let entries = BoxHeader(
+            type: iinf.type, offset: iinf.offset + skip, headerSize: iinf.headerSize, size: iinf.size - skip, isTruncated: false)
+        var types: [UInt32: FourCC] = [:]
+        for infe in try reader.children(of: entries, depth: 2) where infe.type == "infe" {
+            var cursor = ByteCursor(try reader.payloadPrefix(of: infe, count: 16), type: "infe")
+            let version = try cursor.u8()
+            guard version >= 2 else { continue }
+            try cursor.skip(3)
+            let id = version == 2 ? UInt32(try cursor.u16()) : try cursor.u32()
+            try cursor.skip(2)
+            types[id] = FourCC(rawValue: try cursor.u32())
+        }
+        return types
+    }
+
+    private static func itemLocations(_ payload: [UInt8]) throws(BoxError) -> [UInt32: Location] {
+        var cursor = ByteCursor(payload, type: "iloc")
+        let version = try cursor.u8()
+        try cursor.skip(3)
+        let sizes = try cursor.u16()
+        let offsetSize = Int(sizes >> 12), lengthSize = Int((sizes >> 8) & 15), baseSize = Int((sizes >> 4) & 15)
+        let indexSize = version >= 1 ? Int(sizes & 15) : 0
+        let count = version < 2 ? Int(try cursor.u16()) : Int(try cursor.u32())
+        var locations: [UInt32: Location] = [:]
+        for _ in 0..<count {
+            let id = version < 2 ? UInt32(try cursor.u16()) : try cursor.u32()
+            let method = version >= 1 ? try cursor.u16() & 15 : 0
+            let reference = try cursor.u16()
+            let base = try cursor.unsigned(width: baseSize)
+            let extentCount = Int(try cursor.u16())
+            var extents: [(UInt64, UInt64)] = []
+            for _ in 0..<extentCount {
+                _ = try cursor.unsigned(width: indexSize)
+                let offset = try cursor.unsigned(width: offsetSize)
+                let length = try cursor.unsigned(width: lengthSize)
+                extents.append((base &+ offset, length))
+            }
+            // Only this file's bytes and idat: method 2 (another item) and external data
+            // references are left to libheif.
+            guard reference == 0, method <= 1 else { continue }
+            locations[id] = Location(inIdat: method == 1, extents: extents)
+        }
+        return locations
+    }
+
+    private static func derivations(_ reader: BoxReader, _ iref: BoxHeader) throws(BoxError) -> [UInt32: [UInt32]] {
+        let version = try reader.payloadPrefix(of: iref, count: 1).first ?? 0
+        guard iref.payloadSize >= 4 else { throw .truncatedPayload(type: "iref") }
+        let body = BoxHeader(
+            type: iref.type, offset: iref.offset + 4, headerSize: iref.headerSize, size: iref.size - 4, isTruncated: false)
+        var derived: [UInt32: [UInt32]] = [:]
+        for reference in try reader.children(of: body, depth: 2) where reference.type == "dimg" {
+            var cursor = ByteCursor(try reader.payload(of: reference), type: "dimg")
+            func id() throws(BoxError) -> UInt32 { version == 0 ? UInt32(try cursor.u16()) : try cursor.u32() }
+            let from = try id()
+            let count = Int(try cursor.u16())
+            var sources: [UInt32] = []
+            for _ in 0..<count { sources.append(try id()) }
+            derived[from] = sources
+        }
+        return derived
+    }
+
+    private static func itemProperties(_ reader: BoxReader, _ iprp: BoxHeader) throws(BoxError) -> [UInt32: [Association]] {
+        let boxes = try reader.children(of: iprp, depth: 2)
+        guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { throw .truncatedPayload(type: "iprp") }
+        var catalogue: [Property] = []
+        for box in try reader.children(of: ipco, depth: 3) {
+            catalogue.append(try property(reader, box))
+        }
+        var associations: [UInt32: [Association]] = [:]
+        for ipma in boxes where ipma.type == "ipma" {
+            var cursor = ByteCursor(try reader.payload(of: ipma), type: "ipma")
+            let version = try cursor.u8()
+            let flags = UInt32(try cursor.u8()) << 16 | UInt32(try cursor.u16())
+            let wide = flags & 1 == 1
+            let count = Int(try cursor.u32())
+            for _ in 0..<count {
+                let id = version < 1 ? UInt32(try cursor.u16()) : try cursor.u32()
+                let links = Int(try cursor.u8())
+                var list: [Association] = []
+                for _ in 0..<links {
+                    let value = wide ? Int(try cursor.u16()) : Int(try cursor.u8())
+                    let essential = wide ? value & 0x8000 != 0 : value & 0x80 != 0
+                    let index = wide ? value & 0x7FFF : value & 0x7F
+                    // Index 0 means "no property"; one past the catalogue is a damaged file.
+                    guard index > 0 else { continue }
+                    guard index <= catalogue.count else { throw .truncatedPayload(type: "ipma") }
+                    list.append(Association(property: catalogue[index - 1], essential: essential))
+                }
+                associations[id, default: []] += list
+            }
+        }
+        return associations
+    }
+
+    private static func property(_ reader: BoxReader, _ box: BoxHeader) throws(BoxError) -> Property {
+        switch box.type {
+        case "ispe":
+            var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 12), type: box.type)
+            try cursor.skip(4)
+            return .ispe(width: Int(try cursor.u32()), height: Int(try cursor.u32()))
+        case "irot":
+            var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 1), type: box.type)
+            return .irot(quarterTurns: Int(try cursor.u8() & 3))
+        case "imir":
+            var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 1), type: box.type)
+            return .imir(topToBottom: try cursor.u8() & 1 == 0)
+        case "hvcC": return .hvcC(try reader.payload(of: box))
+        case "clap": return .clap
+        case "colr": return .colr
+        case "pixi": return .pixi
+        default: return .other(box.type)
+        }
+    }
+}
+
+extension ByteCursor {
+    /// A big-endian unsigned field of 0, 1, 2, 4 or 8 bytes (`iloc`'s variable-size fields);
+    /// other widths are a damaged box.
+    mutating func unsigned(width: Int) throws(BoxError) -> UInt64 {
+        switch width {
+        case 0: return 0
+        case 1: return UInt64(try u8())
+        case 2: return UInt64(try u16())
+        case 4: return UInt64(try u32())
+        case 8: return try u64()
+        default: throw .truncatedPayload(type: type)
+        }
+    }
+}

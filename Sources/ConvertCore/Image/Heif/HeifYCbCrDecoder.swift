@@ -1,0 +1,205 @@
+import Dispatch
+import Synchronization
+
+/// Decodes a HEIC's primary image straight to YCbCr 4:2:0 planes, for a JPEG encoder that codes
+/// in the same layout: the HEVC tiles of a grid (or the one coded image) go through libde265 and
+/// are pasted into place, and `irot`/`imir` are applied to the planes.
+///
+/// libheif 1.15 assembles a grid in RGB: it converts every tile from YCbCr, and the JPEG encoder
+/// then converts the whole picture back. Those two conversions were a quarter of the CPU of an
+/// iPhone HEIC → JPEG conversion (perf on heif-convert: libheif 25%, libde265 50%). Here there is
+/// neither.
+///
+/// This is a fast path, never a second opinion: anything it does not handle exactly (a `clap`
+/// crop, an unknown essential property, alpha, other chroma formats or bit depths, a tile that
+/// does not decode cleanly) makes it return nil, and the caller decodes with libheif, which then
+/// gives the canonical result or error.
+enum HeifYCbCrDecoder {
+    /// The decoded picture and the YCbCr signalling of its coded stream (VUI).
+    struct Decoded {
+        var image: YCbCr420Image
+        var fullRange: Bool
+        var matrix: Int
+    }
+
+    /// The largest coded item read (a tile is tens of KB, a whole 48 MP image a few MB).
+    private static let maximumItemBytes = 256 << 20
+    /// The most tiles a grid may have (its rows and columns are each at most 256).
+    private static let maximumTiles = 256 * 256
+
+    /// Decodes the primary image of the HEIC at `path` on `threads` threads (0 or 1: the calling
+    /// thread), or returns nil when it is not a picture this path takes.
+    static func decodePrimary(
+        path: String, threads: Int, maxPixels: Int, cancellation: CancellationFlag
+    ) throws(ConvertError) -> Decoded? {
+        guard let plan = try? Plan(path: path, maxPixels: maxPixels) else { return nil }
+        try cancellation.check()
+        return try decode(plan, threads: threads, cancellation: cancellation)
+    }
+
+    /// What to decode and how to assemble it, read from the file's item structure.
+    struct Plan: Sendable {
+        var width: Int
+        var height: Int
+        var columns: Int
+        var tileWidth: Int
+        var tileHeight: Int
+        var configuration: HEVCConfiguration
+        /// Each tile's coded bytes, row by row.
+        var tiles: [[UInt8]]
+        var transforms: [YCbCr420Image.Transform]
+
+        struct Unsuitable: Error {}
+
+        init(path: String, maxPixels: Int) throws {
+            let reader = BoxReader(source: try FileByteSource(path: path))
+            let table = try HeifItemTable(reader: reader)
+            let primary = table.primaryID
+            transforms = []
+            for association in table.properties[primary] ?? [] {
+                switch association.property {
+                case .irot(let turns): transforms.append(.rotate(quarterTurns: turns))
+                case .imir(let topToBottom): transforms.append(.mirror(topToBottom: topToBottom))
+                case .clap: throw Unsuitable()
+                case .other where association.essential: throw Unsuitable()
+                default: break
+                }
+            }
+            let tileIDs: [UInt32]
+            let rows: Int
+            switch table.types[primary] {
+            case "grid":
+                guard let descriptor = try table.data(of: primary, limit: 64), descriptor.count >= 8, descriptor[0] == 0
+                else { throw Unsuitable() }
+                var cursor = ByteCursor(descriptor, type: "grid")
+                try cursor.skip(1)
+                let wide = try cursor.u8() & 1 == 1
+                rows = Int(try cursor.u8()) + 1
+                columns = Int(try cursor.u8()) + 1
+                width = wide ? Int(try cursor.u32()) : Int(try cursor.u16())
+                height = wide ? Int(try cursor.u32()) : Int(try cursor.u16())
+                tileIDs = table.derivedFrom[primary] ?? []
+            case "hvc1":
+                rows = 1
+                columns = 1
+                width = 0
+                height = 0
+                tileIDs = [primary]
+            default:
+                throw Unsuitable()
+            }
+            guard !tileIDs.isEmpty, tileIDs.count == rows * columns, tileIDs.count <= HeifYCbCrDecoder.maximumTiles else {
+                throw Unsuitable()
+            }
+            var record: [UInt8]?
+            var tileSize: (Int, Int)?
+            var tiles: [[UInt8]] = []
+            for id in tileIDs {
+                guard table.types[id] == "hvc1" else { throw Unsuitable() }
+                var hvcC: [UInt8]?
+                var ispe: (Int, Int)?
+                for association in table.properties[id] ?? [] {
+                    switch association.property {
+                    case .hvcC(let bytes): hvcC = bytes
+                    case .ispe(let width, let height): ispe = (width, height)
+                    case .colr, .pixi: break
+                    // A tile's own transforms are the primary's when the image is not a grid
+                    // (read above); on a grid tile libheif ignores nothing, so neither do we.
+                    case .irot, .imir: if id != primary { throw Unsuitable() }
+                    case .clap: throw Unsuitable()
+                    case .other: if association.essential { throw Unsuitable() }
+                    }
+                }
+                // Every tile must decode with the same configuration and size.
+                guard let hvcC, let ispe, record == nil || record == hvcC, tileSize == nil || tileSize! == ispe else {
+                    throw Unsuitable()
+                }
+                record = hvcC
+                tileSize = ispe
+                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes) else { throw Unsuitable() }
+                tiles.append(data)
+            }
+            guard let record, let configuration = HEVCConfiguration(record), let (tileWidth, tileHeight) = tileSize,
+                configuration.chromaFormat == 1, configuration.lumaBitDepth == 8, configuration.chromaBitDepth == 8,
+                tileWidth > 0, tileHeight > 0
+            else { throw Unsuitable() }
+            self.configuration = configuration
+            self.tileWidth = tileWidth
+            self.tileHeight = tileHeight
+            if tileIDs == [primary] {
+                width = tileWidth
+                height = tileHeight
+            }
+            // Tiles start on even positions (whole chroma samples) and cover the picture.
+            guard width > 0, height > 0, columns == 1 || tileWidth % 2 == 0, rows == 1 || tileHeight % 2 == 0,
+                columns * tileWidth >= width, rows * tileHeight >= height,
+                width <= maxPixels, height <= maxPixels, width * height <= maxPixels
+            else { throw Unsuitable() }
+            self.tiles = tiles
+        }
+    }
+
+    private static func decode(_ plan: Plan, threads: Int, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+        let image = YCbCr420Image(width: plan.width, height: plan.height)
+        let workers = max(1, min(threads, plan.tiles.count))
+        // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
+        let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
+        let work: @Sendable (Int) -> Void = { worker in
+            let outcome = decodeTiles(plan, worker: worker, of: workers, into: image, cancellation: cancellation)
+            outcomes.withLock { $0[worker] = outcome }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        try cancellation.check()
+        let results = outcomes.withLock { $0 }
+        var signalling: (fullRange: Bool, matrix: Int)?
+        for result in results {
+            guard case .decoded(let fullRange, let matrix) = result else { return nil }
+            // Tiles that disagree on their YCbCr signalling cannot share one JPEG.
+            if let signalling, signalling != (fullRange, matrix) { return nil }
+            signalling = (fullRange, matrix)
+        }
+        guard let signalling else { return nil }
+        var picture = image
+        for transform in plan.transforms {
+            try cancellation.check()
+            picture = picture.applying(transform)
+        }
+        return Decoded(image: picture, fullRange: signalling.fullRange, matrix: signalling.matrix)
+    }
+
+    private enum Outcome: Sendable {
+        case decoded(fullRange: Bool, matrix: Int)
+        case failed
+    }
+
+    /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
+    private static func decodeTiles(
+        _ plan: Plan, worker: Int, of workers: Int, into image: YCbCr420Image, cancellation: CancellationFlag
+    ) -> Outcome {
+        guard let decoder = try? HEVCDecoder() else { return .failed }
+        var signalling: (fullRange: Bool, matrix: Int)?
+        for index in stride(from: worker, to: plan.tiles.count, by: workers) {
+            guard !cancellation.isCancelled else { return .failed }
+            let x = (index % plan.columns) * plan.tileWidth
+            let y = (index / plan.columns) * plan.tileHeight
+            do {
+                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: plan.tiles[index]) {
+                    picture -> (Bool, Int)? in
+                    guard picture.width == plan.tileWidth, picture.height == plan.tileHeight else { return nil }
+                    image.paste(picture, x: x, y: y)
+                    return (picture.fullRange, picture.matrix)
+                }
+                guard let tileSignalling, signalling == nil || signalling! == tileSignalling else { return .failed }
+                signalling = tileSignalling
+            } catch {
+                return .failed
+            }
+        }
+        guard let signalling else { return .failed }
+        return .decoded(fullRange: signalling.fullRange, matrix: signalling.matrix)
+    }
+}
