@@ -78,16 +78,21 @@ def heic(work, binary, quick):
 
 def heic_floor(work, binary, folder, count):
     """The HEIC batch against its decode-only floor: `heic-decode-floor` decodes the same photos
-    with the product's own code, libheif settings and jobs/threads split, and writes nothing.
-    The issue's bar is a floor ratio of at least 0.952 (the batch within 5% of the floor)."""
+    with the product's own code and jobs/threads split, and writes nothing; with `--libheif` it
+    decodes them with libheif instead, the decode every libheif-based tool pays for (and the
+    product's own decode until the tiles went straight to YCbCr). The issue's bar is a floor ratio
+    of at least 0.952 (the batch within 5% of the floor)."""
     subprocess.run(["swift", "build", "-c", "release", "--product", "heic-decode-floor"], cwd=ROOT, check=True)
     floor = os.path.join(os.path.dirname(binary), "heic-decode-floor")
     o, reset = out_dir(work, "heic-floor-out")
     return Workload("heic-floor", f"HEIC → JPEG, {count} iPhone photos, against the decode-only floor", [
         Contender("offconvert heic-to-jpg (batch)", f"{binary} heic-to-jpg {folder}/*.heic --output-dir {o} --quality 90 --quiet", ours=True, reset=reset),
         Contender("decode only, same code and split (floor)", f"{floor} {folder}/*.heic"),
-    ], note="The floor's ratio is floor time / batch time: 1 would mean encoding, metadata and writing cost nothing; "
-            "the issue asks for at least 0.952. Both use the default jobs (one per core) and the same decoding threads.")
+        Contender("decode only with libheif, same split", f"{floor} --libheif {folder}/*.heic"),
+    ], note="A floor's ratio is floor time / batch time: 1 would mean encoding, metadata and writing cost nothing; "
+            "the issue asks for at least 0.952. All use the default jobs (one per core) and the same decoding threads. "
+            "The libheif row decodes an iPhone grid the way libheif does (tiles converted to RGB and assembled), "
+            "which the product no longer does: a ratio above 1 there means the whole conversion costs less than libheif's decode alone.")
 
 
 def photo_size(work, binary, quick):

@@ -1,9 +1,10 @@
-// heic-decode-floor [--jobs N] [--threads T] [--convert-to DIR [--quality Q]] FILES...
+// heic-decode-floor [--jobs N] [--threads T] [--libheif] [--convert-to DIR [--quality Q]] FILES...
 //
 // The decode-only floor of `offconvert heic-to-jpg FILES...`: decodes every file's primary image
 // with the product's own code and settings (DecodeFloor), `--jobs` files at once on their own
 // threads like the batch scheduler, and writes nothing. Without options it uses the product's
-// defaults: one job per core, and DecodingThreads' split of the cores.
+// defaults: one job per core, and DecodingThreads' split of the cores. `--libheif` decodes with
+// libheif instead (the decode libheif-based tools pay for), with the same jobs and threads.
 //
 // With `--convert-to DIR` it converts the files to JPEG in DIR instead, through the public
 // PhotoConverter API and the BatchScheduler, with exactly `--threads` decoding threads per photo:
@@ -19,6 +20,7 @@ struct Options {
     var threads: Int?
     var outputDirectory: String?
     var quality = 85
+    var decoder = DecodeFloor.Decoder.product
     var files: [String] = []
 
     init?(_ arguments: [String]) {
@@ -31,6 +33,9 @@ struct Options {
                 guard let number = value.flatMap({ Int($0) }), number >= 0 else { return nil }
                 if argument == "--jobs" { jobs = max(1, number) } else if argument == "--threads" { threads = number } else { quality = number }
                 index += 2
+            case "--libheif":
+                decoder = .libheif
+                index += 1
             case "--convert-to":
                 guard let value else { return nil }
                 outputDirectory = value
@@ -45,7 +50,7 @@ struct Options {
 }
 
 /// Decodes every file, `jobs` at once; returns how many failed.
-func decodeAll(_ paths: [String], jobs: Int, threads: Int?) -> Int {
+func decodeAll(_ paths: [String], jobs: Int, threads: Int?, decoder: DecodeFloor.Decoder) -> Int {
     let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let done = DispatchSemaphore(value: 0)
@@ -60,7 +65,7 @@ func decodeAll(_ paths: [String], jobs: Int, threads: Int?) -> Int {
                     // The product's split when not forced: heic-to-jpg gives the batch's last
                     // photos the cores the finished jobs leave idle.
                     let perPhoto = threads ?? DecodingThreads.perPhoto(jobs: jobs, items: paths.count - item)
-                    try DecodeFloor.decodePrimary(path: paths[item], decodingThreads: perPhoto)
+                    try DecodeFloor.decodePrimary(path: paths[item], decodingThreads: perPhoto, decoder: decoder)
                 } catch {
                     failures.add(1, ordering: .relaxed)
                     FileHandle.standardError.write(Data("\(paths[item]): \(error.message)\n".utf8))
@@ -97,7 +102,7 @@ func convertAll(_ paths: [String], jobs: Int, threads: Int, quality: Int, direct
 func main(_ arguments: [String]) async -> Int32 {
     guard let options = Options(arguments), !options.files.isEmpty else {
         FileHandle.standardError.write(
-            Data("usage: heic-decode-floor [--jobs N] [--threads T] [--convert-to DIR [--quality Q]] FILES...\n".utf8))
+            Data("usage: heic-decode-floor [--jobs N] [--threads T] [--libheif] [--convert-to DIR [--quality Q]] FILES...\n".utf8))
         return 64
     }
     let failures =
@@ -107,7 +112,7 @@ func main(_ arguments: [String]) async -> Int32 {
                 threads: options.threads ?? DecodingThreads.perPhoto(jobs: options.jobs, items: options.files.count),
                 quality: options.quality, directory: directory)
         } else {
-            decodeAll(options.files, jobs: options.jobs, threads: options.threads)
+            decodeAll(options.files, jobs: options.jobs, threads: options.threads, decoder: options.decoder)
         }
     return failures == 0 ? 0 : 1
 }

@@ -2,19 +2,35 @@
 /// the stable API): how long the decode alone takes, so a batch can be compared with it.
 @_spi(Benchmarks)
 public enum DecodeFloor {
-    /// Decodes the primary image of the photo at `path` exactly as `heic-to-jpg` does, then drops
-    /// the pixels: the same libheif context settings with `decodingThreads` tile threads (see
-    /// ``DecodingThreads``), to the planes the direct JPEG path hands to the encoder when the photo
-    /// takes it and to an RGB bitmap otherwise. Nothing is encoded or written.
-    public static func decodePrimary(path: String, decodingThreads: Int) throws(ConvertError) {
+    /// Which decoder the floor measures.
+    public enum Decoder: Sendable {
+        /// The product's: HEVC tiles straight to YCbCr (``HeifYCbCrDecoder``) where the photo
+        /// takes the direct JPEG path, libheif otherwise.
+        case product
+        /// libheif's decode of the same photos to its own planes (an iPhone grid assembled in
+        /// RGB): the decode heif-convert and the other libheif-based tools pay for.
+        case libheif
+    }
+
+    /// Decodes the primary image of the photo at `path` exactly as `heic-to-jpg` does (or, with
+    /// `.libheif`, as libheif does), then drops the pixels: the same settings with
+    /// `decodingThreads` tile threads (see ``DecodingThreads``), to the planes the direct JPEG path
+    /// hands to the encoder when the photo takes it and to an RGB bitmap otherwise. Nothing is
+    /// encoded or written.
+    public static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
         let cancellation = CancellationFlag()
         if try ImageDecoder.sniff(path: path) == .heic,
             let (handle, nclx) = try PhotoConverter.directJPEGSource(
                 path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels)
         {
-            _ = try PhotoConverter.directPicture(
-                path: path, handle: handle, nclx: nclx, decodingThreads: decodingThreads,
-                maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation)
+            switch decoder {
+            case .product:
+                _ = try PhotoConverter.directPicture(
+                    path: path, handle: handle, nclx: nclx, decodingThreads: decodingThreads,
+                    maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation)
+            case .libheif:
+                _ = try PhotoConverter.directPlanes(handle, cancellation: cancellation)
+            }
             return
         }
         var options = DecodeOptions()
