@@ -7,8 +7,13 @@ let ffmpegDebs = ["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libsw
 let package = Package(
     name: "offconvert",
     products: [
-        .library(name: "ConvertCore", targets: ["ConvertCore"]),
+        // The engine: ConvertCore (photos, allowance, batches, outputs; no FFmpeg) and
+        // ConvertMedia (video and audio through FFmpeg; re-exports ConvertCore).
+        .library(name: "ConvertCore", targets: ["ConvertCore", "ConvertMedia"]),
+        // `offconvert` runs the photo commands itself and hands every other command to
+        // `offconvert-media` (exec, same process), so a photo never pays for loading FFmpeg.
         .executable(name: "offconvert", targets: ["offconvert"]),
+        .executable(name: "offconvert-media", targets: ["offconvert-media"]),
     ],
     targets: [
         // One system-library target per C library. Headers that need a helper Swift cannot import
@@ -23,17 +28,36 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg.
+        .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
         // libpng reports errors by longjmp; Swift cannot call setjmp, so the whole encode/decode
         // call that may longjmp lives in this small C target.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CFFmpeg", "CHeif", "CDe265", "CTurboJPEG", "CPNGShim", "CWebP", "CLCMS", "CCrypto"],
+            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CPNGShim", "CWebP", "CLCMS", "CCrypto"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "ConvertMedia",
+            dependencies: ["ConvertCore", "CFFmpeg"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The command line shared by both executables: parsing, terminal, batches, and the
+        // photo commands. Links no FFmpeg.
+        .target(
+            name: "OffconvertCLI",
+            dependencies: ["ConvertCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "offconvert",
-            dependencies: ["ConvertCore"],
+            dependencies: ["OffconvertCLI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "offconvert-media",
+            dependencies: ["OffconvertCLI", "ConvertMedia"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Benchmarks only: decodes photos exactly as heic-to-jpg does, without encoding or
@@ -46,12 +70,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ConvertCoreTests",
-            dependencies: ["ConvertCore"],
+            dependencies: ["ConvertCore", "ConvertMedia"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "offconvertTests",
-            dependencies: ["offconvert"],
+            dependencies: ["OffconvertCLI", "offconvert", "offconvert-media"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("conversion jobs")
 struct ConversionJobTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-import ConvertCore
+import ConvertMedia
 
 /// The README's "Using ConvertCore from Swift" example, through the public API only, so the
 /// documented calls keep compiling and doing what the README says.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("video target-size arithmetic")
 struct VideoSizePlannerTests {

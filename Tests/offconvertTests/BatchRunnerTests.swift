@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import offconvert
+@testable import OffconvertCLI
 
 /// Lines a batch printed.
 private final class Capture: Sendable {

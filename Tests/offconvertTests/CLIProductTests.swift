@@ -2,7 +2,7 @@ import ConvertCore
 import Foundation
 import Testing
 
-@testable import offconvert
+@testable import OffconvertCLI
 
 /// The CLI as one product: the same batch front end, JSON schema, allowance, progress rules,
 /// summary and catalogue for every converting command.

@@ -68,7 +68,7 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Returns a copy naming `path` as the file concerned, unless one is named already.
-    func naming(_ path: String) -> ConvertError {
+    package func naming(_ path: String) -> ConvertError {
         guard self.path == nil else { return self }
         var copy = self
         copy.path = path
@@ -79,7 +79,7 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 extension ConvertError {
     /// Wraps any error thrown inside the engine: a ``ConvertError`` passes through, Swift
     /// cancellation becomes `.cancelled`, anything else becomes `.internal`.
-    static func wrapping(_ error: any Error, path: String? = nil) -> ConvertError {
+    package static func wrapping(_ error: any Error, path: String? = nil) -> ConvertError {
         if let error = error as? ConvertError { return path.map { error.naming($0) } ?? error }
         if error is CancellationError { return .cancelled(path: path) }
         return ConvertError(

@@ -11,7 +11,7 @@ public struct ConversionJob: Sendable {
     /// The job's work; its value is the terminal event, also when nobody was listening for it.
     private let worker: Task<JobEvent, Never>
 
-    init(events: AsyncStream<JobEvent>, worker: Task<JobEvent, Never>) {
+    package init(events: AsyncStream<JobEvent>, worker: Task<JobEvent, Never>) {
         self.events = events
         self.worker = worker
     }
@@ -42,7 +42,7 @@ public struct ConversionJob: Sendable {
     }
 
     /// Starts `body` in a task of its own and returns the job that streams its events.
-    static func start(
+    package static func start(
         path: String,
         _ body: @escaping @Sendable (ProgressReporter) async throws -> JobResult
     ) -> ConversionJob {
@@ -70,16 +70,16 @@ public struct ConversionJob: Sendable {
 }
 
 /// Sends progress events for one job, dropping any that would make the fraction go backwards.
-final class ProgressReporter: Sendable {
+package final class ProgressReporter: Sendable {
     private let continuation: AsyncStream<JobEvent>.Continuation
     private let last = Mutex<JobProgress?>(nil)
 
-    init(_ continuation: AsyncStream<JobEvent>.Continuation) {
+    package init(_ continuation: AsyncStream<JobEvent>.Continuation) {
         self.continuation = continuation
     }
 
     /// Reports that the job is in `stage` with `fraction` (0...1) of the whole job done.
-    func report(_ stage: JobStage, _ fraction: Double) {
+    package func report(_ stage: JobStage, _ fraction: Double) {
         var progress = JobProgress(stage: stage, fraction: fraction)
         let send: Bool = last.withLock { previous in
             if let previous {

@@ -10,7 +10,7 @@ public enum PixelLimit {
     public static let defaultMaxPixels = 268_402_689
 
     /// The `.input` error for a picture over the limit, with key `input.too-many-pixels`.
-    static func exceeded(width: Int, height: Int, limit: Int, path: String) -> ConvertError {
+    package static func exceeded(width: Int, height: Int, limit: Int, path: String) -> ConvertError {
         ConvertError(
             .input, key: "input.too-many-pixels",
             message: "\(path) declares a \(width)x\(height) picture (\(width.multipliedReportingOverflow(by: height).partialValue) pixels), "
@@ -20,7 +20,7 @@ public enum PixelLimit {
 
     /// Throws ``exceeded(width:height:limit:path:)`` unless a `width`×`height` picture fits in
     /// `limit` pixels. Negative sizes come from damaged headers and are refused too.
-    static func check(width: Int, height: Int, limit: Int, path: String) throws(ConvertError) {
+    package static func check(width: Int, height: Int, limit: Int, path: String) throws(ConvertError) {
         guard width >= 0, height >= 0 else {
             throw ConvertError(.input, key: "input.corrupt", message: "\(path) declares a negative picture size.", path: path)
         }

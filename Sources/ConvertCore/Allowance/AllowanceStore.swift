@@ -169,16 +169,16 @@ public final class AllowanceStore: Sendable {
     // MARK: - Internals
 
     /// The state loaded under the lock.
-    struct State {
-        let directory: StateDirectory
-        var record: AllowanceRecord
+    package struct State {
+        package let directory: StateDirectory
+        package var record: AllowanceRecord
         /// The effective time: the clock, never below the high-water mark.
-        let now: Date
-        let resetsAt: Date
-        var license: License?
-        var licenseProblem: String?
+        package let now: Date
+        package let resetsAt: Date
+        package var license: License?
+        package var licenseProblem: String?
 
-        func snapshot(limit: Int) -> Allowance {
+        package func snapshot(limit: Int) -> Allowance {
             let left = max(0, limit - record.used - record.reservations.count)
             return Allowance(
                 dailyLimit: limit, used: record.used, reserved: record.reservations.count,
@@ -189,7 +189,7 @@ public final class AllowanceStore: Sendable {
 
     /// Locks the folder, loads and normalises the record, runs `body`, and writes the record
     /// back if it changed.
-    func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
+    package func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
         let folder = try StateDirectory(path: directory)
         return try folder.withLock { () throws(ConvertError) -> T in
             folder.removeStaleTemporaries()
@@ -254,7 +254,7 @@ public final class AllowanceStore: Sendable {
         }
     }
 
-    func dayKey(_ date: Date) -> String {
+    package func dayKey(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         let year = parts.year ?? 0, month = parts.month ?? 0, day = parts.day ?? 0
         return String(format: "%04d-%02d-%02d", year, month, day)
@@ -272,7 +272,7 @@ public final class AllowanceStore: Sendable {
     }
 
     /// "local midnight (2026-12-01 00:00)" for messages.
-    static func describe(_ date: Date, in zone: TimeZone) -> String {
+    package static func describe(_ date: Date, in zone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -292,7 +292,7 @@ public final class AllowanceStore: Sendable {
         return bytes
     }
 
-    func commit(_ id: String) throws(ConvertError) {
+    package func commit(_ id: String) throws(ConvertError) {
         try transaction { state throws(ConvertError) in
             if let index = state.record.reservations.firstIndex(where: { $0.id == id }) {
                 state.record.reservations.remove(at: index)
@@ -305,7 +305,7 @@ public final class AllowanceStore: Sendable {
         }
     }
 
-    func release(_ id: String) throws(ConvertError) {
+    package func release(_ id: String) throws(ConvertError) {
         try transaction { state throws(ConvertError) in
             state.record.reservations.removeAll { $0.id == id }
         }
@@ -325,7 +325,7 @@ public final class AllowanceReservation: Sendable {
     private let phase = Mutex(Phase.open)
     private let placed = Atomic<Bool>(false)
 
-    init(store: AllowanceStore, id: String?) {
+    package init(store: AllowanceStore, id: String?) {
         self.store = store
         self.id = id
     }
@@ -365,7 +365,7 @@ public final class AllowanceReservation: Sendable {
     }
 
     /// Commits if an output was placed (unless that already happened), releases otherwise.
-    func finish() throws(ConvertError) {
+    package func finish() throws(ConvertError) {
         if placed.load(ordering: .relaxed) { try commit() } else { try release() }
     }
 

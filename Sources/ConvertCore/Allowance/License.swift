@@ -31,14 +31,14 @@ public struct License: Sendable, Equatable {
     public var expires: Date?
 
     /// The first line of every licence file of this version.
-    static let header = "offconvert license 1"
+    package static let header = "offconvert license 1"
     /// Licence files are a few hundred bytes; anything far bigger is not one.
-    static let maximumSize = 64 * 1024
+    package static let maximumSize = 64 * 1024
 
     /// Parses `bytes` and checks the signature with `key`, and the expiry against `now`.
     /// Throws `.allowance` errors keyed `license.malformed`, `license.invalid` (altered, or not
     /// signed with the key) and `license.expired`.
-    static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
+    package static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
         func malformed(_ why: String) -> ConvertError {
             ConvertError(
                 .allowance, key: "license.malformed", message: "This is not an offconvert licence file (\(why)).",
@@ -93,13 +93,13 @@ public struct License: Sendable, Equatable {
         return license
     }
 
-    static func parseDate(_ text: String) -> Date? {
+    package static func parseDate(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
     }
 
-    static func formatDate(_ date: Date) -> String {
+    package static func formatDate(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
@@ -140,7 +140,7 @@ public struct LicensePublicKey: Sendable, Equatable {
 
     private init(uncheckedRawBytes: [UInt8]) { rawBytes = uncheckedRawBytes }
 
-    func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+    package func verify(signature: [UInt8], message: [UInt8]) -> Bool {
         guard let key = Ed25519PublicKey(raw: rawBytes) else { return false }
         return key.verify(signature: signature, message: message)
     }

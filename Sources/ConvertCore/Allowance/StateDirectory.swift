@@ -8,13 +8,13 @@ import Glibc
 /// written 0600, every replacement atomic and durable, and cross-process updates serialised by
 /// an exclusive `flock` on a `lock` file that is never renamed (a lock on a renamed file would
 /// not exclude a process that opened the new one).
-struct StateDirectory: Sendable {
+package struct StateDirectory: Sendable {
     /// The folder's absolute path.
-    let path: String
+    package let path: String
 
     /// The default location: `$XDG_STATE_HOME/offconvert`, else `$HOME/.local/state/offconvert`.
     /// A relative `XDG_STATE_HOME` is ignored, as the XDG spec requires.
-    static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/offconvert"
         }
@@ -23,7 +23,7 @@ struct StateDirectory: Sendable {
     }
 
     /// Creates the folder (and missing parents) and tightens it to 0700.
-    init(path: String) throws(ConvertError) {
+    package init(path: String) throws(ConvertError) {
         self.path = path
         var missing: [String] = []
         var current = path
@@ -49,11 +49,11 @@ struct StateDirectory: Sendable {
     }
 
     /// The path of `name` inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// Runs `body` while holding the folder's exclusive lock. Blocks until other processes
     /// release it; the kernel releases it if the holder dies, so a crash cannot wedge the store.
-    func withLock<T>(_ body: () throws(ConvertError) -> T) throws(ConvertError) -> T {
+    package func withLock<T>(_ body: () throws(ConvertError) -> T) throws(ConvertError) -> T {
         let lockPath = file("lock")
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the lock file", path: lockPath) }
@@ -65,14 +65,14 @@ struct StateDirectory: Sendable {
     }
 
     /// The contents of `name`, or nil if it does not exist.
-    func read(_ name: String) throws(ConvertError) -> [UInt8]? {
+    package func read(_ name: String) throws(ConvertError) -> [UInt8]? {
         try Self.readFile(file(name), limit: 1 << 20)
     }
 
     /// The contents of the file at `path`, or nil if it does
     /// not exist. Reading stops a little past `limit`: state and licence files are tiny, and a
     /// huge one is damage, not data worth holding in memory.
-    static func readFile(_ path: String, limit: Int) throws(ConvertError) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int) throws(ConvertError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -97,7 +97,7 @@ struct StateDirectory: Sendable {
     /// and fsynced, renamed over `name`. Readers see the old or the new file, never a mix. When
     /// `durable`, the folder is fsynced too so the rename itself survives a power cut; without
     /// it a power cut may bring back the previous (whole, valid) file.
-    func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ConvertError) {
+    package func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ConvertError) {
         let target = file(name)
         var template = Array((path + "/." + name + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -135,7 +135,7 @@ struct StateDirectory: Sendable {
 
     /// Removes temporaries a process killed in the middle of ``write(_:_:)`` left behind.
     /// Called with the lock held, so no live writer's temporary is removed.
-    func removeStaleTemporaries() {
+    package func removeStaleTemporaries() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             unlink(file(name))

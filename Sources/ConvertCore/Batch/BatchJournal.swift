@@ -23,20 +23,20 @@ import Glibc
 /// at once fails with `batch.running` instead of converting everything twice.
 public final class BatchJournal: Sendable {
     /// One item: finished, or (with ``started`` set) begun, with its planned destination.
-    struct Entry: Codable, Equatable {
-        var index: Int
-        var input: String
-        var inputSize: Int64
-        var inputModified: Double
-        var outputs: [Output]
+    package struct Entry: Codable, Equatable {
+        package var index: Int
+        package var input: String
+        package var inputSize: Int64
+        package var inputModified: Double
+        package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
-        var started: Double?
+        package var started: Double?
     }
 
     /// An output as recorded.
-    struct Output: Codable, Equatable {
-        var path: String
-        var bytes: Int64
+    package struct Output: Codable, Equatable {
+        package var path: String
+        package var bytes: Int64
     }
 
     /// The journal file.
@@ -154,7 +154,7 @@ public final class BatchJournal: Sendable {
     }
 
     /// Size and modification time (seconds, with nanoseconds) of `path`.
-    static func fingerprint(_ path: String) -> (Int64, Double)? {
+    package static func fingerprint(_ path: String) -> (Int64, Double)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (Int64(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)

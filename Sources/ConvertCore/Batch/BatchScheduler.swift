@@ -121,11 +121,11 @@ public struct BatchScheduler: Sendable {
             cgroupCurrent: try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
     }
 
-    static let minimumBudget: Int64 = 256 << 20
+    package static let minimumBudget: Int64 = 256 << 20
     /// Used when nothing can be read (no /proc): a modest machine's worth.
-    static let fallbackAvailable: Int64 = 2 << 30
+    package static let fallbackAvailable: Int64 = 2 << 30
 
-    static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
+    package static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
         var available = meminfo.flatMap(memAvailable) ?? fallbackAvailable
         if let limit = cgroupMax.flatMap({ Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
             let used = cgroupCurrent.flatMap({ Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) })

@@ -4,24 +4,24 @@
 /// scaled up, not left in the low bits), so every encoder can treat them alike. `sourceBitDepth`
 /// remembers the depth the codec delivered, for probes and for deciding whether a 16-bit output
 /// carries real information.
-struct Bitmap: Sendable {
+package struct Bitmap: Sendable {
     /// The samples, in one of the two storage widths.
-    enum Samples: Sendable {
+    package enum Samples: Sendable {
         case eight([UInt8])
         case sixteen([UInt16])
     }
 
-    var width: Int
-    var height: Int
+    package var width: Int
+    package var height: Int
     /// 3 (RGB) or 4 (RGBA, straight alpha).
-    var channels: Int
-    var samples: Samples
+    package var channels: Int
+    package var samples: Samples
     /// Bits per sample of the source (8, 10, 12, 16).
-    var sourceBitDepth: Int
+    package var sourceBitDepth: Int
     /// The ICC profile describing the pixels, when known.
-    var icc: [UInt8]?
+    package var icc: [UInt8]?
 
-    init(width: Int, height: Int, channels: Int, samples: Samples, sourceBitDepth: Int, icc: [UInt8]? = nil) {
+    package init(width: Int, height: Int, channels: Int, samples: Samples, sourceBitDepth: Int, icc: [UInt8]? = nil) {
         precondition(channels == 3 || channels == 4, "bitmaps are RGB or RGBA")
         switch samples {
         case .eight(let values): precondition(values.count == width * height * channels, "sample count")
@@ -36,16 +36,16 @@ struct Bitmap: Sendable {
     }
 
     /// Whether the pixels carry an alpha channel.
-    var hasAlpha: Bool { channels == 4 }
+    package var hasAlpha: Bool { channels == 4 }
 
     /// Whether samples are stored 16 bits wide.
-    var isSixteenBit: Bool {
+    package var isSixteenBit: Bool {
         if case .sixteen = samples { return true }
         return false
     }
 
     /// The 8-bit samples, converting 16-bit ones with correct rounding (v * 255 / 65535, nearest).
-    var eightBitSamples: [UInt8] {
+    package var eightBitSamples: [UInt8] {
         switch samples {
         case .eight(let values): return values
         case .sixteen(let values):
@@ -54,7 +54,7 @@ struct Bitmap: Sendable {
     }
 
     /// This bitmap with 8-bit storage.
-    func toEightBit() -> Bitmap {
+    package func toEightBit() -> Bitmap {
         guard isSixteenBit else { return self }
         var copy = self
         copy.samples = .eight(eightBitSamples)
@@ -62,7 +62,7 @@ struct Bitmap: Sendable {
     }
 
     /// This bitmap with 16-bit storage (8-bit samples scaled by 257, so 255 maps to 65535).
-    func toSixteenBit() -> Bitmap {
+    package func toSixteenBit() -> Bitmap {
         guard case .eight(let values) = samples else { return self }
         var copy = self
         copy.samples = .sixteen(values.map { UInt16($0) * 257 })
@@ -70,7 +70,7 @@ struct Bitmap: Sendable {
     }
 
     /// Whether any pixel is not fully opaque.
-    var hasTransparency: Bool {
+    package var hasTransparency: Bool {
         guard hasAlpha else { return false }
         switch samples {
         case .eight(let values):
@@ -81,7 +81,7 @@ struct Bitmap: Sendable {
     }
 
     /// This bitmap composited over an opaque `background` colour, without an alpha channel.
-    func flattened(onto background: RGBColor) -> Bitmap {
+    package func flattened(onto background: RGBColor) -> Bitmap {
         guard hasAlpha else { return self }
         var copy = self
         copy.channels = 3
@@ -114,7 +114,7 @@ struct Bitmap: Sendable {
     }
 
     /// This bitmap with an opaque alpha channel added (for encoders that want RGBA).
-    func withAlpha() -> Bitmap {
+    package func withAlpha() -> Bitmap {
         guard !hasAlpha else { return self }
         var copy = self
         copy.channels = 4
@@ -142,7 +142,7 @@ struct Bitmap: Sendable {
 
     /// This bitmap with EXIF orientation `orientation` (1...8) undone, so it displays upright
     /// without any tag. Values outside 2...8 return the bitmap unchanged.
-    func applyingOrientation(_ orientation: Int) -> Bitmap {
+    package func applyingOrientation(_ orientation: Int) -> Bitmap {
         guard (2...8).contains(orientation) else { return self }
         // Orientations 5...8 swap the axes. For each output pixel (x, y) find the source pixel;
         // the table follows the TIFF/EXIF definition of where row 0 / column 0 are stored.

@@ -28,7 +28,7 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// Identifies a format from a file's first bytes (at least 12 for HEIF); nil when unknown.
-    static func sniff(_ head: [UInt8]) -> PhotoFormat? {
+    package static func sniff(_ head: [UInt8]) -> PhotoFormat? {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
@@ -52,50 +52,50 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// One decoded picture with the metadata that belongs to it.
-struct DecodedFrame: Sendable {
+package struct DecodedFrame: Sendable {
     /// Upright pixels (orientation already applied) tagged with their ICC profile.
-    var bitmap: Bitmap
+    package var bitmap: Bitmap
     /// The EXIF TIFF stream, if the image had one.
-    var exif: [UInt8]?
+    package var exif: [UInt8]?
     /// The XMP packet, if any.
-    var xmp: [UInt8]?
+    package var xmp: [UInt8]?
 }
 
 /// A decoded input: its format, the picture(s) asked for, and notes for the user.
-struct DecodedPhoto: Sendable {
-    var format: PhotoFormat
-    var frames: [DecodedFrame]
-    var notes: [String]
+package struct DecodedPhoto: Sendable {
+    package var format: PhotoFormat
+    package var frames: [DecodedFrame]
+    package var notes: [String]
     /// The scale the decoder itself decoded at (a JPEG's DCT scaling), 1/1 for a full-size
     /// decode. Tests read it to prove the shrink-on-load path was taken.
-    var decodeScale = JPEGScale.full
+    package var decodeScale = JPEGScale.full
     /// The resize plan made for the full-size picture when the decoder scaled it on load, so the
     /// output size is the same as from a full-size decode.
-    var plan: ResizePlan?
+    package var plan: ResizePlan?
 }
 
 /// What to decode and how.
-struct DecodeOptions: Sendable {
+package struct DecodeOptions: Sendable {
     /// Every top-level image of a multi-image HEIF instead of the primary one.
-    var allImages = false
+    package var allImages = false
     /// Shrink so the long edge is at most this (after ``resize``), using the decoder's own
     /// scaling where it can.
-    var maxLongEdge: Int?
+    package var maxLongEdge: Int?
     /// Crop, scale or pad the upright picture to a box, using the decoder's own scaling where it can.
-    var resize: PhotoResize?
+    package var resize: PhotoResize?
     /// What fills the bars of a padded resize.
-    var padding: Resampler.Padding = .color(.white)
+    package var padding: Resampler.Padding = .color(.white)
     /// libheif's tile-decoding threads for this one file.
-    var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
+    package var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Refuse images with more pixels than this before allocating them.
-    var maxPixels = PixelLimit.defaultMaxPixels
+    package var maxPixels = PixelLimit.defaultMaxPixels
 }
 
 /// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
 /// content, not its name (a JPEG renamed `.heic` is read as the JPEG it is).
-enum ImageDecoder {
+package enum ImageDecoder {
     /// Reads the first bytes of `path` and identifies the format.
-    static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
+    package static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
         let head = try readHead(path: path, count: 64)
         guard let format = PhotoFormat.sniff(head) else {
             throw ConvertError(
@@ -106,14 +106,14 @@ enum ImageDecoder {
         return format
     }
 
-    static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
+    package static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
         try checkRegularFile(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw openError(path) }
         defer { try? handle.close() }
         return Array((try? handle.read(upToCount: count)) ?? Data())
     }
 
-    static func readAll(path: String) throws(ConvertError) -> [UInt8] {
+    package static func readAll(path: String) throws(ConvertError) -> [UInt8] {
         try checkRegularFile(path)
         guard let data = FileManager.default.contents(atPath: path) else { throw openError(path) }
         return Array(data)
@@ -145,7 +145,7 @@ enum ImageDecoder {
     }
 
     /// Decodes `path`.
-    static func decode(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto {
+    package static func decode(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto {
         let format = try sniff(path: path)
         var photo: DecodedPhoto
         switch format {

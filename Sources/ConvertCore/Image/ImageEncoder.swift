@@ -2,14 +2,14 @@ import Foundation
 
 /// Encodes upright bitmaps to the output formats, embedding the ICC profile, EXIF and XMP each
 /// format can carry.
-enum ImageEncoder {
+package enum ImageEncoder {
     /// Notes about metadata a format could not carry.
-    struct Written {
-        var notes: [String]
+    package struct Written {
+        package var notes: [String]
     }
 
     /// Encodes a JPEG entirely in memory (used directly by the target-size search).
-    static func jpegBytes(
+    package static func jpegBytes(
         _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
@@ -21,7 +21,7 @@ enum ImageEncoder {
     }
 
     /// The APP segments for a JPEG's metadata, and notes on anything that could not be carried.
-    static func jpegSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], notes: [String]) {
+    package static func jpegSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], notes: [String]) {
         var exif = exif
         var notes: [String] = []
         // An APP1 segment holds at most 64 KiB. Big EXIF blocks are big because of the IFD1
@@ -37,7 +37,7 @@ enum ImageEncoder {
     /// Writes `bitmap` as `format` to `path` (a staged temporary file). `displayPath` names the
     /// output in errors.
     /// `heifBitDepth` (8 or 10) applies to HEIC and AVIF only.
-    static func write(
+    package static func write(
         _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, heifBitDepth: Int = 8, exif: [UInt8]?,
         xmp: [UInt8]?, to path: String, displayPath: String
     ) throws(ConvertError) -> Written {
@@ -67,9 +67,9 @@ enum ImageEncoder {
     }
 
     /// Whether `format` can store an alpha channel.
-    static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
+    package static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
 
-    static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
+    package static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
         defer { close(fd) }

@@ -61,7 +61,7 @@ public enum ImageProbe {
         case .png:
             let data = try ImageDecoder.readAll(path: path)
             let decoded = try PNGCodec.decode(data, maxPixels: 400_000_000, path: path)
-            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGLocation.xmp(data))
+            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGText.xmp(data))
         case .webp:
             let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
             return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)

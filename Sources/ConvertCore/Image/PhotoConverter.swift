@@ -24,7 +24,7 @@ public enum PhotoConverter {
         }
     }
 
-    static func convertBlocking(
+    package static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         let input = request.inputPath
@@ -128,7 +128,7 @@ public enum PhotoConverter {
     /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC
     /// when the source had more than 8; with a note when a deep source is written at 8 bits
     /// because the format cannot take more here.
-    static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
+    package static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
         guard request.format == .heic || request.format == .avif else { return (8, nil) }
         let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
         if let depth = request.bitDepth { return (depth.rawValue, nil) }
@@ -138,7 +138,7 @@ public enum PhotoConverter {
     }
 
     /// How `request` wants its input decoded (and resized on the way).
-    static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
+    package static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
         var options = DecodeOptions()
         options.allImages = request.allImages
         options.maxLongEdge = maxLongEdge ?? request.maxLongEdge
@@ -155,7 +155,7 @@ public enum PhotoConverter {
     }
 
     /// Applies the colour policy and flattens alpha where the target cannot hold it.
-    static func prepare(_ source: Bitmap, for request: PhotoRequest, path: String) throws(ConvertError) -> Bitmap {
+    package static func prepare(_ source: Bitmap, for request: PhotoRequest, path: String) throws(ConvertError) -> Bitmap {
         var bitmap = source
         if bitmap.hasAlpha && (!ImageEncoder.supportsAlpha(request.format) || !bitmap.hasTransparency) {
             bitmap = bitmap.flattened(onto: request.background)
@@ -167,7 +167,7 @@ public enum PhotoConverter {
     /// Encodes through a staged temporary file and moves it to `destination` (replacing an
     /// existing file only with `overwrite`; the destination is never the input, see
     /// ``outputPaths(for:count:)``; numbered around a name taken meanwhile when `renumber`).
-    static func write(
+    package static func write(
         to destination: String, overwrite: Bool, renumber: Bool,
         encode: (_ temporaryPath: String, _ displayPath: String) throws(ConvertError) -> Void,
         cancellation: () -> CancellationFlag
@@ -180,7 +180,7 @@ public enum PhotoConverter {
 
     /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for
     /// several images), or fresh names from ``OutputNamer`` in the output folder.
-    static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {
+    package static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {
         try OutputNamer.destination(
             input: request.inputPath, explicitPath: request.outputPath, directory: request.outputDirectory,
             overwrite: request.overwrite, pathExtension: request.format.fileExtension,
@@ -195,7 +195,7 @@ extension PhotoConverter {
     /// `tjCompressFromYUVPlanes`, or, for a grid photo (which libheif 1.15 assembles in planar
     /// RGB), interleaved RGB to `tjCompress2`. Returns nil when the photo does not qualify; the
     /// caller then takes the general path.
-    static func directHeicToJPEG(
+    package static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
         guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
@@ -257,7 +257,7 @@ extension PhotoConverter {
     /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
     /// returns nil when its planes cannot go to the JPEG encoder as they are. Shared with the
     /// decode-only benchmark (``DecodeFloor``) so that both decode with the same settings.
-    static func directJPEGSource(
+    package static func directJPEGSource(
         path: String, decodingThreads: Int, maxPixels: Int
     ) throws(ConvertError) -> (handle: HeifImageHandle, nclx: NCLX?)? {
         let context = try HeifContext(reading: path, decodingThreads: decodingThreads)
@@ -271,7 +271,7 @@ extension PhotoConverter {
     }
 
     /// The pixels of a direct-path photo, in a layout the JPEG encoder takes as it is.
-    enum DirectPicture {
+    package enum DirectPicture {
         /// YCbCr 4:2:0 decoded from the HEVC tiles by ``HeifYCbCrDecoder`` (no colour conversion).
         case ycbcr(YCbCr420Image)
         /// libheif's own planes (see ``directPlanes(_:cancellation:)``).
@@ -281,7 +281,7 @@ extension PhotoConverter {
     /// Decodes a direct-path photo: its HEVC tiles straight to YCbCr when ``HeifYCbCrDecoder``
     /// takes the file and the stream codes in JPEG's matrix and range, otherwise with libheif.
     /// Shared with the decode-only benchmark (``DecodeFloor``).
-    static func directPicture(
+    package static func directPicture(
         path: String, handle: HeifImageHandle, nclx: NCLX?, decodingThreads: Int, maxPixels: Int,
         cancellation: CancellationFlag
     ) throws(ConvertError) -> DirectPicture {
@@ -298,7 +298,7 @@ extension PhotoConverter {
     /// Decodes a direct-path photo to planes the JPEG encoder takes as they are: libheif's own
     /// layout when it is one of those (no colour conversion at all), otherwise (a grey image,
     /// say) a second decode asking libheif for YCbCr 4:2:0.
-    static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+    package static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
         let image = try handle.decodeNative(cancellation: cancellation)
         if image.hasEightBitPlanes { return image }
         return try handle.decodeYCbCr420(cancellation: cancellation)

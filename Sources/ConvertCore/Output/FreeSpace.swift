@@ -29,7 +29,7 @@ public enum FreeSpace {
     }
 
     /// "12.3 MB" style size for messages (decimal units, as the CLI's options use).
-    static func describe(_ bytes: Int64) -> String {
+    package static func describe(_ bytes: Int64) -> String {
         let units = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"]
         var value = Double(bytes)
         var unit = 0

@@ -26,8 +26,8 @@ public final class OutputNamer: Sendable {
     public let overwrite: Bool
 
     private struct FileID: Hashable {
-        var device: UInt64
-        var inode: UInt64
+        package var device: UInt64
+        package var inode: UInt64
     }
 
     private let inputIDs: Set<FileID>
@@ -35,9 +35,9 @@ public final class OutputNamer: Sendable {
 
     /// Longest output name in bytes: the staged temporary adds about 30 bytes and a file name
     /// may have at most 255.
-    static let maximumNameBytes = 200
+    package static let maximumNameBytes = 200
     /// Highest collision number tried before giving up.
-    static let maximumAttempts = 10_000
+    package static let maximumAttempts = 10_000
 
     /// Creates a namer for a batch over `inputs`.
     /// - Parameters:
@@ -111,7 +111,7 @@ public final class OutputNamer: Sendable {
     /// `explicitPath` when given (with `suffix` before its extension; refused when it is the
     /// input), otherwise a fresh name for `input` in `directory` (next to the input when nil),
     /// chosen by the same rules as a batch's names.
-    static func destination(
+    package static func destination(
         input: String, explicitPath: String?, directory: String?, overwrite: Bool, pathExtension: String,
         suffixes: [String] = [""]
     ) throws(ConvertError) -> [String] {
@@ -136,7 +136,7 @@ public final class OutputNamer: Sendable {
 
     /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
     /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
-    static func nextNumbered(_ path: String) -> String {
+    package static func nextNumbered(_ path: String) -> String {
         let ns = path as NSString
         let ext = ns.pathExtension
         var stem = (ns.lastPathComponent as NSString).deletingPathExtension
@@ -159,7 +159,7 @@ public final class OutputNamer: Sendable {
     }
 
     /// Whether `a` and `b` are the same existing file (by device and inode, so links count).
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
         guard let first = fileID(a), let second = fileID(b) else { return false }
         return first == second
     }
@@ -193,7 +193,7 @@ public final class OutputNamer: Sendable {
     /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`
     /// become `_`; leading dots, dashes and spaces and trailing dots and spaces are removed
     /// (no hidden files, nothing a later tool reads as an option); an empty result is `output`.
-    static func sanitise(_ name: String) -> String {
+    package static func sanitise(_ name: String) -> String {
         let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
             let value = scalar.value
             let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C
@@ -208,7 +208,7 @@ public final class OutputNamer: Sendable {
     }
 
     /// `text` cut at a character boundary to at most `bytes` UTF-8 bytes (at least one character).
-    static func truncate(_ text: String, toFit bytes: Int) -> String {
+    package static func truncate(_ text: String, toFit bytes: Int) -> String {
         guard text.utf8.count > bytes else { return text }
         var result = ""
         for character in text {

@@ -11,29 +11,32 @@ import Glibc
 /// for ``StagedOutput/removeStale(in:)``. Until ``commit(overwrite:)`` succeeds the destination is
 /// untouched; an uncommitted stage is removed when it is discarded or deinitialised, so no code
 /// path (error, cancellation) can leave a half-written output behind.
-final class StagedOutput {
+package final class StagedOutput {
     /// Suffix of every temporary output; used to find leftovers from a crash.
-    static let partialSuffix = ".partial"
-    static let marker = ".offconvert-"
+    package static let partialSuffix = ".partial"
+    package static let marker = ".offconvert-"
+    /// Suffix of a two-pass encode's locked statistics owner file (ConvertMedia's `StatsFile`);
+    /// stale-file cleanup removes the statistics files named after it.
+    package static let statsSuffix = ".x264"
 
     /// 0666 minus the process umask, read once: `umask` can only be read by setting it (which is
     /// not thread-safe), so this happens a single time, before the first output is created.
-    static let outputMode: mode_t = {
+    package static let outputMode: mode_t = {
         let mask = umask(0o022)
         umask(mask)
         return 0o666 & ~mask
     }()
 
     /// Where the output goes once complete.
-    let destination: String
+    package let destination: String
     /// The temporary file codecs write to.
-    let temporaryPath: String
+    package let temporaryPath: String
     private var finished = false
     /// Open on the temporary file for as long as the stage lives; carries its lock.
     private let lockDescriptor: Int32
 
     /// Creates the temporary file next to `destination`.
-    init(destination: String) throws(ConvertError) {
+    package init(destination: String) throws(ConvertError) {
         self.destination = destination
         let directory = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
@@ -74,7 +77,7 @@ final class StagedOutput {
     /// `photo (3).jpg`, ...; otherwise the commit fails with `output.exists`. The returned file
     /// has the path actually used.
     @discardableResult
-    func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
+    package func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
         precondition(!finished, "a staged output is committed at most once")
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 {
@@ -110,7 +113,7 @@ final class StagedOutput {
     }
 
     /// Removes the temporary file now.
-    func discard() {
+    package func discard() {
         guard !finished else { return }
         unlink(temporaryPath)
         finished = true
@@ -118,14 +121,14 @@ final class StagedOutput {
 
     /// Removes temporary files a crashed run left in `directory`: staged outputs
     /// (`.NAME.offconvert-XXXXXX.partial`) and x264 statistics (`.NAME.offconvert-XXXXXX.x264`
-    /// and the files named after it, see `StatsFile`). Returns how many it removed.
+    /// and the files named after it, see `StatsFile` in ConvertMedia). Returns how many it removed.
     ///
     /// Each family has one file whose lock is held while the conversion runs (the `.partial`,
     /// the `.x264`); files of a family whose lock is held (in this or another process) are left
     /// alone, files of a family whose lock is free or whose locked file is gone are removed. A
     /// lock dies with its process, so whatever a `kill -9` left is recognised as stale.
     @discardableResult
-    static func removeStale(in directory: String) -> Int {
+    package static func removeStale(in directory: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
         for name in names {
@@ -144,21 +147,21 @@ final class StagedOutput {
 
     /// For the name of one of offconvert's temporary files, the name of the file whose lock says
     /// whether it is in use (itself, for a `.partial` or an `.x264`); nil for any other name.
-    static func lockOwner(of name: String) -> String? {
+    package static func lockOwner(of name: String) -> String? {
         guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards),
             let randomEnd = name.index(found.upperBound, offsetBy: 6, limitedBy: name.endIndex)
         else { return nil }
         let family = name[..<randomEnd]
         let rest = name[randomEnd...]
         if rest == partialSuffix { return name }
-        if rest.hasPrefix(StatsFile.suffix) { return String(family) + StatsFile.suffix }
+        if rest.hasPrefix(StagedOutput.statsSuffix) { return String(family) + StagedOutput.statsSuffix }
         return nil
     }
 }
 
 extension ConvertError {
     /// Maps a file-system errno to a categorised error with a message safe to show.
-    static func fileSystem(_ code: Int32, action: String, path: String) -> ConvertError {
+    package static func fileSystem(_ code: Int32, action: String, path: String) -> ConvertError {
         let reason = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:

@@ -1,7 +1,9 @@
+import Foundation
+
 /// Identifies a file by its first bytes, never by its name: a JPEG called `.heic` is a JPEG.
-enum MediaSniffer {
+package enum MediaSniffer {
     /// What the first bytes say.
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         /// A still image: short format id and readable name.
         case image(format: String, name: String)
         /// An ISO base media file (MP4, MOV, 3GP...) that is not a still image, with its `ftyp`
@@ -14,7 +16,7 @@ enum MediaSniffer {
     }
 
     /// The short ids of image formats (``MediaInfo/format``).
-    static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif"]
+    package static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif"]
 
     /// Brands of an `ftyp` that make the file a HEIF/AVIF still image (or image sequence).
     private static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
@@ -25,7 +27,7 @@ enum MediaSniffer {
     private static let quickTimeStarts: Set<FourCC> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
 
     /// Classifies `head`, the first bytes of a file (64 or more when the file has them).
-    static func kind(of head: [UInt8]) -> Kind {
+    package static func kind(of head: [UInt8]) -> Kind {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
         }
@@ -69,5 +71,25 @@ extension Collection where Element == UInt8 {
         let bytes = Array(self)
         guard bytes.count >= needle.count, !needle.isEmpty else { return false }
         return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
+    }
+}
+
+/// What kind of media a file holds, from its first bytes only.
+public enum MediaKind: String, Sendable, Equatable {
+    /// A still image offconvert's photo engine reads.
+    case photo
+    /// Anything else (movies, audio): left to the video engine, which tells whether it can read it.
+    case video
+}
+
+extension MediaKind {
+    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
+    /// input of a batch before any work); nil when the file cannot be read.
+    public static func of(path: String) -> MediaKind? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 64) else { return nil }
+        if case .image = MediaSniffer.kind(of: Array(head)) { return .photo }
+        return .video
     }
 }

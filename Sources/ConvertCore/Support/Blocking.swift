@@ -5,19 +5,19 @@ import Synchronization
 ///
 /// Codec loops poll ``isCancelled`` between packets or rows; FFmpeg's interrupt callback reads it
 /// too, so a blocked read returns promptly once the owning task is cancelled.
-final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
     private let flag = Atomic<Bool>(false)
 
-    init() {}
+    package init() {}
 
     /// Marks the work as cancelled. Safe from any thread, any number of times.
-    func cancel() { flag.store(true, ordering: .relaxed) }
+    package func cancel() { flag.store(true, ordering: .relaxed) }
 
     /// Whether cancellation was requested.
-    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    package var isCancelled: Bool { flag.load(ordering: .relaxed) }
 
     /// Throws `.cancelled` when cancellation was requested.
-    func check() throws(ConvertError) {
+    package func check() throws(ConvertError) {
         if isCancelled { throw .cancelled() }
     }
 }
@@ -25,7 +25,7 @@ final class CancellationFlag: Sendable {
 /// Runs blocking C work on a thread of its own, off Swift's cooperative pool (which has only as
 /// many threads as cores and must never be blocked), and bridges the task's cancellation to the
 /// work through a ``CancellationFlag``.
-func runBlocking<T: Sendable>(
+package func runBlocking<T: Sendable>(
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
 ) async throws -> T {
     let flag = CancellationFlag()

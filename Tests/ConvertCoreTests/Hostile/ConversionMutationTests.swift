@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// One way the library reads a file: the probe or one conversion.
 enum HostilePath: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Inputs the mutation suite and the fuzzers found mishandled, kept as reproducers. Each is built
 /// from a fixture by the one edit that mattered, so it stays meaningful if the mutator changes.

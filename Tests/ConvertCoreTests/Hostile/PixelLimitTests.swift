@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Decompression bombs: small files that declare enormous pictures (TestMedia/generators/
 /// 30-hostile.sh) are refused from their headers, with `input.too-many-pixels`, before any pixel

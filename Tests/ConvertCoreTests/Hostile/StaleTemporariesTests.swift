@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// What a killed conversion leaves behind is recognised and removed by the next run; what a
 /// running conversion is writing is not touched.

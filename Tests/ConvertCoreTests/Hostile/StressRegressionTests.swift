@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// What the stress simulation found, each reduced to a deterministic reproducer.
 @Suite("Hostile: stress regressions")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// The seed and size of a stress run: `OFFCONVERT_STRESS_SEED` replays a run's plan,
 /// `OFFCONVERT_STRESS_COUNT` changes how many conversions run at once. Without a seed each run

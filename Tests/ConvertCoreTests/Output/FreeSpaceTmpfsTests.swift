@@ -1,4 +1,5 @@
 @testable import ConvertCore
+@testable import ConvertMedia
 import Foundation
 import Testing
 

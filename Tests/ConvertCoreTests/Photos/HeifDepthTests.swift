@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("10-bit HEIC output (--depth)", .serialized, .enabled(if: PhotoConverter.canEncode(.heic)))
 struct HeifDepthTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// The HEIC tile decoder behind heic-to-jpg's direct path, checked against libheif decoding the
 /// same files.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("JPEG shrink-on-load (DCT-scaled decode)", .serialized)
 struct JPEGShrinkOnLoadTests {

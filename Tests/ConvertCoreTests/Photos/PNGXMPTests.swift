@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("XMP in PNG (iTXt XML:com.adobe.xmp)", .serialized, .enabled(if: PhotoReference.has("exiftool")))
 struct PNGXMPTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Independent readers for photo tests: ffmpeg, heif-convert and exiftool run as processes, so a
 /// check never goes through the code it is checking.

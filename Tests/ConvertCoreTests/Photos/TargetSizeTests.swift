@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("Target-size solver")
 struct TargetSizeTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// `strip-location` in the engine: every file that records a location loses it, the compressed
 /// pictures and packets stay byte-identical, and the file stays readable.

@@ -1,4 +1,5 @@
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Builders for crafted ISO-BMFF byte arrays.
 enum BoxBytes {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("Media sniffer")
 struct MediaSnifferTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// The expected dynamic-range class of every video in TestMedia, verified with ffprobe
 /// (`-show_entries stream=color_transfer:stream_side_data`): Dolby Vision rows match ffprobe's

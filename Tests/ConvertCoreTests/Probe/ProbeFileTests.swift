@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("Media probe: tracks, metadata and broken files")
 struct ProbeFileTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// `MediaProbe` on still images: the photo engine's description and where the location is.
 @Suite("Probe: images and location")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Seeded mutations of real files: bytes and 32-bit size fields overwritten with hostile values,
 /// files cut short. Every result must be a description or an `.input` error; a crash or a hang

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Compressing real clips to a target size: never over, close under, impossible targets refused
 /// before any encode, retries measured on real encodes, no statistics files left behind.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("Dolby Vision seen by the video engine")
 struct VideoDolbyVisionBoxTests {

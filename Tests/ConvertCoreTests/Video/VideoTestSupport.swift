@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 /// Independent checks of video outputs with the ffmpeg and ffprobe command-line tools.
 enum MediaTool {

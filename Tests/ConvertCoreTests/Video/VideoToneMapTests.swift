@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("HDR and Dolby Vision")
 struct VideoToneMapTests {

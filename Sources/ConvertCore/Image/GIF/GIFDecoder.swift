@@ -1,9 +1,9 @@
 /// Reads the first frame of a GIF: a small LZW decoder in Swift, so a still GIF needs no FFmpeg
 /// decoder set-up. Every length is checked against the data; damaged files throw `.input`.
-enum GIFDecoder {
+package enum GIFDecoder {
     /// The first frame composited onto the logical screen, as 8-bit RGBA (transparent where the
     /// frame does not cover the screen or uses its transparent index).
-    static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
+    package static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
         let damaged = ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
         func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
@@ -77,14 +77,14 @@ enum GIFDecoder {
     }
 
     /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.
-    static func interlacedRows(_ height: Int) -> [Int] {
+    package static func interlacedRows(_ height: Int) -> [Int] {
         stride(from: 0, to: height, by: 8).map { $0 } + stride(from: 4, to: height, by: 8).map { $0 }
             + stride(from: 2, to: height, by: 4).map { $0 } + stride(from: 1, to: height, by: 2).map { $0 }
     }
 
     /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
     /// an invalid code.
-    static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
+    package static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)

@@ -2,7 +2,7 @@ internal import CDe265
 
 /// The 8-bit 4:2:0 planes of one decoded HEVC picture, lent by ``HEVCDecoder``. Valid only
 /// inside the closure they are lent to.
-struct HEVCPicture {
+package struct HEVCPicture {
     /// Y, Cb, Cr.
     var planes: [UnsafePointer<UInt8>]
     var strides: [Int]
@@ -112,7 +112,7 @@ final class HEVCDecoder {
 
 /// The parts of an `hvcC` decoder configuration record the decoder needs: the NAL length field's
 /// size and the parameter-set NAL units (VPS, SPS, PPS, SEI), in order.
-struct HEVCConfiguration: Equatable, Sendable {
+package struct HEVCConfiguration: Equatable, Sendable {
     var lengthSize: Int
     var parameterSets: [[UInt8]]
     /// Chroma format (1 = 4:2:0) and bit depths as the record declares them.

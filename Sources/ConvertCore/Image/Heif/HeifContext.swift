@@ -119,7 +119,7 @@ final class HeifContext {
 
 /// Owns a `heif_image_handle` (one image item's description); released with
 /// `heif_image_handle_release`. Keeps its context alive, since the handle points into it.
-final class HeifImageHandle {
+package final class HeifImageHandle {
     private let pointer: OpaquePointer
     private let context: HeifContext
 
@@ -296,7 +296,7 @@ final class HeifImageHandle {
 }
 
 /// Owns a decoded `heif_image`; released with `heif_image_release`.
-final class HeifDecodedImage {
+package final class HeifDecodedImage {
     private let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }

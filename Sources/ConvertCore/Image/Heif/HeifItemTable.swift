@@ -5,9 +5,9 @@
 /// libheif reads all of this too, but does not hand out a grid's tiles; ``HeifYCbCrDecoder`` needs
 /// them to decode the tiles straight to YCbCr planes. Everything is read through ``BoxReader``, so a
 /// hostile size is refused, never trusted.
-struct HeifItemTable {
+package struct HeifItemTable {
     /// A property of an item, the kinds the YCbCr decoder acts on; the rest are ``other``.
-    enum Property: Equatable {
+    package enum Property: Equatable {
         /// Image spatial extents: the coded width and height.
         case ispe(width: Int, height: Int)
         /// Rotation anticlockwise by `quarterTurns` × 90°.
@@ -29,29 +29,29 @@ struct HeifItemTable {
     }
 
     /// One property association: the property and whether the item declares it essential.
-    struct Association {
-        var property: Property
-        var essential: Bool
+    package struct Association {
+        package var property: Property
+        package var essential: Bool
     }
 
     /// Where an item's bytes are: file offsets, or offsets into `idat`.
-    struct Location {
-        var inIdat: Bool
-        var extents: [(offset: UInt64, length: UInt64)]
+    package struct Location {
+        package var inIdat: Bool
+        package var extents: [(offset: UInt64, length: UInt64)]
     }
 
-    let primaryID: UInt32
-    let types: [UInt32: FourCC]
-    let locations: [UInt32: Location]
+    package let primaryID: UInt32
+    package let types: [UInt32: FourCC]
+    package let locations: [UInt32: Location]
     /// `dimg` references: a derived image's source items, in order.
-    let derivedFrom: [UInt32: [UInt32]]
-    let properties: [UInt32: [Association]]
+    package let derivedFrom: [UInt32: [UInt32]]
+    package let properties: [UInt32: [Association]]
     /// Where the `idat` payload starts and how long it is.
     private let idat: (offset: UInt64, length: UInt64)?
     private let reader: BoxReader
 
     /// Reads the `meta` box of the file behind `reader`.
-    init(reader: BoxReader) throws(BoxError) {
+    package init(reader: BoxReader) throws(BoxError) {
         self.reader = reader
         guard let meta = try reader.children(of: nil, depth: 0).first(where: { $0.type == "meta" }),
             meta.payloadSize >= 4
@@ -78,7 +78,7 @@ struct HeifItemTable {
 
     /// The bytes of item `id`, its extents joined; nil when its location is missing or of a kind
     /// this reader does not follow (another item, an external file, "to the end").
-    func data(of id: UInt32, limit: Int) throws(BoxError) -> [UInt8]? {
+    package func data(of id: UInt32, limit: Int) throws(BoxError) -> [UInt8]? {
         guard let location = locations[id] else { return nil }
         var bytes: [UInt8] = []
         for extent in location.extents {
@@ -227,7 +227,7 @@ struct HeifItemTable {
 extension ByteCursor {
     /// A big-endian unsigned field of 0, 1, 2, 4 or 8 bytes (`iloc`'s variable-size fields);
     /// other widths are a damaged box.
-    mutating func unsigned(width: Int) throws(BoxError) -> UInt64 {
+    package mutating func unsigned(width: Int) throws(BoxError) -> UInt64 {
         switch width {
         case 0: return 0
         case 1: return UInt64(try u8())

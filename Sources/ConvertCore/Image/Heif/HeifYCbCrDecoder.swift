@@ -14,12 +14,12 @@ import Synchronization
 /// crop, an unknown essential property, alpha, other chroma formats or bit depths, a tile that
 /// does not decode cleanly) makes it return nil, and the caller decodes with libheif, which then
 /// gives the canonical result or error.
-enum HeifYCbCrDecoder {
+package enum HeifYCbCrDecoder {
     /// The decoded picture and the YCbCr signalling of its coded stream (VUI).
-    struct Decoded {
-        var image: YCbCr420Image
-        var fullRange: Bool
-        var matrix: Int
+    package struct Decoded {
+        package var image: YCbCr420Image
+        package var fullRange: Bool
+        package var matrix: Int
     }
 
     /// The largest coded item read (a tile is tens of KB, a whole 48 MP image a few MB).
@@ -29,7 +29,7 @@ enum HeifYCbCrDecoder {
 
     /// Decodes the primary image of the HEIC at `path` on `threads` threads (0 or 1: the calling
     /// thread), or returns nil when it is not a picture this path takes.
-    static func decodePrimary(
+    package static func decodePrimary(
         path: String, threads: Int, maxPixels: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> Decoded? {
         guard let plan = try? Plan(path: path, maxPixels: maxPixels) else { return nil }
@@ -38,20 +38,20 @@ enum HeifYCbCrDecoder {
     }
 
     /// What to decode and how to assemble it, read from the file's item structure.
-    struct Plan: Sendable {
-        var width: Int
-        var height: Int
-        var columns: Int
-        var tileWidth: Int
-        var tileHeight: Int
-        var configuration: HEVCConfiguration
+    package struct Plan: Sendable {
+        package var width: Int
+        package var height: Int
+        package var columns: Int
+        package var tileWidth: Int
+        package var tileHeight: Int
+        package var configuration: HEVCConfiguration
         /// Each tile's coded bytes, row by row.
-        var tiles: [[UInt8]]
-        var transforms: [YCbCr420Image.Transform]
+        package var tiles: [[UInt8]]
+        package var transforms: [YCbCr420Image.Transform]
 
-        struct Unsuitable: Error {}
+        package struct Unsuitable: Error {}
 
-        init(path: String, maxPixels: Int) throws {
+        package init(path: String, maxPixels: Int) throws {
             let reader = BoxReader(source: try FileByteSource(path: path))
             let table = try HeifItemTable(reader: reader)
             let primary = table.primaryID

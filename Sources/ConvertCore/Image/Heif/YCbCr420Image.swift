@@ -7,12 +7,12 @@
 ///
 /// `@unchecked Sendable`: the planes are written only by ``paste(_:x:y:)``, which several threads
 /// call at once for disjoint tiles of a grid, and read only after those writes have all finished.
-final class YCbCr420Image: @unchecked Sendable {
-    let width: Int
-    let height: Int
+package final class YCbCr420Image: @unchecked Sendable {
+    package let width: Int
+    package let height: Int
     /// Width and height of the chroma planes: half the luma size, rounded up.
-    var chromaWidth: Int { (width + 1) / 2 }
-    var chromaHeight: Int { (height + 1) / 2 }
+    package var chromaWidth: Int { (width + 1) / 2 }
+    package var chromaHeight: Int { (height + 1) / 2 }
     /// The luma plane's row length and row count: the size rounded up to even.
     private var lumaStride: Int { chromaWidth * 2 }
     private var lumaRows: Int { chromaHeight * 2 }
@@ -21,7 +21,7 @@ final class YCbCr420Image: @unchecked Sendable {
     private let cr: UnsafeMutablePointer<UInt8>
 
     /// An uninitialised picture; every pixel must be written before the planes are read.
-    init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a picture has pixels")
         self.width = width
         self.height = height
@@ -39,7 +39,7 @@ final class YCbCr420Image: @unchecked Sendable {
 
     /// Copies the part of `picture` that falls inside this image, with its top-left corner at
     /// (`x`, `y`). `x` and `y` must be even (a tile's chroma starts on a whole chroma sample).
-    func paste(_ picture: HEVCPicture, x: Int, y: Int) {
+    package func paste(_ picture: HEVCPicture, x: Int, y: Int) {
         precondition(x >= 0 && y >= 0 && x % 2 == 0 && y % 2 == 0, "tiles start on even luma positions")
         let targets = [(luma, lumaStride, height, x, y), (cb, chromaWidth, chromaHeight, x / 2, y / 2), (cr, chromaWidth, chromaHeight, x / 2, y / 2)]
         for (index, (plane, planeWidth, planeHeight, left, top)) in targets.enumerated() {
@@ -57,7 +57,7 @@ final class YCbCr420Image: @unchecked Sendable {
 
     /// Lends the planes (Y, Cb, Cr) and their strides to `body`, the luma padding filled in
     /// first; they must not escape it.
-    func withPlanes<T, E: Error>(
+    package func withPlanes<T, E: Error>(
         _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32]) throws(E) -> T
     ) throws(E) -> T {
         if lumaStride > width {
@@ -72,14 +72,14 @@ final class YCbCr420Image: @unchecked Sendable {
     }
 
     /// One of HEIF's transformative properties: `irot` (anticlockwise quarter turns) or `imir`.
-    enum Transform: Equatable {
+    package enum Transform: Equatable {
         case rotate(quarterTurns: Int)
         /// `topToBottom` swaps top and bottom, otherwise left and right.
         case mirror(topToBottom: Bool)
     }
 
     /// The picture after `transform`, each plane moved on its own (as libheif does).
-    func applying(_ transform: Transform) -> YCbCr420Image {
+    package func applying(_ transform: Transform) -> YCbCr420Image {
         let turns: Int
         switch transform {
         case .rotate(let quarterTurns): turns = ((quarterTurns % 4) + 4) % 4
@@ -103,10 +103,10 @@ final class YCbCr420Image: @unchecked Sendable {
 
     /// One plane of the picture and its geometry.
     private struct Plane {
-        var pixels: UnsafeMutablePointer<UInt8>
-        var width: Int
-        var height: Int
-        var stride: Int
+        package var pixels: UnsafeMutablePointer<UInt8>
+        package var width: Int
+        package var height: Int
+        package var stride: Int
     }
 
     /// Rotates a plane anticlockwise by 90°, 180° or 270°, in 64×64 blocks so that the column-wise

@@ -2,25 +2,25 @@
 ///
 /// TurboJPEG 2.1 has no metadata API, so offconvert walks the markers itself. The walk is bounded
 /// by the data and stops at the first SOS: nothing after it is metadata.
-enum JPEGMarkers {
-    static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
-    static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-    static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+package enum JPEGMarkers {
+    package static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+    package static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    package static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
     /// The largest EXIF TIFF stream one APP1 segment can carry.
-    static let maxEXIFBytes = 65533 - 6
+    package static let maxEXIFBytes = 65533 - 6
 
     /// One marker segment before the scan data.
-    struct Segment {
+    package struct Segment {
         /// The marker byte (0xE1 for APP1, ...).
-        var marker: UInt8
+        package var marker: UInt8
         /// Range of the payload (after the 2-byte length) in the file.
-        var payload: Range<Int>
+        package var payload: Range<Int>
         /// Range of the whole segment, 0xFF marker byte included.
-        var whole: Range<Int>
+        package var whole: Range<Int>
     }
 
     /// Segments from after SOI up to (not including) SOS. Returns [] when `data` is not a JPEG.
-    static func segments(_ data: [UInt8]) -> [Segment] {
+    package static func segments(_ data: [UInt8]) -> [Segment] {
         guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return [] }
         var result: [Segment] = []
         var index = 2
@@ -45,7 +45,7 @@ enum JPEGMarkers {
     }
 
     /// The metadata of a JPEG: EXIF as a TIFF stream, XMP packet, ICC profile (chunks joined).
-    static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) {
+    package static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) {
         var exif: [UInt8]?
         var xmp: [UInt8]?
         var iccChunks: [Int: [UInt8]] = [:]
@@ -72,7 +72,7 @@ enum JPEGMarkers {
     /// APP segments carrying `exif` (TIFF stream), `xmp` and `icc`, ready to insert after SOI/APP0.
     /// Segments have a 64 KiB limit: the ICC profile is split into chunks; EXIF or XMP larger than
     /// one segment is dropped (returned in `dropped`) rather than written as an invalid file.
-    static func appSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], dropped: [String]) {
+    package static func appSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], dropped: [String]) {
         var out: [UInt8] = []
         var dropped: [String] = []
         let maxPayload = 65533
@@ -104,7 +104,7 @@ enum JPEGMarkers {
 
     /// `jpeg` without the segments whose marker is in `markers` (e.g. APP1 EXIF/XMP, APP13
     /// Photoshop/IPTC); everything else, the compressed data included, is byte-identical.
-    static func removing(markers: Set<UInt8>, from jpeg: [UInt8]) -> [UInt8] {
+    package static func removing(markers: Set<UInt8>, from jpeg: [UInt8]) -> [UInt8] {
         let list = segments(jpeg)
         guard list.contains(where: { markers.contains($0.marker) }) else { return jpeg }
         var out: [UInt8] = [0xFF, 0xD8]
@@ -120,7 +120,7 @@ enum JPEGMarkers {
     }
 
     /// `jpeg` with `segments` inserted after SOI and any APP0 (JFIF) segment that follows it.
-    static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+    package static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         guard !segmentBytes.isEmpty, jpeg.count >= 2 else { return jpeg }
         var insertAt = 2
         if let first = segments(jpeg).first, first.marker == 0xE0, first.whole.lowerBound == 2 {

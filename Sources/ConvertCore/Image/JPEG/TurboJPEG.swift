@@ -112,7 +112,7 @@ extension TurboJPEGHandle {
 }
 
 /// A scale TurboJPEG decodes at directly (DCT scaling), as a fraction.
-struct JPEGScale: Equatable, Sendable {
+package struct JPEGScale: Equatable, Sendable {
     var numerator: Int
     var denominator: Int
 

@@ -6,62 +6,62 @@ import Foundation
 /// Every offset and count is checked against the data before it is followed; loops, absurd entry
 /// counts and unknown types end the walk of that directory instead of crashing or allocating. A
 /// block that cannot be parsed at all is reported as nil, and a conversion then drops it.
-struct Exif: Sendable {
+package struct Exif: Sendable {
     /// One directory entry. `value` holds the raw value bytes in the block's byte order.
-    struct Entry: Sendable {
-        var tag: UInt16
-        var type: UInt16
-        var count: UInt32
-        var value: [UInt8]
+    package struct Entry: Sendable {
+        package var tag: UInt16
+        package var type: UInt16
+        package var count: UInt32
+        package var value: [UInt8]
         /// The sub-directory this entry points to (Exif, GPS, Interop), parsed.
-        var child: Directory?
+        package var child: Directory?
         /// Where the value's bytes start in the original block (for in-place patches).
-        var valueOffset: Int
+        package var valueOffset: Int
     }
 
     /// One IFD.
-    struct Directory: Sendable {
-        var entries: [Entry]
+    package struct Directory: Sendable {
+        package var entries: [Entry]
 
-        func entry(_ tag: UInt16) -> Entry? { entries.first { $0.tag == tag } }
+        package func entry(_ tag: UInt16) -> Entry? { entries.first { $0.tag == tag } }
     }
 
-    enum Tag {
-        static let make: UInt16 = 0x010F
-        static let model: UInt16 = 0x0110
-        static let orientation: UInt16 = 0x0112
-        static let exifIFD: UInt16 = 0x8769
-        static let gpsIFD: UInt16 = 0x8825
-        static let interopIFD: UInt16 = 0xA005
-        static let dateTimeOriginal: UInt16 = 0x9003
-        static let makerNote: UInt16 = 0x927C
-        static let imageUniqueID: UInt16 = 0xA420
-        static let cameraOwnerName: UInt16 = 0xA430
-        static let bodySerialNumber: UInt16 = 0xA431
-        static let lensSerialNumber: UInt16 = 0xA435
+    package enum Tag {
+        package static let make: UInt16 = 0x010F
+        package static let model: UInt16 = 0x0110
+        package static let orientation: UInt16 = 0x0112
+        package static let exifIFD: UInt16 = 0x8769
+        package static let gpsIFD: UInt16 = 0x8825
+        package static let interopIFD: UInt16 = 0xA005
+        package static let dateTimeOriginal: UInt16 = 0x9003
+        package static let makerNote: UInt16 = 0x927C
+        package static let imageUniqueID: UInt16 = 0xA420
+        package static let cameraOwnerName: UInt16 = 0xA430
+        package static let bodySerialNumber: UInt16 = 0xA431
+        package static let lensSerialNumber: UInt16 = 0xA435
     }
 
     /// Tags that identify the camera's owner or the device itself; removed unless metadata is
     /// kept on purpose. MakerNote goes too: vendors hide serial numbers in it, and its internal
     /// offsets break when the block is rebuilt anyway.
-    static let identifyingTags: Set<UInt16> = [
+    package static let identifyingTags: Set<UInt16> = [
         Tag.makerNote, Tag.imageUniqueID, Tag.cameraOwnerName, Tag.bodySerialNumber, Tag.lensSerialNumber,
     ]
 
     /// The original bytes.
-    let bytes: [UInt8]
-    let bigEndian: Bool
-    var ifd0: Directory
+    package let bytes: [UInt8]
+    package let bigEndian: Bool
+    package var ifd0: Directory
     /// Whether the block had an IFD1 (a thumbnail directory).
-    let hasThumbnail: Bool
+    package let hasThumbnail: Bool
     /// Whether IFD1's own directory carries GPS (a thumbnail directory with a GPS pointer).
-    let thumbnailHasGPS: Bool
+    package let thumbnailHasGPS: Bool
 
     private static let typeSizes: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
     private static let maxEntries = 1000
 
     /// Parses a TIFF stream (starting with `II*\0` or `MM\0*`); nil when it is not one.
-    init?(tiff bytes: [UInt8]) {
+    package init?(tiff bytes: [UInt8]) {
         guard bytes.count >= 8 else { return nil }
         let big: Bool
         if bytes[0] == 0x4D && bytes[1] == 0x4D { big = true } else if bytes[0] == 0x49 && bytes[1] == 0x49 { big = false } else { return nil }
@@ -81,7 +81,7 @@ struct Exif: Sendable {
     }
 
     /// Parses the payload of a JPEG APP1 or a bare TIFF stream (an `Exif\0\0` prefix is skipped).
-    init?(block: [UInt8]) {
+    package init?(block: [UInt8]) {
         if block.starts(with: JPEGMarkers.exifHeader) {
             self.init(tiff: Array(block.dropFirst(JPEGMarkers.exifHeader.count)))
         } else {
@@ -90,24 +90,24 @@ struct Exif: Sendable {
     }
 
     private struct Reader {
-        let bytes: [UInt8]
-        let bigEndian: Bool
-        var visited: Set<Int> = []
+        package let bytes: [UInt8]
+        package let bigEndian: Bool
+        package var visited: Set<Int> = []
 
-        func u16(_ offset: Int) -> UInt16? {
+        package func u16(_ offset: Int) -> UInt16? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }
             let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
             return bigEndian ? a << 8 | b : b << 8 | a
         }
 
-        func u32(_ offset: Int) -> UInt32? {
+        package func u32(_ offset: Int) -> UInt32? {
             guard offset >= 0, offset + 4 <= bytes.count else { return nil }
             let v = (0..<4).map { UInt32(bytes[offset + $0]) }
             return bigEndian ? v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3] : v[3] << 24 | v[2] << 16 | v[1] << 8 | v[0]
         }
 
         /// The directory at `offset` and the offset of the next one (0 when none).
-        mutating func directory(at offset: Int, depth: Int) -> (Directory, Int)? {
+        package mutating func directory(at offset: Int, depth: Int) -> (Directory, Int)? {
             guard depth <= 2, offset >= 8, !visited.contains(offset), let count = u16(offset) else { return nil }
             visited.insert(offset)
             let entryCount = Int(count)
@@ -160,7 +160,7 @@ struct Exif: Sendable {
     private var exifDirectory: Directory? { ifd0.entry(Tag.exifIFD)?.child }
 
     /// EXIF Orientation (1...8), or nil when absent or out of range.
-    var orientation: Int? {
+    package var orientation: Int? {
         guard let entry = ifd0.entry(Tag.orientation), entry.type == 3, let value = u16(entry.value),
             (1...8).contains(value)
         else { return nil }
@@ -168,27 +168,27 @@ struct Exif: Sendable {
     }
 
     /// DateTimeOriginal as written (`YYYY:MM:DD HH:MM:SS`).
-    var dateTimeOriginal: String? { string(exifDirectory?.entry(Tag.dateTimeOriginal)) }
+    package var dateTimeOriginal: String? { string(exifDirectory?.entry(Tag.dateTimeOriginal)) }
     /// Camera maker.
-    var make: String? { string(ifd0.entry(Tag.make)) }
+    package var make: String? { string(ifd0.entry(Tag.make)) }
     /// Camera model.
-    var model: String? { string(ifd0.entry(Tag.model)) }
+    package var model: String? { string(ifd0.entry(Tag.model)) }
     /// Whether a GPS IFD with at least one entry is present.
-    var hasGPS: Bool { !(ifd0.entry(Tag.gpsIFD)?.child?.entries.isEmpty ?? true) }
+    package var hasGPS: Bool { !(ifd0.entry(Tag.gpsIFD)?.child?.entries.isEmpty ?? true) }
     /// The identifying tags present, in IFD0 and the Exif IFD.
-    var identifyingTagsPresent: Set<UInt16> {
+    package var identifyingTagsPresent: Set<UInt16> {
         let tags = ifd0.entries.map(\.tag) + (exifDirectory?.entries.map(\.tag) ?? [])
         return Set(tags).intersection(Exif.identifyingTags)
     }
 
     /// Whether serial numbers, owner names or a maker note are present.
-    var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
+    package var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
 
     // MARK: Writing
 
     /// The original block with Orientation set to 1 where it is stored, everything else
     /// byte-identical (what `--keep-metadata` writes: nothing is dropped, offsets stay valid).
-    func withOrientationResetInPlace() -> [UInt8] {
+    package func withOrientationResetInPlace() -> [UInt8] {
         var out = bytes
         if let entry = ifd0.entry(Tag.orientation), entry.type == 3, entry.valueOffset + 2 <= out.count {
             out[entry.valueOffset] = bigEndian ? 0 : 1
@@ -199,7 +199,7 @@ struct Exif: Sendable {
 
     /// A new TIFF stream with IFD0 and its sub-IFDs only: no IFD1 (so no thumbnail can carry
     /// anything out), Orientation 1, optionally without the GPS IFD and identifying tags.
-    func rebuilt(keepLocation: Bool, keepIdentifiers: Bool) -> [UInt8] {
+    package func rebuilt(keepLocation: Bool, keepIdentifiers: Bool) -> [UInt8] {
         func filter(_ directory: Directory) -> Directory {
             var result = Directory(entries: [])
             for var entry in directory.entries {
@@ -224,7 +224,7 @@ struct Exif: Sendable {
     /// move up one slot, the count drops by one) and the GPS directory and its values are zeroed.
     /// Every other byte, and so every offset into the block, stays as it was. This is what
     /// `strip-location` writes into a file whose layout must not move (HEIF items, PNG, WebP).
-    func withoutLocationInPlace() -> [UInt8] {
+    package func withoutLocationInPlace() -> [UInt8] {
         var out = bytes
         let reader = Reader(bytes: bytes, bigEndian: bigEndian)
         var directory = reader.u32(4).map(Int.init) ?? 0

@@ -15,16 +15,16 @@ public enum MetadataPolicy: String, Sendable, Codable, CaseIterable {
 }
 
 /// The metadata a conversion writes, and what it removed on the way.
-struct OutputMetadata: Sendable {
+package struct OutputMetadata: Sendable {
     /// The EXIF TIFF stream to embed, or nil.
-    var exif: [UInt8]?
+    package var exif: [UInt8]?
     /// The XMP packet to embed, or nil.
-    var xmp: [UInt8]?
+    package var xmp: [UInt8]?
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
-    var notes: [String]
+    package var notes: [String]
 
     /// Applies `policy` to the source's EXIF and XMP.
-    init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, policy: MetadataPolicy) {
+    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, policy: MetadataPolicy) {
         notes = []
         let parsed = sourceExif.flatMap { Exif(block: $0) }
         switch policy {

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A full RDF parser is not needed: XMP writers use these two serialisations, the names removed
 /// are fixed, and a packet that is not valid UTF-8 is dropped whole rather than edited.
-enum XMP {
+package enum XMP {
     /// Properties that say where a photo was taken.
-    static let locationProperties: [String] = [
+    package static let locationProperties: [String] = [
         "exif:GPS[A-Za-z]*", "exifEX:GPS[A-Za-z]*", "photoshop:City", "photoshop:State", "photoshop:Country",
         "Iptc4xmpCore:Location", "Iptc4xmpCore:CountryCode", "Iptc4xmpExt:LocationCreated",
         "Iptc4xmpExt:LocationShown", "Iptc4xmpExt:City", "Iptc4xmpExt:CountryName", "Iptc4xmpExt:ProvinceState",
@@ -16,16 +16,16 @@ enum XMP {
     ]
 
     /// Properties that identify the camera body or its owner.
-    static let identifyingProperties: [String] = [
+    package static let identifyingProperties: [String] = [
         "aux:SerialNumber", "aux:OwnerName", "aux:LensSerialNumber", "exifEX:BodySerialNumber",
         "exifEX:CameraOwnerName", "exifEX:LensSerialNumber", "exif:ImageUniqueID", "exifEX:ImageUniqueID",
     ]
 
     /// Orientation properties: stale once the pixels are rotated, so always removed.
-    static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
+    package static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
 
     /// Whether `packet` mentions any location property.
-    static func hasLocation(_ packet: [UInt8]) -> Bool {
+    package static func hasLocation(_ packet: [UInt8]) -> Bool {
         guard let text = String(validating: packet, as: UTF8.self) else { return false }
         return locationProperties.contains { name in
             let literal = literalStart(of: name)
@@ -37,19 +37,19 @@ enum XMP {
     /// The start of a name pattern up to its first pattern syntax (`exif:GPS` of
     /// `exif:GPS[A-Za-z]*`): text matching the pattern contains it, so where it does not occur
     /// the (far dearer) regular expression need not run.
-    static func literalStart(of name: String) -> String {
+    package static func literalStart(of name: String) -> String {
         String(name.prefix { !"[(*+?.\\".contains($0) })
     }
 
     /// The most mentions of the removed properties a packet may have before it is dropped whole.
-    static let maximumMentions = 64
+    package static let maximumMentions = 64
     /// The largest packet edited (real ones are a few KB, Lightroom's with history a few hundred);
     /// a larger one is dropped whole.
-    static let maximumSize = 4 << 20
+    package static let maximumSize = 4 << 20
 
     /// `packet` without the properties matching `names` (regular expressions over qualified
     /// names); nil when the packet is not UTF-8 text or names them suspiciously often.
-    static func removing(_ names: [String], from packet: [UInt8]) -> [UInt8]? {
+    package static func removing(_ names: [String], from packet: [UInt8]) -> [UInt8]? {
         guard packet.count <= maximumSize, var text = String(validating: packet, as: UTF8.self) else { return nil }
         // Most packets (an iPhone's among them) mention none of the names. Each name's literal
         // start (before any pattern syntax) must occur for its expressions to match, so when none

@@ -59,7 +59,7 @@ public enum PDFAlbum {
         }
     }
 
-    static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
+    package static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
         throws(ConvertError) -> JobResult
     {
         guard !request.inputPaths.isEmpty else {
@@ -101,7 +101,7 @@ public enum PDFAlbum {
 
     /// Page and image placement for an image of `width`×`height` pixels: scaled to fit inside the
     /// margins and centred (never enlarged beyond 1 pixel = 1 point on fixed-size pages). Pure.
-    static func layout(width: Double, height: Double, page: PDFPageSize, margin: Double)
+    package static func layout(width: Double, height: Double, page: PDFPageSize, margin: Double)
         -> (pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
     {
         let landscape = width > height
@@ -120,7 +120,7 @@ public enum PDFAlbum {
     }
 
     /// The JPEG for one page, and whether it is the input's own compressed data.
-    static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
+    package static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
         if try ImageDecoder.sniff(path: path) == .jpeg {

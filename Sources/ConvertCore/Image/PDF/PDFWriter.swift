@@ -3,7 +3,7 @@ import Foundation
 /// A minimal PDF 1.4 writer for image albums: one image per page, streamed to a file (only the
 /// current image is in memory), objects numbered as they are written, cross-reference table at
 /// the end.
-final class PDFWriter {
+package final class PDFWriter {
     private let handle: FileHandle
     private let path: String
     private var offset = 0
@@ -12,7 +12,7 @@ final class PDFWriter {
     private var pages: [Int] = []
 
     /// Object numbers 1 and 2 are reserved for the catalog and the page tree, written last.
-    init(path: String) throws(ConvertError) {
+    package init(path: String) throws(ConvertError) {
         guard let handle = FileHandle(forWritingAtPath: path) else {
             throw .fileSystem(errno, action: "write", path: path)
         }
@@ -53,19 +53,19 @@ final class PDFWriter {
     }
 
     /// The encoded image of one page.
-    struct PageImage {
+    package struct PageImage {
         /// A baseline or progressive JPEG stream (DCTDecode).
-        var jpeg: [UInt8]
-        var width: Int
-        var height: Int
+        package var jpeg: [UInt8]
+        package var width: Int
+        package var height: Int
         /// 1 (grey) or 3 (RGB) components.
-        var components: Int
+        package var components: Int
         /// An ICC profile for the components, embedded as an ICCBased colour space.
-        var icc: [UInt8]?
+        package var icc: [UInt8]?
     }
 
     /// Adds a page of `pageWidth`×`pageHeight` points showing `image` in `box` (x, y, w, h).
-    func addPage(_ image: PageImage, pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
+    package func addPage(_ image: PageImage, pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
         throws(ConvertError)
     {
         var colorSpace = image.components == 1 ? "/DeviceGray" : "/DeviceRGB"
@@ -92,7 +92,7 @@ final class PDFWriter {
     }
 
     /// Writes the page tree, catalog, cross-reference table and trailer, and closes the file.
-    func finish() throws(ConvertError) {
+    package func finish() throws(ConvertError) {
         precondition(!pages.isEmpty, "a PDF has at least one page")
         try object(2, "<< /Type /Pages /Kids [\(pages.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
         try object(1, "<< /Type /Catalog /Pages 2 0 R >>")
@@ -112,7 +112,7 @@ final class PDFWriter {
     }
 
     /// A PDF real number: at most 3 decimals, no exponent.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(format: "%.3f", rounded)

@@ -1,4 +1,4 @@
-internal import CFFmpeg
+internal import CSwscale
 
 /// Owns a libswscale context (`SwsContext`) for one resize; freed with `sws_freeContext`.
 final class ScaleContext {
@@ -38,7 +38,7 @@ final class ScaleContext {
 }
 
 /// Resizing of bitmaps.
-enum Resampler {
+package enum Resampler {
     /// The size that fits `width`×`height` within a long edge of `longEdge`, keeping the aspect
     /// ratio; the same size when it already fits. Pure arithmetic.
     static func fitting(width: Int, height: Int, longEdge: Int) -> (width: Int, height: Int) {
@@ -101,7 +101,7 @@ enum Resampler {
     }
 
     /// What fills the bars a padded resize adds.
-    enum Padding: Sendable, Equatable {
+    package enum Padding: Sendable, Equatable {
         /// Transparent (the result gets an alpha channel).
         case transparent
         /// An opaque colour.

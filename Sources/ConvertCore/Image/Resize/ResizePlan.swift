@@ -2,47 +2,47 @@
 /// scaled to, and the canvas it is centred on (larger than the scaled picture only for
 /// ``PhotoResize/Fit/pad``). Pure arithmetic over sizes, so every mode's rounding is unit-tested
 /// without decoding anything.
-struct ResizePlan: Equatable, Sendable {
+package struct ResizePlan: Equatable, Sendable {
     /// A rectangle in pixels.
-    struct Rect: Equatable, Sendable {
-        var x: Int
-        var y: Int
-        var width: Int
-        var height: Int
+    package struct Rect: Equatable, Sendable {
+        package var x: Int
+        package var y: Int
+        package var width: Int
+        package var height: Int
     }
 
     /// Size of the source the plan was made for.
-    var sourceWidth: Int
-    var sourceHeight: Int
+    package var sourceWidth: Int
+    package var sourceHeight: Int
     /// The region of the source that is kept.
-    var crop: Rect
+    package var crop: Rect
     /// The size the region is scaled to.
-    var scaledWidth: Int
-    var scaledHeight: Int
+    package var scaledWidth: Int
+    package var scaledHeight: Int
     /// The size of the output; the scaled picture is centred on it.
-    var canvasWidth: Int
-    var canvasHeight: Int
+    package var canvasWidth: Int
+    package var canvasHeight: Int
 
     /// Where the scaled picture sits on the canvas: centred, odd pixels going right and down.
-    var offsetX: Int { (canvasWidth - scaledWidth) / 2 }
-    var offsetY: Int { (canvasHeight - scaledHeight) / 2 }
+    package var offsetX: Int { (canvasWidth - scaledWidth) / 2 }
+    package var offsetY: Int { (canvasHeight - scaledHeight) / 2 }
 
     /// Whether the plan leaves the source as it is.
-    var isIdentity: Bool {
+    package var isIdentity: Bool {
         crop == Rect(x: 0, y: 0, width: sourceWidth, height: sourceHeight) && scaledWidth == sourceWidth
             && scaledHeight == sourceHeight && canvasWidth == scaledWidth && canvasHeight == scaledHeight
     }
 
     /// The linear factor the kept region shrinks by (1 when it is not shrunk): a decode at this
     /// fraction of the full size still has every pixel the output needs.
-    var requiredScale: Double {
+    package var requiredScale: Double {
         min(1, max(Double(scaledWidth) / Double(crop.width), Double(scaledHeight) / Double(crop.height)))
     }
 
     /// The plan for a `sourceWidth`×`sourceHeight` upright picture: `resize` first, then the
     /// whole result shrunk so its long edge is at most `maxLongEdge` (the target-size search
     /// lowers the resolution of a resized photo this way).
-    init(sourceWidth: Int, sourceHeight: Int, resize: PhotoResize?, maxLongEdge: Int?) {
+    package init(sourceWidth: Int, sourceHeight: Int, resize: PhotoResize?, maxLongEdge: Int?) {
         precondition(sourceWidth > 0 && sourceHeight > 0, "a source has pixels")
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -82,7 +82,7 @@ struct ResizePlan: Equatable, Sendable {
 
     /// The largest size inside `boxWidth`×`boxHeight` with the source's aspect ratio; the
     /// source's own size when it already fits (never enlarged).
-    static func fitted(_ width: Int, _ height: Int, into boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
+    package static func fitted(_ width: Int, _ height: Int, into boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
         guard width > boxWidth || height > boxHeight else { return (width, height) }
         // Width-limited when boxWidth/width <= boxHeight/height (compared without division).
         if boxWidth * height <= boxHeight * width {
@@ -93,7 +93,7 @@ struct ResizePlan: Equatable, Sendable {
 
     /// The largest centred region of a `width`×`height` picture with the aspect ratio of
     /// `boxWidth`×`boxHeight`.
-    static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
+    package static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
         var w = width, h = height
         if width * boxHeight > boxWidth * height {
             w = max(1, min(width, Int((Double(height) * Double(boxWidth) / Double(boxHeight)).rounded())))
@@ -106,7 +106,7 @@ struct ResizePlan: Equatable, Sendable {
     /// This plan for the same picture decoded at `width`×`height` (a DCT-scaled JPEG decode):
     /// the kept region is scaled with the picture, the output sizes stay, so the result has the
     /// same dimensions however the source was decoded.
-    func forSource(width: Int, height: Int) -> ResizePlan {
+    package func forSource(width: Int, height: Int) -> ResizePlan {
         guard width != sourceWidth || height != sourceHeight else { return self }
         let sx = Double(width) / Double(sourceWidth), sy = Double(height) / Double(sourceHeight)
         var plan = self

@@ -2,7 +2,7 @@ import Foundation
 
 /// Random-access bytes the box reader walks: a file (``FileByteSource``) or a buffer already in
 /// memory (``MemoryByteSource``, used for a sample-description box and in tests).
-protocol ByteSource {
+package protocol ByteSource {
     /// Total number of bytes.
     var size: UInt64 { get }
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the source.
@@ -14,14 +14,14 @@ protocol ByteSource {
 ///
 /// Reads are positional (`pread`) and bounded, so a box claiming to be terabytes long never makes
 /// the reader allocate more than ``BoxLimits/maximumRead`` bytes at once.
-final class FileByteSource: ByteSource {
+package final class FileByteSource: ByteSource {
     private let descriptor: Int32
-    let size: UInt64
+    package let size: UInt64
 
     /// Opens `path` for reading. Only regular files are accepted: a FIFO or a device would block
     /// or never end. `O_NONBLOCK` keeps the open itself from waiting for a FIFO's writer; it has no
     /// effect on reads from a regular file.
-    init(path: String) throws(ConvertError) {
+    package init(path: String) throws(ConvertError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw ConvertError.opening(path, errno: errno) }
         var status = stat()
@@ -40,7 +40,7 @@ final class FileByteSource: ByteSource {
 
     deinit { close(descriptor) }
 
-    func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
+    package func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
         precondition(count >= 0 && count <= BoxLimits.maximumRead, "read larger than the box reader's bound")
         guard offset < size, count > 0 else { return [] }
         let wanted = Int(min(UInt64(count), size - offset))
@@ -65,11 +65,13 @@ final class FileByteSource: ByteSource {
 }
 
 /// Bytes already in memory.
-struct MemoryByteSource: ByteSource {
-    let bytes: [UInt8]
-    var size: UInt64 { UInt64(bytes.count) }
+package struct MemoryByteSource: ByteSource {
+    package let bytes: [UInt8]
 
-    func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
+    package init(bytes: [UInt8]) { self.bytes = bytes }
+    package var size: UInt64 { UInt64(bytes.count) }
+
+    package func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
         precondition(count >= 0 && count <= BoxLimits.maximumRead, "read larger than the box reader's bound")
         guard offset < size, count > 0 else { return [] }
         let start = Int(offset)
@@ -79,7 +81,7 @@ struct MemoryByteSource: ByteSource {
 
 extension ConvertError {
     /// The error for a failed `open`/`stat` of an input.
-    static func opening(_ path: String, errno code: Int32) -> ConvertError {
+    package static func opening(_ path: String, errno code: Int32) -> ConvertError {
         switch code {
         case ENOENT, ENOTDIR:
             return ConvertError(.input, key: "input.missing", message: "\(path) does not exist.", path: path)

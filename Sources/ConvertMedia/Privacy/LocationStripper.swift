@@ -1,0 +1,312 @@
+import ConvertCore
+import Foundation
+
+/// What `strip-location` asks for: one file, and where its location-free copy goes.
+public struct StripLocationRequest: Sendable {
+    /// The file to clean.
+    public var input: String
+    /// Where the result goes. Equal to ``input`` for an in-place edit (written through a
+    /// temporary file renamed over the original once complete).
+    public var destination: String
+    /// Whether an existing file at ``destination`` may be replaced (always so in place).
+    public var overwrite: Bool
+
+    /// Creates a request; `destination == input` edits the file in place.
+    public init(input: String, destination: String, overwrite: Bool = false) {
+        self.input = input
+        self.destination = destination
+        self.overwrite = overwrite
+    }
+
+    /// Whether the input itself is replaced.
+    public var inPlace: Bool { input == destination }
+}
+
+/// Removes the place a photo or video was made from its metadata without re-encoding anything.
+///
+/// Every edit keeps the file's length and layout: the GPS directory of an EXIF block is unlinked
+/// and zeroed where it is, XMP location properties are removed and the packet padded back to its
+/// length with spaces, and MP4/MOV location boxes are cut out of the movie box, which gets a
+/// `free` box of the same size at its end. No offset anywhere moves, so compressed pictures and
+/// audio/video packets are byte-identical by construction, and only metadata bytes differ:
+///
+/// - JPEG: APP1 Exif and APP1 XMP segments.
+/// - HEIC/HEIF/AVIF: the data of every `Exif` item and every `application/rdf+xml` XMP item
+///   (primary image, thumbnails, other images), found through `iinf` and `iloc`.
+/// - PNG: `eXIf` and uncompressed `iTXt` XMP chunks (checksums recomputed).
+/// - WebP: `EXIF` and `XMP ` chunks.
+/// - MP4/MOV: `©xyz`, `loci` and XMP (`XMP_`) boxes with a location in any `udta`, and the
+///   `ilst` values of `com.apple.quicktime.location.*` keys and `©xyz` items in any `meta`.
+///
+/// The result is read back with ``MediaProbe`` before it is committed: if any location remains
+/// (in a place this editor does not handle) the job fails with `.unsupported`
+/// `privacy.locationRemains` and nothing is written.
+///
+/// ```swift
+/// let result = try await LocationStripper.strip(
+///     StripLocationRequest(input: "IMG_0001.HEIC", destination: "IMG_0001 (no location).HEIC")).result()
+/// print(result.notes)  // ["location removed: EXIF GPS, XMP"]
+/// ```
+public enum LocationStripper {
+    /// Starts removing the location from `request.input`.
+    ///
+    /// Errors: `.input` for missing, unreadable or damaged files; `.unsupported`
+    /// (`privacy.unsupportedFormat`) for formats without an editor here (GIF has no location
+    /// metadata, Matroska/WebM and others are not edited), `privacy.compressedMetadata` for PNG
+    /// metadata stored compressed, `privacy.locationRemains` when the check after the edit still
+    /// finds a location; `.request` `output.exists` when the destination is taken.
+    public static func strip(_ request: StripLocationRequest) -> ConversionJob {
+        ConversionJob.start(path: request.input) { reporter in
+            reporter.report(.probing, 0)
+            return try await runBlocking { flag in try stripBlocking(request, cancellation: flag) }
+        }
+    }
+
+    /// A same-length replacement of bytes at a file offset.
+    struct Patch: Equatable {
+        var offset: Int
+        var bytes: [UInt8]
+    }
+
+    /// What an editor found: the patches to apply and the places the location was in.
+    struct Edit {
+        var patches: [Patch] = []
+        var places: [String] = []
+    }
+
+    static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError) -> JobResult {
+        let path = request.input
+        let before = try MediaProbe.probeBlocking(path: path, cancellation: cancellation)
+        let edit: Edit
+        switch before.format {
+        case "jpeg": edit = try JPEGLocation.edit(ImageDecoder.readAll(path: path), path: path)
+        case "png": edit = try PNGLocation.edit(ImageDecoder.readAll(path: path), path: path)
+        case "webp": edit = WebPLocation.edit(try ImageDecoder.readAll(path: path))
+        case "heic", "heif", "avif": edit = try HeifLocation.edit(ImageDecoder.readAll(path: path), path: path)
+        case "mp4", "mov", "m4a", "3gp": edit = try MovieLocation.edit(path: path)
+        case "gif":
+            edit = Edit()
+        default:
+            throw ConvertError(
+                .unsupported, key: "privacy.unsupportedFormat",
+                message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)
+        }
+        try cancellation.check()
+        if edit.patches.isEmpty && before.location.present {
+            throw ConvertError(
+                .unsupported, key: "privacy.locationRemains",
+                message: "\(path) records its location in \(before.location.sources.joined(separator: ", ")), "
+                    + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
+        }
+        if request.inPlace && edit.patches.isEmpty {
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+            return JobResult(inputPath: path, outputs: [OutputFile(path: path, byteCount: size)],
+                             notes: ["no location found; file unchanged"])
+        }
+        let stage = try StagedOutput(destination: request.destination)
+        try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
+        // The stage is created private (0600): an in-place result takes the original's
+        // permissions, a copy those any new file of this user gets.
+        var info = stat()
+        if request.inPlace, stat(path, &info) == 0 {
+            chmod(stage.temporaryPath, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            chmod(stage.temporaryPath, 0o666 & ~mask)
+        }
+        let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
+        if after.location.present {
+            throw ConvertError(
+                .unsupported, key: "privacy.locationRemains",
+                message: "\(path): a location remains in \(after.location.sources.joined(separator: ", ")) "
+                    + "after editing; nothing was written.", path: path)
+        }
+        let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
+        let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.joined(separator: ", ")
+        return JobResult(inputPath: path, outputs: [output], notes: [note])
+    }
+
+    /// Copies `source` to `target` (already created by the stage) and applies `patches`.
+    static func copy(_ source: String, to target: String, patches: [Patch], cancellation: CancellationFlag) throws(ConvertError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .fileSystem(errno, action: "read", path: source) }
+        defer { close(input) }
+        let output = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard output >= 0 else { throw .fileSystem(errno, action: "write", path: target) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            try cancellation.check()
+            let got = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(errno, action: "read", path: source)
+            }
+            if got == 0 { break }
+            try writeAll(output, buffer[0..<got], at: nil, path: target)
+        }
+        for patch in patches { try writeAll(output, patch.bytes[...], at: patch.offset, path: target) }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int?, path: String) throws(ConvertError) {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                if let offset { return pwrite(descriptor, base + done, raw.count - done, off_t(offset + done)) }
+                return write(descriptor, base + done, raw.count - done)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(errno, action: "write", path: path)
+            }
+            done += written
+        }
+    }
+
+    /// `packet` without location properties, padded with spaces to its original length (XML
+    /// allows whitespace after the packet); nil when it has none or is not UTF-8 text.
+    static func xmpWithoutLocation(_ packet: [UInt8]) -> [UInt8]? {
+        guard XMP.hasLocation(packet), var cleaned = XMP.removing(XMP.locationProperties, from: packet),
+            cleaned.count <= packet.count
+        else { return nil }
+        cleaned += [UInt8](repeating: 0x20, count: packet.count - cleaned.count)
+        return cleaned
+    }
+
+    /// `tiff` with its GPS directories removed in place, or nil when it has none.
+    static func exifWithoutLocation(_ tiff: [UInt8]) -> [UInt8]? {
+        guard let exif = Exif(tiff: tiff), exif.hasGPS || exif.thumbnailHasGPS else { return nil }
+        return exif.withoutLocationInPlace()
+    }
+}
+
+/// JPEG: the APP1 Exif and XMP segments, edited at their length.
+enum JPEGLocation {
+    /// The header of an extended-XMP segment (the rest of a packet too large for one segment).
+    static let extendedXMPHeader: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+
+    static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
+        var edit = LocationStripper.Edit()
+        for segment in JPEGMarkers.segments(data) where segment.marker == 0xE1 {
+            let payload = Array(data[segment.payload])
+            if payload.starts(with: extendedXMPHeader) {
+                // GUID (32) + full length (4) + offset (4), then a piece of the packet. Pieces are
+                // cut anywhere, so this is a best effort; editing them would mean rejoining them.
+                if XMP.hasLocation(Array(payload.dropFirst(extendedXMPHeader.count + 40))) {
+                    throw ConvertError(
+                        .unsupported, key: "privacy.locationRemains",
+                        message: "\(path) records its location in extended XMP, which offconvert does not edit; "
+                            + "nothing was written.", path: path)
+                }
+            } else if payload.starts(with: JPEGMarkers.exifHeader) {
+                let tiff = Array(payload.dropFirst(JPEGMarkers.exifHeader.count))
+                guard let cleaned = LocationStripper.exifWithoutLocation(tiff) else { continue }
+                edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.exifHeader.count, bytes: cleaned))
+                edit.places.append("EXIF GPS")
+            } else if payload.starts(with: JPEGMarkers.xmpHeader) {
+                let packet = Array(payload.dropFirst(JPEGMarkers.xmpHeader.count))
+                guard let cleaned = LocationStripper.xmpWithoutLocation(packet) else { continue }
+                edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.xmpHeader.count, bytes: cleaned))
+                edit.places.append("XMP")
+            }
+        }
+        return edit
+    }
+}
+
+/// PNG: `eXIf` and `iTXt` XMP chunks, edited at their length with the CRC recomputed.
+enum PNGLocation {
+    static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
+        var edit = LocationStripper.Edit()
+        var offset = 8
+        while offset + 12 <= data.count {
+            let length = Int(ByteBox.u32(data, offset))
+            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let dataStart = offset + 8
+            guard length <= data.count - dataStart - 4 else { break }
+            let chunk = Array(data[dataStart..<(dataStart + length)])
+            var cleaned: [UInt8]?
+            switch type {
+            case "eXIf":
+                cleaned = LocationStripper.exifWithoutLocation(chunk)
+                if cleaned != nil { edit.places.append("EXIF GPS") }
+            case "iTXt":
+                guard let textStart = PNGText.textStart(chunk) else { break }
+                if chunk[18] != 0 {
+                    throw ConvertError(
+                        .unsupported, key: "privacy.compressedMetadata",
+                        message: "\(path) stores its XMP compressed; offconvert cannot edit it without re-encoding.",
+                        path: path)
+                }
+                if let text = LocationStripper.xmpWithoutLocation(Array(chunk[textStart...])) {
+                    cleaned = Array(chunk[..<textStart]) + text
+                    edit.places.append("XMP")
+                }
+            case "zTXt", "tEXt":
+                // ImageMagick's hex-encoded EXIF/XMP copies: not worth a second parser; refuse
+                // rather than leave a location behind.
+                guard chunk.starts(with: Array("Raw profile type".utf8)) else { break }
+                throw ConvertError(
+                    .unsupported, key: "privacy.compressedMetadata",
+                    message: "\(path) keeps metadata in a legacy text chunk offconvert does not edit.", path: path)
+            default:
+                break
+            }
+            if let cleaned {
+                let crc = CRC32.checksum(Array(data[(offset + 4)..<dataStart]) + cleaned)
+                edit.patches.append(.init(offset: dataStart, bytes: cleaned + [
+                    UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
+                ]))
+            }
+            offset = dataStart + length + 4
+            if type == "IEND" { break }
+        }
+        return edit
+    }
+}
+
+/// WebP: the RIFF `EXIF` and `XMP ` chunks, edited at their length.
+enum WebPLocation {
+    static func edit(_ data: [UInt8]) -> LocationStripper.Edit {
+        var edit = LocationStripper.Edit()
+        var offset = 12
+        while offset + 8 <= data.count {
+            let type = String(decoding: data[offset..<(offset + 4)], as: UTF8.self)
+            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
+            let start = offset + 8
+            guard size <= data.count - start else { break }
+            let chunk = Array(data[start..<(start + size)])
+            if type == "EXIF" {
+                // Some writers keep JPEG's "Exif\0\0" prefix in the chunk.
+                let skip = chunk.starts(with: JPEGMarkers.exifHeader) ? JPEGMarkers.exifHeader.count : 0
+                if let cleaned = LocationStripper.exifWithoutLocation(Array(chunk.dropFirst(skip))) {
+                    edit.patches.append(.init(offset: start + skip, bytes: cleaned))
+                    edit.places.append("EXIF GPS")
+                }
+            } else if type == "XMP ", let cleaned = LocationStripper.xmpWithoutLocation(chunk) {
+                edit.patches.append(.init(offset: start, bytes: cleaned))
+                edit.places.append("XMP")
+            }
+            offset = start + size + (size & 1)
+        }
+        return edit
+    }
+}
+
+/// The CRC-32 PNG chunks carry (ISO 3309, polynomial 0xEDB88320).
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

@@ -1,0 +1,185 @@
+internal import CFFmpeg
+import Foundation
+import ConvertCore
+
+/// Reads what a media file is: its format, size and (for movies and audio) its container and
+/// tracks, including the dynamic-range class of every video track.
+///
+/// ```swift
+/// let info = try await MediaProbe.probe(path: "IMG_0001.MOV")
+/// for track in info.container?.videoTracks ?? [] {
+///     print(track.codec, track.video?.dynamicRange.summary ?? "")
+///     // hevc Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)
+/// }
+/// ```
+public enum MediaProbe {
+    /// Probes the file at `path`.
+    ///
+    /// The file is identified by its content, never its name. Still images (JPEG, PNG, WebP, GIF,
+    /// HEIC/HEIF/AVIF) give a ``MediaInfo`` with ``MediaInfo/format``, size and an
+    /// ``MediaInfo/image`` part and no container part. MP4/MOV files are read with our own box reader as well as FFmpeg, so Dolby Vision
+    /// records, colour boxes and location metadata are found even where FFmpeg cannot decode the
+    /// codec; damage our reader finds in a file FFmpeg can still read becomes a warning.
+    ///
+    /// - Throws: `.input` errors with keys `input.missing`, `input.denied`, `input.notAFile`,
+    ///   `input.empty`, `input.unreadable`, `input.unrecognised` (not a media file),
+    ///   `input.truncated` (an MP4/MOV cut short before its movie box), `input.corrupt` (damaged
+    ///   beyond reading, including headers that declare impossible sizes); `.cancelled` when
+    ///   the calling task is cancelled.
+    public static func probe(path: String) async throws(ConvertError) -> MediaInfo {
+        do {
+            return try await runBlocking { flag in try probeBlocking(path: path, cancellation: flag) }
+        } catch {
+            throw ConvertError.wrapping(error, path: path)
+        }
+    }
+
+    static func probeBlocking(path: String, cancellation: CancellationFlag) throws(ConvertError) -> MediaInfo {
+        FFmpegLogging.quiet()
+        let source = try FileByteSource(path: path)
+        guard source.size > 0 else {
+            throw ConvertError(.input, key: "input.empty", message: "\(path) is empty.", path: path)
+        }
+        let head: [UInt8]
+        do { head = try source.read(at: 0, count: 64) } catch {
+            throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
+                               underlying: error.description)
+        }
+        let byteCount = Int(source.size)
+        let kind = MediaSniffer.kind(of: head)
+        if case .image(let format, let name) = kind {
+            // The image part is a bonus over format and size: a picture too damaged to describe
+            // is still identified, with the reason given.
+            do {
+                let image = try ImageProbe.probe(path: path)
+                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image)
+            } catch {
+                if error.category == .cancelled { throw error }
+                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
+                                 imageError: error.message)
+            }
+        }
+
+        var movie: ISOMovie?
+        var boxDamage: BoxError?
+        if case .isoMedia = kind {
+            do { movie = try MovieBoxScanner.scan(BoxReader(source: source)) } catch {
+                if case .io = error {
+                    throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
+                                       underlying: error.description)
+                }
+                boxDamage = error
+            }
+        }
+        try cancellation.check()
+
+        let demuxer: Demuxer
+        do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
+            if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
+                throw ConvertError(.input, key: "input.truncated",
+                                   message: "\(path) is incomplete: the file ends before its movie data.",
+                                   path: path, underlying: error.underlyingDescription)
+            }
+            if let boxDamage {
+                throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).",
+                                   path: path, underlying: error.underlyingDescription)
+            }
+            // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
+            // declares an absurd table size (it refuses allocations above its limit), not because
+            // the machine is short of memory.
+            if error.key == "internal.memory" {
+                throw ConvertError(.input, key: "input.corrupt",
+                                   message: "\(path) is damaged: its headers declare impossible sizes.",
+                                   path: path, underlying: error.underlyingDescription)
+            }
+            throw error
+        }
+        let formatName = demuxer.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
+        guard demuxer.streamCount > 0, formatName != "tty" else {
+            throw ConvertError(.input, key: "input.unrecognised",
+                               message: "\(path) is not a media file offconvert recognises.", path: path)
+        }
+
+        var container = ContainerProber(demuxer: demuxer, movie: movie).containerInfo()
+        // FFmpeg builds a nameless data stream from the wreck of a track; a file with nothing but
+        // such streams has nothing to show.
+        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
+            if let boxDamage {
+                throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).", path: path)
+            }
+            throw ConvertError(.input, key: "input.unrecognised",
+                               message: "\(path) has no track offconvert recognises.", path: path)
+        }
+        try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
+        if let boxDamage {
+            container.warnings.insert("the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
+        }
+        if let truncated = movie?.truncatedBox {
+            container.warnings.insert("the file is cut short: its '\(truncated)' box runs past the end", at: 0)
+        }
+        container.warnings.append(contentsOf: movie?.problems ?? [])
+        for track in container.tracks {
+            // ST 2086 luminance is in 0.0001 cd/m² units; writers that put plain cd/m² there give
+            // a "1000 nit" display as 0.1 cd/m². Tone mappers should not trust such a value.
+            if let peak = track.video?.masteringDisplay?.maxLuminance, peak < 50 {
+                container.warnings.append("track \(track.index): the mastering display's peak luminance "
+                    + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
+            }
+        }
+        let (format, name) = describe(kind: kind, demuxer: demuxer)
+        return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
+    }
+
+    /// Fills in mastering display and content light level from the first frame of the first PQ
+    /// video track whose container gave neither (HDR10 metadata carried only in SEI).
+    private static func addFirstFrameMetadata(
+        to container: inout ContainerInfo, demuxer: Demuxer, cancellation: CancellationFlag
+    ) throws(ConvertError) {
+        guard let position = container.tracks.firstIndex(where: { track in
+            guard let video = track.video, track.decoderAvailable else { return false }
+            return video.dynamicRange.sdrConversion == .toneMapFromPQ && video.masteringDisplay == nil
+                && video.contentLight == nil
+        }) else { return }
+        let (display, light) = try FirstFrameHDRMetadata.read(
+            demuxer: demuxer, index: container.tracks[position].index, cancellation: cancellation)
+        container.tracks[position].video?.masteringDisplay = display
+        container.tracks[position].video?.contentLight = light
+    }
+
+    /// The short format id and readable name for a container.
+    private static func describe(kind: MediaSniffer.Kind, demuxer: Demuxer) -> (String, String) {
+        switch kind {
+        case .matroska(let isWebM):
+            return isWebM ? ("webm", "WebM") : ("matroska", "Matroska")
+        case .isoMedia(let major):
+            let brand = major?.description ?? "qt  "
+            if brand == "qt  " { return ("mov", "QuickTime movie") }
+            if brand.hasPrefix("M4A") || brand.hasPrefix("M4B") { return ("m4a", "MPEG-4 audio") }
+            if brand.hasPrefix("3g") { return ("3gp", "3GPP") }
+            return ("mp4", "MPEG-4")
+        default:
+            guard let format = demuxer.context.pointee.iformat?.pointee else { return ("unknown", "Unknown") }
+            let short = String(cString: format.name).split(separator: ",").first.map(String.init) ?? "unknown"
+            let long = format.long_name.map { String(cString: $0) } ?? short
+            return (short, long)
+        }
+    }
+}
+
+/// FFmpeg logs demuxer and decoder complaints straight to stderr, which would garble the CLI's
+/// output; our errors already carry FFmpeg's message. Set `OFFCONVERT_FFMPEG_LOG=1` to keep them.
+enum FFmpegLogging {
+    private static let configured: Void = {
+        if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
+    }()
+
+    /// Silences FFmpeg's own logging once per process, unless `OFFCONVERT_FFMPEG_LOG` is set.
+    static func quiet() { configured }
+}
+
+extension MediaProbe {
+    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
+    /// input of a batch before any work); nil when the file cannot be read.
+    public static func kind(path: String) -> MediaKind? { MediaKind.of(path: path) }
+}

@@ -1,0 +1,165 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// Owns an `AVFormatContext` opened for reading (`avformat_open_input`), freed with
+/// `avformat_close_input`.
+///
+/// Only local files can be opened: the protocol whitelist is `file` (and `pipe`), so a crafted
+/// playlist, a `concat:` URL or a file named `http://…` can never make FFmpeg reach the network.
+/// And only the file itself: demuxers that open other files named inside the input (HLS and DASH
+/// playlists, ffconcat lists, image sequences) are left out of the format whitelist, so a
+/// playlist named `.mp4` cannot make FFmpeg read anything else on the disk.
+/// The interrupt callback checks the job's ``CancellationFlag``, so a blocked read returns promptly
+/// when the job is cancelled.
+final class Demuxer {
+    /// The file this demuxer reads.
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private let cancellation: Unmanaged<CancellationFlag>
+
+    /// Demuxers that open other files or URLs named inside their input.
+    static let referencingDemuxers: Set<String> = ["hls", "applehttp", "dash", "concat", "image2", "webm_dash_manifest"]
+
+    /// Every demuxer of this FFmpeg build except ``referencingDemuxers``, as FFmpeg's
+    /// `format_whitelist` option wants them (comma-separated names).
+    static let formatWhitelist: String = {
+        var names: [String] = []
+        var state: UnsafeMutableRawPointer? = nil
+        while let format = av_demuxer_iterate(&state) {
+            let name = String(cString: format.pointee.name)
+            // Aliases share one entry ("mov,mp4,m4a,3gp,3g2,mj2"); FFmpeg matches any of them.
+            if name.split(separator: ",").contains(where: { referencingDemuxers.contains(String($0)) }) { continue }
+            names.append(name)
+        }
+        return names.joined(separator: ",")
+    }()
+
+    /// Opens `path` and reads its stream information. Reading it decodes a few frames of each
+    /// stream; `maxPixels` stops those decoders from allocating frames larger than that, so a
+    /// stream whose headers claim a huge picture costs nothing before the plan refuses it.
+    init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
+         maxPixels: Int = PixelLimit.defaultMaxPixels) throws(ConvertError) {
+        self.path = path
+        guard let allocated = avformat_alloc_context() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening \(path).", path: path)
+        }
+        let retained = Unmanaged.passRetained(flag)
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<CancellationFlag>.fromOpaque(opaque).takeUnretainedValue().isCancelled ? 1 : 0
+            },
+            opaque: retained.toOpaque())
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", "file,pipe", 0)
+        av_dict_set(&options, "format_whitelist", Demuxer.formatWhitelist, 0)
+        // Sources with several hundred tracks or absurd sizes are not worth analysing for minutes.
+        av_dict_set(&options, "max_streams", "64", 0)
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let opened = avformat_open_input(&contextPointer, path, nil, &options)
+        av_dict_free(&options)
+        guard opened >= 0, let contextPointer else {
+            // avformat_open_input frees the context on failure.
+            retained.release()
+            if opened == offc_averror(ENOENT) {
+                throw ConvertError(.input, key: "input.missing", message: "\(path) does not exist.", path: path)
+            }
+            if opened == offc_averror(EACCES) {
+                throw ConvertError(.input, key: "input.denied", message: "\(path) cannot be read (permission denied).", path: path)
+            }
+            if opened == offc_averror_invaliddata() {
+                throw ConvertError(.input, key: "input.unrecognised",
+                                   message: "\(path) is not a media file offconvert recognises.", path: path,
+                                   underlying: FFmpeg.describe(opened))
+            }
+            throw FFmpeg.error(opened, "open", path: path)
+        }
+        context = contextPointer
+        cancellation = retained
+        // One options dictionary per stream, as avformat_find_stream_info expects; it frees nothing
+        // of ours, so each is freed here.
+        let streamCount = Int(contextPointer.pointee.nb_streams)
+        var streamOptions = [OpaquePointer?](repeating: nil, count: streamCount)
+        for index in 0..<streamCount { av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0) }
+        let found = streamOptions.withUnsafeMutableBufferPointer { buffer in
+            avformat_find_stream_info(contextPointer, buffer.baseAddress)
+        }
+        for index in 0..<streamCount { av_dict_free(&streamOptions[index]) }
+        // Every stored property is set by now, so throwing runs deinit, which closes the context
+        // and releases the flag; freeing them here as well would free them twice.
+        try FFmpeg.check(found, "read the stream information", path: path)
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&owned)
+        cancellation.release()
+    }
+
+    /// Number of streams in the file.
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    /// The stream at `index`; valid only while this demuxer lives.
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < streamCount, "stream index out of range")
+        return context.pointee.streams[index]!
+    }
+
+    /// The result of one read.
+    enum ReadStep { case packet, endOfFile }
+
+    /// Reads the next packet into `packet`. End of file is a value, not an error.
+    func read(into packet: Packet) throws(ConvertError) -> ReadStep {
+        let code = av_read_frame(context, packet.pointer)
+        if code == FFmpeg.endOfFile { return .endOfFile }
+        try FFmpeg.check(code, "read a packet", path: path)
+        return .packet
+    }
+
+    /// Container duration in seconds, when known.
+    var duration: Double? {
+        let value = context.pointee.duration
+        guard value != FFmpeg.noTimestamp, value > 0 else { return nil }
+        return Double(value) / Double(AV_TIME_BASE)
+    }
+}
+
+/// Owns an `AVPacket` (`av_packet_alloc`), freed with `av_packet_free`.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(ConvertError) {
+        guard let pointer = av_packet_alloc() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&owned)
+    }
+
+    /// Drops the packet's payload so it can be reused.
+    func unref() { av_packet_unref(pointer) }
+}
+
+/// Owns an `AVFrame` (`av_frame_alloc`), freed with `av_frame_free`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(ConvertError) {
+        guard let pointer = av_frame_alloc() else {
+            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&owned)
+    }
+
+    /// Drops the frame's buffers so it can be reused.
+    func unref() { av_frame_unref(pointer) }
+}

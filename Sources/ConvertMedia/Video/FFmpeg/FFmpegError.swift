@@ -1,0 +1,66 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// Helpers that turn FFmpeg's negative return codes into ``ConvertError``s.
+enum FFmpeg {
+    /// `AVERROR(EAGAIN)`: "no output now, send more input" (or the reverse). A normal state.
+    static let again = offc_averror(EAGAIN)
+    /// `AVERROR_EOF`: the end of a stream. A normal state.
+    static let endOfFile = offc_averror_eof()
+    /// `AVERROR_EXIT`: our interrupt callback stopped a blocking call.
+    static let exit = offc_averror_exit()
+    /// `AV_NOPTS_VALUE`: no timestamp.
+    static let noTimestamp = offc_nopts_value()
+
+    /// FFmpeg's text for an error code.
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(nulTerminated: buffer)
+    }
+
+    /// Throws for a negative `code` from `action` on `path`, categorised for the user.
+    /// ENOSPC and EIO become device errors; an interrupted call becomes cancellation; the rest
+    /// become the given category (input for reading, internal for library misuse).
+    @discardableResult
+    static func check(
+        _ code: Int32, _ action: String, path: String, category: ConvertError.Category = .input
+    ) throws(ConvertError) -> Int32 {
+        guard code < 0 else { return code }
+        throw error(code, action, path: path, category: category)
+    }
+
+    static func error(
+        _ code: Int32, _ action: String, path: String, category: ConvertError.Category = .input
+    ) -> ConvertError {
+        let text = describe(code)
+        if code == exit { return .cancelled(path: path) }
+        if code == offc_averror(ENOSPC) || code == offc_averror(EDQUOT) {
+            return ConvertError(.device, key: "device.full", message: "Not enough space to write \(path).",
+                                path: path, underlying: "\(action): \(text)")
+        }
+        if code == offc_averror(EIO) && category != .input {
+            return ConvertError(.device, key: "device.io", message: "Writing \(path) failed.",
+                                path: path, underlying: "\(action): \(text)")
+        }
+        // While reading, ENOMEM is FFmpeg refusing an allocation a damaged header asked for (a
+        // sample description claiming 2 GB, say: av_malloc caps requests), not the machine
+        // running out: the file is at fault.
+        if code == offc_averror(ENOMEM) && category == .input {
+            return ConvertError(.input, key: "input.corrupt",
+                                message: "\(path) could not be read: it declares impossible sizes (the file is damaged).",
+                                path: path, underlying: "\(action): \(text)")
+        }
+        if code == offc_averror(ENOMEM) {
+            return ConvertError(.internal, key: "internal.memory", message: "Ran out of memory while converting \(path).",
+                                path: path, underlying: "\(action): \(text)")
+        }
+        if category == .input {
+            return ConvertError(.input, key: "input.corrupt",
+                                message: "\(path) could not be read: the file is damaged or not a media file.",
+                                path: path, underlying: "\(action): \(text)")
+        }
+        return ConvertError(category, key: "\(category).ffmpeg", message: "Converting \(path) failed while trying to \(action).",
+                            path: path, underlying: text)
+    }
+}

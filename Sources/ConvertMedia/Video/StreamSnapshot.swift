@@ -1,0 +1,218 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// A `Sendable` copy of what the pipeline needs to know about one demuxed stream, taken while the
+/// demuxer is open so nothing points into FFmpeg's memory afterwards.
+struct StreamSnapshot: Sendable, Equatable {
+    /// The kind of a stream; an open set so an unknown FFmpeg media type never crashes.
+    enum Kind: Sendable, Equatable {
+        case video, audio, subtitle, data, attachment
+        case other(Int32)
+    }
+
+    /// Index in the input file.
+    var index: Int
+    var kind: Kind
+    /// FFmpeg's short codec name (`h264`, `aac`), or `none` for tracks it cannot name (mebx, mett).
+    var codecName: String
+    /// The container's four-character code (`hvc1`, `mebx`), empty when none.
+    var codecTag: String
+    /// Codec profile (FFmpeg's number), or a negative value when unknown.
+    var profile: Int32
+    var width: Int32
+    var height: Int32
+    /// Pixel format name (`yuv420p10le`), empty when unknown.
+    var pixelFormat: String
+    /// `color_trc` as FFmpeg's integer.
+    var transfer: Int32
+    /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
+    /// a portrait iPhone clip), 0 when none.
+    var rotation: Double
+    /// Dolby Vision configuration (`dvcC`/`dvvC`) when the stream has one.
+    var doviProfile: Int32?
+    var doviCompatibility: Int32?
+    var sampleRate: Int32
+    var channels: Int32
+    /// Seconds per tick of the stream's timestamps.
+    var timeBase: Double
+    /// Stream duration in seconds, when known.
+    var duration: Double?
+    /// Whether this FFmpeg build has a decoder for the stream.
+    var decodable: Bool
+
+    /// Whether this is AAC audio.
+    var isAAC: Bool { kind == .audio && codecName == "aac" }
+
+    /// Takes the snapshot of `stream`; nil for a stream without codec parameters (which FFmpeg
+    /// never makes, but a nil is not worth a crash).
+    init?(_ stream: UnsafeMutablePointer<AVStream>) {
+        guard let parameters = stream.pointee.codecpar?.pointee else { return nil }
+        index = Int(stream.pointee.index)
+        switch parameters.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
+        case AVMEDIA_TYPE_DATA: kind = .data
+        case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
+        default: kind = .other(parameters.codec_type.rawValue)
+        }
+        codecName = String(cString: avcodec_get_name(parameters.codec_id))
+        codecTag = StreamSnapshot.fourCC(parameters.codec_tag)
+        profile = parameters.profile
+        width = parameters.width
+        height = parameters.height
+        let format = AVPixelFormat(rawValue: parameters.format)
+        if kind == .video, let descriptor = av_pix_fmt_desc_get(format) {
+            pixelFormat = String(cString: descriptor.pointee.name)
+        } else {
+            pixelFormat = ""
+        }
+        transfer = Int32(parameters.color_trc.rawValue)
+        var size = 0
+        if let matrixData = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
+            let angle = matrixData.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+            rotation = angle.isFinite ? angle : 0
+        } else {
+            rotation = 0
+        }
+        if let dovi = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+           size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        {
+            let record = UnsafeRawPointer(dovi).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
+            doviProfile = Int32(record.dv_profile)
+            doviCompatibility = Int32(record.dv_bl_signal_compatibility_id)
+        } else {
+            doviProfile = nil
+            doviCompatibility = nil
+        }
+        sampleRate = parameters.sample_rate
+        channels = parameters.ch_layout.nb_channels
+        let base = stream.pointee.time_base
+        timeBase = base.den != 0 ? Double(base.num) / Double(base.den) : 0
+        let ticks = stream.pointee.duration
+        duration = ticks != FFmpeg.noTimestamp && ticks > 0 ? Double(ticks) * timeBase : nil
+        decodable = avcodec_find_decoder(parameters.codec_id) != nil
+    }
+
+    /// The four printable characters of a codec tag, or empty.
+    static func fourCC(_ tag: UInt32) -> String {
+        guard tag != 0 else { return "" }
+        let bytes = (0..<4).map { UInt8((tag >> (8 * UInt32($0))) & 0xFF) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the display matrix turns the picture sideways (±90°), so width and height swap.
+    var isSideways: Bool {
+        let quarter = (abs(rotation).truncatingRemainder(dividingBy: 180))
+        return abs(quarter - 90) < 1
+    }
+}
+
+/// All streams of one input, read once before planning.
+struct MediaSnapshot: Sendable {
+    var path: String
+    var streams: [StreamSnapshot]
+    /// Container duration in seconds, when known.
+    var duration: Double?
+    /// Container-level metadata tags, in file order.
+    var tags: [(key: String, value: String)]
+
+    /// The first video stream that is a real picture track (not cover art).
+    var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
+    /// Reads the snapshot of an open demuxer.
+    init(_ demuxer: Demuxer) {
+        path = demuxer.path
+        var snapshots: [StreamSnapshot] = []
+        for index in 0..<demuxer.streamCount {
+            guard var snapshot = StreamSnapshot(demuxer.stream(index)) else { continue }
+            // Attached pictures (cover art) are video streams but never the movie.
+            if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { snapshot.width = 0 }
+            snapshots.append(snapshot)
+        }
+        Self.addBoxLevelDolbyVision(to: &snapshots, demuxer: demuxer)
+        streams = snapshots
+        duration = demuxer.duration
+        tags = Metadata.entries(demuxer.context.pointee.metadata)
+    }
+}
+
+extension MediaSnapshot {
+    /// Fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
+    /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
+    /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
+    /// stream (no usable base layer) decoded into green and purple.
+    fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
+        guard let format = demuxer.context.pointee.iformat, String(cString: format.pointee.name).contains("mp4"),
+              snapshots.contains(where: { $0.kind == .video && $0.doviProfile == nil }),
+              let source = try? FileByteSource(path: demuxer.path),
+              let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
+        else { return }
+        for position in snapshots.indices where snapshots[position].kind == .video && snapshots[position].doviProfile == nil {
+            let trackID = Int(demuxer.stream(snapshots[position].index).pointee.id)
+            guard let track = movie.tracks.first(where: { $0.trackID == trackID }),
+                  let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
+            else { continue }
+            snapshots[position].doviProfile = Int32(record.profile)
+            snapshots[position].doviCompatibility = Int32(record.baseLayerCompatibilityID)
+        }
+    }
+}
+
+/// Reading and filtering FFmpeg metadata dictionaries.
+enum Metadata {
+    /// All entries of `dictionary`, in order.
+    static func entries(_ dictionary: OpaquePointer?) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            result.append((String(cString: next.pointee.key), String(cString: next.pointee.value)))
+            entry = next
+        }
+        return result
+    }
+
+    /// Whether a tag says where the recording was made: `location`, `location-eng`,
+    /// `com.apple.quicktime.location.ISO6709` and its accuracy companions, ©xyz.
+    static func isLocation(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return lower.contains("location") || lower.contains("xyz") || lower.contains("gps")
+    }
+
+    /// Whether a tag identifies the device or its owner: serial numbers, owner names and unique
+    /// ids (`com.apple.quicktime.content.identifier` ties a clip to its Live Photo). The same
+    /// policy as photos' EXIF (BodySerialNumber, CameraOwnerName, ImageUniqueID go; make, model
+    /// and software stay).
+    static func isIdentifying(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains { lower.contains($0) }
+    }
+
+    /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`,
+    /// identifying tags unless `keepIdentifiers`, and tags that describe the source file rather
+    /// than the content. Returns how many location tags were left out.
+    @discardableResult
+    static func copy(_ source: OpaquePointer?, into destination: UnsafeMutablePointer<OpaquePointer?>,
+                     keepLocation: Bool, keepIdentifiers: Bool = false) -> Int {
+        var removed = 0
+        for (key, value) in entries(source) {
+            // A `timecode` tag makes the MOV/MP4 muxers add a timecode track, and `encoder` names
+            // the tool that wrote the source, not this file.
+            if key == "timecode" || key == "encoder" { continue }
+            if !keepIdentifiers && isIdentifying(key) { continue }
+            if !keepLocation && isLocation(key) {
+                removed += 1
+                continue
+            }
+            av_dict_set(destination, key, value, 0)
+        }
+        // FFmpeg's MP4/MOV muxers write a location only from the `location` key (as ©xyz); an
+        // iPhone clip has only the ISO 6709 mdta key, so kept locations are carried over in that form.
+        if keepLocation && av_dict_get(destination.pointee, "location", nil, 0) == nil,
+           let iso6709 = entries(source).first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
+        {
+            av_dict_set(destination, "location", iso6709.value, 0)
+        }
+        return removed
+    }
+}

@@ -1,0 +1,97 @@
+internal import CFFmpeg
+import Foundation
+import ConvertCore
+
+/// The video engine's entry points: each returns a running ``ConversionJob``.
+///
+/// Every job first opens the input and plans (which streams are copied, which re-encoded, whether
+/// HDR is tone mapped) and fails early for known reasons, before any file is created. The output
+/// is written to a temporary file next to its destination and moved into place only when
+/// complete; cancelling the job stops decoding and encoding within a packet and removes it.
+public enum VideoConverter {
+    /// Converts a video: a passthrough remux when every kept stream already fits the target,
+    /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
+    public static func convert(_ request: VideoRequest) -> ConversionJob {
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
+            try VideoPlanner.plan(request, media: media)
+        }
+    }
+
+    /// Makes an animated GIF from part of a video.
+    public static func gif(_ request: GIFRequest) -> ConversionJob {
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
+            try VideoPlanner.gif(request, media: media)
+        }
+    }
+
+    /// Saves a video's sound (its first AAC track, else its first audio track) as an audio file;
+    /// AAC goes into `.m4a` without re-encoding.
+    public static func extractAudio(_ request: AudioExtractionRequest) -> ConversionJob {
+        run(input: request.input, output: request.output) { media throws(ConvertError) in
+            try VideoPlanner.extractAudio(request, media: media)
+        }
+    }
+
+    private static func run(
+        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
+        plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
+    ) -> ConversionJob {
+        ConversionJob.start(path: input) { reporter in
+            try await runBlocking { flag in
+                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, plan: makePlan, cancellation: flag,
+                                 reporter: reporter)
+            }
+        }
+    }
+}
+
+/// The blocking body shared by every video job.
+enum VideoJob {
+    /// FFmpeg logs to stderr by default; a library must not write there. Errors reach the caller
+    /// as ``ConvertError``s instead. SVT-AV1 logs by itself unless `SVT_LOG` says otherwise; a
+    /// value the user set is left alone. (x265 is quietened through its `log-level` option.)
+    static let silenced: Bool = {
+        av_log_set_level(AV_LOG_QUIET)
+        setenv("SVT_LOG", "1", 0)
+        return true
+    }()
+
+    static func run(
+        input: String, output: OutputLocation, maxPixels: Int, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
+        cancellation: CancellationFlag, reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult {
+        _ = silenced
+        reporter.report(.probing, 0)
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels)
+        let media = MediaSnapshot(demuxer)
+        let plan = try makePlan(media)
+        try cancellation.check()
+        let destination = try OutputNamer.destination(
+            input: input, explicitPath: output.path, directory: output.directory, overwrite: output.overwrite,
+            pathExtension: plan.format.fileExtension)[0]
+        let staged = try StagedOutput(destination: destination)
+        let removedTags: Int
+        let damaged: Int
+        do {
+            let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
+            let stage: JobStage = plan.isPassthrough ? .remuxing : .encoding
+            let pump = try FramePump(demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation) { fraction in
+                reporter.report(stage, fraction * 0.98)
+            }
+            try pump.run()
+            removedTags = pump.removedLocationTags
+            damaged = pump.damagedPackets
+        }
+        reporter.report(.writing, 0.99)
+        // A name chosen here may be taken by a concurrent job before this commit: number around it.
+        let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil)
+        var notes = plan.notes
+        if removedTags > 0 { notes.append("location removed") }
+        if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
+        if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }
+        if !plan.keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
+            notes.append("serial numbers and owner name removed")
+        }
+        return JobResult(inputPath: input, outputs: [file], notes: notes)
+    }
+}

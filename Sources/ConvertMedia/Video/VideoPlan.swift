@@ -1,0 +1,395 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// The output file format: which FFmpeg muxer writes it and with which options.
+struct OutputFormat: Sendable, Equatable {
+    /// FFmpeg's muxer name (`mp4`, `matroska`, ...); always explicit, since the staged temporary
+    /// file's `.partial` name says nothing about the format.
+    var muxer: String
+    /// The file name extension.
+    var fileExtension: String
+    /// Muxer options.
+    var options: [Option]
+
+    /// One `key=value` option.
+    struct Option: Sendable, Equatable {
+        var key: String
+        var value: String
+    }
+
+    /// Whether the container is MPEG-4/QuickTime (codec tags such as `hvc1` matter there).
+    var isISOBMFF: Bool { muxer == "mp4" || muxer == "mov" || muxer == "ipod" }
+
+    static func video(_ container: VideoContainer) -> OutputFormat {
+        switch container {
+        case .mp4: return OutputFormat(muxer: "mp4", fileExtension: "mp4", options: [.faststart])
+        case .mov: return OutputFormat(muxer: "mov", fileExtension: "mov", options: [.faststart])
+        case .mkv: return OutputFormat(muxer: "matroska", fileExtension: "mkv", options: [])
+        case .webm: return OutputFormat(muxer: "webm", fileExtension: "webm", options: [])
+        }
+    }
+
+    static func audio(_ format: AudioFormat) -> OutputFormat {
+        switch format {
+        case .m4a: return OutputFormat(muxer: "ipod", fileExtension: "m4a", options: [.faststart])
+        case .mp3: return OutputFormat(muxer: "mp3", fileExtension: "mp3", options: [])
+        case .opus: return OutputFormat(muxer: "opus", fileExtension: "opus", options: [])
+        case .wav: return OutputFormat(muxer: "wav", fileExtension: "wav", options: [])
+        case .flac: return OutputFormat(muxer: "flac", fileExtension: "flac", options: [])
+        }
+    }
+
+    static let gif = OutputFormat(muxer: "gif", fileExtension: "gif", options: [])
+}
+
+extension OutputFormat.Option {
+    /// MP4/MOV: move the index (moov) to the front so the file starts playing before it is fully read.
+    static let faststart = OutputFormat.Option(key: "movflags", value: "+faststart")
+}
+
+/// How one video stream is re-encoded.
+struct VideoEncoding: Sendable, Equatable {
+    /// FFmpeg encoder name (`libx264`, `libx265`, `libvpx-vp9`, `libsvtav1`, `gif`).
+    var encoder: String
+    /// Encoder private options (`crf`, `preset`, ...).
+    var options: [OutputFormat.Option]
+    /// The libavfilter chain between decoder and encoder (scale, rotation, tone map, format).
+    var filter: String
+    /// The dynamic-range handling the filter implements.
+    var dynamicRange: ToneMapDecision.Action
+    /// Whether the output keeps the source's display matrix (false when pixels are rotated).
+    var keepsDisplayMatrix: Bool
+}
+
+/// How one audio stream is re-encoded.
+struct AudioEncoding: Sendable, Equatable {
+    /// FFmpeg encoder name (`aac`, `libopus`, `libmp3lame`, `flac`, `pcm_s16le`).
+    var encoder: String
+    /// Output sample rate; `nil` keeps the source's when the encoder accepts it.
+    var sampleRate: Int32?
+    /// Output channel count (1 or 2; more is downmixed to stereo).
+    var channels: Int32
+    /// Target bit rate in bits per second, for lossy encoders.
+    var bitRate: Int64?
+}
+
+/// What happens to one kept input stream.
+enum LanePlan: Sendable, Equatable {
+    /// Packets copied as they are.
+    case copy(StreamSnapshot)
+    /// Decoded, filtered and re-encoded as video.
+    case video(StreamSnapshot, VideoEncoding)
+    /// Decoded, resampled and re-encoded as audio.
+    case audio(StreamSnapshot, AudioEncoding)
+
+    var stream: StreamSnapshot {
+        switch self {
+        case .copy(let stream), .video(let stream, _), .audio(let stream, _): return stream
+        }
+    }
+
+    var isCopy: Bool {
+        if case .copy = self { return true }
+        return false
+    }
+}
+
+/// Everything decided before any work starts: the output format, which streams are kept and
+/// whether each is copied or re-encoded. Planning fails early for known reasons (no decoder,
+/// Dolby Vision without a base layer, no video) before a file is created.
+struct VideoPlan: Sendable, Equatable {
+    var format: OutputFormat
+    /// Kept streams, video first.
+    var lanes: [LanePlan]
+    /// Keep container location tags.
+    var keepLocation: Bool
+    /// Keep container tags that identify the device or its owner.
+    var keepIdentifiers = false
+    /// Only packets from this time (seconds) on matter; the pump seeks there.
+    var start: Double = 0
+    /// Packets after this time (seconds) are not read.
+    var end: Double?
+    /// Facts for the job result.
+    var notes: [String]
+    /// The most pixels a decoded video frame may have (see ``PixelLimit``).
+    var maxPixels = PixelLimit.defaultMaxPixels
+
+    /// Whether no stream is re-encoded.
+    var isPassthrough: Bool { lanes.allSatisfy(\.isCopy) }
+
+    /// Refuses a plan that would decode frames larger than ``maxPixels``, judged from the stream
+    /// parameters before any decoder is opened or file created. Copied streams are never decoded,
+    /// so their size does not matter.
+    func checkPixels(path: String) throws(ConvertError) {
+        for case .video(let stream, _) in lanes {
+            try PixelLimit.check(width: Int(stream.width), height: Int(stream.height), limit: maxPixels, path: path)
+        }
+    }
+}
+
+/// Turns requests into plans.
+enum VideoPlanner {
+    /// Video codecs each container can hold when copying.
+    static func accepts(_ format: OutputFormat, videoCodec name: String) -> Bool {
+        switch format.muxer {
+        case "mp4": return ["h264", "hevc", "av1", "vp9", "mpeg4"].contains(name)
+        case "mov": return ["h264", "hevc", "prores", "mjpeg", "mpeg4"].contains(name)
+        case "matroska": return ["h264", "hevc", "av1", "vp9", "vp8", "mpeg4", "prores", "mpeg2video"].contains(name)
+        case "webm": return ["vp9", "vp8", "av1"].contains(name)
+        default: return false
+        }
+    }
+
+    /// Audio codecs each container can hold when copying.
+    static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
+        switch format.muxer {
+        case "mp4", "mov", "ipod": return name == "aac"
+        case "matroska": return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
+        case "webm": return ["opus", "vorbis"].contains(name)
+        case "mp3": return name == "mp3"
+        case "opus": return name == "opus"
+        case "flac": return name == "flac"
+        case "wav": return name == "pcm_s16le"
+        default: return false
+        }
+    }
+
+    /// Plans a video conversion.
+    static func plan(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        guard let video = media.video else {
+            throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
+        }
+        if let crf = request.crf, !(0...63).contains(crf) {
+            throw ConvertError(.request, key: "request.crf", message: "The quality (CRF) must be between 0 and 63.")
+        }
+        if let height = request.maxHeight, height < 16 {
+            throw ConvertError(.request, key: "request.max-height", message: "The maximum height must be at least 16 pixels.")
+        }
+        let format = OutputFormat.video(request.container)
+        var notes: [String] = []
+        let displayHeight = video.isSideways ? video.width : video.height
+        let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
+        let copyVideo: Bool
+        switch request.situation {
+        case .sendToWindows:
+            copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
+        case .convert:
+            let wanted = request.codec.map(\.rawValue) ?? video.codecName
+            copyVideo = wanted == video.codecName && accepts(format, videoCodec: video.codecName)
+                && !scales && request.crf == nil
+        }
+        var lanes: [LanePlan] = []
+        if copyVideo {
+            lanes.append(.copy(video))
+            notes.append("video copied without re-encoding")
+        } else {
+            guard video.decodable else {
+                throw ConvertError(.unsupported, key: "unsupported.codec",
+                                   message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                                       + "video codec, which this build of FFmpeg cannot decode.", path: path)
+            }
+            // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
+            // codec when the container takes it.
+            let sourceCodec = VideoCodec(rawValue: video.codecName).flatMap { accepts(format, videoCodec: $0.rawValue) ? $0 : nil }
+            let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
+            guard accepts(format, videoCodec: codec.rawValue) else {
+                throw ConvertError(.request, key: "request.codec",
+                                   message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
+            }
+            let encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+                                             maxHeight: request.maxHeight, path: path)
+            switch encoding.dynamicRange {
+            case .toneMap(let source):
+                notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
+            case .keepHDR:
+                notes.append("HDR kept")
+            case .none:
+                break
+            }
+            if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
+            notes.insert("video re-encoded to \(codec.rawValue)", at: 0)
+            lanes.append(.video(video, encoding))
+        }
+        if let audio = try audioLane(media: media, format: format, path: path) {
+            lanes.append(audio)
+            switch audio {
+            case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
+            default: notes.append("audio copied without re-encoding")
+            }
+        }
+        let dropped = media.streams.count - lanes.count
+        if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
+        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        plan.keepIdentifiers = request.keepMetadata
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: path)
+        return plan
+    }
+
+    /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.
+    static func isWindowsCompatible(_ video: StreamSnapshot) -> Bool {
+        let profiles: Set<Int32> = [FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE,
+                                    FF_PROFILE_H264_MAIN, FF_PROFILE_H264_HIGH]
+        return video.codecName == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat)
+            && profiles.contains(video.profile) && ToneMapDecision.classify(video) == .sdr
+    }
+
+    /// The first AAC track (copied when the container takes it), else the first decodable audio
+    /// track re-encoded to the container's audio codec; nil when there is no usable audio.
+    static func audioLane(media: MediaSnapshot, format: OutputFormat, path: String) throws(ConvertError) -> LanePlan? {
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        if let aac = audioStreams.first(where: \.isAAC), accepts(format, audioCodec: "aac") {
+            return .copy(aac)
+        }
+        if let first = audioStreams.first(where: { accepts(format, audioCodec: $0.codecName) }) {
+            return .copy(first)
+        }
+        guard let source = audioStreams.first(where: \.decodable) else { return nil }
+        return .audio(source, audioEncoding(for: format, source: source))
+    }
+
+    /// The audio encoder for a container.
+    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot) -> AudioEncoding {
+        let channels: Int32 = source.channels == 1 ? 1 : 2
+        switch format.muxer {
+        case "matroska", "webm", "opus":
+            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: channels == 1 ? 64_000 : 128_000)
+        case "mp3":
+            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: 192_000)
+        case "flac":
+            return AudioEncoding(encoder: "flac", sampleRate: nil, channels: channels, bitRate: nil)
+        case "wav":
+            return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
+        default:
+            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: channels == 1 ? 96_000 : 160_000)
+        }
+    }
+
+    /// The encoder settings and filter chain for re-encoding `source` as `codec`.
+    static func videoEncoding(
+        _ codec: VideoCodec, source: StreamSnapshot, format: OutputFormat, crf: Int?, maxHeight: Int?, path: String
+    ) throws(ConvertError) -> VideoEncoding {
+        let carriesHDR = codec == .hevc || codec == .av1
+        let range = try ToneMapDecision.decide(for: source, targetCarriesHDR: carriesHDR, path: path)
+        // MP4/MOV carry the display matrix; Matroska in FFmpeg 5.1 cannot, so pixels are rotated there.
+        let keepMatrix = format.isISOBMFF
+        var filters: [String] = []
+        if !keepMatrix, let rotate = rotationFilter(source.rotation) { filters.append(rotate) }
+        let sideways = keepMatrix && source.isSideways
+        if let maxHeight {
+            // The limit applies to the displayed picture: a sideways clip's displayed height is
+            // its stored width. -2 keeps the other side even, as 4:2:0 encoders need.
+            filters.append(sideways ? "scale=w='min(iw,\(maxHeight))':h=-2" : "scale=w=-2:h='min(ih,\(maxHeight))'")
+        } else if source.width % 2 != 0 || source.height % 2 != 0 {
+            filters.append("scale=w=trunc(iw/2)*2:h=trunc(ih/2)*2")
+        }
+        switch range {
+        case .toneMap(let from): filters.append(ToneMapDecision.filter(for: from))
+        case .keepHDR: filters.append("format=yuv420p10le")
+        case .none: filters.append("format=yuv420p")
+        }
+        let options: [OutputFormat.Option]
+        switch codec {
+        case .h264:
+            options = [.init(key: "crf", value: "\(crf ?? 23)"), .init(key: "preset", value: "medium")]
+        case .hevc:
+            options = [.init(key: "crf", value: "\(crf ?? 28)"), .init(key: "preset", value: "medium")]
+        case .vp9:
+            options = [.init(key: "crf", value: "\(crf ?? 32)"), .init(key: "b", value: "0"),
+                       .init(key: "row-mt", value: "1"), .init(key: "deadline", value: "good"),
+                       .init(key: "cpu-used", value: "4")]
+        case .av1:
+            options = [.init(key: "crf", value: "\(crf ?? 35)"), .init(key: "preset", value: "8")]
+        }
+        let encoder: String
+        switch codec {
+        case .h264: encoder = "libx264"
+        case .hevc: encoder = "libx265"
+        case .vp9: encoder = "libvpx-vp9"
+        case .av1: encoder = "libsvtav1"
+        }
+        return VideoEncoding(encoder: encoder, options: options, filter: filters.joined(separator: ","),
+                             dynamicRange: range, keepsDisplayMatrix: keepMatrix)
+    }
+
+    /// The filter that turns the picture upright for a display-matrix rotation in degrees
+    /// (FFmpeg's sign: −90 means the picture must be turned 90° clockwise), or nil for none.
+    static func rotationFilter(_ rotation: Double) -> String? {
+        var theta = (-rotation).truncatingRemainder(dividingBy: 360)
+        if theta < 0 { theta += 360 }
+        if abs(theta - 90) < 1 { return "transpose=clock" }
+        if abs(theta - 180) < 1 { return "hflip,vflip" }
+        if abs(theta - 270) < 1 { return "transpose=cclock" }
+        return nil
+    }
+
+    /// Plans a GIF.
+    static func gif(_ request: GIFRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        guard let video = media.video else {
+            throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
+        }
+        guard video.decodable else {
+            throw ConvertError(.unsupported, key: "unsupported.codec",
+                               message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
+        }
+        guard (1...30).contains(request.framesPerSecond) else {
+            throw ConvertError(.request, key: "request.fps", message: "The GIF frame rate must be between 1 and 30.")
+        }
+        guard (16...1280).contains(request.width) else {
+            throw ConvertError(.request, key: "request.width", message: "The GIF width must be between 16 and 1280 pixels.")
+        }
+        guard request.start >= 0, request.start.isFinite else {
+            throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
+        }
+        if let duration = request.duration, !(duration > 0 && duration <= GIFRequest.maximumDuration) {
+            throw ConvertError(.request, key: "request.duration",
+                               message: "The GIF duration must be more than 0 and at most \(Int(GIFRequest.maximumDuration)) seconds.")
+        }
+        if let total = media.duration, request.start >= total {
+            throw ConvertError(.request, key: "request.start",
+                               message: "The start time is past the end of \(path) (\(Int(total)) s long).")
+        }
+        let duration = request.duration ?? GIFRequest.maximumDuration
+        let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
+        var filters: [String] = []
+        if let rotate = rotationFilter(video.rotation) { filters.append(rotate) }
+        filters.append("trim=start=\(request.start):duration=\(duration),setpts=PTS-STARTPTS")
+        if case .toneMap(let from) = range { filters.append(ToneMapDecision.filter(for: from)) }
+        filters.append("fps=\(request.framesPerSecond)")
+        filters.append("scale=w='min(iw,\(request.width))':h=-1:flags=lanczos")
+        // One palette for the whole clip, weighted to the pixels that change (stats_mode=diff), applied
+        // with Sierra-2-4A error diffusion: smooth gradients and, on real camera footage, smaller
+        // files than ordered (Bayer) dithering (4.7 MB against 6.6 MB for motion.mov's 8 s).
+        // diff_mode=rectangle re-encodes only the part of each frame that moved.
+        let palette = "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle"
+        let encoding = VideoEncoding(encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
+                                     dynamicRange: range, keepsDisplayMatrix: false)
+        var notes = ["\(request.framesPerSecond) fps, \(request.width) px wide at most"]
+        if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
+            notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
+        }
+        var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
+                             start: request.start, end: request.start + duration, notes: notes)
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: request.input)
+        return plan
+    }
+
+    /// Plans an audio extraction.
+    static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        let format = OutputFormat.audio(request.format)
+        guard let lane = try audioLane(media: media, format: format, path: path) else {
+            let hasAudio = media.streams.contains { $0.kind == .audio }
+            throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
+                               message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
+                                   : "\(path) has no sound to extract.", path: path)
+        }
+        let notes = lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"]
+        var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
+        plan.keepIdentifiers = request.keepMetadata
+        return plan
+    }
+}

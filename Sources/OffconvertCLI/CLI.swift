@@ -1,0 +1,149 @@
+import ConvertCore
+import Foundation
+
+/// A subcommand of `offconvert`.
+package protocol Command: SendableMetatype {
+    /// Its help and accepted options.
+    static var spec: CommandSpec { get }
+    /// Runs it with parsed arguments; returns the process exit code.
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32
+}
+
+package enum ExitCode {
+    package static let success: Int32 = 0
+    /// At least one file failed.
+    package static let failure: Int32 = 1
+    /// The command line was wrong (EX_USAGE).
+    package static let usage: Int32 = 64
+    /// Nothing was converted because today's free conversions are used up (EX_NOPERM): a script
+    /// can tell "unlock or wait until tomorrow" from a file that failed.
+    package static let allowanceExhausted: Int32 = 77
+    /// Interrupted by SIGINT or SIGTERM.
+    package static let interrupted: Int32 = 130
+}
+
+/// Parses the command line and runs a subcommand.
+package enum CLI {
+    package static let version = "0.1.0"
+
+    /// Runs `arguments` (without the program name) against `commands`, the ones this executable
+    /// has; returns the exit code.
+    package static func run(_ arguments: [String], commands: [any Command.Type], console: Console) async -> Int32 {
+        guard let first = arguments.first else {
+            console.out(overview(commands))
+            return ExitCode.success
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if first == "help", arguments.count > 1, let command = find(arguments[1], in: commands) {
+                console.out(Help.render(command.spec), terminator: false)
+            } else {
+                console.out(overview(commands))
+            }
+            return ExitCode.success
+        case "--version":
+            console.out("offconvert \(version)")
+            return ExitCode.success
+        case "--generate-manual":
+            console.out(ManPage.render(commands: commands.map { $0.spec }, version: version), terminator: false)
+            return ExitCode.success
+        case "--generate-completion-script":
+            let shell = arguments.count > 1 ? arguments[1] : ""
+            guard let script = Completions.render(shell: shell, commands: commands.map { $0.spec }) else {
+                console.err("Error: Missing or unknown shell '\(shell.terminalSafe)': expected one of \(Completions.shells.joined(separator: ", ")).")
+                console.err("Usage: offconvert --generate-completion-script <shell>")
+                return ExitCode.usage
+            }
+            console.out(script, terminator: false)
+            return ExitCode.success
+        default:
+            break
+        }
+        guard let command = find(first, in: commands) else {
+            var message = Messages.text(first.hasPrefix("-") ? .unknownOption : .unknownCommand, first.terminalSafe)
+            if let guess = Suggestion.closest(to: first, in: commands.map { $0.spec.name }) {
+                message += " " + Messages.text(.didYouMean, guess)
+            }
+            console.err("\(Messages.text(.errorPrefix)) \(message)")
+            console.err("Usage: offconvert <command> [<options>]")
+            console.err("  " + Messages.text(.seeHelp, "offconvert --help"))
+            return ExitCode.usage
+        }
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+        } catch {
+            return usageFailure(error, command.spec, console)
+        }
+        if parsed.wantsHelp {
+            console.out(Help.render(command.spec), terminator: false)
+            return ExitCode.success
+        }
+        do {
+            return try await command.run(parsed, console: console)
+        } catch let error as UsageError {
+            return usageFailure(error, command.spec, console)
+        } catch let error as ConvertError {
+            var message = Messages.error(error)
+            if parsed.flag("verbose"), let cause = error.underlyingDescription { message += " (\(cause))" }
+            console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
+            return ExitCode.failure
+        } catch {
+            console.err("Error: \(String(describing: error).terminalSafe)")
+            return ExitCode.failure
+        }
+    }
+
+    package static func find(_ name: String, in commands: [any Command.Type]) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+
+    private static func usageFailure(_ error: UsageError, _ spec: CommandSpec, _ console: Console) -> Int32 {
+        console.err("\(Messages.text(.errorPrefix)) \(error.message.terminalSafe)")
+        console.err("Usage: \(Help.usageLine(spec))")
+        console.err("  " + Messages.text(.seeHelp, "offconvert \(spec.name) --help"))
+        return ExitCode.usage
+    }
+
+    package static func overview(_ commands: [any Command.Type]) -> String {
+        var lines = [
+            "OVERVIEW: Convert and shrink photos and videos on this machine. Nothing is uploaded.",
+            "",
+            "USAGE: offconvert <command> [<options>]",
+            "",
+            "COMMANDS:",
+        ]
+        for command in commands {
+            lines.append(Help.row(command.spec.name, command.spec.abstract))
+        }
+        let examples = commands.compactMap { $0.spec.examples.first }
+        if !examples.isEmpty {
+            lines += ["", "EXAMPLES:"]
+            lines += examples.map { "  offconvert \($0)" }
+        }
+        lines += [
+            "",
+            "OPTIONS:",
+            Help.row("--version", "Show the version."),
+            Help.row("--generate-manual", "Print the offconvert(1) manual page (roff)."),
+            Help.row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish."),
+            Help.row("-h, --help", "Show help information."),
+            "",
+            "EXIT CODES: 0 success, 1 some file failed or nothing could start (e.g. today's free conversions are used up),",
+            "            64 usage error (including a request 'offconvert formats' does not list), 130 interrupted.",
+            "See 'offconvert help <command>' for detailed help.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Console {
+    /// Writes `text` to stdout, adding a newline unless `terminator` is false.
+    package func out(_ text: String, terminator: Bool) {
+        if terminator { out(text) } else { errRawToStdout(text) }
+    }
+
+    private func errRawToStdout(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

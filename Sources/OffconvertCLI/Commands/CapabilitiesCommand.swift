@@ -1,0 +1,20 @@
+import ConvertCore
+import Foundation
+
+/// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
+package enum CapabilitiesCommand: Command {
+    package static let spec = CommandSpec(
+        name: "capabilities",
+        abstract: "Show which encoders and hardware offconvert can use on this machine.",
+        discussion: """
+            Photo outputs (HEIC and AVIF need libheif encoder plugins), the video and audio encoders \
+            FFmpeg offers, hardware encoders whose device really opens, and whether HDR can be tone \
+            mapped. Nothing is encoded and nothing leaves the machine.
+            """,
+        options: [.flag("json", help: "Print one JSON object instead of text.")],
+        examples: ["capabilities", "capabilities --json"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}

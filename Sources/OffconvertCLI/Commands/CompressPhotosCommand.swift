@@ -1,0 +1,39 @@
+import ConvertCore
+
+/// `offconvert compress-photos FILES...`: smaller photos for sharing, optionally under a size.
+package enum CompressPhotosCommand: Command {
+    /// The output formats it writes.
+    package static let targets: [PhotoFormat] = [.jpeg, .webp]
+
+    package static let spec = CommandSpec(
+        name: "compress-photos",
+        abstract: "Shrink photos to JPEG (or WebP), at a quality or under a target file size.",
+        discussion: """
+            With --target-size, each photo gets the highest quality whose file fits (never over \
+            the target); if no quality from 40 to 95 fits, the resolution is lowered too, decoding \
+            the original again at the smaller size. Location metadata is removed unless kept on \
+            purpose.
+            """ + "\n" + PhotoWork.resizeDiscussion,
+        arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
+        options: PhotoWork.options([
+            .option("target-size", value: "size", help: "Largest file size per photo, e.g. 500KB or 2MB."),
+            .option("to", value: "jpg|webp", help: "Output format.", default: "jpg"),
+        ] + PhotoWork.commonOptions.map { option in
+            option.long == "quality" ? .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
+        }),
+        examples: ["compress-photos *.jpg --target-size 500KB", "compress-photos IMG_0001.HEIC --max-size 2048"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let format: PhotoFormat = try arguments.choice("to", ["jpg", "jpeg", "webp"], default: "jpg") == "webp" ? .webp : .jpeg
+        var template = try PhotoWork.request(from: arguments, format: format)
+        if arguments.value("quality") == nil { template.quality = 80 }
+        if let target = try arguments.byteCount("target-size") {
+            if arguments.value("quality") != nil {
+                throw UsageError(message: "'--quality' and '--target-size' cannot be used together.")
+            }
+            guard target >= 1000 else { throw UsageError(message: "'--target-size' must be at least 1KB.") }
+            template.targetByteCount = target
+        }
+        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+    }
+}

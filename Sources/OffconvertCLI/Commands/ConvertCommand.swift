@@ -1,0 +1,67 @@
+import ConvertCore
+
+/// `offconvert convert FILES... --to FORMAT`: photos to any photo format, videos to any container.
+/// The target decides which engine runs; video targets go to ``VideoConvertCommand``.
+package enum ConvertCommand: Command {
+    /// The `--to` option.
+    package static let toOption = OptionSpec.option(
+        "to", short: "t", value: "format",
+        help: "Output format: \(Catalogue.photoTargets.joined(separator: ", ")) (photos) or "
+            + "\(VideoContainer.allCases.map(\.rawValue).joined(separator: ", ")) (videos).")
+
+    /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
+    package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [
+        .flag("lossless", help: "Lossless WebP."),
+        .option(
+            "depth", value: "8|10",
+            help: "Bits per channel of HEIC/AVIF output. Default: HEIC keeps 10 bits from 10/12/16-bit photos, "
+                + "8 otherwise; AVIF is 8-bit (10-bit AVIF is not available)."),
+    ]
+
+    package static let spec = CommandSpec(
+        name: "convert",
+        abstract: "Convert photos to JPEG, PNG, WebP, HEIC or AVIF, and videos to MP4, MOV, MKV or WebM.",
+        discussion: """
+            Reads JPEG, PNG, WebP, HEIC, AVIF and GIF (first frame), recognised by content, not by \
+            name. Orientation is applied to the pixels, the colour profile is kept, and location \
+            metadata is removed unless --keep-location or --keep-metadata is given.
+            Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \
+            without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \
+            HDR tone mapped to SDR. Keeps the video and the first sound track only.
+            'offconvert formats' lists which options apply to which target.
+            """ + "\n" + PhotoWork.resizeDiscussion,
+        arguments: [BatchOptions.files("Photos or videos to convert.")],
+        options: mergedOptions,
+        examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
+                   "convert clip.mp4 --to webm --codec av1 --max-height 720"])
+
+    /// `--to`, the photo options, the video-only ones (an option both engines take is listed
+    /// once), then the batch options.
+    private static var mergedOptions: [OptionSpec] {
+        var options = [toOption] + photoOptions
+        for option in VideoConvertCommand.ownOptions where !options.contains(where: { $0.long == option.long }) {
+            options.append(option)
+        }
+        return options + BatchOptions.specs
+    }
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let target = arguments.value("to")?.lowercased() else {
+            throw UsageError(message: "Missing '--to <format>'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
+        }
+        let output = try Catalogue.convertOutput(target)
+        try Catalogue.validate(arguments, for: output)
+        if VideoContainer(rawValue: target) != nil {
+            return try await MediaRunners.run(spec.name, arguments, console: console)
+        }
+        guard let format = Catalogue.photoFormat(target) else {
+            throw UsageError(message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
+        }
+        var template = try PhotoWork.request(from: arguments, format: format)
+        template.lossless = arguments.flag("lossless")
+        if arguments.value("depth") != nil {
+            template.bitDepth = try arguments.choice("depth", ["8", "10"], default: "8") == "10" ? .ten : .eight
+        }
+        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+    }
+}

@@ -1,0 +1,24 @@
+import ConvertCore
+
+/// `offconvert extract-audio FILE`: a video's sound as an audio file.
+package enum ExtractAudioCommand: Command {
+    /// Its own options (the batch options follow them).
+    package static let ownOptions: [OptionSpec] = [
+        .option("to", short: "t", value: "format",
+                help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")).", default: "m4a"),
+        .flag("keep-location", help: "Keep the recording location in the output."),
+    ]
+
+    package static let spec = CommandSpec(
+        name: "extract-audio",
+        abstract: "Save the sound of videos as audio files.",
+        discussion: "AAC sound goes into .m4a as it is, without re-encoding; other formats are encoded.",
+        arguments: [BatchOptions.files("The videos.")],
+        // Audio extraction never decodes a picture, so the pixel limit does not apply.
+        options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },
+        examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}

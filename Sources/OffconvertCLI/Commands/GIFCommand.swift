@@ -1,0 +1,27 @@
+import ConvertCore
+
+/// `offconvert gif FILE`: an animated GIF from part of a video.
+package enum GIFCommand: Command {
+    /// Its own options (the batch options follow them).
+    package static let ownOptions: [OptionSpec] = [
+        .option("start", short: "s", value: "seconds", help: "Where the GIF starts.", default: "0"),
+        .option("duration", short: "d", value: "seconds", help: "How long it lasts (at most 30)."),
+        .option("fps", value: "n", help: "Frames per second, 1 to 30.", default: "12"),
+        .option("width", short: "w", value: "px", help: "Width in pixels, 16 to 1280; never enlarged.", default: "480"),
+    ]
+
+    package static let spec = CommandSpec(
+        name: "gif",
+        abstract: "Make an animated GIF from a video clip.",
+        discussion: """
+            Builds one palette for the whole clip and dithers lightly, so colours stay smooth and the \
+            file stays small. GIFs are limited to 30 seconds.
+            """,
+        arguments: [BatchOptions.files("The videos.")],
+        options: ownOptions + BatchOptions.specs,
+        examples: ["gif clip.mp4 --start 3 --duration 4", "gif clip.mov --fps 15 --width 320"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}

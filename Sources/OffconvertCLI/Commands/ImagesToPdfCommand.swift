@@ -1,0 +1,85 @@
+import ConvertCore
+import Foundation
+
+/// `offconvert images-to-pdf FILES... -o album.pdf`: photos into one PDF, one per page.
+package enum ImagesToPdfCommand: Command {
+    /// Its own options (a subset of the batch options follows them: one output needs no
+    /// naming, sharding or parallelism).
+    package static let ownOptions: [OptionSpec] = [
+        .option("output", short: "o", value: "file", help: "The PDF to write (required)."),
+        .option("page", value: PDFPageSize.allCases.map(\.rawValue).joined(separator: "|"), help: "Page size.", default: "fit"),
+        .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise."),
+        .option("quality", short: "q", value: "n", help: "JPEG quality for images that must be re-encoded.", default: "90"),
+        .option(
+            "max-size", value: "px",
+            help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded."),
+    ]
+
+    /// The batch options that apply to one output from many inputs.
+    package static let batchOptions = BatchOptions.specs.compactMap { option -> OptionSpec? in
+        guard ["overwrite", "memory-budget", "from-file", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
+        else { return nil }
+        // The PDF's name is the user's choice: it is replaced or refused, never numbered.
+        return option.long == "overwrite" ? .flag("overwrite", help: "Replace the PDF if it exists (never one of the images).") : option
+    }
+
+    package static let spec = CommandSpec(
+        name: "images-to-pdf",
+        abstract: "Put photos into one PDF, one per page, in the order given.",
+        discussion: """
+            JPEGs that need no rotation are embedded as they are, without re-encoding; other \
+            images are encoded to JPEG once. Orientation is applied, colour profiles are kept, \
+            and no metadata (so no location) goes into the PDF. The album counts as one conversion.
+            """,
+        arguments: [BatchOptions.files("Images, in page order.")],
+        options: ownOptions + batchOptions,
+        examples: [
+            "images-to-pdf scan1.jpg scan2.heic -o album.pdf --page a4",
+            "images-to-pdf *.HEIC -o trip.pdf --page a4 --max-size 2000",
+        ])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let output = arguments.value("output") else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
+        let pageName = try arguments.choice("page", PDFPageSize.allCases.map(\.rawValue), default: "fit")
+        let page = PDFPageSize(rawValue: pageName) ?? .fit
+        let margin: Double?
+        if let text = arguments.value("margin") {
+            guard let points = parseMargin(text) else {
+                throw UsageError(message: "The value '\(text)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
+            }
+            margin = points
+        } else {
+            margin = nil
+        }
+        let quality = try arguments.integer("quality", in: 1...100, default: 90)
+        let maxLongEdge = arguments.value("max-size") == nil ? nil : try arguments.integer("max-size", in: 16...65535, default: 0)
+        let options = try BatchOptions.parse(arguments)
+        try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
+        let inputs = options.inputs
+        let work = BatchWork(
+            command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)", "max-size=\(maxLongEdge ?? 0)"],
+            outputExtension: { _ in "pdf" },
+            // Pages are made one at a time: the largest image decoded, plus its JPEG encode.
+            cost: { _ in
+                inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max() ?? 0
+            },
+            singleOutput: output,
+            convert: { item, progress throws(ConvertError) in
+                let request = PDFRequest(
+                    inputPaths: inputs, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
+                    quality: quality, maxLongEdge: maxLongEdge)
+                return try await PDFAlbum.make(request).result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// Points from `10mm`, `1cm`, `0.5in`, `36pt` or a bare number of points.
+    package static func parseMargin(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1)]
+        let lowered = text.lowercased()
+        for (suffix, factor) in units where lowered.hasSuffix(suffix) {
+            return Double(lowered.dropLast(suffix.count)).flatMap { $0 >= 0 ? $0 * factor : nil }
+        }
+        return Double(lowered).flatMap { $0 >= 0 ? $0 : nil }
+    }
+}

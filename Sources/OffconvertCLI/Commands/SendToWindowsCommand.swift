@@ -1,0 +1,24 @@
+import ConvertCore
+
+/// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
+package enum SendToWindowsCommand: Command {
+    /// Its own options (the batch options follow them).
+    package static let ownOptions: [OptionSpec] = [.flag("keep-location", help: "Keep the recording location in the output.")]
+
+    package static let spec = CommandSpec(
+        name: "send-to-windows",
+        abstract: "Make videos that play on any Windows PC (MP4, H.264, AAC).",
+        discussion: """
+            Copies the video and sound without re-encoding when they already are H.264 and AAC; \
+            otherwise re-encodes them (HDR and Dolby Vision are tone mapped to ordinary SDR colours). \
+            Keeps the video and the first sound track only; other tracks are left out. The location \
+            where the video was recorded is removed unless --keep-location is given.
+            """,
+        arguments: [BatchOptions.files("The videos to convert.")],
+        options: ownOptions + BatchOptions.specs,
+        examples: ["send-to-windows IMG_0042.MOV", "send-to-windows *.MOV --output-dir ~/ForWindows"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}

@@ -1,0 +1,29 @@
+import ConvertCore
+import Foundation
+
+/// `offconvert strip-location FILES... [--in-place]`: removes where a photo or video was made,
+/// without re-encoding anything.
+package enum StripLocationCommand: Command {
+    /// Added to each output's name: `IMG_0001.HEIC` becomes `IMG_0001 (no location).HEIC`.
+    package static let outputSuffix = " (no location)"
+
+    package static let spec = CommandSpec(
+        name: "strip-location",
+        abstract: "Remove the location from photos and videos without re-encoding them.",
+        discussion: """
+            Removes EXIF GPS, XMP location fields and MP4/MOV location tags (©xyz, \
+            com.apple.quicktime.location.*) from JPEG, PNG, WebP, HEIC/AVIF, MP4 and MOV files. \
+            Only metadata bytes change: the compressed picture and every audio/video packet stay \
+            byte-identical, and so does the file's size. Each file becomes 'NAME (no location).EXT' \
+            next to it (or in --output-dir); with --in-place the file itself is replaced through a \
+            temporary file and a rename. The result is read back before it is kept: if a location \
+            would remain, nothing is written and the file is reported as failed.
+            """,
+        arguments: [ArgumentSpec(name: "FILES", help: "Photos and videos to clean.", repeating: true)],
+        options: [.flag("in-place", help: "Replace each file instead of writing a copy.")] + BatchOptions.specs,
+        examples: ["strip-location IMG_0001.HEIC", "strip-location --in-place *.jpg", "strip-location -o clean/ clip.mov"])
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}

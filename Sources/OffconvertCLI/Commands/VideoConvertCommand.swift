@@ -1,0 +1,21 @@
+import ConvertCore
+
+/// The video half of `offconvert convert FILE --to mp4|mov|mkv|webm`: a video in exactly the
+/// container and codec asked for. ``ConvertCommand`` parses the command line and calls it.
+package enum VideoConvertCommand {
+    /// The video-only options of `convert`.
+    package static let ownOptions: [OptionSpec] = [
+        .option("codec", short: "c", value: "codec",
+                help: "Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (default: keep the source's when possible)."),
+        .option("crf", value: "n", help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode."),
+        .option("max-height", value: "px", help: "Scale down to at most this displayed height, keeping the aspect."),
+        .flag("keep-location", help: "Keep the recording location in the output."),
+    ]
+
+    /// The codecs a container holds.
+    package static func codecs(for container: VideoContainer) -> [VideoCodec] {
+        container == .webm ? [.vp9, .av1] : VideoCodec.allCases
+    }
+
+
+}

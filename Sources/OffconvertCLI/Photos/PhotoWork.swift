@@ -1,0 +1,150 @@
+import ConvertCore
+import Foundation
+
+/// What the photo commands share: their options, the request they build, the memory an item
+/// costs, and the ``BatchWork`` that runs it through ``BatchRunner``.
+package enum PhotoWork {
+    /// Reads the options every photo command shares into a request template (its input and
+    /// destination are filled in per item).
+    package static func request(from arguments: ParsedArguments, format: PhotoFormat) throws(UsageError) -> PhotoRequest {
+        if arguments.flag("keep-metadata") && arguments.flag("strip-metadata") {
+            throw UsageError(message: "'--keep-metadata' and '--strip-metadata' cannot be used together.")
+        }
+        var request = PhotoRequest(inputPath: "", format: format)
+        request.quality = try arguments.integer("quality", in: 1...100, default: 85)
+        if arguments.flag("strip-metadata") {
+            request.metadata = .strip
+        } else if arguments.flag("keep-metadata") {
+            request.metadata = .keep
+        } else if arguments.flag("keep-location") {
+            request.metadata = .keepLocation
+        }
+        request.color = try arguments.choice("color", ["keep", "srgb"], default: "keep") == "srgb" ? .sRGB : .keep
+        if let text = arguments.value("background") {
+            guard let colour = RGBColor(parsing: text) else {
+                throw UsageError(message: "The value '\(text)' is invalid for '--background': expected white, black or #RRGGBB.")
+            }
+            request.background = colour
+        }
+        request.allImages = arguments.flag("all-images")
+        request.maxPixels = try BatchOptions.maxPixels(arguments)
+        if arguments.value("max-size") != nil {
+            request.maxLongEdge = try arguments.integer("max-size", in: 16...65535, default: 0)
+        }
+        request.resize = try resize(from: arguments)
+        return request
+    }
+
+    /// `--resize WxH` with `--fit`; nil when `--resize` is not given.
+    package static func resize(from arguments: ParsedArguments) throws(UsageError) -> PhotoResize? {
+        guard let text = arguments.value("resize") else {
+            if arguments.value("fit") != nil { throw UsageError(message: "'--fit' needs '--resize WxH'.") }
+            return nil
+        }
+        if arguments.value("max-size") != nil {
+            throw UsageError(message: "'--resize' and '--max-size' cannot be used together: give the box with '--resize' alone.")
+        }
+        let fit = try PhotoResize.Fit(rawValue: arguments.choice("fit", PhotoResize.Fit.allCases.map(\.rawValue), default: "fit"))
+        guard let fit, var resize = PhotoResize(parsing: text, fit: fit), resize.width <= 65535, resize.height <= 65535 else {
+            throw UsageError(
+                message: "The value '\(text.terminalSafe)' is invalid for '--resize': expected WIDTHxHEIGHT, two whole numbers from 1 to 65535 (e.g. 1920x1080).")
+        }
+        // An explicit --background colours pad's bars; by default they are transparent where
+        // the output has alpha.
+        if fit == .pad, let text = arguments.value("background") { resize.padding = RGBColor(parsing: text) }
+        return resize
+    }
+
+    /// How a resize is named in the batch journal's identity (a changed box is another run).
+    package static func resizeIdentity(_ resize: PhotoResize?) -> String {
+        guard let resize else { return "-" }
+        return "\(resize.width)x\(resize.height) \(resize.fit.rawValue) \(resize.padding.map { "\($0)" } ?? "-")"
+    }
+
+    /// What the photo commands' discussions say about resizing.
+    static let resizeDiscussion = """
+        --max-size N shrinks so the long edge is at most N pixels. --resize WxH sizes the upright \
+        picture (orientation applied first) to a W by H box; --fit says how: 'fit' (default) \
+        gives the largest size inside the box with the aspect ratio kept, never enlarged; 'fill' \
+        gives exactly WxH, scaled up or down to cover the box and cut evenly on both sides; \
+        'crop' cuts the centre of the picture to the box's shape and shrinks it to WxH, never \
+        enlarging (a smaller picture is only cut, so the output is then smaller than the box); \
+        'pad' fits the picture inside (never enlarged) and centres it on exactly WxH, the bars \
+        transparent where the format has alpha (PNG, WebP, HEIC, AVIF) and --background \
+        otherwise or when given. Shrinking uses a Lanczos filter; JPEGs shrunk by half or more \
+        are decoded at a reduced size directly.
+        """
+
+    /// The options every photo conversion command accepts (the batch options are added by
+    /// ``options(_:)``).
+    package static let commonOptions: [OptionSpec] = [
+        .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "85"),
+        .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels (never enlarged)."),
+        .option(
+            "resize", value: "WxH",
+            help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size."),
+        .option(
+            "fit", value: "fit|fill|crop|pad",
+            help: "How --resize meets the box: fit = inside it, aspect kept, never enlarged; fill = exactly WxH, "
+                + "scaled to cover, centre cut (may enlarge); crop = centre cut to the box's shape, shrunk to WxH, "
+                + "never enlarged; pad = fitted inside, never enlarged, centred on exactly WxH with bars in "
+                + "--background (transparent where the format has alpha unless --background is given).",
+            default: "fit"),
+        .flag("keep-location", help: "Keep GPS and other location metadata (removed by default)."),
+        .flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails."),
+        .flag("strip-metadata", help: "Remove all EXIF and XMP metadata."),
+        .option("color", value: "keep|srgb", help: "Keep the colour profile, or convert the pixels to sRGB.", default: "keep"),
+        .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).", default: "white"),
+        .flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...)."),
+    ]
+
+    /// A photo command's own options followed by the batch options.
+    package static func options(_ own: [OptionSpec]) -> [OptionSpec] { own + BatchOptions.specs }
+
+    /// Peak memory of converting `input` with `request`, from its header: the decoded bitmap
+    /// (4 bytes a pixel, 8 above 8 bits) times the bitmaps alive at once: the decoded one and
+    /// its prepared copy (colour conversion, flattening, resizing), one more for the target-size
+    /// search (the smaller decode while the encoded candidate is held), and every image with
+    /// `--all-images`. A `--resize` box larger than the photo (fill, pad) counts at its size.
+    /// A file whose header cannot be read costs nothing: it fails at once.
+    package static func cost(of input: String, request: PhotoRequest) -> Int64 {
+        guard let info = try? ImageProbe.probe(path: input) else { return 0 }
+        let bytesPerPixel = info.bitDepth > 8 ? 8 : 4
+        var bitmaps = request.targetByteCount == nil ? 2 : 3
+        if request.allImages { bitmaps *= max(1, info.imageCount) }
+        var (width, height) = (info.width, info.height)
+        if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
+        return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps)
+    }
+
+    /// Runs `template` over the command's inputs through ``BatchRunner``.
+    package static func run(
+        command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console
+    ) async throws(UsageError) -> Int32 {
+        let options = try BatchOptions.parse(arguments)
+        try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
+        let work = BatchWork(
+            command: command,
+            identity: [
+                "format=\(template.format.rawValue)", "quality=\(template.quality)", "lossless=\(template.lossless)",
+                "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
+                "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
+                "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")",
+            ],
+            outputExtension: { _ in template.format.fileExtension },
+            cost: { input in cost(of: input, request: template) },
+            estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
+            convert: { item, progress throws(ConvertError) in
+                var request = template
+                request.inputPath = item.input
+                request.outputPath = item.destination
+                request.overwrite = item.overwrite
+                // One photo uses every core for decoding; a batch balances jobs against tile
+                // threads, and its last photos, with cores left idle, get them back.
+                request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
+                return try await PhotoConverter.convert(request).result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+}

@@ -1,0 +1,148 @@
+import ConvertCore
+import Foundation
+
+/// The one localization hook for what the CLI tells people: every user-facing message has a
+/// stable key with its English text built in, and a translation can replace any of them.
+///
+/// Translations come from the file named by `OFFCONVERT_MESSAGES`, in the `.strings` format:
+/// one `"key" = "text";` per line (`//` comments and blank lines ignored). `{1}`, `{2}`, ... in a
+/// text stand for the message's arguments in order. The library's errors are translated by
+/// their ``ConvertError/key`` as `"error.KEY"` (e.g. `"error.allowance.exhausted"`), with `{path}`
+/// standing for the file concerned; without a translation the library's English message is used.
+package enum Messages {
+    /// The stable keys of the CLI's own messages.
+    package enum Key: String, CaseIterable, Sendable {
+        case errorPrefix = "error.prefix"
+        case warningPrefix = "warning.prefix"
+        case itemFailed = "item.failed"
+        case itemNotes = "item.notes"
+        case itemSkippedResumed = "item.skipped.resumed"
+        case itemPlanned = "item.planned"
+        case journalFailed = "journal.failed"
+        case summaryDone = "summary.done"
+        case summaryFailed = "summary.failed"
+        case summarySkipped = "summary.skipped"
+        case summaryUnfinished = "summary.unfinished"
+        case summaryBytes = "summary.bytes"
+        case summaryTime = "summary.time"
+        case summaryInterrupted = "summary.interrupted"
+        case summaryFailureLine = "summary.failure"
+        case unknownCommand = "usage.unknown-command"
+        case unknownOption = "usage.unknown-option"
+        case didYouMean = "usage.did-you-mean"
+        case seeHelp = "usage.see-help"
+        case catalogueNoPair = "catalogue.no-pair"
+        case catalogueOptionNotForTarget = "catalogue.option-not-for-target"
+    }
+
+    /// English, built in: every key has a text here (a test checks it).
+    package static let english: [Key: String] = [
+        .errorPrefix: "Error:",
+        .warningPrefix: "Warning:",
+        .itemFailed: "{1}: {2}",
+        .itemNotes: "{1}: {2}",
+        .itemSkippedResumed: "{1}: already converted, skipped",
+        .itemPlanned: "{1} → {2} (about {3} of memory)",
+        .journalFailed: "could not record progress for resuming ({1}).",
+        .summaryDone: "{1} done",
+        .summaryFailed: "{1} failed",
+        .summarySkipped: "{1} skipped",
+        .summaryUnfinished: "{1} not converted",
+        .summaryBytes: "{1} in, {2} out",
+        .summaryTime: "in {1}",
+        .summaryInterrupted: "Interrupted:",
+        .summaryFailureLine: "  failed: {1}: {2}",
+        .unknownCommand: "Unknown command '{1}'.",
+        .unknownOption: "Unknown option '{1}'.",
+        .didYouMean: "Did you mean '{1}'?",
+        .seeHelp: "See '{1}' for more information.",
+        .catalogueNoPair: "{1} is a {2} and cannot become '{3}'. A {2} can become: {4}.",
+        .catalogueOptionNotForTarget: "'--{1}' does not apply to '--to {2}'. Options for {2}: {3}.",
+    ]
+
+    /// The environment variable naming a translation file.
+    package static let environmentVariable = "OFFCONVERT_MESSAGES"
+
+    /// The translation in use, read once from `OFFCONVERT_MESSAGES`.
+    package static let overrides: [String: String] = {
+        guard let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty,
+            let text = try? String(contentsOfFile: path, encoding: .utf8)
+        else { return [:] }
+        return parse(strings: text)
+    }()
+
+    /// The text for `key` with `arguments` filled in.
+    package static func text(_ key: Key, _ arguments: String..., overrides: [String: String] = Messages.overrides) -> String {
+        let template = overrides[key.rawValue] ?? english[key] ?? key.rawValue
+        return fill(template, arguments)
+    }
+
+    /// The text for a library error: a translation of `error.KEY` if there is one, else the
+    /// library's English message.
+    package static func error(_ error: ConvertError, overrides: [String: String] = Messages.overrides) -> String {
+        guard let template = overrides["error." + error.key] else { return error.message }
+        return template.replacingOccurrences(of: "{path}", with: error.path ?? "")
+    }
+
+    /// Parses `.strings` text: `"key" = "text";` lines with `\"`, `\\` and `\n` escapes.
+    package static func parse(strings text: String) -> [String: String] {
+        var table: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("\"") else { continue }
+            var scanner = Substring(line)
+            guard let key = quoted(&scanner) else { continue }
+            scanner = scanner.drop(while: { $0 == " " || $0 == "\t" })
+            guard scanner.first == "=" else { continue }
+            scanner = scanner.dropFirst().drop(while: { $0 == " " || $0 == "\t" })
+            guard let value = quoted(&scanner) else { continue }
+            table[key] = value
+        }
+        return table
+    }
+
+    /// Reads one `"..."` string from the start of `text`, advancing past it.
+    private static func quoted(_ text: inout Substring) -> String? {
+        guard text.first == "\"" else { return nil }
+        var result = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "\"" {
+                text = text[text.index(after: index)...]
+                return result
+            }
+            if character == "\\" {
+                index = text.index(after: index)
+                guard index < text.endIndex else { return nil }
+                let escaped = text[index]
+                result.append(escaped == "n" ? "\n" : escaped)
+            } else {
+                result.append(character)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// `template` with `{1}`, `{2}`, ... replaced in one pass, so an argument that itself
+    /// contains `{2}` (a file name can) is never substituted again.
+    private static func fill(_ template: String, _ arguments: [String]) -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let number = Int(rest[afterOpen..<close]),
+                arguments.indices.contains(number - 1)
+            {
+                result += arguments[number - 1]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result.append("{")
+                rest = rest[afterOpen...]
+            }
+        }
+        return result + rest
+    }
+}

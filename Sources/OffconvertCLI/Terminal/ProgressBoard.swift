@@ -1,0 +1,163 @@
+import ConvertCore
+import Foundation
+import Synchronization
+
+/// Live progress on a terminal: one line per running item (name, stage, percent, speed, ETA) and
+/// an overall bar for batches, redrawn in place on stderr at most ten times a second.
+///
+/// Draws nothing unless stderr is a terminal (and not with `--quiet`), so pipes and scripts see
+/// only results. Safe to call from several tasks at once.
+package final class ProgressBoard: Sendable {
+    private struct Item {
+        package var name: String
+        package var progress: JobProgress
+        package var started: Date
+        package var inputBytes: Int64
+    }
+
+    private struct State {
+        package var items: [Int: Item] = [:]
+        package var finished = 0
+        package var linesDrawn = 0
+        package var lastDraw = Date.distantPast
+    }
+
+    private let console: Console
+    private let total: Int
+    private let enabled: Bool
+    private let state = Mutex(State())
+
+    /// A board for `total` items; `enabled` false makes every call a no-op.
+    package init(console: Console, total: Int, enabled: Bool) {
+        self.console = console
+        self.total = total
+        self.enabled = enabled && console.stderrIsTTY
+    }
+
+    /// An item started.
+    package func begin(_ index: Int, name: String, inputBytes: Int64) {
+        guard enabled else { return }
+        state.withLock {
+            $0.items[index] = Item(name: name.terminalSafe, progress: JobProgress(stage: .probing, fraction: 0),
+                                   started: Date(), inputBytes: inputBytes)
+        }
+        redraw(force: true)
+    }
+
+    /// An item advanced.
+    package func update(_ index: Int, _ progress: JobProgress) {
+        guard enabled else { return }
+        state.withLock { $0.items[index]?.progress = progress }
+        redraw(force: false)
+    }
+
+    /// An item ended; `stdout` and `stderr` lines (already formatted) are printed above the
+    /// live lines, to stay.
+    package func end(_ index: Int, stdout: [String] = [], stderr: [String] = []) {
+        let text: String? = state.withLock { state in
+            state.items[index] = nil
+            state.finished += 1
+            guard enabled else { return nil }
+            let clear = Self.clearing(state.linesDrawn)
+            state.linesDrawn = 0
+            return clear
+        }
+        if let text { console.errRaw(text) }
+        for line in stdout { console.out(line) }
+        for line in stderr { console.err(line) }
+        redraw(force: true)
+    }
+
+    /// Removes the live lines (before a summary or on exit).
+    package func clear() {
+        guard enabled else { return }
+        let text = state.withLock { state -> String in
+            let clear = Self.clearing(state.linesDrawn)
+            state.linesDrawn = 0
+            return clear
+        }
+        console.errRaw(text)
+    }
+
+    private func redraw(force: Bool) {
+        guard enabled else { return }
+        let text: String? = state.withLock { state in
+            let now = Date()
+            guard force || now.timeIntervalSince(state.lastDraw) >= 0.1 else { return nil }
+            state.lastDraw = now
+            var lines: [String] = []
+            for (_, item) in state.items.sorted(by: { $0.key < $1.key }) {
+                lines.append(Self.line(for: item, now: now))
+            }
+            if total > 1 {
+                let inFlight = state.items.values.reduce(0.0) { $0 + $1.progress.fraction }
+                let overall = (Double(state.finished) + inFlight) / Double(total)
+                lines.append("\(Self.bar(overall)) \(state.finished)/\(total) done")
+            }
+            let output = Self.clearing(state.linesDrawn) + lines.map { $0 + "\n" }.joined()
+            state.linesDrawn = lines.count
+            return output
+        }
+        if let text { console.errRaw(text) }
+    }
+
+    private static func line(for item: Item, now: Date) -> String {
+        let fraction = item.progress.fraction
+        let elapsed = now.timeIntervalSince(item.started)
+        var text = "\(truncate(item.name, 32)) \(item.progress.stage.name) \(Int(fraction * 100))%"
+        if elapsed > 0.5, fraction > 0.01 {
+            if item.inputBytes > 0 {
+                let speed = Double(item.inputBytes) * fraction / elapsed
+                text += " \(Formatting.bytes(Int64(speed)))/s"
+            }
+            let remaining = elapsed * (1 - fraction) / fraction
+            text += " ETA \(Formatting.duration(remaining))"
+        }
+        return text
+    }
+
+    private static func bar(_ fraction: Double) -> String {
+        let width = 30
+        let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded(.down))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+
+    private static func truncate(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : "…" + text.suffix(limit - 1)
+    }
+
+    /// ANSI: move up `lines` lines and clear to the end of the screen.
+    private static func clearing(_ lines: Int) -> String {
+        lines > 0 ? "\u{1B}[\(lines)A\u{1B}[J" : ""
+    }
+}
+
+/// Human formatting of sizes and durations (decimal units, as the --help documents).
+package enum Formatting {
+    package static func bytes(_ count: Int64) -> String {
+        let value = Double(count)
+        switch value {
+        case ..<1_000: return "\(count) B"
+        case ..<1_000_000: return String(format: "%.1f kB", value / 1_000)
+        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
+        default: return String(format: "%.2f GB", value / 1_000_000_000)
+        }
+    }
+
+    package static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "?" }
+        if seconds < 60 { return String(format: "%.0fs", seconds.rounded(.up)) }
+        let total = Int(seconds.rounded())
+        if total < 3600 { return "\(total / 60)m\(String(format: "%02d", total % 60))s" }
+        return "\(total / 3600)h\(String(format: "%02d", (total % 3600) / 60))m"
+    }
+}
+
+extension Formatting {
+    /// A batch's running time: `0.4s`, `12.3s`, `2m05s`.
+    package static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value >= 0 else { return "?" }
+        if value < 60 { return String(format: "%.1fs", value) }
+        return duration(value)
+    }
+}

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C and SIGTERM for commands that work on files.
+///
+/// While ``run(_:)`` runs, the first SIGINT or SIGTERM cancels the task doing the command's
+/// work: the batch stops admitting items, running conversions are cancelled and remove their
+/// partial files, and the command then prints its summary and exits 130. A second signal, or a
+/// signal outside ``run(_:)``, exits at once with 130 (leftover temporaries are then cleaned by
+/// the next run).
+package enum SignalHandling {
+    /// The signal sources and what they cancel. Installed once per process: libdispatch on
+    /// Linux installs its own handler the first time a signal gets a source and never again, so
+    /// the dispositions must not be changed back and forth between runs.
+    private final class Router: Sendable {
+        package let state = State()
+        /// Kept alive for the life of the process.
+        private let sources: Mutex<[any DispatchSourceSignal]>
+
+        package init() {
+            let queue = DispatchQueue(label: "offconvert.signals")
+            let state = self.state
+            let created = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+                // Ignored so that the default action (terminate) never runs before the source
+                // sees the signal.
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { state.received() }
+                source.resume()
+                return source
+            }
+            sources = Mutex(created)
+        }
+    }
+
+    /// What the handlers act on: the runs in progress, each with whether a signal reached it.
+    private final class State: Sendable {
+        package struct Runs {
+            package var active: [Int: (task: Task<Void, Never>, interrupted: Bool)] = [:]
+            package var next = 0
+        }
+
+        package let runs = Mutex(Runs())
+
+        /// First signal: cancel every run in progress. A signal with nothing left to cancel
+        /// (no run, or every run already cancelled) ends the process.
+        package func received() {
+            let cancelled = runs.withLock { runs -> Bool in
+                let pending = runs.active.filter { !$0.value.interrupted }
+                guard !pending.isEmpty else { return false }
+                for (key, run) in pending {
+                    run.task.cancel()
+                    runs.active[key]?.interrupted = true
+                }
+                return true
+            }
+            if !cancelled { _exit(ExitCode.interrupted) }
+        }
+
+        package func register(_ task: Task<Void, Never>) -> Int {
+            runs.withLock { runs in
+                let key = runs.next
+                runs.next += 1
+                runs.active[key] = (task, false)
+                return key
+            }
+        }
+
+        package func unregister(_ key: Int) -> Bool {
+            runs.withLock { $0.active.removeValue(forKey: key)?.interrupted ?? false }
+        }
+    }
+
+    private static let router = Router()
+
+    /// Runs `body` in a task that SIGINT and SIGTERM cancel; returns what it returned and
+    /// whether a signal arrived while it ran. Runs may overlap; a signal cancels all of them.
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (value: T, interrupted: Bool) {
+        let state = Self.router.state
+        let result = Mutex<T?>(nil)
+        let task = Task {
+            let value = await body()
+            result.withLock { $0 = value }
+        }
+        let key = state.register(task)
+        await task.value
+        let interrupted = state.unregister(key)
+        // The task stored its value before finishing.
+        guard let value = result.withLock({ $0 }) else { preconditionFailure("the work ended without a value") }
+        return (value, interrupted)
+    }
+}

@@ -1,0 +1,386 @@
+import ConvertMedia
+import Foundation
+import OffconvertCLI
+
+// The work of the commands that need the video engine (FFmpeg). Their descriptions (specs,
+// options, help) live in OffconvertCLI with the rest of the command line; `offconvert` execs this
+// executable for them, and `main.swift` installs these as the way to run them.
+
+extension SendToWindowsCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let keepLocation = arguments.flag("keep-location")
+        let maxPixels = try BatchOptions.maxPixels(arguments)
+        return try await VideoWork.run(
+            command: spec.name, identity: ["keep-location=\(keepLocation)"], outputExtension: VideoContainer.mp4.rawValue,
+            arguments: arguments, console: console
+        ) { input, output in
+            var request = VideoRequest.sendToWindows(input, output: output)
+            request.keepLocation = keepLocation
+            request.maxPixels = maxPixels
+            return VideoConverter.convert(request)
+        }
+    }
+}
+
+extension CompressCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let target = try arguments.byteCount("target") else {
+            throw UsageError(message: "Missing '--target': say how large the outputs may be, e.g. --target 25MB.")
+        }
+        guard target > 0 else { throw UsageError(message: "'--target' must be more than 0 bytes.") }
+        return await CompressBatch.run(
+            command: spec.name, targetBytes: target, keepLocation: arguments.flag("keep-location"),
+            options: try BatchOptions.parse(arguments), console: console)
+    }
+}
+
+extension EmailCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        await CompressBatch.run(
+            command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes,
+            keepLocation: arguments.flag("keep-location"), options: try BatchOptions.parse(arguments), console: console)
+    }
+}
+
+/// The batch both size commands run.
+enum CompressBatch {
+    /// Declared peak memory of one compression: decoded frames in x264's lookahead and the
+    /// filter graph at up to 4K, well under this.
+    static let memoryPerJob: Int64 = 600_000_000
+
+    static func run(command: String, targetBytes: Int64, keepLocation: Bool, options: BatchOptions, console: Console) async -> Int32 {
+        let work = BatchWork(
+            command: command, identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : ""],
+            outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
+            estimatedOutputBytes: { _, inputBytes in min(inputBytes, targetBytes) },
+            convert: { item, progress throws(ConvertError) in
+                let request = VideoCompressRequest(
+                    input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
+                    output: OutputLocation(path: item.destination, overwrite: item.overwrite))
+                return try await VideoConverter.compress(request).result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+}
+
+extension GIFCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let start = try VideoWork.seconds(arguments, "start") ?? 0
+        let duration = try VideoWork.seconds(arguments, "duration")
+        if let duration, duration <= 0 || duration > GIFRequest.maximumDuration {
+            throw UsageError(message: "The value for '--duration' must be more than 0 and at most 30 seconds.")
+        }
+        let fps = try arguments.integer("fps", in: 1...30, default: 12)
+        let width = try arguments.integer("width", in: 16...1280, default: 480)
+        // The palette is built from every frame of the clip, so all of them are held at once.
+        let frames = fps * Int((duration ?? GIFRequest.maximumDuration).rounded(.up))
+        let maxPixels = try BatchOptions.maxPixels(arguments)
+        return try await VideoWork.run(
+            command: spec.name, identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
+            outputExtension: "gif", arguments: arguments, console: console,
+            cost: { input in await VideoWork.cost(of: input, frames: frames, width: width) }
+        ) { input, output in
+            VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
+                                          output: output, maxPixels: maxPixels))
+        }
+    }
+}
+
+extension ExtractAudioCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let name = try arguments.choice("to", AudioFormat.allCases.map(\.rawValue), default: "m4a")
+        guard let format = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
+        let keepLocation = arguments.flag("keep-location")
+        return try await VideoWork.run(
+            command: spec.name, identity: ["to=\(name)", "keep-location=\(keepLocation)"], outputExtension: format.fileExtension,
+            arguments: arguments, console: console, cost: { _ in 16 << 20 }
+        ) { input, output in
+            VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format, keepLocation: keepLocation, output: output))
+        }
+    }
+}
+
+extension StripLocationCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let options = try BatchOptions.parse(arguments)
+        let inPlace = arguments.flag("in-place")
+        if inPlace && options.outputDirectory != nil {
+            throw UsageError(message: "'--in-place' and '--output-dir' cannot be used together.")
+        }
+        guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
+        let cost: @Sendable (String) -> Int64 = { input in
+            // Photos are read whole; movies only their movie box.
+            var info = stat()
+            return stat(input, &info) == 0 ? min(Int64(info.st_size), 256 << 20) + (8 << 20) : 8 << 20
+        }
+        if inPlace && options.dryRun {
+            // The batch front end plans fresh names; in place, each file is its own output.
+            let printer = BatchPrinter(console: console, options: options, board: nil)
+            for (index, input) in options.inputs.enumerated() {
+                printer.planned(index: index, input: input, output: input, memory: cost(input))
+            }
+            return ExitCode.success
+        }
+        let work = BatchWork(
+            command: "strip-location", identity: [inPlace ? "in-place" : "copy"],
+            outputExtension: { ($0 as NSString).pathExtension.isEmpty ? "bin" : ($0 as NSString).pathExtension },
+            outputSuffix: inPlace ? "" : outputSuffix,
+            cost: cost,
+            convert: { item, progress throws(ConvertError) in
+                let request = StripLocationRequest(
+                    input: item.input, destination: inPlace ? item.input : item.destination, overwrite: item.overwrite)
+                return try await LocationStripper.strip(request).result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+}
+
+extension InfoCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let json = arguments.flag("json")
+        var failed = false
+        var printed = 0
+        for path in arguments.positionals {
+            let info: MediaInfo
+            do throws(ConvertError) {
+                info = try await MediaProbe.probe(path: path)
+            } catch {
+                if error.category == .cancelled { return ExitCode.interrupted }
+                failed = true
+                var message = error.message
+                if !message.contains(path) { message = "\(path): \(message)" }
+                console.err("Error: \(message.terminalSafe)")
+                continue
+            }
+            if json {
+                console.out(try jsonLine(info))
+            } else {
+                // A blank line between blocks; none before the first or after the last.
+                console.out((printed > 0 ? "\n" : "") + InfoFormatter.block(info))
+            }
+            printed += 1
+        }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    static func jsonLine(_ info: MediaInfo) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(info), as: UTF8.self)
+    }
+}
+
+/// The human-readable form of ``MediaInfo``.
+enum InfoFormatter {
+    static func block(_ info: MediaInfo) -> String {
+        var header = "\(info.path.terminalSafe): \(info.formatName), \(bytes(info.byteCount))"
+        guard let container = info.container else {
+            var lines = [header]
+            if let image = info.image { lines += imageLines(image) }
+            if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
+            lines.append(locationLine(info.location, value: nil))
+            return lines.joined(separator: "\n")
+        }
+        if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
+        if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
+        var lines = [header]
+        lines.append(locationLine(info.location, value: container.location))
+        for track in container.tracks { lines += trackLines(track) }
+        lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".
+    private static func locationLine(_ location: LocationPresence, value: String?) -> String {
+        guard location.present else { return "  location: none" }
+        let names: [String: String] = [
+            "exif": "EXIF GPS", "xmp": "XMP", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
+            "other-image": "another image in the file", LocationPresence.container: "container tag",
+        ]
+        let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
+        if let value { return "  location: \(value.terminalSafe) (\(places))" }
+        return "  location: yes, in \(places.terminalSafe)"
+    }
+
+    private static func imageLines(_ image: ImageInfo) -> [String] {
+        var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
+        if image.imageCount > 1 { picture.append("\(image.imageCount) images") }
+        var lines = ["  picture: " + picture.joined(separator: ", ")]
+        var orientation: [String] = []
+        if image.containerRotates == true { orientation.append("rotated by the container (irot)") }
+        if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
+        if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
+        var colour: [String] = []
+        if let description = image.color.iccDescription {
+            colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
+        } else if let bytes = image.color.iccBytes {
+            colour.append("ICC profile (\(bytes) bytes)")
+        }
+        if let nclx = image.color.nclx {
+            colour.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+        }
+        lines.append("  colour: " + (colour.isEmpty ? "unspecified (sRGB assumed)" : colour.joined(separator: ", ")))
+        var metadata: [String] = []
+        if image.hasEXIF {
+            let camera = [image.make, image.model].compactMap { $0 }.joined(separator: " ")
+            metadata.append(camera.isEmpty ? "EXIF" : "EXIF (\(camera))")
+        }
+        if image.hasXMP { metadata.append("XMP") }
+        if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
+        lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
+        if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
+        if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
+        return lines.map(\.terminalSafe)
+    }
+
+    private static func trackLines(_ track: TrackInfo) -> [String] {
+        var codec = track.codec
+        if let tag = track.codecTag, tag != track.codec { codec += " (\(tag))" }
+        if let profile = track.profile { codec += " \(profile)" }
+        var parts = [codec]
+        if !track.decoderAvailable { parts.append("no decoder") }
+        var detail: [String] = []
+        if let video = track.video {
+            var size = "\(video.width)x\(video.height)"
+            if video.rotation != 0 { size += " rotated \(video.rotation)°" }
+            if video.mirrored { size += " mirrored" }
+            parts.append(size)
+            if let frameRate = video.frameRate { parts.append("\(decimal(frameRate)) fps") }
+            if let pixelFormat = video.pixelFormat {
+                parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
+            }
+            detail.append(colour(video.colour))
+            detail.append(video.dynamicRange.summary)
+            if let display = video.masteringDisplay { detail.append(mastering(display)) }
+            if let light = video.contentLight { detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²") }
+        }
+        if let audio = track.audio {
+            parts.append(audio.channelLayout ?? "\(audio.channels) channels")
+            parts.append("\(audio.sampleRate) Hz")
+        }
+        if let language = track.language { parts.append(language) }
+        if let handler = track.handler, track.kind != .video && track.kind != .audio { parts.append("handler \(handler)") }
+        let head = "  #\(track.index) \(track.kind.name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+        return ["\(head)\(parts.joined(separator: ", ").terminalSafe)"]
+            + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
+    }
+
+    private static func colour(_ colour: ColourDescription) -> String {
+        if colour.isUnspecified { return "colour unspecified" }
+        var text = "colour \(colour.primaries.displayName), \(colour.transfer.displayName), "
+            + "\(colour.matrix.displayName), \(colour.range) range"
+        if let icc = colour.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
+        return text
+    }
+
+    private static func mastering(_ display: MasteringDisplay) -> String {
+        var text = "mastering display"
+        if let red = display.red, let green = display.green, let blue = display.blue, let white = display.whitePoint {
+            let points = [red, green, blue, white].map { "(\(decimal($0.x, 4)), \(decimal($0.y, 4)))" }
+            text += " R\(points[0]) G\(points[1]) B\(points[2]) WP\(points[3])"
+        }
+        if let min = display.minLuminance, let max = display.maxLuminance {
+            text += ", \(decimal(min, 4))–\(decimal(max)) cd/m²"
+        }
+        return text
+    }
+
+    static func bytes(_ count: Int) -> String {
+        let value = Double(count)
+        if value < 1_000 { return "\(count) B" }
+        if value < 1_000_000 { return "\(decimal(value / 1_000, 1)) kB" }
+        if value < 1_000_000_000 { return "\(decimal(value / 1_000_000, 1)) MB" }
+        return "\(decimal(value / 1_000_000_000, 2)) GB"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        if value < 60 { return "\(decimal(value, 2)) s" }
+        let total = Int(value.rounded())
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+
+    static func rate(_ bitsPerSecond: Int) -> String {
+        bitsPerSecond >= 1_000_000 ? "\(decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
+    }
+
+    /// `value` with at most `places` decimals, trailing zeros removed.
+    static func decimal(_ value: Double, _ places: Int = 3) -> String {
+        var text = String(format: "%.\(places)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}
+
+extension CapabilitiesCommand {
+    /// The `--json` shape.
+    struct Report: Encodable {
+        struct Encoder: Encodable {
+            var name: String
+            var codec: String
+            var hardware: Bool
+            var usable: Bool
+        }
+
+        var photoOutputs: [String: Bool]
+        var encoders: [Encoder]
+        var toneMapping: Bool
+    }
+
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let video = VideoConverter.capabilities()
+        let photos = PhotoFormat.allCases.filter { $0 != .gif }
+        let report = Report(
+            photoOutputs: Dictionary(uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
+            encoders: video.encoders.map { Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable) },
+            toneMapping: video.canToneMap)
+        if arguments.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return ExitCode.success
+        }
+        func yes(_ value: Bool) -> String { value ? "yes" : "no" }
+        var lines = ["Photo outputs:"]
+        for format in photos {
+            lines.append("  \(format.fileExtension.padding(toLength: 6, withPad: " ", startingAt: 0)) \(yes(PhotoConverter.canEncode(format)))")
+        }
+        lines.append("Software encoders:")
+        for encoder in video.encoders where !encoder.isHardware {
+            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(yes(encoder.isUsable))")
+        }
+        lines.append("Hardware encoders:")
+        for encoder in video.encoders where encoder.isHardware {
+            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(encoder.isUsable ? "yes" : "no (no device)")")
+        }
+        lines.append("HDR tone mapping: \(yes(video.canToneMap))")
+        console.out(lines.joined(separator: "\n"))
+        return ExitCode.success
+    }
+}
+
+extension VideoConvertCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, container: VideoContainer, console: Console) async throws -> Int32 {
+        let codecName = arguments.value("codec") == nil ? nil
+            : try arguments.choice("codec", codecs(for: container).map(\.rawValue), default: "h264")
+        let crf = arguments.value("crf") == nil ? nil : try arguments.integer("crf", in: 0...63, default: 23)
+        let maxHeight = arguments.value("max-height") == nil ? nil
+            : try arguments.integer("max-height", in: 16...8640, default: 1080)
+        let keepLocation = arguments.flag("keep-location")
+        let codec = codecName.flatMap(VideoCodec.init(rawValue:))
+        let maxPixels = try BatchOptions.maxPixels(arguments)
+        return try await VideoWork.run(
+            command: "convert",
+            identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
+                       "keep-location=\(keepLocation)"],
+            outputExtension: container.rawValue, arguments: arguments, console: console
+        ) { input, output in
+            VideoConverter.convert(VideoRequest(
+                input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
+                keepLocation: keepLocation, output: output, maxPixels: maxPixels))
+        }
+    }
+}

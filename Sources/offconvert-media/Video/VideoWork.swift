@@ -1,0 +1,57 @@
+import ConvertCore
+import Foundation
+import ConvertMedia
+import OffconvertCLI
+
+/// What the video commands share: option parsing, the memory an item costs, and the
+/// ``BatchWork`` that runs a video job per input through ``BatchRunner``.
+enum VideoWork {
+    /// Decoded frames a re-encode holds at once: the decoder's reference frames plus the
+    /// encoder's look-ahead (x264's default is 40 frames; x265 and SVT-AV1 hold fewer or similar).
+    static let framesInFlight = 48
+
+    /// Peak memory of one video job: frames in flight times the bytes of one decoded frame
+    /// (YUV 4:2:0 at 1.5 bytes a pixel, 3 above 8 bits), from the probe's header data. Audio
+    /// alone and files the probe cannot read cost a small constant.
+    static func cost(of input: String, frames: Int = framesInFlight, width: Int? = nil) async -> Int64 {
+        let audioOnly: Int64 = 16 << 20
+        guard let info = try? await MediaProbe.probe(path: input),
+            let video = info.container?.videoTracks.first?.video
+        else { return audioOnly }
+        let tenBit = video.pixelFormat.map { $0.contains("10") || $0.contains("12") } ?? false
+        var (frameWidth, frameHeight) = (video.width, video.height)
+        if let width, width < frameWidth, frameWidth > 0 {
+            frameHeight = frameHeight * width / frameWidth
+            frameWidth = width
+        }
+        // 2 bytes a pixel for 8-bit 4:2:0 rounds 1.5 up; 10/12-bit samples take 2 bytes each.
+        return BatchScheduler.bitmapBytes(width: frameWidth, height: frameHeight, bytesPerPixel: tenBit ? 3 : 2, count: frames)
+    }
+
+    /// Runs one video job per input through ``BatchRunner``. `makeJob` gets the input, the
+    /// destination ``OutputNamer`` chose and whether it may be replaced.
+    static func run(
+        command: String, identity: [String], outputExtension: String, arguments: ParsedArguments, console: Console,
+        cost: @escaping @Sendable (String) async -> Int64 = { await VideoWork.cost(of: $0) },
+        makeJob: @escaping @Sendable (_ input: String, _ output: OutputLocation) -> ConversionJob
+    ) async throws(UsageError) -> Int32 {
+        let options = try BatchOptions.parse(arguments)
+        try Catalogue.requireInputs(options.inputs, kind: .video, target: outputExtension)
+        let work = BatchWork(
+            command: command, identity: identity, outputExtension: { _ in outputExtension }, cost: cost,
+            convert: { item, progress throws(ConvertError) in
+                let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite))
+                return try await job.result(onProgress: progress)
+            })
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// A number of seconds from an option, or nil when absent.
+    static func seconds(_ arguments: ParsedArguments, _ long: String) throws(UsageError) -> Double? {
+        guard let text = arguments.value(long) else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': expected seconds, such as 1.5.")
+        }
+        return value
+    }
+}
