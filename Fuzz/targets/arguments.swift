@@ -1,6 +1,6 @@
 // libFuzzer target: the command-line parser. The input is split on NUL bytes into arguments and
 // parsed against a spec shaped like the real converting commands; every typed accessor is then
-// read. Built by Fuzz/run with Sources/offconvert/Parsing/*.swift and the terminal-safe string
+// read. Built by Fuzz/run with Sources/OffconvertCLI/Parsing/*.swift and the terminal-safe string
 // filter compiled in.
 
 let spec = CommandSpec(
