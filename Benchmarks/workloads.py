@@ -165,9 +165,11 @@ def remux(work, binary, quick):
         Contender("offconvert send-to-windows (passthrough)", f"{binary} send-to-windows {clip} --output-dir {o} --quiet", ours=True, reset=reset),
         Contender("ffmpeg -c copy", f"ffmpeg -v error -y -i {clip} -map 0:v:0 -map 0:a:0? -c copy -movflags +faststart {o}/ff.mp4", reset=reset),
         Contender("cp", f"cp {clip} {o}/copy.mp4", reset=reset),
-    ], note="A 1 MB file: the copy itself takes a few ms, so this measures each tool's fixed cost per file. Start-up "
-            "is even (offconvert --version and ffmpeg -version both take ~64 ms of CPU, mostly the dynamic loader). "
-            "offconvert's extra time is its guarantees, not the copy: about 10 ms of CPU for the daily-allowance record "
+    ], note="A 1 MB file: the copy itself takes a few ms, so this measures each tool's fixed cost per file. "
+            "`offconvert` links no FFmpeg, so that photo commands start in ~10 ms; a video command becomes `offconvert-media` "
+            "(exec), whose start-up is even with ffmpeg's (~64 ms of CPU, mostly the dynamic loader): the hand-off adds "
+            "~20 ms here (`offconvert-media send-to-windows` directly: 0.09 s). The rest of offconvert's extra time is its "
+            "guarantees, not the copy: about 10 ms of CPU for the daily-allowance record "
             "(HMAC-sealed), the resume journal (SHA-256-named JSON lines), Swift runtime set-up and libheif's load-time "
             "de265_init (~2 ms), plus 5 fsync or fdatasync calls (the allowance reservation, the journal's start line, the "
             "staged output before it is moved into place, and the charge with its folder; a reservation skips the folder "
