@@ -9,15 +9,7 @@ struct EngineHandoffTests {
 
     /// The shared libraries an executable loads, as the dynamic loader resolves them.
     static func libraries(of executable: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        process.arguments = [executable.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        try CLIRunner.toolOutput("/usr/bin/ldd", [executable.path])
     }
 
     @Test("offconvert links no FFmpeg library but libswscale; offconvert-media links them all")

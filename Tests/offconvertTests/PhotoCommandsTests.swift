@@ -70,17 +70,7 @@ struct PhotoCommandsTests {
         let plainPath = try #require(try Self.outcomes(plain.stdout).first?["output"] as? String)
         let keptPath = try #require(try Self.outcomes(kept.stdout).first?["output"] as? String)
         #expect(keptPath.hasSuffix("DSCN0010 (2).jpg"))
-        func gps(_ path: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-            process.arguments = ["-gps:all", path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        func gps(_ path: String) throws -> String { try CLIRunner.toolOutput("/usr/bin/exiftool", ["-gps:all", path]) }
         #expect(try !gps(plainPath).contains("GPS Latitude"))
         #expect(try gps(keptPath).contains("GPS Latitude"))
     }

@@ -21,6 +21,19 @@ enum CLIRunner {
         return root.appendingPathComponent(".build/debug/offconvert")
     }()
 
+    /// The standard output of another tool (`ldd`, `exiftool`) run to completion, as text.
+    static func toolOutput(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// What one run printed and how it exited.
     struct Outcome: Sendable {
         var status: Int32
