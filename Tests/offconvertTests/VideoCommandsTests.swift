@@ -81,17 +81,29 @@ struct VideoCommandsTests {
         process.environment = environment
         defer { try? FileManager.default.removeItem(atPath: directory.path + "-state") }
         try process.run()
-        // Wait until the temporary output exists, so the interrupt lands mid-encode.
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline
-            && ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
+        // Watch on a thread of its own, not the cooperative pool: under a loaded full run other
+        // suites can hold every pool thread for many seconds, and a poll that wakes up late finds
+        // the whole encode finished instead of interrupting it mid-way.
+        let child = UncheckedBox(process)
+        let folder = directory.path
+        let (wasRunning, status) = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, Int32), Never>) in
+            Thread {
+                let process = child.value
+                // Wait until the temporary output exists, so the interrupt lands mid-encode.
+                let deadline = Date().addingTimeInterval(120)
+                while process.isRunning && Date() < deadline
+                    && ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty {
+                    usleep(20_000)
+                }
+                usleep(300_000)
+                let running = process.isRunning
+                process.interrupt()
+                process.waitUntilExit()
+                continuation.resume(returning: (running, process.terminationStatus))
+            }.start()
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(process.isRunning)
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(wasRunning)
+        #expect(status == 130)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
     }
 
@@ -122,4 +134,10 @@ struct VideoCommandsTests {
         let convert = try await CLIRunner.run(["convert", "--help"])
         #expect(convert.stdout.contains("--max-height"))
     }
+}
+
+/// Hands a non-Sendable value (a `Process`) to the one thread that uses it from then on.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
