@@ -1,7 +1,8 @@
 import Foundation
 
-/// How the cores are shared between photos in flight (`--jobs`) and libheif's tile-decoding
-/// threads per photo (`heif_context_set_max_decoding_threads`).
+/// How the cores are shared between photos in flight (`--jobs`) and the tile-decoding threads
+/// per photo: the workers of ``HeifYCbCrDecoder`` on the direct HEIC → JPEG path, libheif's
+/// (`heif_context_set_max_decoding_threads`) everywhere else.
 ///
 /// An iPhone HEIC is a grid of 512×512 HEVC tiles that libheif can decode on several threads.
 /// One photo alone gets a thread per core. In a batch, when there are at least as many photos
