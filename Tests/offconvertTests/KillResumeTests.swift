@@ -35,21 +35,8 @@ struct KillResumeTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    /// Sends SIGKILL to `process` once `condition` holds (polled every 2 ms, then after `delay`)
-    /// and returns whether the process was still running when it was killed. The polling runs
-    /// on a thread of its own: other suites sometimes hold the cooperative pool for seconds,
-    /// and a poll that waited for it would let the process finish first.
     static func kill(_ process: Process, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0) async -> Bool {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(120)
-                while process.isRunning && !condition() && Date() < deadline { usleep(2_000) }
-                usleep(delay)
-                let running = process.isRunning
-                Glibc.kill(process.processIdentifier, SIGKILL)
-                continuation.resume(returning: running)
-            }
-        }
+        await CLIRunner.signal(process, SIGKILL, when: condition, delay: delay)
     }
 
     /// Whether FFmpeg decodes all of `path` without a single error.

@@ -81,29 +81,14 @@ struct VideoCommandsTests {
         process.environment = environment
         defer { try? FileManager.default.removeItem(atPath: directory.path + "-state") }
         try process.run()
-        // Watch on a thread of its own, not the cooperative pool: under a loaded full run other
-        // suites can hold every pool thread for many seconds, and a poll that wakes up late finds
-        // the whole encode finished instead of interrupting it mid-way.
-        let child = UncheckedBox(process)
+        // Interrupt once the temporary output exists, so the signal lands mid-encode.
         let folder = directory.path
-        let (wasRunning, status) = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, Int32), Never>) in
-            Thread {
-                let process = child.value
-                // Wait until the temporary output exists, so the interrupt lands mid-encode.
-                let deadline = Date().addingTimeInterval(120)
-                while process.isRunning && Date() < deadline
-                    && ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty {
-                    usleep(20_000)
-                }
-                usleep(300_000)
-                let running = process.isRunning
-                process.interrupt()
-                process.waitUntilExit()
-                continuation.resume(returning: (running, process.terminationStatus))
-            }.start()
-        }
+        let wasRunning = await CLIRunner.signal(process, SIGINT, when: {
+            !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
+        }, delay: 300_000)
+        process.waitUntilExit()
         #expect(wasRunning)
-        #expect(status == 130)
+        #expect(process.terminationStatus == 130)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
     }
 
@@ -134,10 +119,4 @@ struct VideoCommandsTests {
         let convert = try await CLIRunner.run(["convert", "--help"])
         #expect(convert.stdout.contains("--max-height"))
     }
-}
-
-/// Hands a non-Sendable value (a `Process`) to the one thread that uses it from then on.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

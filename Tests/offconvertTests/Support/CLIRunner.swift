@@ -34,6 +34,25 @@ enum CLIRunner {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Sends `signal` to `process` once `condition` holds (polled every 2 ms, then after `delay`
+    /// microseconds) and returns whether the process was still running when it was signalled. The
+    /// polling runs on a thread of its own: other suites sometimes hold the cooperative pool for
+    /// seconds, and a poll that waited for it would let the process finish first.
+    static func signal(
+        _ process: Process, _ signal: Int32, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0
+    ) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(120)
+                while process.isRunning && !condition() && Date() < deadline { usleep(2_000) }
+                usleep(delay)
+                let running = process.isRunning
+                kill(process.processIdentifier, signal)
+                continuation.resume(returning: running)
+            }
+        }
+    }
+
     /// What one run printed and how it exited.
     struct Outcome: Sendable {
         var status: Int32
