@@ -10,9 +10,11 @@ let package = Package(
         // The engine: ConvertCore (photos, allowance, batches, outputs; no FFmpeg) and
         // ConvertMedia (video and audio through FFmpeg; re-exports ConvertCore).
         .library(name: "ConvertCore", targets: ["ConvertCore", "ConvertMedia"]),
-        // `offconvert` runs the photo commands itself and hands every other command to
-        // `offconvert-media` (exec, same process), so a photo never pays for loading FFmpeg.
+        // `offconvert` (a few lines of C) becomes `offconvert-photo` or `offconvert-media` for
+        // each command (exec, same process), so a photo never pays for loading FFmpeg and a video
+        // command does not start two Swift programs.
         .executable(name: "offconvert", targets: ["offconvert"]),
+        .executable(name: "offconvert-photo", targets: ["offconvert-photo"]),
         .executable(name: "offconvert-media", targets: ["offconvert-media"]),
     ],
     targets: [
@@ -50,8 +52,10 @@ let package = Package(
             dependencies: ["ConvertCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The launcher, in C: it starts in about 2 ms and loads no codec.
+        .executableTarget(name: "offconvert"),
         .executableTarget(
-            name: "offconvert",
+            name: "offconvert-photo",
             dependencies: ["OffconvertCLI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -75,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "offconvertTests",
-            dependencies: ["OffconvertCLI", "offconvert", "offconvert-media"],
+            dependencies: ["OffconvertCLI", "offconvert", "offconvert-photo", "offconvert-media"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -295,7 +295,7 @@ def main():
     runs = 3 if args.quick else args.runs
     started = datetime.datetime.now(datetime.timezone.utc)
     sh(f"{ROOT}/Scripts/install-deps --bench")
-    sh(f"cd {ROOT} && {ROOT}/TestMedia/generate && swift build -c release --product offconvert && swift build -c release --product offconvert-media")
+    sh(f"cd {ROOT} && {ROOT}/TestMedia/generate && swift build -c release --product offconvert && swift build -c release --product offconvert-photo && swift build -c release --product offconvert-media")
     work = tempfile.mkdtemp(prefix="offconvert-bench-")
     try:
         done = []

@@ -7,6 +7,14 @@ package protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Runs it with parsed arguments; returns the process exit code.
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32
+    /// Whether its work always needs the video engine (FFmpeg): the `offconvert` launcher then
+    /// starts `offconvert-media` for it directly (its list in Sources/offconvert/main.c is kept
+    /// equal to these by a test).
+    static var needsMediaEngine: Bool { get }
+}
+
+extension Command {
+    package static var needsMediaEngine: Bool { false }
 }
 
 package enum ExitCode {

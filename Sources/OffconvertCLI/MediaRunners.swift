@@ -2,13 +2,13 @@ import Foundation
 import Synchronization
 
 /// How the commands that need the video engine run. `offconvert-media` links the engine and
-/// installs a runner for each of them at start; `offconvert` installs none, and a command without
-/// a runner turns this process into `offconvert-media` (exec) with the same command line.
+/// installs a runner for each of them at start; `offconvert-photo` installs none, and a command
+/// without a runner turns this process into `offconvert-media` (exec) with the same command line.
 package enum MediaRunners {
     /// Runs one command's work with the engine; returns the exit code.
     package typealias Runner = @Sendable (ParsedArguments, Console) async throws -> Int32
 
-    /// The executable with the video engine, installed next to `offconvert`.
+    /// The executable with the video engine, installed next to `offconvert` and `offconvert-photo`.
     package static let executableName = "offconvert-media"
 
     private static let installed = Mutex<[String: Runner]>([:])
@@ -43,7 +43,7 @@ package enum MediaRunners {
         argv.forEach { free($0) }
         console.err(
             "Error: This command needs offconvert's video engine, \(path), which could not be started (\(reason)). "
-                + "Reinstall offconvert: both executables belong in the same folder.")
+                + "Reinstall offconvert: its three executables belong in the same folder.")
         return ExitCode.failure
     }
 

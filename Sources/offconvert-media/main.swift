@@ -2,8 +2,9 @@ import ConvertMedia
 import Foundation
 import OffconvertCLI
 
-// `offconvert-media`: the whole command line with both engines. `offconvert` becomes it (exec) for
-// the commands that need FFmpeg; run directly, it does everything `offconvert` does.
+// `offconvert-media`: the whole command line with both engines. The `offconvert` launcher starts it
+// for the video commands, and `offconvert-photo` becomes it (exec) for `convert` to a video
+// format; run directly, it does everything `offconvert` does.
 MediaRunners.install([
     SendToWindowsCommand.spec.name: SendToWindowsCommand.runWithEngine,
     CompressCommand.spec.name: CompressCommand.runWithEngine,

@@ -1,22 +1,31 @@
 import Foundation
 import Testing
 
-/// `offconvert` runs photo commands on ConvertCore alone and becomes `offconvert-media` (exec)
-/// for the commands that need FFmpeg.
+@testable import OffconvertCLI
+
+/// The `offconvert` launcher becomes `offconvert-photo` (ConvertCore alone) or `offconvert-media`
+/// (with FFmpeg) for each command, and `offconvert-photo` becomes `offconvert-media` for a command
+/// that turns out to need FFmpeg.
 @Suite("Photo engine without FFmpeg, video engine by hand-off")
 struct EngineHandoffTests {
-    static let mediaExecutable = CLIRunner.executable.deletingLastPathComponent().appendingPathComponent("offconvert-media")
+    static let folder = CLIRunner.executable.deletingLastPathComponent()
+    static let photoExecutable = folder.appendingPathComponent("offconvert-photo")
+    static let mediaExecutable = folder.appendingPathComponent("offconvert-media")
 
     /// The shared libraries an executable loads, as the dynamic loader resolves them.
     static func libraries(of executable: URL) throws -> String {
         try CLIRunner.toolOutput("/usr/bin/ldd", [executable.path])
     }
 
-    @Test("offconvert links no FFmpeg library but libswscale; offconvert-media links them all")
+    @Test("the launcher links no codec, offconvert-photo no FFmpeg library but libswscale, offconvert-media them all")
     func linkage() throws {
-        let photo = try Self.libraries(of: CLIRunner.executable)
+        let launcher = try Self.libraries(of: CLIRunner.executable)
+        for library in ["libheif", "libavutil", "libFoundation", "libturbojpeg"] {
+            #expect(!launcher.contains(library), "the launcher loads \(library)")
+        }
+        let photo = try Self.libraries(of: Self.photoExecutable)
         for library in ["libavformat", "libavcodec", "libavfilter", "libswresample"] {
-            #expect(!photo.contains(library), "offconvert loads \(library)")
+            #expect(!photo.contains(library), "offconvert-photo loads \(library)")
         }
         #expect(photo.contains("libheif") && photo.contains("libde265") && photo.contains("libswscale"))
         let media = try Self.libraries(of: Self.mediaExecutable)
@@ -25,30 +34,51 @@ struct EngineHandoffTests {
         }
     }
 
-    @Test("commands that need FFmpeg run through offconvert-media with the same output and exit code")
+    @Test("a command gives the same output and exit code through the launcher and through either engine")
     func handOff() async throws {
         let clip = CLIRunner.media.appendingPathComponent("video/motion.mov").path
-        for arguments in [["info", clip], ["info", "--json", clip], ["capabilities"], ["info", "/nonexistent/x.mov"], ["formats"]] {
-            let viaPhoto = try await CLIRunner.run(arguments)
-            let direct = try await CLIRunner.run(arguments, executable: Self.mediaExecutable)
-            #expect(viaPhoto.status == direct.status, "\(arguments)")
-            #expect(viaPhoto.stdout == direct.stdout, "\(arguments)")
-            #expect(viaPhoto.stderr == direct.stderr, "\(arguments)")
+        for arguments in [["info", clip], ["info", "--json", clip], ["capabilities"], ["info", "/nonexistent/x.mov"], ["formats"], ["--version"]] {
+            let launched = try await CLIRunner.run(arguments)
+            for engine in [Self.photoExecutable, Self.mediaExecutable] {
+                let direct = try await CLIRunner.run(arguments, executable: engine)
+                #expect(launched.status == direct.status, "\(arguments)")
+                #expect(launched.stdout == direct.stdout, "\(arguments)")
+                #expect(launched.stderr == direct.stderr, "\(arguments)")
+            }
         }
     }
 
-    @Test("without offconvert-media beside it, a video command fails clearly and a photo command still works")
+    /// The launcher's list is an optimisation (a command it sends to offconvert-photo still
+    /// reaches the video engine), but one that must not drift from the commands' own flags.
+    @Test("the launcher sends exactly the commands that always need FFmpeg to offconvert-media")
+    func launcherList() throws {
+        let source = try String(contentsOf: CLIRunner.root.appendingPathComponent("Sources/offconvert/main.c"), encoding: .utf8)
+        let start = try #require(source.range(of: "media_commands[] = {"))
+        let end = try #require(source.range(of: "};", range: start.upperBound..<source.endIndex))
+        let listed = source[start.upperBound..<end.lowerBound].split(separator: "\"").enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let flagged = Commands.all.filter { $0.needsMediaEngine }.map { $0.spec.name }
+        #expect(listed.sorted() == flagged.sorted())
+        #expect(flagged.contains("info") && flagged.contains("send-to-windows") && !flagged.contains("convert"))
+    }
+
+    @Test("without offconvert-media beside them, video commands fail clearly and a photo command still works")
     func missingEngine() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-lone-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let lone = folder.appendingPathComponent("offconvert")
         try FileManager.default.copyItem(at: CLIRunner.executable, to: lone)
+        try FileManager.default.copyItem(at: Self.photoExecutable, to: folder.appendingPathComponent("offconvert-photo"))
 
-        let video = try await CLIRunner.run(["info", CLIRunner.media.appendingPathComponent("video/motion.mov").path], executable: lone)
-        #expect(video.status == 1)
-        #expect(video.stderr.contains("offconvert-media") && video.stderr.contains("Reinstall"))
-        #expect(video.stdout.isEmpty)
+        let clip = CLIRunner.media.appendingPathComponent("video/motion.mov").path
+        // `info` is sent to the missing engine by the launcher, `convert --to mp4` by offconvert-photo.
+        for arguments in [["info", clip], ["convert", clip, "--to", "mp4", "-o", folder.path]] {
+            let video = try await CLIRunner.run(arguments, executable: lone)
+            #expect(video.status == 1, "\(arguments)")
+            #expect(video.stderr.contains("offconvert-media") && video.stderr.contains("Reinstall"), "\(video.stderr)")
+            #expect(video.stdout.isEmpty)
+        }
 
         let photo = try await CLIRunner.run(
             ["heic-to-jpg", CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic").path,

@@ -3,6 +3,8 @@ import Foundation
 
 /// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
 package enum CapabilitiesCommand: Command {
+    package static let needsMediaEngine = true
+
     package static let spec = CommandSpec(
         name: "capabilities",
         abstract: "Show which encoders and hardware offconvert can use on this machine.",

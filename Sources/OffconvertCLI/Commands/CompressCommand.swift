@@ -2,6 +2,8 @@ import ConvertCore
 
 /// `offconvert compress FILE... --target 25MB`: videos at most a given size.
 package enum CompressCommand: Command {
+    package static let needsMediaEngine = true
+
     package static let spec = CommandSpec(
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
@@ -30,6 +32,8 @@ package enum CompressCommand: Command {
 
 /// `offconvert email FILE...`: videos small enough to attach to an e-mail.
 package enum EmailCommand: Command {
+    package static let needsMediaEngine = true
+
     package static let spec = CommandSpec(
         name: "email",
         abstract: "Make videos small enough to attach to an e-mail (at most 25 MB, MP4, H.264, AAC).",

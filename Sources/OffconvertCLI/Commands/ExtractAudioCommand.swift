@@ -2,6 +2,8 @@ import ConvertCore
 
 /// `offconvert extract-audio FILE`: a video's sound as an audio file.
 package enum ExtractAudioCommand: Command {
+    package static let needsMediaEngine = true
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("to", short: "t", value: "format",

@@ -2,6 +2,8 @@ import ConvertCore
 
 /// `offconvert gif FILE`: an animated GIF from part of a video.
 package enum GIFCommand: Command {
+    package static let needsMediaEngine = true
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("start", short: "s", value: "seconds", help: "Where the GIF starts.", default: "0"),

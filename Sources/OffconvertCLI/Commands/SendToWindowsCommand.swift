@@ -2,6 +2,8 @@ import ConvertCore
 
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
 package enum SendToWindowsCommand: Command {
+    package static let needsMediaEngine = true
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [.flag("keep-location", help: "Keep the recording location in the output.")]
 
