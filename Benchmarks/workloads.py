@@ -166,9 +166,9 @@ def remux(work, binary, quick):
         Contender("ffmpeg -c copy", f"ffmpeg -v error -y -i {clip} -map 0:v:0 -map 0:a:0? -c copy -movflags +faststart {o}/ff.mp4", reset=reset),
         Contender("cp", f"cp {clip} {o}/copy.mp4", reset=reset),
     ], note="A 1 MB file: the copy itself takes a few ms, so this measures each tool's fixed cost per file. "
-            "`offconvert` links no FFmpeg, so that photo commands start in ~10 ms; a video command becomes `offconvert-media` "
-            "(exec), whose start-up is even with ffmpeg's (~64 ms of CPU, mostly the dynamic loader): the hand-off adds "
-            "~20 ms here (`offconvert-media send-to-windows` directly: 0.09 s). The rest of offconvert's extra time is its "
+            "`offconvert` is a ~2 ms launcher that starts the video engine, `offconvert-media`, whose start-up is even "
+            "with ffmpeg's (~64 ms of CPU, mostly the dynamic loader); photo commands start the lighter "
+            "`offconvert-photo` instead, which links no FFmpeg. The rest of offconvert's extra time is its "
             "guarantees, not the copy: about 10 ms of CPU for the daily-allowance record "
             "(HMAC-sealed), the resume journal (SHA-256-named JSON lines), Swift runtime set-up and libheif's load-time "
             "de265_init (~2 ms), plus 5 fsync or fdatasync calls (the allowance reservation, the journal's start line, the "
