@@ -17,6 +17,18 @@ extension Command {
     package static var needsMediaEngine: Bool { false }
 }
 
+/// A command whose work always needs the video engine: it runs through ``MediaRunners`` (here
+/// when `offconvert-media` installed its runner, otherwise by becoming `offconvert-media`).
+package protocol MediaCommand: Command {}
+
+extension MediaCommand {
+    package static var needsMediaEngine: Bool { true }
+
+    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        try await MediaRunners.run(spec.name, arguments, console: console)
+    }
+}
+
 package enum ExitCode {
     package static let success: Int32 = 0
     /// At least one file failed.

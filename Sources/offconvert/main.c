@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-// The commands whose work always needs FFmpeg: those whose `needsMediaEngine` is true in
+// The commands whose work always needs FFmpeg: the MediaCommands (`needsMediaEngine`) of
 // OffconvertCLI (a test keeps the two lists equal). Anything else goes to offconvert-photo, which
 // still hands a command on to offconvert-media when it turns out to need it (convert --to mp4).
 static const char *const media_commands[] = {

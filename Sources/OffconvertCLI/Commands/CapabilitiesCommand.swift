@@ -2,9 +2,7 @@ import ConvertCore
 import Foundation
 
 /// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
-package enum CapabilitiesCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum CapabilitiesCommand: MediaCommand {
     package static let spec = CommandSpec(
         name: "capabilities",
         abstract: "Show which encoders and hardware offconvert can use on this machine.",
@@ -15,8 +13,4 @@ package enum CapabilitiesCommand: Command {
             """,
         options: [.flag("json", help: "Print one JSON object instead of text.")],
         examples: ["capabilities", "capabilities --json"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }

@@ -1,9 +1,7 @@
 import ConvertCore
 
 /// `offconvert compress FILE... --target 25MB`: videos at most a given size.
-package enum CompressCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum CompressCommand: MediaCommand {
     package static let spec = CommandSpec(
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
@@ -24,16 +22,10 @@ package enum CompressCommand: Command {
             .flag("keep-location", help: "Keep the recording location in the output."),
         ] + BatchOptions.specs,
         examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }
 
 /// `offconvert email FILE...`: videos small enough to attach to an e-mail.
-package enum EmailCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum EmailCommand: MediaCommand {
     package static let spec = CommandSpec(
         name: "email",
         abstract: "Make videos small enough to attach to an e-mail (at most 25 MB, MP4, H.264, AAC).",
@@ -46,9 +38,5 @@ package enum EmailCommand: Command {
         arguments: [ArgumentSpec(name: "FILES", help: "The videos to send.", repeating: true)],
         options: [.flag("keep-location", help: "Keep the recording location in the output.")] + BatchOptions.specs,
         examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }
 

@@ -1,9 +1,7 @@
 import ConvertCore
 
 /// `offconvert extract-audio FILE`: a video's sound as an audio file.
-package enum ExtractAudioCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum ExtractAudioCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("to", short: "t", value: "format",
@@ -19,8 +17,4 @@ package enum ExtractAudioCommand: Command {
         // Audio extraction never decodes a picture, so the pixel limit does not apply.
         options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },
         examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }

@@ -1,9 +1,7 @@
 import ConvertCore
 
 /// `offconvert gif FILE`: an animated GIF from part of a video.
-package enum GIFCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum GIFCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("start", short: "s", value: "seconds", help: "Where the GIF starts.", default: "0"),
@@ -22,8 +20,4 @@ package enum GIFCommand: Command {
         arguments: [BatchOptions.files("The videos.")],
         options: ownOptions + BatchOptions.specs,
         examples: ["gif clip.mp4 --start 3 --duration 4", "gif clip.mov --fps 15 --width 320"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }

@@ -6,9 +6,7 @@ import Foundation
 /// The JSON form prints one ``MediaInfo`` object per line (JSON Lines) for every file that could
 /// be read, with the schema documented on ``MediaInfo`` and the types it contains. Files that
 /// cannot be read get one line each on stderr and make the exit code 1; the others still print.
-package enum InfoCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum InfoCommand: MediaCommand {
     package static let spec = CommandSpec(
         name: "info",
         abstract: "Show what a photo or video file contains.",
@@ -27,12 +25,7 @@ package enum InfoCommand: Command {
         options: [.flag("json", help: "Print one JSON object per file per line (JSON Lines).")],
         examples: ["info IMG_0001.MOV", "info --json *.mp4"])
 
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
-
     /// One line of JSON, keys sorted so the output is byte-for-byte reproducible. JSON escapes
     /// control characters itself, so the text is terminal-safe.
-
 }
 

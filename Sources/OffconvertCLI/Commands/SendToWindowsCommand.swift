@@ -1,9 +1,7 @@
 import ConvertCore
 
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
-package enum SendToWindowsCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum SendToWindowsCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [.flag("keep-location", help: "Keep the recording location in the output.")]
 
@@ -19,8 +17,4 @@ package enum SendToWindowsCommand: Command {
         arguments: [BatchOptions.files("The videos to convert.")],
         options: ownOptions + BatchOptions.specs,
         examples: ["send-to-windows IMG_0042.MOV", "send-to-windows *.MOV --output-dir ~/ForWindows"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }

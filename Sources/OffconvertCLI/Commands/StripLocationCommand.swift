@@ -3,9 +3,7 @@ import Foundation
 
 /// `offconvert strip-location FILES... [--in-place]`: removes where a photo or video was made,
 /// without re-encoding anything.
-package enum StripLocationCommand: Command {
-    package static let needsMediaEngine = true
-
+package enum StripLocationCommand: MediaCommand {
     /// Added to each output's name: `IMG_0001.HEIC` becomes `IMG_0001 (no location).HEIC`.
     package static let outputSuffix = " (no location)"
 
@@ -24,8 +22,4 @@ package enum StripLocationCommand: Command {
         arguments: [ArgumentSpec(name: "FILES", help: "Photos and videos to clean.", repeating: true)],
         options: [.flag("in-place", help: "Replace each file instead of writing a copy.")] + BatchOptions.specs,
         examples: ["strip-location IMG_0001.HEIC", "strip-location --in-place *.jpg", "strip-location -o clean/ clip.mov"])
-
-    package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
-    }
 }
