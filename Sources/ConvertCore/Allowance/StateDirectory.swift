@@ -29,7 +29,7 @@ package struct StateDirectory: Sendable {
         var current = path
         while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = PathText.parent(current)
         }
         for directory in missing.reversed() where mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw ConvertError.fileSystem(errno, action: "create the state folder", path: directory)

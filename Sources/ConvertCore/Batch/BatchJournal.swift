@@ -16,8 +16,10 @@ import Glibc
 /// enough to recognise the item as done after a crash, so the finish line needs no flush of its
 /// own (one disk sync per photo instead of two).
 /// An item counts as already done only if its outputs are still there with the recorded size
-/// and its input has the recorded size and modification time. The journal is removed once the
-/// whole batch succeeded; after failures it stays, so a re-run retries only what failed.
+/// and its input has the recorded size and modification time. A batch that succeeded keeps its
+/// journal, marked complete, so running the same command again skips what it made instead of
+/// converting everything again into `photo (2).jpg`; after failures it stays too, so a re-run
+/// retries only what failed. Journals untouched for ``retention`` are removed.
 ///
 /// While a batch runs it holds an exclusive lock on its journal: the same batch started twice
 /// at once fails with `batch.running` instead of converting everything twice.
@@ -31,6 +33,8 @@ public final class BatchJournal: Sendable {
         package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
         package var started: Double?
+        /// The input made absolute, so other batches of the same recipe recognise it.
+        package var absoluteInput: String?
     }
 
     /// An output as recorded.
@@ -43,18 +47,41 @@ public final class BatchJournal: Sendable {
     public let path: String
     private let descriptor: Int32
     private let entries: [Int: Entry]
+    /// Finished items of other batches with the same recipe, by absolute input path.
+    private let earlier: [String: Entry]
+    /// Every output those batches recorded, absolute.
+    private let earlierOutputPaths: Set<String>
+
+    /// How long a journal nobody touched is kept: a re-run weeks later is a new batch.
+    public static let retention: TimeInterval = 30 * 24 * 3600
+
+    /// The line that marks a batch complete.
+    private struct CompleteMarker: Codable {
+        var complete: Bool
+    }
 
     /// Opens (or, with `resume: false`, restarts) the journal of the batch described by
-    /// `identity`, in `stateDirectory` (the default state folder when nil).
-    public init(identity: [String], stateDirectory: String? = nil, resume: Bool = true) throws(ConvertError) {
+    /// `identity`, in `stateDirectory` (the default state folder when nil). With
+    /// `restartIfComplete` (`--overwrite`), a batch that had completed starts over, while an
+    /// interrupted one still resumes. `recipe` is the part of the identity that shapes outputs
+    /// (command, options, output folder), without the inputs: batches of the same recipe see
+    /// each other's finished items, so `heic-to-jpg *` run again in a folder that now also
+    /// holds its JPEGs skips both the photos it converted and the JPEGs it made.
+    public init(
+        identity: [String], recipe: [String] = [], stateDirectory: String? = nil, resume: Bool = true,
+        restartIfComplete: Bool = false
+    ) throws(ConvertError) {
         let base = stateDirectory ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment)
         let folder = try StateDirectory(path: base + "/batches")
         // Identity parts are joined with NUL, which no path or option contains.
-        guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)) else {
+        guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)),
+            let recipeDigest = Crypto.sha256(Array(recipe.joined(separator: "\u{0}").utf8))
+        else {
             throw ConvertError(.internal, key: "internal", message: "Could not name the batch journal.")
         }
-        path = folder.file(Crypto.hex(digest) + ".journal")
-        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let prefix = String(Crypto.hex(recipeDigest).prefix(16)) + "-"
+        path = folder.file(prefix + Crypto.hex(digest) + ".journal")
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the batch journal", path: path) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
@@ -63,8 +90,15 @@ public final class BatchJournal: Sendable {
                 message: "The same batch is already running in another offconvert process.", path: path)
         }
         descriptor = fd
-        if !resume { _ = ftruncate(fd, 0) }
-        entries = Self.load(path)
+        Self.removeExpired(in: folder.path, keeping: path)
+        var (loaded, complete) = Self.load(path)
+        if !resume || (complete && restartIfComplete) {
+            _ = ftruncate(fd, 0)
+            loaded = [:]
+        }
+        entries = loaded
+        (earlier, earlierOutputPaths) = resume && !restartIfComplete
+            ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
     }
 
     deinit { close(descriptor) }
@@ -103,6 +137,23 @@ public final class BatchJournal: Sendable {
         return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
     }
 
+    /// The outputs an earlier batch of the same recipe made from `input`, if its input is
+    /// unchanged and they are all still there.
+    public func earlierOutputs(for input: String) -> [OutputFile]? {
+        guard let entry = earlier[Self.absolute(input)], let (size, modified) = Self.fingerprint(input),
+            entry.inputSize == size, entry.inputModified == modified
+        else { return nil }
+        for output in entry.outputs {
+            guard let (bytes, _) = Self.fingerprint(output.path), bytes == output.bytes else { return nil }
+        }
+        return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
+    }
+
+    /// Whether `input` is an output an earlier batch of the same recipe made.
+    public func isEarlierOutput(_ input: String) -> Bool {
+        earlierOutputPaths.contains(Self.absolute(input))
+    }
+
     /// Records that item `index` is starting and will write `destination`; durable before it
     /// returns, so a crash right after the output is committed cannot make a re-run convert the
     /// item again under a new name.
@@ -110,7 +161,8 @@ public final class BatchJournal: Sendable {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(Entry(
             index: index, input: input, inputSize: size, inputModified: modified,
-            outputs: [Output(path: destination, bytes: -1)], started: Date().timeIntervalSince1970))
+            outputs: [Output(path: destination, bytes: -1)], started: Date().timeIntervalSince1970,
+            absoluteInput: Self.absolute(input)))
     }
 
     /// Records that item `index` finished with `outputs`. Not flushed: if a crash loses the line,
@@ -119,7 +171,8 @@ public final class BatchJournal: Sendable {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(Entry(
             index: index, input: input, inputSize: size, inputModified: modified,
-            outputs: outputs.map { Output(path: $0.path, bytes: $0.byteCount) }), durable: false)
+            outputs: outputs.map { Output(path: Self.absolute($0.path), bytes: $0.byteCount) }, absoluteInput: Self.absolute(input)),
+            durable: false)
     }
 
     private func append(_ entry: Entry, durable: Bool = true) throws(ConvertError) {
@@ -135,22 +188,69 @@ public final class BatchJournal: Sendable {
         guard !durable || fdatasync(descriptor) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
     }
 
-    /// Ends the batch: removes the journal when every item succeeded, keeps it otherwise.
+    /// Ends the batch: when every item succeeded, marks the journal complete (a re-run then
+    /// skips the items whose outputs are still there).
     public func end(allSucceeded: Bool) {
-        if allSucceeded { unlink(path) }
+        guard allSucceeded, let json = try? JSONEncoder().encode(CompleteMarker(complete: true)) else { return }
+        let line = Array(json) + [UInt8(ascii: "\n")]
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    private static func load(_ path: String) -> [Int: Entry] {
-        guard let bytes = try? StateDirectory.readFile(path, limit: 64 << 20) else { return [:] }
+    /// The entries of the journal at `path`, and whether it was marked complete.
+    private static func load(_ path: String) -> (entries: [Int: Entry], complete: Bool) {
+        guard let bytes = try? StateDirectory.readFile(path, limit: 64 << 20) else { return ([:], false) }
         var entries: [Int: Entry] = [:]
+        var complete = false
         let decoder = JSONDecoder()
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            if let marker = try? decoder.decode(CompleteMarker.self, from: Data(line)) {
+                complete = marker.complete
+                continue
+            }
             guard let entry = try? decoder.decode(Entry.self, from: Data(line)) else { continue }
             // A finished record is never replaced by a later start of the same item.
             if entry.started != nil, let known = entries[entry.index], known.started == nil { continue }
             entries[entry.index] = entry
         }
-        return entries
+        return (entries, complete)
+    }
+
+    /// Finished items of the journals in `folder` whose names start with `prefix` (the same
+    /// recipe), other than `current`, by absolute input; and all their outputs.
+    private static func loadSiblings(in folder: String, prefix: String, except current: String) -> ([String: Entry], Set<String>) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([:], []) }
+        var byInput: [String: Entry] = [:]
+        var outputs: Set<String> = []
+        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".journal") {
+            let path = PathText.join(folder, name)
+            guard path != current else { continue }
+            for entry in load(path).entries.values where entry.started == nil {
+                guard let input = entry.absoluteInput else { continue }
+                byInput[input] = entry
+                outputs.formUnion(entry.outputs.map(\.path))
+            }
+        }
+        return (byInput, outputs)
+    }
+
+    /// `path` made absolute against the working directory.
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : PathText.join(FileManager.default.currentDirectoryPath, path)
+    }
+
+    /// Removes journals in `folder` not modified for ``retention`` (never `current`, nor one
+    /// another process holds locked: a batch running for a month still has its journal).
+    private static func removeExpired(in folder: String, keeping current: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let cutoff = Date().timeIntervalSince1970 - retention
+        for name in names where name.hasSuffix(".journal") {
+            let path = PathText.join(folder, name)
+            guard path != current, let (_, modified) = fingerprint(path), modified < cutoff else { continue }
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(fd)
+        }
     }
 
     /// Size and modification time (seconds, with nanoseconds) of `path`.

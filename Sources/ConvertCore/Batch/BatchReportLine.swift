@@ -91,6 +91,14 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     public var failed: Int?
     /// Summary: items skipped.
     public var skipped: Int?
+    /// `summary`: inputs set aside as not the command's kind (each had a `skipped` line
+    /// without an `index`).
+    public var setAside: Int?
+    /// `summary`: sidecars and hidden files left alone (each had a `skipped` line with reason
+    /// `sidecar`).
+    public var ignored: Int?
+    /// `summary` of a `--dry-run`: items that would be converted.
+    public var planned: Int?
     /// Summary: items not converted because the batch was interrupted (never started, or
     /// cancelled while running; they are not counted as failed).
     public var unfinished: Int?
@@ -148,7 +156,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// An item was skipped.
-    public static func skipped(index: Int, input: String, output: String?, reason: String) -> BatchReportLine {
+    public static func skipped(index: Int?, input: String, output: String?, reason: String) -> BatchReportLine {
         var line = BatchReportLine(event: "skipped")
         line.index = index
         line.input = input
@@ -170,13 +178,17 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     /// The last line of a batch.
     public static func summary(
         done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0, bytesOut: Int64 = 0,
-        seconds: Double = 0
+        seconds: Double = 0,
+        setAside: Int = 0, ignored: Int = 0, planned: Int? = nil
     ) -> BatchReportLine {
         var line = BatchReportLine(event: "summary")
         line.bytesIn = bytesIn
         line.bytesOut = bytesOut
         line.seconds = (seconds * 1000).rounded() / 1000
         line.done = done
+        line.setAside = setAside
+        line.ignored = ignored
+        line.planned = planned
         line.failed = failed
         line.skipped = skipped
         line.unfinished = unfinished

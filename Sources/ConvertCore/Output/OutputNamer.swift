@@ -46,9 +46,7 @@ public final class OutputNamer: Sendable {
     ///   - inputs: Every input of the batch, so none of them is ever chosen as an output.
     public init(outputDirectory: String?, overwrite: Bool, inputs: [String]) throws(ConvertError) {
         if let outputDirectory {
-            if mkdir(outputDirectory, 0o755) != 0 && errno != EEXIST {
-                throw ConvertError.fileSystem(errno, action: "create the output folder", path: outputDirectory)
-            }
+            try Self.createFolders(outputDirectory)
             var info = stat()
             guard stat(outputDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw ConvertError(
@@ -63,19 +61,44 @@ public final class OutputNamer: Sendable {
         inputIDs = Set(inputs.compactMap(Self.fileID))
     }
 
-    /// The folder `input`'s output goes to, resolved (symlinks followed).
-    public func directory(for input: String) throws(ConvertError) -> String {
-        if let outputDirectory { return outputDirectory }
-        let parent = (input as NSString).deletingLastPathComponent
-        return try Self.resolve(parent.isEmpty ? "." : parent)
+    /// The folder `input`'s output goes to, resolved (symlinks followed): `subfolder` (the
+    /// input's folders below a folder argument) inside the output folder, created when missing;
+    /// next to the input without an output folder.
+    public func directory(for input: String, subfolder: String = "") throws(ConvertError) -> String {
+        guard let outputDirectory else { return try Self.resolve(PathText.parent(input)) }
+        let parts = subfolder.split(separator: "/").map { Self.sanitise(String($0)) }
+        guard !parts.isEmpty else { return outputDirectory }
+        let folder = parts.reduce(outputDirectory) { PathText.join($0, $1) }
+        try Self.createFolders(folder)
+        return folder
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`), 0755 before the umask.
+    package static func createFolders(_ path: String) throws(ConvertError) {
+        var missing: [String] = []
+        var current = path
+        var info = stat()
+        while stat(current, &info) != 0 {
+            guard errno == ENOENT else { break }
+            missing.append(current)
+            let parent = PathText.parent(current)
+            guard parent != current else { break }
+            current = parent
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw ConvertError.fileSystem(errno, action: "create the output folder", path: folder)
+        }
     }
 
     /// A fresh output path for `input` with extension `pathExtension` (no dot), optionally with
-    /// `suffix` added to the name (`"-small"` gives `photo-small.jpg`). The name is reserved for
+    /// `suffix` added to the name (`"-small"` gives `photo-small.jpg`), in `subfolder` of the
+    /// output folder (see ``directory(for:subfolder:)``). The name is reserved for
     /// this batch: no other call returns it.
-    public func destination(for input: String, pathExtension: String, suffix: String = "") throws(ConvertError) -> String {
-        let folder = try directory(for: input)
-        let stem = Self.sanitise(((input as NSString).lastPathComponent as NSString).deletingPathExtension + suffix)
+    public func destination(
+        for input: String, pathExtension: String, suffix: String = "", subfolder: String = ""
+    ) throws(ConvertError) -> String {
+        let folder = try directory(for: input, subfolder: subfolder)
+        let stem = Self.sanitise(PathText.stem(input) + suffix)
         let ext = Self.sanitise(pathExtension)
         return try handedOut.withLock { (taken: inout Set<String>) throws(ConvertError) -> String in
             for attempt in 1...Self.maximumAttempts {
@@ -116,9 +139,9 @@ public final class OutputNamer: Sendable {
         suffixes: [String] = [""]
     ) throws(ConvertError) -> [String] {
         if let explicitPath {
-            let ns = explicitPath as NSString
-            let ext = ns.pathExtension.isEmpty ? pathExtension : ns.pathExtension
-            let paths = suffixes.map { ns.deletingPathExtension + $0 + "." + ext }
+            let given = PathText.fileExtension(explicitPath)
+            let ext = given.isEmpty ? pathExtension : given
+            let paths = suffixes.map { PathText.deletingExtension(explicitPath) + $0 + "." + ext }
             for path in paths where isSameFile(path, input) {
                 throw ConvertError(
                     .request, key: "output.is-input",
@@ -137,9 +160,8 @@ public final class OutputNamer: Sendable {
     /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
     /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
     package static func nextNumbered(_ path: String) -> String {
-        let ns = path as NSString
-        let ext = ns.pathExtension
-        var stem = (ns.lastPathComponent as NSString).deletingPathExtension
+        let ext = PathText.fileExtension(path)
+        var stem = PathText.stem(path)
         var number = 2
         if stem.hasSuffix(")"), let open = stem.range(of: " (", options: .backwards),
             let current = Int(stem[open.upperBound..<stem.index(before: stem.endIndex)]), current >= 2
@@ -147,7 +169,7 @@ public final class OutputNamer: Sendable {
             number = current + 1
             stem = String(stem[..<open.lowerBound])
         }
-        return ns.deletingLastPathComponent + "/" + name(stem, number: number, pathExtension: ext)
+        return PathText.join(PathText.parent(path), name(stem, number: number, pathExtension: ext))
     }
 
     /// `stem.ext`, or `stem (number).ext` from 2 on, with the stem shortened so the whole name

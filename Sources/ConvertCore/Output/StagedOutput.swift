@@ -38,9 +38,9 @@ package final class StagedOutput {
     /// Creates the temporary file next to `destination`.
     package init(destination: String) throws(ConvertError) {
         self.destination = destination
-        let directory = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        let template = (directory.isEmpty ? "." : directory) + "/." + name + Self.marker + "XXXXXX" + Self.partialSuffix
+        let directory = PathText.parent(destination)
+        let name = PathText.lastComponent(destination)
+        let template = directory + "/." + name + Self.marker + "XXXXXX" + Self.partialSuffix
         var bytes = Array(template.utf8CString)
         let fd = bytes.withUnsafeMutableBufferPointer { buffer in
             mkstemps(buffer.baseAddress!, Int32(Self.partialSuffix.utf8.count))

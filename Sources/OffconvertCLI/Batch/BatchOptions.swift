@@ -6,10 +6,19 @@ import Foundation
 /// A command adds ``specs`` to its `CommandSpec.options` and calls ``parse(_:standardInput:)``;
 /// ``BatchRunner`` does the rest.
 package struct BatchOptions: Sendable {
-    /// The inputs, in order, after `--from-file`, `-` and `--shard`.
+    /// The inputs, in order, after `--from-file`, `-`, folders opened, duplicates dropped and
+    /// `--shard`.
     package var inputs: [String]
-    /// `--output-dir`; nil to write next to each input.
+    /// For inputs found inside a folder argument, the folders between it and the file, so the
+    /// outputs keep that layout under `--output-dir` (see ``InputCollector/File/subfolder``).
+    package var subfolders: [String: String] = [:]
+    /// Folders inside folder arguments that were not opened (no `--recursive`).
+    package var skippedFolders: [String] = []
+    /// `--output-dir`; nil to write next to each input (or to ``outputFile``).
     package var outputDirectory: String?
+    /// `-o NAME.EXT` for a single input: the output file itself rather than a folder (a name with
+    /// a media file extension that is not an existing folder).
+    package var outputFile: String?
     /// `--overwrite`.
     package var overwrite = false
     /// `--jobs`.
@@ -28,6 +37,8 @@ package struct BatchOptions: Sendable {
     package var verbose = false
     /// `--shard I/N` as (I, N), 1-based.
     package var shard: (index: Int, count: Int)?
+    /// Not `--no-keep-times`: outputs take their source's modification time.
+    package var keepTimes = true
     /// `--max-pixels`: the decompression-bomb limit handed to every request.
     package var maxPixels = PixelLimit.defaultMaxPixels
 
@@ -51,17 +62,28 @@ package struct BatchOptions: Sendable {
 
     /// The shared options, in the order `--help` lists them.
     package static let specs: [OptionSpec] = [
-        .option("output-dir", short: "o", value: "dir", help: "Write the outputs to this folder instead of next to each input."),
+        .option(
+            "output-dir", short: "o", value: "dir",
+            help: "Write the outputs to this folder (created if missing) instead of next to each input. "
+                + "For one input, a name with the output's extension (-o small.jpg) is the output file itself."),
+        .flag("recursive", short: "r", help: "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir)."),
         .flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced."),
         .option("jobs", short: "j", value: "n", help: "Convert up to n files at once.", default: "number of cores"),
         .option(
             "memory-budget", value: "size",
             help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory"),
-        .option("from-file", value: "list", help: "Also read input paths from this file, one per line ('-' reads stdin)."),
+        .option(
+            "from-file", value: "list",
+            help: "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped."),
         .option(
             "shard", value: "i/n",
             help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path."),
         .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
+        .flag("keep-times", help: "Outputs keep the source's modification time (the default)."),
+        .flag(
+            "no-keep-times",
+            help: "Give outputs the time of the conversion. By default they keep the source's modification time "
+                + "(--keep-times), so galleries and 'ls -t' keep their order; permissions always follow the source."),
         .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
         .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
         maxPixelsSpec,
@@ -75,34 +97,12 @@ package struct BatchOptions: Sendable {
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
     package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput) throws(UsageError) -> BatchOptions {
-        var inputs: [String] = []
-        var stdinUsed = false
-        func lines(_ text: String) -> [String] {
-            text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
-        }
-        for positional in arguments.positionals {
-            if positional == "-" {
-                guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
-                stdinUsed = true
-                inputs += lines(standardInput())
-            } else {
-                inputs.append(positional)
-            }
-        }
-        if let list = arguments.value("from-file") {
-            if list == "-" {
-                guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
-                inputs += lines(standardInput())
-            } else {
-                guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
-                    throw UsageError(message: "Cannot read the list '\(list)' given to '--from-file'.")
-                }
-                inputs += lines(text)
-            }
-        }
-        guard !inputs.isEmpty else {
+        var collector = InputCollector(recursive: arguments.flag("recursive"))
+        for path in try typedPaths(arguments, standardInput: standardInput) { collector.add(path) }
+        guard !collector.files.isEmpty else {
             throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
         }
+        var files = collector.files
         var shard: (Int, Int)?
         if let text = arguments.value("shard") {
             let parts = text.split(separator: "/").map { Int($0) }
@@ -110,20 +110,76 @@ package struct BatchOptions: Sendable {
                 throw UsageError(message: "The value '\(text)' is invalid for '--shard': expected i/n with 1 <= i <= n, e.g. 2/8.")
             }
             shard = (index, count)
-            inputs = inputs.filter { Self.shard(of: $0, count: count) == index }
+            files = files.filter { Self.shard(of: $0.path, count: count) == index }
         }
         if arguments.flag("quiet") && arguments.flag("verbose") {
             throw UsageError(message: "'--quiet' and '--verbose' cannot be used together.")
         }
         let budget = try arguments.byteCount("memory-budget") ?? BatchScheduler.defaultBudget()
         guard budget > 0 else { throw UsageError(message: "'--memory-budget' must be more than 0 bytes.") }
-        return BatchOptions(
-            inputs: inputs, outputDirectory: arguments.value("output-dir"), overwrite: arguments.flag("overwrite"),
+        var options = BatchOptions(
+            inputs: files.map(\.path), overwrite: arguments.flag("overwrite"),
             jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
             memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
             json: arguments.flag("json"), quiet: arguments.flag("quiet"), verbose: arguments.flag("verbose"), shard: shard,
             maxPixels: try maxPixels(arguments))
+        options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) { first, _ in first }
+        options.skippedFolders = collector.skippedFolders
+        if arguments.flag("keep-times") && arguments.flag("no-keep-times") {
+            throw UsageError(message: "'--keep-times' and '--no-keep-times' cannot be used together.")
+        }
+        options.keepTimes = !arguments.flag("no-keep-times")
+        if let output = arguments.value("output-dir") {
+            try options.setOutput(output, folderArguments: collector.hadFolders)
+        }
+        return options
     }
+
+    /// The paths typed: positionals, `-` (stdin) and `--from-file`, in that order.
+    private static func typedPaths(_ arguments: ParsedArguments, standardInput: () -> String) throws(UsageError) -> [String] {
+        var paths: [String] = []
+        var stdinUsed = false
+        func readStandardInput() throws(UsageError) -> [String] {
+            guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
+            stdinUsed = true
+            return InputCollector.listLines(standardInput())
+        }
+        for positional in arguments.positionals {
+            paths += positional == "-" ? try readStandardInput() : [positional]
+        }
+        if let list = arguments.value("from-file") {
+            if list == "-" {
+                paths += try readStandardInput()
+            } else {
+                guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+                    throw UsageError(message: "Cannot read the list '\(list.terminalSafe)' given to '--from-file'.")
+                }
+                paths += InputCollector.listLines(text)
+            }
+        }
+        return paths
+    }
+
+    /// Reads `-o`: an existing folder, or a name with a media extension naming the one output
+    /// file, or a folder to create.
+    private mutating func setOutput(_ output: String, folderArguments: Bool) throws(UsageError) {
+        var info = stat()
+        let isFolder = stat(output, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        let ext = PathText.fileExtension(output).lowercased()
+        guard !isFolder, Self.outputFileExtensions.contains(ext) else {
+            outputDirectory = output
+            return
+        }
+        guard inputs.count == 1, !folderArguments else {
+            throw UsageError(message: "'-o \(output.terminalSafe)' names one file, but there are \(inputs.count) inputs: give a folder for their outputs.")
+        }
+        outputFile = output
+    }
+
+    /// Extensions that make `-o NAME` a file name rather than a folder.
+    package static let outputFileExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "mp4", "mov", "mkv", "webm", "m4a", "mp3", "wav", "flac", "opus", "ogg",
+    ]
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every
     /// machine given the same list (in any order) picks disjoint shares that cover it.

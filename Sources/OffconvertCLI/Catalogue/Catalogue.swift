@@ -122,16 +122,24 @@ package enum Catalogue {
         }
     }
 
-    /// Refuses inputs that are not of `kind` (read from their first bytes; files that cannot
-    /// be read are left for the conversion to report), naming what such an input can become.
+    /// Refuses a command line none of whose inputs is of `kind` (photos for a photo command),
+    /// naming what the first such input can become. When some inputs are of `kind`, the others
+    /// are set aside one by one by the batch (see ``InputTriage``) and the rest converted.
     package static func requireInputs(_ inputs: [String], kind: MediaKind, target: String) throws(UsageError) {
-        for input in inputs {
-            guard let found = MediaKind.of(path: input), found != kind else { continue }
+        let accepts: InputTriage.Accepts = kind == .photo ? .photos : .videos
+        let sorted = InputTriage.sort(inputs, accepts: accepts)
+        guard sorted.convert.isEmpty else { return }
+        let wanted = kind == .photo ? "photo" : "video"
+        for aside in sorted.setAside {
+            let content = InputTriage.content(of: aside.path)
+            guard content == .photo || content == .video else { continue }
+            let found: MediaKind = content == .photo ? .photo : .video
             let possible = outputs.filter { $0.inputKind == found }.map(\.invocation)
             var seen: Set<String> = []
             let unique = possible.filter { seen.insert($0).inserted }
             throw UsageError(message: Messages.text(
-                .catalogueNoPair, input.terminalSafe, found == .photo ? "photo" : "video", target, unique.joined(separator: ", ")))
+                .catalogueNoPair, aside.path.terminalSafe, found == .photo ? "photo" : "video", target, unique.joined(separator: ", ")))
         }
+        throw UsageError(message: "None of the \(inputs.count) input(s) is a \(wanted): nothing to convert to '\(target)'.")
     }
 }

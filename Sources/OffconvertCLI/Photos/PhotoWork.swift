@@ -123,7 +123,7 @@ package enum PhotoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        let work = BatchWork(
+        var work = BatchWork(
             command: command,
             identity: [
                 "format=\(template.format.rawValue)", "quality=\(template.quality)", "lossless=\(template.lossless)",
@@ -145,6 +145,24 @@ package enum PhotoWork {
                 request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
                 return try await PhotoConverter.convert(request).result(onProgress: progress)
             })
+        work.accepts = .photos
+        work.check = { input in photoProblem(input, maxPixels: template.maxPixels) }
         return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// Why `input` would not convert as a photo, from its header (what `--dry-run` checks), or nil.
+    package static func photoProblem(_ input: String, maxPixels: Int) -> ConvertError? {
+        if let problem = BatchPlan.fileProblem(input) { return problem }
+        do {
+            let info = try ImageProbe.probe(path: input)
+            guard info.width * info.height <= maxPixels else {
+                return ConvertError(
+                    .input, key: "input.too-many-pixels",
+                    message: "\(input) has \(info.width)×\(info.height) pixels, more than --max-pixels \(maxPixels).", path: input)
+            }
+            return nil
+        } catch {
+            return error
+        }
     }
 }

@@ -17,7 +17,13 @@ package enum Messages {
         case itemFailed = "item.failed"
         case itemNotes = "item.notes"
         case itemSkippedResumed = "item.skipped.resumed"
+        case itemSkippedEarlierOutput = "item.skipped.earlier-output"
         case itemPlanned = "item.planned"
+        case itemSetAside = "item.set-aside"
+        case foldersNotOpened = "batch.folders-not-opened"
+        case summaryPlanned = "summary.planned"
+        case summarySetAside = "summary.set-aside"
+        case summaryIgnored = "summary.ignored"
         case journalFailed = "journal.failed"
         case summaryDone = "summary.done"
         case summaryFailed = "summary.failed"
@@ -42,7 +48,13 @@ package enum Messages {
         .itemFailed: "{1}: {2}",
         .itemNotes: "{1}: {2}",
         .itemSkippedResumed: "{1}: already converted, skipped",
+        .itemSkippedEarlierOutput: "{1}: made by an earlier run of this command, skipped",
         .itemPlanned: "{1} → {2} (about {3} of memory)",
+        .itemSetAside: "{1}: skipped, {2}",
+        .foldersNotOpened: "Note: {1} subfolder(s) not opened, such as {2}; add --recursive to convert them too.",
+        .summaryPlanned: "{1} would be converted",
+        .summarySetAside: "{1} not for this command",
+        .summaryIgnored: "{1} sidecar file(s) ignored",
         .journalFailed: "could not record progress for resuming ({1}).",
         .summaryDone: "{1} done",
         .summaryFailed: "{1} failed",

@@ -49,7 +49,7 @@ enum CompressBatch {
     static let memoryPerJob: Int64 = 600_000_000
 
     static func run(command: String, targetBytes: Int64, keepLocation: Bool, options: BatchOptions, console: Console) async -> Int32 {
-        let work = BatchWork(
+        var work = BatchWork(
             command: command, identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : ""],
             outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
             estimatedOutputBytes: { _, inputBytes in min(inputBytes, targetBytes) },
@@ -59,6 +59,8 @@ enum CompressBatch {
                     output: OutputLocation(path: item.destination, overwrite: item.overwrite))
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
+        work.accepts = .videos
+        work.check = { input in await VideoWork.mediaProblem(input) }
         return await BatchRunner.run(work, options: options, console: console)
     }
 }
@@ -123,7 +125,7 @@ extension StripLocationCommand {
         }
         let work = BatchWork(
             command: "strip-location", identity: [inPlace ? "in-place" : "copy"],
-            outputExtension: { ($0 as NSString).pathExtension.isEmpty ? "bin" : ($0 as NSString).pathExtension },
+            outputExtension: { PathText.fileExtension($0).isEmpty ? "bin" : PathText.fileExtension($0) },
             outputSuffix: inPlace ? "" : outputSuffix,
             cost: cost,
             convert: { item, progress throws(ConvertError) in

@@ -37,13 +37,26 @@ enum VideoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .video, target: outputExtension)
-        let work = BatchWork(
+        var work = BatchWork(
             command: command, identity: identity, outputExtension: { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
                 let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite))
                 return try await job.result(onProgress: progress)
             })
+        work.accepts = .videos
+        work.check = { input in await mediaProblem(input) }
         return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// Why `input` would not open as a video or sound file (what `--dry-run` checks), or nil.
+    static func mediaProblem(_ input: String) async -> ConvertError? {
+        if let problem = BatchPlan.fileProblem(input) { return problem }
+        do {
+            _ = try await MediaProbe.probe(path: input)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// A number of seconds from an option, or nil when absent.

@@ -1,0 +1,102 @@
+import ConvertCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns what a user typed into a batch's list of files: folders opened (their subfolders too
+/// with `--recursive`), `--from-file` lists read without their comments and blank lines, and
+/// the same file given twice (`a.jpg ./a.jpg`, a hard link) kept once.
+package struct InputCollector {
+    /// One file of the batch.
+    package struct File: Equatable, Sendable {
+        /// The path as the batch names it: as typed, or the folder as typed joined with the
+        /// names found inside it.
+        package var path: String
+        /// For a file found inside a folder argument, the folders between that argument and the
+        /// file (`100APPLE` for `DCIM/100APPLE/IMG_1.HEIC` from `DCIM`), so `-o` keeps the
+        /// layout; empty otherwise.
+        package var subfolder: String
+    }
+
+    /// Whether subfolders of a folder argument are opened too.
+    package var recursive: Bool
+    /// The files, in order: arguments as given, a folder's files sorted by name.
+    package private(set) var files: [File] = []
+    /// Folders found inside folder arguments and not opened (no `--recursive`).
+    package private(set) var skippedFolders: [String] = []
+    /// Whether any argument was a folder.
+    package private(set) var hadFolders = false
+    /// Folders deeper than this are not opened: a symlink loop or a hostile tree stops here.
+    package static let maximumDepth = 64
+
+    private var seen: Set<String> = []
+
+    /// A collector; `recursive` opens subfolders of folder arguments.
+    package init(recursive: Bool) {
+        self.recursive = recursive
+    }
+
+    /// The non-comment lines of a `--from-file` list: blank lines and lines starting with `#`
+    /// (after leading white space) are skipped; a trailing `\r` (a list saved on Windows) is
+    /// dropped.
+    package static func listLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { raw in
+            var line = Substring(raw)
+            if line.last == "\r" { line = line.dropLast() }
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.isEmpty || trimmed.first == "#" { return nil }
+            return String(line)
+        }
+    }
+
+    /// Adds one argument: a file (or a path that does not exist, which the conversion then
+    /// reports), or a folder whose files are added.
+    package mutating func add(_ path: String) {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            hadFolders = true
+            addFolder(path, subfolder: "", depth: 0)
+        } else {
+            addFile(File(path: path, subfolder: ""))
+        }
+    }
+
+    private mutating func addFile(_ file: File) {
+        guard seen.insert(Self.identity(of: file.path)).inserted else { return }
+        files.append(file)
+    }
+
+    private mutating func addFolder(_ folder: String, subfolder: String, depth: Int) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            // An unreadable folder becomes an input that fails with the real reason.
+            return addFile(File(path: folder, subfolder: subfolder))
+        }
+        for name in names.sorted() {
+            let path = PathText.join(folder, name)
+            var info = stat()
+            // lstat: a symlink to a folder inside a tree is not followed (no loops), as find does.
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                // Hidden folders (.thumbnails, .git, .Trashes) are never photo folders.
+                guard !name.hasPrefix(".") else { continue }
+                if recursive && depth < Self.maximumDepth {
+                    addFolder(path, subfolder: PathText.join(subfolder, name), depth: depth + 1)
+                } else {
+                    skippedFolders.append(path)
+                }
+            } else {
+                addFile(File(path: path, subfolder: subfolder))
+            }
+        }
+    }
+
+    /// Device and inode for an existing file (so `./a.jpg` and a hard link match `a.jpg`), the
+    /// path itself otherwise.
+    private static func identity(of path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "path:" + path }
+        return "file:\(info.st_dev):\(info.st_ino)"
+    }
+}

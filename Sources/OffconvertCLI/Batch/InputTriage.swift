@@ -1,0 +1,117 @@
+import ConvertCore
+import Foundation
+
+/// Sorts a batch's inputs before any work: what the command converts, what it leaves alone and
+/// says so, and what it leaves alone silently.
+///
+/// A phone's export folder holds photos, videos, `.AAE` edit sidecars and stray files, and
+/// people run `offconvert heic-to-jpg *` over it. So:
+/// - **Converted**: inputs of the command's kind (photos for a photo command, videos for a video
+///   command), read by content, not by name; also files that do not exist, cannot be read, or
+///   are named like the command's kind but do not read as it (a damaged `.heic`): the
+///   conversion reports those as failures (exit 1).
+/// - **Skipped, with a line saying why**: media of the other kind (a `.MOV` given to
+///   `heic-to-jpg`) and files that are not media at all (a `.txt`). They do not fail the batch.
+/// - **Ignored silently** (counted in the summary): sidecars that belong to a photo or video
+///   and are never converted themselves (`.AAE`, `.XMP`, `.THM`, `.LRV`, Google Takeout's
+///   `.json`, `Thumbs.db`, `desktop.ini`) and hidden files.
+package enum InputTriage {
+    /// What a batch accepts.
+    package enum Accepts: Sendable {
+        case photos
+        case videos
+        /// Photos and videos alike (`strip-location`).
+        case media
+    }
+
+    /// An input that is not converted.
+    package struct SetAside: Sendable, Equatable {
+        /// The path as the batch names it.
+        package var path: String
+        /// Why, in words (`a video, not a photo`); for `--json` and the skipped line.
+        package var reason: String
+        /// Whether it is only counted, not named (sidecars, hidden files).
+        package var silent: Bool
+    }
+
+    /// What an input is, from its name (sidecars) and its first bytes.
+    package enum Content: Equatable, Sendable {
+        case photo
+        case video
+        case sidecar
+        case text
+        case empty
+        /// Not recognised, or could not be read: left to the conversion to judge.
+        case unknown
+    }
+
+    /// Extensions of files that accompany a photo or video and are not media themselves.
+    package static let sidecarExtensions: Set<String> = ["aae", "xmp", "thm", "lrv", "lrf", "json", "xml", "ini", "db", "md5"]
+
+    /// Extensions of photos offconvert reads; a file so named that does not read as a photo is
+    /// a damaged photo (a failure), not a file to skip.
+    package static let photoExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics",
+    ]
+
+    /// Splits `inputs` into those the batch converts and those it sets aside.
+    package static func sort(_ inputs: [String], accepts: Accepts) -> (convert: [String], setAside: [SetAside]) {
+        var convert: [String] = []
+        var setAside: [SetAside] = []
+        for input in inputs {
+            if let aside = verdict(for: input, content: content(of: input), accepts: accepts) {
+                setAside.append(aside)
+            } else {
+                convert.append(input)
+            }
+        }
+        return (convert, setAside)
+    }
+
+    /// Nil when `input` is converted; otherwise why it is set aside.
+    package static func verdict(for input: String, content: Content, accepts: Accepts) -> SetAside? {
+        switch (content, accepts) {
+        case (.sidecar, _):
+            return SetAside(path: input, reason: "a sidecar file, not a photo or video", silent: true)
+        case (.text, _):
+            return SetAside(path: input, reason: "a text file, not a photo or video", silent: false)
+        case (.video, .photos):
+            return SetAside(path: input, reason: "a video, not a photo", silent: false)
+        case (.photo, .videos):
+            return SetAside(path: input, reason: "a photo, not a video", silent: false)
+        case (.unknown, .photos) where !photoExtensions.contains(PathText.fileExtension(input).lowercased()):
+            return SetAside(path: input, reason: "not a photo", silent: false)
+        default:
+            return nil
+        }
+    }
+
+    /// What `path` holds. Sidecars and hidden files are told by name; everything else by its
+    /// first bytes.
+    package static func content(of path: String) -> Content {
+        let name = PathText.lastComponent(path)
+        if name.hasPrefix(".") || sidecarExtensions.contains(PathText.fileExtension(name).lowercased()) {
+            return .sidecar
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 64) else { return .unknown }
+        if head.isEmpty { return .empty }
+        switch MediaSniffer.kind(of: Array(head)) {
+        case .image: return .photo
+        case .isoMedia, .matroska: return .video
+        case .other: return isText(Array(head)) ? .text : .unknown
+        }
+    }
+
+    /// Whether `head` reads as text: valid UTF-8 without control characters other than tab,
+    /// line feed and carriage return (no media format starts like that; a raw video stream or
+    /// MPEG-TS starts with 0x00 or 0x47 followed by binary).
+    private static func isText(_ head: [UInt8]) -> Bool {
+        guard head.allSatisfy({ $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }), !head.contains(0x7F) else {
+            return false
+        }
+        // A multi-byte character cut off by the 64-byte read is still text.
+        return (0...min(3, head.count - 1)).contains { String(validating: head.dropLast($0), as: UTF8.self) != nil }
+    }
+}
