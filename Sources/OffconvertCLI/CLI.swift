@@ -55,11 +55,12 @@ package enum CLI {
         }
         switch first {
         case "-h", "--help", "help":
-            if first == "help", arguments.count > 1, let command = find(arguments[1], in: commands) {
-                console.out(Help.render(command.spec), terminator: false)
-            } else {
+            guard first == "help", arguments.count > 1 else {
                 console.out(overview(commands))
+                return ExitCode.success
             }
+            guard let command = find(arguments[1], in: commands) else { return unknownCommand(arguments[1], commands, console) }
+            console.out(Help.render(command.spec), terminator: false)
             return ExitCode.success
         case "--version":
             console.out("offconvert \(version)")
@@ -79,16 +80,7 @@ package enum CLI {
         default:
             break
         }
-        guard let command = find(first, in: commands) else {
-            var message = Messages.text(first.hasPrefix("-") ? .unknownOption : .unknownCommand, first.terminalSafe)
-            if let guess = Suggestion.closest(to: first, in: commands.map { $0.spec.name }) {
-                message += " " + Messages.text(.didYouMean, guess)
-            }
-            console.err("\(Messages.text(.errorPrefix)) \(message)")
-            console.err("Usage: offconvert <command> [<options>]")
-            console.err("  " + Messages.text(.seeHelp, "offconvert --help"))
-            return ExitCode.usage
-        }
+        guard let command = find(first, in: commands) else { return unknownCommand(first, commands, console) }
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
@@ -112,6 +104,18 @@ package enum CLI {
             console.err("Error: \(String(describing: error).terminalSafe)")
             return ExitCode.failure
         }
+    }
+
+    /// `name` is no command: says so, with the closest command's name, and exits 64.
+    private static func unknownCommand(_ name: String, _ commands: [any Command.Type], _ console: Console) -> Int32 {
+        var message = Messages.text(name.hasPrefix("-") ? .unknownOption : .unknownCommand, name.terminalSafe)
+        if let guess = Suggestion.closest(to: name, in: commands.map { $0.spec.name }) {
+            message += " " + Messages.text(.didYouMean, guess)
+        }
+        console.err("\(Messages.text(.errorPrefix)) \(message)")
+        console.err("Usage: offconvert <command> [<options>]")
+        console.err("  " + Messages.text(.seeHelp, "offconvert --help"))
+        return ExitCode.usage
     }
 
     package static func find(_ name: String, in commands: [any Command.Type]) -> (any Command.Type)? {
@@ -149,8 +153,9 @@ package enum CLI {
             Help.row("--generate-completion-script <shell>", "Print a completion script for bash, zsh or fish."),
             Help.row("-h, --help", "Show help information."),
             "",
-            "EXIT CODES: 0 success, 1 some file failed or nothing could start (e.g. today's free conversions are used up),",
-            "            64 usage error (including a request 'offconvert formats' does not list), 130 interrupted.",
+            "EXIT CODES: 0 success (files that are not the command's kind are skipped and named), 1 some file failed,",
+            "            64 usage error (including a request 'offconvert formats' does not list),",
+            "            77 today's free conversions are used up, 130 interrupted.",
             "See 'offconvert help <command>' for detailed help.",
         ]
         return lines.joined(separator: "\n")

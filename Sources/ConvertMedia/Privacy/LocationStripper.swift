@@ -98,24 +98,19 @@ public enum LocationStripper {
                 message: "\(path) records its location in \(before.location.sources.joined(separator: ", ")), "
                     + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
         }
-        if request.inPlace && edit.patches.isEmpty {
-            var info = stat()
-            let size = stat(path, &info) == 0 ? Int64(info.st_size) : 0
-            return JobResult(inputPath: path, outputs: [OutputFile(path: path, byteCount: size)],
-                             notes: ["no location found; file unchanged"])
+        if edit.patches.isEmpty {
+            // Nothing to remove: no copy identical to the original, and nothing charged (a job
+            // with no output costs no free conversion).
+            return JobResult(
+                inputPath: path, outputs: [],
+                notes: [request.inPlace ? "no location found; file unchanged" : "no location found; nothing written"])
         }
         let stage = try StagedOutput(destination: request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
-        // The stage is created private (0600): an in-place result takes the original's
-        // permissions, a copy those any new file of this user gets.
+        // The stage is created with the mode any new file of this user gets; an in-place result
+        // keeps the original's permissions (a copy gets the source's from the batch).
         var info = stat()
-        if request.inPlace, stat(path, &info) == 0 {
-            chmod(stage.temporaryPath, info.st_mode & 0o7777)
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            chmod(stage.temporaryPath, 0o666 & ~mask)
-        }
+        if request.inPlace, stat(path, &info) == 0 { chmod(stage.temporaryPath, info.st_mode & 0o7777) }
         let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
         if after.location.present {
             throw ConvertError(

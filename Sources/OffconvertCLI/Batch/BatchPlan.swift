@@ -23,7 +23,7 @@ package struct BatchPlan: Sendable {
             index: index, input: input, destination: try destination(for: input), cost: 0, overwrite: options.overwrite,
             inputBytes: sources.reduce(Int64(0)) { $0 + Self.fileSize($1) },
             // One output from many inputs (a PDF) is a new file of its own: no one source's time or mode.
-            inputStamp: work.singleOutput == nil ? FileStamp.of(input) : nil)
+            inputStamp: work.singleOutput == nil ? FileStamp.of(input) : nil, sources: sources)
     }
 
     /// Where `input`'s output goes: the one named output (`images-to-pdf -o`, `-o photo.png`) or

@@ -93,7 +93,8 @@ package final class BatchPrinter: Sendable {
         if json { return emit(.failed(index: item.index, input: item.input, error)) }
         // The library's messages usually name the file already; say which input it was otherwise.
         let message = describe(error)
-        let line = error.message.contains(item.input) ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
+        let subject = error.path ?? item.input
+        let line = error.message.contains(subject) ? message : Messages.text(.itemFailed, subject.terminalSafe, message)
         ended(item, stderr: [red(Messages.text(.errorPrefix)) + " " + line])
     }
 

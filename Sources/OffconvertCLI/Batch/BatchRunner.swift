@@ -21,6 +21,9 @@ package struct BatchItem: Sendable {
     /// The input's permission bits and modification time before the conversion, given to its
     /// outputs (read before, so an in-place change keeps the original's time).
     package var inputStamp: FileStamp?
+    /// Every input the item reads: ``input`` alone, or all of the batch's inputs when they go
+    /// into one output (after inputs of another kind were set aside).
+    package var sources: [String] = []
 }
 
 /// What a command tells ``BatchRunner`` about its conversion.
@@ -43,9 +46,9 @@ package struct BatchWork: Sendable {
     /// then one item (reported under the first input) whose conversion reads all the inputs.
     /// An existing file there is replaced only with `--overwrite`, and never when it is an input.
     package var singleOutput: String? = nil
-    /// What the batch converts; other inputs are set aside (see ``InputTriage``). Photos and
-    /// videos alike by default.
-    package var accepts: InputTriage.Accepts = .media
+    /// What the batch converts; other inputs are set aside (see ``InputTriage``). Every input
+    /// by default; each command says what it reads.
+    package var accepts: InputTriage.Accepts = .anything
     /// Why `input` would fail, checked by `--dry-run` the way the conversion opens it; nil when
     /// it would be read. By default: it exists, is a readable, non-empty regular file.
     package var check: @Sendable (_ input: String) async -> ConvertError? = { BatchPlan.fileProblem($0) }

@@ -22,6 +22,8 @@ package enum InputTriage {
         case videos
         /// Photos and videos alike (`strip-location`).
         case media
+        /// Every input as given: no sorting (a batch of a library user's own kind of work).
+        case anything
     }
 
     /// An input that is not converted.
@@ -56,6 +58,7 @@ package enum InputTriage {
 
     /// Splits `inputs` into those the batch converts and those it sets aside.
     package static func sort(_ inputs: [String], accepts: Accepts) -> (convert: [String], setAside: [SetAside]) {
+        if case .anything = accepts { return (inputs, []) }
         var convert: [String] = []
         var setAside: [SetAside] = []
         for input in inputs {

@@ -105,6 +105,9 @@ package enum Catalogue {
         let name = photoFormat(target)?.fileExtension ?? target
         guard let output = outputs.first(where: { $0.command == ConvertCommand.spec.name && $0.target == name }) else {
             var message = "The value '\(target.terminalSafe)' is invalid for '--to': expected one of \(allTargets.joined(separator: ", "))."
+            if target.lowercased() == "gif" {
+                throw UsageError(message: message + " A GIF from a video is made by 'offconvert gif CLIP'.")
+            }
             if let guess = Suggestion.closest(to: target, in: allTargets) { message += " Did you mean '\(guess)'?" }
             throw UsageError(message: message)
         }

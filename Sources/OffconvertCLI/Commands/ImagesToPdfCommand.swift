@@ -17,7 +17,7 @@ package enum ImagesToPdfCommand: Command {
 
     /// The batch options that apply to one output from many inputs.
     package static let batchOptions = BatchOptions.specs.compactMap { option -> OptionSpec? in
-        guard ["overwrite", "memory-budget", "from-file", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
+        guard ["overwrite", "memory-budget", "from-file", "recursive", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
         else { return nil }
         // The PDF's name is the user's choice: it is replaced or refused, never numbered.
         return option.long == "overwrite" ? .flag("overwrite", help: "Replace the PDF if it exists (never one of the images).") : option
@@ -47,6 +47,9 @@ package enum ImagesToPdfCommand: Command {
             guard let points = parseMargin(text) else {
                 throw UsageError(message: "The value '\(text)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
             }
+            guard points <= PDFAlbum.maximumMargin(for: page) else {
+                throw UsageError(message: "A margin of '\(text.terminalSafe)' leaves no room for the images on a \(pageName) page.")
+            }
             margin = points
         } else {
             margin = nil
@@ -55,21 +58,22 @@ package enum ImagesToPdfCommand: Command {
         let maxLongEdge = arguments.value("max-size") == nil ? nil : try arguments.integer("max-size", in: 16...65535, default: 0)
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
-        let inputs = options.inputs
-        let work = BatchWork(
+        var work = BatchWork(
             command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)", "max-size=\(maxLongEdge ?? 0)"],
             outputExtension: { _ in "pdf" },
             // Pages are made one at a time: the largest image decoded, plus its JPEG encode.
             cost: { _ in
-                inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max() ?? 0
+                options.inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max() ?? 0
             },
             singleOutput: output,
             convert: { item, progress throws(ConvertError) in
                 let request = PDFRequest(
-                    inputPaths: inputs, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
+                    inputPaths: item.sources, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
                     quality: quality, maxLongEdge: maxLongEdge)
                 return try await PDFAlbum.make(request).result(onProgress: progress)
             })
+        work.accepts = .photos
+        work.check = { input in PhotoWork.photoProblem(input, maxPixels: PixelLimit.defaultMaxPixels) }
         return await BatchRunner.run(work, options: options, console: console)
     }
 

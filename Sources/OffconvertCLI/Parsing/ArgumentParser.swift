@@ -146,10 +146,17 @@ package enum ArgumentParser {
 package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     package static func closest(to word: String, in candidates: [String]) -> String? {
+        // `heic2jpg`, `HEIC_to_JPG` and `heictojpg` all mean `heic-to-jpg`.
+        if let spelled = candidates.first(where: { folded($0) == folded(word) }) { return spelled }
         let scored = candidates.map { ($0, distance(word, $0)) }.min { $0.1 < $1.1 }
         guard let (best, score) = scored else { return nil }
         let limit = max(2, word.count / 3)
         return score <= limit ? best : nil
+    }
+
+    /// `word` lowercased without separators, `2` read as "to".
+    private static func folded(_ word: String) -> String {
+        word.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }.replacingOccurrences(of: "2", with: "to")
     }
 
     /// Levenshtein distance.

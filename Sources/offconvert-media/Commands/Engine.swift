@@ -123,7 +123,7 @@ extension StripLocationCommand {
             }
             return ExitCode.success
         }
-        let work = BatchWork(
+        var work = BatchWork(
             command: "strip-location", identity: [inPlace ? "in-place" : "copy"],
             outputExtension: { PathText.fileExtension($0).isEmpty ? "bin" : PathText.fileExtension($0) },
             outputSuffix: inPlace ? "" : outputSuffix,
@@ -133,6 +133,7 @@ extension StripLocationCommand {
                     input: item.input, destination: inPlace ? item.input : item.destination, overwrite: item.overwrite)
                 return try await LocationStripper.strip(request).result(onProgress: progress)
             })
+        work.accepts = .media
         return await BatchRunner.run(work, options: options, console: console)
     }
 }

@@ -59,7 +59,7 @@ struct BatchJournalTests {
         #expect(fresh.finishedCount == 0)
     }
 
-    @Test("a line torn by a crash is ignored; the journal is removed when the batch succeeded")
+    @Test("a line torn by a crash is ignored; a completed journal is kept and marked, --overwrite restarts it")
     func tornLineAndEnd() throws {
         let s = try setup()
         defer { try? FileManager.default.removeItem(at: s.folder) }
@@ -80,7 +80,40 @@ struct BatchJournalTests {
         journal.end(allSucceeded: false)
         #expect(FileManager.default.fileExists(atPath: path))
         journal.end(allSucceeded: true)
-        #expect(!FileManager.default.fileExists(atPath: path))
+        journal.release()
+        // A completed batch keeps its journal: the same command again skips what it made.
+        let again = try BatchJournal(identity: identity, stateDirectory: s.state)
+        #expect(again.completedOutputs(index: 0, input: s.input.path) != nil)
+        again.release()
+        // With --overwrite a completed batch starts over; --no-resume always does.
+        let overwriting = try BatchJournal(identity: identity, stateDirectory: s.state, restartIfComplete: true)
+        #expect(overwriting.finishedCount == 0)
+    }
+
+    @Test("another batch of the same recipe sees what the first made: its inputs and its outputs")
+    func sameRecipe() throws {
+        let s = try setup()
+        defer { try? FileManager.default.removeItem(at: s.folder) }
+        let recipe = ["heic-to-jpg", "quality=85"]
+        do {
+            let first = try BatchJournal(identity: recipe + [s.input.path], recipe: recipe, stateDirectory: s.state)
+            try first.recordFinished(index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            first.end(allSucceeded: true)
+            first.release()
+        }
+        // `heic-to-jpg *` again: the inputs now include the JPEG the first run made.
+        let second = try BatchJournal(
+            identity: recipe + [s.input.path, s.output.path], recipe: recipe, stateDirectory: s.state)
+        #expect(second.completedOutputs(index: 0, input: s.input.path) == nil)
+        #expect(second.earlierOutputs(for: s.input.path)?.map(\.path) == [s.output.path])
+        #expect(second.isEarlierOutput(s.output.path))
+        #expect(!second.isEarlierOutput(s.input.path))
+        second.release()
+        // Another recipe (another quality) sees nothing of it.
+        let other = ["heic-to-jpg", "quality=90"]
+        let third = try BatchJournal(identity: other + [s.input.path], recipe: other, stateDirectory: s.state)
+        #expect(third.earlierOutputs(for: s.input.path) == nil)
+        #expect(!third.isEarlierOutput(s.output.path))
     }
 
     @Test("the same batch cannot run twice at once")

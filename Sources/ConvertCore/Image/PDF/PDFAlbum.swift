@@ -65,8 +65,11 @@ public enum PDFAlbum {
         guard !request.inputPaths.isEmpty else {
             throw ConvertError(.request, key: "request.no-inputs", message: "No images were given for the PDF.")
         }
-        guard request.margin >= 0, request.margin < 1000 else {
-            throw ConvertError(.request, key: "request.margin", message: "The margin must be between 0 and 1000 points.")
+        guard request.margin >= 0, request.margin <= maximumMargin(for: request.page) else {
+            throw ConvertError(
+                .request, key: "request.margin",
+                message: "A margin of \(Int(request.margin)) points leaves no room for the image on a \(request.page.rawValue) page "
+                    + "(at most \(Int(maximumMargin(for: request.page))) points).")
         }
         if let edge = request.maxLongEdge, edge < 1 {
             throw ConvertError(.request, key: "request.max-size", message: "The largest image size must be at least 1 pixel.")
@@ -82,8 +85,7 @@ public enum PDFAlbum {
         var reEncoded = 0
         for (index, input) in request.inputPaths.enumerated() {
             try cancellation.check()
-            let (image, embeddedAsIs) = try pageImage(
-                input, quality: request.quality, maxLongEdge: request.maxLongEdge, cancellation: cancellation)
+            let (image, embeddedAsIs) = try page(index + 1, of: input, request: request, cancellation: cancellation)
             if !embeddedAsIs { reEncoded += 1 }
             let layout = layout(width: Double(image.width), height: Double(image.height), page: request.page, margin: request.margin)
             try writer.addPage(image, pageWidth: layout.pageWidth, pageHeight: layout.pageHeight, box: layout.box)
@@ -97,6 +99,32 @@ public enum PDFAlbum {
         if reEncoded > 0 { notes.append("\(reEncoded) image\(reEncoded == 1 ? "" : "s") encoded as JPEG") }
         notes.append("metadata and location not included")
         return JobResult(inputPath: request.inputPaths[0], outputs: [file], notes: notes)
+    }
+
+    /// The largest margin that leaves an inch for the image on the short side of `page`.
+    package static func maximumMargin(for page: PDFPageSize) -> Double {
+        switch page {
+        case .fit: 1000
+        case .a4: (595.276 - 72) / 2
+        case .letter: (612 - 72) / 2
+        }
+    }
+
+    /// Page `number`'s image, with any failure naming that page and its file (not the album's
+    /// first image).
+    private static func page(_ number: Int, of input: String, request: PDFRequest, cancellation: CancellationFlag)
+        throws(ConvertError) -> (PDFWriter.PageImage, Bool)
+    {
+        do {
+            return try pageImage(input, quality: request.quality, maxLongEdge: request.maxLongEdge, cancellation: cancellation)
+        } catch where error.category == .cancelled {
+            throw error
+        } catch {
+            var named = error
+            named.message = (error.message.contains(input) ? "Page \(number): " : "Page \(number) (\(input)): ") + error.message
+            named.path = input
+            throw named
+        }
     }
 
     /// Page and image placement for an image of `width`×`height` pixels: scaled to fit inside the
