@@ -196,12 +196,23 @@ struct BatchRunnerTests {
         #expect(try second.events("finished").map { $0["index"] as? Int } == [1])
         // No duplicates such as "in0 (2).txt".
         #expect(outputs(s) == ["in0.txt", "in1.txt", "in2.txt"])
-        #expect(try s.allowance.status().used == 2)
+        // Finishing the batch is the same conversion: charged once, by the first run.
+        #expect(try s.allowance.status().used == 1)
 
-        // Everything done: the journal is gone, so a third run converts again (new names).
+        // Everything done: a third run finds every output and converts nothing, for free.
         let third = Capture()
         #expect(await BatchRunner.run(upcase, options: s.options(), printer: third.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(try third.events("skipped").count == 3)
+        #expect(outputs(s) == ["in0.txt", "in1.txt", "in2.txt"])
+        #expect(try s.allowance.status().used == 1)
+
+        // --no-resume starts over (new names beside the old outputs) and is a new conversion.
+        var fresh = s.options()
+        fresh.resume = false
+        let fourth = Capture()
+        #expect(await BatchRunner.run(upcase, options: fresh, printer: fourth.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
         #expect(outputs(s).contains("in0 (2).txt"))
+        #expect(try s.allowance.status().used == 2)
     }
 
     @Test("SIGINT mid-batch: running items cancelled, nothing partial left, summary printed, exit 130, not charged")
@@ -261,9 +272,10 @@ struct BatchRunnerTests {
         #expect(try capture.events("skipped").count == before.count)
         #expect(try capture.events("finished").count == 8 - before.count)
         #expect(try String(contentsOf: out.appendingPathComponent("in7.txt"), encoding: .utf8) == "ITEM 7")
-        // The killed run placed outputs, so it was charged; its reservation was not left behind.
+        // The killed run placed outputs, so it was charged; finishing it is not charged again,
+        // and its reservation was not left behind.
         let status = try allowance.status()
-        #expect(status.used == 2 && status.reserved == 0)
+        #expect(status.used == 1 && status.reserved == 0)
     }
 
     @Test("no allowance left: stops before any work with a distinct allowance error and exit 77")
@@ -273,7 +285,8 @@ struct BatchRunnerTests {
         let capture = Capture()
         #expect(await BatchRunner.run(upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 77)
         let failed = try #require(try capture.events("failed").first)
-        #expect(failed["index"] == nil)
+        #expect(failed["index"] as? Int == 0 && failed["input"] as? String == s.inputs[0])
+        #expect(try capture.events().last?["event"] as? String == "summary")
         #expect((failed["error"] as? [String: Any])?["category"] as? String == "allowance")
         #expect((failed["error"] as? [String: Any])?["key"] as? String == "allowance.exhausted")
         #expect(try capture.events("started").isEmpty)

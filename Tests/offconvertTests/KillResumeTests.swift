@@ -84,7 +84,7 @@ struct KillResumeTests {
             #expect(try await Self.decodesCleanly(path), "\(name) is not a whole JPEG")
         }
         let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path]).status()
-        #expect(allowance.used == 2, "each run that placed outputs is charged once")
+        #expect(allowance.used == 1, "the batch is charged once, its resume included")
         #expect(allowance.reserved == 0, "the killed run's reservation is freed, not charged twice")
     }
 

@@ -135,7 +135,7 @@ struct PhotoCommandsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run(["heic-to-jpg", directory.appendingPathComponent("nope.heic").path])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.contains("no such file"))
+        #expect(outcome.stderr.contains("nope.heic does not exist"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

@@ -90,6 +90,7 @@ public final class BatchJournal: Sendable {
                 message: "The same batch is already running in another offconvert process.", path: path)
         }
         descriptor = fd
+        Self.endTornLine(fd)
         Self.removeExpired(in: folder.path, keeping: path)
         var (loaded, complete) = Self.load(path)
         if !resume || (complete && restartIfComplete) {
@@ -213,6 +214,16 @@ public final class BatchJournal: Sendable {
             entries[entry.index] = entry
         }
         return (entries, complete)
+    }
+
+    /// Ends a line a crash left unfinished, so the next record starts a line of its own instead
+    /// of being lost with the torn one.
+    private static func endTornLine(_ fd: Int32) {
+        var last: UInt8 = 0
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0, pread(fd, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") else { return }
+        var newline = UInt8(ascii: "\n")
+        _ = write(fd, &newline, 1)
     }
 
     /// Finished items of the journals in `folder` whose names start with `prefix` (the same
