@@ -57,7 +57,13 @@ package struct BatchOptions: Sendable {
     /// The input files argument of a command over many files: optional on the command line
     /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
     package static func files(_ help: String) -> ArgumentSpec {
-        ArgumentSpec(name: "FILES", help: help + " '-' reads paths from stdin.", repeating: true, required: false)
+        ArgumentSpec(
+            name: "FILES",
+            help: help + " '-' reads paths from stdin. A folder means the files in it (and in its subfolders with "
+                + "--recursive). Files of another kind (a video given to a photo command, a .txt) are skipped with a line "
+                + "saying so and do not fail the run; sidecars (.AAE, .XMP, .THM, .json) and hidden files are skipped "
+                + "silently; a file that cannot be read, or is damaged, fails (exit 1) while the others are converted.",
+            repeating: true, required: false)
     }
 
     /// The shared options, in the order `--help` lists them.

@@ -42,7 +42,8 @@ package struct InputCollector {
     /// (after leading white space) are skipped; a trailing `\r` (a list saved on Windows) is
     /// dropped.
     package static func listLines(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { raw in
+        // "\r\n" is one Character in Swift: split on both.
+        text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).compactMap { raw in
             var line = Substring(raw)
             if line.last == "\r" { line = line.dropLast() }
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })

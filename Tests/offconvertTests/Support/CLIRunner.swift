@@ -22,10 +22,13 @@ enum CLIRunner {
     }()
 
     /// The standard output of another tool (`ldd`, `exiftool`) run to completion, as text.
-    static func toolOutput(_ tool: String, _ arguments: [String]) throws -> String {
+    static func toolOutput(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// The first minutes of a new user, as they type it: relative paths in a folder of their own,
+/// `*` over a phone's export folder, folders as inputs, the same command twice, `-o` with a
+/// file name. Every run starts in a temporary working directory; nothing is absolute.
+@Suite("Everyday use from a user's folder")
+struct EverydayUseTests {
+    /// A phone export: a HEIC with its MOV and `.AAE` edit sidecar, a JPEG named with a space, a
+    /// one-letter file, a stray text file and macOS's `.DS_Store`.
+    private func exportFolder() throws -> UserFolder {
+        let folder = try UserFolder()
+        try folder.add("photos/zPug_3.heic", as: "IMG_0001.HEIC")
+        try folder.add("video/sample.mp4", as: "IMG_0001.MOV")
+        try folder.write("<?xml version=\"1.0\"?><plist/>", to: "IMG_0001.AAE")
+        try folder.add("photos/tokyo.jpg", as: "my photo.jpg")
+        try folder.add("photos/DSCN0010.jpg", as: "p")
+        try folder.write("what to print\n", to: "notes.txt")
+        try folder.write("", to: ".DS_Store")
+        return folder
+    }
+
+    @Test("heic-to-jpg * in a phone export folder converts the photos, names what it skipped, exits 0")
+    func exportFolderStar() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let outcome = try await folder.run(["heic-to-jpg"] + folder.star())
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(folder.files().filter { $0.hasSuffix(".jpg") && $0 != "my photo.jpg" } == ["IMG_0001.jpg", "my photo (2).jpg", "p.jpg"])
+        #expect(outcome.stderr.contains("IMG_0001.MOV: skipped, a video, not a photo"))
+        #expect(outcome.stderr.contains("notes.txt: skipped, a text file"))
+        #expect(!outcome.stderr.contains("IMG_0001.AAE"), "sidecars are counted, not named: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("1 sidecar file(s) ignored"))
+
+        let json = try await folder.run(["heic-to-jpg", "--json", "--no-resume", "-o", "again"] + folder.star().filter { !$0.hasSuffix(".jpg") })
+        let lines = try PhotoCommandsTests.jsonLines(json.stdout)
+        let skipped = lines.filter { $0["event"] as? String == "skipped" }
+        #expect(Set(skipped.compactMap { $0["input"] as? String }) == ["IMG_0001.AAE", "IMG_0001.MOV", "notes.txt"])
+        #expect(skipped.first { $0["input"] as? String == "IMG_0001.AAE" }?["reason"] as? String == "sidecar")
+        let summary = try #require(lines.last)
+        #expect(summary["event"] as? String == "summary" && summary["setAside"] as? Int == 2 && summary["ignored"] as? Int == 1)
+        #expect(summary["done"] as? Int == 2)
+    }
+
+    @Test("only videos given to a photo command is still a usage error naming what they can become")
+    func onlyVideos() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let outcome = try await folder.run(["heic-to-jpg", "IMG_0001.MOV", "IMG_0001.AAE"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("IMG_0001.MOV is a video and cannot become 'jpg'"))
+        #expect(!outcome.stderr.contains("IMG_0001.AAE is a video"))
+    }
+
+    @Test("the same command again skips what it made (and its own JPEGs), free; --overwrite redoes it")
+    func rerun() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        #expect(try await folder.run(["heic-to-jpg"] + folder.star()).status == 0)
+        let first = folder.files()
+        #expect(try folder.used() == 1)
+        // `*` now also matches the JPEGs the first run wrote.
+        let again = try await folder.run(["heic-to-jpg"] + folder.star())
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(folder.files() == first, "nothing converted twice into 'NAME (2).jpg'")
+        #expect(again.stderr.contains("IMG_0001.HEIC: already converted, skipped"))
+        #expect(again.stderr.contains("IMG_0001.jpg: made by an earlier run of this command, skipped"))
+        #expect(try folder.used() == 1)
+        let overwrite = try await folder.run(["heic-to-jpg", "--overwrite", "IMG_0001.HEIC", "p"])
+        #expect(overwrite.status == 0)
+        #expect(folder.files() == first)
+        #expect(overwrite.stdout.contains("IMG_0001.jpg"))
+    }
+
+    @Test("a folder as input: its photos; --recursive keeps the layout under -o; a file given twice once")
+    func folders() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/tokyo.jpg", as: "DCIM/b.jpg")
+        try folder.add("photos/DSCN0010.jpg", as: "DCIM/100APPLE/a.jpg")
+        try folder.add("photos/zPug_3.heic", as: "DCIM/100APPLE/Ünïcode name.heic")
+        let flat = try await folder.run(["heic-to-jpg", "DCIM", "-o", "flat"])
+        #expect(flat.status == 0, "\(flat.stderr)")
+        #expect(folder.files().filter { $0.hasPrefix("flat/") } == ["flat/b.jpg"])
+        #expect(flat.stderr.contains("add --recursive"))
+        let deep = try await folder.run(["heic-to-jpg", "DCIM", "--recursive", "-o", "out/new/deep"])
+        #expect(deep.status == 0, "\(deep.stderr)")
+        #expect(folder.files().filter { $0.hasPrefix("out/") }
+            == ["out/new/deep/100APPLE/a.jpg", "out/new/deep/100APPLE/Ünïcode name.jpg", "out/new/deep/b.jpg"])
+        let twice = try await folder.run(["convert", "DCIM/b.jpg", "./DCIM/b.jpg", "DCIM//b.jpg", "--to", "png", "-o", "twice", "--json"])
+        #expect(twice.status == 0)
+        #expect(folder.files().filter { $0.hasPrefix("twice/") } == ["twice/b.png"])
+    }
+
+    @Test("-o as people type it: a PDF name, a new folder's file, nested folders, a file name for one input")
+    func outputNames() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let album = try await folder.run(["images-to-pdf", "my photo.jpg", "p", "-o", "album.pdf"])
+        #expect(album.status == 0, "\(album.stderr)")
+        let nested = try await folder.run(["images-to-pdf", "my photo.jpg", "p", "-o", "newdir/album.pdf", "--page", "a4"])
+        #expect(nested.status == 0, "\(nested.stderr)")
+        let pages = try CLIRunner.toolOutput("/usr/bin/qpdf", ["--show-npages", folder.url.appendingPathComponent("newdir/album.pdf").path])
+        #expect(pages.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        let one = try await folder.run(["convert", "p", "--to", "png", "-o", "out.png"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let head = try FileHandle(forReadingFrom: folder.url.appendingPathComponent("out.png")).read(upToCount: 8)
+        #expect(head.map(Array.init) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // Three free conversions a day: the rest of this session on another day's allowance.
+        let deep = try await folder.run(["convert", "p", "--to", "png", "-o", "a/b/c"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        #expect(deep.status == 0)
+        #expect(folder.files().contains("a/b/c/p.png"))
+        let wrong = try await folder.run(["convert", "p", "--to", "png", "-o", "y.jpg"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("name it 'y.png'"))
+        let many = try await folder.run(["convert", "p", "my photo.jpg", "--to", "png", "-o", "x.png"])
+        #expect(many.status == 64)
+        #expect(!folder.files().contains("x.png"))
+    }
+
+    @Test("--from-file skips comments and blank lines; one-letter names convert")
+    func fromFile() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try folder.write("# photos to send\n\np\n   # not this one: my photo.jpg\r\nIMG_0001.HEIC\r\n", to: "list.txt")
+        let outcome = try await folder.run(["heic-to-jpg", "--from-file", "list.txt", "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(folder.files().filter { $0.hasPrefix("out/") } == ["out/IMG_0001.jpg", "out/p.jpg"])
+    }
+
+    @Test("outputs keep the source's modification time and permissions; --no-keep-times gives now")
+    func timesAndModes() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let source = folder.url.appendingPathComponent("p").path
+        let old = Date(timeIntervalSince1970: 1_577_934_245)
+        try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o600], ofItemAtPath: source)
+        #expect(try await folder.run(["heic-to-jpg", "p"]).status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("p.jpg").path)
+        #expect((attributes[.modificationDate] as? Date) == old)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        #expect(try await folder.run(["heic-to-jpg", "p", "--no-keep-times", "-o", "now"]).status == 0)
+        let fresh = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("now/p.jpg").path)
+        #expect(((fresh[.modificationDate] as? Date) ?? old) > Date().addingTimeInterval(-600))
+    }
+
+    @Test("strip-location with nothing to remove writes nothing and costs nothing")
+    func stripNothing() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        #expect(try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"]).status == 0)
+        let before = folder.files()
+        let used = try folder.used()
+        let copy = try await folder.run(["strip-location", "clean.png"])
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(copy.stderr.contains("no location found"))
+        let inPlace = try await folder.run(["strip-location", "clean.png", "--in-place"])
+        #expect(inPlace.status == 0)
+        #expect(folder.files() == before)
+        #expect(try folder.used() == used)
+    }
+
+    @Test("--dry-run checks inputs like the real run: missing and empty files fail it (exit 1), --json ends with a summary")
+    func dryRun() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try folder.write("", to: "empty.jpg")
+        let good = try await folder.run(["heic-to-jpg", "p", "IMG_0001.HEIC", "--dry-run", "--json"])
+        #expect(good.status == 0)
+        let lines = try PhotoCommandsTests.jsonLines(good.stdout)
+        #expect(lines.filter { $0["event"] as? String == "planned" }.count == 2)
+        #expect(lines.last?["event"] as? String == "summary" && lines.last?["planned"] as? Int == 2)
+        let bad = try await folder.run(["heic-to-jpg", "p", "nope.heic", "empty.jpg", "--dry-run"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("nope.heic does not exist"))
+        #expect(bad.stderr.contains("empty.jpg is empty"))
+        #expect(folder.files().filter { $0.hasSuffix(".jpg") } == ["empty.jpg", "my photo.jpg"], "a dry run writes nothing")
+    }
+
+    @Test("help for an unknown command and a misspelt command are usage errors with a suggestion")
+    func unknownCommands() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        let help = try await folder.run(["help", "nosuch"])
+        #expect(help.status == 64)
+        #expect(help.stderr.contains("Unknown command 'nosuch'"))
+        let typo = try await folder.run(["heic2jpg", "x"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.contains("Did you mean 'heic-to-jpg'?"))
+        let gif = try await folder.run(["convert", "x", "--to", "gif"])
+        #expect(gif.status == 64)
+        #expect(gif.stderr.contains("offconvert gif"))
+    }
+}
