@@ -52,7 +52,6 @@ struct VideoCompressTests {
     func impossible() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let started = ContinuousClock.now
         let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
             input: Fixtures.generated("video-long.mp4"), targetBytes: 20_000, output: OutputLocation(directory: directory.path))))
         guard case .failure(let error) = outcome else {
@@ -70,7 +69,7 @@ struct VideoCompressTests {
             if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
             return false
         })
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // No pass began (above): refused from the plan, not after encoding.
         #expect(fileNames(in: directory).isEmpty)
     }
 
