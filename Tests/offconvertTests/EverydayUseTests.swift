@@ -191,4 +191,32 @@ struct EverydayUseTests {
         #expect(gif.status == 64)
         #expect(gif.stderr.contains("offconvert gif"))
     }
+
+    @Test("Ctrl-C during a long HEIC encode does not wait for x265: exit 130, no partial file, no output")
+    func interruptEncode() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/pug.heic", as: "a.heic")
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["convert", "a.heic", "--to", "heic", "-o", "out"]
+        process.currentDirectoryURL = folder.url
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": folder.state]) { $1 }
+        try process.run()
+        let out = folder.url.appendingPathComponent("out").path
+        // Once the encoder writes its temporary, x265 has half a minute of work left.
+        let wasRunning = await CLIRunner.signal(process, SIGINT, when: {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") }
+        }, delay: 500_000)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(wasRunning)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.contains("stopped without waiting for the encoder"), "\(stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? ["missing"]).isEmpty)
+        #expect(try folder.used() == 0)
+    }
 }

@@ -101,7 +101,7 @@ public enum PhotoConverter {
                 result.notes.forEach(note)
                 note("quality \(result.quality)")
                 if let edge = result.longEdge { note("resized to \(edge) px long edge") }
-                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
+                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in
                     try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
                 } cancellation: { cancellation }
@@ -111,7 +111,7 @@ public enum PhotoConverter {
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
-                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
+                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
@@ -246,7 +246,7 @@ extension PhotoConverter {
         notes += segments.notes
         let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
         let names = try outputPaths(for: request, count: 1)
-        let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil) {
+        let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: { cancellation }

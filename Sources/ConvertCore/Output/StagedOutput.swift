@@ -60,10 +60,12 @@ package final class StagedOutput {
         _ = flock(fd, LOCK_EX | LOCK_NB)
         lockDescriptor = fd
         temporaryPath = String(nulTerminated: bytes)
+        LiveTemporaries.add(temporaryPath)
     }
 
     deinit {
         if !finished { unlink(temporaryPath) }
+        LiveTemporaries.remove(temporaryPath)
         close(lockDescriptor)
     }
 
@@ -107,6 +109,7 @@ package final class StagedOutput {
             unlink(temporaryPath)
         }
         finished = true
+        LiveTemporaries.remove(temporaryPath)
         var info = stat()
         let size = stat(placed, &info) == 0 ? Int64(info.st_size) : 0
         return OutputFile(path: placed, byteCount: size)
@@ -116,6 +119,7 @@ package final class StagedOutput {
     package func discard() {
         guard !finished else { return }
         unlink(temporaryPath)
+        LiveTemporaries.remove(temporaryPath)
         finished = true
     }
 

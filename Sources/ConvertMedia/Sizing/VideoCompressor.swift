@@ -291,7 +291,7 @@ enum VideoCompressor {
         let mask = umask(0)
         umask(mask)
         chmod(staged.temporaryPath, 0o666 & ~mask)
-        let file = try staged.commit(overwrite: request.output.overwrite, renumber: request.output.path == nil)
+        let file = try staged.commit(overwrite: request.output.overwrite, renumber: request.output.path == nil || request.output.mayRenumber)
         return JobResult(inputPath: request.input, outputs: [file], notes: notes)
     }
 }

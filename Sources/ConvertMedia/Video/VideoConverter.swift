@@ -84,7 +84,7 @@ enum VideoJob {
         }
         reporter.report(.writing, 0.99)
         // A name chosen here may be taken by a concurrent job before this commit: number around it.
-        let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil)
+        let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
         var notes = plan.notes
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }

@@ -24,6 +24,9 @@ package struct BatchItem: Sendable {
     /// Every input the item reads: ``input`` alone, or all of the batch's inputs when they go
     /// into one output (after inputs of another kind were set aside).
     package var sources: [String] = []
+    /// Whether ``destination`` was chosen by the namer (not typed by the user): the engine may
+    /// then number around it if another process takes the name first.
+    package var mayRenumber = false
 }
 
 /// What a command tells ``BatchRunner`` about its conversion.

@@ -140,6 +140,7 @@ package enum PhotoWork {
                 request.inputPath = item.input
                 request.outputPath = item.destination
                 request.overwrite = item.overwrite
+                request.outputMayBeRenumbered = item.mayRenumber
                 // One photo uses every core for decoding; a batch balances jobs against tile
                 // threads, and its last photos, with cores left idle, get them back.
                 request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)

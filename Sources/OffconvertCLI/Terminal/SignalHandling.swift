@@ -1,3 +1,4 @@
+import ConvertCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -6,9 +7,11 @@ import Synchronization
 ///
 /// While ``run(_:)`` runs, the first SIGINT or SIGTERM cancels the task doing the command's
 /// work: the batch stops admitting items, running conversions are cancelled and remove their
-/// partial files, and the command then prints its summary and exits 130. A second signal, or a
-/// signal outside ``run(_:)``, exits at once with 130 (leftover temporaries are then cleaned by
-/// the next run).
+/// partial files, and the command then prints its summary and exits 130. A conversion inside a
+/// C encoder that cannot be interrupted (x265 on a large photo) is not waited for: if the work
+/// has not stopped within ``gracePeriod``, or at a second signal, the process removes the
+/// temporaries it is writing (``LiveTemporaries``) and exits 130 at once. A signal outside
+/// ``run(_:)`` exits at once too.
 package enum SignalHandling {
     /// The signal sources and what they cancel. Installed once per process: libdispatch on
     /// Linux installs its own handler the first time a signal gets a source and never again, so
@@ -55,7 +58,10 @@ package enum SignalHandling {
                 }
                 return true
             }
-            if !cancelled { _exit(ExitCode.interrupted) }
+            guard cancelled else { SignalHandling.exitNow() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + SignalHandling.gracePeriod) {
+                if self.runs.withLock({ !$0.active.isEmpty }) { SignalHandling.exitNow() }
+            }
         }
 
         package func register(_ task: Task<Void, Never>) -> Int {
@@ -73,6 +79,18 @@ package enum SignalHandling {
     }
 
     private static let router = Router()
+
+    /// How long cancelled work may take to stop before the process exits without it.
+    package static let gracePeriod: DispatchTimeInterval = .milliseconds(800)
+
+    /// Exits 130 now, without waiting for conversions: their temporaries are removed first.
+    static func exitNow() -> Never {
+        let removed = LiveTemporaries.removeAll()
+        let line = "Interrupted: stopped without waiting for the encoder"
+            + (removed > 0 ? "; \(removed) partial file(s) removed.\n" : ".\n")
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        _exit(ExitCode.interrupted)
+    }
 
     /// Runs `body` in a task that SIGINT and SIGTERM cancel; returns what it returned and
     /// whether a signal arrived while it ran. Runs may overlap; a signal cancels all of them.

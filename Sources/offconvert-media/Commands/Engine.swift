@@ -56,7 +56,7 @@ enum CompressBatch {
             convert: { item, progress throws(ConvertError) in
                 let request = VideoCompressRequest(
                     input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
-                    output: OutputLocation(path: item.destination, overwrite: item.overwrite))
+                    output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
         work.accepts = .videos

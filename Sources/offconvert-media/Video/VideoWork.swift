@@ -40,7 +40,7 @@ enum VideoWork {
         var work = BatchWork(
             command: command, identity: identity, outputExtension: { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
-                let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite))
+                let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
                 return try await job.result(onProgress: progress)
             })
         work.accepts = .videos
