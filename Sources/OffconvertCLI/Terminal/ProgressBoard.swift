@@ -2,8 +2,11 @@ import ConvertCore
 import Foundation
 import Synchronization
 
-/// Live progress on a terminal: one line per running item (name, stage, percent, speed, ETA) and
-/// an overall bar for batches, redrawn in place on stderr at most ten times a second.
+/// Live progress on a terminal: one line per running item (name, stage, percent, elapsed time,
+/// speed, ETA) and an overall bar for batches, redrawn in place on stderr at most ten times a
+/// second, and at least once a second so a long decode or encode that reports no steps (a C
+/// codec working on a whole photo) shows its time moving and says "working…" instead of a frozen
+/// percentage.
 ///
 /// Draws nothing unless stderr is a terminal (and not with `--quiet`), so pipes and scripts see
 /// only results. Safe to call from several tasks at once.
@@ -13,6 +16,8 @@ package final class ProgressBoard: Sendable {
         package var progress: JobProgress
         package var started: Date
         package var inputBytes: Int64
+        /// When the fraction or stage last changed.
+        package var changed: Date
     }
 
     private struct State {
@@ -26,6 +31,12 @@ package final class ProgressBoard: Sendable {
     private let total: Int
     private let enabled: Bool
     private let state = Mutex(State())
+    /// Redraws once a second while items run.
+    private let ticker = Mutex<(any DispatchSourceTimer)?>(nil)
+
+    /// After this long without a new step, an item's line says it is working instead of
+    /// showing a stale percentage and ETA.
+    package static let quietInterval: TimeInterval = 1.5
 
     /// A board for `total` items; `enabled` false makes every call a no-op.
     package init(console: Console, total: Int, enabled: Bool) {
@@ -39,15 +50,40 @@ package final class ProgressBoard: Sendable {
         guard enabled else { return }
         state.withLock {
             $0.items[index] = Item(name: name.terminalSafe, progress: JobProgress(stage: .probing, fraction: 0),
-                                   started: Date(), inputBytes: inputBytes)
+                                   started: Date(), inputBytes: inputBytes, changed: Date())
         }
+        startTicking()
         redraw(force: true)
+    }
+
+    private func startTicking() {
+        ticker.withLock { ticker in
+            guard ticker == nil else { return }
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+            timer.schedule(deadline: .now() + 1, repeating: 1)
+            timer.setEventHandler { [weak self] in self?.redraw(force: false) }
+            timer.resume()
+            ticker = timer
+        }
+    }
+
+    private func stopTicking() {
+        ticker.withLock { ticker in
+            ticker?.cancel()
+            ticker = nil
+        }
     }
 
     /// An item advanced.
     package func update(_ index: Int, _ progress: JobProgress) {
         guard enabled else { return }
-        state.withLock { $0.items[index]?.progress = progress }
+        state.withLock { state in
+            guard let old = state.items[index]?.progress else { return }
+            if old.stage != progress.stage || Int(old.fraction * 100) != Int(progress.fraction * 100) {
+                state.items[index]?.changed = Date()
+            }
+            state.items[index]?.progress = progress
+        }
         redraw(force: false)
     }
 
@@ -71,6 +107,7 @@ package final class ProgressBoard: Sendable {
     /// Removes the live lines (before a summary or on exit).
     package func clear() {
         guard enabled else { return }
+        stopTicking()
         let text = state.withLock { state -> String in
             let clear = Self.clearing(state.linesDrawn)
             state.linesDrawn = 0
@@ -104,7 +141,13 @@ package final class ProgressBoard: Sendable {
     private static func line(for item: Item, now: Date) -> String {
         let fraction = item.progress.fraction
         let elapsed = now.timeIntervalSince(item.started)
-        var text = "\(truncate(item.name, 32)) \(item.progress.stage.name) \(Int(fraction * 100))%"
+        var text = "\(truncate(item.name, 32)) \(item.progress.stage.name)"
+        if now.timeIntervalSince(item.changed) >= quietInterval {
+            // No step reported for a while: the codec is busy on one big call. Say so, honestly.
+            return text + " working… \(Formatting.duration(elapsed))"
+        }
+        text += " \(Int(fraction * 100))%"
+        if elapsed >= 1 { text += " \(Formatting.duration(elapsed))" }
         if elapsed > 0.5, fraction > 0.01 {
             if item.inputBytes > 0 {
                 let speed = Double(item.inputBytes) * fraction / elapsed
