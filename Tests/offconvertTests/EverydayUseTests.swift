@@ -219,4 +219,19 @@ struct EverydayUseTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? ["missing"]).isEmpty)
         #expect(try folder.used() == 0)
     }
+
+    @Test("HEIC to HEIC at the default quality is no bigger than the iPhone original")
+    func heicDefaultSize() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/IMG_5195.HEIC", as: "IMG_5195.HEIC")
+        let outcome = try await folder.run(["convert", "IMG_5195.HEIC", "--to", "heic", "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let size = { (name: String) in
+            (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+        }
+        #expect(size("out/IMG_5195.heic") > 0 && size("out/IMG_5195.heic") <= size("IMG_5195.HEIC"))
+        let info = try CLIRunner.toolOutput("/usr/bin/heif-info", [folder.url.appendingPathComponent("out/IMG_5195.heic").path])
+        #expect(info.contains("image: 2566x3313"), "the whole upright picture: \(info)")
+    }
 }

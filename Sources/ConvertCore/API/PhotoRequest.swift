@@ -53,10 +53,11 @@ public struct PhotoRequest: Sendable {
     /// `input.too-many-pixels` before anything is decoded (see ``PixelLimit``).
     public var maxPixels: Int
 
-    /// Creates a request with share-safe defaults: quality 85, location removed, colours kept,
+    /// Creates a request with share-safe defaults: the format's ``PhotoFormat/defaultQuality``
+    /// (85; 55 for HEIC), location removed, colours kept,
     /// white background, primary image only, no overwriting.
     public init(
-        inputPath: String, format: PhotoFormat, quality: Int = 85, lossless: Bool = false,
+        inputPath: String, format: PhotoFormat, quality: Int? = nil, lossless: Bool = false,
         outputDirectory: String? = nil, outputPath: String? = nil, metadata: MetadataPolicy = .shareSafe,
         color: ColorPolicy = .keep, background: RGBColor = .white, allImages: Bool = false, overwrite: Bool = false,
         maxLongEdge: Int? = nil, decodingThreads: Int? = nil, targetByteCount: Int64? = nil,
@@ -64,7 +65,7 @@ public struct PhotoRequest: Sendable {
     ) {
         self.inputPath = inputPath
         self.format = format
-        self.quality = quality
+        self.quality = quality ?? format.defaultQuality
         self.lossless = lossless
         self.outputDirectory = outputDirectory
         self.outputPath = outputPath

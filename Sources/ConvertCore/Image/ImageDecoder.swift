@@ -15,6 +15,14 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
     /// GIF (read only; the first frame).
     case gif
 
+    /// The `--quality` a conversion uses when none is asked for. 85 for JPEG and WebP; 55 for
+    /// HEIC, where libheif's x265 scale runs higher: 55 gives a file no bigger than an iPhone's
+    /// own HEIC at a similar look (IMG_5195: 798 kB against the original's 833 kB, SSIM 0.989
+    /// against its decode; pug.heic: under 1.17 MB against 1.30 MB; 85 gave 2.4 times the size).
+    public var defaultQuality: Int {
+        self == .heic ? 55 : 85
+    }
+
     /// The usual file-name extension, without the dot.
     public var fileExtension: String {
         switch self {

@@ -14,8 +14,8 @@ package enum ConvertCommand: Command {
         .flag("lossless", help: "Lossless WebP."),
         .option(
             "depth", value: "8|10",
-            help: "Bits per channel of HEIC/AVIF output. Default: HEIC keeps 10 bits from 10/12/16-bit photos, "
-                + "8 otherwise; AVIF is 8-bit (10-bit AVIF is not available)."),
+            help: "Bits per channel of HEIC output. Default: 10 bits from 10/12/16-bit photos, 8 otherwise. "
+                + "(AVIF is always 8-bit: 10-bit AVIF is not available with Debian 12's libheif.)"),
     ]
 
     package static let spec = CommandSpec(

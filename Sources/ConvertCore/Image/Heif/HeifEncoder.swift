@@ -118,6 +118,11 @@ enum HeifEncoding {
         let context = try HeifContext(forWritingTo: displayPath)
         let encoder = try HeifEncoderHandle(context: context, format: format)
         heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality))
+        // libheif's x265 default is "slow": 39 s for a 12 MP photo where "medium" takes 13 s for
+        // a file within 3% of its size. (AV1's aom has no such parameter.)
+        if format == .heic {
+            try Heif.check(heif_encoder_set_parameter_string(encoder.pointer, "preset", "medium"), "encode", path: displayPath)
+        }
         let image = try HeifImageForEncoding(bitmap, bitDepth: bitDepth, path: displayPath)
         try context.withContext { (raw) throws(ConvertError) in
             var handle: OpaquePointer?
