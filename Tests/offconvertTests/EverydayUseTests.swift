@@ -234,4 +234,17 @@ struct EverydayUseTests {
         let info = try CLIRunner.toolOutput("/usr/bin/heif-info", [folder.url.appendingPathComponent("out/IMG_5195.heic").path])
         #expect(info.contains("image: 2566x3313"), "the whole upright picture: \(info)")
     }
+
+    @Test("compress-photos names its outputs 'NAME (small).jpg' and says when one came out larger")
+    func compressPhotosNames() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/tokyo.jpg", as: "t.jpg")
+        let outcome = try await folder.run(["compress-photos", "t.jpg", "--quality", "98"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(folder.files() == ["t (small).jpg", "t.jpg"])
+        #expect(outcome.stderr.contains("larger than the original"), "\(outcome.stderr)")
+        let small = try await folder.run(["compress-photos", "t.jpg", "--quality", "40", "-o", "out"])
+        #expect(!small.stderr.contains("larger than the original"))
+    }
 }

@@ -44,7 +44,7 @@ struct PhotoResizeCommandTests {
         let runs: [([String], String, String)] = [
             (["heic-to-jpg", Self.photo("pug.heic"), "--resize", "320x320", "--fit", "fill"], "pug.jpg", "320x320"),
             (["heic-to-png", Self.photo("pug.heic"), "--resize", "320x320"], "pug.png", "320x240"),
-            (["compress-photos", Self.photo("tokyo.jpg"), "--resize", "300x300", "--fit", "crop"], "tokyo.jpg", "300x300"),
+            (["compress-photos", Self.photo("tokyo.jpg"), "--resize", "300x300", "--fit", "crop"], "tokyo (small).jpg", "300x300"),
             (["convert", Self.photo("DSCN0010.jpg"), "--to", "webp", "--resize", "200x200", "--fit", "pad", "--background", "black"],
              "DSCN0010.webp", "200x200"),
         ]

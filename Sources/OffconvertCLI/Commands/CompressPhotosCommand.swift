@@ -9,7 +9,9 @@ package enum CompressPhotosCommand: Command {
         name: "compress-photos",
         abstract: "Shrink photos to JPEG (or WebP), at a quality or under a target file size.",
         discussion: """
-            With --target-size, each photo gets the highest quality whose file fits (never over \
+            Each photo becomes NAME (small).jpg (or .webp) next to it or in --output-dir; one that \
+            comes out larger than its original (an already well-compressed JPEG at a high \
+            --quality) says so. With --target-size, each photo gets the highest quality whose file fits (never over \
             the target); if no quality from 40 to 95 fits, the resolution is lowered too, decoding \
             the original again at the smaller size. Location metadata is removed unless kept on \
             purpose.
@@ -34,6 +36,12 @@ package enum CompressPhotosCommand: Command {
             guard target >= 1000 else { throw UsageError(message: "'--target-size' must be at least 1KB.") }
             template.targetByteCount = target
         }
-        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        return try await PhotoWork.run(
+            command: spec.name, template: template, arguments: arguments, console: console, outputSuffix: outputSuffix,
+            shrinking: true)
     }
+
+    /// Added to each output's name, so `photo.jpg` gives `photo (small).jpg` beside it rather than
+    /// `photo (2).jpg`, which reads as a duplicate.
+    package static let outputSuffix = " (small)"
 }

@@ -122,8 +122,12 @@ package enum PhotoWork {
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.
+    /// `outputSuffix` goes before the extension (`photo (small).jpg`); with `shrinking`, an
+    /// output larger than its source says so in its notes (a command whose point is a smaller
+    /// file must not quietly make a bigger one).
     package static func run(
-        command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console
+        command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console, outputSuffix: String = "",
+        shrinking: Bool = false
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
@@ -136,7 +140,7 @@ package enum PhotoWork {
                 "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
                 "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")",
             ],
-            outputExtension: { _ in template.format.fileExtension },
+            outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
             cost: { input in cost(of: input, request: template) },
             estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
             convert: { item, progress throws(ConvertError) in
@@ -148,11 +152,23 @@ package enum PhotoWork {
                 // One photo uses every core for decoding; a batch balances jobs against tile
                 // threads, and its last photos, with cores left idle, get them back.
                 request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
-                return try await PhotoConverter.convert(request).result(onProgress: progress)
+                let result = try await PhotoConverter.convert(request).result(onProgress: progress)
+                return shrinking ? noteIfLarger(result, than: item.inputBytes) : result
             })
         work.accepts = .photos
         work.check = { input in photoProblem(input, maxPixels: template.maxPixels) }
         return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// `result` with a note when its outputs are larger than the source's `inputBytes`.
+    package static func noteIfLarger(_ result: JobResult, than inputBytes: Int64) -> JobResult {
+        let written = result.outputs.reduce(Int64(0)) { $0 + $1.byteCount }
+        guard inputBytes > 0, written > inputBytes else { return result }
+        var noted = result
+        noted.notes.append(
+            "larger than the original (\(Formatting.bytes(inputBytes)) → \(Formatting.bytes(written))): it was already "
+                + "compressed more; use a lower --quality or --target-size")
+        return noted
     }
 
     /// Why `input` would not convert as a photo, from its header (what `--dry-run` checks), or nil.
