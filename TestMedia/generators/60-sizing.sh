@@ -7,6 +7,8 @@
 #                        ask libx264 for an impossible bitrate.
 #   sizing-lowrate.mp4   40 s of an almost still picture at 15 fps, 320x240, HEVC + AAC at a low
 #                        bitrate: the smallest reachable size must follow the content.
+#   sizing-mp3.mp4       2 s H.264 (plays everywhere) + MP3 sound, which MP4 output cannot copy:
+#                        the video is copied, only the sound re-encoded.
 set -euo pipefail
 ff() { ffmpeg -nostdin -v error -y "$@"; }
 common=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact -map_metadata -1)
@@ -24,3 +26,5 @@ ff -f lavfi -i "smptebars=size=320x240:rate=15:duration=40" \
    -filter_complex "[0:v][1:v]overlay=x='mod(n*2,300)':y=200:shortest=1[v]" -map "[v]" -map 2:a \
    "${hevc[@]}" -x265-params "$params:crf=34" \
    -c:a aac -ac 1 -b:a 12k "${common[@]}" "$OUT/sizing-lowrate.mp4"
+ff -f lavfi -i "testsrc2=size=160x90:rate=30:duration=2" -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=2" \
+   -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a libmp3lame -b:a 128k "${common[@]}" "$OUT/sizing-mp3.mp4"

@@ -287,6 +287,18 @@ struct VideoSizeCeilingTests {
         #expect(generic.smallestReachableBytes > 3 * impossible.smallestReachableBytes)
     }
 
+    @Test("H.264 whose sound MP4 cannot carry keeps its video when it fits; over the target it is encoded")
+    func copyVideoOnly() {
+        let audio = Planner.Audio.needsEncoding(channels: 2, sampleRate: 44_100)
+        let source = Planner.Source(duration: 10, width: 1280, height: 720, frameRate: 30, fileBytes: 5_000_000,
+                                    isCopyCompatible: false, audio: audio, isVideoCopyCompatible: true)
+        #expect(Planner.plan(source: source, targetBytes: 5_000_000) == .success(.copyVideo(audio: .encode(bitrate: 160_000, channels: 2))))
+        guard case .success(.encode) = Planner.plan(source: source, targetBytes: 4_999_999) else {
+            Issue.record("expected an encode under the source's size")
+            return
+        }
+    }
+
     @Test("a source that can be copied is never said to need more than itself")
     func copyFloor() {
         let source = Self.source(duration: 3600, width: 640, height: 360, fileBytes: 30_000_000, copyable: true)

@@ -4,6 +4,9 @@ public struct VideoCompressPreview: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         /// The source fits and plays everywhere: copied as it is (about its own size).
         case copy
+        /// The source fits and its video plays everywhere: the video is copied, the sound
+        /// encoded to AAC as planned (about the source's size).
+        case copyVideo(audio: VideoSizePlanner.AudioPlan)
         /// Re-encoded: at the normal quality when that fits, else 2-pass at the plan's bitrate.
         case encode(VideoSizePlanner.EncodePlan)
         /// The target cannot be reached; the smallest output that can, in bytes.
@@ -33,7 +36,7 @@ public struct VideoCompressPreview: Sendable, Equatable {
     /// encode (a normal-quality encode that fits is smaller); nil when unreachable.
     public var expectedBytes: Int64? {
         switch action {
-        case .copy: return sourceBytes
+        case .copy, .copyVideo: return sourceBytes
         case .encode(let plan): return plan.plannedBytes(duration: duration)
         case .unreachable: return nil
         }

@@ -38,12 +38,20 @@ enum VideoCompressor {
             case .failure(let impossible):
                 throw unreachable(request, smallestReachableBytes: impossible.smallestReachableBytes)
             case .success(.remux):
-                if let result = try remux(request, probe: probe, cancellation: cancellation, reporter: reporter) {
+                if let result = try remux(request, probe: probe, audio: probe.audio, cancellation: cancellation, reporter: reporter) {
                     return result
                 }
                 // The remuxed file came out over the target (a bigger index than the source's):
                 // plan an encode instead.
                 source.isCopyCompatible = false
+                source.isVideoCopyCompatible = false
+            case .success(.copyVideo(let audio)):
+                let lane = probe.audio.flatMap { encodedAudioLane($0, plan: audio) }
+                if let result = try remux(request, probe: probe, audio: lane, cancellation: cancellation, reporter: reporter) {
+                    return result
+                }
+                // The new sound made it too big: encode the picture too.
+                source.isVideoCopyCompatible = false
             case .success(.encode(let plan)):
                 return try encode(request, probe: probe, plan: plan, cancellation: cancellation, reporter: reporter)
             }
@@ -70,6 +78,7 @@ enum VideoCompressor {
         let action: VideoCompressPreview.Action
         switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
         case .success(.remux): action = .copy
+        case .success(.copyVideo(let audio)): action = .copyVideo(audio: audio)
         case .success(.encode(let plan)): action = .encode(plan)
         case .failure(let impossible): action = .unreachable(smallestReachableBytes: impossible.smallestReachableBytes)
         }
@@ -131,9 +140,11 @@ enum VideoCompressor {
             if case .copyable(let bytes, _, _) = audio { audioBytes = bytes }
             videoBitrate = Double(max(fileBytes - audioBytes, 1)) * 8 / duration
         }
+        let videoCopies = VideoPlanner.isWindowsCompatible(video)
         let source = VideoSizePlanner.Source(
             duration: duration, width: displayWidth, height: displayHeight, frameRate: rate, fileBytes: fileBytes,
-            isCopyCompatible: VideoPlanner.isWindowsCompatible(video) && audioCopies, audio: audio, videoBitrate: videoBitrate)
+            isCopyCompatible: videoCopies && audioCopies, audio: audio, videoBitrate: videoBitrate,
+            isVideoCopyCompatible: videoCopies)
         return Probe(media: media, video: video, audio: audioLane, source: source)
     }
 
@@ -161,11 +172,18 @@ enum VideoCompressor {
 
     // MARK: - Remux
 
-    /// Copies video and audio into an MP4; nil (and nothing written) when the result is over the target.
-    static func remux(_ request: VideoCompressRequest, probe: Probe, cancellation: CancellationFlag,
+    /// The source's audio lane encoded to AAC as `plan` says; nil when the plan has no encoded audio.
+    static func encodedAudioLane(_ lane: LanePlan, plan: VideoSizePlanner.AudioPlan) -> LanePlan? {
+        guard case .encode(let bitrate, let channels) = plan else { return nil }
+        return .audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels), bitRate: Int64(bitrate)))
+    }
+
+    /// Copies the video, and the audio lane given (copied or encoded), into an MP4; nil (and
+    /// nothing written) when the result is over the target.
+    static func remux(_ request: VideoCompressRequest, probe: Probe, audio: LanePlan?, cancellation: CancellationFlag,
                       reporter: ProgressReporter) throws(ConvertError) -> JobResult? {
         let format = OutputFormat.video(.mp4)
-        let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (probe.audio.map { [$0] } ?? []),
+        let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []),
                              keepLocation: request.keepLocation, notes: [])
         let destination = try OutputNamer.destination(
             input: request.input, explicitPath: request.output.path, directory: request.output.directory,
@@ -177,7 +195,16 @@ enum VideoCompressor {
             staged.discard()
             return nil
         }
-        var notes = ["already under the target: video and audio copied without re-encoding"]
+        var notes: [String]
+        switch audio {
+        case .audio(_, let encoding)?:
+            notes = ["already under the target: video copied without re-encoding",
+                     "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)"]
+        case nil:
+            notes = ["already under the target: video copied without re-encoding"]
+        default:
+            notes = ["already under the target: video and audio copied without re-encoding"]
+        }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         return try commit(staged, request: request, notes: notes, reporter: reporter)
     }

@@ -27,10 +27,13 @@ public enum VideoSizePlanner {
         /// The source's own video bitrate in bits/s, when known: what the content needs at the
         /// source's quality, so the quality floor of a very still or very clean clip follows it.
         public var videoBitrate: Double?
+        /// Whether the video alone can be copied (H.264 that plays everywhere) while the sound
+        /// must be encoded (MP3, PCM...): then a source that fits keeps its picture untouched.
+        public var isVideoCopyCompatible: Bool
 
         /// Creates a source description.
         public init(duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
-                    isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil) {
+                    isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil, isVideoCopyCompatible: Bool? = nil) {
             self.duration = duration
             self.width = width
             self.height = height
@@ -39,6 +42,7 @@ public enum VideoSizePlanner {
             self.isCopyCompatible = isCopyCompatible
             self.audio = audio
             self.videoBitrate = videoBitrate
+            self.isVideoCopyCompatible = isVideoCopyCompatible ?? isCopyCompatible
         }
     }
 
@@ -66,6 +70,8 @@ public enum VideoSizePlanner {
     public enum Plan: Sendable, Equatable {
         /// The source already fits and can be copied: remux, no encode.
         case remux
+        /// The source already fits and its video can be copied; only the sound is encoded.
+        case copyVideo(audio: AudioPlan)
         /// Encode with these settings.
         case encode(EncodePlan)
     }
@@ -152,6 +158,9 @@ public enum VideoSizePlanner {
                      "the source must have a duration, dimensions and a frame rate")
         if source.isCopyCompatible && source.fileBytes <= targetBytes {
             return .success(.remux)
+        }
+        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes, case .needsEncoding = source.audio {
+            return .success(.copyVideo(audio: audioPlan(source: source, targetBytes: targetBytes)))
         }
         let floor = minimumBitsPerPixel(for: source)
         for (frameRate, heights) in stages(for: source) {

@@ -9,7 +9,7 @@ struct CompressPlanLine: Encodable {
     var input: String
     var targetBytes: Int64
     var reachable: Bool
-    /// "copy", "encode" or "unreachable".
+    /// "copy", "copy-video" (the sound re-encoded), "encode" or "unreachable".
     var action: String
     var expectedBytes: Int64?
     var smallestReachableBytes: Int64?
@@ -34,6 +34,8 @@ struct CompressPlanLine: Encodable {
         switch preview.action {
         case .copy:
             action = "copy"
+        case .copyVideo:
+            action = "copy-video"
         case .encode(let plan):
             action = "encode"
             videoBitrate = plan.videoBitrate
@@ -49,6 +51,9 @@ struct CompressPlanLine: Encodable {
         switch action {
         case "copy":
             return "copy without re-encoding (already under the target and plays everywhere): "
+                + "about \(unit.format(sourceBytes, rounding: .up)), target \(target)"
+        case "copy-video":
+            return "copy the video without re-encoding, the sound re-encoded to AAC (MP4 cannot carry it): "
                 + "about \(unit.format(sourceBytes, rounding: .up)), target \(target)"
         case "encode":
             let rate = frameRate ?? sourceFrameRate

@@ -142,4 +142,26 @@ struct VideoCompressCeilingTests {
         #expect(!unreachable.isReachable)
         #expect(unreachable.expectedBytes == nil)
     }
+
+    /// The MD5 of a file's video packets, as ffmpeg's md5 muxer computes it from a stream copy.
+    static func videoPacketsMD5(_ path: String) throws -> String {
+        let result = try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"])
+        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("H.264 with MP3 sound under the target: the video is copied packet for packet, only the sound becomes AAC")
+    func copiesVideoWithMP3() async throws {
+        let input = Self.input("generated:sizing-mp3.mp4")
+        let directory = try Fixtures.temporaryDirectory("ceiling-mp3")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await compress(input, target: VideoCompressRequest.emailTargetBytes, in: directory).get()
+        let output = try outputPath(result)
+        #expect(result.notes.first == "already under the target: video copied without re-encoding")
+        #expect(try Self.videoPacketsMD5(output) == (try Self.videoPacketsMD5(input)))
+        let probe = try MediaTool.probe(output)
+        #expect(probe.audio?.codecName == "aac")
+        #expect(try Self.frames(output).count == 60)
+        let sourceBytes = try Self.size(input)
+        #expect(try Self.size(output) <= sourceBytes * 11 / 10)
+    }
 }
