@@ -18,6 +18,9 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// Multiplies the first pass-2 bitrate. Tests raise it so that pass 2 really overshoots and
     /// the measured-correction retry runs on a real encode; always 1 otherwise.
     var firstBitrateFactor: Double = 1
+    /// Runs the normal-quality encode even when pass 1 says it cannot fit. Tests set it so that
+    /// the path from an over-target quality encode to the 2-pass runs on a real encode.
+    var alwaysTriesQuality = false
 
     /// Creates a request for `input` under `targetBytes` bytes.
     public init(input: String, targetBytes: Int64, keepLocation: Bool = false, output: OutputLocation = OutputLocation(),

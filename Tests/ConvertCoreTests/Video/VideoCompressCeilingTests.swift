@@ -164,4 +164,27 @@ struct VideoCompressCeilingTests {
         let sourceBytes = try Self.size(input)
         #expect(try Self.size(output) <= sourceBytes * 11 / 10)
     }
+
+    @Test("a normal-quality encode that comes out over the target is discarded for a 2-pass under it")
+    func qualityOverTarget() async throws {
+        let directory = try Fixtures.temporaryDirectory("ceiling-over")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // bikes.mp4 at CRF 23 is about 480 kB: far over 250 kB.
+        var request = VideoCompressRequest(input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
+                                           output: OutputLocation(directory: directory.path))
+        request.alwaysTriesQuality = true
+        let (events, outcome) = await runJob(VideoConverter.compress(request))
+        let result = try outcome.get()
+        #expect(result.notes.first?.hasPrefix("2-pass H.264 at ") == true)
+        #expect(result.notes.contains { $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target") })
+        let stages = events.compactMap { event -> String? in
+            if case .progress(let progress) = event { return progress.stage.description }
+            return nil
+        }
+        #expect(stages.contains("pass 2/2") && stages.contains("retry"))
+        let output = try outputPath(result)
+        #expect(try Self.size(output) <= 250_000)
+        #expect(fileNames(in: directory) == ["bikes.mp4"])
+        #expect(try MediaTool.decodeErrors(output).isEmpty)
+    }
 }
