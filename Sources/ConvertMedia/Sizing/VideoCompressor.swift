@@ -276,7 +276,7 @@ enum VideoCompressor {
                 + [.init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
         }
 
-        /// The normal-quality encode, exactly what `send-to-windows` runs.
+        /// The normal-quality encode: `send-to-windows`'s x264 settings (CRF 23, preset medium).
         var qualityOptions: [OutputFormat.Option] {
             [.init(key: "crf", value: "\(qualityCRF)"), .init(key: "preset", value: "medium")]
         }
