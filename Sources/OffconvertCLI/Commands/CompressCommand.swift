@@ -24,7 +24,7 @@ package enum CompressCommand: MediaCommand {
         arguments: [BatchOptions.files("The videos to compress.")],
         options: [
             .option("target", short: "t", value: "size",
-                    help: "The largest each output may be, e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
+                    help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
             .flag("keep-location", help: "Keep the recording location in the output."),
         ] + BatchOptions.specs,
         examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
