@@ -43,7 +43,7 @@ def ours(path, target, work):
     # A fresh state folder per run: the free daily allowance must not cut the table short.
     env = dict(os.environ, XDG_STATE_HOME=tempfile.mkdtemp(prefix="state-", dir=work))
     start = time.perf_counter()
-    proc = subprocess.run([BIN, "compress", path, "--target", str(target), "--output-dir", out, "--overwrite",
+    proc = subprocess.run([BIN, "compress", path, "--target", f"{target}B", "--output-dir", out, "--overwrite",
                            "--json", "--no-resume"], capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     for line in proc.stdout.splitlines():

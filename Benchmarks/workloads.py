@@ -274,7 +274,7 @@ def video_size(work, binary, quick):
             return measure
         contenders = [
             Contender(f"offconvert compress --target {target}",
-                      f"{binary} compress {clip} --target {target} --output-dir {o} --quiet",
+                      f"{binary} compress {clip} --target {target}B --output-dir {o} --quiet",
                       ours=True, reset=reset, measure=achieved(f"{o}/*.mp4")),
             Contender(f"ffmpeg 2-pass x264 medium, -b:v {video_kbps}k",
                       f"ffmpeg -v error -y -i {clip} -c:v libx264 -preset medium -b:v {video_kbps}k -passlogfile {log} -pass 1 -an -f null - && "

@@ -201,3 +201,141 @@ struct VideoSizeRebudgetTests {
             == Int64((Double(bitrate) / 8 * 10 * margin).rounded(.up)))
     }
 }
+
+/// The target is a ceiling (issue #18): bitrates the encoder and content can use, frame rates
+/// kept, a floor that follows the content.
+@Suite("video target-size arithmetic: ceilings and floors")
+struct VideoSizeCeilingTests {
+    typealias Planner = VideoSizePlanner
+
+    static func source(duration: Double = 10, width: Int = 1920, height: Int = 1080, fps: Double = 30,
+                       fileBytes: Int64 = 50_000_000, copyable: Bool = false, audio: Planner.Audio = .none,
+                       videoBitrate: Double? = nil) -> Planner.Source {
+        Planner.Source(duration: duration, width: width, height: height, frameRate: fps, fileBytes: fileBytes,
+                       isCopyCompatible: copyable, audio: audio, videoBitrate: videoBitrate)
+    }
+
+    static func encodePlan(_ result: Result<Planner.Plan, Planner.Impossible>) -> Planner.EncodePlan? {
+        guard case .success(.encode(let plan)) = result else { return nil }
+        return plan
+    }
+
+    @Test("a 5-frame clip with an ample target gets a bitrate x264 can open: capped per pixel, VBV buffer within 32 bits",
+          arguments: [(320, 180, 30.0, 5.0 / 30), (3840, 2160, 60.0, 5.0 / 60), (1280, 720, 30.0, 5.0 / 30)])
+    func shortClipCap(_ width: Int, _ height: Int, _ fps: Double, _ duration: Double) throws {
+        let source = Self.source(duration: duration, width: width, height: height, fps: fps)
+        let plan = try #require(Self.encodePlan(Planner.plan(source: source, targetBytes: 25_000_000)))
+        let pixelRate = Double(width * height) * fps
+        #expect(Double(plan.videoBitrate) <= pixelRate * Planner.maximumBitsPerPixel)
+        #expect(plan.videoBitrate <= Planner.maximumBitrate)
+        #expect(plan.bufferSize <= Int(Int32.max) && plan.maxRate <= Int(Int32.max))
+        #expect(plan.width == width && plan.height == height && plan.frameRate == fps)
+    }
+
+    @Test("a re-encode never plans more than three times the source's own video bitrate")
+    func contentCap() throws {
+        let source = Self.source(width: 640, height: 360, fileBytes: 500_000, videoBitrate: 400_000)
+        let plan = try #require(Self.encodePlan(Planner.plan(source: source, targetBytes: 8_000_000)))
+        #expect(plan.videoBitrate == 1_200_000)
+        #expect(plan.plannedBytes(duration: 10) < 1_600_000)
+    }
+
+    @Test("high frame rates are kept at an ample bitrate", arguments: [120.0, 90.0, 240.0, 60.0, 50.0])
+    func frameRateKept(_ fps: Double) throws {
+        let plan = try #require(Self.encodePlan(Planner.plan(source: Self.source(fps: fps), targetBytes: 1_000_000_000)))
+        #expect(plan.frameRate == fps)
+    }
+
+    @Test("a high frame rate is kept down to 720p, then halved to 60 before the picture shrinks further")
+    func highFrameRateLadder() {
+        let source = Self.source(duration: 60, fps: 120)
+        var target: Int64 = 2_000_000_000
+        var seen: [(Int, Double)] = []
+        while let plan = Self.encodePlan(Planner.plan(source: source, targetBytes: target)) {
+            seen.append((plan.height, plan.frameRate))
+            if plan.frameRate == 120 { #expect(plan.height >= 720) }
+            target = target * 9 / 10
+        }
+        #expect(seen.contains { $0 == (1080, 120) })
+        #expect(seen.contains { $0 == (720, 120) })
+        // 1080p at 60 needs more bits than 720p at 120, so after 720p/120 comes 720p/60.
+        #expect(seen.contains { $0 == (720, 60) })
+        #expect(!seen.contains { $0.1 == 60 && $0.0 > 720 })
+        #expect(seen.contains { $0.1 < 60 })
+    }
+
+    @Test("the floor follows a low-bitrate source: a still 40 s clip of 107 kB can reach about its own size")
+    func contentFloor() throws {
+        let audio = Planner.Audio.copyable(payloadBytes: 60_700, packetCount: 863, channels: 1)
+        let still = Self.source(duration: 40, width: 320, height: 240, fps: 15, fileBytes: 106_931, audio: audio, videoBitrate: 4_009)
+        guard case .failure(let impossible) = Planner.plan(source: still, targetBytes: 50_000) else {
+            Issue.record("50 kB planned for a clip whose audio alone is 60.7 kB")
+            return
+        }
+        #expect(impossible.smallestReachableBytes <= 110_000)
+        // The audio is copied (12 kb/s costs less than any re-encode).
+        let plan = try #require(Self.encodePlan(Planner.plan(source: still, targetBytes: impossible.smallestReachableBytes)))
+        #expect(plan.audio == .copy(bytes: 60_700))
+        #expect(plan.width == 320 && plan.frameRate == 15)
+        // Without the source's bitrate, the generic floor says several times more.
+        var unknown = still
+        unknown.videoBitrate = nil
+        guard case .failure(let generic) = Planner.plan(source: unknown, targetBytes: 50_000) else {
+            Issue.record("expected impossible")
+            return
+        }
+        #expect(generic.smallestReachableBytes > 3 * impossible.smallestReachableBytes)
+    }
+
+    @Test("H.264 whose sound MP4 cannot carry keeps its video when it fits; over the target it is encoded")
+    func copyVideoOnly() {
+        let audio = Planner.Audio.needsEncoding(channels: 2, sampleRate: 44_100)
+        let source = Planner.Source(duration: 10, width: 1280, height: 720, frameRate: 30, fileBytes: 5_000_000,
+                                    isCopyCompatible: false, audio: audio, isVideoCopyCompatible: true)
+        #expect(Planner.plan(source: source, targetBytes: 5_000_000) == .success(.copyVideo(audio: .encode(bitrate: 160_000, channels: 2))))
+        guard case .success(.encode) = Planner.plan(source: source, targetBytes: 4_999_999) else {
+            Issue.record("expected an encode under the source's size")
+            return
+        }
+    }
+
+    @Test("a source that can be copied is never said to need more than itself")
+    func copyFloor() {
+        let source = Self.source(duration: 3600, width: 640, height: 360, fileBytes: 30_000_000, copyable: true)
+        guard case .failure(let impossible) = Planner.plan(source: source, targetBytes: 20_000_000) else {
+            Issue.record("expected impossible")
+            return
+        }
+        #expect(impossible.smallestReachableBytes <= 30_000_000)
+        #expect(Planner.plan(source: source, targetBytes: 30_000_000) == .success(.remux))
+    }
+}
+
+@Suite("size units in messages")
+struct SizeUnitTests {
+    @Test("the unit is read from the target as written", arguments: [
+        ("50kB", "kB"), ("50 KB", "kB"), ("500k", "kB"), ("25MB", "MB"), ("8MiB", "MiB"), ("1.5GB", "GB"), ("900B", "B"),
+        ("2 gib", "GiB"), ("12KiB", "KiB"),
+    ])
+    func parse(_ text: String, _ symbol: String) {
+        #expect(SizeUnit(ofSize: text)?.symbol == symbol)
+    }
+
+    @Test("a number without a unit, or an unknown one, has no unit", arguments: ["25", "25 furlongs", ""])
+    func noUnit(_ text: String) {
+        #expect(SizeUnit(ofSize: text) == nil)
+    }
+
+    @Test("sizes read in the unit, a limit rounded down and a smallest size up", arguments: [
+        (SizeUnit.kilobyte, Int64(50_000), FloatingPointRoundingRule.down, "50 kB"),
+        (SizeUnit.kilobyte, Int64(404_001), .up, "405 kB"),
+        (SizeUnit.megabyte, Int64(1_150_000), .down, "1.15 MB"),
+        (SizeUnit.megabyte, Int64(404_321), .up, "0.405 MB"),
+        (SizeUnit.megabyte, Int64(25_000_000), .down, "25 MB"),
+        (SizeUnit.mebibyte, Int64(8_388_608), .down, "8 MiB"),
+        (SizeUnit.byte, Int64(900), .down, "900 B"),
+    ])
+    func format(_ unit: SizeUnit, _ bytes: Int64, _ rounding: FloatingPointRoundingRule, _ text: String) {
+        #expect(unit.format(bytes, rounding: rounding) == text)
+    }
+}

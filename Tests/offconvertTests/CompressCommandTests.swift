@@ -38,7 +38,9 @@ struct CompressCommandTests {
         let outcome = try await CLIRunner.run(["compress", input, "--target", "1KB", "--output-dir", directory.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("the smallest it can reach is"))
-        #expect(outcome.stderr.contains(" MB"))
+        // In the unit the target was given in.
+        #expect(outcome.stderr.contains("cannot be compressed to 1 kB"))
+        #expect(outcome.stderr.contains(" kB."))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
@@ -73,5 +75,94 @@ struct CompressCommandTests {
         let email = try await CLIRunner.run(["email", "--help"])
         #expect(email.status == 0)
         #expect(email.stdout.contains("25,000,000 bytes"))
+    }
+
+    static func generated(_ name: String) -> String {
+        CLIRunner.media.appendingPathComponent("generated/\(name)").path
+    }
+
+    @Test("--target needs a unit and a positive size: exit 64 with a message that says what to write", arguments: [
+        ("25", "has no unit: write e.g. 25MB"), ("-5MB", "must be more than 0"), ("0kB", "must be more than 0"),
+    ])
+    func targetUnits(_ value: String, _ message: String) async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try await CLIRunner.run(["compress", Self.generated("sizing-5frames.mp4"), "--target", value,
+                                               "--output-dir", directory.path])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("'\(value)'"))
+        #expect(!outcome.stderr.contains("Missing value"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test("compress and email read their inputs from --from-file, as their help says")
+    func fromFile() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("list.txt")
+        try (Self.generated("sizing-5frames.mp4") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        for command in [["compress", "--target", "8MB"], ["email"]] {
+            let help = try await CLIRunner.run([command[0], "--help"])
+            #expect(help.stdout.contains("--from-file"))
+            let out = directory.appendingPathComponent(command[0])
+            let outcome = try await CLIRunner.run(command + ["--from-file", list.path, "--output-dir", out.path])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let output = out.appendingPathComponent("sizing-5frames.mp4").path
+            #expect(outcome.stdout == output + "\n")
+            // Five frames in, five out (ffprobe), and no 8 MB or 25 MB file for a 10 kB clip.
+            let frames = try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output])
+            #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
+            let sourceBytes = try Self.size(Self.generated("sizing-5frames.mp4"))
+            #expect(try Self.size(output) <= 2 * sourceBytes)
+        }
+    }
+
+    @Test("email of an iPhone HDR clip of 64 kB is not a 24 MB attachment")
+    func emailPhoneClip() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("video/dolbyVision-hdr.MOV").path
+        let outcome = try await CLIRunner.run(["email", input, "--output-dir", directory.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("normal quality (CRF 23)"))
+        let bytes = try Self.size(directory.appendingPathComponent("dolbyVision-hdr.mp4").path)
+        let sourceBytes = try Self.size(input)
+        #expect(bytes <= sourceBytes)
+    }
+
+    @Test("--dry-run says what it plans: copy, re-encode (bitrate, size, frame rate) or unreachable; writes nothing")
+    func dryRun() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = try await CLIRunner.run(["email", CLIRunner.media.appendingPathComponent("video/motion.mov").path,
+                                            "--dry-run", "--output-dir", directory.path])
+        #expect(copy.status == 0)
+        #expect(copy.stdout.contains("plan: copy without re-encoding"))
+
+        let encode = try await CLIRunner.run(["compress", Self.generated("sizing-120fps.mp4"), "--target", "8MB",
+                                              "--dry-run", "--output-dir", directory.path])
+        #expect(encode.status == 0, "\(encode.stderr)")
+        #expect(encode.stdout.contains("plan: re-encode to H.264 160x90 at 120 fps: the normal quality (CRF 23) if it fits, else 2-pass at"))
+        #expect(encode.stdout.contains(" kb/s, about ") && encode.stdout.contains(" at most; target 8 MB"))
+
+        let tight = try await CLIRunner.run(["compress", Self.generated("sizing-120fps.mp4"), "--target", "9kB",
+                                             "--dry-run", "--output-dir", directory.path])
+        #expect(tight.stdout.contains("at 60 fps"))
+        #expect(tight.stdout.contains("frame rate lowered from 120 fps"))
+
+        let unreachable = try await CLIRunner.run(["compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
+                                                   "--dry-run", "--json", "--output-dir", directory.path])
+        #expect(unreachable.status == 1)
+        let plan = try #require(unreachable.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.first { $0["event"] as? String == "plan" })
+        #expect(plan["reachable"] as? Bool == false)
+        #expect(plan["action"] as? String == "unreachable")
+        let smallest = try #require((plan["smallestReachableBytes"] as? NSNumber)?.int64Value)
+        let sourceBytes = try Self.size(Self.generated("sizing-lowrate.mp4"))
+        #expect(smallest <= sourceBytes * 11 / 10)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 }

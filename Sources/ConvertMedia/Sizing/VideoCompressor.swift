@@ -2,11 +2,20 @@ internal import CFFmpeg
 import Foundation
 import ConvertCore
 
-/// The blocking body of ``VideoConverter/compress(_:)``: probe, plan, remux or 2-pass encode,
+/// The blocking body of ``VideoConverter/compress(_:)``: probe, plan, remux or encode (a first
+/// pass at the normal quality, then that quality when it fits or 2-pass up to the target),
 /// measure, retry pass 2 when over.
 enum VideoCompressor {
     /// Pass-2 runs allowed before giving up (the first plus two corrections).
     static let maximumSecondPasses = 3
+    /// The normal quality: `send-to-windows`'s x264 CRF (``VideoPlanner``'s H.264 default).
+    static let qualityCRF = 23
+    /// How much smaller the real normal-quality encode can come out than x264's fast first pass
+    /// at the same CRF: measured −4 % (bikes.mp4; motion.mov and hlg10-color-test.mp4 came out
+    /// 16 % and 25 % larger instead). The quality encode is tried when the first pass, less this,
+    /// fits: when it then comes out over, the 2-pass follows (one encode more), but a clip whose
+    /// normal quality fits is never given more than that.
+    static let qualityMargin = 0.95
 
     /// What the probe learned about the input.
     struct Probe {
@@ -29,31 +38,54 @@ enum VideoCompressor {
         while true {
             switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
             case .failure(let impossible):
-                throw ConvertError(
-                    .request, key: "request.target-too-small",
-                    message: "\(request.input) cannot be compressed to \(megabytes(request.targetBytes, rounding: .down)) MB: "
-                        + "the smallest it can reach is \(megabytes(impossible.smallestReachableBytes, rounding: .up)) MB.",
-                    path: request.input)
+                throw unreachable(request, smallestReachableBytes: impossible.smallestReachableBytes)
             case .success(.remux):
-                if let result = try remux(request, probe: probe, cancellation: cancellation, reporter: reporter) {
+                if let result = try remux(request, probe: probe, audio: probe.audio, cancellation: cancellation, reporter: reporter) {
                     return result
                 }
                 // The remuxed file came out over the target (a bigger index than the source's):
                 // plan an encode instead.
                 source.isCopyCompatible = false
+                source.isVideoCopyCompatible = false
+            case .success(.copyVideo(let audio)):
+                let lane = probe.audio.flatMap { encodedAudioLane($0, plan: audio) }
+                if let result = try remux(request, probe: probe, audio: lane, cancellation: cancellation, reporter: reporter) {
+                    return result
+                }
+                // The new sound made it too big: encode the picture too.
+                source.isVideoCopyCompatible = false
             case .success(.encode(let plan)):
                 return try encode(request, probe: probe, plan: plan, cancellation: cancellation, reporter: reporter)
             }
         }
     }
 
-    /// `bytes` in MB (10⁶), rounded the safe way for the message: one decimal, three below 1 MB
-    /// (so a 20 kB target does not read "0.0 MB").
-    static func megabytes(_ bytes: Int64, rounding: FloatingPointRoundingRule) -> String {
-        let decimals = bytes < 1_000_000 ? 3 : 1
-        let scale = pow(10, Double(decimals))
-        let value = (Double(bytes) / 1_000_000 * scale).rounded(rounding) / scale
-        return String(format: "%.\(decimals)f", value)
+    /// The error for a target below the smallest reachable size, both in the target's unit
+    /// (rounded the safe way: the target down, the smallest size up).
+    static func unreachable(_ request: VideoCompressRequest, smallestReachableBytes: Int64) -> ConvertError {
+        ConvertError(
+            .request, key: "request.target-too-small",
+            message: "\(request.input) cannot be compressed to \(request.unit.format(request.targetBytes, rounding: .down)): "
+                + "the smallest it can reach is \(request.unit.format(smallestReachableBytes, rounding: .up)).",
+            path: request.input)
+    }
+
+    /// ``VideoConverter/previewCompression(_:)``: the probe and the plan, nothing written.
+    static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> VideoCompressPreview {
+        _ = VideoJob.silenced
+        guard request.targetBytes > 0 else {
+            throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
+        }
+        let source = try probe(request.input, cancellation: cancellation).source
+        let action: VideoCompressPreview.Action
+        switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
+        case .success(.remux): action = .copy
+        case .success(.copyVideo(let audio)): action = .copyVideo(audio: audio)
+        case .success(.encode(let plan)): action = .encode(plan)
+        case .failure(let impossible): action = .unreachable(smallestReachableBytes: impossible.smallestReachableBytes)
+        }
+        return VideoCompressPreview(action: action, sourceBytes: source.fileBytes, duration: source.duration,
+                                    sourceFrameRate: source.frameRate, sourceWidth: source.width, sourceHeight: source.height)
     }
 
     // MARK: - Probe
@@ -101,9 +133,20 @@ enum VideoCompressor {
         let displayWidth = Int(video.isSideways ? video.height : video.width)
         let displayHeight = Int(video.isSideways ? video.width : video.height)
         let audioCopies = audioLane.map(\.isCopy) ?? true
+        // The demuxer's bitrate for the stream (MP4/MOV: from the sample sizes); else the file
+        // less its copied audio, an overestimate that only raises the quality floor.
+        let declared = stream.codecpar.map { Double($0.pointee.bit_rate) } ?? 0
+        var videoBitrate = declared > 0 ? declared : nil
+        if videoBitrate == nil, fileBytes < Int64.max {
+            var audioBytes: Int64 = 0
+            if case .copyable(let bytes, _, _) = audio { audioBytes = bytes }
+            videoBitrate = Double(max(fileBytes - audioBytes, 1)) * 8 / duration
+        }
+        let videoCopies = VideoPlanner.isWindowsCompatible(video)
         let source = VideoSizePlanner.Source(
             duration: duration, width: displayWidth, height: displayHeight, frameRate: rate, fileBytes: fileBytes,
-            isCopyCompatible: VideoPlanner.isWindowsCompatible(video) && audioCopies, audio: audio)
+            isCopyCompatible: videoCopies && audioCopies, audio: audio, videoBitrate: videoBitrate,
+            isVideoCopyCompatible: videoCopies)
         return Probe(media: media, video: video, audio: audioLane, source: source)
     }
 
@@ -131,11 +174,18 @@ enum VideoCompressor {
 
     // MARK: - Remux
 
-    /// Copies video and audio into an MP4; nil (and nothing written) when the result is over the target.
-    static func remux(_ request: VideoCompressRequest, probe: Probe, cancellation: CancellationFlag,
+    /// The source's audio lane encoded to AAC as `plan` says; nil when the plan has no encoded audio.
+    static func encodedAudioLane(_ lane: LanePlan, plan: VideoSizePlanner.AudioPlan) -> LanePlan? {
+        guard case .encode(let bitrate, let channels) = plan else { return nil }
+        return .audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels), bitRate: Int64(bitrate)))
+    }
+
+    /// Copies the video, and the audio lane given (copied or encoded), into an MP4; nil (and
+    /// nothing written) when the result is over the target.
+    static func remux(_ request: VideoCompressRequest, probe: Probe, audio: LanePlan?, cancellation: CancellationFlag,
                       reporter: ProgressReporter) throws(ConvertError) -> JobResult? {
         let format = OutputFormat.video(.mp4)
-        let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (probe.audio.map { [$0] } ?? []),
+        let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []),
                              keepLocation: request.keepLocation, notes: [])
         let destination = try OutputNamer.destination(
             input: request.input, explicitPath: request.output.path, directory: request.output.directory,
@@ -147,95 +197,196 @@ enum VideoCompressor {
             staged.discard()
             return nil
         }
-        var notes = ["already under the target: video and audio copied without re-encoding"]
+        var notes: [String]
+        switch audio {
+        case .audio(_, let encoding)?:
+            notes = ["already under the target: video copied without re-encoding",
+                     "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)"]
+        case nil:
+            notes = ["already under the target: video copied without re-encoding"]
+        default:
+            notes = ["already under the target: video and audio copied without re-encoding"]
+        }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         return try commit(staged, request: request, notes: notes, reporter: reporter)
     }
 
     // MARK: - Encode
 
+    /// What every pass of one encode shares.
+    struct Encode {
+        var request: VideoCompressRequest
+        var probe: Probe
+        var plan: VideoSizePlanner.EncodePlan
+        var destination: String
+        var range: ToneMapDecision.Action
+        var filter: String
+        var stats: StatsFile
+        var audioLanes: [LanePlan]
+        var audioNotes: [String]
+
+        init(_ request: VideoCompressRequest, probe: Probe, plan: VideoSizePlanner.EncodePlan) throws(ConvertError) {
+            self.request = request
+            self.probe = probe
+            self.plan = plan
+            destination = try OutputNamer.destination(
+                input: request.input, explicitPath: request.output.path, directory: request.output.directory,
+                overwrite: request.output.overwrite, pathExtension: OutputFormat.video(.mp4).fileExtension)[0]
+            range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: request.input)
+            filter = VideoCompressor.videoFilter(plan: plan, probe: probe, range: range)
+            stats = try StatsFile(destination: destination)
+            switch (plan.audio, probe.audio) {
+            case (.copy, .some(let lane)):
+                audioLanes = [lane]
+                audioNotes = ["audio copied without re-encoding"]
+            case (.encode(let bitrate, let channels), .some(let lane)):
+                audioLanes = [.audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels),
+                                                                bitRate: Int64(bitrate)))]
+                audioNotes = ["audio re-encoded to AAC at \(bitrate / 1000) kb/s, \(channels == 1 ? "mono" : "stereo")"]
+            default:
+                audioLanes = []
+                audioNotes = []
+            }
+        }
+
+        /// The x264 lane with these private options.
+        func videoLane(_ options: [OutputFormat.Option]) -> LanePlan {
+            .video(probe.video, VideoEncoding(encoder: "libx264", options: options, filter: filter, dynamicRange: range,
+                                              keepsDisplayMatrix: true))
+        }
+
+        /// Whether the plan keeps the source's picture and frame rate: the target is ample, and
+        /// the normal quality may fit. A plan that had to shrink the picture or drop frames has a
+        /// tight target, and spending all of it is what keeps the most of the picture.
+        var keepsPicture: Bool {
+            plan.width == probe.source.width && plan.height == probe.source.height
+                && plan.frameRate >= probe.source.frameRate - 0.01
+        }
+
+        /// Pass 1 writes the statistics pass 2 reads. With an ample target it runs at the normal
+        /// quality, so its size says what that quality costs; with a tight one at the planned
+        /// bitrate, which makes pass 2 land closest. x264's fast first pass is several times
+        /// quicker and the second pass is as good.
+        var firstPassOptions: [OutputFormat.Option] {
+            let rate: [OutputFormat.Option] = keepsPicture
+                ? [.init(key: "crf", value: "\(qualityCRF)")]
+                : [.init(key: "b", value: "\(plan.videoBitrate)"), .init(key: "maxrate", value: "\(plan.maxRate)"),
+                   .init(key: "bufsize", value: "\(plan.bufferSize)")]
+            return [.init(key: "preset", value: "medium")] + rate
+                + [.init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
+        }
+
+        /// The normal-quality encode: `send-to-windows`'s x264 settings (CRF 23, preset medium).
+        var qualityOptions: [OutputFormat.Option] {
+            [.init(key: "crf", value: "\(qualityCRF)"), .init(key: "preset", value: "medium")]
+        }
+
+        /// Pass 2 of a 2-pass encode at `bitrate`, with a VBV cap.
+        func secondPassOptions(bitrate: Int) -> [OutputFormat.Option] {
+            [.init(key: "preset", value: "medium"), .init(key: "b", value: "\(bitrate)"),
+             .init(key: "maxrate", value: "\(max(plan.maxRate, bitrate))"),
+             .init(key: "bufsize", value: "\(max(plan.bufferSize, bitrate))"),
+             .init(key: "flags", value: "+pass2"), .init(key: "stats", value: stats.path)]
+        }
+
+        /// The notes every result of this encode ends with.
+        func closingNotes(damaged: Int) -> [String] {
+            var notes = audioNotes
+            let sourceRate = probe.source.frameRate
+            if plan.frameRate < sourceRate - 0.01 {
+                notes.append("frame rate lowered from \(fps(sourceRate)) to \(fps(plan.frameRate)) fps: "
+                             + "the target leaves too few bits for every frame")
+            }
+            if range != .none { notes.append("HDR tone mapped to SDR BT.709") }
+            if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
+            return notes
+        }
+
+        var pictureDescription: String { "\(plan.width)x\(plan.height), \(fps(plan.frameRate)) fps" }
+    }
+
+    /// A frame rate for a note: "30", "29.97".
+    static func fps(_ rate: Double) -> String { String(format: "%g", (rate * 100).rounded() / 100) }
+
     static func encode(_ request: VideoCompressRequest, probe: Probe, plan: VideoSizePlanner.EncodePlan,
                        cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
-        let input = request.input
-        let format = OutputFormat.video(.mp4)
-        let destination = try OutputNamer.destination(
-            input: input, explicitPath: request.output.path, directory: request.output.directory,
-            overwrite: request.output.overwrite, pathExtension: format.fileExtension)[0]
-        let range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: input)
-        let filter = videoFilter(plan: plan, probe: probe, range: range)
-        let stats = try StatsFile(destination: destination)
-        defer { stats.remove() }
-
-        func videoLane(pass: Int, bitrate: Int) -> LanePlan {
-            let options: [OutputFormat.Option] = [
-                .init(key: "preset", value: "medium"),
-                .init(key: "b", value: "\(bitrate)"),
-                .init(key: "maxrate", value: "\(max(plan.maxRate, bitrate))"),
-                .init(key: "bufsize", value: "\(max(plan.bufferSize, bitrate))"),
-                .init(key: "flags", value: pass == 1 ? "+pass1" : "+pass2"),
-                .init(key: "stats", value: stats.path),
-                // Pass 1 only gathers statistics: x264's fast first pass is several times quicker
-                // and the second pass is as good.
-                .init(key: "fastfirstpass", value: "1"),
-            ]
-            let encoding = VideoEncoding(encoder: "libx264", options: options, filter: filter, dynamicRange: range,
-                                         keepsDisplayMatrix: true)
-            return .video(probe.video, encoding)
-        }
-
-        var audioLane: [LanePlan] = []
-        var notes: [String] = []
-        switch (plan.audio, probe.audio) {
-        case (.copy, .some(let lane)):
-            audioLane = [lane]
-            notes.append("audio copied without re-encoding")
-        case (.encode(let bitrate, let channels), .some(let lane)):
-            audioLane = [.audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels),
-                                                           bitRate: Int64(bitrate)))]
-            notes.append("audio re-encoded to AAC at \(bitrate / 1000) kb/s, \(channels == 1 ? "mono" : "stereo")")
-        default:
-            break
-        }
-
-        // Pass 1 gathers x264's statistics. Encoded audio rides along so its exact size is known
-        // before pass 2 (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is
-        // deterministic, so pass 2 produces the very same packets); copied audio is already
-        // counted, so then the packets go to FFmpeg's null muxer.
-        let measuresAudio = audioLane.contains { !$0.isCopy }
-        let firstPass = VideoPlan(format: OutputFormat(muxer: measuresAudio ? "mp4" : "null", fileExtension: "", options: []),
-                                  lanes: [videoLane(pass: 1, bitrate: plan.videoBitrate)] + (measuresAudio ? audioLane : []),
-                                  keepLocation: false, notes: [])
+        let job = try Encode(request, probe: probe, plan: plan)
+        defer { job.stats.remove() }
         let firstShare = 0.3
-        _ = try pump(firstPass, input: input, into: stats.firstPassOutput, destination: destination,
-                     cancellation: cancellation) { reporter.report(.pass(1, of: 2), $0 * firstShare) }
-        var budget = plan
-        if measuresAudio {
-            let demuxer = try Demuxer(path: stats.firstPassOutput, cancellation: cancellation)
-            let (audioBytes, _) = try payload(of: 1, in: demuxer, cancellation: cancellation)
-            budget = VideoSizePlanner.rebudget(plan, measuredAudioBytes: audioBytes, duration: probe.source.duration)
-            unlink(stats.firstPassOutput)
-        }
-
-        var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
+        let (firstBytes, budget) = try firstPass(job, cancellation: cancellation) { reporter.report(.pass(1, of: 2), $0 * firstShare) }
         var start = firstShare
         var end = 0.95
-        for attempt in 1...maximumSecondPasses {
-            let stage: JobStage = attempt == 1 ? .pass(2, of: 2) : JobStage("retry")
-            let secondPass = VideoPlan(format: format, lanes: [videoLane(pass: 2, bitrate: bitrate)] + audioLane,
-                                       keepLocation: request.keepLocation, notes: [])
-            let staged = try StagedOutput(destination: destination)
+        var qualityOvershoot: Int64?
+        // The target is a ceiling: when the normal quality fits, that is the output. The first
+        // pass only estimates its size, so it is tried whenever it might fit.
+        let fixed = budget.audioBytes + budget.overheadBytes
+        let mightFit = job.keepsPicture && Double(fixed) + Double(max(firstBytes - fixed, 0)) * qualityMargin <= Double(request.targetBytes)
+        if mightFit || request.alwaysTriesQuality {
+            let staged = try StagedOutput(destination: job.destination)
             let (from, to) = (start, end)
-            let damaged = try pump(secondPass, input: input, into: staged.temporaryPath, destination: destination,
+            let damaged = try pump(VideoPlan(format: .video(.mp4), lanes: [job.videoLane(job.qualityOptions)] + job.audioLanes,
+                                             keepLocation: request.keepLocation, notes: []),
+                                   input: request.input, into: staged.temporaryPath, destination: job.destination,
+                                   cancellation: cancellation) { reporter.report(.pass(2, of: 2), from + $0 * (to - from)) }
+            let achieved = try fileSize(staged.temporaryPath)
+            if achieved <= request.targetBytes {
+                let notes = ["H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
+                             + "it fits the target without spending all of it"] + job.closingNotes(damaged: damaged)
+                return try commit(staged, request: request, notes: notes, reporter: reporter)
+            }
+            staged.discard()
+            qualityOvershoot = achieved
+            start = end
+            end = start + (0.98 - start) * 0.8
+        }
+        return try secondPasses(job, budget: budget, afterQualityOf: qualityOvershoot, progress: (start, end),
+                                cancellation: cancellation, reporter: reporter)
+    }
+
+    /// Runs pass 1 (normal quality, statistics) into an MP4 with the output's audio; returns its
+    /// size and the plan with the encoded audio's measured size in place of its estimate
+    /// (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is deterministic, so the
+    /// later passes produce the very same packets).
+    static func firstPass(_ job: Encode, cancellation: CancellationFlag,
+                          progress: @escaping (Double) -> Void) throws(ConvertError) -> (Int64, VideoSizePlanner.EncodePlan) {
+        let plan = VideoPlan(format: OutputFormat(muxer: "mp4", fileExtension: "", options: []),
+                             lanes: [job.videoLane(job.firstPassOptions)] + job.audioLanes, keepLocation: false, notes: [])
+        let output = job.stats.firstPassOutput
+        defer { unlink(output) }
+        _ = try pump(plan, input: job.request.input, into: output, destination: job.destination, cancellation: cancellation,
+                     progress: progress)
+        let bytes = try fileSize(output)
+        guard job.audioLanes.contains(where: { !$0.isCopy }) else { return (bytes, job.plan) }
+        let demuxer = try Demuxer(path: output, cancellation: cancellation)
+        let (audioBytes, _) = try payload(of: 1, in: demuxer, cancellation: cancellation)
+        return (bytes, VideoSizePlanner.rebudget(job.plan, measuredAudioBytes: audioBytes, duration: job.probe.source.duration))
+    }
+
+    /// Pass 2 at the budget's bitrate, measured, repeated at a corrected bitrate while over.
+    static func secondPasses(_ job: Encode, budget: VideoSizePlanner.EncodePlan, afterQualityOf qualityBytes: Int64?,
+                             progress: (Double, Double), cancellation: CancellationFlag,
+                             reporter: ProgressReporter) throws(ConvertError) -> JobResult {
+        let request = job.request
+        var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
+        var (start, end) = progress
+        for attempt in 1...maximumSecondPasses {
+            let stage: JobStage = attempt == 1 && qualityBytes == nil ? .pass(2, of: 2) : JobStage("retry")
+            let plan = VideoPlan(format: .video(.mp4), lanes: [job.videoLane(job.secondPassOptions(bitrate: bitrate))] + job.audioLanes,
+                                 keepLocation: request.keepLocation, notes: [])
+            let staged = try StagedOutput(destination: job.destination)
+            let (from, to) = (start, end)
+            let damaged = try pump(plan, input: request.input, into: staged.temporaryPath, destination: job.destination,
                                    cancellation: cancellation) { reporter.report(stage, from + $0 * (to - from)) }
             let achieved = try fileSize(staged.temporaryPath)
             if achieved <= request.targetBytes {
-                var result = notes
-                result.insert("2-pass H.264 at \(bitrate / 1000) kb/s, \(plan.width)x\(plan.height), "
-                              + "\(String(format: "%g", (plan.frameRate * 100).rounded() / 100)) fps", at: 0)
-                if range != .none { result.append("HDR tone mapped to SDR BT.709") }
-                if attempt > 1 { result.append("pass 2 repeated \(attempt - 1) time\(attempt == 2 ? "" : "s") at a lower bitrate") }
-                if damaged > 0 { result.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
-                return try commit(staged, request: request, notes: result, reporter: reporter)
+                var notes = ["2-pass H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)"]
+                if let qualityBytes {
+                    notes.append("the normal quality (CRF \(qualityCRF)) came out at \(request.unit.format(qualityBytes, rounding: .up)), "
+                                 + "over the target")
+                }
+                notes += job.closingNotes(damaged: damaged)
+                if attempt > 1 { notes.append("pass 2 repeated \(attempt - 1) time\(attempt == 2 ? "" : "s") at a lower bitrate") }
+                return try commit(staged, request: request, notes: notes, reporter: reporter)
             }
             staged.discard()
             bitrate = VideoSizePlanner.correctedBitrate(previous: bitrate, achievedBytes: achieved, targetBytes: request.targetBytes,
@@ -244,8 +395,8 @@ enum VideoCompressor {
             end = start + (0.98 - start) * 0.8
         }
         throw ConvertError(.internal, key: "internal.target-overshoot",
-                           message: "\(input) came out over the target \(maximumSecondPasses) times; nothing was written.",
-                           path: input)
+                           message: "\(request.input) came out over the target \(maximumSecondPasses) times; nothing was written.",
+                           path: request.input)
     }
 
     /// Scale (to the planned size, in stored orientation: MP4 keeps the display matrix), frame

@@ -24,10 +24,16 @@ public enum VideoSizePlanner {
         public var isCopyCompatible: Bool
         /// The source's audio.
         public var audio: Audio
+        /// The source's own video bitrate in bits/s, when known: what the content needs at the
+        /// source's quality, so the quality floor of a very still or very clean clip follows it.
+        public var videoBitrate: Double?
+        /// Whether the video alone can be copied (H.264 that plays everywhere) while the sound
+        /// must be encoded (MP3, PCM...): then a source that fits keeps its picture untouched.
+        public var isVideoCopyCompatible: Bool
 
         /// Creates a source description.
         public init(duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
-                    isCopyCompatible: Bool, audio: Audio) {
+                    isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil, isVideoCopyCompatible: Bool? = nil) {
             self.duration = duration
             self.width = width
             self.height = height
@@ -35,6 +41,8 @@ public enum VideoSizePlanner {
             self.fileBytes = fileBytes
             self.isCopyCompatible = isCopyCompatible
             self.audio = audio
+            self.videoBitrate = videoBitrate
+            self.isVideoCopyCompatible = isVideoCopyCompatible ?? isCopyCompatible
         }
     }
 
@@ -62,6 +70,8 @@ public enum VideoSizePlanner {
     public enum Plan: Sendable, Equatable {
         /// The source already fits and can be copied: remux, no encode.
         case remux
+        /// The source already fits and its video can be copied; only the sound is encoded.
+        case copyVideo(audio: AudioPlan)
         /// Encode with these settings.
         case encode(EncodePlan)
     }
@@ -86,6 +96,11 @@ public enum VideoSizePlanner {
         public var overheadBytes: Int64
         /// Bytes the audio will take (estimate for encoded audio, exact for copied).
         public var audioBytes: Int64
+
+        /// The planned size of a 2-pass encode at ``videoBitrate`` over `duration` seconds.
+        public func plannedBytes(duration: Double) -> Int64 {
+            Int64((Double(videoBitrate) * duration / 8).rounded(.up)) + audioBytes + overheadBytes
+        }
     }
 
     /// The lowest quality the planner accepts before it lowers resolution: bits per pixel per
@@ -95,6 +110,23 @@ public enum VideoSizePlanner {
     public static let heightLadder = [2160, 1440, 1080, 720, 540, 480, 360, 240]
     /// Frame rates tried when even the smallest height is below the floor.
     public static let frameRateLadder: [Double] = [30, 24, 15]
+    /// Above this a clip was filmed fast on purpose (slow motion, 90/120/240 fps): its frame rate
+    /// is kept down to ``highFrameRateMinimumHeight``, then halved to 60 before the picture
+    /// shrinks further.
+    public static let highFrameRate = 60.5
+    /// The smallest height a high frame rate is kept at.
+    public static let highFrameRateMinimumHeight = 720
+    /// The most bits per pixel per frame x264 can use: about what its lowest quantizers write on
+    /// busy content (1.5 measured on testsrc2). A short clip's target divided by its duration
+    /// would otherwise ask for gigabits per second, which libx264 refuses to open with.
+    public static let maximumBitsPerPixel = 2.0
+    /// The highest average bitrate planned, bits/s: H.264 High level 5.2 allows 300 Mb/s, and
+    /// the VBV buffer (twice this) must fit FFmpeg's 32-bit `bufsize`.
+    public static let maximumBitrate = 200_000_000
+    /// The most a re-encode spends over the source's own video bitrate: H.264 needs about twice
+    /// the bits of HEVC or AV1 for the same picture, and more than the source had cannot add
+    /// detail the source lost. A 0.5 MB HEVC clip is not made 8 MB because the target allows it.
+    public static let sourceBitrateHeadroom = 3.0
     /// AAC bitrates tried, best first, per 2 channels.
     public static let audioLadder = [160_000, 128_000, 96_000, 64_000, 48_000, 32_000]
     /// The share of the budget audio may take before it is reduced.
@@ -127,10 +159,13 @@ public enum VideoSizePlanner {
         if source.isCopyCompatible && source.fileBytes <= targetBytes {
             return .success(.remux)
         }
-        let sourceFrameRate = min(source.frameRate, 60)
-        for frameRate in [sourceFrameRate] + frameRateLadder.filter({ $0 < sourceFrameRate }) {
+        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes, case .needsEncoding = source.audio {
+            return .success(.copyVideo(audio: audioPlan(source: source, targetBytes: targetBytes)))
+        }
+        let floor = minimumBitsPerPixel(for: source)
+        for (frameRate, heights) in stages(for: source) {
             let frames = Int((source.duration * frameRate).rounded(.up))
-            for height in candidateHeights(sourceHeight: source.height) {
+            for height in heights {
                 let width = evenWidth(for: height, source: source)
                 let audio = audioPlan(source: source, targetBytes: targetBytes)
                 let audioBytes = bytes(of: audio, duration: source.duration)
@@ -138,9 +173,12 @@ public enum VideoSizePlanner {
                 let videoBytes = Double(targetBytes - audioBytes - overhead) * firstAim
                 guard videoBytes > 0 else { break }
                 let bitrate = videoBytes * 8 / source.duration
-                let bitsPerPixel = bitrate / (Double(width * height) * frameRate)
-                if bitsPerPixel >= minimumBitsPerPixel {
-                    let rate = Int(bitrate.rounded(.down))
+                let pixelRate = Double(width * height) * frameRate
+                if bitrate / pixelRate >= floor {
+                    // A ceiling, not a goal: never more than the encoder can use.
+                    let content = source.videoBitrate.map { $0 * sourceBitrateHeadroom } ?? .infinity
+                    let usable = min(pixelRate * maximumBitsPerPixel, Double(maximumBitrate), content)
+                    let rate = max(Int(min(bitrate, usable).rounded(.down)), 1)
                     return .success(.encode(EncodePlan(
                         videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
                         width: width, height: height, frameRate: frameRate, audio: audio,
@@ -218,10 +256,19 @@ public enum VideoSizePlanner {
         case .needsEncoding(let sourceChannels, _):
             channels = sourceChannels
         }
+        let encoded = encodedAudioPlan(channels: channels, allowance: allowance, duration: source.duration)
+        // A quiet or low-rate track costs less copied than any re-encode: then it is copied.
+        if case .copyable(let bytes, _, _) = source.audio, bytes <= Self.bytes(of: encoded, duration: source.duration) {
+            return .copy(bytes: bytes)
+        }
+        return encoded
+    }
+
+    static func encodedAudioPlan(channels: Int, allowance: Double, duration: Double) -> AudioPlan {
         let outputChannels = min(max(channels, 1), 2)
         for stereoRate in audioLadder {
             let rate = outputChannels == 1 ? stereoRate / 2 : stereoRate
-            if Double(bytes(of: .encode(bitrate: rate, channels: outputChannels), duration: source.duration)) <= allowance {
+            if Double(bytes(of: .encode(bitrate: rate, channels: outputChannels), duration: duration)) <= allowance {
                 return .encode(bitrate: rate, channels: outputChannels)
             }
         }
@@ -233,18 +280,48 @@ public enum VideoSizePlanner {
         [sourceHeight] + heightLadder.filter { $0 < sourceHeight }
     }
 
+    /// The frame rates tried, each with the heights tried at it, in order: the source's own
+    /// rate at every height (a high rate only down to 720p, then 60), then the lower rates of
+    /// ``frameRateLadder`` once even the smallest height is below the quality floor.
+    static func stages(for source: Source) -> [(frameRate: Double, heights: [Int])] {
+        let heights = candidateHeights(sourceHeight: source.height)
+        var stages: [(frameRate: Double, heights: [Int])]
+        if source.frameRate > highFrameRate {
+            let keptDownTo = min(source.height, highFrameRateMinimumHeight)
+            stages = [(source.frameRate, heights.filter { $0 >= keptDownTo }), (60, heights)]
+        } else {
+            stages = [(source.frameRate, heights)]
+        }
+        let lowest = stages[stages.count - 1].frameRate
+        stages += frameRateLadder.filter { $0 < lowest - 0.01 }.map { ($0, heights) }
+        return stages
+    }
+
+    /// The quality floor for this source, bits per pixel per frame: ``minimumBitsPerPixel``, or
+    /// the source's own when it is lower (a still or clean picture needs less, and the source
+    /// shows how much less).
+    static func minimumBitsPerPixel(for source: Source) -> Double {
+        guard let bitrate = source.videoBitrate, bitrate > 0 else { return minimumBitsPerPixel }
+        let own = bitrate / (Double(source.width * source.height) * source.frameRate)
+        return min(minimumBitsPerPixel, own)
+    }
+
     static func evenWidth(for height: Int, source: Source) -> Int {
         let width = Double(source.width) * Double(height) / Double(source.height)
         return max(2, Int((width / 2).rounded()) * 2)
     }
 
+    /// The smallest output: the last stage's smallest picture at the quality floor, the
+    /// cheapest audio, the index; or the source itself when it can be copied and is smaller.
     static func smallestReachable(source: Source) -> Int64 {
-        let height = min(source.height, heightLadder.last ?? 240)
+        let all = stages(for: source)
+        let last = all[all.count - 1]
+        let height = last.heights.last ?? source.height
         let width = evenWidth(for: height, source: source)
-        let frameRate = min(source.frameRate, frameRateLadder.last ?? 15)
-        let frames = Int((source.duration * frameRate).rounded(.up))
-        let video = minimumBitsPerPixel * Double(width * height) * frameRate * source.duration / 8 / firstAim
+        let frames = Int((source.duration * last.frameRate).rounded(.up))
+        let video = minimumBitsPerPixel(for: source) * Double(width * height) * last.frameRate * source.duration / 8 / firstAim
         let audio = bytes(of: audioPlan(source: source, targetBytes: 0), duration: source.duration)
-        return Int64(video.rounded(.up)) + audio + overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
+        let encoded = Int64(video.rounded(.up)) + audio + overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
+        return source.isCopyCompatible ? min(encoded, source.fileBytes) : encoded
     }
 }

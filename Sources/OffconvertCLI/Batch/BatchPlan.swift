@@ -20,10 +20,11 @@ package struct BatchPlan: Sendable {
     func item(index: Int, input: String) throws(ConvertError) -> BatchItem {
         let sources = work.singleOutput == nil ? [input] : options.inputs
         var item = BatchItem(
-            index: index, input: input, destination: try destination(for: input), cost: 0, overwrite: options.overwrite,
-            inputBytes: sources.reduce(Int64(0)) { $0 + Self.fileSize($1) },
-            // One output from many inputs (a PDF) is a new file of its own: no one source's time or mode.
-            inputStamp: work.singleOutput == nil ? FileStamp.of(input) : nil, sources: sources)
+            index: index, input: input, destination: try destination(for: input), cost: 0, overwrite: options.overwrite)
+        item.inputBytes = sources.reduce(Int64(0)) { $0 + Self.fileSize($1) }
+        // One output from many inputs (a PDF) is a new file of its own: no one source's time or mode.
+        item.inputStamp = work.singleOutput == nil ? FileStamp.of(input) : nil
+        item.sources = sources
         item.mayRenumber = (work.singleOutput ?? options.outputFile) == nil
         return item
     }

@@ -27,6 +27,15 @@ package struct BatchItem: Sendable {
     /// Whether ``destination`` was chosen by the namer (not typed by the user): the engine may
     /// then number around it if another process takes the name first.
     package var mayRenumber = false
+
+    /// An item; the rest of its fields are filled in by the plan.
+    package init(index: Int, input: String, destination: String, cost: Int64, overwrite: Bool) {
+        self.index = index
+        self.input = input
+        self.destination = destination
+        self.cost = cost
+        self.overwrite = overwrite
+    }
 }
 
 /// What a command tells ``BatchRunner`` about its conversion.

@@ -22,4 +22,9 @@ package struct BatchTally: Sendable {
     package var bytesIn: Int64 = 0
     /// Bytes written to outputs.
     package var bytesOut: Int64 = 0
+
+    /// An empty tally.
+    package init(skipped: Int = 0) {
+        self.skipped = skipped
+    }
 }

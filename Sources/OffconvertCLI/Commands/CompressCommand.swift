@@ -6,22 +6,29 @@ package enum CompressCommand: MediaCommand {
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
         discussion: """
-            Each output is never larger than --target and lands as close under it as the codec allows: \
-            the sound is counted exactly, the video is encoded in two passes, the result is measured and \
-            the second pass is repeated at a lower bitrate if it came out over. When the bitrate gets too \
-            low for the picture, the resolution (then the frame rate) is lowered first. A video that \
-            already fits and plays everywhere is copied without re-encoding. A target that cannot be \
-            reached fails before anything is written, saying the smallest size that can. \
-            Sizes: KB = 1000 bytes, MB = 1000^2, GB = 1000^3; KiB = 1024 bytes, MiB = 1024^2, GiB = 1024^3. \
+            Each output is never larger than --target, and the target is a ceiling, not a goal. A video \
+            that already fits and plays everywhere is copied without re-encoding. One that must be \
+            re-encoded (HEVC, HDR, 4:4:4, MP3 sound...) gets the normal quality of send-to-windows \
+            (H.264 CRF 23) when that fits, so it is not made bigger than it needs to be; only a video \
+            that needs more than the target allows is encoded in two passes up to it: the sound counted \
+            exactly, the result measured and the second pass repeated at a lower bitrate if it came out \
+            over. When the bitrate gets too low for the picture, the resolution is lowered first, then \
+            the frame rate (a 120 fps clip keeps 120 fps down to 720p), and the notes say so. A target \
+            that cannot be reached fails before anything is written, saying the smallest size that can. \
+            --dry-run prints each plan (copy or re-encode, bitrate, size at most, frame rate) or why the \
+            target cannot be reached, and exits 1 when one cannot. \
+            The target needs a unit: KB = 1000 bytes, MB = 1000^2, GB = 1000^3; KiB = 1024 bytes, \
+            MiB = 1024^2, GiB = 1024^3; B for bytes. \
             The recording location is removed unless --keep-location is given.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos to compress.", repeating: true)],
+        arguments: [BatchOptions.files("The videos to compress.")],
         options: [
             .option("target", short: "t", value: "size",
-                    help: "The largest each output may be, e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
+                    help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
             .flag("keep-location", help: "Keep the recording location in the output."),
         ] + BatchOptions.specs,
-        examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small"])
+        examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
+                   "compress --from-file list.txt --target 50MB --dry-run"])
 }
 
 /// `offconvert email FILE...`: videos small enough to attach to an e-mail.
@@ -31,11 +38,13 @@ package enum EmailCommand: MediaCommand {
         abstract: "Make videos small enough to attach to an e-mail (at most 25 MB, MP4, H.264, AAC).",
         discussion: """
             The same as 'compress --target 25MB' (25 MB = 25,000,000 bytes, under the common 25 MB \
-            attachment limit): each output is never larger, and as close under as the codec allows. \
-            A video that already fits and plays everywhere is copied without re-encoding. The recording \
+            attachment limit): each output is never larger. The limit is a ceiling, not a goal: a video \
+            that already fits and plays everywhere is copied without re-encoding, one that must be \
+            re-encoded gets the normal quality of send-to-windows when that fits, and only a longer \
+            video is encoded in two passes up to the limit. --dry-run prints each plan. The recording \
             location is removed unless --keep-location is given.
             """,
-        arguments: [ArgumentSpec(name: "FILES", help: "The videos to send.", repeating: true)],
+        arguments: [BatchOptions.files("The videos to send.")],
         options: [.flag("keep-location", help: "Keep the recording location in the output.")] + BatchOptions.specs,
         examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach"])
 }

@@ -68,7 +68,11 @@ package enum ArgumentParser {
                 return
             }
             index += 1
-            guard index < arguments.count, !(arguments[index].hasPrefix("-") && arguments[index].count > 1 && Double(arguments[index]) == nil) else {
+            // A dash followed by a digit is a (negative) value, not an option: "--target -5MB" is
+            // then refused for what it says, not as a missing value.
+            let next = index < arguments.count ? arguments[index] : ""
+            let looksNumeric = next.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+            guard index < arguments.count, !(next.hasPrefix("-") && next.count > 1 && !looksNumeric) else {
                 throw UsageError(message: "Missing value for '\(shown) \(option.valueName ?? "<value>")'.")
             }
             result.values[option.long, default: []].append(arguments[index])

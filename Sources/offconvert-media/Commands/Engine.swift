@@ -24,20 +24,39 @@ extension SendToWindowsCommand {
 
 extension CompressCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let target = try arguments.byteCount("target") else {
+        let (target, unit) = try targetSize(arguments)
+        return await CompressBatch.run(
+            command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.flag("keep-location"),
+            options: try BatchOptions.parse(arguments), console: console)
+    }
+
+    /// `--target` in bytes and the unit it was written in. A bare number is refused: "25" read
+    /// as 25 bytes (or as 25 MB) would surprise someone either way.
+    static func targetSize(_ arguments: ParsedArguments) throws(UsageError) -> (Int64, SizeUnit) {
+        guard let text = arguments.value("target") else {
             throw UsageError(message: "Missing '--target': say how large the outputs may be, e.g. --target 25MB.")
         }
-        guard target > 0 else { throw UsageError(message: "'--target' must be more than 0 bytes.") }
-        return await CompressBatch.run(
-            command: spec.name, targetBytes: target, keepLocation: arguments.flag("keep-location"),
-            options: try BatchOptions.parse(arguments), console: console)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let number = Double(trimmed.prefix { $0.isNumber || $0 == "." })
+        if trimmed.hasPrefix("-") || number.map({ $0 <= 0 }) == true {
+            throw UsageError(message: "The value '\(text)' is invalid for '--target': the largest an output may be "
+                                 + "must be more than 0, e.g. 25MB.")
+        }
+        if Double(trimmed) != nil {
+            throw UsageError(message: "The value '\(text)' for '--target' has no unit: write e.g. \(trimmed)MB "
+                                 + "(megabytes, 10^6 bytes), \(trimmed)MiB (2^20 bytes) or \(trimmed)KB.")
+        }
+        guard let bytes = try arguments.byteCount("target"), let unit = SizeUnit(ofSize: trimmed) else {
+            throw UsageError(message: "The value '\(text)' is invalid for '--target': expected a size such as 25MB.")
+        }
+        return (bytes, unit)
     }
 }
 
 extension EmailCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         await CompressBatch.run(
-            command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes,
+            command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes, unit: .megabyte,
             keepLocation: arguments.flag("keep-location"), options: try BatchOptions.parse(arguments), console: console)
     }
 }
@@ -48,7 +67,11 @@ enum CompressBatch {
     /// filter graph at up to 4K, well under this.
     static let memoryPerJob: Int64 = 600_000_000
 
-    static func run(command: String, targetBytes: Int64, keepLocation: Bool, options: BatchOptions, console: Console) async -> Int32 {
+    static func run(command: String, targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, options: BatchOptions,
+                    console: Console) async -> Int32 {
+        if options.dryRun {
+            return await dryRun(targetBytes: targetBytes, unit: unit, keepLocation: keepLocation, options: options, console: console)
+        }
         var work = BatchWork(
             command: command, identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : ""],
             outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
@@ -56,12 +79,55 @@ enum CompressBatch {
             convert: { item, progress throws(ConvertError) in
                 let request = VideoCompressRequest(
                     input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
-                    output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
+                    output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber),
+                    unit: unit)
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
         work.accepts = .videos
         work.check = { input in await VideoWork.mediaProblem(input) }
         return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// `--dry-run`: each input's planned output (as every batch command prints it), then what
+    /// would be done to reach the target, or why it cannot be. Exits 1 when some target cannot
+    /// be reached or some input cannot be read, so a script can tell before spending the time.
+    static func dryRun(targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, options: BatchOptions, console: Console) async -> Int32 {
+        let started = Date()
+        let printer = BatchPrinter(console: console, options: options, board: nil)
+        var options = options
+        let sorted = InputTriage.sort(options.inputs, accepts: .videos)
+        options.inputs = sorted.convert
+        var tally = BatchTally()
+        for aside in sorted.setAside {
+            if aside.silent { tally.ignored += 1 } else { tally.setAside += 1 }
+            printer.setAside(aside)
+        }
+        let namer: OutputNamer
+        do {
+            namer = try OutputNamer(outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
+        } catch {
+            printer.commandFailed(error)
+            return ExitCode.failure
+        }
+        var allReachable = true
+        for (index, input) in options.inputs.enumerated() {
+            do throws(ConvertError) {
+                printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
+                                memory: memoryPerJob)
+                let preview = try await VideoConverter.previewCompression(
+                    VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit))
+                allReachable = allReachable && preview.isReachable
+                tally.planned += 1
+                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview)
+                console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
+            } catch {
+                allReachable = false
+                tally.failures.append((input, error))
+                printer.failed(BatchItem(index: index, input: input, destination: "", cost: 0, overwrite: false), error)
+            }
+        }
+        printer.summary(tally, seconds: Date().timeIntervalSince(started))
+        return allReachable ? ExitCode.success : ExitCode.failure
     }
 }
 

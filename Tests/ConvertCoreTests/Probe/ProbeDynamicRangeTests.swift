@@ -53,6 +53,11 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/location-xyz.mp4", expected: "sdr"),
         .init(file: "generated/location-keys.mov", expected: "sdr"),
         .init(file: "generated/stress-tiny.mp4", expected: "sdr"),
+        .init(file: "generated/sizing-120fps.mp4", expected: "sdr"),
+        .init(file: "generated/sizing-90fps.mp4", expected: "sdr"),
+        .init(file: "generated/sizing-5frames.mp4", expected: "sdr"),
+        .init(file: "generated/sizing-lowrate.mp4", expected: "sdr"),
+        .init(file: "generated/sizing-mp3.mp4", expected: "sdr"),
     ]
 }
 

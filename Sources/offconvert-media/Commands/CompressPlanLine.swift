@@ -1,0 +1,94 @@
+import ConvertMedia
+import Foundation
+
+/// One `--dry-run` plan of `compress`/`email`: a text line, or a `--json` object
+/// (`"event":"plan"`).
+struct CompressPlanLine: Encodable {
+    var event = "plan"
+    var index: Int
+    var input: String
+    var targetBytes: Int64
+    var reachable: Bool
+    /// "copy", "copy-video" (the sound re-encoded), "encode" or "unreachable".
+    var action: String
+    var expectedBytes: Int64?
+    var smallestReachableBytes: Int64?
+    var videoBitrate: Int?
+    var width: Int?
+    var height: Int?
+    var frameRate: Double?
+    var sourceFrameRate: Double
+    var sourceBytes: Int64
+    var sourceWidth: Int
+    var sourceHeight: Int
+
+    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview) {
+        self.index = index
+        self.input = input
+        self.targetBytes = targetBytes
+        reachable = preview.isReachable
+        expectedBytes = preview.expectedBytes
+        sourceFrameRate = preview.sourceFrameRate
+        sourceBytes = preview.sourceBytes
+        (sourceWidth, sourceHeight) = (preview.sourceWidth, preview.sourceHeight)
+        switch preview.action {
+        case .copy:
+            action = "copy"
+        case .copyVideo:
+            action = "copy-video"
+        case .encode(let plan):
+            action = "encode"
+            videoBitrate = plan.videoBitrate
+            (width, height, frameRate) = (plan.width, plan.height, plan.frameRate)
+        case .unreachable(let smallest):
+            action = "unreachable"
+            smallestReachableBytes = smallest
+        }
+    }
+
+    func text(unit: SizeUnit) -> String {
+        let target = unit.format(targetBytes, rounding: .down)
+        switch action {
+        case "copy":
+            return "copy without re-encoding (already under the target and plays everywhere): "
+                + "about \(unit.format(sourceBytes, rounding: .up)), target \(target)"
+        case "copy-video":
+            return "copy the video without re-encoding, the sound re-encoded to AAC (MP4 cannot carry it): "
+                + "about \(unit.format(sourceBytes, rounding: .up)), target \(target)"
+        case "encode":
+            let rate = frameRate ?? sourceFrameRate
+            let bitrate = "2-pass at \((videoBitrate ?? 0) / 1000) kb/s"
+            let size = "about \(unit.format(expectedBytes ?? targetBytes, rounding: .up)) at most; target \(target)"
+            var text = "re-encode to H.264 \(width ?? 0)x\(height ?? 0) at \(fps(rate)) fps: "
+            if keepsPicture {
+                text += "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)"
+            } else {
+                text += "\(bitrate), \(size)"
+                if width != sourceWidth || height != sourceHeight {
+                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) to fit"
+                }
+            }
+            if rate < sourceFrameRate - 0.01 {
+                text += "; frame rate lowered from \(fps(sourceFrameRate)) fps: the target leaves too few bits for every frame"
+            }
+            return text
+        default:
+            return "not reachable: the smallest it can reach is \(unit.format(smallestReachableBytes ?? 0, rounding: .up)), "
+                + "target \(target)"
+        }
+    }
+
+    /// Whether the encode keeps the source's picture and frame rate (then the normal quality is
+    /// tried first, as ``VideoConverter/compress(_:)`` does).
+    private var keepsPicture: Bool {
+        width == sourceWidth && height == sourceHeight && (frameRate ?? sourceFrameRate) >= sourceFrameRate - 0.01
+    }
+
+    private func fps(_ rate: Double) -> String { String(format: "%g", (rate * 100).rounded() / 100) }
+
+    func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

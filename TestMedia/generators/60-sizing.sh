@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Fixtures for size targets (compress, email): small clips that must be re-encoded (HEVC), so the
+# target is a ceiling the planner must not fill for its own sake.
+#   sizing-120fps.mp4    1 s HEVC at 120 fps, 160x90, no audio: the frame rate must survive.
+#   sizing-90fps.mp4     1 s HEVC at 90 fps, 160x90, no audio.
+#   sizing-5frames.mp4   5 frames of HEVC at 30 fps, 320x180 (0.17 s): an ample target must not
+#                        ask libx264 for an impossible bitrate.
+#   sizing-lowrate.mp4   40 s of an almost still picture at 15 fps, 320x240, HEVC + AAC at a low
+#                        bitrate: the smallest reachable size must follow the content.
+#   sizing-mp3.mp4       2 s H.264 (plays everywhere) + MP3 sound, which MP4 output cannot copy:
+#                        the video is copied, only the sound re-encoded.
+set -euo pipefail
+ff() { ffmpeg -nostdin -v error -y "$@"; }
+common=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact -map_metadata -1)
+hevc=(-c:v libx265 -preset ultrafast -tag:v hvc1 -pix_fmt yuv420p)
+params="pools=none:frame-threads=1:log-level=error"
+
+for rate in 120 90; do
+  ff -f lavfi -i "testsrc2=size=160x90:rate=$rate:duration=1" "${hevc[@]}" -x265-params "$params" "${common[@]}" "$OUT/sizing-${rate}fps.mp4"
+done
+ff -f lavfi -i "testsrc2=size=320x180:rate=30" -frames:v 5 "${hevc[@]}" -x265-params "$params" "${common[@]}" "$OUT/sizing-5frames.mp4"
+# A still test card with a small box moving across it, and a quiet tone.
+ff -f lavfi -i "smptebars=size=320x240:rate=15:duration=40" \
+   -f lavfi -i "color=white:size=16x16:rate=15" \
+   -f lavfi -i "sine=frequency=440:sample_rate=22050:duration=40" \
+   -filter_complex "[0:v][1:v]overlay=x='mod(n*2,300)':y=200:shortest=1[v]" -map "[v]" -map 2:a \
+   "${hevc[@]}" -x265-params "$params:crf=34" \
+   -c:a aac -ac 1 -b:a 12k "${common[@]}" "$OUT/sizing-lowrate.mp4"
+ff -f lavfi -i "testsrc2=size=160x90:rate=30:duration=2" -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=2" \
+   -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a libmp3lame -b:a 128k "${common[@]}" "$OUT/sizing-mp3.mp4"

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+@testable import ConvertCore
+@testable import ConvertMedia
+
+/// A size target is a ceiling, not a goal (issue #18): clips that must be re-encoded and fit get
+/// the normal quality, short clips do not ask x264 for impossible bitrates, frame rates survive,
+/// and the smallest reachable size follows the content. Every result is checked with ffprobe.
+@Suite("video compress: the target is a ceiling", .serialized)
+struct VideoCompressCeilingTests {
+    static func input(_ name: String) -> String {
+        name.hasPrefix("generated:") ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
+    }
+
+    static func size(_ path: String) throws -> Int64 {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+    }
+
+    /// ffprobe's decoded frame count and average frame rate of the first video stream.
+    static func frames(_ path: String) throws -> (count: Int, rate: String) {
+        let result = try MediaTool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                   "-show_entries", "stream=nb_read_frames,avg_frame_rate", "-of", "json", path])
+        let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any]
+        let stream = try #require((object?["streams"] as? [[String: Any]])?.first)
+        let count = try #require((stream["nb_read_frames"] as? String).flatMap { Int($0) })
+        return (count, stream["avg_frame_rate"] as? String ?? "")
+    }
+
+    func compress(_ input: String, target: Int64, in directory: URL, unit: SizeUnit = .megabyte) async -> Result<JobResult, ConvertError> {
+        await runJob(VideoConverter.compress(VideoCompressRequest(
+            input: input, targetBytes: target, output: OutputLocation(directory: directory.path), unit: unit))).result
+    }
+
+    /// (clip, target): each must be re-encoded (HEVC, HDR, Dolby Vision) and is far under its target.
+    static let ampleCases: [(String, Int64)] = [
+        ("video/dolbyVision-hdr.MOV", VideoCompressRequest.emailTargetBytes),
+        ("video/hlg10-color-test.mp4", 8_000_000),
+        ("generated:sizing-120fps.mp4", 8_000_000),
+        ("generated:sizing-90fps.mp4", 8_000_000),
+        ("generated:sizing-5frames.mp4", 8_000_000),
+    ]
+
+    @Test("a clip under an ample target is encoded at the normal quality: never bigger than the source and the send-to-windows encode both, every frame and the frame rate kept",
+          arguments: 0..<ampleCases.count)
+    func ampleTarget(_ index: Int) async throws {
+        let (name, target) = Self.ampleCases[index]
+        let input = Self.input(name)
+        let directory = try Fixtures.temporaryDirectory("ceiling-\(index)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await compress(input, target: target, in: directory).get()
+        let output = try outputPath(result)
+        let bytes = try Self.size(output)
+        #expect(result.notes.first?.contains("normal quality (CRF 23)") == true, "\(result.notes)")
+
+        // The quality reference: send-to-windows of the same clip, in its own folder.
+        let reference = directory.appendingPathComponent("reference")
+        try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
+        let quality = try await runJob(VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: reference.path)))).result.get()
+        let qualityBytes = try Self.size(try outputPath(quality))
+        let sourceBytes = try Self.size(input)
+        #expect(bytes <= target)
+        #expect(bytes <= max(sourceBytes, qualityBytes), "\(name): \(bytes) bytes from \(sourceBytes) (send-to-windows \(qualityBytes))")
+        // Far from the target: the old planner filled it (24 MB from a 64 kB iPhone clip).
+        #expect(bytes * 20 < target)
+
+        let (sourceFrames, sourceRate) = try Self.frames(input)
+        let (outputFrames, outputRate) = try Self.frames(output)
+        #expect(outputFrames == sourceFrames, "\(name): \(outputFrames) frames from \(sourceFrames)")
+        #expect(outputRate == sourceRate, "\(name): \(outputRate) fps from \(sourceRate)")
+        #expect(try MediaTool.decodeErrors(output).isEmpty)
+    }
+
+    @Test("a 120 fps clip keeps 120 fps while the bits allow, and says so when the target forces 60")
+    func highFrameRate() async throws {
+        let input = Self.input("generated:sizing-120fps.mp4")
+        let directory = try Fixtures.temporaryDirectory("ceiling-fps")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 12 kB: 2-pass at 120 fps (the normal quality, 28 kB, does not fit).
+        let kept = try await compress(input, target: 12_000, in: directory).get()
+        let keptPath = try outputPath(kept)
+        #expect(try Self.size(keptPath) <= 12_000)
+        #expect(try Self.frames(keptPath) == (120, "120/1"))
+        #expect(!kept.notes.contains { $0.contains("frame rate lowered") })
+        try FileManager.default.removeItem(atPath: keptPath)
+
+        // 9 kB is under the 0.04 bits-per-pixel floor at 120 fps: every other frame goes, and a note says so.
+        let halved = try await compress(input, target: 9_000, in: directory).get()
+        let halvedPath = try outputPath(halved)
+        #expect(try Self.size(halvedPath) <= 9_000)
+        let (count, rate) = try Self.frames(halvedPath)
+        #expect(rate == "60/1")
+        #expect((59...61).contains(count))
+        #expect(halved.notes.contains("frame rate lowered from 120 to 60 fps: the target leaves too few bits for every frame"))
+    }
+
+    @Test("the smallest reachable size of a low-bitrate source is about the source, in the target's unit; above it the target is met")
+    func lowBitrateFloor() async throws {
+        let input = Self.input("generated:sizing-lowrate.mp4")
+        let sourceBytes = try Self.size(input)
+        let directory = try Fixtures.temporaryDirectory("ceiling-floor")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard case .failure(let error) = await compress(input, target: 50_000, in: directory, unit: .kilobyte) else {
+            Issue.record("a 50 kB target for a 107 kB clip of 40 s succeeded")
+            return
+        }
+        #expect(error.key == "request.target-too-small")
+        #expect(error.message.contains("cannot be compressed to 50 kB"))
+        let words = error.message.split(separator: " ")
+        #expect(words.last == "kB.")
+        let stated = try #require(Double(words[words.count - 2]))
+        // The old floor (0.04 bits per pixel whatever the content) said 404 kB.
+        #expect(stated * 1000 <= Double(sourceBytes) * 1.1, "\(error.message) for a \(sourceBytes)-byte source")
+        #expect(fileNames(in: directory).isEmpty)
+
+        let target: Int64 = 120_000
+        let result = try await compress(input, target: target, in: directory, unit: .kilobyte).get()
+        let output = try outputPath(result)
+        #expect(try Self.size(output) <= target)
+        #expect(try Self.frames(output).count == 600)
+    }
+
+    @Test("the dry-run preview plans without writing: copy when the source fits and plays everywhere, the normal quality first otherwise, unreachable with the floor")
+    func preview() async throws {
+        let copy = try await VideoConverter.previewCompression(VideoCompressRequest(input: Fixtures.path("video/motion.mov"), targetBytes: 25_000_000))
+        #expect(copy.action == .copy)
+        #expect(copy.expectedBytes == copy.sourceBytes)
+
+        let encode = try await VideoConverter.previewCompression(VideoCompressRequest(
+            input: Self.input("generated:sizing-120fps.mp4"), targetBytes: 8_000_000))
+        guard case .encode(let plan) = encode.action else {
+            Issue.record("expected an encode, got \(encode.action)")
+            return
+        }
+        #expect(plan.frameRate == 120 && plan.width == 160 && plan.height == 90)
+        // Capped by what the content can use (3 × the source's 194 kb/s), not 8 MB over 1 s.
+        #expect(plan.videoBitrate <= 600_000)
+        #expect(try #require(encode.expectedBytes) < 100_000)
+
+        let unreachable = try await VideoConverter.previewCompression(VideoCompressRequest(
+            input: Self.input("generated:sizing-lowrate.mp4"), targetBytes: 50_000))
+        #expect(!unreachable.isReachable)
+        #expect(unreachable.expectedBytes == nil)
+    }
+
+    /// The MD5 of a file's video packets, as ffmpeg's md5 muxer computes it from a stream copy.
+    static func videoPacketsMD5(_ path: String) throws -> String {
+        let result = try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"])
+        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("H.264 with MP3 sound under the target: the video is copied packet for packet, only the sound becomes AAC")
+    func copiesVideoWithMP3() async throws {
+        let input = Self.input("generated:sizing-mp3.mp4")
+        let directory = try Fixtures.temporaryDirectory("ceiling-mp3")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await compress(input, target: VideoCompressRequest.emailTargetBytes, in: directory).get()
+        let output = try outputPath(result)
+        #expect(result.notes.first == "already under the target: video copied without re-encoding")
+        #expect(try Self.videoPacketsMD5(output) == (try Self.videoPacketsMD5(input)))
+        let probe = try MediaTool.probe(output)
+        #expect(probe.audio?.codecName == "aac")
+        #expect(try Self.frames(output).count == 60)
+        let sourceBytes = try Self.size(input)
+        #expect(try Self.size(output) <= sourceBytes * 11 / 10)
+    }
+
+    @Test("a normal-quality encode that comes out over the target is discarded for a 2-pass under it")
+    func qualityOverTarget() async throws {
+        let directory = try Fixtures.temporaryDirectory("ceiling-over")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // bikes.mp4 at CRF 23 is about 480 kB: far over 250 kB.
+        var request = VideoCompressRequest(input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
+                                           output: OutputLocation(directory: directory.path))
+        request.alwaysTriesQuality = true
+        let (events, outcome) = await runJob(VideoConverter.compress(request))
+        let result = try outcome.get()
+        #expect(result.notes.first?.hasPrefix("2-pass H.264 at ") == true)
+        #expect(result.notes.contains { $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target") })
+        let stages = events.compactMap { event -> String? in
+            if case .progress(let progress) = event { return progress.stage.description }
+            return nil
+        }
+        #expect(stages.contains("pass 2/2") && stages.contains("retry"))
+        let output = try outputPath(result)
+        #expect(try Self.size(output) <= 250_000)
+        #expect(fileNames(in: directory) == ["bikes.mp4"])
+        #expect(try MediaTool.decodeErrors(output).isEmpty)
+    }
+}
