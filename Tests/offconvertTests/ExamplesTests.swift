@@ -81,6 +81,9 @@ struct ExamplesTests {
         let name = example.command.split(separator: " ").first.map(String.init) ?? ""
         if ["formats", "capabilities", "allowance", "info", "help"].contains(name) {
             #expect(!outcome.stdout.isEmpty)
+        } else if example.command.contains("--dry-run") {
+            #expect(made.isEmpty, "a dry run wrote \(made)")
+            #expect(!outcome.stdout.isEmpty)
         } else if example.command.contains("--in-place") {
             #expect(outcome.stderr.contains("location removed"), "\(outcome.stderr)")
         } else {
@@ -98,7 +101,15 @@ struct ExamplesTests {
     /// Puts bundled media under every file name the example mentions: `*.HEIC` gets two photos,
     /// `clip.mov` a clip, `~/Downloads/offconvert.license` a licence-shaped file.
     private static func prepare(_ folder: UserFolder, for command: String) throws {
-        for token in command.split(separator: " ").map(String.init) where !token.hasPrefix("-") {
+        let tokens = command.split(separator: " ").map(String.init)
+        if let flag = tokens.firstIndex(of: "--from-file"), flag + 1 < tokens.count {
+            // A list of two files of the command's kind, with a comment as people write them.
+            let photos = ["heic-to-jpg", "heic-to-png", "compress-photos", "images-to-pdf", "convert"].contains(tokens[0])
+            let ext = photos ? "jpg" : "mov"
+            try folder.write("# to do\nlisted1.\(ext)\nlisted2.\(ext)\n", to: tokens[flag + 1])
+            for (index, source) in (standIns[ext] ?? []).enumerated() { try folder.add(source, as: "listed\(index + 1).\(ext)") }
+        }
+        for token in tokens where !token.hasPrefix("-") {
             var name = token
             if name.hasPrefix("~/") { name.removeFirst(2) }
             let ext = PathExtension.of(name)
