@@ -267,7 +267,7 @@ enum InfoFormatter {
             "other-image": "another image in the file", LocationPresence.container: "container tag",
         ]
         let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
-        if let value { return "  location: \(value.terminalSafe) (\(places))" }
+        if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
         return "  location: yes, in \(places.terminalSafe)"
     }
 
@@ -297,7 +297,9 @@ enum InfoFormatter {
         if image.hasXMP { metadata.append("XMP") }
         if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
         lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
-        if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
+        if !image.auxiliaryImages.isEmpty {
+            lines.append("  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
+        }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
     }
