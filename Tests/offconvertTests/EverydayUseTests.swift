@@ -290,4 +290,35 @@ struct EverydayUseTests {
         #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? [String: Any])?["key"] as? String == "device.full" })
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") })
     }
+
+    @Test("images-to-pdf names the damaged page, and refuses a margin that leaves no room")
+    func pdfMessages() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try folder.add("broken/corrupted.jpg", as: "bad.jpg")
+        let outcome = try await folder.run(["images-to-pdf", "p", "bad.jpg", "-o", "album.pdf"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("Page 2: bad.jpg is damaged"), "\(outcome.stderr)")
+        #expect(!folder.files().contains("album.pdf"))
+        let margin = try await folder.run(["images-to-pdf", "p", "-o", "album.pdf", "--page", "a4", "--margin", "150mm"])
+        #expect(margin.status == 64)
+        #expect(margin.stderr.contains("leaves no room"))
+    }
+
+    @Test("strip-location --in-place keeps the original's modification time and permissions")
+    func inPlaceKeepsTime() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("p").path
+        let old = Date(timeIntervalSince1970: 1_262_304_000)
+        try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o640], ofItemAtPath: path)
+        let outcome = try await folder.run(["strip-location", "--in-place", "p"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("location removed"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.modificationDate] as? Date == old)
+        #expect(attributes[.posixPermissions] as? Int == 0o640)
+        let gps = try CLIRunner.toolOutput("/usr/bin/exiftool", ["-gps:all", "-s", path])
+        #expect(gps.isEmpty, "\(gps)")
+    }
 }
