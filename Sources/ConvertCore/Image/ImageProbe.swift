@@ -59,15 +59,22 @@ public enum ImageProbe {
         case .heic, .avif: return try probeHeif(path: path, format: format)
         case .jpeg: return try probeJPEG(path: path)
         case .png:
+            // The header chunks say all `info` shows: inflating the pixels would cost the whole
+            // bitmap's memory for nothing (and a batch probes every input for its cost).
             let data = try ImageDecoder.readAll(path: path)
-            let decoded = try PNGCodec.decode(data, maxPixels: 400_000_000, path: path)
-            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGText.xmp(data))
+            let header = try PNGCodec.header(data, path: path)
+            return info(
+                format: .png, width: header.width, height: header.height, bitDepth: header.bitDepth,
+                hasAlpha: header.hasAlpha, icc: header.icc, exif: header.exif, xmp: PNGText.xmp(data))
         case .webp:
             let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
             return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
         case .gif:
-            let bitmap = try GIFDecoder.firstFrame(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
-            return info(format: .gif, bitmap: bitmap, exif: nil, xmp: nil)
+            // GIF's palette pixels become 8-bit RGBA with alpha (transparent outside the frame).
+            let image = try GIFDecoder.firstImage(ImageDecoder.readAll(path: path), path: path)
+            return info(
+                format: .gif, width: image.canvasWidth, height: image.canvasHeight, bitDepth: 8, hasAlpha: true,
+                icc: nil, exif: nil, xmp: nil)
         }
     }
 
@@ -83,16 +90,26 @@ public enum ImageProbe {
         return sources
     }
 
-    /// Info for formats whose whole bitmap was decoded (PNG, WebP, GIF); width/height are upright.
-    private static func info(format: PhotoFormat, bitmap: Bitmap, exif exifBytes: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
+    /// Info for formats whose whole bitmap was decoded (WebP, GIF); width/height are upright.
+    private static func info(format: PhotoFormat, bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
+        info(
+            format: format, width: bitmap.width, height: bitmap.height, bitDepth: bitmap.sourceBitDepth,
+            hasAlpha: bitmap.hasAlpha, icc: bitmap.icc, exif: exif, xmp: xmp)
+    }
+
+    /// Info for a picture stored `width`×`height` and turned upright by its EXIF Orientation.
+    private static func info(
+        format: PhotoFormat, width: Int, height: Int, bitDepth: Int, hasAlpha: Bool, icc: [UInt8]?,
+        exif exifBytes: [UInt8]?, xmp: [UInt8]?
+    ) -> ImageInfo {
         let exif = exifBytes.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
         let sources = locations(exif: exif, xmp: xmp)
         return ImageInfo(
-            format: format, width: swaps ? bitmap.height : bitmap.width, height: swaps ? bitmap.width : bitmap.height,
-            bitDepth: bitmap.sourceBitDepth, hasAlpha: bitmap.hasAlpha, exifOrientation: orientation, containerRotates: nil,
-            color: color(icc: bitmap.icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
+            format: format, width: swaps ? height : width, height: swaps ? width : height,
+            bitDepth: bitDepth, hasAlpha: hasAlpha, exifOrientation: orientation, containerRotates: nil,
+            color: color(icc: icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
     }
