@@ -54,8 +54,8 @@ public final class BatchJournal: Sendable {
             throw ConvertError(.internal, key: "internal", message: "Could not name the batch journal.")
         }
         path = folder.file(Crypto.hex(digest) + ".journal")
-        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the batch journal", path: path) }
+        guard let fd = try StateDirectory.openRegular(path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
+        else { throw ConvertError.fileSystem(ENOENT, action: "open the batch journal", path: path) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ConvertError(
