@@ -162,3 +162,33 @@ struct RandomCancellationTests {
         #expect(cancelled > 0, "some cancellations land mid-job")
     }
 }
+
+@Suite("Hostile: a read-only output folder")
+struct ReadOnlyFolderTests {
+    @Test("a read-only tmpfs with little free space is refused as not writable, not as full",
+          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func readOnlySmallDisk() throws {
+        let folder = try Fixtures.temporaryDirectory("tmpfs-ro")
+        #expect(TinyDisk.sh(["/bin/mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", folder.path]) == 0)
+        defer { TinyDisk.unmount(folder) }
+        do {
+            try FreeSpace.check(needed: 1_000_000, in: folder.path)
+            Issue.record("passed the check")
+        } catch {
+            #expect(error.key == "device.denied", "\(error.key): \(error.message)")
+            #expect(error.message.contains("Read-only file system"), "\(error.message)")
+        }
+    }
+
+    @Test("a writable folder short of space is still reported full")
+    func fullStaysFull() throws {
+        let folder = try Fixtures.temporaryDirectory("full-check")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FreeSpace.check(needed: .max, in: folder.path)
+            Issue.record("passed the check")
+        } catch {
+            #expect(error.key == "device.full")
+        }
+    }
+}
