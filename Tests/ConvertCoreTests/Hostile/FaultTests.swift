@@ -192,3 +192,22 @@ struct ReadOnlyFolderTests {
         }
     }
 }
+
+@Suite("Hostile: an encoder failing on a full disk")
+struct EncoderDiskFullTests {
+    @Test("an encoder error while the output's folder is full is reported as device.full, otherwise as the encoder's",
+          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func encoderOnFullDisk() throws {
+        // x264 writes its pass statistics itself; a failed write comes back as AVERROR_EXTERNAL.
+        let external = -Int32(bitPattern: UInt32(0x20_54_58_45)) // FFERRTAG('E','X','T',' ')
+        let full = try TinyDisk.mount(size: "1m", leavingFree: 0)
+        defer { TinyDisk.unmount(full) }
+        let onFull = FFmpeg.encoderError(external, path: full.appendingPathComponent("clip.mp4").path)
+        #expect(onFull.key == "device.full", "\(onFull.key): \(onFull.message)")
+        let roomy = try Fixtures.temporaryDirectory("encoder-error")
+        defer { try? FileManager.default.removeItem(at: roomy) }
+        let elsewhere = FFmpeg.encoderError(external, path: roomy.appendingPathComponent("clip.mp4").path)
+        #expect(elsewhere.category == .internal)
+        #expect(elsewhere.message.contains("encode"))
+    }
+}
