@@ -34,7 +34,7 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var hasXMP: Bool
     /// Whether a location is recorded anywhere.
     public var hasLocation: Bool
-    /// Where the location is recorded: "EXIF", "XMP", "EXIF thumbnail", "thumbnail", "other image".
+    /// Where the location is recorded: "EXIF", "XMP", "IPTC", "EXIF thumbnail", "thumbnail", "other image".
     public var locationSources: [String]
     /// Camera maker, model and capture time from EXIF.
     public var make: String?
@@ -82,10 +82,11 @@ public enum ImageProbe {
         ImageInfo.Color(iccDescription: icc.flatMap(ColorProfiles.describe), iccBytes: icc?.count, nclx: nclx)
     }
 
-    private static func locations(exif: Exif?, xmp: [UInt8]?) -> [String] {
+    private static func locations(exif: Exif?, xmp: [UInt8]?, iptc: [UInt8]? = nil) -> [String] {
         var sources: [String] = []
         if exif?.hasGPS == true { sources.append("EXIF") }
         if let xmp, XMP.hasLocation(xmp) { sources.append("XMP") }
+        if let iptc, IPTC.hasLocation(iptc) { sources.append("IPTC") }
         if exif?.thumbnailHasGPS == true { sources.append("EXIF thumbnail") }
         return sources
     }
@@ -121,7 +122,7 @@ public enum ImageProbe {
         let exif = metadata.exif.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
-        let sources = locations(exif: exif, xmp: metadata.xmp)
+        let sources = locations(exif: exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
         return ImageInfo(
             format: .jpeg, width: swaps ? height : width, height: swaps ? width : height, bitDepth: 8, hasAlpha: false,
             exifOrientation: orientation, containerRotates: nil, color: color(icc: metadata.icc),

@@ -90,7 +90,8 @@ public enum PhotoConverter {
         let names = try outputPaths(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
-            let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
+            let metadata = OutputMetadata(
+                exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc, policy: request.metadata)
             metadata.notes.forEach(note)
             let output: OutputFile
             if let target = request.targetByteCount {
@@ -115,7 +116,8 @@ public enum PhotoConverter {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc, to: temporary,
+                        displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
             }

@@ -99,7 +99,8 @@ extension PhotoConverter {
             if request.format == .webp {
                 bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
             } else {
-                let result = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp)
+                let result = try ImageEncoder.jpegBytes(
+                    bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc)
                 bytes = result.bytes
                 notes = result.notes
             }

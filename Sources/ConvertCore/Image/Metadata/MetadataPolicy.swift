@@ -1,4 +1,4 @@
-/// What a photo conversion does with the source's metadata (EXIF, XMP).
+/// What a photo conversion does with the source's metadata (EXIF, XMP, IPTC-IIM).
 ///
 /// Orientation is always reset to 1, because the pixels are written upright. EXIF thumbnails
 /// (IFD1) are dropped except under ``keep``, so no hidden copy of the picture or its tags leaves.
@@ -20,24 +20,31 @@ package struct OutputMetadata: Sendable {
     package var exif: [UInt8]?
     /// The XMP packet to embed, or nil.
     package var xmp: [UInt8]?
+    /// The IPTC-IIM block to embed (JPEG outputs carry it in APP13), or nil. Filtered like
+    /// XMP: its location datasets go unless the location is kept.
+    package var iptc: [UInt8]?
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
 
-    /// Applies `policy` to the source's EXIF and XMP.
-    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, policy: MetadataPolicy) {
+    /// Applies `policy` to the source's EXIF, XMP and IPTC-IIM.
+    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy) {
         notes = []
         let parsed = sourceExif.flatMap { Exif(block: $0) }
+        // A block that does not parse is dropped: it cannot be checked for a location.
+        let iimLocation = sourceIPTC.map(IPTC.hasLocation) == true
         switch policy {
         case .strip:
             exif = nil
             xmp = nil
-            if sourceExif != nil || sourceXMP != nil { notes.append("metadata removed") }
+            iptc = nil
+            if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil { notes.append("metadata removed") }
             return
         case .keep:
             exif = parsed?.withOrientationResetInPlace()
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
             xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties, from: $0) }
-            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true { notes.append("location kept") }
+            iptc = sourceIPTC.flatMap { IPTC.datasets($0) == nil ? nil : $0 }
+            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation { notes.append("location kept") }
             return
         case .shareSafe, .keepLocation:
             let keepLocation = policy == .keepLocation
@@ -46,8 +53,12 @@ package struct OutputMetadata: Sendable {
             var removals = XMP.orientationProperties + XMP.identifyingProperties
             if !keepLocation { removals += XMP.locationProperties }
             xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }
+            iptc = sourceIPTC.flatMap { block in
+                guard IPTC.datasets(block) != nil else { return nil }
+                return keepLocation ? block : IPTC.removingLocation(block)
+            }
             let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
-                || sourceXMP.map(XMP.hasLocation) == true
+                || sourceXMP.map(XMP.hasLocation) == true || iimLocation
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }
             let identifying = parsed?.identifyingTagsPresent ?? []
             if identifying.contains(Exif.Tag.makerNote) { notes.append("maker note removed") }
