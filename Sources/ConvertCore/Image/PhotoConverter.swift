@@ -110,13 +110,14 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc, to: temporary,
+                        heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
                         displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
@@ -243,6 +244,7 @@ extension PhotoConverter {
             if let note = generated.note { notes.append(note) }
         }
         let metadata = OutputMetadata(exif: handle.exif, xmp: handle.xmp, policy: request.metadata)
+            .withPixelSize(width: handle.width, height: handle.height)
         notes += metadata.notes
         let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
         notes += segments.notes

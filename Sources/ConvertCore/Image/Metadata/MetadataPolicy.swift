@@ -26,6 +26,14 @@ package struct OutputMetadata: Sendable {
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
 
+    /// This metadata for a picture of `width`×`height`: EXIF PixelXDimension/PixelYDimension
+    /// describe the source's picture, stale once it is rotated, resized or cropped.
+    package func withPixelSize(width: Int, height: Int) -> OutputMetadata {
+        var sized = self
+        if let block = exif, let parsed = Exif(tiff: block) { sized.exif = parsed.settingPixelDimensions(width: width, height: height) }
+        return sized
+    }
+
     /// Applies `policy` to the source's EXIF, XMP and IPTC-IIM.
     package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy) {
         notes = []
