@@ -51,3 +51,22 @@ struct PixelDimensionTests {
         #expect(width.value == (patched.bigEndian ? [0, 1, 0x11, 0x70] : [0x70, 0x11, 1, 0]))
     }
 }
+
+/// The README says the MakerNote goes from shared copies and stays with --keep-metadata; the
+/// standard EXIF shot settings stay either way. Checked with exiftool on a Nikon JPEG.
+@Suite("Photos: the MakerNote as the README says", .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
+struct MakerNotePolicyTests {
+    @Test("shared copies drop the MakerNote and keep the exposure; --keep-metadata keeps it", arguments: [
+        MetadataPolicy.shareSafe, .keepLocation, .keep,
+    ])
+    func makerNote(policy: MetadataPolicy) async throws {
+        let folder = try Fixtures.temporaryDirectory("maker-note")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await PhotoRun.convert(PhotoRequest(
+            inputPath: Fixtures.path("photos/DSCN0010.jpg"), format: .jpeg, outputDirectory: folder.path, metadata: policy))
+        let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path)
+        #expect(tags.contains("[Nikon]") == (policy == .keep), "\(policy)")
+        #expect(tags.contains("ExposureTime") && tags.contains("FNumber") && tags.contains("ISO"))
+        #expect(result.notes.contains("maker note removed") == (policy != .keep))
+    }
+}
