@@ -8,7 +8,8 @@ public enum MetadataPolicy: String, Sendable, Codable, CaseIterable {
     case shareSafe
     /// Like ``shareSafe`` but the location is kept on purpose (`--keep-location`).
     case keepLocation
-    /// Everything kept as it was (`--keep-metadata`), except Orientation, set to 1.
+    /// Everything kept as it was (`--keep-metadata`), except Orientation, set to 1, and the XMP
+    /// that declares a gain map (the gain map itself is never written).
     case keep
     /// No EXIF or XMP at all (`--strip-metadata`). The colour profile is not metadata and stays.
     case strip
@@ -50,7 +51,7 @@ package struct OutputMetadata: Sendable {
         case .keep:
             exif = parsed?.withOrientationResetInPlace()
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
-            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties, from: $0) }
+            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties + XMP.gainMapProperties, from: $0) }
             iptc = sourceIPTC.flatMap { IPTC.datasets($0) == nil ? nil : $0 }
             if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation { notes.append("location kept") }
             return
@@ -58,7 +59,7 @@ package struct OutputMetadata: Sendable {
             let keepLocation = policy == .keepLocation
             exif = parsed?.rebuilt(keepLocation: keepLocation, keepIdentifiers: false)
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
-            var removals = XMP.orientationProperties + XMP.identifyingProperties
+            var removals = XMP.orientationProperties + XMP.identifyingProperties + XMP.gainMapProperties
             if !keepLocation { removals += XMP.locationProperties }
             xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }
             iptc = sourceIPTC.flatMap { block in
