@@ -55,3 +55,20 @@ struct HostileLengthsCommandTests {
         #expect(!run.stderr.contains("damaged"), "\(run.stderr)")
     }
 }
+
+/// `info` as a user reads it on a damaged HEIC: never "location: none".
+@Suite("Info of damaged files")
+struct InfoDamagedCommandTests {
+    @Test("a HEIC cut short shows the GPS it can read; a PNG whose metadata is lost says unknown")
+    func damaged() async throws {
+        let directory = try HostileLengthsCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (fixture, cut, name) in [("gps-exif-xmp.heic", 1500, "cut.heic"), ("stress-tiny.png", 40, "cut.png")] {
+            let data = try Data(contentsOf: CLIRunner.media.appendingPathComponent("generated/" + fixture))
+            try data.prefix(data.count - cut).write(to: directory.appendingPathComponent(name))
+            let run = try await CLIRunner.run(["info", name], directory: directory)
+            #expect(!run.stdout.contains("location: none"), "\(run.stdout)")
+            #expect(run.stdout.contains(name.hasSuffix("heic") ? "location: yes, in EXIF GPS" : "location: unknown"), "\(run.stdout)")
+        }
+    }
+}

@@ -26,6 +26,12 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     /// Whether the HEIF container rotates the coded image by 90° or 270° (irot); libheif and
     /// offconvert apply it, and EXIF Orientation is then informational only.
     public var containerRotates: Bool?
+    /// The rotation a HEIF container's `irot` applies to the primary image, in degrees
+    /// anticlockwise (90, 180, 270); nil when it has none. ``width`` and ``height`` are after it.
+    public var containerRotation: Int?
+    /// Whether a HEIF container's `imir` mirrors the primary image: "top-to-bottom" or
+    /// "left-to-right"; nil when it has none.
+    public var containerMirror: String?
     /// Colour profile.
     public var color: Color
     /// Whether EXIF metadata is present.
@@ -153,14 +159,35 @@ public enum ImageProbe {
         var auxiliary = primary.auxiliaryTypes
         if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }
         let coded = primary.codedSize
-        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == primary.height
-            && coded.height == primary.width
-        return ImageInfo(
+        let transforms = containerTransforms(path: path)
+        let rotates = (transforms.rotation.map { $0 % 180 == 90 } ?? false)
+            || (coded.width > 0 && coded.width != coded.height && coded.width == primary.height && coded.height == primary.width)
+        var info = ImageInfo(
             format: format, width: primary.width, height: primary.height, bitDepth: primary.bitDepth ?? 8,
             hasAlpha: primary.hasAlpha, exifOrientation: exif?.orientation, containerRotates: rotates,
             color: color(icc: primary.iccProfile, nclx: primary.nclx), hasEXIF: exifBytes != nil, hasXMP: xmp != nil,
             hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
             dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count, auxiliaryImages: auxiliary,
             thumbnailCount: thumbnails.count)
+        info.containerRotation = transforms.rotation
+        info.containerMirror = transforms.mirror
+        return info
+    }
+
+    /// The primary item's `irot` and `imir`, read from the boxes (libheif applies them and says
+    /// nothing); none when the item table cannot be read.
+    private static func containerTransforms(path: String) -> (rotation: Int?, mirror: String?) {
+        guard let source = try? FileByteSource(path: path), let table = try? HeifItemTable(reader: BoxReader(source: source))
+        else { return (nil, nil) }
+        var rotation: Int?
+        var mirror: String?
+        for association in table.properties[table.primaryID] ?? [] {
+            switch association.property {
+            case .irot(let turns) where turns % 4 != 0: rotation = turns % 4 * 90
+            case .imir(let topToBottom): mirror = topToBottom ? "top-to-bottom" : "left-to-right"
+            default: break
+            }
+        }
+        return (rotation, mirror)
     }
 }

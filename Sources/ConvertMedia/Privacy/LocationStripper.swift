@@ -117,6 +117,14 @@ public enum LocationStripper {
             chmod(stage.temporaryPath, 0o666 & ~mask)
         }
         let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
+        // A damaged picture cannot be checked whole: a cut-off XMP item, say, is invisible to
+        // the editors yet exiftool reads the GPS in what is left of it.
+        if after.location.incomplete == true {
+            throw ConvertError(
+                .unsupported, key: "privacy.locationRemains",
+                message: "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
+                path: path)
+        }
         if after.location.present {
             throw ConvertError(
                 .unsupported, key: "privacy.locationRemains",

@@ -84,6 +84,10 @@ public struct LocationPresence: Sendable, Codable, Hashable {
     public var present: Bool
     /// Where, as the stable ids listed on the type.
     public var sources: [String]
+    /// True when the file could not be read whole (a damaged picture): ``sources`` lists what
+    /// could be found, and there may be more, so an empty list does not mean no location.
+    /// Absent (nil) for a file read whole.
+    public var incomplete: Bool?
 
     /// The source id of a container tag.
     public static let container = "container"
