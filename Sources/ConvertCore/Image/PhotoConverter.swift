@@ -110,7 +110,7 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
-                let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height)
+                let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {

@@ -49,6 +49,24 @@ struct IPTCMetadataTests {
         #expect(result.notes.contains(policy == .strip ? "metadata removed" : placeKept ? "location kept" : "location removed"))
     }
 
+    @Test("PNG and WebP outputs carry the IPTC fields as IPTC Core XMP, the place only when kept", arguments: [
+        PhotoFormat.png, .webp,
+    ])
+    func otherFormats(format: PhotoFormat) async throws {
+        let (folder, input) = try Self.tagged()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for policy in [MetadataPolicy.shareSafe, .keepLocation] {
+            let result = try await PhotoRun.convert(PhotoRequest(
+                inputPath: input, format: format, outputDirectory: folder.appendingPathComponent("\(policy)").path, metadata: policy))
+            let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path, ["-XMP:all"])
+            for expected in ["Subject                         : cat, night", "Creator                         : Me",
+                             "Rights                          : (c) Me", "Description                     : A cat"] {
+                #expect(tags.contains(expected), "\(format) \(policy): \(expected) in \(tags)")
+            }
+            #expect(tags.contains("City                            : Tokyo") == (policy == .keepLocation), "\(tags)")
+        }
+    }
+
     @Test("info counts IPTC City/Sub-location/Province/Country as a location")
     func probe() throws {
         let (folder, input) = try Self.tagged()

@@ -90,7 +90,7 @@ extension PhotoConverter {
             throw ConvertError(.internal, key: "internal", message: "\(path) has no image to compress.", path: path)
         }
         let bitmap = try prepare(source, for: request, path: path)
-        let metadata = metadata.withPixelSize(width: bitmap.width, height: bitmap.height)
+        let metadata = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
         var notes: [String] = []
         var encoded: [Int: [UInt8]] = [:]
         let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {

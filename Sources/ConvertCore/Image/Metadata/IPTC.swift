@@ -115,3 +115,63 @@ package enum IPTC {
         return out
     }
 }
+
+extension IPTC {
+    /// IIM datasets and the IPTC Core XMP properties that carry the same thing, for outputs
+    /// without an APP13 segment (PNG, WebP, HEIC, AVIF). Bags and sequences hold the repeatable
+    /// ones (keywords, creators) and language alternatives the texts.
+    private static let xmpMapping: [(number: UInt8, property: String, container: String?)] = [
+        (25, "dc:subject", "rdf:Bag"), (80, "dc:creator", "rdf:Seq"), (116, "dc:rights", "rdf:Alt"),
+        (120, "dc:description", "rdf:Alt"), (105, "photoshop:Headline", nil), (90, "photoshop:City", nil),
+        (92, "Iptc4xmpCore:Location", nil), (95, "photoshop:State", nil), (101, "photoshop:Country", nil),
+    ]
+
+    /// `packet` (or a new packet) with the IIM fields it lacks added as IPTC Core XMP, so a
+    /// format that cannot hold IIM still keeps the keywords, caption, copyright and by-line
+    /// (and the place, when `iim` still has it: location datasets are filtered before). Nil when
+    /// there is nothing to add and no packet; `packet` unchanged when it already names them all,
+    /// as IPTC-aware writers (exiftool, Lightroom) keep both in step.
+    package static func xmp(adding iim: [UInt8], to packet: [UInt8]?) -> [UInt8]? {
+        guard let datasets = datasets(iim) else { return packet }
+        let existing = packet.flatMap { String(validating: $0, as: UTF8.self) } ?? ""
+        if packet != nil && existing.isEmpty { return packet }
+        var properties: [String] = []
+        for (number, property, container) in xmpMapping where !existing.contains(property) {
+            let values = datasets.filter { $0.record == 2 && $0.number == number }.map { text($0.value) }.filter { !$0.isEmpty }
+            guard let first = values.first else { continue }
+            if let container {
+                let items = (container == "rdf:Bag" || container == "rdf:Seq" ? values : [first]).map { value in
+                    container == "rdf:Alt" ? "<rdf:li xml:lang=\"x-default\">\(escaped(value))</rdf:li>" : "<rdf:li>\(escaped(value))</rdf:li>"
+                }
+                properties.append("<\(property)><\(container)>\(items.joined())</\(container)></\(property)>")
+            } else {
+                properties.append("<\(property)>\(escaped(first))</\(property)>")
+            }
+        }
+        guard !properties.isEmpty else { return packet }
+        let description = "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+            + "xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" "
+            + "xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\">" + properties.joined() + "</rdf:Description>"
+        if let end = existing.range(of: "</rdf:RDF>") {
+            var merged = existing
+            merged.insert(contentsOf: description, at: end.lowerBound)
+            return Array(merged.utf8)
+        }
+        guard packet == nil else { return packet }
+        return Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + description + "</rdf:RDF></x:xmpmeta>").utf8)
+    }
+
+    /// An IIM value as text: UTF-8 when it is valid UTF-8 (what a 1:90 `ESC % G` declares and
+    /// modern writers use), ISO 8859-1 otherwise; control characters dropped.
+    private static func text(_ value: [UInt8]) -> String {
+        let decoded = String(validating: value, as: UTF8.self) ?? String(value.map { Character(Unicode.Scalar($0)) })
+        return String(decoded.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" }.map(Character.init))
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

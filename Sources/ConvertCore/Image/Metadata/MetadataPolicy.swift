@@ -27,6 +27,17 @@ package struct OutputMetadata: Sendable {
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
 
+    /// This metadata as `format` can carry it: JPEG keeps IIM in APP13; the other formats get
+    /// the IIM fields as IPTC Core XMP instead (in the packet, or a new one), so keywords,
+    /// caption, copyright and by-line are not lost.
+    package func carried(by format: PhotoFormat) -> OutputMetadata {
+        guard format != .jpeg, let block = iptc else { return self }
+        var carried = self
+        carried.xmp = IPTC.xmp(adding: block, to: xmp)
+        carried.iptc = nil
+        return carried
+    }
+
     /// This metadata for a picture of `width`×`height`: EXIF PixelXDimension/PixelYDimension
     /// describe the source's picture, stale once it is rotated, resized or cropped.
     package func withPixelSize(width: Int, height: Int) -> OutputMetadata {
