@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ConvertCore
+@testable import OffconvertCLI
 
 /// The length mutations of TestMedia/generators/60-hostile-lengths.sh, run as a user would, with
 /// the peak memory of each run measured (``PeakMemory``: the child's own maximum RSS). Before the
@@ -70,5 +72,24 @@ struct InfoDamagedCommandTests {
             #expect(!run.stdout.contains("location: none"), "\(run.stdout)")
             #expect(run.stdout.contains(name.hasSuffix("heic") ? "location: yes, in EXIF GPS" : "location: unknown"), "\(run.stdout)")
         }
+    }
+}
+
+/// A batch's memory cost of a GIF is its first frame's picture (the screen), read from the header.
+@Suite("Hostile lengths: batch cost of a GIF")
+struct GIFCostTests {
+    @Test("a 16000x16000 screen with 2000 frames costs two screen-sized bitmaps, however many frames follow")
+    func cost() throws {
+        let path = HostileLengthsCommandTests.bomb("gif-screen-16000-2000.gif")
+        let request = PhotoRequest(inputPath: path, format: .png)
+        let cost = PhotoWork.cost(of: path, request: request)
+        #expect(cost == BatchScheduler.bitmapBytes(width: 16000, height: 16000, bytesPerPixel: 4, count: 2))
+        // The same screen with only its first frame: the same cost, so the other 1999 count nothing.
+        let directory = try HostileLengthsCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let one = directory.appendingPathComponent("one.gif")
+        try (data.prefix(61) + Data([0x3B])).write(to: one)
+        #expect(PhotoWork.cost(of: one.path, request: request) == cost)
     }
 }
