@@ -7,28 +7,50 @@ import Testing
 /// for a writer forever (and SIGTERM did not end the wait). Each is refused with `state.not-file`.
 @Suite("Allowance: state files must be regular files")
 struct StateFileTypeTests {
-    /// Runs `body` while another thread keeps trying to open `fifo` for writing without blocking.
-    /// If `body` were blocked opening the FIFO for reading, that open succeeds and closing it
-    /// releases the reader, so a regression fails the test instead of hanging it; no clock.
+    /// Runs `body` on a thread of its own while a watcher checks, through /proc, whether that
+    /// thread sleeps inside open(2). If it does, it is waiting for a writer on the FIFO: the
+    /// watcher opens the FIFO for writing, which releases it, and reports that it had to. A
+    /// regression so fails the test instead of hanging it, and no clock is involved. (A reader
+    /// that opens without blocking and closes at once is never seen asleep in open, so the
+    /// watcher never opens the FIFO for it.)
     static func releasingReaders<T: Sendable>(of fifo: String, _ body: @escaping @Sendable () -> T) async -> (T, Bool) {
         let done = Atomic(false)
         let released = Atomic(false)
-        let writer = Thread {
+        let thread = Atomic<Int32>(0)
+        let watcher = Thread {
             while !done.load(ordering: .acquiring) {
-                let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-                if fd >= 0 {
-                    released.store(true, ordering: .releasing)
-                    close(fd)
+                let id = thread.load(ordering: .acquiring)
+                if id != 0, sleepsInOpen(id) {
+                    let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                    if fd >= 0 {
+                        released.store(true, ordering: .releasing)
+                        close(fd)
+                    }
                 }
-                sched_yield()
+                usleep(2_000)
             }
         }
-        writer.start()
+        watcher.start()
         let result = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
+            Thread.detachNewThread {
+                // "/proc/thread-self" links to "PID/task/TID".
+                let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+                thread.store(Int32(link.split(separator: "/").last ?? "") ?? 0, ordering: .releasing)
+                continuation.resume(returning: body())
+            }
         }
         done.store(true, ordering: .releasing)
         return (result, released.load(ordering: .acquiring))
+    }
+
+    /// Whether thread `id` of this process is asleep (state S) in open or openat.
+    static func sleepsInOpen(_ id: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(id)/stat", encoding: .utf8),
+            let call = try? String(contentsOfFile: "/proc/self/task/\(id)/syscall", encoding: .utf8)
+        else { return false }
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        let number = call.split(separator: " ").first
+        return state == "S" && (number == "257" || number == "2")
     }
 
     static func stateFolder() throws -> URL {
