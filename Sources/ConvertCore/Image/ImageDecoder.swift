@@ -67,6 +67,8 @@ package struct DecodedFrame: Sendable {
     package var exif: [UInt8]?
     /// The XMP packet, if any.
     package var xmp: [UInt8]?
+    /// The IPTC-IIM block (a JPEG's APP13 resource 0x0404), if any.
+    package var iptc: [UInt8]? = nil
 }
 
 /// A decoded input: its format, the picture(s) asked for, and notes for the user.
@@ -248,7 +250,9 @@ package enum ImageDecoder {
             icc: metadata.icc
         ).applyingOrientation(orientation)
         var photo = DecodedPhoto(
-            format: .jpeg, frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp)], notes: [])
+            format: .jpeg,
+            frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))],
+            notes: [])
         photo.decodeScale = scale
         photo.plan = plan
         return photo

@@ -90,7 +90,8 @@ public enum PhotoConverter {
         let names = try outputPaths(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
-            let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
+            let metadata = OutputMetadata(
+                exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc, policy: request.metadata)
             metadata.notes.forEach(note)
             let output: OutputFile
             if let target = request.targetByteCount {
@@ -109,13 +110,15 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                        heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
+                        displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
             }
@@ -241,6 +244,7 @@ extension PhotoConverter {
             if let note = generated.note { notes.append(note) }
         }
         let metadata = OutputMetadata(exif: handle.exif, xmp: handle.xmp, policy: request.metadata)
+            .withPixelSize(width: handle.width, height: handle.height)
         notes += metadata.notes
         let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
         notes += segments.notes
