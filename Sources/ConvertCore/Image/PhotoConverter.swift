@@ -269,6 +269,9 @@ extension PhotoConverter {
 
     /// JPEG codes BT.601 YCbCr; 2 (unspecified) is read as BT.601, as libheif does.
     private static let jpegMatrices: Set<Int> = [2, 5, 6]
+    /// Matrices the direct path takes: BT.601, and BT.709, which ``HeifYCbCrDecoder`` re-expresses
+    /// in BT.601 on the planes.
+    private static let directMatrices: Set<Int> = [1, 2, 5, 6]
 
     /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
     /// returns nil when its planes cannot go to the JPEG encoder. Shared with the decode-only
@@ -279,7 +282,7 @@ extension PhotoConverter {
             guard let size = file.displayedSize(primary) else { return nil }
             try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
             let nclx = file.nclx(primary)
-            guard !file.hasAlpha(primary), nclx.map({ jpegMatrices.contains($0.matrix) }) ?? true else { return nil }
+            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix) }) ?? true else { return nil }
             return DirectSource(
                 file: file, handle: nil, width: size.width, height: size.height, icc: file.iccProfile(primary), nclx: nclx,
                 exif: file.exif(primary), xmp: file.xmp(primary))

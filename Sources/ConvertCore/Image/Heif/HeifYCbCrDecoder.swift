@@ -5,9 +5,9 @@ import Synchronization
 /// coded image) go through libde265 and are pasted into place (a last row or column that overhangs
 /// the picture cropped on the planes), and `irot`/`imir` are applied to the planes.
 ///
-/// Two outputs: ``Output/jpeg`` gives 8-bit full-range planes, JPEG's own layout (a 10-bit or
-/// limited-range stream mapped sample by sample while pasting, see ``SampleMapping``), for the
-/// JPEG encoder; ``Output/native`` keeps the stream's samples for an exact RGB conversion.
+/// Two outputs: ``Output/jpeg`` gives 8-bit full-range BT.601 planes, JPEG's own layout (a 10-bit
+/// or limited-range stream mapped sample by sample while pasting, see ``SampleMapping``; BT.709
+/// re-expressed on the planes), for the JPEG encoder; ``Output/native`` keeps the stream's samples for an exact RGB conversion.
 ///
 /// libheif 1.15 assembles a grid in RGB: it converts every tile from YCbCr, and the JPEG encoder
 /// then converts the whole picture back. Those two conversions were a quarter of the CPU of an
@@ -19,7 +19,8 @@ import Synchronization
 /// decodes with libheif, which then gives the canonical result or error.
 package enum HeifYCbCrDecoder {
     /// The decoded picture and the YCbCr signalling it was coded with: the item's nclx box where
-    /// it has one, else its stream's (VUI).
+    /// it has one, else its stream's (VUI); for ``Output/jpeg`` a BT.709 picture is re-expressed
+    /// in BT.601 on the planes, and `matrix` says 6.
     package struct Decoded {
         package var image: YCbCr420Image
         package var fullRange: Bool
@@ -183,7 +184,12 @@ package enum HeifYCbCrDecoder {
             if let signalling, signalling != (fullRange, matrix) { return nil }
             signalling = (fullRange, matrix)
         }
-        guard let signalling = plan.signalling ?? signalling else { return nil }
+        guard var signalling = plan.signalling ?? signalling else { return nil }
+        if output == .jpeg, signalling.matrix == 1 {
+            try cancellation.check()
+            image.convertBT709ToBT601()
+            signalling.matrix = 6
+        }
         var picture = image
         for transform in plan.transforms {
             try cancellation.check()

@@ -111,6 +111,37 @@ package final class YCbCr420Image: @unchecked Sendable {
         body([UnsafeRawPointer(luma), UnsafeRawPointer(cb), UnsafeRawPointer(cr)], [lumaStride, chromaWidth, chromaWidth])
     }
 
+    /// Re-expresses 8-bit full-range BT.709 YCbCr in BT.601 (JPEG's matrix) on the planes: each
+    /// chroma pair is mixed linearly, and each luma sample gets the luma difference of its own
+    /// chroma sample. That is what decoding to RGB with nearest chroma (libheif's upsampling) and
+    /// JPEG's RGB → YCbCr with averaged chroma give, without the RGB picture.
+    package func convertBT709ToBT601() {
+        precondition(bitDepth == 8, "8-bit planes")
+        let luma = self.luma.assumingMemoryBound(to: UInt8.self)
+        let cb = self.cb.assumingMemoryBound(to: UInt8.self)
+        let cr = self.cr.assumingMemoryBound(to: UInt8.self)
+        // From H.273's Kr, Kb: BT.709 (0.2126, 0.0722) to RGB, then to BT.601 (0.299, 0.114),
+        // in 1/65536 units.
+        let (yFromCb, yFromCr) = (6_660, 12_852)  // 0.10163, 0.19611
+        let (cbFromCb, cbFromCr) = (64_875, -7_254)  // 0.98991, −0.11069
+        let (crFromCb, crFromCr) = (-4_749, 64_447)  // −0.07247, 0.98338
+        func clamp(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
+        for cy in 0..<chromaHeight {
+            for cx in 0..<chromaWidth {
+                let index = cy * chromaWidth + cx
+                let u = Int(cb[index]) - 128, v = Int(cr[index]) - 128
+                let delta = (yFromCb * u + yFromCr * v + 32_768) >> 16
+                cb[index] = clamp(128 + (cbFromCb * u + cbFromCr * v + 32_768) >> 16)
+                cr[index] = clamp(128 + (crFromCb * u + crFromCr * v + 32_768) >> 16)
+                guard delta != 0 else { continue }
+                for y in (2 * cy)..<min(2 * cy + 2, height) {
+                    let row = luma + y * lumaStride
+                    for x in (2 * cx)..<min(2 * cx + 2, width) { row[x] = clamp(Int(row[x]) + delta) }
+                }
+            }
+        }
+    }
+
     /// One of HEIF's transformative properties: `irot` (anticlockwise quarter turns) or `imir`.
     package enum Transform: Equatable, Sendable {
         case rotate(quarterTurns: Int)
@@ -218,9 +249,9 @@ package struct SampleMapping: Sendable, Equatable {
             (0..<count).map { UInt8(max(0, min(255, value(Double($0)).rounded()))) }
         }
         if fullRange {
-            let maximum = Double(count - 1)
-            luma = table { $0 * 255 / maximum }
-            chroma = table { 128 + ($0 - 128 * scale) * 255 / maximum }
+            // Rounded to 8 bits the way libheif reduces a deep sample (v / 2^(bits−8)).
+            luma = table { $0 / scale }
+            chroma = table { $0 / scale }
         } else {
             luma = table { ($0 - 16 * scale) * 255 / (219 * scale) }
             chroma = table { 128 + ($0 - 128 * scale) * 255 / (224 * scale) }

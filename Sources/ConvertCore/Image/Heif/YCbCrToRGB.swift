@@ -3,8 +3,8 @@
 ///
 /// The matrix is the H.273 code point the item (nclx) or its stream (VUI) signals: 1 BT.709, 5/6
 /// BT.601 (and 2, unspecified, as BT.601, libheif's default), 9/10 BT.2020, 0 identity (GBR).
-/// Chroma is upsampled by averaging the nearest chroma samples (bilinear at the half-sample
-/// phase), as libheif does by default.
+/// Chroma is upsampled by nearest neighbour, as libheif 1.15 and 1.23 both do by default (they
+/// agree to within one level; a bilinear upsampling differs from both by tens of levels at edges).
 extension YCbCr420Image {
     /// Kr and Kb of an H.273 matrix code point.
     private static func coefficients(matrix: Int) -> (kr: Double, kb: Double) {
@@ -36,13 +36,19 @@ extension YCbCr420Image {
         if bitDepth == 8 {
             var out = [UInt8](repeating: 0, count: width * height * 3)
             out.withUnsafeMutableBufferPointer { buffer in
-                convert(UInt8.self, conversion, outputMaximum: 255, into: buffer.baseAddress!)
+                convert(conversion) { row, values in
+                    let target = buffer.baseAddress! + row * values.count
+                    for index in 0..<values.count { target[index] = UInt8(max(0, min(255, values[index] * 255 + 0.5))) }
+                }
             }
             return Bitmap(width: width, height: height, channels: 3, samples: .eight(out), sourceBitDepth: 8, icc: icc)
         }
         var out = [UInt16](repeating: 0, count: width * height * 3)
         out.withUnsafeMutableBufferPointer { buffer in
-            convert(UInt16.self, conversion, outputMaximum: 65535, into: buffer.baseAddress!)
+            convert(conversion) { row, values in
+                let target = buffer.baseAddress! + row * values.count
+                for index in 0..<values.count { target[index] = UInt16(max(0, min(65535, values[index] * 65535 + 0.5))) }
+            }
         }
         return Bitmap(width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
     }
@@ -59,62 +65,52 @@ extension YCbCr420Image {
         var identity: Bool
     }
 
-    private func convert<Sample: FixedWidthInteger & UnsignedInteger, Output: FixedWidthInteger & UnsignedInteger>(
-        _: Sample.Type, _ c: Conversion, outputMaximum: Float, into out: UnsafeMutablePointer<Output>
-    ) {
-        let (width, height, chromaWidth, chromaHeight) = (self.width, self.height, self.chromaWidth, self.chromaHeight)
+    /// Converts row by row, handing each row's interleaved RGB (0...1) to `store`. Samples are
+    /// loaded into float rows first, so the arithmetic is the same code at every bit depth.
+    private func convert(_ c: Conversion, store: (_ row: Int, _ values: UnsafeBufferPointer<Float>) -> Void) {
+        let (width, height, chromaHeight) = (self.width, self.height, self.chromaHeight)
+        let deep = bitDepth > 8
         withRawPlanes { planes, strides in
-            let y = planes[0].assumingMemoryBound(to: Sample.self)
-            let cb = planes[1].assumingMemoryBound(to: Sample.self)
-            let cr = planes[2].assumingMemoryBound(to: Sample.self)
-            // One row of upsampled, normalised chroma, reused for every luma row.
-            var rowCb = [Float](repeating: 0, count: width)
-            var rowCr = [Float](repeating: 0, count: width)
+            var luma = [Float](repeating: 0, count: width)
+            var cb = [Float](repeating: 0, count: width)
+            var cr = [Float](repeating: 0, count: width)
+            var rgb = [Float](repeating: 0, count: width * 3)
             for row in 0..<height {
-                Self.upsampleRow(cb, cr, stride: strides[1], row: row, chromaWidth: chromaWidth, chromaHeight: chromaHeight,
-                                 width: width, c, &rowCb, &rowCr)
-                let lumaRow = y + row * strides[0]
-                let target = out + row * width * 3
-                for x in 0..<width {
-                    let luma = (Float(lumaRow[x]) - c.lumaOffset) * c.lumaGain
-                    let (u, v) = (rowCb[x], rowCr[x])
-                    let (r, g, b) = c.identity
-                        ? (v + 0.5, luma, u + 0.5)
-                        : (luma + c.crToR * v, luma - c.cbToG * u - c.crToG * v, luma + c.cbToB * u)
-                    target[x * 3] = Output(max(0, min(outputMaximum, r * outputMaximum + 0.5)))
-                    target[x * 3 + 1] = Output(max(0, min(outputMaximum, g * outputMaximum + 0.5)))
-                    target[x * 3 + 2] = Output(max(0, min(outputMaximum, b * outputMaximum + 0.5)))
+                let chromaRow = min(row / 2, chromaHeight - 1)
+                Self.load(planes[0], offset: row * strides[0], deep: deep, count: width, halved: false, into: &luma)
+                Self.load(planes[1], offset: chromaRow * strides[1], deep: deep, count: width, halved: true, into: &cb)
+                Self.load(planes[2], offset: chromaRow * strides[2], deep: deep, count: width, halved: true, into: &cr)
+                rgb.withUnsafeMutableBufferPointer { out in
+                    for x in 0..<width {
+                        let y = (luma[x] - c.lumaOffset) * c.lumaGain
+                        let u = (cb[x] - c.chromaOffset) * c.chromaGain
+                        let v = (cr[x] - c.chromaOffset) * c.chromaGain
+                        if c.identity {
+                            (out[x * 3], out[x * 3 + 1], out[x * 3 + 2]) = (v + 0.5, y, u + 0.5)
+                        } else {
+                            out[x * 3] = y + c.crToR * v
+                            out[x * 3 + 1] = y - c.cbToG * u - c.crToG * v
+                            out[x * 3 + 2] = y + c.cbToB * u
+                        }
+                    }
+                    store(row, UnsafeBufferPointer(out))
                 }
             }
         }
     }
 
-    /// The normalised chroma of luma row `row`: vertically between the two nearest chroma rows
-    /// (3:1, chroma sited between luma rows), horizontally the same between columns.
-    private static func upsampleRow<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ cb: UnsafePointer<Sample>, _ cr: UnsafePointer<Sample>, stride: Int, row: Int, chromaWidth: Int, chromaHeight: Int,
-        width: Int, _ c: Conversion, _ rowCb: inout [Float], _ rowCr: inout [Float]
+    /// Loads `count` samples of one row as floats; `halved` reads each chroma sample for the two
+    /// luma columns it covers (nearest neighbour, as libheif converts 4:2:0).
+    private static func load(
+        _ plane: UnsafeRawPointer, offset: Int, deep: Bool, count: Int, halved: Bool, into row: inout [Float]
     ) {
-        let near = min(row / 2, chromaHeight - 1)
-        let far = min(max(row % 2 == 0 ? near - 1 : near + 1, 0), chromaHeight - 1)
-        func vertical(_ plane: UnsafePointer<Sample>, _ x: Int) -> Float {
-            (3 * Float(plane[near * stride + x]) + Float(plane[far * stride + x])) * 0.25
-        }
-        rowCb.withUnsafeMutableBufferPointer { outCb in
-            rowCr.withUnsafeMutableBufferPointer { outCr in
-                var previous = (vertical(cb, 0), vertical(cr, 0))
-                for cx in 0..<chromaWidth {
-                    let current = (vertical(cb, cx), vertical(cr, cx))
-                    let next = cx + 1 < chromaWidth ? (vertical(cb, cx + 1), vertical(cr, cx + 1)) : current
-                    let left = 2 * cx, right = 2 * cx + 1
-                    outCb[left] = ((3 * current.0 + previous.0) * 0.25 - c.chromaOffset) * c.chromaGain
-                    outCr[left] = ((3 * current.1 + previous.1) * 0.25 - c.chromaOffset) * c.chromaGain
-                    if right < width {
-                        outCb[right] = ((3 * current.0 + next.0) * 0.25 - c.chromaOffset) * c.chromaGain
-                        outCr[right] = ((3 * current.1 + next.1) * 0.25 - c.chromaOffset) * c.chromaGain
-                    }
-                    previous = current
-                }
+        row.withUnsafeMutableBufferPointer { out in
+            if deep {
+                let samples = plane.assumingMemoryBound(to: UInt16.self) + offset
+                for x in 0..<count { out[x] = Float(samples[halved ? x >> 1 : x]) }
+            } else {
+                let samples = plane.assumingMemoryBound(to: UInt8.self) + offset
+                for x in 0..<count { out[x] = Float(samples[halved ? x >> 1 : x]) }
             }
         }
     }
