@@ -35,7 +35,8 @@ package enum HeifYCbCrDecoder {
         case native
     }
 
-    /// The largest coded item read (a tile is tens of KB, a whole 48 MP image a few MB).
+    /// The most coded bytes read for one image, all its tiles together (a tile is tens of KB, a
+    /// whole 48 MP image a few MB).
     private static let maximumItemBytes = 256 << 20
     /// The most tiles a grid may have (its rows and columns are each at most 256).
     private static let maximumTiles = 256 * 256
@@ -115,6 +116,7 @@ package enum HeifYCbCrDecoder {
             var record: [UInt8]?
             var tileSize: (Int, Int)?
             var tiles: [[UInt8]] = []
+            var codedBytes = 0
             for id in tileIDs {
                 guard table.types[id] == "hvc1" else { throw Unsuitable() }
                 var hvcC: [UInt8]?
@@ -137,7 +139,10 @@ package enum HeifYCbCrDecoder {
                 }
                 record = hvcC
                 tileSize = ispe
-                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes) else { throw Unsuitable() }
+                // The limit is for all tiles together: items may share extents, so a hostile grid
+                // of many tiles naming one large extent must not be read once per tile.
+                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes - codedBytes) else { throw Unsuitable() }
+                codedBytes += data.count
                 tiles.append(data)
             }
             guard let record, let configuration = HEVCConfiguration(record), let (tileWidth, tileHeight) = tileSize,
