@@ -95,9 +95,10 @@ CAMERA_KINDS = [
 
 
 def camera_heic(work, kind):
-    """The HEIF of one CAMERA_KINDS entry, generated once into the work folder."""
+    """The HEIF of one CAMERA_KINDS entry, generated once (coding a camera-sized grid tile by tile
+    takes minutes) and kept under .build/bench-heic for later runs; `work` is unused."""
     name, _, (cols, rows, tw, th), picture, layout, encode, deep = kind
-    folder = os.path.join(work, "camera-heic")
+    folder = os.path.join(ROOT, ".build", "bench-heic")
     os.makedirs(folder, exist_ok=True)
     target = os.path.join(folder, f"{name}.heic")
     if os.path.exists(target):
