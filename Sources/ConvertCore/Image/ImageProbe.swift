@@ -138,6 +138,42 @@ public enum ImageProbe {
     }
 
     private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
+        if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+            return probeHEVC(file, format: format)
+        }
+        return try probeWithLibheif(path: path, format: format)
+    }
+
+    /// Info for an HEVC-coded HEIF from offconvert's own reader, the way libheif would report it.
+    private static func probeHEVC(_ file: HeifFile, format: PhotoFormat) -> ImageInfo {
+        let primary = file.primaryID
+        let exifBytes = file.exif(primary)
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let xmp = file.xmp(primary)
+        func hasLocation(_ id: UInt32) -> Bool {
+            file.exif(id).flatMap { Exif(block: $0) }?.hasGPS == true || file.xmp(id).map(XMP.hasLocation) == true
+        }
+        var sources = locations(exif: exif, xmp: xmp)
+        let thumbnails = file.thumbnails(of: primary)
+        if thumbnails.contains(where: hasLocation) { sources.append("thumbnail") }
+        let ids = file.topLevelImageIDs
+        if ids.contains(where: { $0 != primary && hasLocation($0) }) { sources.append("other image") }
+        var auxiliary = file.otherAuxiliaryTypes(primary)
+        if file.depthImageCount(primary) > 0 { auxiliary.insert("depth", at: 0) }
+        let coded = file.codedSize(primary) ?? (0, 0)
+        let shown = file.displayedSize(primary) ?? coded
+        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == shown.height
+            && coded.height == shown.width
+        return ImageInfo(
+            format: format, width: shown.width, height: shown.height, bitDepth: file.bitDepth(primary) ?? 8,
+            hasAlpha: file.hasAlpha(primary), exifOrientation: exif?.orientation, containerRotates: rotates,
+            color: color(icc: file.iccProfile(primary), nclx: file.nclx(primary)), hasEXIF: exifBytes != nil,
+            hasXMP: xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
+            model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count,
+            auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
+    }
+
+    private static func probeWithLibheif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
         let context = try HeifContext(reading: path, decodingThreads: 1)
         let primary = try context.primaryImage()
         let exifBytes = primary.exif
