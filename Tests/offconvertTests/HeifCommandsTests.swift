@@ -56,7 +56,7 @@ struct HeifCommandsTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("5712x4284"))
         #expect(outcome.stdout.contains("Display P3"))
-        #expect(outcome.stdout.contains("hdrgainmap"))
+        #expect(outcome.stdout.contains("HDR gain map (Apple)"))
         #expect(outcome.stdout.contains("iPhone 15 Plus"))
     }
 }

@@ -139,6 +139,10 @@ public enum ImageProbe {
 
     private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
         if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+            guard file.isStoredWhole else {
+                throw ConvertError(
+                    .input, key: "input.truncated", message: "\(path) is damaged: it is cut short.", path: path)
+            }
             return probeHEVC(file, format: format)
         }
         return try probeWithLibheif(path: path, format: format)
@@ -164,13 +168,21 @@ public enum ImageProbe {
         let shown = file.displayedSize(primary) ?? coded
         let rotates = coded.width > 0 && coded.width != coded.height && coded.width == shown.height
             && coded.height == shown.width
-        return ImageInfo(
+        var info = ImageInfo(
             format: format, width: shown.width, height: shown.height, bitDepth: file.bitDepth(primary) ?? 8,
             hasAlpha: file.hasAlpha(primary), exifOrientation: exif?.orientation, containerRotates: rotates,
             color: color(icc: file.iccProfile(primary), nclx: file.nclx(primary)), hasEXIF: exifBytes != nil,
             hasXMP: xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
             model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count,
             auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
+        for transform in file.transforms(primary) {
+            switch transform {
+            case .rotate(let turns) where turns % 4 != 0: info.containerRotation = turns % 4 * 90
+            case .mirror(let topToBottom): info.containerMirror = topToBottom ? "top-to-bottom" : "left-to-right"
+            default: break
+            }
+        }
+        return info
     }
 
     private static func probeWithLibheif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {

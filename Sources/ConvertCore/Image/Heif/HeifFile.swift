@@ -45,6 +45,19 @@ package struct HeifFile {
 
     package var primaryID: UInt32 { table.primaryID }
 
+    /// Whether every item's data (pictures, tiles, EXIF, XMP) lies inside the file: a file cut
+    /// short keeps its item table at the front and loses what its `mdat` held last, which only
+    /// reading each item would otherwise notice (and a location there would go unseen).
+    package var isStoredWhole: Bool {
+        let size = table.reader.source.size
+        return table.locations.values.allSatisfy { location in
+            location.inIdat || location.extents.allSatisfy { extent in
+                let (end, overflow) = extent.offset.addingReportingOverflow(extent.length)
+                return !overflow && end <= size
+            }
+        }
+    }
+
     /// Whether item `id` is an image coded in HEVC: an `hvc1` item, or a grid of them.
     package func isHEVC(_ id: UInt32) -> Bool {
         switch table.types[id] {

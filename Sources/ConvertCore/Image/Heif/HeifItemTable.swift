@@ -73,7 +73,7 @@ package struct HeifItemTable {
     package var derivedFrom: [UInt32: [UInt32]] { references["dimg"] ?? [:] }
     /// Where the `idat` payload starts and how long it is.
     private let idat: (offset: UInt64, length: UInt64)?
-    private let reader: BoxReader
+    package let reader: BoxReader
 
     /// Reads the `meta` box of the file behind `reader`.
     package init(reader: BoxReader) throws(BoxError) {
