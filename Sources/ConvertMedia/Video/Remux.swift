@@ -23,13 +23,18 @@ final class CopyLane: PumpLane {
     private var dtsShift: Int64?
     /// Packets looked at to find the shift: more than any reorder depth H.264/HEVC allow.
     private static let lookahead = 32
+    /// Whether packets flagged `AV_PKT_FLAG_DISCARD` are left out (outputs without edit lists).
+    private let dropsHidden: Bool
+    private let isVideo: Bool
 
     init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat) throws(ConvertError) {
         self.input = input
         self.muxer = muxer
         packetCopy = try Packet()
         nonStrict = muxer.acceptsEqualTimestamps
-        dtsShift = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? nil : 0
+        dropsHidden = !format.isISOBMFF
+        isVideo = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        dtsShift = isVideo ? nil : 0
         output = try muxer.addStream()
         guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
             throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
@@ -70,6 +75,10 @@ final class CopyLane: PumpLane {
     }
 
     func consume(_ packet: Packet) throws(ConvertError) {
+        // Only MP4/MOV write an edit list; elsewhere a packet the source's edit list hides (AAC
+        // priming, audio before a trimmed start) would be heard, so it is left out.
+        let hidden = packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0
+        if dropsHidden && hidden { return }
         let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
         try FFmpeg.check(av_packet_ref(copy.pointer, packet.pointer), "copy a packet", path: muxer.path,
@@ -77,6 +86,10 @@ final class CopyLane: PumpLane {
         av_packet_rescale_ts(copy.pointer, input.pointee.time_base, output.pointee.time_base)
         copy.pointer.pointee.stream_index = output.pointee.index
         copy.pointer.pointee.pos = -1
+        // MP4/MOV muxers end the edit list at the latest PTS + duration: a hidden frame past the
+        // source's edit end (phones end the edit a frame early) must not stretch it, or the copy
+        // would show one frame more than the source.
+        if hidden && isVideo { copy.pointer.pointee.duration = 0 }
         guard dtsShift != nil else {
             pending.append(copy)
             if pending.count >= Self.lookahead { try settle() }

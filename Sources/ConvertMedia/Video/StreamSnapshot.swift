@@ -39,6 +39,10 @@ struct StreamSnapshot: Sendable, Equatable {
     var duration: Double?
     /// Whether this FFmpeg build has a decoder for the stream.
     var decodable: Bool
+    /// Packets the container's edit list hides (decoded for reference, never shown or heard):
+    /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
+    /// so in a copy; any other container would show them.
+    var hiddenPackets = 0
 
     /// Whether this is AAC audio.
     var isAAC: Bool { kind == .audio && codecName == "aac" }
@@ -92,6 +96,16 @@ struct StreamSnapshot: Sendable, Equatable {
         let ticks = stream.pointee.duration
         duration = ticks != FFmpeg.noTimestamp && ticks > 0 ? Double(ticks) * timeBase : nil
         decodable = avcodec_find_decoder(parameters.codec_id) != nil
+        hiddenPackets = StreamSnapshot.hiddenPackets(stream)
+    }
+
+    /// Index entries the MP4/MOV demuxer marked `AVINDEX_DISCARD_FRAME` for the edit list.
+    private static func hiddenPackets(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var hidden = 0
+        for entry in 0..<avformat_index_get_entries_count(stream) {
+            if let item = avformat_index_get_entry(stream, entry), item.pointee.flags & AVINDEX_DISCARD_FRAME != 0 { hidden += 1 }
+        }
+        return hidden
     }
 
     /// The four printable characters of a codec tag, or empty.

@@ -180,7 +180,8 @@ enum VideoPlanner {
                 && !scales && request.crf == nil
         }
         var lanes: [LanePlan] = []
-        if copyVideo {
+        let copyProblem = copyVideo ? copyProblem(video, format: format) : nil
+        if copyVideo && copyProblem == nil {
             lanes.append(.copy(video))
             notes.append("video copied without re-encoding")
         } else {
@@ -208,7 +209,7 @@ enum VideoPlanner {
                 break
             }
             if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
-            notes.insert("video re-encoded to \(codec.rawValue)", at: 0)
+            notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
             lanes.append(.video(video, encoding))
         }
         if let audio = try audioLane(media: media, format: format, path: path) {
@@ -220,11 +221,39 @@ enum VideoPlanner {
         }
         let dropped = media.streams.count - lanes.count
         if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
-        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+                             notes: notes)
         plan.keepIdentifiers = request.keepMetadata
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)
         return plan
+    }
+
+    /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
+    /// its MP4 muxer does. A MOV with a copied Dolby Vision stream is therefore written by the
+    /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
+    static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
+        guard format.muxer == "mov",
+              lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
+        else { return format }
+        return OutputFormat(muxer: "mp4", fileExtension: format.fileExtension,
+                            options: format.options + [.init(key: "brand", value: "qt  ")])
+    }
+
+    /// Why a stream copy of `video` into `format` would not play as the source does, or nil:
+    /// FFmpeg 5.1's Matroska and WebM muxers write neither a display matrix nor an edit list, so
+    /// a portrait clip would play sideways and a trimmed clip would show the frames its edit list
+    /// hides. Such a copy becomes a re-encode with the pixels turned and only the shown frames.
+    static func copyProblem(_ video: StreamSnapshot, format: OutputFormat) -> String? {
+        guard !format.isISOBMFF else { return nil }
+        let name = format.muxer == "matroska" ? "MKV" : format.muxer.uppercased()
+        if rotationFilter(video.rotation) != nil {
+            return "turned upright: an \(name) file cannot say it is rotated"
+        }
+        if video.hiddenPackets > 0 {
+            return "only the frames the source plays: an \(name) file has no edit list"
+        }
+        return nil
     }
 
     /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.

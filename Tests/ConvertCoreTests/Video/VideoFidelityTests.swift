@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import ConvertCore
+@testable import ConvertMedia
+
+/// Issue 18, "the picture plays as it was filmed": every output keeps the rotation, the frames
+/// and the timing the source plays, and the Dolby Vision record. Checked with ffprobe/ffmpeg.
+@Suite("Video fidelity: rotation, edit lists, Dolby Vision records")
+struct VideoFidelityTests {
+    /// Frames (or audio packets) ffprobe decodes per stream, in stream order.
+    static func decodedCounts(_ path: String) throws -> [Int] {
+        let result = try MediaTool.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                                                   "-of", "csv=p=0", path])
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    static func convert(_ input: String, to container: VideoContainer, in directory: URL) async throws -> JobResult {
+        try await VideoConverter.convert(VideoRequest(input: input, container: container,
+                                                      output: OutputLocation(directory: directory.path))).result()
+    }
+
+    @Test("An MKV of a 180° clip is re-encoded upright: no display matrix needed, the picture as ffmpeg shows the source")
+    func upsideDownToMKV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-180.mp4")
+        #expect(try MediaTool.probe(input).video?.rotation == -180)
+        let result = try await Self.convert(input, to: .mkv, in: directory)
+        #expect(result.notes.first == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.rotation == nil)
+        #expect(probe.video?.int("width") == 160 && probe.video?.int("height") == 90)
+        #expect(try Self.decodedCounts(output) == [10])
+        // The ffmpeg CLI turns the source by its matrix when decoding: the output's top-left
+        // quarter must match the source's displayed top-left quarter, not its stored one.
+        let quarter = "crop=iw/2:ih/2:0:0"
+        let shown = try MediaTool.frameStatistics(output, filter: quarter)
+        let expected = try MediaTool.frameStatistics(input, filter: quarter)
+        let stored = try MediaTool.frameStatistics(input, filter: "hflip,vflip,\(quarter)")
+        #expect(abs(shown.luma - expected.luma) < 3)
+        #expect(abs(stored.luma - expected.luma) > 6)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("An MKV of a portrait (90°) iPhone-like clip stays portrait: 180x320 pixels, no matrix")
+    func portraitToMKV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.convert(Fixtures.generated("iphone-like.mov"), to: .mkv, in: directory)
+        #expect(result.notes.first?.hasPrefix("video re-encoded to hevc (turned upright") == true)
+        let probe = try MediaTool.probe(try outputPath(result))
+        #expect(probe.video?.int("width") == 180 && probe.video?.int("height") == 320)
+        #expect(probe.video?.rotation == nil)
+    }
+
+    @Test("A clip cut by an edit list (77 packets, 66 shown) plays 66 frames in MKV, MP4 and MOV, and decodes cleanly",
+          arguments: [VideoContainer.mkv, .mp4, .mov])
+    func editList(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-editlist.mp4")
+        let source = try Self.decodedCounts(input)
+        #expect(source == [66, 121])
+        let result = try await Self.convert(input, to: container, in: directory)
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == source)
+        #expect(try MediaTool.decodeErrors(output) == "")
+        let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
+        if container == .mkv {
+            #expect(result.notes.first == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
+            #expect(try abs(#require(MediaTool.probe(output).duration) - sourceDuration) < 0.05)
+        } else {
+            #expect(result.notes.contains("video copied without re-encoding"))
+            #expect(try abs(#require(MediaTool.probe(output).video?.duration) - sourceDuration) < 0.05)
+        }
+    }
+
+    @Test("A MOV copy of an iPhone Dolby Vision clip keeps its dvvC record (written under QuickTime's brand)")
+    func dolbyVisionMOV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.convert(Fixtures.path("video/dolbyVision-hdr.MOV"), to: .mov, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        #expect(output.hasSuffix(".mov"))
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(probe.video?.rotation == -90)
+        #expect(probe.tags["major_brand"] == "qt  ")
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+}
