@@ -26,6 +26,8 @@ final class CopyLane: PumpLane {
     /// Whether packets flagged `AV_PKT_FLAG_DISCARD` are left out (outputs without edit lists).
     private let dropsHidden: Bool
     private let isVideo: Bool
+    /// Hidden video packets not yet followed by a shown one (see ``holdOrWrite(_:hidden:)``).
+    private var trailingHidden: [Packet] = []
 
     init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat) throws(ConvertError) {
         self.input = input
@@ -86,16 +88,28 @@ final class CopyLane: PumpLane {
         av_packet_rescale_ts(copy.pointer, input.pointee.time_base, output.pointee.time_base)
         copy.pointer.pointee.stream_index = output.pointee.index
         copy.pointer.pointee.pos = -1
-        // MP4/MOV muxers end the edit list at the latest PTS + duration: a hidden frame past the
-        // source's edit end (phones end the edit a frame early) must not stretch it, or the copy
-        // would show one frame more than the source.
-        if hidden && isVideo { copy.pointer.pointee.duration = 0 }
         guard dtsShift != nil else {
             pending.append(copy)
             if pending.count >= Self.lookahead { try settle() }
             return
         }
-        try write(copy)
+        try holdOrWrite(copy, hidden: hidden)
+    }
+
+    /// Hidden video packets are held until a shown one follows. Phones end a clip's edit list a
+    /// frame before its last sample; a muxer would stretch its own edit list over that frame and
+    /// the copy would show one frame more than the source. Packets still held at the end come
+    /// last in decoding order, so no other frame needs them, and they are left out.
+    private func holdOrWrite(_ packet: Packet, hidden: Bool) throws(ConvertError) {
+        if hidden && isVideo {
+            let held = try Packet()
+            av_packet_move_ref(held.pointer, packet.pointer)
+            trailingHidden.append(held)
+            return
+        }
+        for held in trailingHidden { try write(held) }
+        trailingHidden.removeAll()
+        try write(packet)
     }
 
     /// Some camera files (iPhone MOVs with B-frames) give packets whose DTS is later than their
@@ -112,7 +126,7 @@ final class CopyLane: PumpLane {
         dtsShift = shift
         let held = pending
         pending.removeAll()
-        for packet in held { try write(packet) }
+        for packet in held { try holdOrWrite(packet, hidden: packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0) }
     }
 
     private func write(_ packet: Packet) throws(ConvertError) {
@@ -148,6 +162,7 @@ final class CopyLane: PumpLane {
 
     func finish() throws(ConvertError) {
         if dtsShift == nil { try settle() }
+        trailingHidden.removeAll()
     }
 
     var damagedPackets: Int { 0 }

@@ -76,6 +76,19 @@ struct VideoFidelityTests {
         }
     }
 
+    @Test("An iPhone clip whose edit list ends a frame early (243 samples, 242 shown) copies to 242 frames, not 243",
+          arguments: [VideoContainer.mp4, .mov])
+    func editListEnd(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/motion.mov")
+        let result = try await Self.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let source = try Self.decodedCounts(input)
+        #expect(source == [346, 242])
+        #expect(try Self.decodedCounts(try outputPath(result)) == [242, 346])
+    }
+
     @Test("A MOV copy of an iPhone Dolby Vision clip keeps its dvvC record (written under QuickTime's brand)")
     func dolbyVisionMOV() async throws {
         let directory = try Fixtures.temporaryDirectory()
