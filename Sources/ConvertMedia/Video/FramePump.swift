@@ -60,6 +60,8 @@ final class FramePump {
     private let progress: (Double) -> Void
     /// Container tags left out because they give a location.
     private(set) var removedLocationTags = 0
+    /// Facts the lanes found while opening their streams, for the job result.
+    var notes: [String] { plan.lanes.compactMap { lanes[$0.stream.index] as? VideoLane }.flatMap(\.notes) }
     /// Damaged packets the decoders skipped, over all lanes.
     var damagedPackets: Int { lanes.values.reduce(0) { $0 + $1.damagedPackets } }
 
@@ -208,6 +210,8 @@ final class VideoLane: TranscodingLane {
     private var lastPts = Int64.min
     private var decodedFrames = 0
     private let path: String
+    /// Facts for the job result that only opening the stream reveals.
+    private(set) var notes: [String] = []
     /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
@@ -268,8 +272,19 @@ final class VideoLane: TranscodingLane {
         }
         if muxer.needsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options = encoding.options.map { ($0.key, $0.value) }
+        // PQ kept as PQ: the HDR10 static metadata, from the container or the first frame's SEI.
+        var hdr: HDRStaticMetadata? = nil
+        if case .keepHDR(.pq) = encoding.dynamicRange {
+            hdr = HDRStaticMetadata.read(input, path: demuxer.path, maxPixels: maxPixels)
+        }
         if encoding.encoder == "libx265" {
-            options.append(("x265-params", VideoLane.x265Parameters(input: input, range: encoding.dynamicRange)))
+            options.append(("x265-params", VideoLane.x265Parameters(hdr: hdr)))
+        }
+        if encoding.encoder == "libsvtav1", let hdr, !hdr.svtAV1Parameters.isEmpty {
+            options.append(("svtav1-params", (["enable-hdr=1"] + hdr.svtAV1Parameters).joined(separator: ":")))
+        }
+        if hdr?.hasHDR10Plus == true {
+            notes.append("HDR10+ dynamic metadata dropped (kept: HDR10 static metadata)")
         }
         try encoder.open(options: options)
         output = try muxer.addStream()
@@ -289,31 +304,9 @@ final class VideoLane: TranscodingLane {
 
     /// libx265's own options: quiet logging and, for HDR10, the static metadata as SEI
     /// (FFmpeg 5.1's wrapper does not pass mastering or light-level side data on by itself).
-    static func x265Parameters(input: UnsafeMutablePointer<AVStream>, range: ToneMapDecision.Action) -> String {
+    static func x265Parameters(hdr: HDRStaticMetadata?) -> String {
         var parameters = ["log-level=error"]
-        guard case .keepHDR(let source) = range, source == .pq else { return parameters.joined(separator: ":") }
-        parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"]
-        var size = 0
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
-           size >= MemoryLayout<AVMasteringDisplayMetadata>.size
-        {
-            let mastering = UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self)
-            if mastering.has_primaries != 0 && mastering.has_luminance != 0 {
-                // x265 wants chromaticities in 1/50000 and luminance in 1/10000 cd/m², G then B then R.
-                func chroma(_ value: AVRational) -> Int { Int((av_q2d(value) * 50000).rounded()) }
-                func luminance(_ value: AVRational) -> Int { Int((av_q2d(value) * 10000).rounded()) }
-                let p = mastering.display_primaries
-                parameters.append("master-display=G(\(chroma(p.1.0)),\(chroma(p.1.1)))B(\(chroma(p.2.0)),\(chroma(p.2.1)))"
-                    + "R(\(chroma(p.0.0)),\(chroma(p.0.1)))WP(\(chroma(mastering.white_point.0)),\(chroma(mastering.white_point.1)))"
-                    + "L(\(luminance(mastering.max_luminance)),\(luminance(mastering.min_luminance)))")
-            }
-        }
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
-           size >= MemoryLayout<AVContentLightMetadata>.size
-        {
-            let light = UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self)
-            parameters.append("max-cll=\(light.MaxCLL),\(light.MaxFALL)")
-        }
+        if let hdr { parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"] + hdr.x265Parameters }
         return parameters.joined(separator: ":")
     }
 

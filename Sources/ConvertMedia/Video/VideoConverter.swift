@@ -72,6 +72,7 @@ enum VideoJob {
         let staged = try StagedOutput(destination: destination)
         let removedTags: Int
         let damaged: Int
+        let laneNotes: [String]
         do {
             let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
             let stage: JobStage = plan.isPassthrough ? .remuxing : .encoding
@@ -80,12 +81,13 @@ enum VideoJob {
             }
             try pump.run()
             removedTags = pump.removedLocationTags
+            laneNotes = pump.notes
             damaged = pump.damagedPackets
         }
         reporter.report(.writing, 0.99)
         // A name chosen here may be taken by a concurrent job before this commit: number around it.
         let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
-        var notes = plan.notes
+        var notes = plan.notes + laneNotes
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }
