@@ -7,6 +7,8 @@
 #   fidelity-raw.hevc      a raw HEVC elementary stream (Annex B, no container), 10 frames at 25 fps.
 #   fidelity-raw.h264      the same as raw H.264.
 #   fidelity-14s.mp4       14 s of 64x36 H.264 at 5 fps, for trimming past the end.
+#   fidelity-dv10.mp4      AV1 10-bit PQ whose sample entry is renamed dav1 and carries a dvvC box:
+#                          Dolby Vision profile 10.1 (HDR10-compatible base), as no real file is at hand.
 set -euo pipefail
 cd "$OUT"
 exact=(-fflags +bitexact -map_metadata -1 -flags:v +bitexact -flags:a +bitexact)
@@ -34,3 +36,39 @@ ffmpeg -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -t 0.4 -c:v libx26
 ffmpeg -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -t 0.4 "${h264[@]}" -f h264 fidelity-raw.h264
 
 ffmpeg -v error -y -f lavfi -i "testsrc2=size=64x36:rate=5" -t 14 "${h264[@]}" "${exact[@]}" fidelity-14s.mp4
+
+ffmpeg -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -t 0.4 -pix_fmt yuv420p10le -c:v libsvtav1 -preset 12 \
+  -color_trc smpte2084 -color_primaries bt2020 -colorspace bt2020nc "${exact[@]}" fidelity-av1.mp4 2>/dev/null
+python3 - fidelity-av1.mp4 fidelity-dv10.mp4 <<'PY'
+import struct, sys
+def find(data, start, end, kind):
+    pos = start
+    while pos + 8 <= end:
+        size, name = struct.unpack(">I4s", data[pos:pos + 8])
+        if name == kind:
+            return pos, size
+        pos += size
+    raise SystemExit("box %r not found" % kind)
+data = bytearray(open(sys.argv[1], "rb").read())
+moov, moov_size = find(data, 0, len(data), b"moov")
+assert find(data, 0, len(data), b"mdat")[0] < moov, "moov must follow mdat so chunk offsets stay valid"
+chain = [moov]
+pos, size = find(data, moov + 8, moov + moov_size, b"trak")
+chain.append(pos)
+for name in (b"mdia", b"minf", b"stbl", b"stsd"):
+    pos, size = find(data, pos + 8, pos + size, name)
+    chain.append(pos)
+entry = pos + 16
+entry_size = struct.unpack(">I", data[entry:entry + 4])[0]
+chain.append(entry)
+assert data[entry + 4:entry + 8] == b"av01"
+profile, level, rpu, el, bl, compat = 10, 1, 1, 0, 1, 1
+payload = struct.pack(">BBHB", 1, 0, (profile << 9) | (level << 3) | (rpu << 2) | (el << 1) | bl, compat << 4) + bytes(19)
+box = struct.pack(">I4s", 8 + len(payload), b"dvvC") + payload
+data[entry + entry_size:entry + entry_size] = box
+for at in chain:
+    data[at:at + 4] = struct.pack(">I", struct.unpack(">I", data[at:at + 4])[0] + len(box))
+data[entry + 4:entry + 8] = b"dav1"
+open(sys.argv[2], "wb").write(data)
+PY
+rm fidelity-av1.mp4

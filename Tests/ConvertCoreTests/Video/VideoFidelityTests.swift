@@ -104,3 +104,32 @@ struct VideoFidelityTests {
         #expect(try MediaTool.decodeErrors(output) == "")
     }
 }
+
+/// Dolby Vision profile 10 (AV1, `dav1` sample entry), which FFmpeg 5.1 cannot name by itself.
+@Suite("Video Dolby Vision profile 10")
+struct VideoDolbyVisionAV1Tests {
+    @Test("A dav1 (Dolby Vision 10.1) clip is AV1 to us: copied into MP4 and MKV with its record, never called 'dav1' in a refusal",
+          arguments: [VideoContainer.mp4, .mkv])
+    func copy(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-dv10.mp4")
+        #expect(try MediaTool.probe(input).video?.string("codec_tag_string") == "dav1")
+        let result = try await VideoFidelityTests.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.codecName == "av1")
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(try VideoFidelityTests.decodedCounts(output) == [10])
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("The probe names it AV1 with its Dolby Vision profile")
+    func probe() async throws {
+        let info = try await MediaProbe.probe(path: Fixtures.generated("fidelity-dv10.mp4"))
+        let track = try #require(info.container?.videoTracks.first)
+        #expect(track.codec == "av1")
+        #expect(track.decoderAvailable)
+    }
+}
