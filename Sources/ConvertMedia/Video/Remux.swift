@@ -64,7 +64,9 @@ final class CopyLane: PumpLane {
     static func codecTag(for parameters: AVCodecParameters, in format: OutputFormat) -> UInt32 {
         guard format.isISOBMFF else { return 0 }
         let tag = StreamSnapshot.fourCC(parameters.codec_tag)
-        if ["avc1", "avc3", "hvc1", "hev1", "av01", "mp4a"].contains(tag) { return parameters.codec_tag }
+        if ["avc1", "avc3", "hvc1", "hev1", "av01"].contains(tag) { return parameters.codec_tag }
+        // MP4 files label MP3 `mp4a` too (by object type); QuickTime names it `.mp3` itself.
+        if tag == "mp4a" && parameters.codec_id == AV_CODEC_ID_AAC { return parameters.codec_tag }
         if parameters.codec_id == AV_CODEC_ID_HEVC { return fourCC("hvc1") }
         return 0
     }

@@ -32,6 +32,25 @@ public enum VideoConverter {
         }
     }
 
+    /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:)``
+    /// takes: the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
+    /// `.flac`, `.wav` for 16-bit PCM; nil when the sound needs encoding or cannot be read.
+    /// Reads the file's headers only, on the calling thread.
+    public static func soundFormat(of input: String) -> AudioFormat? {
+        _ = VideoJob.silenced
+        guard let demuxer = try? Demuxer(path: input) else { return nil }
+        let audio = MediaSnapshot(demuxer).streams.filter { $0.kind == .audio }
+        guard let chosen = audio.first(where: \.isAAC) ?? audio.first else { return nil }
+        switch chosen.codecName {
+        case "aac": return .m4a
+        case "mp3": return .mp3
+        case "opus": return .opus
+        case "flac": return .flac
+        case "pcm_s16le": return .wav
+        default: return nil
+        }
+    }
+
     private static func run(
         input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan

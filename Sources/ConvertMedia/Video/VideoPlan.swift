@@ -143,7 +143,9 @@ enum VideoPlanner {
     /// Audio codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
         switch format.muxer {
-        case "mp4", "mov", "ipod": return name == "aac"
+        case "mp4", "ipod": return name == "aac"
+        // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
+        case "mov": return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
         case "matroska": return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
         case "webm": return ["opus", "vorbis"].contains(name)
         case "mp3": return name == "mp3"

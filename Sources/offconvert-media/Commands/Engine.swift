@@ -156,14 +156,22 @@ extension GIFCommand {
 
 extension ExtractAudioCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let asked = arguments.value("to")
         let name = try arguments.choice("to", AudioFormat.allCases.map(\.rawValue), default: "m4a")
-        guard let format = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
+        guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let keepLocation = arguments.flag("keep-location")
+        // Without --to, the sound keeps its own format when an audio file can hold it as it is
+        // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a.
+        let format: @Sendable (String) -> AudioFormat = { input in
+            asked == nil ? VideoConverter.soundFormat(of: input) ?? .m4a : chosen
+        }
         return try await VideoWork.run(
-            command: spec.name, identity: ["to=\(name)", "keep-location=\(keepLocation)"], outputExtension: format.fileExtension,
-            arguments: arguments, console: console, cost: { _ in 16 << 20 }
+            command: spec.name, identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)"],
+            outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
+            extensionFor: { format($0).fileExtension }
         ) { input, output in
-            VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format, keepLocation: keepLocation, output: output))
+            VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation,
+                                                               output: output))
         }
     }
 }

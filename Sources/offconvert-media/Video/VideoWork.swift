@@ -33,12 +33,13 @@ enum VideoWork {
     static func run(
         command: String, identity: [String], outputExtension: String, arguments: ParsedArguments, console: Console,
         cost: @escaping @Sendable (String) async -> Int64 = { await VideoWork.cost(of: $0) },
+        extensionFor: (@Sendable (_ input: String) -> String)? = nil,
         makeJob: @escaping @Sendable (_ input: String, _ output: OutputLocation) -> ConversionJob
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .video, target: outputExtension)
         var work = BatchWork(
-            command: command, identity: identity, outputExtension: { _ in outputExtension }, cost: cost,
+            command: command, identity: identity, outputExtension: extensionFor ?? { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
                 let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
                 return try await job.result(onProgress: progress)
