@@ -131,6 +131,9 @@ public struct GIFRequest: Sendable, Equatable {
     /// The longest GIF offconvert makes, in seconds: GIFs grow fast.
     public static let maximumDuration: Double = 30
 
+    /// Above this length (seconds) a GIF made without `duration` gets a warning about its size.
+    public static let longDefault: Double = 10
+
     /// Creates a request.
     public init(input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
                 width: Int = 480, output: OutputLocation = OutputLocation(),

@@ -401,11 +401,25 @@ enum VideoPlanner {
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
         }
+        let made = media.duration.map { min(duration, $0 - request.start) } ?? duration
+        if let asked = request.duration, let total = media.duration, request.start + asked > total + 0.05 {
+            notes.append("made \(seconds(made)) s, not \(seconds(asked)) s: the video ends \(seconds(made)) s after the start")
+        }
+        // A GIF stores every frame as a picture: 30 s of camera footage is tens of megabytes.
+        if request.duration == nil && made > GIFRequest.longDefault {
+            notes.append("warning: a \(seconds(made)) s GIF is large; --duration, --fps or --width make it smaller")
+        }
         var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
                              start: request.start, end: request.start + duration, notes: notes)
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: request.input)
         return plan
+    }
+
+    /// Seconds for a note: whole when whole, else one decimal.
+    static func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
     /// Plans an audio extraction.
