@@ -78,9 +78,11 @@ final class FramePump {
             case .copy:
                 lanes[lane.stream.index] = try CopyLane(input: stream, muxer: muxer, format: plan.format)
             case .video(_, let encoding):
-                lanes[lane.stream.index] = try VideoLane(
+                let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
                     format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
+                if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream, demuxer: demuxer) }
+                lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
@@ -109,11 +111,13 @@ final class FramePump {
         var reached = Reached()
         var stoppedAtEnd = false
         var primaryPackets = 0
+        var timing = FrameRateTiming()
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
             let index = Int(packet.pointer.pointee.stream_index)
             let stream = demuxer.stream(index)
+            if plan.timesByFrameRate { timing.stamp(packet, stream: stream, demuxer: demuxer) }
             // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
             let offset = av_rescale_q(startTime, offc_time_base_q(), stream.pointee.time_base)
             if packet.pointer.pointee.pts != FFmpeg.noTimestamp { packet.pointer.pointee.pts -= offset }
@@ -155,6 +159,33 @@ final class FramePump {
         }
         try muxer.finish()
         progress(1)
+    }
+}
+
+/// Decoding times for the packets of a raw elementary stream, which have none: packet n of a
+/// video stream decodes at n frame durations (for progress and the end check); the decoded
+/// frames are timed by their display order (``VideoLane/framePace``).
+struct FrameRateTiming {
+    private var counts: [Int32: Int64] = [:]
+
+    mutating func stamp(_ packet: Packet, stream: UnsafeMutablePointer<AVStream>, demuxer: Demuxer) {
+        let pointer = packet.pointer
+        guard pointer.pointee.dts == FFmpeg.noTimestamp, pointer.pointee.pts == FFmpeg.noTimestamp,
+              stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        else { return }
+        let index = pointer.pointee.stream_index
+        let count = counts[index, default: 0]
+        let frame = Self.frameTicks(stream: stream, demuxer: demuxer)
+        pointer.pointee.dts = count * frame
+        pointer.pointee.duration = frame
+        counts[index] = count + 1
+    }
+
+    /// One frame's duration in the stream's time base, from its frame rate (25 fps when unknown).
+    static func frameTicks(stream: UnsafeMutablePointer<AVStream>, demuxer: Demuxer) -> Int64 {
+        var rate = av_guess_frame_rate(demuxer.context, stream, nil)
+        if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 25, den: 1) }
+        return max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), stream.pointee.time_base))
     }
 }
 
@@ -210,6 +241,9 @@ final class VideoLane: TranscodingLane {
     private var lastPts = Int64.min
     private var decodedFrames = 0
     private let path: String
+    /// For a stream without timestamps: one frame's duration (input time base); decoded frames,
+    /// which come in display order, are timed by their count.
+    var framePace: Int64?
     /// Facts for the job result that only opening the stream reveals.
     private(set) var notes: [String] = []
     /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
@@ -325,8 +359,8 @@ final class VideoLane: TranscodingLane {
 
     func drainDecoder() throws(ConvertError) {
         while try decoder.receive(into: decoded) == .frame {
+            decoded.pointer.pointee.pts = framePace.map { Int64(decodedFrames) * $0 } ?? decoded.pointer.pointee.best_effort_timestamp
             decodedFrames += 1
-            decoded.pointer.pointee.pts = decoded.pointer.pointee.best_effort_timestamp
             let frame = decoded.pointer.pointee
             if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat {
                 try replaceGraph(width: frame.width, height: frame.height, pixelFormat: frame.format,

@@ -131,6 +131,9 @@ struct MediaSnapshot: Sendable {
     var duration: Double?
     /// Container-level metadata tags, in file order.
     var tags: [(key: String, value: String)]
+    /// The file is a raw elementary stream (`.h264`, `.hevc`): its packets carry no timestamps,
+    /// only the order of the frames (`AVFMT_NOTIMESTAMPS`).
+    var isElementaryStream = false
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
@@ -148,10 +151,19 @@ struct MediaSnapshot: Sendable {
         streams = snapshots
         duration = demuxer.duration
         tags = Metadata.entries(demuxer.context.pointee.metadata)
+        isElementaryStream = MediaSnapshot.isElementaryStream(demuxer)
     }
 }
 
 extension MediaSnapshot {
+    /// FFmpeg's raw video bitstream readers: their packets carry no timestamps.
+    static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
+
+    fileprivate static func isElementaryStream(_ demuxer: Demuxer) -> Bool {
+        guard let format = demuxer.context.pointee.iformat?.pointee else { return false }
+        return format.flags & AVFMT_NOTIMESTAMPS != 0 || elementaryStreamFormats.contains(String(cString: format.name))
+    }
+
     /// Fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
     /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
     /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5

@@ -111,6 +111,9 @@ struct VideoPlan: Sendable, Equatable {
     var end: Double?
     /// Facts for the job result.
     var notes: [String]
+    /// Packets carry no timestamps (a raw elementary stream): the pump gives each video packet
+    /// a decoding time from the stream's frame rate (its VUI timing, else FFmpeg's 25 fps).
+    var timesByFrameRate = false
     /// The most pixels a decoded video frame may have (see ``PixelLimit``).
     var maxPixels = PixelLimit.defaultMaxPixels
 
@@ -182,7 +185,9 @@ enum VideoPlanner {
                 && !scales && request.crf == nil
         }
         var lanes: [LanePlan] = []
-        let copyProblem = copyVideo ? copyProblem(video, format: format) : nil
+        let copyProblem = copyVideo
+            ? (media.isElementaryStream ? "a raw stream has no timestamps: timed by its frame rate" : copyProblem(video, format: format))
+            : nil
         if copyVideo && copyProblem == nil {
             lanes.append(.copy(video))
             notes.append("video copied without re-encoding")
@@ -225,6 +230,7 @@ enum VideoPlanner {
         if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
         var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
                              notes: notes)
+        plan.timesByFrameRate = media.isElementaryStream
         plan.keepIdentifiers = request.keepMetadata
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)

@@ -133,3 +133,26 @@ struct VideoDolbyVisionAV1Tests {
         #expect(track.decoderAvailable)
     }
 }
+
+/// Raw `.hevc`/`.h264` elementary streams: no timestamps, yet valid files.
+@Suite("Video raw elementary streams")
+struct VideoElementaryStreamTests {
+    @Test("A raw stream converts, timed by its frame rate: 10 frames over 0.4 s, clean decode, never called damaged",
+          arguments: [("fidelity-raw.hevc", VideoSituation.convert), ("fidelity-raw.h264", .sendToWindows)])
+    func converts(_ fixture: String, _ situation: VideoSituation) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated(fixture)
+        let output = OutputLocation(directory: directory.path)
+        let request = situation == .sendToWindows ? VideoRequest.sendToWindows(input, output: output)
+            : VideoRequest(input: input, container: .mp4, output: output)
+        let result = try await VideoConverter.convert(request).result()
+        #expect(result.notes.first?.hasSuffix("(a raw stream has no timestamps: timed by its frame rate)") == true)
+        let path = try outputPath(result)
+        #expect(try VideoFidelityTests.decodedCounts(path) == [10])
+        #expect(try abs(#require(MediaTool.probe(path).duration) - 0.4) < 0.01)
+        let times = try MediaTool.videoFrameTimes(path)
+        #expect(times.count == 10 && abs(times[1] - times[0] - 0.04) < 0.001)
+        #expect(try MediaTool.decodeErrors(path) == "")
+    }
+}
