@@ -86,6 +86,11 @@ public struct VideoRequest: Sendable, Equatable {
     /// `input.too-many-pixels` before any decoder is opened (see ``PixelLimit``). Passthrough
     /// remuxes never decode, so they are not limited.
     public var maxPixels: Int
+    /// Where the output starts, in seconds of the input (0: its beginning). Cutting re-encodes,
+    /// so the cut falls on the exact frame, not on the keyframe before it.
+    public var start: Double = 0
+    /// How long the output lasts, in seconds; `nil` runs to the end.
+    public var duration: Double?
 
     /// Creates a request.
     public init(

@@ -470,7 +470,7 @@ final class AudioLane: TranscodingLane {
         graph = try FilterGraph(
             audio: .init(sampleRate: source.pointee.sample_rate, sampleFormatName: inputFormat,
                          channelLayout: String(nulTerminated: description), timeBase: input.pointee.time_base),
-            description: "aresample=\(rate),aformat=sample_fmts=\(outputFormat):channel_layouts=\(encoding.channels == 1 ? "mono" : "stereo")",
+            description: (encoding.trim.isEmpty ? "" : encoding.trim + ",") + "aresample=\(rate),aformat=sample_fmts=\(outputFormat):channel_layouts=\(encoding.channels == 1 ? "mono" : "stereo")",
             frameSize: frameSize, path: muxer.path)
         output = try muxer.addStream()
         try FFmpeg.check(avcodec_parameters_from_context(output.pointee.codecpar, context), "set up the output stream",

@@ -71,6 +71,8 @@ struct AudioEncoding: Sendable, Equatable {
     var channels: Int32
     /// Target bit rate in bits per second, for lossy encoders.
     var bitRate: Int64?
+    /// Filters run before resampling (`atrim` for a cut), or empty.
+    var trim = ""
 }
 
 /// What happens to one kept input stream.
@@ -172,10 +174,11 @@ enum VideoPlanner {
             throw ConvertError(.request, key: "request.max-height", message: "The maximum height must be at least 16 pixels.")
         }
         let format = OutputFormat.video(request.container)
-        var notes: [String] = []
+        let cut = try cutRange(request, media: media)
+        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
         let displayHeight = video.isSideways ? video.width : video.height
         let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
-        let copyVideo: Bool
+        var copyVideo: Bool
         switch request.situation {
         case .sendToWindows:
             copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
@@ -184,6 +187,8 @@ enum VideoPlanner {
             copyVideo = wanted == video.codecName && accepts(format, videoCodec: video.codecName)
                 && !scales && request.crf == nil
         }
+        // A copy can only start on a keyframe; a cut is made on the exact frame.
+        if cut != nil { copyVideo = false }
         var lanes: [LanePlan] = []
         let copyProblem = copyVideo
             ? (media.isElementaryStream ? "a raw stream has no timestamps: timed by its frame rate" : copyProblem(video, format: format))
@@ -205,8 +210,12 @@ enum VideoPlanner {
                 throw ConvertError(.request, key: "request.codec",
                                    message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
             }
-            let encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+            var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
                                              maxHeight: request.maxHeight, path: path)
+            if let cut {
+                encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS,"
+                    + encoding.filter
+            }
             switch encoding.dynamicRange {
             case .toneMap(let source):
                 notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
@@ -219,7 +228,12 @@ enum VideoPlanner {
             notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
             lanes.append(.video(video, encoding))
         }
-        if let audio = try audioLane(media: media, format: format, path: path) {
+        if var audio = try audioLane(media: media, format: format, path: path) {
+            if let cut {
+                var encoding = audioEncoding(for: format, source: audio.stream)
+                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                audio = .audio(audio.stream, encoding)
+            }
             lanes.append(audio)
             switch audio {
             case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
@@ -231,6 +245,7 @@ enum VideoPlanner {
         var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
                              notes: notes)
         plan.timesByFrameRate = media.isElementaryStream
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)
@@ -420,6 +435,23 @@ enum VideoPlanner {
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: request.input)
         return plan
+    }
+
+    /// The part of the input a request keeps (start and length in seconds), or nil for all of it.
+    static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+        guard request.start > 0 || request.duration != nil else { return nil }
+        guard request.start >= 0, request.start.isFinite else {
+            throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
+        }
+        if let duration = request.duration, !(duration > 0 && duration.isFinite) {
+            throw ConvertError(.request, key: "request.duration", message: "The duration must be more than 0 seconds.")
+        }
+        let total = media.duration ?? .infinity
+        if request.start >= total {
+            throw ConvertError(.request, key: "request.start",
+                               message: "The start time is past the end of \(request.input) (\(seconds(total)) s long).")
+        }
+        return (request.start, min(request.duration ?? .infinity, total - request.start))
     }
 
     /// Seconds for a note: whole when whole, else one decimal.

@@ -10,13 +10,15 @@ extension SendToWindowsCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let keepLocation = arguments.flag("keep-location")
         let maxPixels = try BatchOptions.maxPixels(arguments)
+        let (start, duration) = try VideoWork.cut(arguments)
         return try await VideoWork.run(
-            command: spec.name, identity: ["keep-location=\(keepLocation)"], outputExtension: VideoContainer.mp4.rawValue,
-            arguments: arguments, console: console
+            command: spec.name, identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
+            outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             request.maxPixels = maxPixels
+            (request.start, request.duration) = (start, duration)
             return VideoConverter.convert(request)
         }
     }
@@ -449,15 +451,18 @@ extension VideoConvertCommand {
         let keepLocation = arguments.flag("keep-location")
         let codec = codecName.flatMap(VideoCodec.init(rawValue:))
         let maxPixels = try BatchOptions.maxPixels(arguments)
+        let (start, duration) = try VideoWork.cut(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "keep-location=\(keepLocation)"],
+                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
-            VideoConverter.convert(VideoRequest(
+            var request = VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
-                keepLocation: keepLocation, output: output, maxPixels: maxPixels))
+                keepLocation: keepLocation, output: output, maxPixels: maxPixels)
+            (request.start, request.duration) = (start, duration)
+            return VideoConverter.convert(request)
         }
     }
 }
