@@ -91,6 +91,8 @@ public struct VideoRequest: Sendable, Equatable {
     public var start: Double = 0
     /// How long the output lasts, in seconds; `nil` runs to the end.
     public var duration: Double?
+    /// The sound tracks kept.
+    public var audioTracks = AudioTrackChoice.automatic
 
     /// Creates a request.
     public init(
@@ -113,6 +115,16 @@ public struct VideoRequest: Sendable, Equatable {
     public static func sendToWindows(_ input: String, output: OutputLocation = OutputLocation()) -> VideoRequest {
         VideoRequest(input: input, situation: .sendToWindows, container: .mp4, codec: .h264, output: output)
     }
+}
+
+/// Which sound tracks a conversion keeps.
+public enum AudioTrackChoice: Sendable, Equatable {
+    /// The first AAC track, else the first track (what "send to Windows" keeps).
+    case automatic
+    /// The n-th audio track of the input, counted from 1.
+    case track(Int)
+    /// Every audio track.
+    case all
 }
 
 /// A request to turn part of a video into an animated GIF.
@@ -179,6 +191,8 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     /// Keep location tags (off by default).
     public var keepLocation: Bool
     /// Keep tags that identify the device or its owner (off by default).
+    /// The sound track saved (``AudioTrackChoice/all`` is not offered: one audio file, one track).
+    public var audioTrack = AudioTrackChoice.automatic
     public var keepMetadata = false
     /// Where to write.
     public var output: OutputLocation

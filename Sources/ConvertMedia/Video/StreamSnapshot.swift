@@ -43,6 +43,8 @@ struct StreamSnapshot: Sendable, Equatable {
     /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
     /// so in a copy; any other container would show them.
     var hiddenPackets = 0
+    /// The stream's `language` tag (ISO 639-2), when it has one other than `und`.
+    var language: String?
 
     /// Whether this is AAC audio.
     var isAAC: Bool { kind == .audio && codecName == "aac" }
@@ -97,6 +99,10 @@ struct StreamSnapshot: Sendable, Equatable {
         duration = ticks != FFmpeg.noTimestamp && ticks > 0 ? Double(ticks) * timeBase : nil
         decodable = avcodec_find_decoder(parameters.codec_id) != nil
         hiddenPackets = StreamSnapshot.hiddenPackets(stream)
+        if let tag = av_dict_get(stream.pointee.metadata, "language", nil, 0) {
+            let text = String(cString: tag.pointee.value)
+            language = text == "und" || text.isEmpty ? nil : text
+        }
     }
 
     /// Index entries the MP4/MOV demuxer marked `AVINDEX_DISCARD_FRAME` for the edit list.

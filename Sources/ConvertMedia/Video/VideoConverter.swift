@@ -33,14 +33,19 @@ public enum VideoConverter {
     }
 
     /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:)``
-    /// takes: the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
+    /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
     /// `.flac`, `.wav` for 16-bit PCM; nil when the sound needs encoding or cannot be read.
     /// Reads the file's headers only, on the calling thread.
-    public static func soundFormat(of input: String) -> AudioFormat? {
+    public static func soundFormat(of input: String, track: AudioTrackChoice = .automatic) -> AudioFormat? {
         _ = VideoJob.silenced
         guard let demuxer = try? Demuxer(path: input) else { return nil }
         let audio = MediaSnapshot(demuxer).streams.filter { $0.kind == .audio }
-        guard let chosen = audio.first(where: \.isAAC) ?? audio.first else { return nil }
+        let picked: StreamSnapshot?
+        switch track {
+        case .track(let number): picked = number >= 1 && number <= audio.count ? audio[number - 1] : nil
+        case .automatic, .all: picked = audio.first(where: \.isAAC) ?? audio.first
+        }
+        guard let chosen = picked else { return nil }
         switch chosen.codecName {
         case "aac": return .m4a
         case "mp3": return .mp3

@@ -228,7 +228,8 @@ enum VideoPlanner {
             notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
             lanes.append(.video(video, encoding))
         }
-        if var audio = try audioLane(media: media, format: format, path: path) {
+        let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
+        for var audio in try audioLanes(media: media, format: format, path: path, choice: choice) {
             if let cut {
                 var encoding = audioEncoding(for: format, source: audio.stream)
                 encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
@@ -240,8 +241,7 @@ enum VideoPlanner {
             default: notes.append("audio copied without re-encoding")
             }
         }
-        let dropped = media.streams.count - lanes.count
-        if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
+        notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
         var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
                              notes: notes)
         plan.timesByFrameRate = media.isElementaryStream
@@ -299,6 +299,64 @@ enum VideoPlanner {
         }
         guard let source = audioStreams.first(where: \.decodable) else { return nil }
         return .audio(source, audioEncoding(for: format, source: source))
+    }
+
+    /// The audio lanes for `choice`: ``audioLane(media:format:path:)`` for `.automatic`, else the
+    /// chosen tracks, each copied when the container takes its codec and re-encoded otherwise.
+    static func audioLanes(media: MediaSnapshot, format: OutputFormat, path: String,
+                           choice: AudioTrackChoice) throws(ConvertError) -> [LanePlan] {
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        let chosen: [StreamSnapshot]
+        switch choice {
+        case .automatic:
+            return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
+        case .track(let number):
+            guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
+                throw ConvertError(.request, key: "request.audio-track",
+                                   message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
+                                       + "so there is no audio track \(number).", path: path)
+            }
+            chosen = [audioStreams[number - 1]]
+        case .all:
+            chosen = audioStreams
+        }
+        var lanes: [LanePlan] = []
+        for stream in chosen {
+            if accepts(format, audioCodec: stream.codecName) {
+                lanes.append(.copy(stream))
+            } else if stream.decodable {
+                lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
+            } else {
+                throw ConvertError(.unsupported, key: "unsupported.codec",
+                                   message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
+            }
+        }
+        return lanes
+    }
+
+    /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
+    /// with the option that keeps it, the other tracks (metadata, timecode) counted.
+    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [String] {
+        let keptIndices = Set(kept.map(\.stream.index))
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        var notes: [String] = []
+        for (position, stream) in audioStreams.enumerated() where !keptIndices.contains(stream.index) {
+            var description = [stream.language, soundName(stream)].compactMap { $0 }
+            if stream.channels > 0 { description.append(stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch") }
+            let hint = offerChoice ? "; --audio-track \(position + 1)\(offersAll ? " or --all-audio" : "") keeps it" : ""
+            notes.append("audio track \(position + 1) (\(description.joined(separator: " "))) left out\(hint)")
+        }
+        let others = media.streams.filter { $0.kind != .audio && !keptIndices.contains($0.index) }.count
+        if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
+        return notes
+    }
+
+    /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
+    static func soundName(_ stream: StreamSnapshot) -> String {
+        if stream.codecName.hasPrefix("pcm_") { return "PCM" }
+        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC",
+                     "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag]
+        return names[stream.codecName] ?? stream.codecName
     }
 
     /// The audio encoder for a container.
@@ -464,13 +522,14 @@ enum VideoPlanner {
     static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
         let format = OutputFormat.audio(request.format)
-        guard let lane = try audioLane(media: media, format: format, path: path) else {
+        guard let lane = try audioLanes(media: media, format: format, path: path, choice: request.audioTrack).first else {
             let hasAudio = media.streams.contains { $0.kind == .audio }
             throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }
-        let notes = lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"]
+        let notes = (lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"])
+            + leftOutNotes(media: media, kept: [lane], offerChoice: true, offersAll: false).filter { $0.hasPrefix("audio track") }
         var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
         plan.keepIdentifiers = request.keepMetadata
         return plan

@@ -7,6 +7,7 @@ package enum ExtractAudioCommand: MediaCommand {
         .option("to", short: "t", value: "format",
                 help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) "
                     + "(default: the sound's own format when it is one of these, else m4a)."),
+        .option("audio-track", value: "n", help: "Save this audio track (1 is the first) instead of the first AAC one."),
         .flag("keep-location", help: "Keep the recording location in the output."),
     ]
 

@@ -162,18 +162,20 @@ extension ExtractAudioCommand {
         let name = try arguments.choice("to", AudioFormat.allCases.map(\.rawValue), default: "m4a")
         guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let keepLocation = arguments.flag("keep-location")
+        let track = try VideoWork.audioTracks(arguments)
         // Without --to, the sound keeps its own format when an audio file can hold it as it is
         // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a.
         let format: @Sendable (String) -> AudioFormat = { input in
-            asked == nil ? VideoConverter.soundFormat(of: input) ?? .m4a : chosen
+            asked == nil ? VideoConverter.soundFormat(of: input, track: track) ?? .m4a : chosen
         }
         return try await VideoWork.run(
-            command: spec.name, identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)"],
+            command: spec.name, identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)"],
             outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
             extensionFor: { format($0).fileExtension }
         ) { input, output in
-            VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation,
-                                                               output: output))
+            var request = AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation, output: output)
+            request.audioTrack = track
+            return VideoConverter.extractAudio(request)
         }
     }
 }
@@ -452,16 +454,18 @@ extension VideoConvertCommand {
         let codec = codecName.flatMap(VideoCodec.init(rawValue:))
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
+        let audioTracks = try VideoWork.audioTracks(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
+                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
                 keepLocation: keepLocation, output: output, maxPixels: maxPixels)
             (request.start, request.duration) = (start, duration)
+            request.audioTracks = audioTracks
             return VideoConverter.convert(request)
         }
     }

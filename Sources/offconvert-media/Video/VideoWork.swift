@@ -71,6 +71,14 @@ enum VideoWork {
         return value
     }
 
+    /// `--audio-track N` / `--all-audio` (where offered); both at once are a usage error.
+    static func audioTracks(_ arguments: ParsedArguments) throws(UsageError) -> AudioTrackChoice {
+        let all = arguments.flag("all-audio")
+        guard arguments.value("audio-track") != nil else { return all ? .all : .automatic }
+        if all { throw UsageError(message: "'--audio-track' and '--all-audio' cannot be used together.") }
+        return .track(try arguments.integer("audio-track", in: 1...99, default: 1))
+    }
+
     /// `--start` (0 when absent) and `--duration` (nil when absent); a zero duration is refused.
     static func cut(_ arguments: ParsedArguments) throws(UsageError) -> (start: Double, duration: Double?) {
         let start = try seconds(arguments, "start") ?? 0
