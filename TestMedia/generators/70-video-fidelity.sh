@@ -9,6 +9,9 @@
 #   fidelity-14s.mp4       14 s of 64x36 H.264 at 5 fps, for trimming past the end.
 #   fidelity-dv10.mp4      AV1 10-bit PQ whose sample entry is renamed dav1 and carries a dvvC box:
 #                          Dolby Vision profile 10.1 (HDR10-compatible base), as no real file is at hand.
+#   fidelity-spatial.mov   HEVC whose sample entry carries an (empty) vexu box, Apple's mark of a
+#                          spatial video; no real MV-HEVC clip is at hand, and FFmpeg 5.1 reads
+#                          only the base (left) view of one anyway.
 set -euo pipefail
 cd "$OUT"
 exact=(-fflags +bitexact -map_metadata -1 -flags:v +bitexact -flags:a +bitexact)
@@ -72,3 +75,36 @@ data[entry + 4:entry + 8] = b"dav1"
 open(sys.argv[2], "wb").write(data)
 PY
 rm fidelity-av1.mp4
+
+ffmpeg -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -t 0.4 -c:v libx265 -preset ultrafast -tag:v hvc1 \
+  -x265-params "pools=none:frame-threads=1:log-level=error" -pix_fmt yuv420p "${exact[@]}" fidelity-flat.mov
+python3 - fidelity-flat.mov fidelity-spatial.mov <<'PY'
+import struct, sys
+def find(data, start, end, kind):
+    pos = start
+    while pos + 8 <= end:
+        size, name = struct.unpack(">I4s", data[pos:pos + 8])
+        if name == kind:
+            return pos, size
+        pos += size
+    raise SystemExit("box %r not found" % kind)
+data = bytearray(open(sys.argv[1], "rb").read())
+moov, moov_size = find(data, 0, len(data), b"moov")
+assert find(data, 0, len(data), b"mdat")[0] < moov, "moov must follow mdat so chunk offsets stay valid"
+chain = [moov]
+pos, size = find(data, moov + 8, moov + moov_size, b"trak")
+chain.append(pos)
+for name in (b"mdia", b"minf", b"stbl", b"stsd"):
+    pos, size = find(data, pos + 8, pos + size, name)
+    chain.append(pos)
+entry = pos + 16
+entry_size = struct.unpack(">I", data[entry:entry + 4])[0]
+chain.append(entry)
+assert data[entry + 4:entry + 8] == b"hvc1"
+box = struct.pack(">I4s", 8, b"vexu")
+data[entry + entry_size:entry + entry_size] = box
+for at in chain:
+    data[at:at + 4] = struct.pack(">I", struct.unpack(">I", data[at:at + 4])[0] + len(box))
+open(sys.argv[2], "wb").write(data)
+PY
+rm fidelity-flat.mov

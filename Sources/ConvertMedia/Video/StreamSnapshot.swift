@@ -43,6 +43,8 @@ struct StreamSnapshot: Sendable, Equatable {
     /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
     /// so in a copy; any other container would show them.
     var hiddenPackets = 0
+    /// A spatial (3D, MV-HEVC) video: FFmpeg 5.1 decodes and copies only its first (left) view.
+    var isStereo = false
     /// The stream's `language` tag (ISO 639-2), when it has one other than `und`.
     var language: String?
 
@@ -170,19 +172,22 @@ extension MediaSnapshot {
         return format.flags & AVFMT_NOTIMESTAMPS != 0 || elementaryStreamFormats.contains(String(cString: format.name))
     }
 
-    /// Fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
+    /// Marks spatial (stereo) video, and fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
     /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
     /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
     /// stream (no usable base layer) decoded into green and purple.
     fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
         guard let format = demuxer.context.pointee.iformat, String(cString: format.pointee.name).contains("mp4"),
-              snapshots.contains(where: { $0.kind == .video && $0.doviProfile == nil }),
+              snapshots.contains(where: { $0.kind == .video }),
               let source = try? FileByteSource(path: demuxer.path),
               let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
         else { return }
-        for position in snapshots.indices where snapshots[position].kind == .video && snapshots[position].doviProfile == nil {
+        for position in snapshots.indices where snapshots[position].kind == .video {
             let trackID = Int(demuxer.stream(snapshots[position].index).pointee.id)
-            guard let track = movie.tracks.first(where: { $0.trackID == trackID }),
+            guard let track = movie.tracks.first(where: { $0.trackID == trackID }) else { continue }
+            // The stereo boxes are the probe's alone too: FFmpeg 5.1 reads neither lhvC nor vexu.
+            snapshots[position].isStereo = track.sampleEntries.contains(where: \.isStereo)
+            guard snapshots[position].doviProfile == nil,
                   let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
             else { continue }
             snapshots[position].doviProfile = Int32(record.profile)

@@ -228,6 +228,8 @@ enum VideoPlanner {
             notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
             lanes.append(.video(video, encoding))
         }
+        // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
+        if video.isStereo { notes.append("3D video: left eye only") }
         let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
         for var audio in try audioLanes(media: media, format: format, path: path, choice: choice) {
             if let cut {
@@ -477,6 +479,7 @@ enum VideoPlanner {
         let encoding = VideoEncoding(encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
                                      dynamicRange: range, keepsDisplayMatrix: false)
         var notes = ["\(request.framesPerSecond) fps, \(request.width) px wide at most"]
+        if video.isStereo { notes.append("3D video: left eye only") }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
         }

@@ -332,6 +332,7 @@ enum InfoFormatter {
             }
             detail.append(colour(video.colour))
             detail.append(video.dynamicRange.summary)
+            if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
             if let display = video.masteringDisplay { detail.append(mastering(display)) }
             if let light = video.contentLight { detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²") }
         }

@@ -156,3 +156,21 @@ struct VideoElementaryStreamTests {
         #expect(try MediaTool.decodeErrors(path) == "")
     }
 }
+
+/// Spatial (3D, MV-HEVC) video: FFmpeg 5.1 keeps only the left view, and we say so.
+@Suite("Video spatial (3D) clips")
+struct VideoSpatialTests {
+    @Test("info marks a clip with a vexu box as stereoscopic; a conversion notes '3D video: left eye only'")
+    func spatial() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-spatial.mov")
+        let info = try await MediaProbe.probe(path: input)
+        #expect(info.container?.videoTracks.first?.video?.stereoscopic == true)
+        let flat = try await MediaProbe.probe(path: Fixtures.generated("iphone-like.mov"))
+        #expect(flat.container?.videoTracks.first?.video?.stereoscopic == nil)
+        let result = try await VideoFidelityTests.convert(input, to: .mp4, in: directory)
+        #expect(result.notes.contains("3D video: left eye only"))
+        #expect(try MediaTool.decodeErrors(try outputPath(result)) == "")
+    }
+}
