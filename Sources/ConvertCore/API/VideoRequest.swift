@@ -86,6 +86,13 @@ public struct VideoRequest: Sendable, Equatable {
     /// `input.too-many-pixels` before any decoder is opened (see ``PixelLimit``). Passthrough
     /// remuxes never decode, so they are not limited.
     public var maxPixels: Int
+    /// Where the output starts, in seconds of the input (0: its beginning). Cutting re-encodes,
+    /// so the cut falls on the exact frame, not on the keyframe before it.
+    public var start: Double = 0
+    /// How long the output lasts, in seconds; `nil` runs to the end.
+    public var duration: Double?
+    /// The sound tracks kept.
+    public var audioTracks = AudioTrackChoice.automatic
 
     /// Creates a request.
     public init(
@@ -110,6 +117,16 @@ public struct VideoRequest: Sendable, Equatable {
     }
 }
 
+/// Which sound tracks a conversion keeps.
+public enum AudioTrackChoice: Sendable, Equatable {
+    /// The first AAC track, else the first track (what "send to Windows" keeps).
+    case automatic
+    /// The n-th audio track of the input, counted from 1.
+    case track(Int)
+    /// Every audio track.
+    case all
+}
+
 /// A request to turn part of a video into an animated GIF.
 public struct GIFRequest: Sendable, Equatable {
     /// The input video.
@@ -130,6 +147,9 @@ public struct GIFRequest: Sendable, Equatable {
 
     /// The longest GIF offconvert makes, in seconds: GIFs grow fast.
     public static let maximumDuration: Double = 30
+
+    /// Above this length (seconds) a GIF made without `duration` gets a warning about its size.
+    public static let longDefault: Double = 10
 
     /// Creates a request.
     public init(input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
@@ -171,6 +191,8 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     /// Keep location tags (off by default).
     public var keepLocation: Bool
     /// Keep tags that identify the device or its owner (off by default).
+    /// The sound track saved (``AudioTrackChoice/all`` is not offered: one audio file, one track).
+    public var audioTrack = AudioTrackChoice.automatic
     public var keepMetadata = false
     /// Where to write.
     public var output: OutputLocation

@@ -122,6 +122,7 @@ struct ContainerProber {
             }
         }
         video.dynamicRange = DynamicRange.classify(transfer: colour.transfer, dolbyVision: record)
+        if entry?.isStereo == true { video.stereoscopic = true }
 
         let ffmpegMastering = masteringDisplay(stream)
         video.masteringDisplay = entry?.masteringDisplay ?? ffmpegMastering

@@ -315,7 +315,8 @@ public struct TrackInfo: Sendable, Codable, Hashable {
 ///   "colour": ColourDescription,
 ///   "dynamicRange": DynamicRange,
 ///   "masteringDisplay": MasteringDisplay,  // optional
-///   "contentLight": ContentLightLevel      // optional
+///   "contentLight": ContentLightLevel,     // optional
+///   "stereoscopic": true                   // spatial (3D, MV-HEVC) video only
 /// }
 /// ```
 public struct VideoTrackInfo: Sendable, Codable, Hashable {
@@ -342,6 +343,8 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     public var masteringDisplay: MasteringDisplay?
     /// Content light level, when the file gives one.
     public var contentLight: ContentLightLevel?
+    /// `true` for a spatial (3D, MV-HEVC) video with a second view; absent otherwise.
+    public var stereoscopic: Bool?
 
     /// Creates a video description.
     public init(
@@ -370,7 +373,7 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case width, height, rotation, mirrored, frameRate, pixelFormat, bitDepth, colour, dynamicRange
-        case masteringDisplay, contentLight
+        case masteringDisplay, contentLight, stereoscopic
     }
 }
 

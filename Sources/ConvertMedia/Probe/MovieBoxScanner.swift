@@ -43,6 +43,9 @@ struct ISOSampleEntry: Equatable {
     /// claims, whether or not its decoder agrees.
     var declaredWidth = 0
     var declaredHeight = 0
+    /// An `lhvC` (layered HEVC, MV-HEVC) or `vexu` (Apple's stereo "video extended usage") box:
+    /// a spatial (3D) video, whose second view FFmpeg 5.1 cannot decode.
+    var isStereo = false
 }
 
 /// Walks `moov/trak/mdia/minf/stbl/stsd` and the movie's user data with a ``BoxReader``.
@@ -160,6 +163,8 @@ enum MovieBoxScanner {
                     entry.colour = try colour(child, reader: inner) ?? entry.colour
                 case "mdcv":
                     entry.masteringDisplay = try masteringDisplay(child, reader: inner)
+                case "lhvC", "vexu":
+                    entry.isStereo = true
                 case "clli":
                     var cursor = ByteCursor(try inner.payloadPrefix(of: child, count: 4), type: child.type)
                     entry.contentLight = ContentLightLevel(maxCLL: Int(try cursor.u16()), maxFALL: Int(try cursor.u16()))

@@ -60,6 +60,8 @@ final class FramePump {
     private let progress: (Double) -> Void
     /// Container tags left out because they give a location.
     private(set) var removedLocationTags = 0
+    /// Facts the lanes found while opening their streams, for the job result.
+    var notes: [String] { plan.lanes.compactMap { lanes[$0.stream.index] as? VideoLane }.flatMap(\.notes) }
     /// Damaged packets the decoders skipped, over all lanes.
     var damagedPackets: Int { lanes.values.reduce(0) { $0 + $1.damagedPackets } }
 
@@ -76,9 +78,11 @@ final class FramePump {
             case .copy:
                 lanes[lane.stream.index] = try CopyLane(input: stream, muxer: muxer, format: plan.format)
             case .video(_, let encoding):
-                lanes[lane.stream.index] = try VideoLane(
+                let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
                     format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
+                if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream, demuxer: demuxer) }
+                lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
@@ -107,11 +111,13 @@ final class FramePump {
         var reached = Reached()
         var stoppedAtEnd = false
         var primaryPackets = 0
+        var timing = FrameRateTiming()
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
             let index = Int(packet.pointer.pointee.stream_index)
             let stream = demuxer.stream(index)
+            if plan.timesByFrameRate { timing.stamp(packet, stream: stream, demuxer: demuxer) }
             // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
             let offset = av_rescale_q(startTime, offc_time_base_q(), stream.pointee.time_base)
             if packet.pointer.pointee.pts != FFmpeg.noTimestamp { packet.pointer.pointee.pts -= offset }
@@ -153,6 +159,33 @@ final class FramePump {
         }
         try muxer.finish()
         progress(1)
+    }
+}
+
+/// Decoding times for the packets of a raw elementary stream, which have none: packet n of a
+/// video stream decodes at n frame durations (for progress and the end check); the decoded
+/// frames are timed by their display order (``VideoLane/framePace``).
+struct FrameRateTiming {
+    private var counts: [Int32: Int64] = [:]
+
+    mutating func stamp(_ packet: Packet, stream: UnsafeMutablePointer<AVStream>, demuxer: Demuxer) {
+        let pointer = packet.pointer
+        guard pointer.pointee.dts == FFmpeg.noTimestamp, pointer.pointee.pts == FFmpeg.noTimestamp,
+              stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        else { return }
+        let index = pointer.pointee.stream_index
+        let count = counts[index, default: 0]
+        let frame = Self.frameTicks(stream: stream, demuxer: demuxer)
+        pointer.pointee.dts = count * frame
+        pointer.pointee.duration = frame
+        counts[index] = count + 1
+    }
+
+    /// One frame's duration in the stream's time base, from its frame rate (25 fps when unknown).
+    static func frameTicks(stream: UnsafeMutablePointer<AVStream>, demuxer: Demuxer) -> Int64 {
+        var rate = av_guess_frame_rate(demuxer.context, stream, nil)
+        if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 25, den: 1) }
+        return max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), stream.pointee.time_base))
     }
 }
 
@@ -208,6 +241,11 @@ final class VideoLane: TranscodingLane {
     private var lastPts = Int64.min
     private var decodedFrames = 0
     private let path: String
+    /// For a stream without timestamps: one frame's duration (input time base); decoded frames,
+    /// which come in display order, are timed by their count.
+    var framePace: Int64?
+    /// Facts for the job result that only opening the stream reveals.
+    private(set) var notes: [String] = []
     /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
@@ -268,8 +306,19 @@ final class VideoLane: TranscodingLane {
         }
         if muxer.needsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         var options = encoding.options.map { ($0.key, $0.value) }
+        // PQ kept as PQ: the HDR10 static metadata, from the container or the first frame's SEI.
+        var hdr: HDRStaticMetadata? = nil
+        if case .keepHDR(.pq) = encoding.dynamicRange {
+            hdr = HDRStaticMetadata.read(input, path: demuxer.path, maxPixels: maxPixels)
+        }
         if encoding.encoder == "libx265" {
-            options.append(("x265-params", VideoLane.x265Parameters(input: input, range: encoding.dynamicRange)))
+            options.append(("x265-params", VideoLane.x265Parameters(hdr: hdr)))
+        }
+        if encoding.encoder == "libsvtav1", let hdr, !hdr.svtAV1Parameters.isEmpty {
+            options.append(("svtav1-params", (["enable-hdr=1"] + hdr.svtAV1Parameters).joined(separator: ":")))
+        }
+        if hdr?.hasHDR10Plus == true {
+            notes.append("HDR10+ dynamic metadata dropped (kept: HDR10 static metadata)")
         }
         try encoder.open(options: options)
         output = try muxer.addStream()
@@ -289,31 +338,9 @@ final class VideoLane: TranscodingLane {
 
     /// libx265's own options: quiet logging and, for HDR10, the static metadata as SEI
     /// (FFmpeg 5.1's wrapper does not pass mastering or light-level side data on by itself).
-    static func x265Parameters(input: UnsafeMutablePointer<AVStream>, range: ToneMapDecision.Action) -> String {
+    static func x265Parameters(hdr: HDRStaticMetadata?) -> String {
         var parameters = ["log-level=error"]
-        guard case .keepHDR(let source) = range, source == .pq else { return parameters.joined(separator: ":") }
-        parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"]
-        var size = 0
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
-           size >= MemoryLayout<AVMasteringDisplayMetadata>.size
-        {
-            let mastering = UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self)
-            if mastering.has_primaries != 0 && mastering.has_luminance != 0 {
-                // x265 wants chromaticities in 1/50000 and luminance in 1/10000 cd/m², G then B then R.
-                func chroma(_ value: AVRational) -> Int { Int((av_q2d(value) * 50000).rounded()) }
-                func luminance(_ value: AVRational) -> Int { Int((av_q2d(value) * 10000).rounded()) }
-                let p = mastering.display_primaries
-                parameters.append("master-display=G(\(chroma(p.1.0)),\(chroma(p.1.1)))B(\(chroma(p.2.0)),\(chroma(p.2.1)))"
-                    + "R(\(chroma(p.0.0)),\(chroma(p.0.1)))WP(\(chroma(mastering.white_point.0)),\(chroma(mastering.white_point.1)))"
-                    + "L(\(luminance(mastering.max_luminance)),\(luminance(mastering.min_luminance)))")
-            }
-        }
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
-           size >= MemoryLayout<AVContentLightMetadata>.size
-        {
-            let light = UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self)
-            parameters.append("max-cll=\(light.MaxCLL),\(light.MaxFALL)")
-        }
+        if let hdr { parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"] + hdr.x265Parameters }
         return parameters.joined(separator: ":")
     }
 
@@ -332,8 +359,8 @@ final class VideoLane: TranscodingLane {
 
     func drainDecoder() throws(ConvertError) {
         while try decoder.receive(into: decoded) == .frame {
+            decoded.pointer.pointee.pts = framePace.map { Int64(decodedFrames) * $0 } ?? decoded.pointer.pointee.best_effort_timestamp
             decodedFrames += 1
-            decoded.pointer.pointee.pts = decoded.pointer.pointee.best_effort_timestamp
             let frame = decoded.pointer.pointee
             if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat {
                 try replaceGraph(width: frame.width, height: frame.height, pixelFormat: frame.format,
@@ -443,7 +470,7 @@ final class AudioLane: TranscodingLane {
         graph = try FilterGraph(
             audio: .init(sampleRate: source.pointee.sample_rate, sampleFormatName: inputFormat,
                          channelLayout: String(nulTerminated: description), timeBase: input.pointee.time_base),
-            description: "aresample=\(rate),aformat=sample_fmts=\(outputFormat):channel_layouts=\(encoding.channels == 1 ? "mono" : "stereo")",
+            description: (encoding.trim.isEmpty ? "" : encoding.trim + ",") + "aresample=\(rate),aformat=sample_fmts=\(outputFormat):channel_layouts=\(encoding.channels == 1 ? "mono" : "stereo")",
             frameSize: frameSize, path: muxer.path)
         output = try muxer.addStream()
         try FFmpeg.check(avcodec_parameters_from_context(output.pointee.codecpar, context), "set up the output stream",

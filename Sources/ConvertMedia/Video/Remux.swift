@@ -21,13 +21,20 @@ final class CopyLane: PumpLane {
     private var dtsShift: Int64?
     /// Packets looked at to find the shift: more than any reorder depth H.264/HEVC allow.
     private static let lookahead = 32
+    /// Whether packets flagged `AV_PKT_FLAG_DISCARD` are left out (outputs without edit lists).
+    private let dropsHidden: Bool
+    private let isVideo: Bool
+    /// Hidden video packets not yet followed by a shown one (see ``holdOrWrite(_:hidden:)``).
+    private var trailingHidden: [Packet] = []
 
     init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat) throws(ConvertError) {
         self.input = input
         self.muxer = muxer
         packetCopy = try Packet()
         repair = TimestampRepair(nonStrict: muxer.acceptsEqualTimestamps, unset: FFmpeg.noTimestamp)
-        dtsShift = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? nil : 0
+        dropsHidden = !format.isISOBMFF
+        isVideo = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        dtsShift = isVideo ? nil : 0
         output = try muxer.addStream()
         guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
             throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
@@ -55,7 +62,9 @@ final class CopyLane: PumpLane {
     static func codecTag(for parameters: AVCodecParameters, in format: OutputFormat) -> UInt32 {
         guard format.isISOBMFF else { return 0 }
         let tag = StreamSnapshot.fourCC(parameters.codec_tag)
-        if ["avc1", "avc3", "hvc1", "hev1", "av01", "mp4a"].contains(tag) { return parameters.codec_tag }
+        if ["avc1", "avc3", "hvc1", "hev1", "av01"].contains(tag) { return parameters.codec_tag }
+        // MP4 files label MP3 `mp4a` too (by object type); QuickTime names it `.mp3` itself.
+        if tag == "mp4a" && parameters.codec_id == AV_CODEC_ID_AAC { return parameters.codec_tag }
         if parameters.codec_id == AV_CODEC_ID_HEVC { return fourCC("hvc1") }
         return 0
     }
@@ -68,6 +77,10 @@ final class CopyLane: PumpLane {
     }
 
     func consume(_ packet: Packet) throws(ConvertError) {
+        // Only MP4/MOV write an edit list; elsewhere a packet the source's edit list hides (AAC
+        // priming, audio before a trimmed start) would be heard, so it is left out.
+        let hidden = packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0
+        if dropsHidden && hidden { return }
         let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
         try FFmpeg.check(av_packet_ref(copy.pointer, packet.pointer), "copy a packet", path: muxer.path,
@@ -80,7 +93,23 @@ final class CopyLane: PumpLane {
             if pending.count >= Self.lookahead { try settle() }
             return
         }
-        try write(copy)
+        try holdOrWrite(copy, hidden: hidden)
+    }
+
+    /// Hidden video packets are held until a shown one follows. Phones end a clip's edit list a
+    /// frame before its last sample; a muxer would stretch its own edit list over that frame and
+    /// the copy would show one frame more than the source. Packets still held at the end come
+    /// last in decoding order, so no other frame needs them, and they are left out.
+    private func holdOrWrite(_ packet: Packet, hidden: Bool) throws(ConvertError) {
+        if hidden && isVideo {
+            let held = try Packet()
+            av_packet_move_ref(held.pointer, packet.pointer)
+            trailingHidden.append(held)
+            return
+        }
+        for held in trailingHidden { try write(held) }
+        trailingHidden.removeAll()
+        try write(packet)
     }
 
     /// Some camera files (iPhone MOVs with B-frames) give packets whose DTS is later than their
@@ -97,7 +126,7 @@ final class CopyLane: PumpLane {
         dtsShift = shift
         let held = pending
         pending.removeAll()
-        for packet in held { try write(packet) }
+        for packet in held { try holdOrWrite(packet, hidden: packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0) }
     }
 
     private func write(_ packet: Packet) throws(ConvertError) {
@@ -118,6 +147,7 @@ final class CopyLane: PumpLane {
 
     func finish() throws(ConvertError) {
         if dtsShift == nil { try settle() }
+        trailingHidden.removeAll()
     }
 
     var damagedPackets: Int { 0 }

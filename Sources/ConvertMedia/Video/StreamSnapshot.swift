@@ -41,6 +41,14 @@ struct StreamSnapshot: Sendable, Equatable {
     var decodable: Bool
     /// Whether the stream is cover art (an attached picture), never the movie.
     var isAttachedPicture = false
+    /// Packets the container's edit list hides (decoded for reference, never shown or heard):
+    /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
+    /// so in a copy; any other container would show them.
+    var hiddenPackets = 0
+    /// A spatial (3D, MV-HEVC) video: FFmpeg 5.1 decodes and copies only its first (left) view.
+    var isStereo = false
+    /// The stream's `language` tag (ISO 639-2), when it has one other than `und`.
+    var language: String?
 
     /// Whether this is AAC audio.
     var isAAC: Bool { kind == .audio && codecName == "aac" }
@@ -94,6 +102,20 @@ struct StreamSnapshot: Sendable, Equatable {
         let ticks = stream.pointee.duration
         duration = ticks != FFmpeg.noTimestamp && ticks > 0 ? Double(ticks) * timeBase : nil
         decodable = avcodec_find_decoder(parameters.codec_id) != nil
+        hiddenPackets = StreamSnapshot.hiddenPackets(stream)
+        if let tag = av_dict_get(stream.pointee.metadata, "language", nil, 0) {
+            let text = String(cString: tag.pointee.value)
+            language = text == "und" || text.isEmpty ? nil : text
+        }
+    }
+
+    /// Index entries the MP4/MOV demuxer marked `AVINDEX_DISCARD_FRAME` for the edit list.
+    private static func hiddenPackets(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var hidden = 0
+        for entry in 0..<avformat_index_get_entries_count(stream) {
+            if let item = avformat_index_get_entry(stream, entry), item.pointee.flags & AVINDEX_DISCARD_FRAME != 0 { hidden += 1 }
+        }
+        return hidden
     }
 
     /// The four printable characters of a codec tag, or empty.
@@ -119,6 +141,9 @@ struct MediaSnapshot: Sendable {
     var duration: Double?
     /// Container-level metadata tags, in file order.
     var tags: [(key: String, value: String)]
+    /// The file is a raw elementary stream (`.h264`, `.hevc`): its packets carry no timestamps,
+    /// only the order of the frames (`AVFMT_NOTIMESTAMPS`).
+    var isElementaryStream = false
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
@@ -139,23 +164,35 @@ struct MediaSnapshot: Sendable {
         streams = snapshots
         duration = demuxer.duration
         tags = Metadata.entries(demuxer.context.pointee.metadata)
+        isElementaryStream = MediaSnapshot.isElementaryStream(demuxer)
     }
 }
 
 extension MediaSnapshot {
-    /// Fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
+    /// FFmpeg's raw video bitstream readers: their packets carry no timestamps.
+    static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
+
+    fileprivate static func isElementaryStream(_ demuxer: Demuxer) -> Bool {
+        guard let format = demuxer.context.pointee.iformat?.pointee else { return false }
+        return format.flags & AVFMT_NOTIMESTAMPS != 0 || elementaryStreamFormats.contains(String(cString: format.name))
+    }
+
+    /// Marks spatial (stereo) video, and fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
     /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
     /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
     /// stream (no usable base layer) decoded into green and purple.
     fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
         guard let format = demuxer.context.pointee.iformat, String(cString: format.pointee.name).contains("mp4"),
-              snapshots.contains(where: { $0.kind == .video && $0.doviProfile == nil }),
+              snapshots.contains(where: { $0.kind == .video }),
               let source = try? FileByteSource(path: demuxer.path),
               let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
         else { return }
-        for position in snapshots.indices where snapshots[position].kind == .video && snapshots[position].doviProfile == nil {
+        for position in snapshots.indices where snapshots[position].kind == .video {
             let trackID = Int(demuxer.stream(snapshots[position].index).pointee.id)
-            guard let track = movie.tracks.first(where: { $0.trackID == trackID }),
+            guard let track = movie.tracks.first(where: { $0.trackID == trackID }) else { continue }
+            // The stereo boxes are the probe's alone too: FFmpeg 5.1 reads neither lhvC nor vexu.
+            snapshots[position].isStereo = track.sampleEntries.contains(where: \.isStereo)
+            guard snapshots[position].doviProfile == nil,
                   let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
             else { continue }
             snapshots[position].doviProfile = Int32(record.profile)

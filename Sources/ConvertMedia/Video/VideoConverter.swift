@@ -32,6 +32,30 @@ public enum VideoConverter {
         }
     }
 
+    /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:)``
+    /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
+    /// `.flac`, `.wav` for 16-bit PCM; nil when the sound needs encoding or cannot be read.
+    /// Reads the file's headers only, on the calling thread.
+    public static func soundFormat(of input: String, track: AudioTrackChoice = .automatic) -> AudioFormat? {
+        _ = VideoJob.silenced
+        guard let demuxer = try? Demuxer(path: input) else { return nil }
+        let audio = MediaSnapshot(demuxer).streams.filter { $0.kind == .audio }
+        let picked: StreamSnapshot?
+        switch track {
+        case .track(let number): picked = number >= 1 && number <= audio.count ? audio[number - 1] : nil
+        case .automatic, .all: picked = audio.first(where: \.isAAC) ?? audio.first
+        }
+        guard let chosen = picked else { return nil }
+        switch chosen.codecName {
+        case "aac": return .m4a
+        case "mp3": return .mp3
+        case "opus": return .opus
+        case "flac": return .flac
+        case "pcm_s16le": return .wav
+        default: return nil
+        }
+    }
+
     private static func run(
         input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
@@ -72,6 +96,7 @@ enum VideoJob {
         let staged = try StagedOutput(destination: destination)
         let removedTags: Int
         let damaged: Int
+        let laneNotes: [String]
         do {
             let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
             let stage: JobStage = plan.isPassthrough ? .remuxing : .encoding
@@ -80,12 +105,13 @@ enum VideoJob {
             }
             try pump.run()
             removedTags = pump.removedLocationTags
+            laneNotes = pump.notes
             damaged = pump.damagedPackets
         }
         reporter.report(.writing, 0.99)
         // A name chosen here may be taken by a concurrent job before this commit: number around it.
         let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
-        var notes = plan.notes
+        var notes = plan.notes + laneNotes
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
         if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }

@@ -71,6 +71,8 @@ struct AudioEncoding: Sendable, Equatable {
     var channels: Int32
     /// Target bit rate in bits per second, for lossy encoders.
     var bitRate: Int64?
+    /// Filters run before resampling (`atrim` for a cut), or empty.
+    var trim = ""
 }
 
 /// What happens to one kept input stream.
@@ -111,6 +113,9 @@ struct VideoPlan: Sendable, Equatable {
     var end: Double?
     /// Facts for the job result.
     var notes: [String]
+    /// Packets carry no timestamps (a raw elementary stream): the pump gives each video packet
+    /// a decoding time from the stream's frame rate (its VUI timing, else FFmpeg's 25 fps).
+    var timesByFrameRate = false
     /// The most pixels a decoded video frame may have (see ``PixelLimit``).
     var maxPixels = PixelLimit.defaultMaxPixels
 
@@ -143,7 +148,9 @@ enum VideoPlanner {
     /// Audio codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
         switch format.muxer {
-        case "mp4", "mov", "ipod": return name == "aac"
+        case "mp4", "ipod": return name == "aac"
+        // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
+        case "mov": return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
         case "matroska": return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
         case "webm": return ["opus", "vorbis"].contains(name)
         case "mp3": return name == "mp3"
@@ -165,10 +172,11 @@ enum VideoPlanner {
             throw ConvertError(.request, key: "request.max-height", message: "The maximum height must be at least 16 pixels.")
         }
         let format = OutputFormat.video(request.container)
-        var notes: [String] = []
+        let cut = try cutRange(request, media: media)
+        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
         let displayHeight = video.isSideways ? video.width : video.height
         let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
-        let copyVideo: Bool
+        var copyVideo: Bool
         switch request.situation {
         case .sendToWindows:
             copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
@@ -177,8 +185,13 @@ enum VideoPlanner {
             copyVideo = wanted == video.codecName && accepts(format, videoCodec: video.codecName)
                 && !scales && request.crf == nil
         }
+        // A copy can only start on a keyframe; a cut is made on the exact frame.
+        if cut != nil { copyVideo = false }
         var lanes: [LanePlan] = []
-        if copyVideo {
+        let copyProblem = copyVideo
+            ? (media.isElementaryStream ? "a raw stream has no timestamps: timed by its frame rate" : copyProblem(video, format: format))
+            : nil
+        if copyVideo && copyProblem == nil {
             lanes.append(.copy(video))
             notes.append("video copied without re-encoding")
         } else {
@@ -195,8 +208,12 @@ enum VideoPlanner {
                 throw ConvertError(.request, key: "request.codec",
                                    message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
             }
-            let encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+            var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
                                              maxHeight: request.maxHeight, path: path)
+            if let cut {
+                encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS,"
+                    + encoding.filter
+            }
             switch encoding.dynamicRange {
             case .toneMap(let source):
                 notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
@@ -206,23 +223,60 @@ enum VideoPlanner {
                 break
             }
             if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
-            notes.insert("video re-encoded to \(codec.rawValue)", at: 0)
+            notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
             lanes.append(.video(video, encoding))
         }
-        if let audio = try audioLane(media: media, format: format, path: path) {
+        // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
+        if video.isStereo { notes.append("3D video: left eye only") }
+        let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
+        for var audio in try audioLanes(media: media, format: format, path: path, choice: choice) {
+            if let cut {
+                var encoding = audioEncoding(for: format, source: audio.stream)
+                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                audio = .audio(audio.stream, encoding)
+            }
             lanes.append(audio)
             switch audio {
             case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
             default: notes.append("audio copied without re-encoding")
             }
         }
-        let dropped = media.streams.count - lanes.count
-        if dropped > 0 { notes.append("\(dropped) other track\(dropped == 1 ? "" : "s") left out") }
-        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
+        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+                             notes: notes)
+        plan.timesByFrameRate = media.isElementaryStream
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)
         return plan
+    }
+
+    /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
+    /// its MP4 muxer does. A MOV with a copied Dolby Vision stream is therefore written by the
+    /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
+    static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
+        guard format.muxer == "mov",
+              lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
+        else { return format }
+        return OutputFormat(muxer: "mp4", fileExtension: format.fileExtension,
+                            options: format.options + [.init(key: "brand", value: "qt  ")])
+    }
+
+    /// Why a stream copy of `video` into `format` would not play as the source does, or nil:
+    /// FFmpeg 5.1's Matroska and WebM muxers write neither a display matrix nor an edit list, so
+    /// a portrait clip would play sideways and a trimmed clip would show the frames its edit list
+    /// hides. Such a copy becomes a re-encode with the pixels turned and only the shown frames.
+    static func copyProblem(_ video: StreamSnapshot, format: OutputFormat) -> String? {
+        guard !format.isISOBMFF else { return nil }
+        let name = format.muxer == "matroska" ? "MKV" : format.muxer.uppercased()
+        if rotationFilter(video.rotation) != nil {
+            return "turned upright: an \(name) file cannot say it is rotated"
+        }
+        if video.hiddenPackets > 0 {
+            return "only the frames the source plays: an \(name) file has no edit list"
+        }
+        return nil
     }
 
     /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.
@@ -245,6 +299,64 @@ enum VideoPlanner {
         }
         guard let source = audioStreams.first(where: \.decodable) else { return nil }
         return .audio(source, audioEncoding(for: format, source: source))
+    }
+
+    /// The audio lanes for `choice`: ``audioLane(media:format:path:)`` for `.automatic`, else the
+    /// chosen tracks, each copied when the container takes its codec and re-encoded otherwise.
+    static func audioLanes(media: MediaSnapshot, format: OutputFormat, path: String,
+                           choice: AudioTrackChoice) throws(ConvertError) -> [LanePlan] {
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        let chosen: [StreamSnapshot]
+        switch choice {
+        case .automatic:
+            return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
+        case .track(let number):
+            guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
+                throw ConvertError(.request, key: "request.audio-track",
+                                   message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
+                                       + "so there is no audio track \(number).", path: path)
+            }
+            chosen = [audioStreams[number - 1]]
+        case .all:
+            chosen = audioStreams
+        }
+        var lanes: [LanePlan] = []
+        for stream in chosen {
+            if accepts(format, audioCodec: stream.codecName) {
+                lanes.append(.copy(stream))
+            } else if stream.decodable {
+                lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
+            } else {
+                throw ConvertError(.unsupported, key: "unsupported.codec",
+                                   message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
+            }
+        }
+        return lanes
+    }
+
+    /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
+    /// with the option that keeps it, the other tracks (metadata, timecode) counted.
+    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [String] {
+        let keptIndices = Set(kept.map(\.stream.index))
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        var notes: [String] = []
+        for (position, stream) in audioStreams.enumerated() where !keptIndices.contains(stream.index) {
+            var description = [stream.language, soundName(stream)].compactMap { $0 }
+            if stream.channels > 0 { description.append(stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch") }
+            let hint = offerChoice ? "; --audio-track \(position + 1)\(offersAll ? " or --all-audio" : "") keeps it" : ""
+            notes.append("audio track \(position + 1) (\(description.joined(separator: " "))) left out\(hint)")
+        }
+        let others = media.streams.filter { $0.kind != .audio && !keptIndices.contains($0.index) }.count
+        if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
+        return notes
+    }
+
+    /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
+    static func soundName(_ stream: StreamSnapshot) -> String {
+        if stream.codecName.hasPrefix("pcm_") { return "PCM" }
+        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC",
+                     "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag]
+        return names[stream.codecName] ?? stream.codecName
     }
 
     /// The audio encoder for a container.
@@ -363,8 +475,17 @@ enum VideoPlanner {
         let encoding = VideoEncoding(encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
                                      dynamicRange: range, keepsDisplayMatrix: false)
         var notes = ["\(request.framesPerSecond) fps, \(request.width) px wide at most"]
+        if video.isStereo { notes.append("3D video: left eye only") }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
+        }
+        let made = media.duration.map { min(duration, $0 - request.start) } ?? duration
+        if let asked = request.duration, let total = media.duration, request.start + asked > total + 0.05 {
+            notes.append("made \(seconds(made)) s, not \(seconds(asked)) s: the video ends \(seconds(made)) s after the start")
+        }
+        // A GIF stores every frame as a picture: 30 s of camera footage is tens of megabytes.
+        if request.duration == nil && made > GIFRequest.longDefault {
+            notes.append("warning: a \(seconds(made)) s GIF is large; --duration, --fps or --width make it smaller")
         }
         var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
                              start: request.start, end: request.start + duration, notes: notes)
@@ -373,17 +494,41 @@ enum VideoPlanner {
         return plan
     }
 
+    /// The part of the input a request keeps (start and length in seconds), or nil for all of it.
+    static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+        guard request.start > 0 || request.duration != nil else { return nil }
+        guard request.start >= 0, request.start.isFinite else {
+            throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
+        }
+        if let duration = request.duration, !(duration > 0 && duration.isFinite) {
+            throw ConvertError(.request, key: "request.duration", message: "The duration must be more than 0 seconds.")
+        }
+        let total = media.duration ?? .infinity
+        if request.start >= total {
+            throw ConvertError(.request, key: "request.start",
+                               message: "The start time is past the end of \(request.input) (\(seconds(total)) s long).")
+        }
+        return (request.start, min(request.duration ?? .infinity, total - request.start))
+    }
+
+    /// Seconds for a note: whole when whole, else one decimal.
+    static func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+
     /// Plans an audio extraction.
     static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
         let format = OutputFormat.audio(request.format)
-        guard let lane = try audioLane(media: media, format: format, path: path) else {
+        guard let lane = try audioLanes(media: media, format: format, path: path, choice: request.audioTrack).first else {
             let hasAudio = media.streams.contains { $0.kind == .audio }
             throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }
-        let notes = lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"]
+        let notes = (lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"])
+            + leftOutNotes(media: media, kept: [lane], offerChoice: true, offersAll: false).filter { $0.hasPrefix("audio track") }
         var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
         plan.keepIdentifiers = request.keepMetadata
         return plan

@@ -5,14 +5,17 @@ package enum ExtractAudioCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("to", short: "t", value: "format",
-                help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")).", default: "m4a"),
+                help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) "
+                    + "(default: the sound's own format when it is one of these, else m4a)."),
+        .option("audio-track", value: "n", help: "Save this audio track (1 is the first) instead of the first AAC one."),
         .flag("keep-location", help: "Keep the recording location in the output."),
     ]
 
     package static let spec = CommandSpec(
         name: "extract-audio",
         abstract: "Save the sound of videos as audio files.",
-        discussion: "AAC sound goes into .m4a as it is, without re-encoding; other formats are encoded.",
+        discussion: "Without --to, the sound is kept as it is: AAC in .m4a, MP3 as .mp3, Opus as .opus, FLAC as .flac; "
+            + "other sound is encoded to AAC. A format asked for with --to is encoded unless the sound already is in it.",
         arguments: [BatchOptions.files("The videos.")],
         // Audio extraction never decodes a picture, so the pixel limit does not apply.
         options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },

@@ -4,8 +4,8 @@ import ConvertCore
 package enum GIFCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
-        .option("start", short: "s", value: "seconds", help: "Where the GIF starts.", default: "0"),
-        .option("duration", short: "d", value: "seconds", help: "How long it lasts (at most 30)."),
+        .option("start", short: "s", value: "time", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0"),
+        .option("duration", short: "d", value: "time", help: "How long it lasts (at most 30 seconds)."),
         .option("fps", value: "n", help: "Frames per second, 1 to 30.", default: "12"),
         .option("width", short: "w", value: "px", help: "Width in pixels, 16 to 1280; never enlarged.", default: "480"),
     ]

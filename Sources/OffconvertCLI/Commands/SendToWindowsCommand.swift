@@ -3,7 +3,11 @@ import ConvertCore
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
 package enum SendToWindowsCommand: MediaCommand {
     /// Its own options (the batch options follow them).
-    package static let ownOptions: [OptionSpec] = [.flag("keep-location", help: "Keep the recording location in the output.")]
+    package static let ownOptions: [OptionSpec] = [
+        .flag("keep-location", help: "Keep the recording location in the output."),
+        .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+        .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss."),
+    ]
 
     package static let spec = CommandSpec(
         name: "send-to-windows",

@@ -10,6 +10,10 @@ package enum VideoConvertCommand {
         .option("crf", value: "n", help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode."),
         .option("max-height", value: "px", help: "Scale down to at most this displayed height, keeping the aspect."),
         .flag("keep-location", help: "Keep the recording location in the output."),
+        .option("audio-track", value: "n", help: "Keep this audio track (1 is the first) instead of the first AAC one."),
+        .flag("all-audio", help: "Keep every audio track."),
+        .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+        .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss."),
     ]
 
     /// The codecs a container holds.

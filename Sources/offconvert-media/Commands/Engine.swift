@@ -10,13 +10,15 @@ extension SendToWindowsCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let keepLocation = arguments.flag("keep-location")
         let maxPixels = try BatchOptions.maxPixels(arguments)
+        let (start, duration) = try VideoWork.cut(arguments)
         return try await VideoWork.run(
-            command: spec.name, identity: ["keep-location=\(keepLocation)"], outputExtension: VideoContainer.mp4.rawValue,
-            arguments: arguments, console: console
+            command: spec.name, identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
+            outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             request.maxPixels = maxPixels
+            (request.start, request.duration) = (start, duration)
             return VideoConverter.convert(request)
         }
     }
@@ -156,14 +158,24 @@ extension GIFCommand {
 
 extension ExtractAudioCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let asked = arguments.value("to")
         let name = try arguments.choice("to", AudioFormat.allCases.map(\.rawValue), default: "m4a")
-        guard let format = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
+        guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let keepLocation = arguments.flag("keep-location")
+        let track = try VideoWork.audioTracks(arguments)
+        // Without --to, the sound keeps its own format when an audio file can hold it as it is
+        // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a.
+        let format: @Sendable (String) -> AudioFormat = { input in
+            asked == nil ? VideoConverter.soundFormat(of: input, track: track) ?? .m4a : chosen
+        }
         return try await VideoWork.run(
-            command: spec.name, identity: ["to=\(name)", "keep-location=\(keepLocation)"], outputExtension: format.fileExtension,
-            arguments: arguments, console: console, cost: { _ in 16 << 20 }
+            command: spec.name, identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)"],
+            outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
+            extensionFor: { format($0).fileExtension }
         ) { input, output in
-            VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: format, keepLocation: keepLocation, output: output))
+            var request = AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation, output: output)
+            request.audioTrack = track
+            return VideoConverter.extractAudio(request)
         }
     }
 }
@@ -331,6 +343,7 @@ enum InfoFormatter {
             }
             detail.append(colour(video.colour))
             detail.append(video.dynamicRange.summary)
+            if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
             if let display = video.masteringDisplay { detail.append(mastering(display)) }
             if let light = video.contentLight { detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²") }
         }
@@ -452,15 +465,20 @@ extension VideoConvertCommand {
         let keepLocation = arguments.flag("keep-location")
         let codec = codecName.flatMap(VideoCodec.init(rawValue:))
         let maxPixels = try BatchOptions.maxPixels(arguments)
+        let (start, duration) = try VideoWork.cut(arguments)
+        let audioTracks = try VideoWork.audioTracks(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "keep-location=\(keepLocation)"],
+                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
-            VideoConverter.convert(VideoRequest(
+            var request = VideoRequest(
                 input: input, container: container, codec: codec, crf: crf, maxHeight: maxHeight,
-                keepLocation: keepLocation, output: output, maxPixels: maxPixels))
+                keepLocation: keepLocation, output: output, maxPixels: maxPixels)
+            (request.start, request.duration) = (start, duration)
+            request.audioTracks = audioTracks
+            return VideoConverter.convert(request)
         }
     }
 }

@@ -58,6 +58,11 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/sizing-5frames.mp4", expected: "sdr"),
         .init(file: "generated/sizing-lowrate.mp4", expected: "sdr"),
         .init(file: "generated/sizing-mp3.mp4", expected: "sdr"),
+        .init(file: "generated/fidelity-180.mp4", expected: "sdr"),
+        .init(file: "generated/fidelity-editlist.mp4", expected: "sdr"),
+        .init(file: "generated/fidelity-14s.mp4", expected: "sdr"),
+        .init(file: "generated/fidelity-dv10.mp4", expected: "dv 10.1 L1 RPU+BL"),
+        .init(file: "generated/fidelity-spatial.mov", expected: "sdr"),
     ]
 }
 

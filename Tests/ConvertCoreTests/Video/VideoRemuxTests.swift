@@ -59,7 +59,9 @@ struct VideoRemuxTests {
         #expect(probe.streams.map(\.codecName) == ["hevc", "aac"])
         // The first AAC track is the stereo one; the second (mono) is left out.
         #expect(probe.audio?.int("channels") == 2)
-        #expect(result.notes.contains("5 other tracks left out"))
+        #expect(result.notes.contains("audio track 2 (AAC mono) left out; --audio-track 2 or --all-audio keeps it"))
+        #expect(result.notes.contains("audio track 3 (PCM mono) left out; --audio-track 3 or --all-audio keeps it"))
+        #expect(result.notes.contains("3 other tracks left out"))
         #expect(try MediaTool.decodeErrors(output) == "")
         #expect(abs((probe.duration ?? 0) - (source.duration ?? 0)) < 0.05)
     }

@@ -76,6 +76,7 @@ final class Demuxer {
         }
         context = contextPointer
         cancellation = retained
+        Demuxer.nameDolbyVisionAV1(contextPointer)
         // One options dictionary per stream, as avformat_find_stream_info expects; it frees nothing
         // of ours, so each is freed here.
         let streamCount = Int(contextPointer.pointee.nb_streams)
@@ -88,6 +89,20 @@ final class Demuxer {
         // Every stored property is set by now, so throwing runs deinit, which closes the context
         // and releases the flag; freeing them here as well would free them twice.
         try FFmpeg.check(found, "read the stream information", path: path)
+    }
+
+    /// FFmpeg 5.1's MP4 reader does not know the `dav1` sample entry (Dolby Vision profile 10 over
+    /// AV1; later FFmpeg reads it as AV1): its stream would have no codec, so it could neither be
+    /// copied nor decoded. The payload is plain AV1 with its `av1C` record, so it is named AV1
+    /// before the stream information is read.
+    private static func nameDolbyVisionAV1(_ context: UnsafeMutablePointer<AVFormatContext>) {
+        let dav1 = UInt32(0x64) | UInt32(0x61) << 8 | UInt32(0x76) << 16 | UInt32(0x31) << 24
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let parameters = context.pointee.streams[index]?.pointee.codecpar,
+                  parameters.pointee.codec_id == AV_CODEC_ID_NONE, parameters.pointee.codec_tag == dav1
+            else { continue }
+            parameters.pointee.codec_id = AV_CODEC_ID_AV1
+        }
     }
 
     deinit {

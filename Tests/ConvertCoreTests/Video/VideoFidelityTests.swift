@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+@testable import ConvertCore
+@testable import ConvertMedia
+
+/// Issue 18, "the picture plays as it was filmed": every output keeps the rotation, the frames
+/// and the timing the source plays, and the Dolby Vision record. Checked with ffprobe/ffmpeg.
+@Suite("Video fidelity: rotation, edit lists, Dolby Vision records")
+struct VideoFidelityTests {
+    /// Frames (or audio packets) ffprobe decodes per stream, in stream order.
+    static func decodedCounts(_ path: String) throws -> [Int] {
+        let result = try MediaTool.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                                                   "-of", "csv=p=0", path])
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    static func convert(_ input: String, to container: VideoContainer, in directory: URL) async throws -> JobResult {
+        try await VideoConverter.convert(VideoRequest(input: input, container: container,
+                                                      output: OutputLocation(directory: directory.path))).result()
+    }
+
+    @Test("An MKV of a 180° clip is re-encoded upright: no display matrix needed, the picture as ffmpeg shows the source")
+    func upsideDownToMKV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-180.mp4")
+        #expect(try MediaTool.probe(input).video?.rotation == -180)
+        let result = try await Self.convert(input, to: .mkv, in: directory)
+        #expect(result.notes.first == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.rotation == nil)
+        #expect(probe.video?.int("width") == 160 && probe.video?.int("height") == 90)
+        #expect(try Self.decodedCounts(output) == [10])
+        // The ffmpeg CLI turns the source by its matrix when decoding: the output's top-left
+        // quarter must match the source's displayed top-left quarter, not its stored one.
+        let quarter = "crop=iw/2:ih/2:0:0"
+        let shown = try MediaTool.frameStatistics(output, filter: quarter)
+        let expected = try MediaTool.frameStatistics(input, filter: quarter)
+        let stored = try MediaTool.frameStatistics(input, filter: "hflip,vflip,\(quarter)")
+        #expect(abs(shown.luma - expected.luma) < 3)
+        #expect(abs(stored.luma - expected.luma) > 6)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("An MKV of a portrait (90°) iPhone-like clip stays portrait: 180x320 pixels, no matrix")
+    func portraitToMKV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.convert(Fixtures.generated("iphone-like.mov"), to: .mkv, in: directory)
+        #expect(result.notes.first?.hasPrefix("video re-encoded to hevc (turned upright") == true)
+        let probe = try MediaTool.probe(try outputPath(result))
+        #expect(probe.video?.int("width") == 180 && probe.video?.int("height") == 320)
+        #expect(probe.video?.rotation == nil)
+    }
+
+    @Test("A clip cut by an edit list (77 packets, 66 shown) plays 66 frames in MKV, MP4 and MOV, and decodes cleanly",
+          arguments: [VideoContainer.mkv, .mp4, .mov])
+    func editList(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-editlist.mp4")
+        let source = try Self.decodedCounts(input)
+        #expect(source == [66, 121])
+        let result = try await Self.convert(input, to: container, in: directory)
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == source)
+        #expect(try MediaTool.decodeErrors(output) == "")
+        let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
+        if container == .mkv {
+            #expect(result.notes.first == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
+            #expect(try abs(#require(MediaTool.probe(output).duration) - sourceDuration) < 0.05)
+        } else {
+            #expect(result.notes.contains("video copied without re-encoding"))
+            #expect(try abs(#require(MediaTool.probe(output).video?.duration) - sourceDuration) < 0.05)
+        }
+    }
+
+    @Test("An iPhone clip whose edit list ends a frame early (243 samples, 242 shown) copies to 242 frames, not 243",
+          arguments: [VideoContainer.mp4, .mov])
+    func editListEnd(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/motion.mov")
+        let result = try await Self.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let source = try Self.decodedCounts(input)
+        #expect(source == [346, 242])
+        #expect(try Self.decodedCounts(try outputPath(result)) == [242, 346])
+    }
+
+    @Test("A MOV copy of an iPhone Dolby Vision clip keeps its dvvC record (written under QuickTime's brand)")
+    func dolbyVisionMOV() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.convert(Fixtures.path("video/dolbyVision-hdr.MOV"), to: .mov, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        #expect(output.hasSuffix(".mov"))
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(probe.video?.rotation == -90)
+        #expect(probe.tags["major_brand"] == "qt  ")
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+}
+
+/// Dolby Vision profile 10 (AV1, `dav1` sample entry), which FFmpeg 5.1 cannot name by itself.
+@Suite("Video Dolby Vision profile 10")
+struct VideoDolbyVisionAV1Tests {
+    @Test("A dav1 (Dolby Vision 10.1) clip is AV1 to us: copied into MP4 and MKV with its record, never called 'dav1' in a refusal",
+          arguments: [VideoContainer.mp4, .mkv])
+    func copy(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-dv10.mp4")
+        #expect(try MediaTool.probe(input).video?.string("codec_tag_string") == "dav1")
+        let result = try await VideoFidelityTests.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
+        #expect(probe.video?.codecName == "av1")
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(try VideoFidelityTests.decodedCounts(output) == [10])
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("The probe names it AV1 with its Dolby Vision profile")
+    func probe() async throws {
+        let info = try await MediaProbe.probe(path: Fixtures.generated("fidelity-dv10.mp4"))
+        let track = try #require(info.container?.videoTracks.first)
+        #expect(track.codec == "av1")
+        #expect(track.decoderAvailable)
+    }
+}
+
+/// Raw `.hevc`/`.h264` elementary streams: no timestamps, yet valid files.
+@Suite("Video raw elementary streams")
+struct VideoElementaryStreamTests {
+    @Test("A raw stream converts, timed by its frame rate: 10 frames over 0.4 s, clean decode, never called damaged",
+          arguments: [("fidelity-raw.hevc", VideoSituation.convert), ("fidelity-raw.h264", .sendToWindows)])
+    func converts(_ fixture: String, _ situation: VideoSituation) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated(fixture)
+        let output = OutputLocation(directory: directory.path)
+        let request = situation == .sendToWindows ? VideoRequest.sendToWindows(input, output: output)
+            : VideoRequest(input: input, container: .mp4, output: output)
+        let result = try await VideoConverter.convert(request).result()
+        #expect(result.notes.first?.hasSuffix("(a raw stream has no timestamps: timed by its frame rate)") == true)
+        let path = try outputPath(result)
+        #expect(try VideoFidelityTests.decodedCounts(path) == [10])
+        #expect(try abs(#require(MediaTool.probe(path).duration) - 0.4) < 0.01)
+        let times = try MediaTool.videoFrameTimes(path)
+        #expect(times.count == 10 && abs(times[1] - times[0] - 0.04) < 0.001)
+        #expect(try MediaTool.decodeErrors(path) == "")
+    }
+}
+
+/// Spatial (3D, MV-HEVC) video: FFmpeg 5.1 keeps only the left view, and we say so.
+@Suite("Video spatial (3D) clips")
+struct VideoSpatialTests {
+    @Test("info marks a clip with a vexu box as stereoscopic; a conversion notes '3D video: left eye only'")
+    func spatial() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.generated("fidelity-spatial.mov")
+        let info = try await MediaProbe.probe(path: input)
+        #expect(info.container?.videoTracks.first?.video?.stereoscopic == true)
+        let flat = try await MediaProbe.probe(path: Fixtures.generated("iphone-like.mov"))
+        #expect(flat.container?.videoTracks.first?.video?.stereoscopic == nil)
+        let result = try await VideoFidelityTests.convert(input, to: .mp4, in: directory)
+        #expect(result.notes.contains("3D video: left eye only"))
+        #expect(try MediaTool.decodeErrors(try outputPath(result)) == "")
+    }
+}

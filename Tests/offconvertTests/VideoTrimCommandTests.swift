@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Issue 18, trimming: `--start`/`--duration` on the video commands, in seconds, mm:ss or hh:mm:ss.
+@Suite("Video commands: --start and --duration")
+struct VideoTrimCommandTests {
+    static func frames(_ path: String) throws -> (count: Int, duration: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                             "stream=nb_read_frames:format=duration", "-of", "default=nw=1:nk=1", path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        return (Int(lines.first ?? "") ?? -1, Double(lines.last ?? "") ?? -1)
+    }
+
+    @Test("convert --start 0:01 --duration 1 and send-to-windows --start 00:00:00.4 --duration 0:01.2 cut exactly",
+          arguments: [(["convert", "--to", "mp4", "--start", "0:01", "--duration", "1"], 25, 1.0),
+                      (["send-to-windows", "--start", "00:00:00.4", "--duration", "0:01.2"], 30, 1.2)])
+    func cut(_ arguments: [String], _ frames: Int, _ seconds: Double) async throws {
+        let directory = try VideoCommandsTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("generated/fidelity-editlist.mp4").path
+        let outcome = try await CLIRunner.run([arguments[0], input] + arguments.dropFirst() + ["-o", directory.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cut from"))
+        let made = try Self.frames(directory.appendingPathComponent("fidelity-editlist.mp4").path)
+        #expect(made.count == frames)
+        #expect(abs(made.duration - seconds) < 0.05)
+    }
+
+    @Test("A time that is not seconds, mm:ss or hh:mm:ss is a usage error", arguments: ["1:70", "-5", "1:2:3:4", "abc", "0"])
+    func badTime(_ value: String) async throws {
+        let option = value == "0" ? "--duration" : "--start"
+        let outcome = try await CLIRunner.run(["convert", "x.mp4", "--to", "mkv", option, value])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("Error: "))
+    }
+}
