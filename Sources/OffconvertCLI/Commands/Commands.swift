@@ -13,6 +13,8 @@ package enum Commands {
         ConvertCommand.self,
         InfoCommand.self,
         StripLocationCommand.self,
+        ExtractMotionCommand.self,
+        StripMotionCommand.self,
         FormatsCommand.self,
         CapabilitiesCommand.self,
         AllowanceCommand.self,

@@ -247,7 +247,8 @@ enum InfoFormatter {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
             if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
-            lines.append(locationLine(info.location, value: nil))
+            if let motion = info.motionPhoto { lines += motionLines(motion) }
+            lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
             return lines.joined(separator: "\n")
         }
         if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
@@ -265,6 +266,7 @@ enum InfoFormatter {
         let names: [String: String] = [
             "exif": "EXIF GPS", "xmp": "XMP", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
             "other-image": "another image in the file", LocationPresence.container: "container tag",
+            LocationPresence.motionVideo: "the embedded motion video",
         ]
         let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
         if let value { return "  location: \(value.terminalSafe) (\(places))" }
@@ -300,6 +302,26 @@ enum InfoFormatter {
         if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
+    }
+
+    /// "motion: video/mp4 embedded (Google motion photo), 1.3 MB at byte 2728123, 0.76 s" and its tracks,
+    /// or what the metadata promises and why it is not there.
+    private static func motionLines(_ motion: MotionPhotoInfo) -> [String] {
+        let kinds = ["google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
+                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo"]
+        let kind = kinds[motion.layout] ?? motion.layout
+        guard let video = motion.video, let bytes = motion.videoBytes else {
+            var line = "  motion: \(kind), but the video is not there"
+            if let declared = motion.declaredBytes { line += " (the metadata declares \(bytes(declared)))" }
+            return [line.terminalSafe] + (motion.problem.map { ["  warning: \($0.terminalSafe)"] } ?? [])
+        }
+        var line = "  motion: \(kind), MP4 of \(self.bytes(bytes))"
+        if let offset = motion.videoOffset { line += " at byte \(offset)" }
+        if let duration = video.durationSeconds { line += ", \(seconds(duration))" }
+        var lines = [line.terminalSafe]
+        for track in video.tracks where track.kind == .video || track.kind == .audio { lines += trackLines(track) }
+        if let problem = motion.problem { lines.append("  warning: \(problem.terminalSafe)") }
+        return lines
     }
 
     private static func trackLines(_ track: TrackInfo) -> [String] {
