@@ -43,6 +43,13 @@ package struct MotionPhoto: Sendable, Equatable {
         return nil
     }
 
+    /// Whether the photo at `path` carries (or its metadata claims) a motion part; false when it
+    /// cannot be read.
+    package static func isMotionPhoto(path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return find(in: Array(data)) != nil
+    }
+
     // MARK: JPEG
 
     private static func findInJPEG(_ file: [UInt8]) -> MotionPhoto? {

@@ -31,17 +31,18 @@ public enum MotionPhotoEditor {
 
     /// Starts writing the embedded video of `request.input` as an MP4.
     ///
-    /// Errors: `.unsupported` `motion.none` (not a motion photo), `motion.missing` (the metadata
-    /// points at a video that is not there); `.input` and `.request` errors as for any output.
+    /// A photo without motion gives a result with no output and a note. Errors: `.unsupported`
+    /// `motion.missing` (the metadata points at a video that is not there, or an MP4 whose
+    /// samples were cut out); `.input` and `.request` errors as for any output.
     public static func extractVideo(_ request: MotionPhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             reporter.report(.probing, 0)
             return try await runBlocking { flag in
                 let file = try ImageDecoder.readAll(path: request.input)
-                let photo = try motionPhoto(in: file, path: request.input)
+                guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
                     throw ConvertError(.unsupported, key: "motion.missing",
-                                       message: "\(request.input): \(photo.problem ?? "the embedded video is missing"); nothing was written.",
+                                       message: "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
                                        path: request.input)
                 }
                 try flag.check()
@@ -58,13 +59,13 @@ public enum MotionPhotoEditor {
 
     /// Starts writing the still of `request.input` without its motion part.
     ///
-    /// Errors: `.unsupported` `motion.none` when the file is not a motion photo.
+    /// A photo without motion gives a result with no output and a note.
     public static func stripVideo(_ request: MotionPhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             reporter.report(.probing, 0)
             return try await runBlocking { _ in
                 let file = try ImageDecoder.readAll(path: request.input)
-                let photo = try motionPhoto(in: file, path: request.input)
+                guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)
                 return try write(still, request: request, notes: notes)
             }
@@ -91,12 +92,10 @@ public enum MotionPhotoEditor {
         return (Array(kept[..<segment.whole.lowerBound]) + replacement + Array(kept[segment.whole.upperBound...]), notes)
     }
 
-    private static func motionPhoto(in file: [UInt8], path: String) throws(ConvertError) -> MotionPhoto {
-        guard let photo = MotionPhoto.find(in: file) else {
-            throw ConvertError(.unsupported, key: "motion.none",
-                               message: "\(path) is not a motion photo: it has no embedded video.", path: path)
-        }
-        return photo
+    /// An ordinary photo in a folder of motion photos is no failure: nothing to do, nothing
+    /// written, and nothing charged (a job with no output costs no free conversion).
+    private static func notMotion(_ path: String) -> JobResult {
+        JobResult(inputPath: path, outputs: [], notes: ["not a motion photo (no embedded video); nothing written"])
     }
 
     private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
