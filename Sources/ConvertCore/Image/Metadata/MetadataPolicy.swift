@@ -36,7 +36,7 @@ package struct OutputMetadata: Sendable {
         case .keep:
             exif = parsed?.withOrientationResetInPlace()
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
-            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties, from: $0) }
+            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties, from: $0) }.flatMap(MotionXMP.withoutPointers)
             if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true { notes.append("location kept") }
             return
         case .shareSafe, .keepLocation:
@@ -45,7 +45,7 @@ package struct OutputMetadata: Sendable {
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
             var removals = XMP.orientationProperties + XMP.identifyingProperties
             if !keepLocation { removals += XMP.locationProperties }
-            xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }
+            xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }.flatMap(MotionXMP.withoutPointers)
             let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }

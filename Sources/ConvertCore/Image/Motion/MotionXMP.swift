@@ -50,6 +50,15 @@ package enum MotionXMP {
         "[A-Za-z0-9_]+:MotionPhoto[A-Za-z]*", "[A-Za-z0-9_]+:MicroVideo[A-Za-z]*",
     ]
 
+    /// `packet` as it is when it names no motion part, else without the pointers (a converted
+    /// still has no video, and a pointer to one would send readers looking); nil when it names
+    /// one but cannot be edited, so the caller drops it.
+    package static func withoutPointers(_ packet: [UInt8]) -> [UInt8]? {
+        guard let text = String(validating: packet, as: UTF8.self) else { return packet }
+        guard text.contains(":MotionPhoto") || text.contains(":MicroVideo") else { return packet }
+        return removingPointers(from: packet)
+    }
+
     /// `packet` without the motion pointers: the flags, and the container directory when it
     /// lists nothing but the primary image and the video (otherwise only the video's entry goes,
     /// so a gain map it also lists is still found). Nil when the packet is not editable text.
