@@ -36,6 +36,8 @@ struct ExamplesTests {
         "mov": ["generated/iphone-like.mov", "generated/location-keys.mov"],
         "mp4": ["video/motion.mov", "video/bikes.mp4"],
         "mkv": ["generated/sdr-h264.mkv"],
+        // A Pixel motion photo's `PXL_….MP.jpg`: motion photos, not any JPEG.
+        "mp.jpg": ["generated/motion-google.MP.jpg", "generated/motion-samsung.jpg"],
     ]
 
     /// Every example: each command's `--help` examples, and the `offconvert …` code spans of the README.
@@ -132,6 +134,7 @@ struct ExamplesTests {
 /// The extension of a file name as an example writes it.
 private enum PathExtension {
     static func of(_ name: String) -> String {
+        if name.lowercased().hasSuffix(".mp.jpg") { return String(name.suffix(6)) }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...])
     }

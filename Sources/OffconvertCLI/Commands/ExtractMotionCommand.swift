@@ -16,7 +16,7 @@ package enum ExtractMotionCommand: Command {
             """,
         arguments: [BatchOptions.files("Motion photos.")],
         options: BatchOptions.specs,
-        examples: ["extract-motion PXL_20200710_061629144.MP.jpg", "extract-motion -o videos/ Camera/"])
+        examples: ["extract-motion PXL_20200710_061629144.MP.jpg", "extract-motion -o videos/ *.MP.jpg"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let options = try BatchOptions.parse(arguments)

@@ -17,7 +17,7 @@ package enum StripMotionCommand: Command {
             """,
         arguments: [BatchOptions.files("Motion photos.")],
         options: BatchOptions.specs,
-        examples: ["strip-motion PXL_20200710_061629144.MP.jpg", "strip-motion -o stills/ Camera/"])
+        examples: ["strip-motion PXL_20200710_061629144.MP.jpg", "strip-motion -o stills/ *.MP.jpg"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let options = try BatchOptions.parse(arguments)
