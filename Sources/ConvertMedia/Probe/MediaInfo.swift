@@ -17,6 +17,7 @@ import ConvertCore
 ///   "image": { ... },                // ImageInfo; still images only
 ///   "imageError": "..."              // why the image part could not be read; absent normally
 ///   "motionPhoto": { ... }           // MotionPhotoInfo: the video inside a motion photo
+///   "livePhoto": {"contentIdentifier": "...", "pairedWith": "IMG_0001.MOV"}  // LivePhotoInfo
 /// }
 /// ```
 /// Field names are stable; new optional fields may be added. Absent optional values are omitted,
@@ -48,6 +49,8 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var location: LocationPresence
     /// The video inside a motion photo; nil for everything else.
     public var motionPhoto: MotionPhotoInfo?
+    /// The Live Photo side of a photo or MOV carrying a content identifier (set by `info`).
+    public var livePhoto: LivePhotoInfo?
 
     /// Creates a description; ``location`` is derived from `container` and `image`.
     public init(
@@ -72,7 +75,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var isImage: Bool { MediaSniffer.imageFormats.contains(format) }
 
     enum CodingKeys: String, CodingKey {
-        case path, format, formatName, byteCount, container, image, imageError, location, motionPhoto
+        case path, format, formatName, byteCount, container, image, imageError, location, motionPhoto, livePhoto
     }
 }
 

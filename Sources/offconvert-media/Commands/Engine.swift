@@ -210,9 +210,10 @@ extension InfoCommand {
         var failed = false
         var printed = 0
         for path in arguments.positionals {
-            let info: MediaInfo
+            var info: MediaInfo
             do throws(ConvertError) {
                 info = try await MediaProbe.probe(path: path)
+                info.livePhoto = LivePhotos.info(for: path)
             } catch {
                 if error.category == .cancelled { return ExitCode.interrupted }
                 failed = true
@@ -248,12 +249,14 @@ enum InfoFormatter {
             if let image = info.image { lines += imageLines(image) }
             if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
             if let motion = info.motionPhoto { lines += motionLines(motion) }
+            if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }
             lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
             return lines.joined(separator: "\n")
         }
         if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
+        if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
         lines.append(locationLine(info.location, value: container.location))
         for track in container.tracks { lines += trackLines(track) }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
@@ -302,6 +305,13 @@ enum InfoFormatter {
         if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
+    }
+
+    /// "live photo: paired with IMG_0001.MOV (content identifier 71DC…)", or that no partner is beside it.
+    private static func liveLine(_ live: LivePhotoInfo, movie: Bool) -> String {
+        let partner = live.pairedWith.map { "paired with \($0)" }
+            ?? (movie ? "its photo is not in this folder" : "its video is not in this folder")
+        return "  live photo: \(partner) (content identifier \(live.contentIdentifier))".terminalSafe
     }
 
     /// "motion: video/mp4 embedded (Google motion photo), 1.3 MB at byte 2728123, 0.76 s" and its tracks,

@@ -14,24 +14,11 @@ package struct CaptureDate: Sendable, Equatable {
 
     /// The capture time of the JPEG or HEIC `file`, or nil when it records none.
     package static func of(photo file: [UInt8]) -> CaptureDate? {
-        guard let tiff = exifBlock(file), let exif = Exif(tiff: tiff) else { return nil }
+        guard let tiff = PhotoEXIF.tiff(of: file), let exif = Exif(tiff: tiff) else { return nil }
         guard let original = exif.dateTimeOriginal else { return nil }
         let offsetEntry = exif.ifd0.entry(Exif.Tag.exifIFD)?.child?.entry(offsetTimeOriginal)
         let offsetText = offsetEntry.map { String(decoding: $0.value.prefix { $0 != 0 }, as: UTF8.self) }
         return parse(original, offset: offsetText)
-    }
-
-    /// The EXIF TIFF stream of a JPEG (APP1) or a HEIF file (the `Exif` item, after its 4-byte
-    /// offset to the TIFF header).
-    private static func exifBlock(_ file: [UInt8]) -> [UInt8]? {
-        if file.starts(with: [0xFF, 0xD8]) { return JPEGMarkers.metadata(file).exif }
-        guard let table = try? HeifItemTable(reader: BoxReader(source: MemoryByteSource(bytes: file))),
-            let id = table.types.first(where: { $0.value == "Exif" })?.key,
-            let data = try? table.data(of: id, limit: 1 << 20), data.count > 8
-        else { return nil }
-        let skip = Int(ByteBox.u32(data, 0))
-        guard skip <= data.count - 8 else { return nil }
-        return Array(data[(4 + skip)...])
     }
 
     /// `2020:07:10 06:16:29` with an optional `+hh:mm` offset.
