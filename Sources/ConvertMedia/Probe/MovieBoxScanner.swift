@@ -79,7 +79,15 @@ enum MovieBoxScanner {
             do throws(BoxError) {
                 switch box.type {
                 case "trak": movie.tracks.append(try scanTrack(box, reader: reader))
-                case "udta" where movie.location == nil: movie.location = try userDataLocation(box, reader: reader)
+                case "udta":
+                    if movie.location == nil { movie.location = try userDataLocation(box, reader: reader) }
+                    if movie.contentIdentifier == nil {
+                        // FFmpeg-written MOVs keep their keys in udta/meta, iPhones in moov/meta.
+                        for meta in try reader.children(of: box, depth: 2) where meta.type == "meta" {
+                            movie.contentIdentifier = try metadataValue(meta, key: contentIdentifierKey, reader: reader, depth: 3)
+                            if movie.contentIdentifier != nil { break }
+                        }
+                    }
                 case "meta":
                     if movie.location == nil { movie.location = try metadataValue(box, key: locationKey, reader: reader, depth: 2) }
                     if movie.contentIdentifier == nil {
