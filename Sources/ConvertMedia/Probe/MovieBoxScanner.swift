@@ -11,8 +11,6 @@ struct ISOMovie: Equatable {
     var tracks: [ISOTrack] = []
     /// ISO 6709 location from `udta/©xyz` or the `com.apple.quicktime.location.ISO6709` key.
     var location: String?
-    /// The `com.apple.quicktime.content.identifier` key: the Live Photo this clip belongs to.
-    var contentIdentifier: String?
     /// The top-level box that runs past the end of the file, if any.
     var truncatedBox: FourCC?
     /// Damage found in parts that were skipped, as readable sentences.
@@ -79,20 +77,8 @@ enum MovieBoxScanner {
             do throws(BoxError) {
                 switch box.type {
                 case "trak": movie.tracks.append(try scanTrack(box, reader: reader))
-                case "udta":
-                    if movie.location == nil { movie.location = try userDataLocation(box, reader: reader) }
-                    if movie.contentIdentifier == nil {
-                        // FFmpeg-written MOVs keep their keys in udta/meta, iPhones in moov/meta.
-                        for meta in try reader.children(of: box, depth: 2) where meta.type == "meta" {
-                            movie.contentIdentifier = try metadataValue(meta, key: contentIdentifierKey, reader: reader, depth: 3)
-                            if movie.contentIdentifier != nil { break }
-                        }
-                    }
-                case "meta":
-                    if movie.location == nil { movie.location = try metadataValue(box, key: locationKey, reader: reader, depth: 2) }
-                    if movie.contentIdentifier == nil {
-                        movie.contentIdentifier = try metadataValue(box, key: contentIdentifierKey, reader: reader, depth: 2)
-                    }
+                case "udta" where movie.location == nil: movie.location = try userDataLocation(box, reader: reader)
+                case "meta" where movie.location == nil: movie.location = try metadataLocation(box, reader: reader, depth: 2)
                 default: break
                 }
             } catch {
@@ -236,7 +222,7 @@ enum MovieBoxScanner {
                 try cursor.skip(2)
                 return text(try cursor.take(min(length, cursor.remaining)))
             }
-            if box.type == "meta", let found = try metadataValue(box, key: locationKey, reader: reader, depth: 3) {
+            if box.type == "meta", let found = try metadataLocation(box, reader: reader, depth: 3) {
                 return found
             }
         }
@@ -245,13 +231,10 @@ enum MovieBoxScanner {
 
     static let locationKey = "com.apple.quicktime.location.ISO6709"
 
-    /// The key an iPhone writes into a Live Photo's MOV, equal to the photo's MakerNote tag 0x0011.
-    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
-
-    /// A QuickTime `meta` box (`hdlr` mdta, `keys`, `ilst`): the value of `key` (text).
+    /// A QuickTime `meta` box (`hdlr` mdta, `keys`, `ilst`): the value of the ISO 6709 location key.
     /// QuickTime's `meta` has no version/flags; ISO's does. Which one it is shows in where `hdlr`
     /// starts.
-    private static func metadataValue(_ meta: BoxHeader, key: String, reader: BoxReader, depth: Int) throws(BoxError) -> String? {
+    private static func metadataLocation(_ meta: BoxHeader, reader: BoxReader, depth: Int) throws(BoxError) -> String? {
         let prefix = try reader.payloadPrefix(of: meta, count: 12)
         var container = meta
         if prefix.count >= 12, FourCC(rawValue: ByteCursor.u32(prefix, at: 8)) == "hdlr" { container.headerSize += 4 }
@@ -267,7 +250,7 @@ enum MovieBoxScanner {
             let size = Int(try cursor.u32())
             guard size >= 8 else { throw .truncatedPayload(type: keys.type) }
             try cursor.skip(4)
-            if text(try cursor.take(size - 8)) == key {
+            if text(try cursor.take(size - 8)) == locationKey {
                 wanted = UInt32(index + 1)
                 break
             }

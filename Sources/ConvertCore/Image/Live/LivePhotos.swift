@@ -1,4 +1,3 @@
-import ConvertCore
 import Foundation
 
 /// An iPhone Live Photo: the still (HEIC or JPEG) and the MOV that share a content identifier.
@@ -42,7 +41,7 @@ public enum LivePhotos {
     /// The content identifier of the movie at `path`, or nil.
     public static func movieIdentifier(_ path: String) -> String? {
         guard let source = try? FileByteSource(path: path) else { return nil }
-        return (try? MovieBoxScanner.scan(BoxReader(source: source)))?.contentIdentifier
+        return MovieKeys.value(MovieKeys.contentIdentifier, in: source)
     }
 
     /// The Live Photo pairs among `paths`: each photo with the movie carrying its identifier.
