@@ -46,16 +46,22 @@ public enum LivePhotos {
 
     /// The Live Photo pairs among `paths`: each photo with the movie carrying its identifier.
     public static func pairs(among paths: [String]) -> [LivePhotoPair] {
-        var movies: [String: String] = [:]
+        var movies: [String: [String]] = [:]
         for path in paths where movieExtensions.contains(PathText.fileExtension(path).lowercased()) {
-            if let id = movieIdentifier(path), movies[id] == nil { movies[id] = path }
+            if let id = movieIdentifier(path) { movies[id, default: []].append(path) }
         }
         guard !movies.isEmpty else { return [] }
         var pairs: [LivePhotoPair] = []
+        var used: Set<String> = []
         for path in paths where photoExtensions.contains(PathText.fileExtension(path).lowercased()) {
-            if let id = photoIdentifier(path), let movie = movies[id] {
-                pairs.append(LivePhotoPair(photo: path, movie: movie, contentIdentifier: id))
-            }
+            guard let id = photoIdentifier(path), let candidates = movies[id]?.filter({ !used.contains($0) }),
+                !candidates.isEmpty
+            else { continue }
+            // Each movie goes to one photo; the one beside it under the same name first.
+            let sameName = candidates.first { PathText.parent($0) == PathText.parent(path) && stemOf($0) == stemOf(path) }
+            let movie = sameName ?? candidates[0]
+            used.insert(movie)
+            pairs.append(LivePhotoPair(photo: path, movie: movie, contentIdentifier: id))
         }
         return pairs
     }
@@ -95,7 +101,8 @@ public enum LivePhotos {
         return LivePhotoInfo(contentIdentifier: id, pairedWith: partner)
     }
 
-    private static func stemOf(_ name: String) -> String {
+    private static func stemOf(_ path: String) -> String {
+        let name = PathText.lastComponent(path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
