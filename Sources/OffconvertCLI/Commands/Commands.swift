@@ -8,6 +8,7 @@ package enum Commands {
         EmailCommand.self,
         CompressPhotosCommand.self,
         GIFCommand.self,
+        LivePhotoCommand.self,
         ExtractAudioCommand.self,
         ImagesToPdfCommand.self,
         ConvertCommand.self,

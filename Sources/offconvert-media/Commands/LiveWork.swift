@@ -53,3 +53,64 @@ enum LiveWork {
         return (folder ?? PathText.parent(pair.photo)) + "/" + stem + "." + kind
     }
 }
+
+extension LivePhotoCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let target = try arguments.choice("to", targets, default: "mp4")
+        var options = try BatchOptions.parse(arguments)
+        guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
+        let (pairs, unpaired) = LiveWork.resolve(options.inputs)
+        for input in unpaired {
+            console.err("Error: \(input.terminalSafe) is not part of a Live Photo: no photo and MOV with the same content identifier were found.")
+        }
+        guard !pairs.isEmpty else { return ExitCode.failure }
+        let code: Int32
+        if target == "jpg" {
+            options.inputs = pairs.map(\.photo)
+            code = await LiveWork.stills(command: spec.name, options: options, console: console)
+        } else {
+            code = await LiveWork.run(pairs, kind: target, command: spec.name, options: options, console: console)
+        }
+        return unpaired.isEmpty ? code : ExitCode.failure
+    }
+}
+
+extension LiveWork {
+    /// The pairs the inputs name (photos, movies, or both), each once: partners among the
+    /// inputs first, then beside each file. Inputs that belong to no pair are returned apart.
+    static func resolve(_ inputs: [String]) -> (pairs: [LivePhotoPair], unpaired: [String]) {
+        var pairs = LivePhotos.pairs(among: inputs)
+        var covered = Set(pairs.flatMap { [$0.photo, $0.movie] })
+        var unpaired: [String] = []
+        for input in inputs where !covered.contains(input) {
+            let kind = PathText.fileExtension(input).lowercased()
+            guard ["heic", "heif", "jpg", "jpeg", "mov", "mp4"].contains(kind) else {
+                unpaired.append(input)
+                continue
+            }
+            guard let pair = LivePhotos.pair(of: input).pair, !covered.contains(pair.photo), !covered.contains(pair.movie) else {
+                if !covered.contains(input) { unpaired.append(input) }
+                continue
+            }
+            pairs.append(pair)
+            covered.formUnion([pair.photo, pair.movie])
+        }
+        return (pairs, unpaired)
+    }
+
+    /// The stills of the pairs as JPEGs, made as `heic-to-jpg` makes them.
+    static func stills(command: String, options: BatchOptions, console: Console) async -> Int32 {
+        let maxPixels = options.maxPixels
+        var work = BatchWork(
+            command: command, identity: ["to=jpg"], outputExtension: { _ in "jpg" },
+            cost: { input in PhotoWork.cost(of: input, request: PhotoRequest(inputPath: input, format: .jpeg)) },
+            convert: { item, progress throws(ConvertError) in
+                var request = PhotoRequest(inputPath: item.input, format: .jpeg, outputPath: item.destination,
+                                           overwrite: item.overwrite, maxPixels: maxPixels)
+                request.outputMayBeRenumbered = item.mayRenumber
+                return try await PhotoConverter.convert(request).result(onProgress: progress)
+            })
+        work.accepts = .photos
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+}
