@@ -121,7 +121,16 @@ struct ExamplesTests {
                 try folder.write("offconvert license 1\nlicensee: Example\nsignature: AAAA\n", to: name)
                 continue
             }
-            guard let media = standIns[ext.lowercased()] else { continue }
+            var media = standIns[ext.lowercased()] ?? []
+            // A Live Photo example needs a pair: the MOV carrying the HEIC stand-in's identifier,
+            // beside each photo even when the example names the photo alone.
+            let live = tokens.first == "live-photo" || tokens.contains("--live")
+            if live && ext.lowercased() == "mov" { media = ["generated/live/IMG_5195.MOV"] }
+            let movie = String(name.dropLast(ext.count)) + "MOV"
+            if live && ext.lowercased() == "heic" && !name.hasPrefix("*.") && !tokens.contains(movie) {
+                try folder.add("generated/live/IMG_5195.MOV", as: movie)
+            }
+            guard !media.isEmpty else { continue }
             if name.hasPrefix("*.") {
                 for (index, source) in media.enumerated() { try folder.add(source, as: "IMG_000\(index + 1).\(ext)") }
             } else {
