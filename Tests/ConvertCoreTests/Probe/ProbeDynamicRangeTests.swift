@@ -58,6 +58,8 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/sizing-5frames.mp4", expected: "sdr"),
         .init(file: "generated/sizing-lowrate.mp4", expected: "sdr"),
         .init(file: "generated/sizing-mp3.mp4", expected: "sdr"),
+        .init(file: "generated/motion-clip.mp4", expected: "sdr"),
+        .init(file: "generated/motion-located-clip.mp4", expected: "sdr"),
     ]
 }
 
