@@ -33,6 +33,10 @@ struct LivePhotoTests {
         #expect(LivePhotos.pair(of: renamed[1]).pair?.photo == renamed[0])
         #expect(LivePhotos.pair(of: decoy[0]).pair == nil)
         #expect(LivePhotos.pair(of: decoy[0]).id == Self.id)
+        // A JPEG still pairs the same way (exiftool reads MediaGroupUUID 570F1469-… from it).
+        let jpeg = [Fixtures.generated("live/jpeg/IMG_5195.JPG"), Fixtures.generated("live/jpeg/IMG_5195.MOV")]
+        #expect(LivePhotos.photoIdentifier(jpeg[0]) == Self.id)
+        #expect(LivePhotos.pairs(among: jpeg).map(\.movie) == [jpeg[1]])
     }
 
     @Test("each movie goes to one photo, the one with its name first")
