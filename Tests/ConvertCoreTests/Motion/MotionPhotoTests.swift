@@ -65,6 +65,19 @@ struct MotionPhotoTests {
         #expect(samsung.stillEnd == 20329 - 8)
     }
 
+    @Test("the cheap check every conversion makes agrees with the full search")
+    func cheapCheck() throws {
+        let motion = Self.layouts.map { Fixtures.generated($0.fixture) } + [
+            Fixtures.generated("motion-pointer-only.MP.jpg"), Fixtures.path("photos/motion/ss-motion-photo-shortened.jpg"),
+            Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"),
+        ]
+        for path in motion { #expect(MotionPhoto.isMotionPhoto(path: path), "\(path)") }
+        for path in [Fixtures.generated("motion-still.jpg"), Fixtures.path("photos/pug.heic"), Fixtures.path("photos/tokyo.jpg")] {
+            #expect(!MotionPhoto.isMotionPhoto(path: path), "\(path)")
+            #expect(MotionPhoto.find(in: try Self.bytes(path)) == nil)
+        }
+    }
+
     @Test("a pointer to a video that is not there")
     func pointerOnly() throws {
         let photo = try #require(MotionPhoto.find(in: try Self.bytes(Fixtures.generated("motion-pointer-only.MP.jpg"))))

@@ -44,10 +44,25 @@ package struct MotionPhoto: Sendable, Equatable {
     }
 
     /// Whether the photo at `path` carries (or its metadata claims) a motion part; false when it
-    /// cannot be read.
+    /// cannot be read. Reads only the head (a JPEG's XMP), the last bytes (Samsung's `SEFT`) or
+    /// a HEIF file's top-level box headers, never the whole photo: every conversion asks.
     package static func isMotionPhoto(path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
-        return find(in: Array(data)) != nil
+        guard let source = try? FileByteSource(path: path), source.size >= 16,
+            let head = try? source.read(at: 0, count: Int(min(source.size, UInt64(BoxLimits.maximumRead))))
+        else { return false }
+        if head.starts(with: [0xFF, 0xD8]) {
+            if let packet = JPEGMarkers.metadata(head).xmp, let text = String(validating: packet, as: UTF8.self),
+                MotionXMP.flag(text, "MotionPhoto") == "1" || MotionXMP.flag(text, "MicroVideo") == "1"
+            {
+                return true
+            }
+            let tail = (try? source.read(at: source.size - 4, count: 4)) ?? []
+            return tail == Array("SEFT".utf8)
+        }
+        guard Array(head[4..<8]) == Array("ftyp".utf8),
+            let boxes = try? BoxReader(source: source).children(of: nil, depth: 0)
+        else { return false }
+        return boxes.contains { $0.type == "mpvd" }
     }
 
     // MARK: JPEG
