@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 from harness import Contender, Workload, media, fresh_dir, ROOT, CORES
 
@@ -74,6 +75,80 @@ def heic(work, binary, quick):
         contenders.append(Contender("ImageMagick convert, one by one", f"for f in {folder}/*.heic; do convert-im6.q16 \"$f\" -quality 90 {o}/$(basename \"$f\" .heic).jpg; done", reset=reset))
     return [Workload("heic", f"HEIC → JPEG, {count} iPhone photos, quality 90", contenders),
             heic_floor(work, binary, folder, count)]
+
+
+# Kinds of HEIF other cameras write, laid out by TestMedia/generators/heif_layout.py around images
+# heif-enc codes from a real photo: (name, title, canvas cols x rows x tile w x h, picture, layout
+# options, heif-enc options, 16-bit source).
+CAMERA_KINDS = [
+    ("heic-overhang", "Nokia-like grid: 9x7 tiles of 512 cropped to 4608x3456, irot, no colour box",
+     (9, 7, 512, 512), "4608x3456", ["--irot", "1"], [], False),
+    ("heic-bt601-limited", "Nokia HDR-like grid: the same overhanging grid, nclx BT.601 matrix 5 limited range only",
+     (9, 7, 512, 512), "4608x3456", ["--nclx", "5,6,5,0"],
+     ["--colour_primaries", "5", "--transfer_characteristic", "6", "--matrix_coefficients", "5", "--full_range_flag", "0"], False),
+    ("heic-10bit", "Sony-like 10-bit grid: 2x3 tiles of 3520x1600 cropped to 7008x4672, nclx matrix 5, irot",
+     (2, 3, 3520, 1600), "7008x4672", ["--irot", "3", "--nclx", "1,13,5,1"], ["-b", "10", "--matrix_coefficients", "5"], True),
+    ("heic-single", "Android-like single image without a grid: 4000x3000, nclx BT.709 limited range",
+     (1, 1, 4000, 3000), "4000x3000", ["--nclx", "1,1,1,0"],
+     ["--colour_primaries", "1", "--transfer_characteristic", "1", "--matrix_coefficients", "1", "--full_range_flag", "0"], False),
+]
+
+
+def camera_heic(work, kind):
+    """The HEIF of one CAMERA_KINDS entry, generated once (coding a camera-sized grid tile by tile
+    takes minutes) and kept under .build/bench-heic for later runs; `work` is unused."""
+    name, _, (cols, rows, tw, th), picture, layout, encode, deep = kind
+    folder = os.path.join(ROOT, ".build", "bench-heic")
+    os.makedirs(folder, exist_ok=True)
+    target = os.path.join(folder, f"{name}.heic")
+    if os.path.exists(target):
+        return target
+    source = real_or_test("photos/Kleiber_by_Lukas_Baubkus.jpg")
+    canvas = os.path.join(folder, f"{name}-canvas.png")
+    fmt = "rgb48be" if deep else "rgb24"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", source, "-vf", f"scale={cols * tw}:{rows * th}", "-frames:v", "1",
+                    "-pix_fmt", fmt, canvas], check=True)
+    coded = []
+    for r in range(rows):
+        for c in range(cols):
+            tile = os.path.join(folder, f"{name}-{r}-{c}")
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", canvas, "-vf", f"crop={tw}:{th}:{c * tw}:{r * th}",
+                            "-pix_fmt", fmt, tile + ".png"], check=True)
+            subprocess.run(["heif-enc", "-q", "90", *encode, "-o", tile + ".heic", tile + ".png"], check=True,
+                           stdout=subprocess.DEVNULL)
+            coded.append(tile + ".heic")
+    grid = ["--grid", f"{cols}x{rows}"] if cols * rows > 1 else []
+    subprocess.run([sys.executable, os.path.join(TESTMEDIA, "generators", "heif_layout.py"), target, "--picture", picture,
+                    *grid, *layout, *coded], check=True)
+    for path in coded + [canvas] + [p[:-5] + ".png" for p in coded]:
+        os.remove(path)
+    return target
+
+
+def heic_kinds(work, binary, quick):
+    """One photo of each kind cameras other than iPhones write, one row per kind: the real
+    Samsung, Xiaomi and Canon HEIFs, and generated camera-sized layouts (CAMERA_KINDS)."""
+    photos = [(kind[0], kind[1], lambda kind=kind: camera_heic(work, kind)) for kind in CAMERA_KINDS]
+    for name, title, real in [("heic-samsung", "Samsung grid: 6x8 tiles of 512, 3024x4032, no colour box", "photos/Issue_487.heic"),
+                              ("heic-xiaomi", "Xiaomi grid, 2592x1944", "photos/xiaomi.heic"),
+                              ("heic-canon", "Canon 10-bit 4:2:2 PQ grid, 2400x1600 (libheif decodes it)", "photos/hdr/Canon.HIF")]:
+        photos.append((name, title, lambda real=real: real_or_test(real)))
+    workloads = []
+    for name, title, make in photos:
+        path = make()
+        if not os.path.exists(path):
+            continue
+        o, reset = out_dir(work, f"{name}-out")
+        contenders = [
+            Contender("offconvert heic-to-jpg", f"{binary} heic-to-jpg {path} --output-dir {o} --quality 85 --quiet", ours=True, reset=reset),
+            Contender("heif-convert -q 85", f"heif-convert -q 85 {path} {o}/out.jpg >/dev/null", reset=reset),
+        ]
+        if have("vips"):
+            contenders.append(Contender("vips copy", f"vips copy {path} {o}/vips.jpg[Q=85]", reset=reset))
+        if have("convert-im6.q16"):
+            contenders.append(Contender("ImageMagick convert", f"convert-im6.q16 {path} -quality 85 {o}/im.jpg", reset=reset))
+        workloads.append(Workload(name, f"HEIC → JPEG, one photo: {title}, quality 85", contenders))
+    return workloads
 
 
 def heic_floor(work, binary, folder, count):
@@ -307,6 +382,7 @@ def video_size(work, binary, quick):
 # (names, builder): the order here is the order of RESULTS.md.
 CATALOGUE = [
     (["heic", "heic-floor"], heic),
+    ([kind[0] for kind in CAMERA_KINDS] + ["heic-samsung", "heic-xiaomi", "heic-canon"], heic_kinds),
     (["photo-size"], photo_size),
     (["h264"], h264),
     (["tonemap"], tonemap),

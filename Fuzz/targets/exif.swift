@@ -1,4 +1,4 @@
-// libFuzzer target: the EXIF reader/editor, the XMP editor, the metadata policy and the JPEG
+// libFuzzer target: the EXIF reader/editor, the XMP and IPTC editors, the metadata policy and the JPEG
 // marker walker over arbitrary bytes. Built by Fuzz/run with Sources/ConvertCore/Image/Metadata/
 // and Image/JPEG/JPEGMarkers.swift compiled in.
 
@@ -21,8 +21,11 @@ public func fuzzExif(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = XMP.hasLocation(bytes)
     _ = XMP.removing(["exif:GPSLatitude", "exif:GPSLongitude"], from: bytes)
     for policy in MetadataPolicy.allCases {
-        _ = OutputMetadata(exif: bytes, xmp: bytes, policy: policy)
+        _ = OutputMetadata(exif: bytes, xmp: bytes, iptc: bytes, policy: policy).withPixelSize(width: 70_000, height: 3)
     }
+    _ = IPTC.removingLocation(bytes)
+    _ = IPTC.iimRange(inResources: bytes)
+    _ = IPTC.block(inJPEG: bytes)
     let markers = JPEGMarkers.metadata(bytes)
     _ = markers.exif.flatMap { Exif(block: $0) }?.orientation
     _ = JPEGMarkers.removing(markers: [0xE1], from: bytes)

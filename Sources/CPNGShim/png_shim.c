@@ -33,6 +33,46 @@ static void on_warning(png_structp png, png_const_charp message) {
 /// The keyword of the text chunk that holds an XMP packet (Adobe XMP specification, part 3).
 static const char xmp_keyword[] = "XML:com.adobe.xmp";
 
+/// The largest ancillary chunk (text, ICC profile, EXIF, unknown) accepted, stored or inflated.
+/// Real ones are kilobytes (an ICC profile a few hundred, an XMP packet with history a few MB).
+static const size_t max_ancillary_chunk = 16u << 20;
+
+int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t error_size) {
+    if (error_size > 0) error[0] = 0;
+    size_t offset = 8;
+    while (size >= 12 && offset <= size - 12) {
+        const uint8_t *at = data + offset;
+        uint32_t length = (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | at[3];
+        char name[5] = {(char)at[4], (char)at[5], (char)at[6], (char)at[7], 0};
+        for (int i = 0; i < 4; i++) {
+            if (!((name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= 'a' && name[i] <= 'z'))) name[i] = '?';
+        }
+        if (length > size - offset - 12) {
+            snprintf(error, error_size, "its %s chunk declares %u bytes, more than the %zu left in the file",
+                     name, length, size - offset - 12);
+            return -1;
+        }
+        // Bit 5 of the first letter: lower case is ancillary (PNG specification, 5.4).
+        if ((at[4] & 0x20) && length > max_ancillary_chunk) {
+            snprintf(error, error_size, "its %s chunk declares %u bytes, over the limit of %zu for metadata",
+                     name, length, max_ancillary_chunk);
+            return -1;
+        }
+        if (memcmp(at + 4, "IEND", 4) == 0) break;
+        offset += 12 + (size_t)length;
+    }
+    return 0;
+}
+
+/// Sets the limits every reader applies before libpng allocates anything: picture size, and the
+/// largest ancillary chunk stored or inflated (Debian's libpng leaves that unlimited, so a
+/// 0x7FFFFFFF-byte tEXt length allocated 2 GB).
+static void set_read_limits(png_structp png) {
+    // The sharp/libvips default: refuse absurd dimensions before allocating.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_set_chunk_malloc_max(png, max_ancillary_chunk);
+}
+
 static void read_from_memory(png_structp png, png_bytep out, png_size_t length) {
     reader_state *state = (reader_state *)png_get_io_ptr(png);
     if (state->size - state->offset < length) {
@@ -51,6 +91,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
         snprintf(error, error_size, "not a PNG file");
         return -1;
     }
+    if (offc_png_check_chunks(data, size, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
     if (!png) {
@@ -77,8 +118,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     reader_state reader = {data, size, 8};
     png_set_read_fn(png, &reader, read_from_memory);
     png_set_sig_bytes(png, 8);
-    // The sharp/libvips default: refuse absurd dimensions before allocating.
-    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    set_read_limits(png);
     png_read_info(png, info);
 
     png_uint_32 width = 0, height = 0;
@@ -160,6 +200,67 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     out->icc = icc;
     out->exif = exif;
     out->xmp = xmp;
+    return 0;
+}
+
+int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof(*out));
+    out->srgb_intent = -1;
+    if (error_size > 0) error[0] = 0;
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(error, error_size, "not a PNG file");
+        return -1;
+    }
+    if (offc_png_check_chunks(data, size, error, error_size) != 0) return -1;
+    error_state errors = {error, error_size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (!png) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    // `out` is memory, not a local, so what was stored in it before a longjmp is still there.
+    if (!info || setjmp(png_jmpbuf(png))) {
+        offc_png_free(out);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    reader_state reader = {data, size, 8};
+    png_set_read_fn(png, &reader, read_from_memory);
+    png_set_sig_bytes(png, 8);
+    set_read_limits(png);
+    png_read_info(png, info);  // stops at the first IDAT: no pixel is inflated
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
+    png_charp icc_name = NULL;
+    int compression = 0;
+    png_bytep icc_data = NULL;
+    png_uint_32 icc_length = 0;
+    if (png_get_iCCP(png, info, &icc_name, &compression, &icc_data, &icc_length) && icc_length > 0) {
+        out->icc = malloc(icc_length);
+        if (!out->icc) png_error(png, "out of memory");
+        memcpy(out->icc, icc_data, icc_length);
+        out->icc_size = icc_length;
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif_data = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(png, info, &exif_length, &exif_data) && exif_length > 0) {
+        out->exif = malloc(exif_length);
+        if (!out->exif) png_error(png, "out of memory");
+        memcpy(out->exif, exif_data, exif_length);
+        out->exif_size = exif_length;
+    }
+#endif
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
+    out->width = width;
+    out->height = height;
+    out->bit_depth = bit_depth == 16 ? 16 : 8;
+    out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+    png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
 

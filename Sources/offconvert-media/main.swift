@@ -22,4 +22,5 @@ MediaRunners.install([
         return try await VideoConvertCommand.runWithEngine(arguments, container: container, console: console)
     },
 ])
+SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
 exit(await CLI.run(Array(CommandLine.arguments.dropFirst()), commands: Commands.all, console: .current()))

@@ -104,7 +104,8 @@ struct CLIProductTests {
         #expect(!outcome.stderr.contains("\u{1B}") && !outcome.stderr.contains("\r"))
         #expect(outcome.stderr.contains("2 done, 1 failed, "))
         #expect(outcome.stderr.contains(" in, ") && outcome.stderr.contains(" out, in "))
-        #expect(outcome.stderr.contains("  failed: corrupted.jpg: "))
+        // The path as typed, once (the message itself names it).
+        #expect(outcome.stderr.contains("  failed: \(Self.media("broken/corrupted.jpg")) is damaged"))
         #expect(outcome.stderr.contains("tokyo.jpg: location removed"))
 
         let quiet = try await CLIRunner.run([

@@ -247,4 +247,78 @@ struct EverydayUseTests {
         let small = try await folder.run(["compress-photos", "t.jpg", "--quality", "40", "-o", "out"])
         #expect(!small.stderr.contains("larger than the original"))
     }
+
+    @Test("two processes writing the same name into one folder both succeed, numbered")
+    func twoProcessesOneName() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/pug.heic", as: "a/p.heic")
+        try folder.add("photos/pug.heic", as: "b/p.heic")
+        async let first = folder.run(["heic-to-jpg", "a/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-a"])
+        async let second = folder.run(["heic-to-jpg", "b/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-b"])
+        let outcomes = try await [first, second]
+        for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.stderr)") }
+        #expect(folder.files().filter { $0.hasPrefix("out/") } == ["out/p (2).jpg", "out/p.jpg"])
+    }
+
+    /// Whether this test run may mount a small tmpfs (root, as CI runs), for the full-disk test.
+    static let canMount: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-mount-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        _ = try? CLIRunner.toolOutput("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe])
+        let size = (try? FileManager.default.attributesOfFileSystem(forPath: probe)[.systemSize] as? Int) ?? Int.max
+        _ = try? CLIRunner.toolOutput("/bin/umount", [probe])
+        return size <= 1 << 20
+    }()
+
+    @Test("a nearly full disk fails only the photos that do not fit (device.full), the others are converted",
+          .enabled(if: canMount, "needs root to mount a small tmpfs"))
+    func nearlyFull() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        for name in ["1", "2", "3"] { try folder.add("photos/pug.heic", as: "\(name).heic") }
+        let out = folder.url.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        _ = try CLIRunner.toolOutput("/bin/mount", ["-t", "tmpfs", "-o", "size=2600k", "tmpfs", out])
+        defer { _ = try? CLIRunner.toolOutput("/bin/umount", [out]) }
+        let outcome = try await folder.run(["heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1", "--json"])
+        #expect(outcome.status == 1)
+        let lines = try PhotoCommandsTests.jsonLines(outcome.stdout)
+        #expect(lines.filter { $0["event"] as? String == "finished" }.count >= 1)
+        let failed = lines.filter { $0["event"] as? String == "failed" }
+        #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? [String: Any])?["key"] as? String == "device.full" })
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") })
+    }
+
+    @Test("images-to-pdf names the damaged page, and refuses a margin that leaves no room")
+    func pdfMessages() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try folder.add("broken/corrupted.jpg", as: "bad.jpg")
+        let outcome = try await folder.run(["images-to-pdf", "p", "bad.jpg", "-o", "album.pdf"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("Page 2: bad.jpg is damaged"), "\(outcome.stderr)")
+        #expect(!folder.files().contains("album.pdf"))
+        let margin = try await folder.run(["images-to-pdf", "p", "-o", "album.pdf", "--page", "a4", "--margin", "150mm"])
+        #expect(margin.status == 64)
+        #expect(margin.stderr.contains("leaves no room"))
+    }
+
+    @Test("strip-location --in-place keeps the original's modification time and permissions")
+    func inPlaceKeepsTime() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("p").path
+        let old = Date(timeIntervalSince1970: 1_262_304_000)
+        try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o640], ofItemAtPath: path)
+        let outcome = try await folder.run(["strip-location", "--in-place", "p"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("location removed"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.modificationDate] as? Date == old)
+        #expect(attributes[.posixPermissions] as? Int == 0o640)
+        let gps = try CLIRunner.toolOutput("/usr/bin/exiftool", ["-gps:all", "-s", path])
+        #expect(gps.isEmpty, "\(gps)")
+    }
 }

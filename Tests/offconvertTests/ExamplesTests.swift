@@ -111,6 +111,12 @@ struct ExamplesTests {
             try folder.write("# to do\nlisted1.\(ext)\nlisted2.\(ext)\n", to: tokens[flag + 1])
             for (index, source) in (standIns[ext] ?? []).enumerated() { try folder.add(source, as: "listed\(index + 1).\(ext)") }
         }
+        if tokens.contains("*") {
+            // `*` in a phone's export folder: a photo, its video and its edit sidecar.
+            try folder.add("photos/IMG_5195.HEIC", as: "IMG_0001.HEIC")
+            try folder.add("generated/iphone-like.mov", as: "IMG_0001.MOV")
+            try folder.write("<?xml version=\"1.0\"?><plist/>", to: "IMG_0001.AAE")
+        }
         for token in tokens where !token.hasPrefix("-") {
             var name = token
             if name.hasPrefix("~/") { name.removeFirst(2) }

@@ -111,7 +111,7 @@ struct MotionCommandsTests {
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("motion: Google motion photo, MP4 of 25.8 kB"), "\(text.stdout)")
         #expect(text.stdout.contains("h264"))
-        #expect(text.stdout.contains("location: +48.8584+002.2945/ (the embedded motion video)"), "\(text.stdout)")
+        #expect(text.stdout.contains("location: 48.8584° N, 2.2945° E (the embedded motion video)"), "\(text.stdout)")
         #expect(text.stdout.contains("motion: Samsung motion photo, but the video is not there"), "\(text.stdout)")
         let json = try await CLIRunner.run(["info", "--json", located, shortened])
         let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

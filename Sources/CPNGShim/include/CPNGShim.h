@@ -31,6 +31,17 @@ typedef struct {
 int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                     offc_png_image *out, char *error, size_t error_size);
 
+/// Checks every chunk's declared length before libpng sees the file: each must fit in what is
+/// left of `data`, and an ancillary chunk (text, ICC, EXIF, unknown) must be at most 16 MiB.
+/// Returns 0, or -1 with `error` filled. Every reader below runs it first, so a length of
+/// 0x7FFFFFFF in a small file is refused before anything is allocated for it.
+int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t error_size);
+
+/// Reads only what precedes the image data (IHDR, iCCP, eXIf, sRGB): `out` gets the size, the
+/// source's bit depth (8 or 16, as offc_png_decode would deliver), alpha, ICC and EXIF, and no
+/// pixels. Returns 0, or -1 with `error` filled and `out` empty. Free with offc_png_free.
+int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, char *error, size_t error_size);
+
 /// Frees what offc_png_decode allocated and zeroes the struct.
 void offc_png_free(offc_png_image *image);
 

@@ -281,7 +281,8 @@ public final class AllowanceStore: Sendable {
     }
 
     private static func readLicense(_ path: String) throws(ConvertError) -> [UInt8] {
-        guard let bytes = try StateDirectory.readFile(path, limit: License.maximumSize) else {
+        // The licence to install is a path the user typed: a link to it is theirs to make.
+        guard let bytes = try StateDirectory.readFile(path, limit: License.maximumSize, followLinks: true) else {
             throw ConvertError.fileSystem(ENOENT, action: "read the licence", path: path)
         }
         guard bytes.count <= License.maximumSize else {

@@ -55,8 +55,9 @@ package struct StateDirectory: Sendable {
     /// release it; the kernel releases it if the holder dies, so a crash cannot wedge the store.
     package func withLock<T>(_ body: () throws(ConvertError) -> T) throws(ConvertError) -> T {
         let lockPath = file("lock")
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the lock file", path: lockPath) }
+        guard let fd = try Self.openRegular(lockPath, flags: O_RDWR | O_CREAT, action: "open the lock file") else {
+            throw ConvertError.fileSystem(ENOENT, action: "open the lock file", path: lockPath)
+        }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw ConvertError.fileSystem(errno, action: "lock", path: lockPath) }
@@ -69,15 +70,63 @@ package struct StateDirectory: Sendable {
         try Self.readFile(file(name), limit: 1 << 20)
     }
 
-    /// The contents of the file at `path`, or nil if it does
-    /// not exist. Reading stops a little past `limit`: state and licence files are tiny, and a
-    /// huge one is damage, not data worth holding in memory.
-    package static func readFile(_ path: String, limit: Int) throws(ConvertError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens a state file (allowance, licence, journal, lock), refusing anything but a regular
+    /// file; nil when it does not exist (and `flags` has no `O_CREAT`).
+    ///
+    /// `O_NONBLOCK` makes opening a FIFO return at once instead of waiting for a writer forever
+    /// (a FIFO named `allowance` hung every conversion, deaf to SIGTERM); `O_NOFOLLOW` keeps a
+    /// symbolic link planted in the state folder from redirecting reads or writes elsewhere
+    /// (pass `followLinks` for a path the user named, such as a licence to install). The
+    /// descriptor is switched back to blocking before it is returned.
+    package static func openRegular(
+        _ path: String, flags: Int32, followLinks: Bool = false, action: String
+    ) throws(ConvertError) -> Int32? {
+        let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW), 0o600)
         guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ConvertError.fileSystem(errno, action: "read", path: path)
+            if errno == ENOENT && flags & O_CREAT == 0 { return nil }
+            if errno == ELOOP {
+                throw ConvertError(
+                    .device, key: "state.not-file",
+                    message: "\(path) is a symbolic link; offconvert only uses a regular file there. Remove it to start afresh.",
+                    path: path)
+            }
+            throw ConvertError.fileSystem(errno, action: action, path: path)
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw ConvertError.fileSystem(code, action: action, path: path)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ConvertError(
+                .device, key: "state.not-file",
+                message: "\(path) is not a regular file (\(kindName(info.st_mode))); offconvert only uses a regular file there. "
+                    + "Remove it to start afresh.",
+                path: path)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// "a FIFO", "a folder", ... for a message.
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a folder"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
+        }
+    }
+
+    /// The contents of the regular file at `path`, or nil if it does not exist (see
+    /// ``openRegular(_:flags:followLinks:action:)`` for what is refused). Reading stops a
+    /// little past `limit`: state and licence files are tiny, and a huge one is damage, not
+    /// data worth holding in memory.
+    package static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]? {
+        guard let fd = try openRegular(path, flags: O_RDONLY, followLinks: followLinks, action: "read") else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)

@@ -81,8 +81,8 @@ public final class BatchJournal: Sendable {
         }
         let prefix = String(Crypto.hex(recipeDigest).prefix(16)) + "-"
         path = folder.file(prefix + Crypto.hex(digest) + ".journal")
-        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "open the batch journal", path: path) }
+        guard let fd = try StateDirectory.openRegular(path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
+        else { throw ConvertError.fileSystem(ENOENT, action: "open the batch journal", path: path) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ConvertError(

@@ -67,6 +67,8 @@ package struct DecodedFrame: Sendable {
     package var exif: [UInt8]?
     /// The XMP packet, if any.
     package var xmp: [UInt8]?
+    /// The IPTC-IIM block (a JPEG's APP13 resource 0x0404), if any.
+    package var iptc: [UInt8]? = nil
 }
 
 /// A decoded input: its format, the picture(s) asked for, and notes for the user.
@@ -197,6 +199,43 @@ package enum ImageDecoder {
     private static func decodeHeif(
         path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
+        if format == .heic, let photo = try decodeHEVC(path: path, options: options, cancellation: cancellation) {
+            return photo
+        }
+        return try decodeWithLibheif(path: path, format: format, options: options, cancellation: cancellation)
+    }
+
+    /// Decodes an HEVC-coded HEIF with offconvert's own reader (``HeifFile``) and tile decoder,
+    /// converting YCbCr to RGB itself; nil when the file is not one this path decodes exactly
+    /// (AV1, alpha, `clap`, other chroma formats, damaged tiles), which libheif then judges.
+    private static func decodeHEVC(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto? {
+        guard let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) else { return nil }
+        let ids = options.allImages ? file.topLevelImageIDs : [file.primaryID]
+        guard !ids.isEmpty, ids.allSatisfy(file.isHEVC) else { return nil }
+        var notes: [String] = []
+        var frames: [DecodedFrame] = []
+        for id in ids {
+            if let size = file.codedSize(id) {
+                try PixelLimit.check(width: size.width, height: size.height, limit: options.maxPixels, path: path)
+            }
+            guard let decoded = try HeifYCbCrDecoder.decode(
+                file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels, output: .native,
+                cancellation: cancellation)
+            else { return nil }
+            try cancellation.check()
+            var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
+            if bitmap.icc == nil, let nclx = file.nclx(id), let generated = ColorProfiles.icc(for: nclx) {
+                bitmap.icc = generated.icc
+                if let note = generated.note, !notes.contains(note) { notes.append(note) }
+            }
+            frames.append(DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id)))
+        }
+        return DecodedPhoto(format: .heic, frames: frames, notes: notes)
+    }
+
+    private static func decodeWithLibheif(
+        path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
+    ) throws(ConvertError) -> DecodedPhoto {
         let context = try HeifContext(reading: path, decodingThreads: options.decodingThreads)
         let handles: [HeifImageHandle]
         if options.allImages {
@@ -248,7 +287,9 @@ package enum ImageDecoder {
             icc: metadata.icc
         ).applyingOrientation(orientation)
         var photo = DecodedPhoto(
-            format: .jpeg, frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp)], notes: [])
+            format: .jpeg,
+            frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))],
+            notes: [])
         photo.decodeScale = scale
         photo.plan = plan
         return photo

@@ -10,18 +10,21 @@ package enum ImageEncoder {
 
     /// Encodes a JPEG entirely in memory (used directly by the target-size search).
     package static func jpegBytes(
-        _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?
+        _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?,
+        iptc: [UInt8]? = nil
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
         let encoder = try TurboJPEGHandle.compressor()
         let stream = try encoder.encodeRGB(
             bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
-        let segments = jpegSegments(exif: exif, xmp: xmp, icc: bitmap.icc)
+        let segments = jpegSegments(exif: exif, xmp: xmp, iptc: iptc, icc: bitmap.icc)
         return (JPEGMarkers.inserting(segments.bytes, into: stream), segments.notes)
     }
 
     /// The APP segments for a JPEG's metadata, and notes on anything that could not be carried.
-    package static func jpegSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], notes: [String]) {
+    package static func jpegSegments(
+        exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?
+    ) -> (bytes: [UInt8], notes: [String]) {
         var exif = exif
         var notes: [String] = []
         // An APP1 segment holds at most 64 KiB. Big EXIF blocks are big because of the IFD1
@@ -30,7 +33,15 @@ package enum ImageEncoder {
             exif = parsed.rebuilt(keepLocation: true, keepIdentifiers: true)
             notes.append("EXIF thumbnail removed to fit JPEG")
         }
-        let segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: icc)
+        var segments = JPEGMarkers.appSegments(exif: exif, xmp: xmp, icc: icc)
+        if let iptc, !iptc.isEmpty {
+            let payload = IPTC.app13Payload(iptc)
+            if payload.count <= 65533 {
+                segments.bytes += [0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+            } else {
+                segments.dropped.append("IPTC")
+            }
+        }
         return (segments.bytes, notes + segments.dropped.map { "\($0) too large for JPEG, not copied" })
     }
 
@@ -39,11 +50,11 @@ package enum ImageEncoder {
     /// `heifBitDepth` (8 or 10) applies to HEIC and AVIF only.
     package static func write(
         _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, heifBitDepth: Int = 8, exif: [UInt8]?,
-        xmp: [UInt8]?, to path: String, displayPath: String
+        xmp: [UInt8]?, iptc: [UInt8]? = nil, to path: String, displayPath: String
     ) throws(ConvertError) -> Written {
         switch format {
         case .jpeg:
-            let (bytes, notes) = try jpegBytes(bitmap, quality: quality, exif: exif, xmp: xmp)
+            let (bytes, notes) = try jpegBytes(bitmap, quality: quality, exif: exif, xmp: xmp, iptc: iptc)
             try writeFile(bytes, to: path, displayPath: displayPath)
             return Written(notes: notes)
         case .png:

@@ -26,6 +26,12 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     /// Whether the HEIF container rotates the coded image by 90° or 270° (irot); libheif and
     /// offconvert apply it, and EXIF Orientation is then informational only.
     public var containerRotates: Bool?
+    /// The rotation a HEIF container's `irot` applies to the primary image, in degrees
+    /// anticlockwise (90, 180, 270); nil when it has none. ``width`` and ``height`` are after it.
+    public var containerRotation: Int?
+    /// Whether a HEIF container's `imir` mirrors the primary image: "top-to-bottom" or
+    /// "left-to-right"; nil when it has none.
+    public var containerMirror: String?
     /// Colour profile.
     public var color: Color
     /// Whether EXIF metadata is present.
@@ -34,7 +40,7 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var hasXMP: Bool
     /// Whether a location is recorded anywhere.
     public var hasLocation: Bool
-    /// Where the location is recorded: "EXIF", "XMP", "EXIF thumbnail", "thumbnail", "other image".
+    /// Where the location is recorded: "EXIF", "XMP", "IPTC", "EXIF thumbnail", "thumbnail", "other image".
     public var locationSources: [String]
     /// Camera maker, model and capture time from EXIF.
     public var make: String?
@@ -59,15 +65,22 @@ public enum ImageProbe {
         case .heic, .avif: return try probeHeif(path: path, format: format)
         case .jpeg: return try probeJPEG(path: path)
         case .png:
+            // The header chunks say all `info` shows: inflating the pixels would cost the whole
+            // bitmap's memory for nothing (and a batch probes every input for its cost).
             let data = try ImageDecoder.readAll(path: path)
-            let decoded = try PNGCodec.decode(data, maxPixels: 400_000_000, path: path)
-            return info(format: .png, bitmap: decoded.bitmap, exif: decoded.exif, xmp: PNGText.xmp(data))
+            let header = try PNGCodec.header(data, path: path)
+            return info(
+                format: .png, width: header.width, height: header.height, bitDepth: header.bitDepth,
+                hasAlpha: header.hasAlpha, icc: header.icc, exif: header.exif, xmp: PNGText.xmp(data))
         case .webp:
             let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
             return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
         case .gif:
-            let bitmap = try GIFDecoder.firstFrame(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
-            return info(format: .gif, bitmap: bitmap, exif: nil, xmp: nil)
+            // GIF's palette pixels become 8-bit RGBA with alpha (transparent outside the frame).
+            let image = try GIFDecoder.firstImage(ImageDecoder.readAll(path: path), path: path)
+            return info(
+                format: .gif, width: image.canvasWidth, height: image.canvasHeight, bitDepth: 8, hasAlpha: true,
+                icc: nil, exif: nil, xmp: nil)
         }
     }
 
@@ -75,24 +88,35 @@ public enum ImageProbe {
         ImageInfo.Color(iccDescription: icc.flatMap(ColorProfiles.describe), iccBytes: icc?.count, nclx: nclx)
     }
 
-    private static func locations(exif: Exif?, xmp: [UInt8]?) -> [String] {
+    private static func locations(exif: Exif?, xmp: [UInt8]?, iptc: [UInt8]? = nil) -> [String] {
         var sources: [String] = []
         if exif?.hasGPS == true { sources.append("EXIF") }
         if let xmp, XMP.hasLocation(xmp) { sources.append("XMP") }
+        if let iptc, IPTC.hasLocation(iptc) { sources.append("IPTC") }
         if exif?.thumbnailHasGPS == true { sources.append("EXIF thumbnail") }
         return sources
     }
 
-    /// Info for formats whose whole bitmap was decoded (PNG, WebP, GIF); width/height are upright.
-    private static func info(format: PhotoFormat, bitmap: Bitmap, exif exifBytes: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
+    /// Info for formats whose whole bitmap was decoded (WebP, GIF); width/height are upright.
+    private static func info(format: PhotoFormat, bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
+        info(
+            format: format, width: bitmap.width, height: bitmap.height, bitDepth: bitmap.sourceBitDepth,
+            hasAlpha: bitmap.hasAlpha, icc: bitmap.icc, exif: exif, xmp: xmp)
+    }
+
+    /// Info for a picture stored `width`×`height` and turned upright by its EXIF Orientation.
+    private static func info(
+        format: PhotoFormat, width: Int, height: Int, bitDepth: Int, hasAlpha: Bool, icc: [UInt8]?,
+        exif exifBytes: [UInt8]?, xmp: [UInt8]?
+    ) -> ImageInfo {
         let exif = exifBytes.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
         let sources = locations(exif: exif, xmp: xmp)
         return ImageInfo(
-            format: format, width: swaps ? bitmap.height : bitmap.width, height: swaps ? bitmap.width : bitmap.height,
-            bitDepth: bitmap.sourceBitDepth, hasAlpha: bitmap.hasAlpha, exifOrientation: orientation, containerRotates: nil,
-            color: color(icc: bitmap.icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
+            format: format, width: swaps ? height : width, height: swaps ? width : height,
+            bitDepth: bitDepth, hasAlpha: hasAlpha, exifOrientation: orientation, containerRotates: nil,
+            color: color(icc: icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
     }
@@ -104,7 +128,7 @@ public enum ImageProbe {
         let exif = metadata.exif.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
-        let sources = locations(exif: exif, xmp: metadata.xmp)
+        let sources = locations(exif: exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
         return ImageInfo(
             format: .jpeg, width: swaps ? height : width, height: swaps ? width : height, bitDepth: 8, hasAlpha: false,
             exifOrientation: orientation, containerRotates: nil, color: color(icc: metadata.icc),
@@ -114,6 +138,42 @@ public enum ImageProbe {
     }
 
     private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
+        if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+            return probeHEVC(file, format: format)
+        }
+        return try probeWithLibheif(path: path, format: format)
+    }
+
+    /// Info for an HEVC-coded HEIF from offconvert's own reader, the way libheif would report it.
+    private static func probeHEVC(_ file: HeifFile, format: PhotoFormat) -> ImageInfo {
+        let primary = file.primaryID
+        let exifBytes = file.exif(primary)
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let xmp = file.xmp(primary)
+        func hasLocation(_ id: UInt32) -> Bool {
+            file.exif(id).flatMap { Exif(block: $0) }?.hasGPS == true || file.xmp(id).map(XMP.hasLocation) == true
+        }
+        var sources = locations(exif: exif, xmp: xmp)
+        let thumbnails = file.thumbnails(of: primary)
+        if thumbnails.contains(where: hasLocation) { sources.append("thumbnail") }
+        let ids = file.topLevelImageIDs
+        if ids.contains(where: { $0 != primary && hasLocation($0) }) { sources.append("other image") }
+        var auxiliary = file.otherAuxiliaryTypes(primary)
+        if file.depthImageCount(primary) > 0 { auxiliary.insert("depth", at: 0) }
+        let coded = file.codedSize(primary) ?? (0, 0)
+        let shown = file.displayedSize(primary) ?? coded
+        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == shown.height
+            && coded.height == shown.width
+        return ImageInfo(
+            format: format, width: shown.width, height: shown.height, bitDepth: file.bitDepth(primary) ?? 8,
+            hasAlpha: file.hasAlpha(primary), exifOrientation: exif?.orientation, containerRotates: rotates,
+            color: color(icc: file.iccProfile(primary), nclx: file.nclx(primary)), hasEXIF: exifBytes != nil,
+            hasXMP: xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
+            model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count,
+            auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
+    }
+
+    private static func probeWithLibheif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
         let context = try HeifContext(reading: path, decodingThreads: 1)
         let primary = try context.primaryImage()
         let exifBytes = primary.exif
@@ -135,14 +195,35 @@ public enum ImageProbe {
         var auxiliary = primary.auxiliaryTypes
         if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }
         let coded = primary.codedSize
-        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == primary.height
-            && coded.height == primary.width
-        return ImageInfo(
+        let transforms = containerTransforms(path: path)
+        let rotates = (transforms.rotation.map { $0 % 180 == 90 } ?? false)
+            || (coded.width > 0 && coded.width != coded.height && coded.width == primary.height && coded.height == primary.width)
+        var info = ImageInfo(
             format: format, width: primary.width, height: primary.height, bitDepth: primary.bitDepth ?? 8,
             hasAlpha: primary.hasAlpha, exifOrientation: exif?.orientation, containerRotates: rotates,
             color: color(icc: primary.iccProfile, nclx: primary.nclx), hasEXIF: exifBytes != nil, hasXMP: xmp != nil,
             hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
             dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count, auxiliaryImages: auxiliary,
             thumbnailCount: thumbnails.count)
+        info.containerRotation = transforms.rotation
+        info.containerMirror = transforms.mirror
+        return info
+    }
+
+    /// The primary item's `irot` and `imir`, read from the boxes (libheif applies them and says
+    /// nothing); none when the item table cannot be read.
+    private static func containerTransforms(path: String) -> (rotation: Int?, mirror: String?) {
+        guard let source = try? FileByteSource(path: path), let table = try? HeifItemTable(reader: BoxReader(source: source))
+        else { return (nil, nil) }
+        var rotation: Int?
+        var mirror: String?
+        for association in table.properties[table.primaryID] ?? [] {
+            switch association.property {
+            case .irot(let turns) where turns % 4 != 0: rotation = turns % 4 * 90
+            case .imir(let topToBottom): mirror = topToBottom ? "top-to-bottom" : "left-to-right"
+            default: break
+            }
+        }
+        return (rotation, mirror)
     }
 }

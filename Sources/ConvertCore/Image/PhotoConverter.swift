@@ -93,7 +93,8 @@ public enum PhotoConverter {
         let names = try outputPaths(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
-            let metadata = OutputMetadata(exif: frames[index]?.exif, xmp: frames[index]?.xmp, policy: request.metadata)
+            let metadata = OutputMetadata(
+                exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc, policy: request.metadata)
             metadata.notes.forEach(note)
             let output: OutputFile
             if let target = request.targetByteCount {
@@ -112,13 +113,15 @@ public enum PhotoConverter {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
+                let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
                         bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        heifBitDepth: depth.bits, exif: metadata.exif, xmp: metadata.xmp, to: temporary, displayPath: display)
+                        heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
+                        displayPath: display)
                     written.notes.forEach(note)
                 } cancellation: { cancellation }
             }
@@ -193,11 +196,11 @@ public enum PhotoConverter {
 
 extension PhotoConverter {
     /// HEIC → JPEG without a colour round trip: when nothing needs an RGB bitmap (no alpha, no
-    /// resize, no colour conversion, 8 bits with JPEG's matrix and range) libheif's planes go to
-    /// the JPEG encoder in the layout libheif produced them: YCbCr 4:2:0 straight to
-    /// `tjCompressFromYUVPlanes`, or, for a grid photo (which libheif 1.15 assembles in planar
-    /// RGB), interleaved RGB to `tjCompress2`. Returns nil when the photo does not qualify; the
-    /// caller then takes the general path.
+    /// resize, no colour conversion, a BT.601 matrix: JPEG's) the HEVC tiles are decoded straight
+    /// to 8-bit full-range YCbCr 4:2:0 (``HeifYCbCrDecoder``, a 10-bit or limited-range stream
+    /// mapped on the planes) and go to `tjCompressFromYUVPlanes`. Files offconvert's reader does not
+    /// take go through libheif's own planes when they are already in JPEG's layout. Returns nil
+    /// when the photo does not qualify; the caller then takes the general path.
     package static func directHeicToJPEG(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
@@ -205,16 +208,14 @@ extension PhotoConverter {
             request.targetByteCount == nil
         else { return nil }
         let input = request.inputPath
+        let threads = request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount
         guard try ImageDecoder.sniff(path: input) == .heic,
-            let (handle, nclx) = try directJPEGSource(
-                path: input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount,
-                maxPixels: request.maxPixels)
+            let source = try directJPEGSource(path: input, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
-        let picture = try directPicture(
-            path: input, handle: handle, nclx: nclx,
-            decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount,
-            maxPixels: request.maxPixels, cancellation: cancellation)
+        guard let picture = try directPicture(
+            path: input, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
+        else { return nil }
         try cancellation.check()
         reporter.report(.encoding, 0.6)
         let encoder = try TurboJPEGHandle.compressor()
@@ -238,12 +239,13 @@ extension PhotoConverter {
         }
         guard let stream = encoded else { return nil }
         var notes: [String] = []
-        var icc = handle.iccProfile
-        if icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {
+        var icc = source.icc
+        if icc == nil, let nclx = source.nclx, let generated = ColorProfiles.icc(for: nclx) {
             icc = generated.icc
             if let note = generated.note { notes.append(note) }
         }
-        let metadata = OutputMetadata(exif: handle.exif, xmp: handle.xmp, policy: request.metadata)
+        let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, policy: request.metadata)
+            .withPixelSize(width: source.width, height: source.height)
         notes += metadata.notes
         let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
         notes += segments.notes
@@ -257,44 +259,85 @@ extension PhotoConverter {
         return JobResult(inputPath: input, outputs: [output], notes: notes)
     }
 
+    /// A HEIC's primary image as the direct JPEG path reads it: by offconvert's own reader
+    /// (``HeifFile``) for an HEVC-coded file, else by libheif.
+    package struct DirectSource {
+        /// Offconvert's reader of the file, when it takes it.
+        var file: HeifFile?
+        /// libheif's handle, when offconvert's reader does not take the file.
+        var handle: HeifImageHandle?
+        var width: Int
+        var height: Int
+        var icc: [UInt8]?
+        var nclx: NCLX?
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
+    }
+
+    /// JPEG codes BT.601 YCbCr; 2 (unspecified) is read as BT.601, as libheif does.
+    private static let jpegMatrices: Set<Int> = [2, 5, 6]
+    /// Matrices the direct path takes: BT.601, and BT.709, which ``HeifYCbCrDecoder`` re-expresses
+    /// in BT.601 on the planes.
+    private static let directMatrices: Set<Int> = [1, 2, 5, 6]
+
     /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
-    /// returns nil when its planes cannot go to the JPEG encoder as they are. Shared with the
-    /// decode-only benchmark (``DecodeFloor``) so that both decode with the same settings.
-    package static func directJPEGSource(
-        path: String, decodingThreads: Int, maxPixels: Int
-    ) throws(ConvertError) -> (handle: HeifImageHandle, nclx: NCLX?)? {
+    /// returns nil when its planes cannot go to the JPEG encoder. Shared with the decode-only
+    /// benchmark (``DecodeFloor``) so that both decode with the same settings.
+    package static func directJPEGSource(path: String, decodingThreads: Int, maxPixels: Int) throws(ConvertError) -> DirectSource? {
+        if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+            let primary = file.primaryID
+            guard let size = file.displayedSize(primary) else { return nil }
+            try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
+            let nclx = file.nclx(primary)
+            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix) }) ?? true else { return nil }
+            return DirectSource(
+                file: file, handle: nil, width: size.width, height: size.height, icc: file.iccProfile(primary), nclx: nclx,
+                exif: file.exif(primary), xmp: file.xmp(primary))
+        }
+        guard let handle = try libheifSource(path: path, decodingThreads: decodingThreads, maxPixels: maxPixels) else { return nil }
+        return DirectSource(
+            file: nil, handle: handle, width: handle.width, height: handle.height, icc: handle.iccProfile, nclx: handle.nclx,
+            exif: handle.exif, xmp: handle.xmp)
+    }
+
+    /// libheif's handle of the primary image when libheif's own planes can go to the JPEG
+    /// encoder as they are (8 bits, JPEG's matrix and range), else nil.
+    package static func libheifSource(path: String, decodingThreads: Int, maxPixels: Int) throws(ConvertError) -> HeifImageHandle? {
         let context = try HeifContext(reading: path, decodingThreads: decodingThreads)
         let handle = try context.primaryImage()
         try PixelLimit.check(width: handle.width, height: handle.height, limit: maxPixels, path: path)
-        // JPEG's YCbCr is BT.601 full range; other matrices or video range need the RGB path.
-        let nclx = handle.nclx
-        let jpegMatrix = nclx.map { [2, 5, 6].contains($0.matrix) && $0.fullRange } ?? true
-        guard !handle.hasAlpha, handle.bitDepth == 8, jpegMatrix else { return nil }
-        return (handle, nclx)
+        let jpegLayout = handle.nclx.map { jpegMatrices.contains($0.matrix) && $0.fullRange } ?? true
+        guard !handle.hasAlpha, handle.bitDepth == 8, jpegLayout else { return nil }
+        return handle
     }
 
     /// The pixels of a direct-path photo, in a layout the JPEG encoder takes as it is.
     package enum DirectPicture {
-        /// YCbCr 4:2:0 decoded from the HEVC tiles by ``HeifYCbCrDecoder`` (no colour conversion).
+        /// 8-bit full-range YCbCr 4:2:0 decoded from the HEVC tiles by ``HeifYCbCrDecoder``.
         case ycbcr(YCbCr420Image)
         /// libheif's own planes (see ``directPlanes(_:cancellation:)``).
         case heif(HeifDecodedImage)
     }
 
     /// Decodes a direct-path photo: its HEVC tiles straight to YCbCr when ``HeifYCbCrDecoder``
-    /// takes the file and the stream codes in JPEG's matrix and range, otherwise with libheif.
-    /// Shared with the decode-only benchmark (``DecodeFloor``).
+    /// takes the file and it codes in a BT.601 matrix, otherwise with libheif when libheif's planes
+    /// qualify; nil when neither does (the general path then converts the photo). Shared with the
+    /// decode-only benchmark (``DecodeFloor``).
     package static func directPicture(
-        path: String, handle: HeifImageHandle, nclx: NCLX?, decodingThreads: Int, maxPixels: Int,
-        cancellation: CancellationFlag
-    ) throws(ConvertError) -> DirectPicture {
-        if let decoded = try HeifYCbCrDecoder.decodePrimary(
-            path: path, threads: decodingThreads, maxPixels: maxPixels, cancellation: cancellation),
-            decoded.image.width == handle.width, decoded.image.height == handle.height,
-            nclx != nil || (decoded.fullRange && [2, 5, 6].contains(decoded.matrix))
-        {
-            return .ycbcr(decoded.image)
+        path: String, source: DirectSource, decodingThreads: Int, maxPixels: Int, cancellation: CancellationFlag
+    ) throws(ConvertError) -> DirectPicture? {
+        if let file = source.file {
+            if let decoded = try HeifYCbCrDecoder.decode(
+                file, item: file.primaryID, threads: decodingThreads, maxPixels: maxPixels, output: .jpeg,
+                cancellation: cancellation),
+                decoded.image.width == source.width, decoded.image.height == source.height, jpegMatrices.contains(decoded.matrix)
+            {
+                return .ycbcr(decoded.image)
+            }
         }
+        var handle = source.handle
+        if handle == nil { handle = try libheifSource(path: path, decodingThreads: decodingThreads, maxPixels: maxPixels) }
+        guard let handle else { return nil }
         return .heif(try directPlanes(handle, cancellation: cancellation))
     }
 

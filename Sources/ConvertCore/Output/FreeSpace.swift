@@ -22,6 +22,9 @@ public enum FreeSpace {
     public static func check(needed: Int64, in directory: String) throws(ConvertError) {
         let free = try available(in: directory)
         guard free < needed else { return }
+        // A folder nothing can be written in (a read-only mount, no write permission) is
+        // refused for that, its real cause: more space would not help.
+        if access(directory, W_OK) != 0 { throw ConvertError.fileSystem(errno, action: "write in", path: directory) }
         throw ConvertError(
             .device, key: "device.full",
             message: "Not enough space in \(directory): about \(describe(needed)) needed, \(describe(free)) free.",

@@ -128,6 +128,14 @@ public enum LocationStripper {
         var info = stat()
         if request.inPlace, stat(path, &info) == 0 { chmod(stage.temporaryPath, info.st_mode & 0o7777) }
         let after = try MediaProbe.probeBlocking(path: stage.temporaryPath, cancellation: cancellation)
+        // A damaged picture cannot be checked whole: a cut-off XMP item, say, is invisible to
+        // the editors yet exiftool reads the GPS in what is left of it.
+        if after.location.incomplete == true {
+            throw ConvertError(
+                .unsupported, key: "privacy.locationRemains",
+                message: "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
+                path: path)
+        }
         if after.location.present {
             throw ConvertError(
                 .unsupported, key: "privacy.locationRemains",
@@ -194,13 +202,35 @@ public enum LocationStripper {
     }
 }
 
-/// JPEG: the APP1 Exif and XMP segments, edited at their length.
+/// JPEG: the APP1 Exif and XMP segments, edited at their length, and the APP13 IPTC-IIM block.
 enum JPEGLocation {
+    /// The APP13 segment without the IPTC location datasets, as a patch of the same length: the
+    /// other datasets move up and the bytes freed become zero padding inside the IPTC resource
+    /// (where IIM readers, exiftool among them, expect it), so nothing in the file moves. Nil
+    /// when the segment has no IPTC location.
+    static func iptcWithoutLocation(_ data: [UInt8], segment: JPEGMarkers.Segment) -> LocationStripper.Patch? {
+        let payload = Array(data[segment.payload])
+        guard payload.starts(with: IPTC.photoshopHeader) else { return nil }
+        let resources = Array(payload.dropFirst(IPTC.photoshopHeader.count))
+        guard let range = IPTC.iimRange(inResources: resources) else { return nil }
+        let iim = Array(resources[range.data])
+        guard IPTC.hasLocation(iim), let datasets = IPTC.datasets(iim) else { return nil }
+        var kept = IPTC.serialise(datasets.filter { !($0.record == 2 && IPTC.locationDatasets.contains($0.number)) })
+        kept += [UInt8](repeating: 0, count: iim.count - kept.count)
+        return .init(offset: segment.payload.lowerBound + IPTC.photoshopHeader.count + range.data.lowerBound, bytes: kept)
+    }
+
     /// The header of an extended-XMP segment (the rest of a packet too large for one segment).
     static let extendedXMPHeader: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
 
     static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
         var edit = LocationStripper.Edit()
+        for segment in JPEGMarkers.segments(data) where segment.marker == 0xED {
+            if let patch = iptcWithoutLocation(data, segment: segment) {
+                edit.patches.append(patch)
+                edit.places.append("IPTC")
+            }
+        }
         for segment in JPEGMarkers.segments(data) where segment.marker == 0xE1 {
             let payload = Array(data[segment.payload])
             if payload.starts(with: extendedXMPHeader) {

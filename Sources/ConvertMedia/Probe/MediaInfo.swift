@@ -82,7 +82,8 @@ public struct MediaInfo: Sendable, Codable, Hashable {
 /// Whether a file records where it was made, and in which places.
 ///
 /// JSON object: `{"present": true, "sources": ["exif", "xmp"]}`. Source ids (stable): `exif`
-/// (the EXIF GPS directory), `xmp` (XMP location properties), `exif-thumbnail` (the EXIF thumbnail
+/// (the EXIF GPS directory), `xmp` (XMP location properties), `iptc` (IPTC-IIM City, Sub-location,
+/// Province/State or Country), `exif-thumbnail` (the EXIF thumbnail
 /// directory), `thumbnail` (a HEIF thumbnail image's own metadata), `other-image` (another
 /// top-level image of a HEIF file), `motion-video` (the MP4 inside a motion photo), `container` (an MP4/MOV `©xyz` or
 /// `com.apple.quicktime.location.ISO6709` tag, or a container's `location` metadata).
@@ -91,6 +92,10 @@ public struct LocationPresence: Sendable, Codable, Hashable {
     public var present: Bool
     /// Where, as the stable ids listed on the type.
     public var sources: [String]
+    /// True when the file could not be read whole (a damaged picture): ``sources`` lists what
+    /// could be found, and there may be more, so an empty list does not mean no location.
+    /// Absent (nil) for a file read whole.
+    public var incomplete: Bool?
 
     /// The source id of a container tag.
     public static let container = "container"

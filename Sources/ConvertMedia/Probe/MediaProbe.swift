@@ -57,8 +57,10 @@ public enum MediaProbe {
                                  motionPhoto: motion)
             } catch {
                 if error.category == .cancelled { throw error }
-                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
-                                 imageError: error.message)
+                var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
+                                     imageError: error.message)
+                info.location = salvagedLocation(path: path, format: format)
+                return info
             }
         }
 
@@ -177,6 +179,29 @@ public enum MediaProbe {
 
 /// FFmpeg logs demuxer and decoder complaints straight to stderr, which would garble the CLI's
 /// output; our errors already carry FFmpeg's message. Set `OFFCONVERT_FFMPEG_LOG=1` to keep them.
+extension MediaProbe {
+    /// The location of a picture too damaged to describe, from the metadata the location
+    /// editors find without decoding anything (the boxes, chunks or segments that hold EXIF,
+    /// XMP and IPTC): what exiftool would read, and what `strip-location` would remove. Marked
+    /// incomplete either way: a damaged file is never reported as having no location.
+    static func salvagedLocation(path: String, format: String) -> LocationPresence {
+        var places: [String] = []
+        if let data = try? ImageDecoder.readAll(path: path) {
+            switch format {
+            case "heic", "heif", "avif": places = (try? HeifLocation.edit(data, path: path).places) ?? []
+            case "jpeg": places = (try? JPEGLocation.edit(data, path: path).places) ?? []
+            case "png": places = (try? PNGLocation.edit(data, path: path).places) ?? []
+            case "webp": places = WebPLocation.edit(data).places
+            default: break
+            }
+        }
+        let ids: [String: String] = ["EXIF GPS": "exif", "XMP": "xmp", "IPTC": "iptc"]
+        var presence = LocationPresence(sources: places.map { ids[$0] ?? LocationPresence.sourceID($0) })
+        presence.incomplete = true
+        return presence
+    }
+}
+
 enum FFmpegLogging {
     private static let configured: Void = {
         if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }

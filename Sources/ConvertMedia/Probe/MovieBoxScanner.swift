@@ -39,6 +39,10 @@ struct ISOSampleEntry: Equatable {
     var masteringDisplay: MasteringDisplay?
     /// The `clli` box.
     var contentLight: ContentLightLevel?
+    /// The picture size a VisualSampleEntry declares (0 for other entries): what the file
+    /// claims, whether or not its decoder agrees.
+    var declaredWidth = 0
+    var declaredHeight = 0
 }
 
 /// Walks `moov/trak/mdia/minf/stbl/stsd` and the movie's user data with a ``BoxReader``.
@@ -126,6 +130,12 @@ enum MovieBoxScanner {
             let fixedFields: UInt64
             if handler == "vide" || visualFormats.contains(box.type) {
                 fixedFields = 78
+                // VisualSampleEntry: 6 reserved, data_reference_index, 16 pre-defined/reserved, then width, height.
+                let prefix = try inner.payloadPrefix(of: box, count: 28)
+                if prefix.count == 28 {
+                    entry.declaredWidth = Int(prefix[24]) << 8 | Int(prefix[25])
+                    entry.declaredHeight = Int(prefix[26]) << 8 | Int(prefix[27])
+                }
             } else if handler == "soun" {
                 // AudioSampleEntry: 28 bytes; QuickTime sound descriptions version 1 and 2 add 16
                 // and 36 bytes. The version is the first 16 bits after data_reference_index.

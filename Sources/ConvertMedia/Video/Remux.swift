@@ -12,10 +12,8 @@ final class CopyLane: PumpLane {
     private let output: UnsafeMutablePointer<AVStream>
     private let muxer: Muxer
     private let packetCopy: Packet
-    /// The last DTS written, in the output time base.
-    private var lastDts: Int64?
-    /// Whether the muxer accepts equal consecutive DTS (`AVFMT_TS_NONSTRICT`).
-    private let nonStrict: Bool
+    /// The timestamps written so far, and how the next must follow them.
+    private var repair: TimestampRepair
     /// The first packets of a video stream, held until ``dtsShift`` is known.
     private var pending: [Packet] = []
     /// How far DTS are moved back (output time base) so that none is after its PTS; nil until
@@ -28,7 +26,7 @@ final class CopyLane: PumpLane {
         self.input = input
         self.muxer = muxer
         packetCopy = try Packet()
-        nonStrict = muxer.acceptsEqualTimestamps
+        repair = TimestampRepair(nonStrict: muxer.acceptsEqualTimestamps, unset: FFmpeg.noTimestamp)
         dtsShift = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO ? nil : 0
         output = try muxer.addStream()
         guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
@@ -110,27 +108,12 @@ final class CopyLane: PumpLane {
         try muxer.write(packet)
     }
 
-    /// Packets still invalid after the shift (DTS after PTS, or DTS going backwards), which muxers
-    /// reject, are repaired as the ffmpeg CLI does: an
-    /// impossible pair becomes the median of PTS, DTS and the next allowed DTS, and a DTS that
-    /// goes backwards is moved up to the next allowed one (PTS with it, if needed).
+    /// Packets still invalid after the shift are repaired before the muxer sees them (see
+    /// ``TimestampRepair``), so it neither refuses them nor warns and guesses.
     private func repairTimestamps(_ packet: UnsafeMutablePointer<AVPacket>) {
-        var pts = packet.pointee.pts
-        var dts = packet.pointee.dts
-        guard dts != FFmpeg.noTimestamp else { return }
-        let next = lastDts.map { $0 + (nonStrict ? 0 : 1) }
-        if pts != FFmpeg.noTimestamp && dts > pts {
-            let candidates = [pts, dts, next ?? dts].sorted()
-            pts = candidates[1]
-            dts = candidates[1]
-        }
-        if let next, dts < next {
-            if pts != FFmpeg.noTimestamp && pts >= dts { pts = max(pts, next) }
-            dts = next
-        }
+        let (pts, dts) = repair.repair(pts: packet.pointee.pts, dts: packet.pointee.dts)
         packet.pointee.pts = pts
         packet.pointee.dts = dts
-        lastDts = dts
     }
 
     func finish() throws(ConvertError) {

@@ -39,6 +39,8 @@ struct StreamSnapshot: Sendable, Equatable {
     var duration: Double?
     /// Whether this FFmpeg build has a decoder for the stream.
     var decodable: Bool
+    /// Whether the stream is cover art (an attached picture), never the movie.
+    var isAttachedPicture = false
 
     /// Whether this is AAC audio.
     var isAAC: Bool { kind == .audio && codecName == "aac" }
@@ -127,7 +129,10 @@ struct MediaSnapshot: Sendable {
         for index in 0..<demuxer.streamCount {
             guard var snapshot = StreamSnapshot(demuxer.stream(index)) else { continue }
             // Attached pictures (cover art) are video streams but never the movie.
-            if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { snapshot.width = 0 }
+            if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+                snapshot.width = 0
+                snapshot.isAttachedPicture = true
+            }
             snapshots.append(snapshot)
         }
         Self.addBoxLevelDolbyVision(to: &snapshots, demuxer: demuxer)

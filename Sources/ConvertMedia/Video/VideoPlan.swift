@@ -157,9 +157,7 @@ enum VideoPlanner {
     /// Plans a video conversion.
     static func plan(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
-        guard let video = media.video else {
-            throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
-        }
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         if let crf = request.crf, !(0...63).contains(crf) {
             throw ConvertError(.request, key: "request.crf", message: "The quality (CRF) must be between 0 and 63.")
         }
@@ -327,9 +325,7 @@ enum VideoPlanner {
     /// Plans a GIF.
     static func gif(_ request: GIFRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
-        guard let video = media.video else {
-            throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
-        }
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
             throw ConvertError(.unsupported, key: "unsupported.codec",
                                message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)

@@ -178,7 +178,13 @@ package final class BatchPrinter: Sendable {
         parts.append(Messages.text(.summaryTime, Formatting.seconds(seconds)))
         var lines = [(tally.interrupted ? Messages.text(.summaryInterrupted) + " " : "") + parts.joined(separator: ", ") + "."]
         for failure in tally.failures {
-            lines.append(Messages.text(.summaryFailureLine, Self.name(failure.input), describe(failure.error)))
+            // Paths as typed (two inputs may share a file name), and named once: most of the
+            // library's messages already start with the path.
+            let message = describe(failure.error)
+            let subject = failure.error.path ?? failure.input
+            lines.append(message.contains(subject.terminalSafe)
+                ? Messages.text(.summaryFailureLineNamed, message)
+                : Messages.text(.summaryFailureLine, subject.terminalSafe, message))
         }
         text(lines.joined(separator: "\n"), error: true)
     }

@@ -33,6 +33,7 @@ package enum Messages {
         case summaryTime = "summary.time"
         case summaryInterrupted = "summary.interrupted"
         case summaryFailureLine = "summary.failure"
+        case summaryFailureLineNamed = "summary.failure.named"
         case unknownCommand = "usage.unknown-command"
         case unknownOption = "usage.unknown-option"
         case didYouMean = "usage.did-you-mean"
@@ -64,6 +65,7 @@ package enum Messages {
         .summaryTime: "in {1}",
         .summaryInterrupted: "Interrupted:",
         .summaryFailureLine: "  failed: {1}: {2}",
+        .summaryFailureLineNamed: "  failed: {1}",
         .unknownCommand: "Unknown command '{1}'.",
         .unknownOption: "Unknown option '{1}'.",
         .didYouMean: "Did you mean '{1}'?",

@@ -49,18 +49,19 @@ package enum SignalHandling {
         /// First signal: cancel every run in progress. A signal with nothing left to cancel
         /// (no run, or every run already cancelled) ends the process.
         package func received() {
-            let cancelled = runs.withLock { runs -> Bool in
+            let cancelled = runs.withLock { runs -> Set<Int> in
                 let pending = runs.active.filter { !$0.value.interrupted }
-                guard !pending.isEmpty else { return false }
                 for (key, run) in pending {
                     run.task.cancel()
                     runs.active[key]?.interrupted = true
                 }
-                return true
+                return Set(pending.keys)
             }
-            guard cancelled else { SignalHandling.exitNow() }
+            guard !cancelled.isEmpty else { SignalHandling.exitNow() }
+            guard SignalHandling.exitsWithoutWaiting.load(ordering: .relaxed) else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + SignalHandling.gracePeriod) {
-                if self.runs.withLock({ !$0.active.isEmpty }) { SignalHandling.exitNow() }
+                let stillRunning = self.runs.withLock { !cancelled.isDisjoint(with: $0.active.keys) }
+                if stillRunning { SignalHandling.exitNow() }
             }
         }
 
@@ -79,6 +80,11 @@ package enum SignalHandling {
     }
 
     private static let router = Router()
+
+    /// Whether a first signal whose work has not stopped within ``gracePeriod`` ends the process
+    /// (set by the `offconvert` executables). Off by default, so a program using the batch
+    /// runner in-process (the tests) is never exited from under its other work.
+    package static let exitsWithoutWaiting = Atomic<Bool>(false)
 
     /// How long cancelled work may take to stop before the process exits without it.
     package static let gracePeriod: DispatchTimeInterval = .milliseconds(800)

@@ -264,16 +264,20 @@ enum InfoFormatter {
     }
 
     /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".
+    /// A damaged file is never said to have none: "location: unknown (...)" or what was found.
     private static func locationLine(_ location: LocationPresence, value: String?) -> String {
-        guard location.present else { return "  location: none" }
+        let damaged = location.incomplete == true
+        guard location.present else {
+            return damaged ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
+        }
         let names: [String: String] = [
-            "exif": "EXIF GPS", "xmp": "XMP", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
+            "exif": "EXIF GPS", "xmp": "XMP", "iptc": "IPTC", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
             "other-image": "another image in the file", LocationPresence.container: "container tag",
             LocationPresence.motionVideo: "the embedded motion video",
         ]
         let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
-        if let value { return "  location: \(value.terminalSafe) (\(places))" }
-        return "  location: yes, in \(places.terminalSafe)"
+        if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
+        return "  location: yes, in \(places.terminalSafe)" + (damaged ? " (the file is damaged: there may be more)" : "")
     }
 
     private static func imageLines(_ image: ImageInfo) -> [String] {
@@ -281,7 +285,12 @@ enum InfoFormatter {
         if image.imageCount > 1 { picture.append("\(image.imageCount) images") }
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []
-        if image.containerRotates == true { orientation.append("rotated by the container (irot)") }
+        if let degrees = image.containerRotation {
+            orientation.append("rotated \(degrees)° anticlockwise by the container (irot); size shown upright")
+        } else if image.containerRotates == true {
+            orientation.append("rotated by the container (irot)")
+        }
+        if let mirror = image.containerMirror { orientation.append("mirrored \(mirror) by the container (imir)") }
         if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
         if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
         var colour: [String] = []
@@ -302,7 +311,9 @@ enum InfoFormatter {
         if image.hasXMP { metadata.append("XMP") }
         if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
         lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
-        if !image.auxiliaryImages.isEmpty { lines.append("  auxiliary: " + image.auxiliaryImages.joined(separator: ", ")) }
+        if !image.auxiliaryImages.isEmpty {
+            lines.append("  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
+        }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
     }

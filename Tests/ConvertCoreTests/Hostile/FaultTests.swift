@@ -162,3 +162,52 @@ struct RandomCancellationTests {
         #expect(cancelled > 0, "some cancellations land mid-job")
     }
 }
+
+@Suite("Hostile: a read-only output folder")
+struct ReadOnlyFolderTests {
+    @Test("a read-only tmpfs with little free space is refused as not writable, not as full",
+          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func readOnlySmallDisk() throws {
+        let folder = try Fixtures.temporaryDirectory("tmpfs-ro")
+        #expect(TinyDisk.sh(["/bin/mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", folder.path]) == 0)
+        defer { TinyDisk.unmount(folder) }
+        do {
+            try FreeSpace.check(needed: 1_000_000, in: folder.path)
+            Issue.record("passed the check")
+        } catch {
+            #expect(error.key == "device.denied", "\(error.key): \(error.message)")
+            #expect(error.message.contains("Read-only file system"), "\(error.message)")
+        }
+    }
+
+    @Test("a writable folder short of space is still reported full")
+    func fullStaysFull() throws {
+        let folder = try Fixtures.temporaryDirectory("full-check")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FreeSpace.check(needed: .max, in: folder.path)
+            Issue.record("passed the check")
+        } catch {
+            #expect(error.key == "device.full")
+        }
+    }
+}
+
+@Suite("Hostile: an encoder failing on a full disk")
+struct EncoderDiskFullTests {
+    @Test("an encoder error while the output's folder is full is reported as device.full, otherwise as the encoder's",
+          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func encoderOnFullDisk() throws {
+        // x264 writes its pass statistics itself; a failed write comes back as AVERROR_EXTERNAL.
+        let external = -Int32(bitPattern: UInt32(0x20_54_58_45)) // FFERRTAG('E','X','T',' ')
+        let full = try TinyDisk.mount(size: "1m", leavingFree: 0)
+        defer { TinyDisk.unmount(full) }
+        let onFull = FFmpeg.encoderError(external, path: full.appendingPathComponent("clip.mp4").path)
+        #expect(onFull.key == "device.full", "\(onFull.key): \(onFull.message)")
+        let roomy = try Fixtures.temporaryDirectory("encoder-error")
+        defer { try? FileManager.default.removeItem(at: roomy) }
+        let elsewhere = FFmpeg.encoderError(external, path: roomy.appendingPathComponent("clip.mp4").path)
+        #expect(elsewhere.category == .internal)
+        #expect(elsewhere.message.contains("encode"))
+    }
+}

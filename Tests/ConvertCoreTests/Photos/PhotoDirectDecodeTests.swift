@@ -7,19 +7,20 @@ import Testing
 @Suite("Photo direct decode and thread split")
 struct PhotoDirectDecodeTests {
     /// iPhone grid photos and a single-image HEIC: libheif 1.15 gives the first in planar RGB and
-    /// the second in YCbCr 4:2:0; the direct JPEG path must take either without a conversion.
+    /// the second in YCbCr 4:2:0; the direct JPEG path's libheif fallback must take either without
+    /// a conversion.
     @Test("the direct path decodes HEICs to planes the JPEG encoder takes as they are", arguments: [
         "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/sample_still_photo.heic",
     ])
     func encoderReadyPlanes(fixture: String) throws {
         let path = Fixtures.path(fixture)
-        let source = try #require(try PhotoConverter.directJPEGSource(path: path, decodingThreads: 0, maxPixels: PixelLimit.defaultMaxPixels))
-        let image = try PhotoConverter.directPlanes(source.handle, cancellation: CancellationFlag())
+        let handle = try #require(try PhotoConverter.libheifSource(path: path, decodingThreads: 0, maxPixels: PixelLimit.defaultMaxPixels))
+        let image = try PhotoConverter.directPlanes(handle, cancellation: CancellationFlag())
         #expect(image.hasEightBitPlanes)
         let ycbcr = try image.withYCbCr420Planes { _, _, width, height in (width, height) }
         let rgb = try image.withRGBPlanes { _, _, width, height in (width, height) }
         let size = try #require(ycbcr ?? rgb)
-        #expect(size.0 == source.handle.width && size.1 == source.handle.height)
+        #expect(size.0 == handle.width && size.1 == handle.height)
         // Exactly one of the two layouts.
         #expect((ycbcr == nil) != (rgb == nil))
     }

@@ -172,14 +172,16 @@ struct LocationStripperTests {
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)
     }
 
-    @Test("a file without a location is copied unchanged")
+    @Test("a file without a location: nothing written (no identical copy), the result has no output")
     func nothingToRemove() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Fixtures.path("photos/orientation/Landscape_6.jpg")
-        let (result, output) = try await Self.strip(input, into: folder, name: "out.jpg")
-        #expect(result.notes == ["no location found"])
-        #expect(output == Array(try Data(contentsOf: URL(fileURLWithPath: input))))
+        let destination = folder.appendingPathComponent("out.jpg").path
+        let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
+        #expect(result.outputs.isEmpty)
+        #expect(result.notes == ["no location found; nothing written"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
     @Test("a box that overruns its parent before the location box is refused, not reported clean")

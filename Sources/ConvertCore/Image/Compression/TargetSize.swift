@@ -90,6 +90,7 @@ extension PhotoConverter {
             throw ConvertError(.internal, key: "internal", message: "\(path) has no image to compress.", path: path)
         }
         let bitmap = try prepare(source, for: request, path: path)
+        let metadata = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
         var notes: [String] = []
         var encoded: [Int: [UInt8]] = [:]
         let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {
@@ -99,7 +100,8 @@ extension PhotoConverter {
             if request.format == .webp {
                 bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
             } else {
-                let result = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp)
+                let result = try ImageEncoder.jpegBytes(
+                    bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc)
                 bytes = result.bytes
                 notes = result.notes
             }

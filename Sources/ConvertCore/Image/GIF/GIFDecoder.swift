@@ -1,9 +1,26 @@
 /// Reads the first frame of a GIF: a small LZW decoder in Swift, so a still GIF needs no FFmpeg
 /// decoder set-up. Every length is checked against the data; damaged files throw `.input`.
+///
+/// Only the first frame is decoded (a GIF converts to a still photo): the frames after it are
+/// never read, so an animation of thousands of frames costs what its first one does, the
+/// picture of its logical screen.
 package enum GIFDecoder {
-    /// The first frame composited onto the logical screen, as 8-bit RGBA (transparent where the
-    /// frame does not cover the screen or uses its transparent index).
-    package static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
+    /// Where the first image of a GIF is, and what it is drawn on.
+    package struct FirstImage {
+        /// The picture: the logical screen, grown to hold the first frame if it sticks out.
+        package var canvasWidth: Int
+        package var canvasHeight: Int
+        var left: Int, top: Int, width: Int, height: Int
+        var interlaced: Bool
+        var palette: [UInt8]
+        var transparentIndex: Int?
+        /// The offset of the LZW minimum code size byte.
+        var dataOffset: Int
+    }
+
+    /// Finds the first image descriptor (palettes and extensions before it are walked, nothing is
+    /// decoded): enough to know the picture's size, for `info` and a batch's memory cost.
+    package static func firstImage(_ data: [UInt8], path: String) throws(ConvertError) -> FirstImage {
         let damaged = ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
         func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
@@ -42,38 +59,54 @@ package enum GIFDecoder {
                     palette = Array(data[offset..<(offset + size)])
                     offset += size
                 }
-                let canvasWidth = max(screenWidth, left + width), canvasHeight = max(screenHeight, top + height)
-                guard width > 0, height > 0, canvasWidth * canvasHeight <= maxPixels, offset < data.count else { throw damaged }
-                let minimumCodeSize = Int(data[offset])
-                offset += 1
-                guard (1...11).contains(minimumCodeSize) else { throw damaged }
-                var compressed: [UInt8] = []
-                while offset < data.count, data[offset] != 0 {
-                    let length = Int(data[offset])
-                    guard offset + 1 + length <= data.count else { throw damaged }
-                    compressed += data[(offset + 1)..<(offset + 1 + length)]
-                    offset += 1 + length
-                }
-                guard let indices = lzw(compressed, minimumCodeSize: minimumCodeSize, count: width * height) else { throw damaged }
-                let rows = flags & 0x40 != 0 ? interlacedRows(height) : Array(0..<height)
-                var pixels = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
-                for (sourceRow, row) in rows.enumerated() {
-                    for x in 0..<width {
-                        let index = Int(indices[sourceRow * width + x])
-                        guard index != transparentIndex, index * 3 + 2 < palette.count else { continue }
-                        let target = ((top + row) * canvasWidth + left + x) * 4
-                        pixels[target] = palette[index * 3]
-                        pixels[target + 1] = palette[index * 3 + 1]
-                        pixels[target + 2] = palette[index * 3 + 2]
-                        pixels[target + 3] = 255
-                    }
-                }
-                return Bitmap(width: canvasWidth, height: canvasHeight, channels: 4, samples: .eight(pixels), sourceBitDepth: 8)
+                guard width > 0, height > 0, offset < data.count else { throw damaged }
+                return FirstImage(
+                    canvasWidth: max(screenWidth, left + width), canvasHeight: max(screenHeight, top + height),
+                    left: left, top: top, width: width, height: height, interlaced: flags & 0x40 != 0,
+                    palette: palette, transparentIndex: transparentIndex, dataOffset: offset)
             } else {
                 break
             }
         }
         throw damaged
+    }
+
+    /// The first frame composited onto the logical screen, as 8-bit RGBA (transparent where the
+    /// frame does not cover the screen or uses its transparent index). A picture over `maxPixels`
+    /// is refused as such (`input.too-many-pixels`) before anything is allocated for it.
+    package static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
+        let damaged = ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged or not a GIF image.", path: path)
+        let image = try firstImage(data, path: path)
+        let canvasWidth = image.canvasWidth, canvasHeight = image.canvasHeight
+        try PixelLimit.check(width: canvasWidth, height: canvasHeight, limit: maxPixels, path: path)
+        var offset = image.dataOffset
+        let minimumCodeSize = Int(data[offset])
+        offset += 1
+        guard (1...11).contains(minimumCodeSize) else { throw damaged }
+        var compressed: [UInt8] = []
+        while offset < data.count, data[offset] != 0 {
+            let length = Int(data[offset])
+            guard offset + 1 + length <= data.count else { throw damaged }
+            compressed += data[(offset + 1)..<(offset + 1 + length)]
+            offset += 1 + length
+        }
+        let (left, top, width, height) = (image.left, image.top, image.width, image.height)
+        guard let indices = lzw(compressed, minimumCodeSize: minimumCodeSize, count: width * height) else { throw damaged }
+        let rows = image.interlaced ? interlacedRows(height) : Array(0..<height)
+        let palette = image.palette
+        var pixels = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
+        for (sourceRow, row) in rows.enumerated() {
+            for x in 0..<width {
+                let index = Int(indices[sourceRow * width + x])
+                guard index != image.transparentIndex, index * 3 + 2 < palette.count else { continue }
+                let target = ((top + row) * canvasWidth + left + x) * 4
+                pixels[target] = palette[index * 3]
+                pixels[target + 1] = palette[index * 3 + 1]
+                pixels[target + 2] = palette[index * 3 + 2]
+                pixels[target + 3] = 255
+            }
+        }
+        return Bitmap(width: canvasWidth, height: canvasHeight, channels: 4, samples: .eight(pixels), sourceBitDepth: 8)
     }
 
     /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.

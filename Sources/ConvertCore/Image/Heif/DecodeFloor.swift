@@ -19,19 +19,25 @@ public enum DecodeFloor {
     /// encoded or written.
     public static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
         let cancellation = CancellationFlag()
-        if try ImageDecoder.sniff(path: path) == .heic,
-            let (handle, nclx) = try PhotoConverter.directJPEGSource(
-                path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels)
-        {
+        if try ImageDecoder.sniff(path: path) == .heic {
             switch decoder {
             case .product:
-                _ = try PhotoConverter.directPicture(
-                    path: path, handle: handle, nclx: nclx, decodingThreads: decodingThreads,
-                    maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation)
+                if let source = try PhotoConverter.directJPEGSource(
+                    path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels),
+                    try PhotoConverter.directPicture(
+                        path: path, source: source, decodingThreads: decodingThreads,
+                        maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation) != nil
+                {
+                    return
+                }
             case .libheif:
-                _ = try PhotoConverter.directPlanes(handle, cancellation: cancellation)
+                if let handle = try PhotoConverter.libheifSource(
+                    path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels)
+                {
+                    _ = try PhotoConverter.directPlanes(handle, cancellation: cancellation)
+                    return
+                }
             }
-            return
         }
         var options = DecodeOptions()
         options.decodingThreads = decodingThreads

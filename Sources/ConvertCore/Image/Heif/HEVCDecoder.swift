@@ -1,11 +1,14 @@
 internal import CDe265
 
-/// The 8-bit 4:2:0 planes of one decoded HEVC picture, lent by ``HEVCDecoder``. Valid only
-/// inside the closure they are lent to.
+/// The 4:2:0 planes of one decoded HEVC picture, lent by ``HEVCDecoder``. Valid only inside the
+/// closure they are lent to.
 package struct HEVCPicture {
-    /// Y, Cb, Cr.
+    /// Y, Cb, Cr: bytes at 8 bits, native-endian 16-bit words (value in the low bits) above.
     var planes: [UnsafePointer<UInt8>]
+    /// Row lengths in bytes.
     var strides: [Int]
+    /// Bits per sample, the same in every plane.
+    var bitDepth: Int
     /// Luma size; each chroma plane is half of it, rounded up.
     var width: Int
     var height: Int
@@ -18,16 +21,22 @@ package struct HEVCPicture {
 /// Owns a libde265 decoder context (`de265_new_decoder`, freed with `de265_free_decoder`) that
 /// decodes single intra pictures, one after another: a HEIC's tiles, or its one coded image.
 ///
-/// It runs no worker threads of its own: callers parallelise across pictures, with one decoder
-/// per thread, which is what scales for a grid of small independent tiles.
+/// For a grid it runs no worker threads of its own: callers parallelise across tiles, with one
+/// decoder per thread, which is what scales for small independent tiles.
 final class HEVCDecoder {
     private let context: UnsafeMutableRawPointer
 
-    init() throws(ConvertError) {
+    /// A decoder; with `workerThreads` above 1 libde265 decodes each picture on that many threads
+    /// of its own (wavefront rows, which x265 writes by default), for an image that is one large
+    /// picture rather than a grid of tiles decoded side by side.
+    init(workerThreads: Int = 0) throws(ConvertError) {
         guard let context = de265_new_decoder() else {
             throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
         }
         self.context = context
+        // Without worker threads the picture is decoded on the calling thread; a failure to
+        // start them leaves it so.
+        if workerThreads > 1 { _ = de265_start_worker_threads(context, Int32(clamping: workerThreads)) }
     }
 
     deinit { de265_free_decoder(context) }
@@ -39,8 +48,8 @@ final class HEVCDecoder {
     }
 
     /// Decodes one picture from an `hvcC` record's parameter sets and an item's length-prefixed
-    /// NAL units, and lends its planes to `body`. Anything short of one clean 8-bit 4:2:0 picture
-    /// (a decoder warning, another bit depth or chroma format, no picture) is a ``Failure``.
+    /// NAL units, and lends its planes to `body`. Anything short of one clean 4:2:0 picture with one
+    /// bit depth in all planes (a decoder warning, another chroma format, no picture) is a ``Failure``.
     func decode<T>(
         configuration: HEVCConfiguration, data: [UInt8], _ body: (HEVCPicture) -> T
     ) throws(Failure) -> T {
@@ -77,9 +86,10 @@ final class HEVCDecoder {
         guard warning == DE265_OK else { throw Failure(reason: String(cString: de265_get_error_text(warning))) }
         guard let image = de265_get_next_picture(context) else { throw Failure(reason: "no picture decoded") }
         defer { de265_release_next_picture(context) }
-        guard de265_get_chroma_format(image) == de265_chroma_420,
-            (0..<3).allSatisfy({ de265_get_bits_per_pixel(image, Int32($0)) == 8 })
-        else { throw Failure(reason: "not 8-bit 4:2:0") }
+        let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
+        guard de265_get_chroma_format(image) == de265_chroma_420, (8...16).contains(bitDepth),
+            (1..<3).allSatisfy({ Int(de265_get_bits_per_pixel(image, Int32($0))) == bitDepth })
+        else { throw Failure(reason: "not 4:2:0 with one bit depth") }
         var planes: [UnsafePointer<UInt8>] = []
         var strides: [Int] = []
         for channel in Int32(0)..<3 {
@@ -97,7 +107,7 @@ final class HEVCDecoder {
         else { throw Failure(reason: "unexpected plane sizes") }
         return body(
             HEVCPicture(
-                planes: planes, strides: strides, width: width, height: height,
+                planes: planes, strides: strides, bitDepth: bitDepth, width: width, height: height,
                 fullRange: de265_get_image_full_range_flag(image) != 0,
                 matrix: Int(de265_get_image_matrix_coefficients(image))))
     }

@@ -1,11 +1,22 @@
-/// The item structure of a HEIF file's `meta` box, as far as decoding the primary image's coded
-/// HEVC data needs it: the primary item, each item's type, where its bytes are (`iloc`, `idat`),
-/// the `dimg` references of a grid, and each item's properties (`ipco`/`ipma`) in order.
+/// The item structure of a HEIF file's `meta` box: the primary item, each item's type, name flags
+/// and content type (`iinf`), where its bytes are (`iloc`, `idat`), every reference between items
+/// (`iref`: `dimg`, `thmb`, `auxl`, `cdsc`, ...), and each item's properties (`ipco`/`ipma`) in order.
 ///
-/// libheif reads all of this too, but does not hand out a grid's tiles; ``HeifYCbCrDecoder`` needs
-/// them to decode the tiles straight to YCbCr planes. Everything is read through ``BoxReader``, so a
-/// hostile size is refused, never trusted.
+/// This is how offconvert reads an HEVC-coded HEIF (``HeifFile``): libheif 1.15 refuses files from
+/// iOS 18 on (a `tmap` gain-map item, metadata linked to it, an auxiliary image of two images),
+/// while this reader keeps what it does not know as plain items and lets the caller ignore them.
+/// Everything is read through ``BoxReader``, so a hostile size is refused, never trusted; tables
+/// longer than ``Limits`` are refused with the limit named.
 package struct HeifItemTable {
+    /// Bounds on a file's tables: far above what phones and cameras write (an iPhone photo has
+    /// about 70 items, a 200 MP Samsung grid under 1,000), far below what exhausts memory.
+    package enum Limits {
+        package static let items = 50_000
+        package static let references = 200_000
+        package static let properties = 20_000
+        package static let associations = 500_000
+    }
+
     /// A property of an item, the kinds the YCbCr decoder acts on; the rest are ``other``.
     package enum Property: Equatable {
         /// Image spatial extents: the coded width and height.
@@ -18,12 +29,17 @@ package struct HeifItemTable {
         case imir(topToBottom: Bool)
         /// The HEVC decoder configuration record.
         case hvcC([UInt8])
-        /// A clean-aperture crop (not applied by the YCbCr decoder).
-        case clap
-        /// Colour information (nclx or an ICC profile; libheif reports it).
-        case colr
-        /// Pixel information (bits per channel; the decoded stream says the same).
-        case pixi
+        /// A clean-aperture crop to `width` × `height` (rounded as libheif rounds), which the YCbCr
+        /// decoder does not apply.
+        case clap(width: Int, height: Int)
+        /// Colour information: an ICC profile (`prof`, `rICC`).
+        case icc([UInt8])
+        /// Colour information: nclx code points.
+        case nclx(NCLX)
+        /// Pixel information: bits per channel.
+        case pixi([Int])
+        /// The type of an auxiliary image (a URN such as `urn:com:apple:photo:2020:aux:hdrgainmap`).
+        case auxC(String)
         /// Any other property.
         case other(FourCC)
     }
@@ -41,11 +57,20 @@ package struct HeifItemTable {
     }
 
     package let primaryID: UInt32
+    /// Item types, in `iinf` order (``itemIDs``).
     package let types: [UInt32: FourCC]
+    package let itemIDs: [UInt32]
+    /// Items whose `infe` flags mark them hidden (grid tiles, most metadata).
+    package let hidden: Set<UInt32>
+    /// The content type of `mime` items (`application/rdf+xml` for XMP).
+    package let contentTypes: [UInt32: String]
     package let locations: [UInt32: Location]
-    /// `dimg` references: a derived image's source items, in order.
-    package let derivedFrom: [UInt32: [UInt32]]
+    /// Every `iref` reference: by type, each item's referenced items in order.
+    package let references: [FourCC: [UInt32: [UInt32]]]
     package let properties: [UInt32: [Association]]
+
+    /// `dimg` references: a derived image's source items, in order.
+    package var derivedFrom: [UInt32: [UInt32]] { references["dimg"] ?? [:] }
     /// Where the `idat` payload starts and how long it is.
     private let idat: (offset: UInt64, length: UInt64)?
     private let reader: BoxReader
@@ -69,9 +94,14 @@ package struct HeifItemTable {
         let version = try cursor.u8()
         try cursor.skip(3)
         primaryID = version == 0 ? UInt32(try cursor.u16()) : try cursor.u32()
-        types = try Self.itemTypes(reader, iinf)
+        let entries = try Self.itemEntries(reader, iinf)
+        itemIDs = entries.map(\.id)
+        types = Dictionary(entries.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
+        hidden = Set(entries.filter(\.hidden).map(\.id))
+        contentTypes = Dictionary(
+            entries.compactMap { entry in entry.contentType.map { (entry.id, $0) } }, uniquingKeysWith: { first, _ in first })
         locations = try Self.itemLocations(try reader.payload(of: iloc))
-        derivedFrom = try find("iref").map { box throws(BoxError) in try Self.derivations(reader, box) } ?? [:]
+        references = try find("iref").map { box throws(BoxError) in try Self.references(reader, box) } ?? [:]
         properties = try Self.itemProperties(reader, iprp)
         idat = find("idat").map { ($0.payloadOffset, $0.payloadSize) }
     }
@@ -103,23 +133,38 @@ package struct HeifItemTable {
         return bytes
     }
 
-    private static func itemTypes(_ reader: BoxReader, _ iinf: BoxHeader) throws(BoxError) -> [UInt32: FourCC] {
+    /// One `infe` entry.
+    private struct Entry {
+        var id: UInt32
+        var type: FourCC
+        var hidden: Bool
+        var contentType: String?
+    }
+
+    private static func itemEntries(_ reader: BoxReader, _ iinf: BoxHeader) throws(BoxError) -> [Entry] {
         let version = try reader.payloadPrefix(of: iinf, count: 1).first ?? 0
         let skip: UInt64 = version == 0 ? 6 : 8
         guard iinf.size >= iinf.headerSize + skip else { throw .truncatedPayload(type: "iinf") }
-        let entries = BoxHeader(
+        let body = BoxHeader(
             type: iinf.type, offset: iinf.offset + skip, headerSize: iinf.headerSize, size: iinf.size - skip, isTruncated: false)
-        var types: [UInt32: FourCC] = [:]
-        for infe in try reader.children(of: entries, depth: 2) where infe.type == "infe" {
-            var cursor = ByteCursor(try reader.payloadPrefix(of: infe, count: 16), type: "infe")
+        var entries: [Entry] = []
+        for infe in try reader.children(of: body, depth: 2) where infe.type == "infe" {
+            guard entries.count < Limits.items else { throw .overLimit(what: "items", limit: Limits.items) }
+            var cursor = ByteCursor(try reader.payload(of: infe), type: "infe")
             let version = try cursor.u8()
             guard version >= 2 else { continue }
-            try cursor.skip(3)
+            let flags = UInt32(try cursor.u8()) << 16 | UInt32(try cursor.u16())
             let id = version == 2 ? UInt32(try cursor.u16()) : try cursor.u32()
             try cursor.skip(2)
-            types[id] = FourCC(rawValue: try cursor.u32())
+            let type = FourCC(rawValue: try cursor.u32())
+            var contentType: String?
+            if type == "mime" {
+                _ = cursor.string()  // item_name
+                contentType = cursor.string()
+            }
+            entries.append(Entry(id: id, type: type, hidden: flags & 1 == 1, contentType: contentType))
         }
-        return types
+        return entries
     }
 
     private static func itemLocations(_ payload: [UInt8]) throws(BoxError) -> [UInt32: Location] {
@@ -130,6 +175,7 @@ package struct HeifItemTable {
         let offsetSize = Int(sizes >> 12), lengthSize = Int((sizes >> 8) & 15), baseSize = Int((sizes >> 4) & 15)
         let indexSize = version >= 1 ? Int(sizes & 15) : 0
         let count = version < 2 ? Int(try cursor.u16()) : Int(try cursor.u32())
+        guard count <= Limits.items else { throw .overLimit(what: "items", limit: Limits.items) }
         var locations: [UInt32: Location] = [:]
         for _ in 0..<count {
             let id = version < 2 ? UInt32(try cursor.u16()) : try cursor.u32()
@@ -152,22 +198,25 @@ package struct HeifItemTable {
         return locations
     }
 
-    private static func derivations(_ reader: BoxReader, _ iref: BoxHeader) throws(BoxError) -> [UInt32: [UInt32]] {
+    private static func references(_ reader: BoxReader, _ iref: BoxHeader) throws(BoxError) -> [FourCC: [UInt32: [UInt32]]] {
         let version = try reader.payloadPrefix(of: iref, count: 1).first ?? 0
         guard iref.payloadSize >= 4 else { throw .truncatedPayload(type: "iref") }
         let body = BoxHeader(
             type: iref.type, offset: iref.offset + 4, headerSize: iref.headerSize, size: iref.size - 4, isTruncated: false)
-        var derived: [UInt32: [UInt32]] = [:]
-        for reference in try reader.children(of: body, depth: 2) where reference.type == "dimg" {
-            var cursor = ByteCursor(try reader.payload(of: reference), type: "dimg")
+        var references: [FourCC: [UInt32: [UInt32]]] = [:]
+        var total = 0
+        for reference in try reader.children(of: body, depth: 2) {
+            var cursor = ByteCursor(try reader.payload(of: reference), type: reference.type)
             func id() throws(BoxError) -> UInt32 { version == 0 ? UInt32(try cursor.u16()) : try cursor.u32() }
             let from = try id()
             let count = Int(try cursor.u16())
-            var sources: [UInt32] = []
-            for _ in 0..<count { sources.append(try id()) }
-            derived[from] = sources
+            total += count
+            guard total <= Limits.references else { throw .overLimit(what: "item references", limit: Limits.references) }
+            var targets: [UInt32] = []
+            for _ in 0..<count { targets.append(try id()) }
+            references[reference.type, default: [:]][from, default: []] += targets
         }
-        return derived
+        return references
     }
 
     private static func itemProperties(_ reader: BoxReader, _ iprp: BoxHeader) throws(BoxError) -> [UInt32: [Association]] {
@@ -175,8 +224,10 @@ package struct HeifItemTable {
         guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { throw .truncatedPayload(type: "iprp") }
         var catalogue: [Property] = []
         for box in try reader.children(of: ipco, depth: 3) {
+            guard catalogue.count < Limits.properties else { throw .overLimit(what: "item properties", limit: Limits.properties) }
             catalogue.append(try property(reader, box))
         }
+        var total = 0
         var associations: [UInt32: [Association]] = [:]
         for ipma in boxes where ipma.type == "ipma" {
             var cursor = ByteCursor(try reader.payload(of: ipma), type: "ipma")
@@ -187,6 +238,10 @@ package struct HeifItemTable {
             for _ in 0..<count {
                 let id = version < 1 ? UInt32(try cursor.u16()) : try cursor.u32()
                 let links = Int(try cursor.u8())
+                total += links
+                guard total <= Limits.associations else {
+                    throw .overLimit(what: "property associations", limit: Limits.associations)
+                }
                 var list: [Association] = []
                 for _ in 0..<links {
                     let value = wide ? Int(try cursor.u16()) : Int(try cursor.u8())
@@ -216,15 +271,53 @@ package struct HeifItemTable {
             var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 1), type: box.type)
             return .imir(topToBottom: try cursor.u8() & 1 == 0)
         case "hvcC": return .hvcC(try reader.payload(of: box))
-        case "clap": return .clap
-        case "colr": return .colr
-        case "pixi": return .pixi
+        case "clap":
+            var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 16), type: box.type)
+            func fraction() throws(BoxError) -> Int {
+                let numerator = Int(try cursor.u32()), denominator = Int(try cursor.u32())
+                return denominator > 0 ? (numerator + denominator / 2) / denominator : 0
+            }
+            return .clap(width: try fraction(), height: try fraction())
+        case "colr": return try colour(reader, box)
+        case "pixi":
+            var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 5 + 255), type: box.type)
+            try cursor.skip(4)
+            var bits: [Int] = []
+            for _ in 0..<Int(try cursor.u8()) { bits.append(Int(try cursor.u8())) }
+            return .pixi(bits)
+        case "auxC":
+            var cursor = ByteCursor(try reader.payload(of: box), type: box.type)
+            try cursor.skip(4)
+            return .auxC(cursor.string() ?? "")
+        default: return .other(box.type)
+        }
+    }
+
+    /// A `colr` box: nclx code points or an ICC profile; another colour type is ``other``.
+    private static func colour(_ reader: BoxReader, _ box: BoxHeader) throws(BoxError) -> Property {
+        var cursor = ByteCursor(try reader.payload(of: box), type: box.type)
+        let kind = FourCC(rawValue: try cursor.u32())
+        switch kind {
+        case "nclx":
+            let primaries = Int(try cursor.u16()), transfer = Int(try cursor.u16()), matrix = Int(try cursor.u16())
+            let fullRange = try cursor.u8() & 0x80 != 0
+            return .nclx(NCLX(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: fullRange))
+        case "prof", "rICC": return .icc(cursor.rest())
         default: return .other(box.type)
         }
     }
 }
 
 extension ByteCursor {
+    /// A null-terminated UTF-8 string (the terminator consumed), or nil at the end of the payload.
+    /// A string the payload ends without terminating is taken whole.
+    package mutating func string() -> String? {
+        guard remaining > 0 else { return nil }
+        var text: [UInt8] = []
+        while let byte = try? u8(), byte != 0 { text.append(byte) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// A big-endian unsigned field of 0, 1, 2, 4 or 8 bytes (`iloc`'s variable-size fields);
     /// other widths are a damaged box.
     package mutating func unsigned(width: Int) throws(BoxError) -> UInt64 {

@@ -1,28 +1,42 @@
 import Dispatch
 import Synchronization
 
-/// Decodes a HEIC's primary image straight to YCbCr 4:2:0 planes, for a JPEG encoder that codes
-/// in the same layout: the HEVC tiles of a grid (or the one coded image) go through libde265 and
-/// are pasted into place, and `irot`/`imir` are applied to the planes.
+/// Decodes a HEIC image item straight to YCbCr 4:2:0 planes: the HEVC tiles of a grid (or the one
+/// coded image) go through libde265 and are pasted into place (a last row or column that overhangs
+/// the picture cropped on the planes), and `irot`/`imir` are applied to the planes.
+///
+/// Two outputs: ``Output/jpeg`` gives 8-bit full-range BT.601 planes, JPEG's own layout (a 10-bit
+/// or limited-range stream mapped sample by sample while pasting, see ``SampleMapping``; BT.709
+/// re-expressed on the planes), for the JPEG encoder; ``Output/native`` keeps the stream's samples for an exact RGB conversion.
 ///
 /// libheif 1.15 assembles a grid in RGB: it converts every tile from YCbCr, and the JPEG encoder
 /// then converts the whole picture back. Those two conversions were a quarter of the CPU of an
 /// iPhone HEIC → JPEG conversion (perf on heif-convert: libheif 25%, libde265 50%). Here there is
 /// neither.
 ///
-/// This is a fast path, never a second opinion: anything it does not handle exactly (a `clap`
-/// crop, an unknown essential property, alpha, other chroma formats or bit depths, a tile that
-/// does not decode cleanly) makes it return nil, and the caller decodes with libheif, which then
-/// gives the canonical result or error.
+/// Anything it does not decode exactly (a `clap` crop, an unknown essential property, alpha,
+/// other chroma formats, a tile that does not decode cleanly) makes it return nil, and the caller
+/// decodes with libheif, which then gives the canonical result or error.
 package enum HeifYCbCrDecoder {
-    /// The decoded picture and the YCbCr signalling of its coded stream (VUI).
+    /// The decoded picture and the YCbCr signalling it was coded with: the item's nclx box where
+    /// it has one, else its stream's (VUI); for ``Output/jpeg`` a BT.709 picture is re-expressed
+    /// in BT.601 on the planes, and `matrix` says 6.
     package struct Decoded {
         package var image: YCbCr420Image
         package var fullRange: Bool
         package var matrix: Int
     }
 
-    /// The largest coded item read (a tile is tens of KB, a whole 48 MP image a few MB).
+    /// What the planes are for.
+    package enum Output: Sendable, Equatable {
+        /// 8-bit full-range samples, whatever the stream's depth and range.
+        case jpeg
+        /// The stream's own samples.
+        case native
+    }
+
+    /// The most coded bytes read for one image, all its tiles together (a tile is tens of KB, a
+    /// whole 48 MP image a few MB).
     private static let maximumItemBytes = 256 << 20
     /// The most tiles a grid may have (its rows and columns are each at most 256).
     private static let maximumTiles = 256 * 256
@@ -30,11 +44,19 @@ package enum HeifYCbCrDecoder {
     /// Decodes the primary image of the HEIC at `path` on `threads` threads (0 or 1: the calling
     /// thread), or returns nil when it is not a picture this path takes.
     package static func decodePrimary(
-        path: String, threads: Int, maxPixels: Int, cancellation: CancellationFlag
+        path: String, threads: Int, maxPixels: Int, output: Output = .jpeg, cancellation: CancellationFlag
     ) throws(ConvertError) -> Decoded? {
-        guard let plan = try? Plan(path: path, maxPixels: maxPixels) else { return nil }
+        guard let file = try? HeifFile.open(path: path) else { return nil }
+        return try decode(file, item: file.primaryID, threads: threads, maxPixels: maxPixels, output: output, cancellation: cancellation)
+    }
+
+    /// Decodes image `item` of `file`, or returns nil when it is not a picture this path takes.
+    package static func decode(
+        _ file: HeifFile, item: UInt32, threads: Int, maxPixels: Int, output: Output, cancellation: CancellationFlag
+    ) throws(ConvertError) -> Decoded? {
+        guard let plan = try? Plan(file: file, item: item, maxPixels: maxPixels) else { return nil }
         try cancellation.check()
-        return try decode(plan, threads: threads, cancellation: cancellation)
+        return try decode(plan, threads: threads, output: output, cancellation: cancellation)
     }
 
     /// What to decode and how to assemble it, read from the file's item structure.
@@ -48,18 +70,18 @@ package enum HeifYCbCrDecoder {
         /// Each tile's coded bytes, row by row.
         package var tiles: [[UInt8]]
         package var transforms: [YCbCr420Image.Transform]
+        /// The item's nclx range and matrix, which take precedence over the stream's.
+        package var signalling: (fullRange: Bool, matrix: Int)?
 
         package struct Unsuitable: Error {}
 
-        package init(path: String, maxPixels: Int) throws {
-            let reader = BoxReader(source: try FileByteSource(path: path))
-            let table = try HeifItemTable(reader: reader)
-            let primary = table.primaryID
-            transforms = []
-            for association in table.properties[primary] ?? [] {
+        package init(file: HeifFile, item: UInt32, maxPixels: Int) throws {
+            let table = file.table
+            transforms = file.transforms(item)
+            signalling = file.nclx(item).map { ($0.fullRange, $0.matrix) }
+            guard !file.hasAlpha(item) else { throw Unsuitable() }
+            for association in table.properties[item] ?? [] {
                 switch association.property {
-                case .irot(let turns): transforms.append(.rotate(quarterTurns: turns))
-                case .imir(let topToBottom): transforms.append(.mirror(topToBottom: topToBottom))
                 case .clap: throw Unsuitable()
                 case .other where association.essential: throw Unsuitable()
                 default: break
@@ -67,9 +89,9 @@ package enum HeifYCbCrDecoder {
             }
             let tileIDs: [UInt32]
             let rows: Int
-            switch table.types[primary] {
+            switch table.types[item] {
             case "grid":
-                guard let descriptor = try table.data(of: primary, limit: 64), descriptor.count >= 8, descriptor[0] == 0
+                guard let descriptor = try table.data(of: item, limit: 64), descriptor.count >= 8, descriptor[0] == 0
                 else { throw Unsuitable() }
                 var cursor = ByteCursor(descriptor, type: "grid")
                 try cursor.skip(1)
@@ -78,13 +100,13 @@ package enum HeifYCbCrDecoder {
                 columns = Int(try cursor.u8()) + 1
                 width = wide ? Int(try cursor.u32()) : Int(try cursor.u16())
                 height = wide ? Int(try cursor.u32()) : Int(try cursor.u16())
-                tileIDs = table.derivedFrom[primary] ?? []
+                tileIDs = table.derivedFrom[item] ?? []
             case "hvc1":
                 rows = 1
                 columns = 1
                 width = 0
                 height = 0
-                tileIDs = [primary]
+                tileIDs = [item]
             default:
                 throw Unsuitable()
             }
@@ -94,6 +116,7 @@ package enum HeifYCbCrDecoder {
             var record: [UInt8]?
             var tileSize: (Int, Int)?
             var tiles: [[UInt8]] = []
+            var codedBytes = 0
             for id in tileIDs {
                 guard table.types[id] == "hvc1" else { throw Unsuitable() }
                 var hvcC: [UInt8]?
@@ -102,10 +125,10 @@ package enum HeifYCbCrDecoder {
                     switch association.property {
                     case .hvcC(let bytes): hvcC = bytes
                     case .ispe(let width, let height): ispe = (width, height)
-                    case .colr, .pixi: break
-                    // A tile's own transforms are the primary's when the image is not a grid
+                    case .icc, .nclx, .pixi, .auxC: break
+                    // A tile's own transforms are the item's when the image is not a grid
                     // (read above); on a grid tile libheif ignores nothing, so neither do we.
-                    case .irot, .imir: if id != primary { throw Unsuitable() }
+                    case .irot, .imir: if id != item { throw Unsuitable() }
                     case .clap: throw Unsuitable()
                     case .other: if association.essential { throw Unsuitable() }
                     }
@@ -116,17 +139,20 @@ package enum HeifYCbCrDecoder {
                 }
                 record = hvcC
                 tileSize = ispe
-                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes) else { throw Unsuitable() }
+                // The limit is for all tiles together: items may share extents, so a hostile grid
+                // of many tiles naming one large extent must not be read once per tile.
+                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes - codedBytes) else { throw Unsuitable() }
+                codedBytes += data.count
                 tiles.append(data)
             }
             guard let record, let configuration = HEVCConfiguration(record), let (tileWidth, tileHeight) = tileSize,
-                configuration.chromaFormat == 1, configuration.lumaBitDepth == 8, configuration.chromaBitDepth == 8,
-                tileWidth > 0, tileHeight > 0
+                configuration.chromaFormat == 1, (8...16).contains(configuration.lumaBitDepth),
+                configuration.chromaBitDepth == configuration.lumaBitDepth, tileWidth > 0, tileHeight > 0
             else { throw Unsuitable() }
             self.configuration = configuration
             self.tileWidth = tileWidth
             self.tileHeight = tileHeight
-            if tileIDs == [primary] {
+            if tileIDs == [item] {
                 width = tileWidth
                 height = tileHeight
             }
@@ -139,13 +165,15 @@ package enum HeifYCbCrDecoder {
         }
     }
 
-    private static func decode(_ plan: Plan, threads: Int, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
-        let image = YCbCr420Image(width: plan.width, height: plan.height)
+    private static func decode(_ plan: Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+        let depth = output == .jpeg ? 8 : plan.configuration.lumaBitDepth
+        let image = YCbCr420Image(width: plan.width, height: plan.height, bitDepth: depth)
         let workers = max(1, min(threads, plan.tiles.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
         let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
-            let outcome = decodeTiles(plan, worker: worker, of: workers, into: image, cancellation: cancellation)
+            let outcome = decodeTiles(
+                plan, worker: worker, of: workers, threads: threads, into: image, output: output, cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
         if workers == 1 {
@@ -158,11 +186,16 @@ package enum HeifYCbCrDecoder {
         var signalling: (fullRange: Bool, matrix: Int)?
         for result in results {
             guard case .decoded(let fullRange, let matrix) = result else { return nil }
-            // Tiles that disagree on their YCbCr signalling cannot share one JPEG.
+            // Tiles that disagree on their YCbCr signalling cannot share one picture.
             if let signalling, signalling != (fullRange, matrix) { return nil }
             signalling = (fullRange, matrix)
         }
-        guard let signalling else { return nil }
+        guard var signalling = plan.signalling ?? signalling else { return nil }
+        if output == .jpeg, signalling.matrix == 1 {
+            try cancellation.check()
+            image.convertBT709ToBT601()
+            signalling.matrix = 6
+        }
         var picture = image
         for transform in plan.transforms {
             try cancellation.check()
@@ -178,10 +211,14 @@ package enum HeifYCbCrDecoder {
 
     /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
     private static func decodeTiles(
-        _ plan: Plan, worker: Int, of workers: Int, into image: YCbCr420Image, cancellation: CancellationFlag
+        _ plan: Plan, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image, output: Output,
+        cancellation: CancellationFlag
     ) -> Outcome {
-        guard let decoder = try? HEVCDecoder() else { return .failed }
+        // One picture (not a grid): libde265's own threads are the only way to use the cores.
+        let decoderThreads = plan.tiles.count == 1 ? threads : 0
+        guard let decoder = try? HEVCDecoder(workerThreads: decoderThreads) else { return .failed }
         var signalling: (fullRange: Bool, matrix: Int)?
+        var mappings: [Bool: SampleMapping?] = [:]
         for index in stride(from: worker, to: plan.tiles.count, by: workers) {
             guard !cancellation.isCancelled else { return .failed }
             let x = (index % plan.columns) * plan.tileWidth
@@ -189,8 +226,20 @@ package enum HeifYCbCrDecoder {
             do {
                 let tileSignalling = try decoder.decode(configuration: plan.configuration, data: plan.tiles[index]) {
                     picture -> (Bool, Int)? in
-                    guard picture.width == plan.tileWidth, picture.height == plan.tileHeight else { return nil }
-                    image.paste(picture, x: x, y: y)
+                    guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
+                        picture.bitDepth == plan.configuration.lumaBitDepth
+                    else { return nil }
+                    var mapping: SampleMapping?
+                    if output == .jpeg {
+                        let fullRange = plan.signalling?.fullRange ?? picture.fullRange
+                        if let known = mappings[fullRange] {
+                            mapping = known
+                        } else {
+                            mapping = SampleMapping(bitDepth: picture.bitDepth, fullRange: fullRange)
+                            mappings[fullRange] = mapping
+                        }
+                    }
+                    image.paste(picture, x: x, y: y, mapping: mapping)
                     return (picture.fullRange, picture.matrix)
                 }
                 guard let tileSignalling, signalling == nil || signalling! == tileSignalling else { return .failed }

@@ -39,6 +39,8 @@ package struct Exif: Sendable {
         package static let cameraOwnerName: UInt16 = 0xA430
         package static let bodySerialNumber: UInt16 = 0xA431
         package static let lensSerialNumber: UInt16 = 0xA435
+        package static let pixelXDimension: UInt16 = 0xA002
+        package static let pixelYDimension: UInt16 = 0xA003
     }
 
     /// Tags that identify the camera's owner or the device itself; removed unless metadata is
@@ -185,6 +187,27 @@ package struct Exif: Sendable {
     package var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
 
     // MARK: Writing
+
+    /// The block with the Exif IFD's PixelXDimension/PixelYDimension set to `width`×`height`
+    /// where they are stored (their values sit in the entry itself), everything else as it was.
+    /// A SHORT too small for the new value becomes a LONG in place. Without them, the block
+    /// is returned unchanged.
+    package func settingPixelDimensions(width: Int, height: Int) -> [UInt8] {
+        var out = bytes
+        guard let directory = exifDirectory else { return out }
+        for (tag, value) in [(Tag.pixelXDimension, width), (Tag.pixelYDimension, height)] {
+            guard let entry = directory.entry(tag), entry.count == 1, value >= 0, value <= Int(UInt32.max),
+                entry.type == 3 || entry.type == 4, entry.valueOffset >= 6, entry.valueOffset + 4 <= out.count
+            else { continue }
+            if entry.type == 3 && value <= Int(UInt16.max) {
+                put16(UInt16(value), at: entry.valueOffset, in: &out)
+            } else {
+                put16(4, at: entry.valueOffset - 6, in: &out)
+                put32(UInt32(value), at: entry.valueOffset, in: &out)
+            }
+        }
+        return out
+    }
 
     /// The original block with Orientation set to 1 where it is stored, everything else
     /// byte-identical (what `--keep-metadata` writes: nothing is dropped, offsets stay valid).

@@ -1,4 +1,4 @@
-/// What a photo conversion does with the source's metadata (EXIF, XMP).
+/// What a photo conversion does with the source's metadata (EXIF, XMP, IPTC-IIM).
 ///
 /// Orientation is always reset to 1, because the pixels are written upright. EXIF thumbnails
 /// (IFD1) are dropped except under ``keep``, so no hidden copy of the picture or its tags leaves.
@@ -8,7 +8,8 @@ public enum MetadataPolicy: String, Sendable, Codable, CaseIterable {
     case shareSafe
     /// Like ``shareSafe`` but the location is kept on purpose (`--keep-location`).
     case keepLocation
-    /// Everything kept as it was (`--keep-metadata`), except Orientation, set to 1.
+    /// Everything kept as it was (`--keep-metadata`), except Orientation, set to 1, and the XMP
+    /// that declares a gain map (the gain map itself is never written).
     case keep
     /// No EXIF or XMP at all (`--strip-metadata`). The colour profile is not metadata and stays.
     case strip
@@ -20,34 +21,65 @@ package struct OutputMetadata: Sendable {
     package var exif: [UInt8]?
     /// The XMP packet to embed, or nil.
     package var xmp: [UInt8]?
+    /// The IPTC-IIM block to embed (JPEG outputs carry it in APP13), or nil. Filtered like
+    /// XMP: its location datasets go unless the location is kept.
+    package var iptc: [UInt8]?
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
 
-    /// Applies `policy` to the source's EXIF and XMP.
-    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, policy: MetadataPolicy) {
+    /// This metadata as `format` can carry it: JPEG keeps IIM in APP13; the other formats get
+    /// the IIM fields as IPTC Core XMP instead (in the packet, or a new one), so keywords,
+    /// caption, copyright and by-line are not lost.
+    package func carried(by format: PhotoFormat) -> OutputMetadata {
+        guard format != .jpeg, let block = iptc else { return self }
+        var carried = self
+        carried.xmp = IPTC.xmp(adding: block, to: xmp)
+        carried.iptc = nil
+        return carried
+    }
+
+    /// This metadata for a picture of `width`×`height`: EXIF PixelXDimension/PixelYDimension
+    /// describe the source's picture, stale once it is rotated, resized or cropped.
+    package func withPixelSize(width: Int, height: Int) -> OutputMetadata {
+        var sized = self
+        if let block = exif, let parsed = Exif(tiff: block) { sized.exif = parsed.settingPixelDimensions(width: width, height: height) }
+        return sized
+    }
+
+    /// Applies `policy` to the source's EXIF, XMP and IPTC-IIM.
+    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy) {
         notes = []
         let parsed = sourceExif.flatMap { Exif(block: $0) }
+        // A block that does not parse is dropped: it cannot be checked for a location.
+        let iimLocation = sourceIPTC.map(IPTC.hasLocation) == true
         switch policy {
         case .strip:
             exif = nil
             xmp = nil
-            if sourceExif != nil || sourceXMP != nil { notes.append("metadata removed") }
+            iptc = nil
+            if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil { notes.append("metadata removed") }
             return
         case .keep:
             exif = parsed?.withOrientationResetInPlace()
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
-            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties, from: $0) }.flatMap(MotionXMP.withoutPointers)
-            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true { notes.append("location kept") }
+            xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties + XMP.gainMapProperties, from: $0) }
+                .flatMap(MotionXMP.withoutPointers)
+            iptc = sourceIPTC.flatMap { IPTC.datasets($0) == nil ? nil : $0 }
+            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation { notes.append("location kept") }
             return
         case .shareSafe, .keepLocation:
             let keepLocation = policy == .keepLocation
             exif = parsed?.rebuilt(keepLocation: keepLocation, keepIdentifiers: false)
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
-            var removals = XMP.orientationProperties + XMP.identifyingProperties
+            var removals = XMP.orientationProperties + XMP.identifyingProperties + XMP.gainMapProperties
             if !keepLocation { removals += XMP.locationProperties }
             xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }.flatMap(MotionXMP.withoutPointers)
+            iptc = sourceIPTC.flatMap { block in
+                guard IPTC.datasets(block) != nil else { return nil }
+                return keepLocation ? block : IPTC.removingLocation(block)
+            }
             let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
-                || sourceXMP.map(XMP.hasLocation) == true
+                || sourceXMP.map(XMP.hasLocation) == true || iimLocation
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }
             let identifying = parsed?.identifyingTagsPresent ?? []
             if identifying.contains(Exif.Tag.makerNote) { notes.append("maker note removed") }

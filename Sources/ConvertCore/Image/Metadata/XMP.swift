@@ -21,6 +21,12 @@ package enum XMP {
         "exifEX:CameraOwnerName", "exifEX:LensSerialNumber", "exif:ImageUniqueID", "exifEX:ImageUniqueID",
     ]
 
+    /// What declares a gain map (Ultra HDR / Adobe gain map, Samsung and Google HEICs and JPEGs):
+    /// the `hdrgm:` parameters and the container directory listing the gain-map item. Photo
+    /// outputs carry the primary picture only, so a declaration left behind would point HDR
+    /// viewers at an image that is not there; always removed.
+    package static let gainMapProperties: [String] = ["hdrgm:[A-Za-z]*", "Container:Directory", "GContainer:Directory"]
+
     /// Orientation properties: stale once the pixels are rotated, so always removed.
     package static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
 

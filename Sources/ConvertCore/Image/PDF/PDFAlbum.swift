@@ -153,7 +153,13 @@ public enum PDFAlbum {
     {
         if try ImageDecoder.sniff(path: path) == .jpeg {
             let data = try ImageDecoder.readAll(path: path)
-            let header = try TurboJPEGHandle.decompressor().header(data, path: path)
+            let decoder = try TurboJPEGHandle.decompressor()
+            let header = try decoder.header(data, path: path)
+            // A JPEG embedded as it is must decode completely: a damaged or truncated one would
+            // become a page with grey bands. Decoding at the smallest scale reads every entropy-
+            // coded byte at a fraction of a full decode's cost.
+            let check = JPEGScale.reductions.first ?? .full
+            _ = try decoder.decodeRGB(data, width: check.scaled(header.width), height: check.scaled(header.height), path: path)
             let metadata = JPEGMarkers.metadata(data)
             let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
             if orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max {

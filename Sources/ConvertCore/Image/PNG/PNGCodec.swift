@@ -26,9 +26,7 @@ enum PNGCodec {
                 path: path, underlying: String(nulTerminated: message))
         }
         guard status == 0, let pixels = image.pixels, image.width > 0, image.height > 0 else {
-            throw ConvertError(
-                .input, key: "input.corrupt", message: "\(path) is damaged or not a PNG image.", path: path,
-                underlying: String(nulTerminated: message))
+            throw damaged(path, reason: String(nulTerminated: message))
         }
         let width = Int(image.width), height = Int(image.height)
         let count = width * height
@@ -57,6 +55,42 @@ enum PNGCodec {
             width: width, height: height, channels: channels, samples: samples,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
         return Decoded(bitmap: bitmap, exif: exif, xmp: xmp)
+    }
+
+    /// What a PNG's chunks before the image data say, read without inflating any pixel (for
+    /// `info` and a batch's memory cost).
+    struct Header {
+        var width: Int
+        var height: Int
+        /// 8 or 16: the depth ``decode(_:maxPixels:path:)`` would deliver.
+        var bitDepth: Int
+        var hasAlpha: Bool
+        var icc: [UInt8]?
+        var exif: [UInt8]?
+    }
+
+    /// Reads the header chunks of the PNG held in `data`; every chunk length is checked against
+    /// the data first.
+    static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
+        var image = offc_png_image()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            offc_png_read_header(buffer.baseAddress, buffer.count, &image, &message, message.count)
+        }
+        defer { offc_png_free(&image) }
+        guard status == 0, image.width > 0, image.height > 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
+        return Header(
+            width: Int(image.width), height: Int(image.height), bitDepth: Int(image.bit_depth), hasAlpha: image.has_alpha != 0,
+            icc: image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) },
+            exif: image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) })
+    }
+
+    /// The `input.corrupt` error, with libpng's or the chunk check's reason in the message.
+    private static func damaged(_ path: String, reason: String) -> ConvertError {
+        ConvertError(
+            .input, key: "input.corrupt",
+            message: reason.isEmpty ? "\(path) is damaged or not a PNG image." : "\(path) is damaged or not a PNG image: \(reason).",
+            path: path)
     }
 
     /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP), `exif` (eXIf) and

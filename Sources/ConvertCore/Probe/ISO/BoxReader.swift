@@ -24,6 +24,9 @@ package enum BoxError: Error, Equatable, CustomStringConvertible {
     case tooDeep
     /// More than ``BoxLimits/maximumBoxes`` box headers.
     case tooManyBoxes
+    /// A table holds more entries than a reader's limit for it (`what` names the entries, as
+    /// "items" or "item references").
+    case overLimit(what: String, limit: Int)
     /// Reading the file failed.
     case io(errno: Int32)
 
@@ -35,6 +38,7 @@ package enum BoxError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let type, let size): "box '\(type)' is implausibly large (\(size) bytes)"
         case .tooDeep: "boxes are nested too deeply"
         case .tooManyBoxes: "the file has too many boxes"
+        case .overLimit(let what, let limit): "it has more \(what) than offconvert's limit of \(limit)"
         case .io(let code): "a read failed (errno \(code))"
         }
     }

@@ -80,7 +80,7 @@ final class CodecEncoder {
         let code = avcodec_send_frame(context, frame?.pointer)
         // EOF here means draining already started; sending nil twice is harmless.
         if code == FFmpeg.endOfFile && frame == nil { return }
-        try FFmpeg.check(code, "encode", path: path, category: .internal)
+        if code < 0 { throw FFmpeg.encoderError(code, path: path) }
     }
 
     /// Receives the next encoded packet into `packet`.
@@ -88,7 +88,7 @@ final class CodecEncoder {
         let code = avcodec_receive_packet(context, packet.pointer)
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
-        try FFmpeg.check(code, "encode", path: path, category: .internal)
+        if code < 0 { throw FFmpeg.encoderError(code, path: path) }
         return .packet
     }
 }

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import ConvertCore
+import Foundation
 
 /// Helpers that turn FFmpeg's negative return codes into ``ConvertError``s.
 enum FFmpeg {
@@ -29,6 +30,22 @@ enum FFmpeg {
         guard code < 0 else { return code }
         throw error(code, action, path: path, category: category)
     }
+
+    /// The error for an encoder that failed while writing `path`. x264 writes its two-pass
+    /// statistics next to the output itself and reports a failed write only as a failed encode
+    /// (`AVERROR_EXTERNAL`), so a full disk read "failed while trying to encode": when the
+    /// output's folder has (almost) nothing left, the real cause, `device.full`, is given.
+    static func encoderError(_ code: Int32, path: String) -> ConvertError {
+        let folder = (path as NSString).deletingLastPathComponent
+        if code != exit, let free = try? FreeSpace.available(in: folder.isEmpty ? "." : folder), free < nearlyFull {
+            return ConvertError(.device, key: "device.full", message: "Not enough space to write \(path).",
+                                path: path, underlying: "encode: \(describe(code))")
+        }
+        return error(code, "encode", path: path, category: .internal)
+    }
+
+    /// Free bytes under which a folder counts as full: less than one encoder write buffer.
+    static let nearlyFull: Int64 = 256 << 10
 
     static func error(
         _ code: Int32, _ action: String, path: String, category: ConvertError.Category = .input

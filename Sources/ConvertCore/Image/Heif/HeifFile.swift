@@ -1,0 +1,196 @@
+/// A HEIF file as offconvert reads it itself, on ``HeifItemTable``: which items are images, which
+/// are the top-level ones, and for an image its size, transforms, colour, bit depth, auxiliary
+/// images, thumbnails and metadata (EXIF, XMP).
+///
+/// This is how HEVC-coded HEIFs are read (see ``isHEVC(_:)``); libheif 1.15 is left the rest (AV1,
+/// derived kinds this reader does not assemble) and refuses iOS 18's files, which add a `tmap`
+/// gain-map item, metadata linked to it and auxiliary images of two images. Items and properties
+/// it does not know are kept out of the way, never a reason to refuse the file.
+package struct HeifFile {
+    package let table: HeifItemTable
+
+    /// The largest metadata item read (an iPhone's EXIF is a few KB; XMP tens of KB).
+    private static let maximumMetadataBytes = 16 << 20
+    /// Item types that count as images, as libheif 1.15 counts them (so `info` reports the same
+    /// image and thumbnail counts); the rest are metadata, `tmap` gain-map recipes, JPEG-coded
+    /// thumbnails and other items this reader leaves alone.
+    private static let imageTypes: Set<FourCC> = ["hvc1", "grid", "iden", "iovl", "av01"]
+    private static let alphaTypes: Set<String> = [
+        "urn:mpeg:avc:2015:auxid:1", "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
+    ]
+    private static let depthTypes: Set<String> = [
+        "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:mpegB:cicp:systems:auxiliary:depth",
+    ]
+
+    /// Reads the item structure of the file at `path`. Nil when its boxes are not a HEIF item
+    /// structure this reader follows (libheif then judges the file); throws when the file cannot
+    /// be read, or is over one of ``HeifItemTable/Limits`` (named in the message).
+    package static func open(path: String) throws(ConvertError) -> HeifFile? {
+        let source = try FileByteSource(path: path)
+        do {
+            return HeifFile(table: try HeifItemTable(reader: BoxReader(source: source)))
+        } catch {
+            switch error {
+            case .overLimit:
+                throw ConvertError(
+                    .input, key: "input.limit", message: "\(path) is not read: \(error.description).", path: path,
+                    underlying: error.description)
+            case .io:
+                throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
+            default:
+                return nil
+            }
+        }
+    }
+
+    package var primaryID: UInt32 { table.primaryID }
+
+    /// Whether item `id` is an image coded in HEVC: an `hvc1` item, or a grid of them.
+    package func isHEVC(_ id: UInt32) -> Bool {
+        switch table.types[id] {
+        case "hvc1": return true
+        case "grid":
+            let tiles = table.derivedFrom[id] ?? []
+            return !tiles.isEmpty && tiles.allSatisfy { table.types[$0] == "hvc1" }
+        default: return false
+        }
+    }
+
+    /// Items that refer to `id` with a reference of `type` (`thmb`, `auxl`, `cdsc`): the items
+    /// whose own reference lists name it, in file order.
+    private func referrers(to id: UInt32, type: FourCC) -> [UInt32] {
+        guard let byItem = table.references[type] else { return [] }
+        return table.itemIDs.filter { byItem[$0]?.contains(id) == true }
+    }
+
+    /// The images a viewer lists: image items that are not hidden, not thumbnails or auxiliary
+    /// images, and not the inputs of a derived image, in file order.
+    package var topLevelImageIDs: [UInt32] {
+        let references = table.references
+        let excluded = Set((references["thmb"] ?? [:]).keys).union((references["auxl"] ?? [:]).keys)
+            .union(table.itemIDs.filter { ["grid", "iden", "iovl"].contains(table.types[$0]) }.flatMap { table.derivedFrom[$0] ?? [] })
+        return table.itemIDs.filter { id in
+            table.types[id].map(Self.imageTypes.contains) == true && !table.hidden.contains(id) && !excluded.contains(id)
+        }
+    }
+
+    private func properties(_ id: UInt32) -> [HeifItemTable.Property] {
+        (table.properties[id] ?? []).map(\.property)
+    }
+
+    /// The first tile of a grid (where its coded properties are), or the item itself.
+    private func codedItem(_ id: UInt32) -> UInt32 {
+        table.types[id] == "grid" ? (table.derivedFrom[id]?.first ?? id) : id
+    }
+
+    /// Width and height as coded (`ispe`), before any transform.
+    package func codedSize(_ id: UInt32) -> (width: Int, height: Int)? {
+        for case .ispe(let width, let height) in properties(id) { return (width, height) }
+        return nil
+    }
+
+    /// The transforms of item `id` in the order they apply.
+    package func transforms(_ id: UInt32) -> [YCbCr420Image.Transform] {
+        properties(id).compactMap { property in
+            switch property {
+            case .irot(let turns): .rotate(quarterTurns: turns)
+            case .imir(let topToBottom): .mirror(topToBottom: topToBottom)
+            default: nil
+            }
+        }
+    }
+
+    /// The size as displayed: the coded size, cropped by `clap` and turned by each quarter turn,
+    /// in property order.
+    package func displayedSize(_ id: UInt32) -> (width: Int, height: Int)? {
+        guard var size = codedSize(id) else { return nil }
+        for property in properties(id) {
+            switch property {
+            case .clap(let width, let height) where width > 0 && height > 0: size = (min(width, size.width), min(height, size.height))
+            case .irot(let turns) where turns % 2 == 1: size = (size.height, size.width)
+            default: break
+            }
+        }
+        return size
+    }
+
+    /// The ICC profile of item `id` (a grid without its own takes its first tile's).
+    package func iccProfile(_ id: UInt32) -> [UInt8]? {
+        for item in [id, codedItem(id)] {
+            for case .icc(let bytes) in properties(item) where !bytes.isEmpty { return bytes }
+        }
+        return nil
+    }
+
+    /// The nclx colour description of item `id` (a grid without its own takes its first tile's).
+    package func nclx(_ id: UInt32) -> NCLX? {
+        for item in [id, codedItem(id)] {
+            for case .nclx(let nclx) in properties(item) { return nclx }
+        }
+        return nil
+    }
+
+    /// The HEVC configuration of item `id` (its first tile's, for a grid).
+    package func hevcConfiguration(_ id: UInt32) -> HEVCConfiguration? {
+        for case .hvcC(let record) in properties(codedItem(id)) { return HEVCConfiguration(record) }
+        return nil
+    }
+
+    /// Luma bits per sample: the HEVC configuration's, else `pixi`'s.
+    package func bitDepth(_ id: UInt32) -> Int? {
+        if let configuration = hevcConfiguration(id) { return configuration.lumaBitDepth }
+        for item in [id, codedItem(id)] {
+            for case .pixi(let bits) in properties(item) where !bits.isEmpty { return bits[0] }
+        }
+        return nil
+    }
+
+    /// The auxiliary images of `id` with their types (URNs).
+    package func auxiliaryImages(of id: UInt32) -> [(id: UInt32, type: String)] {
+        referrers(to: id, type: "auxl").map { aux in
+            var type = ""
+            for case .auxC(let urn) in properties(aux) { type = urn }
+            return (aux, type)
+        }
+    }
+
+    /// Whether `id` has an alpha plane (an auxiliary image of alpha type).
+    package func hasAlpha(_ id: UInt32) -> Bool {
+        auxiliaryImages(of: id).contains { Self.alphaTypes.contains($0.type) }
+    }
+
+    /// How many depth images `id` has.
+    package func depthImageCount(_ id: UInt32) -> Int {
+        auxiliaryImages(of: id).filter { Self.depthTypes.contains($0.type) }.count
+    }
+
+    /// The types of `id`'s auxiliary images other than alpha and depth (HDR gain maps, ...).
+    package func otherAuxiliaryTypes(_ id: UInt32) -> [String] {
+        auxiliaryImages(of: id).map(\.type).filter { !Self.alphaTypes.contains($0) && !Self.depthTypes.contains($0) }
+    }
+
+    /// The thumbnails of `id`.
+    package func thumbnails(of id: UInt32) -> [UInt32] {
+        referrers(to: id, type: "thmb").filter { table.types[$0].map(Self.imageTypes.contains) == true }
+    }
+
+    /// The EXIF TIFF stream of `id` (its Exif item's offset header removed), if it has one.
+    package func exif(_ id: UInt32) -> [UInt8]? {
+        for item in referrers(to: id, type: "cdsc") where table.types[item] == "Exif" {
+            guard let block = try? table.data(of: item, limit: Self.maximumMetadataBytes), block.count > 4 else { continue }
+            let offset = Int(ByteCursor.u32(block, at: 0))
+            guard offset < block.count - 4 else { continue }
+            return Array(block[(4 + offset)...])
+        }
+        return nil
+    }
+
+    /// The XMP packet of `id`, if it has one.
+    package func xmp(_ id: UInt32) -> [UInt8]? {
+        for item in referrers(to: id, type: "cdsc")
+        where table.types[item] == "mime" && table.contentTypes[item] == "application/rdf+xml" {
+            if let packet = try? table.data(of: item, limit: Self.maximumMetadataBytes) { return packet }
+        }
+        return nil
+    }
+}
