@@ -14,6 +14,8 @@ MediaRunners.install([
     StripLocationCommand.spec.name: StripLocationCommand.runWithEngine,
     InfoCommand.spec.name: InfoCommand.runWithEngine,
     CapabilitiesCommand.spec.name: CapabilitiesCommand.runWithEngine,
+    HeicToJpgCommand.spec.name: HeicToJpgCommand.runWithEngine,
+    LivePhotoCommand.spec.name: LivePhotoCommand.runWithEngine,
     ConvertCommand.spec.name: { arguments, console in
         // Only the video half of `convert` comes here (ConvertCommand runs photos itself).
         let container = VideoContainer(rawValue: arguments.value("to")?.lowercased() ?? "") ?? .mp4

@@ -14,7 +14,7 @@
 // OffconvertCLI (a test keeps the two lists equal). Anything else goes to offconvert-photo, which
 // still hands a command on to offconvert-media when it turns out to need it (convert --to mp4).
 static const char *const media_commands[] = {
-    "send-to-windows", "compress", "email", "gif", "extract-audio", "strip-location", "info", "capabilities", NULL,
+    "send-to-windows", "compress", "email", "gif", "extract-audio", "strip-location", "info", "capabilities", "live-photo", NULL,
 };
 
 int main(int argc, char **argv) {

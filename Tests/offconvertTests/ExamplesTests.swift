@@ -36,6 +36,8 @@ struct ExamplesTests {
         "mov": ["generated/iphone-like.mov", "generated/location-keys.mov"],
         "mp4": ["video/motion.mov", "video/bikes.mp4"],
         "mkv": ["generated/sdr-h264.mkv"],
+        // A Pixel motion photo's `PXL_….MP.jpg`: motion photos, not any JPEG.
+        "mp.jpg": ["generated/motion-google.MP.jpg", "generated/motion-samsung.jpg"],
     ]
 
     /// Every example: each command's `--help` examples, and the `offconvert …` code spans of the README.
@@ -125,7 +127,16 @@ struct ExamplesTests {
                 try folder.write("offconvert license 1\nlicensee: Example\nsignature: AAAA\n", to: name)
                 continue
             }
-            guard let media = standIns[ext.lowercased()] else { continue }
+            var media = standIns[ext.lowercased()] ?? []
+            // A Live Photo example needs a pair: the MOV carrying the HEIC stand-in's identifier,
+            // beside each photo even when the example names the photo alone.
+            let live = tokens.first == "live-photo" || tokens.contains("--live")
+            if live && ext.lowercased() == "mov" { media = ["generated/live/IMG_5195.MOV"] }
+            let movie = String(name.dropLast(ext.count)) + "MOV"
+            if live && ext.lowercased() == "heic" && !name.hasPrefix("*.") && !tokens.contains(movie) {
+                try folder.add("generated/live/IMG_5195.MOV", as: movie)
+            }
+            guard !media.isEmpty else { continue }
             if name.hasPrefix("*.") {
                 for (index, source) in media.enumerated() { try folder.add(source, as: "IMG_000\(index + 1).\(ext)") }
             } else {
@@ -138,6 +149,7 @@ struct ExamplesTests {
 /// The extension of a file name as an example writes it.
 private enum PathExtension {
     static func of(_ name: String) -> String {
+        if name.lowercased().hasSuffix(".mp.jpg") { return String(name.suffix(6)) }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...])
     }

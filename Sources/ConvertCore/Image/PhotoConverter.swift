@@ -8,7 +8,10 @@ public enum PhotoConverter {
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
             try await runBlocking { flag in
-                try convertBlocking(request, reporter: reporter, cancellation: flag)
+                var result = try convertBlocking(request, reporter: reporter, cancellation: flag)
+                // Only the still is decoded; a motion photo's video would silently vanish otherwise.
+                if MotionPhoto.isMotionPhoto(path: request.inputPath) { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
+                return result
             }
         }
     }

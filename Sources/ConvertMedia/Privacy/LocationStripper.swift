@@ -74,15 +74,31 @@ public enum LocationStripper {
         var places: [String] = []
     }
 
+    /// The location boxes of the MP4 inside a motion photo, edited like any movie's: the same
+    /// length, so the still and every video sample stay where they are.
+    static func addMotionVideo(_ data: [UInt8], path: String, to edit: inout Edit) throws(ConvertError) {
+        guard let range = MotionPhoto.find(in: data)?.video else { return }
+        let video = try MovieLocation.edit(source: MemoryByteSource(bytes: Array(data[range])), path: path)
+        guard !video.patches.isEmpty else { return }
+        edit.patches += video.patches.map { Patch(offset: $0.offset + range.lowerBound, bytes: $0.bytes) }
+        edit.places.append("the embedded motion video")
+    }
+
     static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError) -> JobResult {
         let path = request.input
         let before = try MediaProbe.probeBlocking(path: path, cancellation: cancellation)
-        let edit: Edit
+        var edit: Edit
         switch before.format {
-        case "jpeg": edit = try JPEGLocation.edit(ImageDecoder.readAll(path: path), path: path)
+        case "jpeg":
+            let data = try ImageDecoder.readAll(path: path)
+            edit = try JPEGLocation.edit(data, path: path)
+            try addMotionVideo(data, path: path, to: &edit)
         case "png": edit = try PNGLocation.edit(ImageDecoder.readAll(path: path), path: path)
         case "webp": edit = WebPLocation.edit(try ImageDecoder.readAll(path: path))
-        case "heic", "heif", "avif": edit = try HeifLocation.edit(ImageDecoder.readAll(path: path), path: path)
+        case "heic", "heif", "avif":
+            let data = try ImageDecoder.readAll(path: path)
+            edit = try HeifLocation.edit(data, path: path)
+            try addMotionVideo(data, path: path, to: &edit)
         case "mp4", "mov", "m4a", "3gp": edit = try MovieLocation.edit(path: path)
         case "gif":
             edit = Edit()

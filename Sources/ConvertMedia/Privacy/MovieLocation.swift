@@ -10,7 +10,12 @@ enum MovieLocation {
     private static let locationBoxes: Set<FourCC> = ["\u{A9}xyz", "loci"]
 
     static func edit(path: String) throws(ConvertError) -> LocationStripper.Edit {
-        let source = try FileByteSource(path: path)
+        try edit(source: FileByteSource(path: path), path: path)
+    }
+
+    /// The edit of the MP4 in `source` (a whole file, or the MP4 inside a motion photo), its
+    /// patch offsets counted from the start of `source`.
+    static func edit(source: some ByteSource, path: String) throws(ConvertError) -> LocationStripper.Edit {
         let topLevel: [BoxHeader]
         // Top-level headers only: `mdat` is never read.
         do { topLevel = try BoxReader(source: source).children(of: nil, depth: 0) } catch {
@@ -45,7 +50,7 @@ enum MovieLocation {
         return edit
     }
 
-    private static func read(_ source: FileByteSource, at offset: UInt64, count: Int, path: String) throws(ConvertError) -> [UInt8] {
+    private static func read(_ source: some ByteSource, at offset: UInt64, count: Int, path: String) throws(ConvertError) -> [UInt8] {
         do { return try source.read(at: offset, count: count) } catch {
             throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
                                underlying: error.description)

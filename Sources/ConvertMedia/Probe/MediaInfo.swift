@@ -16,6 +16,8 @@ import ConvertCore
 ///   "container": { ... },            // ContainerInfo; absent for still images
 ///   "image": { ... },                // ImageInfo; still images only
 ///   "imageError": "..."              // why the image part could not be read; absent normally
+///   "motionPhoto": { ... }           // MotionPhotoInfo: the video inside a motion photo
+///   "livePhoto": {"contentIdentifier": "...", "pairedWith": "IMG_0001.MOV"}  // LivePhotoInfo
 /// }
 /// ```
 /// Field names are stable; new optional fields may be added. Absent optional values are omitted,
@@ -45,11 +47,15 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var imageError: String?
     /// Whether and where the file records the place it was made.
     public var location: LocationPresence
+    /// The video inside a motion photo; nil for everything else.
+    public var motionPhoto: MotionPhotoInfo?
+    /// The Live Photo side of a photo or MOV carrying a content identifier (set by `info`).
+    public var livePhoto: LivePhotoInfo?
 
     /// Creates a description; ``location`` is derived from `container` and `image`.
     public init(
         path: String, format: String, formatName: String, byteCount: Int, container: ContainerInfo? = nil,
-        image: ImageInfo? = nil, imageError: String? = nil
+        image: ImageInfo? = nil, imageError: String? = nil, motionPhoto: MotionPhotoInfo? = nil
     ) {
         self.path = path
         self.format = format
@@ -60,6 +66,8 @@ public struct MediaInfo: Sendable, Codable, Hashable {
         self.imageError = imageError
         var sources = image.map { $0.locationSources.map(LocationPresence.sourceID) } ?? []
         if container?.location != nil { sources.append(LocationPresence.container) }
+        if motionPhoto?.video?.location != nil { sources.append(LocationPresence.motionVideo) }
+        self.motionPhoto = motionPhoto
         location = LocationPresence(sources: sources)
     }
 
@@ -67,7 +75,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var isImage: Bool { MediaSniffer.imageFormats.contains(format) }
 
     enum CodingKeys: String, CodingKey {
-        case path, format, formatName, byteCount, container, image, imageError, location
+        case path, format, formatName, byteCount, container, image, imageError, location, motionPhoto, livePhoto
     }
 }
 
@@ -77,7 +85,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
 /// (the EXIF GPS directory), `xmp` (XMP location properties), `iptc` (IPTC-IIM City, Sub-location,
 /// Province/State or Country), `exif-thumbnail` (the EXIF thumbnail
 /// directory), `thumbnail` (a HEIF thumbnail image's own metadata), `other-image` (another
-/// top-level image of a HEIF file), `container` (an MP4/MOV `©xyz` or
+/// top-level image of a HEIF file), `motion-video` (the MP4 inside a motion photo), `container` (an MP4/MOV `©xyz` or
 /// `com.apple.quicktime.location.ISO6709` tag, or a container's `location` metadata).
 public struct LocationPresence: Sendable, Codable, Hashable {
     /// Whether any location is recorded.
@@ -91,6 +99,8 @@ public struct LocationPresence: Sendable, Codable, Hashable {
 
     /// The source id of a container tag.
     public static let container = "container"
+    /// The source id of a location in the video embedded in a motion photo.
+    public static let motionVideo = "motion-video"
 
     /// A presence built from its sources (present when there is at least one).
     public init(sources: [String]) {

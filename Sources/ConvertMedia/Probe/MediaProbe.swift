@@ -52,7 +52,9 @@ public enum MediaProbe {
             // is still identified, with the reason given.
             do {
                 let image = try ImageProbe.probe(path: path)
-                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image)
+                let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
+                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image,
+                                 motionPhoto: motion)
             } catch {
                 if error.category == .cancelled { throw error }
                 var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
@@ -131,6 +133,12 @@ public enum MediaProbe {
         }
         let (format, name) = describe(kind: kind, demuxer: demuxer)
         return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
+    }
+
+    /// The motion part of a JPEG or HEIC, if it has one.
+    private static func motionPhoto(path: String, format: String, cancellation: CancellationFlag) throws(ConvertError) -> MotionPhotoInfo? {
+        guard ["jpeg", "heic", "heif"].contains(format) else { return nil }
+        return try MotionPhotoInfo.probe(file: ImageDecoder.readAll(path: path), cancellation: cancellation)
     }
 
     /// Fills in mastering display and content light level from the first frame of the first PQ

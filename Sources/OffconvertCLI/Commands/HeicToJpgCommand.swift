@@ -9,13 +9,39 @@ package enum HeicToJpgCommand: Command {
             Each photo becomes NAME.jpg next to it (or in --output-dir); an existing file is never \
             replaced unless --overwrite is given: NAME (2).jpg is used instead. GPS location, serial \
             numbers and owner names are removed unless you ask to keep them.
+            Live Photos: a photo and a MOV pair when they carry the same content identifier (names \
+            are only a hint). Without --live the MOVs are left alone and the summary says how many \
+            were not converted; with --live mp4 (as send-to-windows makes them) or --live gif (as \
+            gif makes them) each photo's motion is written beside it under the same name.
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
-        options: PhotoWork.options(PhotoWork.commonOptions),
-        examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs"])
+        options: PhotoWork.options(PhotoWork.commonOptions) + [
+            .option("live", value: "mp4|gif", help: "Also write each Live Photo's motion beside its JPEG: NAME.mp4 or NAME.gif."),
+        ],
+        examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs", "heic-to-jpg --live mp4 IMG_0001.HEIC IMG_0001.MOV"])
+
+    /// What `--live` accepts.
+    package static let liveChoices = ["mp4", "gif"]
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        if arguments.value("live") != nil {
+            _ = try arguments.choice("live", liveChoices, default: "mp4")
+            // Writing the motion needs the video engine: `offconvert-media` runs the whole command.
+            return try await MediaRunners.run(spec.name, arguments, console: console)
+        }
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
-        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        let code = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        let options = try BatchOptions.parse(arguments)
+        let pairs = LivePhotos.pairs(among: options.inputs)
+        if !pairs.isEmpty && !options.json && !options.quiet && !options.dryRun {
+            console.err(leftAloneLine(pairs.count))
+        }
+        return code
+    }
+
+    /// The summary's line about the Live Photo videos a run without `--live` did not touch.
+    package static func leftAloneLine(_ count: Int) -> String {
+        "\(count) Live Photo video\(count == 1 ? " was" : "s were") not converted "
+            + "(add --live mp4 or --live gif to write each beside its photo)."
     }
 }

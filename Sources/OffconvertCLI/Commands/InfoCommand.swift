@@ -16,8 +16,11 @@ package enum InfoCommand: MediaCommand {
             audio channels and language). For photos: dimensions, bit depth, alpha, orientation,
             colour profile, EXIF/XMP, number of images, auxiliary images (depth, gain maps) and
             thumbnails. Every file gets a 'location:' line saying whether it records where it was
-            made, and where (EXIF GPS, XMP, thumbnail, container tag). Files are identified by
-            their content, not their name.
+            made, and where (EXIF GPS, XMP, thumbnail, container tag, a motion photo's video). A
+            motion photo gets a 'motion:' line (the embedded MP4's size, duration and tracks, or
+            why the video its metadata promises is not there); a Live Photo's HEIC or MOV gets a
+            'live photo:' line naming its partner in the same folder, found by content
+            identifier. Files are identified by their content, not their name.
             A file that cannot be read gets one line on stderr; the others still print, and the
             exit code is 1 at the end.
             """,

@@ -222,9 +222,10 @@ extension InfoCommand {
         var failed = false
         var printed = 0
         for path in arguments.positionals {
-            let info: MediaInfo
+            var info: MediaInfo
             do throws(ConvertError) {
                 info = try await MediaProbe.probe(path: path)
+                info.livePhoto = LivePhotos.info(for: path)
             } catch {
                 if error.category == .cancelled { return ExitCode.interrupted }
                 failed = true
@@ -259,12 +260,15 @@ enum InfoFormatter {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
             if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
-            lines.append(locationLine(info.location, value: nil))
+            if let motion = info.motionPhoto { lines += motionLines(motion) }
+            if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }
+            lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
             return lines.joined(separator: "\n")
         }
         if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
+        if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
         lines.append(locationLine(info.location, value: container.location))
         for track in container.tracks { lines += trackLines(track) }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
@@ -281,6 +285,7 @@ enum InfoFormatter {
         let names: [String: String] = [
             "exif": "EXIF GPS", "xmp": "XMP", "iptc": "IPTC", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
             "other-image": "another image in the file", LocationPresence.container: "container tag",
+            LocationPresence.motionVideo: "the embedded motion video",
         ]
         let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
@@ -323,6 +328,33 @@ enum InfoFormatter {
         }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
+    }
+
+    /// "live photo: paired with IMG_0001.MOV (content identifier 71DC…)", or that no partner is beside it.
+    private static func liveLine(_ live: LivePhotoInfo, movie: Bool) -> String {
+        let partner = live.pairedWith.map { "paired with \($0)" }
+            ?? (movie ? "its photo is not in this folder" : "its video is not in this folder")
+        return "  live photo: \(partner) (content identifier \(live.contentIdentifier))".terminalSafe
+    }
+
+    /// "motion: video/mp4 embedded (Google motion photo), 1.3 MB at byte 2728123, 0.76 s" and its tracks,
+    /// or what the metadata promises and why it is not there.
+    private static func motionLines(_ motion: MotionPhotoInfo) -> [String] {
+        let kinds = ["google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
+                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo"]
+        let kind = kinds[motion.layout] ?? motion.layout
+        guard let video = motion.video, let bytes = motion.videoBytes else {
+            var line = "  motion: \(kind), but the video is not there"
+            if let declared = motion.declaredBytes { line += " (the metadata declares \(bytes(declared)))" }
+            return [line.terminalSafe] + (motion.problem.map { ["  warning: \($0.terminalSafe)"] } ?? [])
+        }
+        var line = "  motion: \(kind), MP4 of \(self.bytes(bytes))"
+        if let offset = motion.videoOffset { line += " at byte \(offset)" }
+        if let duration = video.durationSeconds { line += ", \(seconds(duration))" }
+        var lines = [line.terminalSafe]
+        for track in video.tracks where track.kind == .video || track.kind == .audio { lines += trackLines(track) }
+        if let problem = motion.problem { lines.append("  warning: \(problem.terminalSafe)") }
+        return lines
     }
 
     private static func trackLines(_ track: TrackInfo) -> [String] {

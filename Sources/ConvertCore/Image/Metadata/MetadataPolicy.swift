@@ -63,6 +63,7 @@ package struct OutputMetadata: Sendable {
             exif = parsed?.withOrientationResetInPlace()
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
             xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties + XMP.gainMapProperties, from: $0) }
+                .flatMap(MotionXMP.withoutPointers)
             iptc = sourceIPTC.flatMap { IPTC.datasets($0) == nil ? nil : $0 }
             if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation { notes.append("location kept") }
             return
@@ -72,7 +73,7 @@ package struct OutputMetadata: Sendable {
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
             var removals = XMP.orientationProperties + XMP.identifyingProperties + XMP.gainMapProperties
             if !keepLocation { removals += XMP.locationProperties }
-            xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }
+            xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }.flatMap(MotionXMP.withoutPointers)
             iptc = sourceIPTC.flatMap { block in
                 guard IPTC.datasets(block) != nil else { return nil }
                 return keepLocation ? block : IPTC.removingLocation(block)

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What `extract-motion` and `strip-motion` ask for: one motion photo and where the result goes.
+public struct MotionPhotoRequest: Sendable, Equatable {
+    /// The motion photo.
+    public var input: String
+    /// Where the result goes.
+    public var output: OutputLocation
+
+    /// Creates a request.
+    public init(input: String, output: OutputLocation) {
+        self.input = input
+        self.output = output
+    }
+}
+
+/// Splits a motion photo into its parts without re-encoding either.
+///
+/// - ``extractVideo(_:)`` writes the embedded MP4 as it is stored (every packet byte-identical),
+///   with its movie, track and media creation times set to the photo's capture time.
+/// - ``stripVideo(_:)`` writes the still: the file up to where the motion part begins, with the
+///   XMP properties pointing at the video removed; every other byte is the original's.
+///
+/// ```swift
+/// let result = try await MotionPhotoEditor.extractVideo(
+///     MotionPhotoRequest(input: "PXL_0001.MP.jpg", output: OutputLocation(path: "PXL_0001.mp4"))).result()
+/// ```
+public enum MotionPhotoEditor {
+    /// The note every photo conversion of a motion photo carries.
+    public static let motionNotKeptNote = "motion part not kept (only the still was converted)"
+
+    /// Starts writing the embedded video of `request.input` as an MP4.
+    ///
+    /// A photo without motion gives a result with no output and a note. Errors: `.unsupported`
+    /// `motion.missing` (the metadata points at a video that is not there, or an MP4 whose
+    /// samples were cut out); `.input` and `.request` errors as for any output.
+    public static func extractVideo(_ request: MotionPhotoRequest) -> ConversionJob {
+        ConversionJob.start(path: request.input) { reporter in
+            reporter.report(.probing, 0)
+            return try await runBlocking { flag in
+                let file = try ImageDecoder.readAll(path: request.input)
+                guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
+                guard let range = photo.video else {
+                    throw ConvertError(.unsupported, key: "motion.missing",
+                                       message: "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
+                                       path: request.input)
+                }
+                try flag.check()
+                var video = Array(file[range])
+                var notes: [String] = []
+                if let date = CaptureDate.of(photo: file) {
+                    MovieTimes.set(date.secondsSince1970, in: &video)
+                    notes.append("dated \(date.text) (the photo's capture time\(date.hasOffset ? "" : ", read as UTC"))")
+                }
+                return try write(video, request: request, notes: notes)
+            }
+        }
+    }
+
+    /// Starts writing the still of `request.input` without its motion part.
+    ///
+    /// A photo without motion gives a result with no output and a note.
+    public static func stripVideo(_ request: MotionPhotoRequest) -> ConversionJob {
+        ConversionJob.start(path: request.input) { reporter in
+            reporter.report(.probing, 0)
+            return try await runBlocking { _ in
+                let file = try ImageDecoder.readAll(path: request.input)
+                guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
+                let (still, notes) = self.still(of: file, photo)
+                return try write(still, request: request, notes: notes)
+            }
+        }
+    }
+
+    /// The still without the motion part, and what was done to it.
+    package static func still(of file: [UInt8], _ photo: MotionPhoto) -> (bytes: [UInt8], notes: [String]) {
+        let kept = Array(file[0..<photo.stillEnd])
+        var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
+        guard kept.starts(with: [0xFF, 0xD8]) else { return (kept, notes) }
+        guard let segment = JPEGMarkers.segments(kept).first(where: {
+            $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
+        }) else { return (kept, notes) }
+        let packet = Array(kept[segment.payload].dropFirst(JPEGMarkers.xmpHeader.count))
+        guard let edited = MotionXMP.removingPointers(from: packet) else {
+            notes.append("the XMP could not be edited and was left as it was")
+            return (kept, notes)
+        }
+        let payload = JPEGMarkers.xmpHeader + edited
+        let length = payload.count + 2
+        let replacement = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        notes.append("motion pointers removed from the XMP")
+        return (Array(kept[..<segment.whole.lowerBound]) + replacement + Array(kept[segment.whole.upperBound...]), notes)
+    }
+
+    /// An ordinary photo in a folder of motion photos is no failure: nothing to do, nothing
+    /// written, and nothing charged (a job with no output costs no free conversion).
+    private static func notMotion(_ path: String) -> JobResult {
+        JobResult(inputPath: path, outputs: [], notes: ["not a motion photo (no embedded video); nothing written"])
+    }
+
+    private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
+        guard let destination = request.output.path else {
+            throw ConvertError(.request, key: "output.missing", message: "No output path was given.", path: request.input)
+        }
+        let stage = try StagedOutput(destination: destination)
+        let written = bytes.withUnsafeBytes { buffer in
+            FileManager.default.createFile(atPath: stage.temporaryPath, contents: Data(buffer))
+        }
+        guard written else { throw .fileSystem(errno, action: "write", path: destination) }
+        let output = try stage.commit(overwrite: request.output.overwrite, renumber: request.output.mayRenumber)
+        return JobResult(inputPath: request.input, outputs: [output], notes: notes)
+    }
+}

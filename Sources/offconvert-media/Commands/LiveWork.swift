@@ -1,0 +1,116 @@
+import ConvertMedia
+import Foundation
+import OffconvertCLI
+
+extension HeicToJpgCommand {
+    /// `heic-to-jpg --live mp4|gif`: the photos, then each Live Photo's motion beside its JPEG.
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let kind = try arguments.choice("live", liveChoices, default: "mp4")
+        let template = try PhotoWork.request(from: arguments, format: .jpeg)
+        let photos = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        let options = try BatchOptions.parse(arguments)
+        let pairs = LivePhotos.pairs(among: options.inputs)
+        guard !pairs.isEmpty else { return photos }
+        let motion = await LiveWork.run(pairs, kind: kind, command: spec.name, options: options, console: console)
+        return photos != ExitCode.success ? photos : motion
+    }
+}
+
+/// The motion of Live Photos as MP4 (like `send-to-windows`) or GIF (like `gif`), each named
+/// after its photo: `IMG_0001.HEIC` + `IMG_0001.MOV` give `IMG_0001.mp4`, and so does a MOV
+/// renamed on export, since the pair is found by content identifier.
+enum LiveWork {
+    /// Runs one batch over the pairs' movies.
+    static func run(_ pairs: [LivePhotoPair], kind: String, command: String, options: BatchOptions, console: Console) async -> Int32 {
+        var options = options
+        options.inputs = pairs.map(\.movie)
+        let destinations = Dictionary(pairs.map { ($0.movie, destination(of: $0, kind: kind, folder: options.outputDirectory)) },
+                                      uniquingKeysWith: { first, _ in first })
+        let maxPixels = options.maxPixels
+        var work = BatchWork(
+            command: command, identity: ["live=\(kind)"], outputExtension: { _ in kind },
+            cost: { input in await VideoWork.cost(of: input, frames: kind == "gif" ? 12 * 30 : VideoWork.framesInFlight) },
+            convert: { item, progress throws(ConvertError) in
+                let output = OutputLocation(path: destinations[item.input] ?? item.destination, overwrite: item.overwrite,
+                                            mayRenumber: true)
+                let job = kind == "gif"
+                    ? VideoConverter.gif(GIFRequest(input: item.input, output: output, maxPixels: maxPixels))
+                    : VideoConverter.convert({
+                        var request = VideoRequest.sendToWindows(item.input, output: output)
+                        request.maxPixels = maxPixels
+                        return request
+                    }())
+                return try await job.result(onProgress: progress)
+            })
+        work.accepts = .videos
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// `FOLDER/STEM.mp4` for the pair's photo: beside it, or in `folder`.
+    static func destination(of pair: LivePhotoPair, kind: String, folder: String?) -> String {
+        let name = PathText.lastComponent(pair.photo)
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        return (folder ?? PathText.parent(pair.photo)) + "/" + stem + "." + kind
+    }
+}
+
+extension LivePhotoCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let target = try arguments.choice("to", targets, default: "mp4")
+        var options = try BatchOptions.parse(arguments)
+        guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
+        let (pairs, unpaired) = LiveWork.resolve(options.inputs)
+        for input in unpaired {
+            console.err("Error: \(input.terminalSafe) is not part of a Live Photo: no photo and MOV with the same content identifier were found.")
+        }
+        guard !pairs.isEmpty else { return ExitCode.failure }
+        let code: Int32
+        if target == "jpg" {
+            options.inputs = pairs.map(\.photo)
+            code = await LiveWork.stills(command: spec.name, options: options, console: console)
+        } else {
+            code = await LiveWork.run(pairs, kind: target, command: spec.name, options: options, console: console)
+        }
+        return unpaired.isEmpty ? code : ExitCode.failure
+    }
+}
+
+extension LiveWork {
+    /// The pairs the inputs name (photos, movies, or both), each once: partners among the
+    /// inputs first, then beside each file. Inputs that belong to no pair are returned apart.
+    static func resolve(_ inputs: [String]) -> (pairs: [LivePhotoPair], unpaired: [String]) {
+        var pairs = LivePhotos.pairs(among: inputs)
+        var covered = Set(pairs.flatMap { [$0.photo, $0.movie] })
+        var unpaired: [String] = []
+        for input in inputs where !covered.contains(input) {
+            let kind = PathText.fileExtension(input).lowercased()
+            guard ["heic", "heif", "jpg", "jpeg", "mov", "mp4"].contains(kind) else {
+                unpaired.append(input)
+                continue
+            }
+            guard let pair = LivePhotos.pair(of: input).pair, !covered.contains(pair.photo), !covered.contains(pair.movie) else {
+                if !covered.contains(input) { unpaired.append(input) }
+                continue
+            }
+            pairs.append(pair)
+            covered.formUnion([pair.photo, pair.movie])
+        }
+        return (pairs, unpaired)
+    }
+
+    /// The stills of the pairs as JPEGs, made as `heic-to-jpg` makes them.
+    static func stills(command: String, options: BatchOptions, console: Console) async -> Int32 {
+        let maxPixels = options.maxPixels
+        var work = BatchWork(
+            command: command, identity: ["to=jpg"], outputExtension: { _ in "jpg" },
+            cost: { input in PhotoWork.cost(of: input, request: PhotoRequest(inputPath: input, format: .jpeg)) },
+            convert: { item, progress throws(ConvertError) in
+                var request = PhotoRequest(inputPath: item.input, format: .jpeg, outputPath: item.destination,
+                                           overwrite: item.overwrite, maxPixels: maxPixels)
+                request.outputMayBeRenumbered = item.mayRenumber
+                return try await PhotoConverter.convert(request).result(onProgress: progress)
+            })
+        work.accepts = .photos
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+}
