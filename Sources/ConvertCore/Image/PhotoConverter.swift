@@ -82,6 +82,7 @@ public enum PhotoConverter {
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
+        droppedGainMapNote(request).map(note)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
         var frames: [DecodedFrame?] = photo.frames
@@ -240,9 +241,19 @@ extension PhotoConverter {
         }
         let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, policy: request.metadata)
         notes += metadata.notes
-        let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
-        notes += segments.notes
-        let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+        let bytes: [UInt8]
+        if let ultraHDR = try ultraHDRFile(
+            request, source: source, primary: stream, exif: metadata.exif, xmp: metadata.xmp, icc: icc, size: (source.width, source.height),
+            encoder: encoder, cancellation: cancellation)
+        {
+            bytes = ultraHDR.bytes
+            notes += ultraHDR.notes
+        } else {
+            let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
+            notes += segments.notes
+            bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+            if request.hdr == .keep, let file = source.file, case .unusable(let why) = HeifGainMap.presence(in: file) { notes.append(why) }
+        }
         let names = try outputPaths(for: request, count: 1)
         let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil) {
             (temporary, display) throws(ConvertError) in
