@@ -116,8 +116,8 @@ struct HeifReaderAgreementTests {
         #expect(file.nclx(id) == handle.nclx || (file.nclx(id) == nil && handle.iccProfile != nil))
         #expect(file.exif(id) == handle.exif)
         #expect(file.xmp(id) == handle.xmp)
-        // libheif 1.15 does not count a JPEG-coded thumbnail (cat.hif has one); we do.
-        #expect(file.thumbnails(of: id).filter { file.table.types[$0] != "jpeg" }.count == handle.thumbnailCount)
+        // cat.hif's third, JPEG-coded thumbnail is not counted, as libheif 1.15 does not count it.
+        #expect(file.thumbnails(of: id).count == handle.thumbnailCount)
         #expect(file.otherAuxiliaryTypes(id) == handle.auxiliaryTypes)
         #expect(file.depthImageCount(id) == handle.depthImageCount)
         #expect(file.topLevelImageIDs == context.topLevelImageIDs)

@@ -21,16 +21,22 @@ package struct HEVCPicture {
 /// Owns a libde265 decoder context (`de265_new_decoder`, freed with `de265_free_decoder`) that
 /// decodes single intra pictures, one after another: a HEIC's tiles, or its one coded image.
 ///
-/// It runs no worker threads of its own: callers parallelise across pictures, with one decoder
-/// per thread, which is what scales for a grid of small independent tiles.
+/// For a grid it runs no worker threads of its own: callers parallelise across tiles, with one
+/// decoder per thread, which is what scales for small independent tiles.
 final class HEVCDecoder {
     private let context: UnsafeMutableRawPointer
 
-    init() throws(ConvertError) {
+    /// A decoder; with `workerThreads` above 1 libde265 decodes each picture on that many threads
+    /// of its own (wavefront rows, which x265 writes by default), for an image that is one large
+    /// picture rather than a grid of tiles decoded side by side.
+    init(workerThreads: Int = 0) throws(ConvertError) {
         guard let context = de265_new_decoder() else {
             throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
         }
         self.context = context
+        // Without worker threads the picture is decoded on the calling thread; a failure to
+        // start them leaves it so.
+        if workerThreads > 1 { _ = de265_start_worker_threads(context, Int32(clamping: workerThreads)) }
     }
 
     deinit { de265_free_decoder(context) }

@@ -11,8 +11,10 @@ package struct HeifFile {
 
     /// The largest metadata item read (an iPhone's EXIF is a few KB; XMP tens of KB).
     private static let maximumMetadataBytes = 16 << 20
-    /// Item types that are images (the rest are metadata, `tmap` gain-map recipes, ...).
-    private static let imageTypes: Set<FourCC> = ["hvc1", "grid", "iden", "iovl", "av01", "jpeg", "unci", "avc1", "j2k1", "vvc1"]
+    /// Item types that count as images, as libheif 1.15 counts them (so `info` reports the same
+    /// image and thumbnail counts); the rest are metadata, `tmap` gain-map recipes, JPEG-coded
+    /// thumbnails and other items this reader leaves alone.
+    private static let imageTypes: Set<FourCC> = ["hvc1", "grid", "iden", "iovl", "av01"]
     private static let alphaTypes: Set<String> = [
         "urn:mpeg:avc:2015:auxid:1", "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
     ]

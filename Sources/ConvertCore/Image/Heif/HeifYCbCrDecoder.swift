@@ -172,7 +172,8 @@ package enum HeifYCbCrDecoder {
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
         let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
-            let outcome = decodeTiles(plan, worker: worker, of: workers, into: image, output: output, cancellation: cancellation)
+            let outcome = decodeTiles(
+                plan, worker: worker, of: workers, threads: threads, into: image, output: output, cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
         if workers == 1 {
@@ -210,9 +211,12 @@ package enum HeifYCbCrDecoder {
 
     /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
     private static func decodeTiles(
-        _ plan: Plan, worker: Int, of workers: Int, into image: YCbCr420Image, output: Output, cancellation: CancellationFlag
+        _ plan: Plan, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image, output: Output,
+        cancellation: CancellationFlag
     ) -> Outcome {
-        guard let decoder = try? HEVCDecoder() else { return .failed }
+        // One picture (not a grid): libde265's own threads are the only way to use the cores.
+        let decoderThreads = plan.tiles.count == 1 ? threads : 0
+        guard let decoder = try? HEVCDecoder(workerThreads: decoderThreads) else { return .failed }
         var signalling: (fullRange: Bool, matrix: Int)?
         var mappings: [Bool: SampleMapping?] = [:]
         for index in stride(from: worker, to: plan.tiles.count, by: workers) {
