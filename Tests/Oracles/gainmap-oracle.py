@@ -100,7 +100,18 @@ def main():
         raise SystemExit("libultrahdr does not see an Ultra HDR image in " + output)
     decoded = imagecodecs.ultrahdr_decode(data, dtype=np.float16)[..., :3].astype(np.float32)
     if decoded.shape != reference.shape:
-        raise SystemExit(f"size differs: {decoded.shape} vs {reference.shape}")
+        # A resized output (--max-size, --resize): the reference is area-averaged to its size,
+        # in linear light, and so is the source SDR picture.
+        if abs(decoded.shape[1] / decoded.shape[0] - width / height) > 0.01:
+            raise SystemExit(f"shape differs: {decoded.shape} vs {reference.shape}")
+        size = (decoded.shape[1], decoded.shape[0])
+        def shrink(planes):
+            return np.stack([np.asarray(Image.fromarray(planes[..., c].astype(np.float32), "F").resize(size, Image.BOX))
+                             for c in range(planes.shape[-1])], axis=-1)
+        reference = shrink(reference)
+        sdr = shrink(sdr)
+        sdr8 = (linear_to_srgb(sdr) * 255).round()
+        width, height = size
     mse = float(np.mean((decoded - reference) ** 2))
     psnr = 10 * np.log10(headroom ** 2 / mse) if mse > 0 else float("inf")
     # SDR rendition: libultrahdr's own SDR decode of the primary against the source primary.

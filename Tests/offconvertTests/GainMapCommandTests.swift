@@ -106,9 +106,13 @@ struct GainMapCommandTests {
     }
 
     /// libultrahdr decodes the file as Ultra HDR; its HDR rendition matches Apple's formula over
-    /// the source to at least 35 dB (peak = the headroom), and the primary is today's SDR JPEG.
-    @Test("libultrahdr's HDR decode matches Apple's formula over the source", arguments: [pug, iOS18])
-    func hdrRendition(input: String) async throws {
+    /// the source to at least 35 dB (peak = the headroom; a resized output against the reference
+    /// area-averaged to its size, so the map must have followed the picture), and the primary is
+    /// today's SDR JPEG.
+    @Test("libultrahdr's HDR decode matches Apple's formula over the source", arguments: [
+        (pug, [String]()), (iOS18, []), (pug, ["--max-size", "1000"]), (pug, ["--resize", "800x800"]),
+    ])
+    func hdrRendition(input: String, options: [String]) async throws {
         var ready = FileManager.default.isExecutableFile(atPath: Self.python.path)
         if ready {
             let probe = try? await CLIRunner.run(["-c", "import imagecodecs, numpy; imagecodecs.ultrahdr_decode"], executable: Self.python)
@@ -117,7 +121,8 @@ struct GainMapCommandTests {
         try #require(ready, "the Ultra HDR oracle is missing: imagecodecs (libultrahdr) in .build/oracle-venv; Scripts/test installs it")
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (output, _) = try await Self.convert(input, ["heic-to-jpg"], in: directory)
+        let (output, stdout) = try await Self.convert(input, ["heic-to-jpg"] + options, in: directory)
+        #expect(stdout.contains("HDR gain map kept (Apple"), "\(stdout)")
         let picture = directory.appendingPathComponent("side-by-side.png").path
         let outcome = try await CLIRunner.run([Self.oracle, input, output, picture], executable: Self.python)
         try #require(outcome.status == 0, "\(outcome.stderr)")
@@ -125,6 +130,7 @@ struct GainMapCommandTests {
         let psnr = try #require(result["hdr_psnr"])
         #expect(psnr >= 35, "HDR PSNR \(psnr) dB")
         #expect(FileManager.default.fileExists(atPath: picture))
+        guard options.isEmpty else { return }
 
         // The SDR rendition is the JPEG `--hdr sdr` writes, sample for sample.
         let sdrDirectory = directory.appendingPathComponent("sdr")

@@ -82,7 +82,8 @@ public enum PhotoConverter {
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
-        droppedGainMapNote(request).map(note)
+        let gainMap = try generalGainMap(request, cancellation: cancellation)
+        gainMap.note.map(note)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
         var frames: [DecodedFrame?] = photo.frames
@@ -112,6 +113,19 @@ public enum PhotoConverter {
                 let bitmap = try prepare(frame.bitmap, for: request, path: input)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
+                if let carried = gainMap.carried, index == 0 {
+                    let file = try ultraHDRFile(
+                        bitmap, map: carried.map, sourceSize: carried.sourceSize, quality: request.quality, exif: metadata.exif,
+                        xmp: metadata.xmp, cancellation: cancellation)
+                    file.notes.forEach(note)
+                    output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
+                        (temporary, display) throws(ConvertError) in
+                        try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
+                    } cancellation: { cancellation }
+                    outputs.append(output)
+                    reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
+                    continue
+                }
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(

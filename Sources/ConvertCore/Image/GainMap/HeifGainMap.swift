@@ -13,6 +13,11 @@ package struct HeifGainMap: Sendable {
     /// Who described the map, for the result's note ("Apple").
     package var origin: String
 
+    /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)".
+    package var keptNote: String {
+        "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
+    }
+
     /// What a HEIC's gain map is, before anything is decoded.
     package enum Presence: Equatable {
         case none
