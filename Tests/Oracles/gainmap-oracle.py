@@ -122,7 +122,7 @@ def main():
     print(json.dumps({"headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
                       "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))
     if len(sys.argv) > 3:
-        step = max(1, width // 800)
+        step = max(1, width // 480)
         left = (linear_to_srgb(sdr[::step, ::step]) * 255).astype(np.uint8)
         right = (linear_to_srgb(decoded[::step, ::step] / headroom) * 255).astype(np.uint8)
         Image.fromarray(np.concatenate([left, right], axis=1)).save(sys.argv[3])
