@@ -52,6 +52,8 @@ public struct PhotoRequest: Sendable {
     /// The most pixels an input image may declare; larger ones are refused with
     /// `input.too-many-pixels` before anything is decoded (see ``PixelLimit``).
     public var maxPixels: Int
+    /// What happens to an HDR gain map (default: kept where the output can carry one).
+    public var hdr: HDRPolicy = .keep
 
     /// Creates a request with share-safe defaults: the format's ``PhotoFormat/defaultQuality``
     /// (85; 55 for HEIC), location removed, colours kept,

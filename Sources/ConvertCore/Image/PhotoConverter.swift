@@ -85,6 +85,8 @@ public enum PhotoConverter {
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
+        let gainMap = try generalGainMap(request, cancellation: cancellation)
+        gainMap.note.map(note)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
         var frames: [DecodedFrame?] = photo.frames
@@ -116,6 +118,19 @@ public enum PhotoConverter {
                 let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
+                if let carried = gainMap.carried, index == 0 {
+                    let file = try ultraHDRFile(
+                        bitmap, map: carried.map, sourceSize: carried.sourceSize, quality: request.quality, exif: sized.exif,
+                        xmp: sized.xmp, cancellation: cancellation)
+                    file.notes.forEach(note)
+                    output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+                        (temporary, display) throws(ConvertError) in
+                        try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
+                    } cancellation: { cancellation }
+                    outputs.append(output)
+                    reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
+                    continue
+                }
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in
                     let written = try ImageEncoder.write(
@@ -247,9 +262,19 @@ extension PhotoConverter {
         let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, policy: request.metadata)
             .withPixelSize(width: source.width, height: source.height)
         notes += metadata.notes
-        let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
-        notes += segments.notes
-        let bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+        let bytes: [UInt8]
+        if let ultraHDR = try ultraHDRFile(
+            request, source: source, primary: stream, exif: metadata.exif, xmp: metadata.xmp, icc: icc, size: (source.width, source.height),
+            encoder: encoder, cancellation: cancellation)
+        {
+            bytes = ultraHDR.bytes
+            notes += ultraHDR.notes
+        } else {
+            let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
+            notes += segments.notes
+            bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+            if request.hdr == .keep, let file = source.file, case .unusable(let why) = HeifGainMap.presence(in: file) { notes.append(why) }
+        }
         let names = try outputPaths(for: request, count: 1)
         let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in

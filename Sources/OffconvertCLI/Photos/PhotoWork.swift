@@ -20,6 +20,7 @@ package enum PhotoWork {
             request.metadata = .keepLocation
         }
         request.color = try arguments.choice("color", ["keep", "srgb"], default: "keep") == "srgb" ? .sRGB : .keep
+        request.hdr = try arguments.choice("hdr", ["keep", "sdr"], default: "keep") == "sdr" ? .sdr : .keep
         if let text = arguments.value("background") {
             guard let colour = RGBColor(parsing: text) else {
                 throw UsageError(message: "The value '\(text)' is invalid for '--background': expected white, black or #RRGGBB.")
@@ -98,6 +99,9 @@ package enum PhotoWork {
         .flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails."),
         .flag("strip-metadata", help: "Remove all EXIF and XMP metadata."),
         .option("color", value: "keep|srgb", help: "Keep the colour profile, or convert the pixels to sRGB.", default: "keep"),
+        .option(
+            "hdr", value: "keep|sdr",
+            help: "Keep an HDR gain map where the output can carry one (JPEG: Ultra HDR), or write SDR only.", default: "keep"),
         .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).", default: "white"),
         .flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...)."),
     ]
@@ -118,7 +122,9 @@ package enum PhotoWork {
         if request.allImages { bitmaps *= max(1, info.imageCount) }
         var (width, height) = (info.width, info.height)
         if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
-        return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps)
+        // A kept gain map is one grey byte a pixel at most, in two copies (decoded, looked up).
+        let gainMap = request.hdr == .keep && info.auxiliaryImages.contains(HeifGainMapType.apple) ? Int64(width) * Int64(height) * 2 : 0
+        return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.
@@ -138,7 +144,7 @@ package enum PhotoWork {
                 "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
                 "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
                 "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
-                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
             cost: { input in cost(of: input, request: template) },

@@ -50,8 +50,10 @@ final class HEVCDecoder {
     /// Decodes one picture from an `hvcC` record's parameter sets and an item's length-prefixed
     /// NAL units, and lends its planes to `body`. Anything short of one clean 4:2:0 picture with one
     /// bit depth in all planes (a decoder warning, another chroma format, no picture) is a ``Failure``.
+    /// With `lumaOnly` (a monochrome HDR gain map) any chroma format is taken and only the luma
+    /// plane is lent (`planes` and `strides` then have one element).
     func decode<T>(
-        configuration: HEVCConfiguration, data: [UInt8], _ body: (HEVCPicture) -> T
+        configuration: HEVCConfiguration, data: [UInt8], lumaOnly: Bool = false, _ body: (HEVCPicture) -> T
     ) throws(Failure) -> T {
         de265_reset(context)
         for unit in configuration.parameterSets {
@@ -87,6 +89,7 @@ final class HEVCDecoder {
         guard let image = de265_get_next_picture(context) else { throw Failure(reason: "no picture decoded") }
         defer { de265_release_next_picture(context) }
         let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
+        if lumaOnly { return try lumaPicture(image, bitDepth: bitDepth, body) }
         guard de265_get_chroma_format(image) == de265_chroma_420, (8...16).contains(bitDepth),
             (1..<3).allSatisfy({ Int(de265_get_bits_per_pixel(image, Int32($0))) == bitDepth })
         else { throw Failure(reason: "not 4:2:0 with one bit depth") }
@@ -110,6 +113,21 @@ final class HEVCDecoder {
                 planes: planes, strides: strides, bitDepth: bitDepth, width: width, height: height,
                 fullRange: de265_get_image_full_range_flag(image) != 0,
                 matrix: Int(de265_get_image_matrix_coefficients(image))))
+    }
+
+    /// The luma plane of `image` alone, lent to `body`.
+    private func lumaPicture<T>(_ image: OpaquePointer, bitDepth: Int, _ body: (HEVCPicture) -> T) throws(Failure) -> T {
+        var stride: Int32 = 0
+        guard (8...16).contains(bitDepth), let plane = de265_get_image_plane(image, 0, &stride), stride > 0 else {
+            throw Failure(reason: "picture without a luma plane")
+        }
+        let width = Int(de265_get_image_width(image, 0))
+        let height = Int(de265_get_image_height(image, 0))
+        guard width > 0, height > 0 else { throw Failure(reason: "unexpected plane sizes") }
+        return body(
+            HEVCPicture(
+                planes: [plane], strides: [Int(stride)], bitDepth: bitDepth, width: width, height: height,
+                fullRange: de265_get_image_full_range_flag(image) != 0, matrix: Int(de265_get_image_matrix_coefficients(image))))
     }
 
     /// Queues one NAL unit; a failure when libde265 refuses it.

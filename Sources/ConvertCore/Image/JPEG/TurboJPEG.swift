@@ -111,6 +111,26 @@ extension TurboJPEGHandle {
     }
 }
 
+extension TurboJPEGHandle {
+    /// Encodes one 8-bit grey plane (an HDR gain map) as a greyscale JPEG.
+    func encodeGray(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws(ConvertError) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = pixels.withUnsafeBufferPointer { source in
+            tjCompress2(
+                handle, source.baseAddress, Int32(width), 0, Int32(height), Int32(TJPF_GRAY.rawValue), &buffer, &size,
+                Int32(TJSAMP_GRAY.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        }
+        defer { if let buffer { tjFree(buffer) } }
+        guard status == 0, let buffer else {
+            throw ConvertError(
+                .internal, key: "encode.failed", message: "JPEG encoding of the gain map failed.",
+                underlying: String(cString: tjGetErrorStr2(handle)))
+        }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+}
+
 /// A scale TurboJPEG decodes at directly (DCT scaling), as a fraction.
 package struct JPEGScale: Equatable, Sendable {
     var numerator: Int

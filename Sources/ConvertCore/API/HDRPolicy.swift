@@ -1,0 +1,13 @@
+/// What a photo conversion does with an HDR gain map (`--hdr`).
+public enum HDRPolicy: String, Sendable, Codable, CaseIterable {
+    /// Keep the gain map where the output can carry one (JPEG: Ultra HDR), and say so.
+    case keep
+    /// Write the SDR picture only.
+    case sdr
+}
+
+/// Auxiliary-image types of HDR gain maps, as ``ImageInfo/auxiliaryImages`` lists them.
+public enum HeifGainMapType {
+    /// Apple's (iPhone 12 and later).
+    public static let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
+}

@@ -1,0 +1,118 @@
+/// An HDR gain map found in a HEIC, decoded: the Apple auxiliary image
+/// (`urn:com:apple:photo:2020:aux:hdrgainmap`) as an 8-bit plane turned with the primary, and its
+/// parameters in Ultra HDR's terms.
+package struct HeifGainMap: Sendable {
+    /// The URN of Apple's gain-map auxiliary image.
+    package static let appleType = HeifGainMapType.apple
+    /// The most samples a gain map may have (Apple's is a quarter of the photo).
+    private static let maximumItemBytes = 64 << 20
+
+    /// The map in Ultra HDR's logarithmic coding, turned and mirrored as the primary is displayed.
+    package var plane: GrayPlane
+    package var metadata: GainMapMetadata
+    /// Who described the map, for the result's note ("Apple").
+    package var origin: String
+
+    /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)".
+    package var keptNote: String {
+        "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
+    }
+
+    /// What a HEIC's gain map is, before anything is decoded.
+    package enum Presence: Equatable {
+        case none
+        /// An Apple gain map whose headroom is `stops`.
+        case apple(item: UInt32, stops: Double)
+        /// A gain map that cannot be kept, and why.
+        case unusable(String)
+    }
+
+    /// Whether `file`'s primary image has an Apple gain map with a usable headroom.
+    package static func presence(in file: HeifFile) -> Presence {
+        let primary = file.primaryID
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
+        guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
+            return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
+        }
+        guard stops > 0 else { return .unusable("HDR not kept: the Apple gain map has no headroom (0 stops)") }
+        return .apple(item: aux.id, stops: stops)
+    }
+
+    /// Decodes the gain map of `file` (see ``presence(in:)``), or nil when it is not one this
+    /// decoder takes (a note then says the HDR was not kept).
+    package static func decode(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
+        guard case .apple(let item, let stops) = presence(in: file), var plane = try lumaPlane(file, item: item) else { return nil }
+        try cancellation.check()
+        GainMapTable(appleStops: stops).apply(to: &plane)
+        // An auxiliary image is displayed as its master is: the primary's transforms apply to
+        // it, unless it carries its own.
+        let own = file.transforms(item)
+        for transform in own.isEmpty ? file.transforms(file.primaryID) : own { plane = plane.applying(transform) }
+        return HeifGainMap(plane: plane, metadata: .apple(stops: stops), origin: "Apple")
+    }
+
+    /// The luma samples of HEVC image `item` (a single picture or a grid of them), at 8 bits.
+    private static func lumaPlane(_ file: HeifFile, item: UInt32) throws(ConvertError) -> GrayPlane? {
+        let table = file.table
+        let tiles: [UInt32]
+        var columns = 1
+        var size: (width: Int, height: Int)?
+        switch table.types[item] {
+        case "hvc1":
+            tiles = [item]
+        case "grid":
+            guard let descriptor = try? table.data(of: item, limit: 64), descriptor.count >= 8, descriptor[0] == 0 else { return nil }
+            let wide = descriptor[1] & 1 == 1
+            columns = Int(descriptor[3]) + 1
+            func field(_ at: Int) -> Int {
+                wide ? (0..<4).reduce(0) { $0 << 8 | Int(descriptor[at + $1]) } : Int(descriptor[at]) << 8 | Int(descriptor[at + 1])
+            }
+            guard descriptor.count >= (wide ? 12 : 8) else { return nil }
+            size = (field(4), field(wide ? 8 : 6))
+            tiles = table.derivedFrom[item] ?? []
+            guard tiles.count == (Int(descriptor[2]) + 1) * columns else { return nil }
+        default:
+            return nil
+        }
+        guard !tiles.isEmpty, tiles.count <= 4096, let configuration = file.hevcConfiguration(tiles[0]) else { return nil }
+        let decoder = try HEVCDecoder()
+        var plane: GrayPlane?
+        var read = 0
+        for (index, tile) in tiles.enumerated() {
+            guard let data = try? table.data(of: tile, limit: maximumItemBytes - read) else { return nil }
+            read += data.count
+            let pasted: Bool
+            do {
+                pasted = try decoder.decode(configuration: configuration, data: data, lumaOnly: true) { picture -> Bool in
+                    let (width, height) = size ?? (picture.width, picture.height)
+                    if plane == nil {
+                        guard width > 0, height > 0, width * height <= maximumItemBytes else { return false }
+                        plane = GrayPlane(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height))
+                    }
+                    return paste(picture, into: &plane!, x: (index % columns) * picture.width, y: (index / columns) * picture.height)
+                }
+            } catch {
+                return nil
+            }
+            guard pasted else { return nil }
+        }
+        return plane
+    }
+
+    /// Copies a decoded tile's luma into `plane` at (`x`, `y`), cut at the plane's edges; false
+    /// when the samples are not 8 bits.
+    private static func paste(_ picture: HEVCPicture, into plane: inout GrayPlane, x: Int, y: Int) -> Bool {
+        guard picture.bitDepth == 8 else { return false }
+        let width = plane.width
+        let rows = max(0, min(picture.height, plane.height - y))
+        let count = max(0, min(picture.width, width - x))
+        let source = picture.planes[0]
+        let stride = picture.strides[0]
+        plane.pixels.withUnsafeMutableBufferPointer { target in
+            for row in 0..<rows {
+                for column in 0..<count { target[(y + row) * width + x + column] = source[row * stride + column] }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Independent check of an Ultra HDR JPEG made from an iPhone HEIC (no offconvert code).
+
+usage: gainmap-oracle.py SOURCE.heic OUTPUT.jpg [SIDE_BY_SIDE.png]
+
+Reconstructs the HDR picture from the source with Apple's published formula
+(hdr = sdr x (1 + (headroom - 1) x gain), gain map Rec.709-encoded, headroom from the MakerNote
+tags 0x0021/0x0030 read by exiftool) over libheif's decode of the primary and the auxiliary
+gain map (heif-convert --with-aux, or pillow-heif when libheif 1.15 refuses the file), then
+decodes OUTPUT with Google's libultrahdr (imagecodecs.ultrahdr_decode) and compares the two in
+linear light. Prints one JSON line: headroom, PSNR of the HDR rendition (peak = headroom), and
+the largest difference of the SDR rendition. Optionally writes a PNG: SDR | HDR shown at
+-headroom exposure, for a person to look at.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import imagecodecs
+import numpy as np
+from PIL import Image
+
+
+def srgb_to_linear(v):
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(v):
+    v = np.clip(v, 0, 1)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
+
+
+def rec709_to_linear(v):
+    return np.where(v < 0.081, v / 4.5, ((v + 0.099) / 1.099) ** (1 / 0.45))
+
+
+def apple_headroom(path):
+    out = subprocess.run(["exiftool", "-j", "-n", "-MakerNotes:HDRHeadroom", "-MakerNotes:HDRGain", path],
+                         capture_output=True, text=True, check=True).stdout
+    tags = json.loads(out)[0]
+    m33 = float(tags["HDRHeadroom"])
+    m48 = float(tags.get("HDRGain", 0.0))
+    if m33 < 1.0:
+        stops = -20.0 * m48 + 1.8 if m48 <= 0.01 else -0.101 * m48 + 1.601
+    else:
+        stops = -70.0 * m48 + 3.0 if m48 <= 0.01 else -0.303 * m48 + 2.303
+    return 2.0 ** max(stops, 0.0)
+
+
+def source_planes(path):
+    """The primary (8-bit RGB, upright) and the Apple gain map (8-bit grey, upright)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.run(["heif-convert", "--with-aux", path, os.path.join(tmp, "p.png")], capture_output=True)
+        aux = glob.glob(os.path.join(tmp, "*hdrgainmap*.png"))
+        if run.returncode == 0 and aux:
+            sdr = np.asarray(Image.open(os.path.join(tmp, "p.png")).convert("RGB"))
+            gain = np.asarray(Image.open(aux[0]).convert("L"))
+            return sdr, gain
+    import pillow_heif
+    heif = pillow_heif.open_heif(path, convert_hdr_to_8bit=True)
+    primary = heif.primary if hasattr(heif, "primary") else heif[0]
+    sdr = np.asarray(primary.to_pillow().convert("RGB"))
+    for aux_id in primary.info.get("aux", {}).get("urn:com:apple:photo:2020:aux:hdrgainmap", []):
+        aux = primary.get_aux_image(aux_id)
+        return sdr, np.asarray(aux.to_pillow().convert("L"))
+    raise SystemExit("no Apple gain map in " + path)
+
+
+def upsample(gain, height, width):
+    """Bilinear, sample centres aligned, as a decoder scales a smaller map up."""
+    gh, gw = gain.shape
+    ys = (np.arange(height) + 0.5) * gh / height - 0.5
+    xs = (np.arange(width) + 0.5) * gw / width - 0.5
+    y0 = np.clip(np.floor(ys).astype(int), 0, gh - 1)
+    x0 = np.clip(np.floor(xs).astype(int), 0, gw - 1)
+    y1 = np.clip(y0 + 1, 0, gh - 1)
+    x1 = np.clip(x0 + 1, 0, gw - 1)
+    fy = np.clip(ys - y0, 0, 1)[:, None]
+    fx = np.clip(xs - x0, 0, 1)[None, :]
+    g = gain.astype(np.float32)
+    top = g[y0][:, x0] * (1 - fx) + g[y0][:, x1] * fx
+    bottom = g[y1][:, x0] * (1 - fx) + g[y1][:, x1] * fx
+    return top * (1 - fy) + bottom * fy
+
+
+def main():
+    source, output = sys.argv[1], sys.argv[2]
+    headroom = apple_headroom(source)
+    sdr8, gain8 = source_planes(source)
+    height, width, _ = sdr8.shape
+    sdr = srgb_to_linear(sdr8.astype(np.float32) / 255)
+    gain = rec709_to_linear(upsample(gain8, height, width) / 255)
+    reference = sdr * (1 + (headroom - 1) * gain)[..., None]
+
+    data = open(output, "rb").read()
+    if not imagecodecs.ultrahdr_check(data):
+        raise SystemExit("libultrahdr does not see an Ultra HDR image in " + output)
+    decoded = imagecodecs.ultrahdr_decode(data, dtype=np.float16)[..., :3].astype(np.float32)
+    if decoded.shape != reference.shape:
+        # A resized output (--max-size, --resize): the reference is area-averaged to its size,
+        # in linear light, and so is the source SDR picture.
+        if abs(decoded.shape[1] / decoded.shape[0] - width / height) > 0.01:
+            raise SystemExit(f"shape differs: {decoded.shape} vs {reference.shape}")
+        size = (decoded.shape[1], decoded.shape[0])
+        def shrink(planes):
+            return np.stack([np.asarray(Image.fromarray(planes[..., c].astype(np.float32), "F").resize(size, Image.BOX))
+                             for c in range(planes.shape[-1])], axis=-1)
+        reference = shrink(reference)
+        sdr = shrink(sdr)
+        sdr8 = (linear_to_srgb(sdr) * 255).round()
+        width, height = size
+    mse = float(np.mean((decoded - reference) ** 2))
+    psnr = 10 * np.log10(headroom ** 2 / mse) if mse > 0 else float("inf")
+    # SDR rendition: libultrahdr's own SDR decode of the primary against the source primary.
+    sdr_out = imagecodecs.ultrahdr_decode(data, dtype=np.uint8)[..., :3].astype(np.float32)
+    sdr_mse = float(np.mean((sdr_out - sdr8.astype(np.float32)) ** 2))
+    sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else float("inf")
+    ratio = float(np.median(decoded[reference > 0.05] / reference[reference > 0.05]))
+    print(json.dumps({"headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
+                      "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))
+    if len(sys.argv) > 3:
+        step = max(1, width // 480)
+        left = (linear_to_srgb(sdr[::step, ::step]) * 255).astype(np.uint8)
+        right = (linear_to_srgb(decoded[::step, ::step] / headroom) * 255).astype(np.uint8)
+        Image.fromarray(np.concatenate([left, right], axis=1)).save(sys.argv[3])
+
+
+if __name__ == "__main__":
+    main()
