@@ -149,12 +149,14 @@ struct VideoTranscodeTests {
         }
         #expect(error.category == .cancelled)
         // Promptly, measured in work rather than seconds (timings belong in Benchmarks/): the
-        // encode stopped long before the end of the clip.
+        // encode stopped before the end of the clip. The events are buffered, and under a full
+        // parallel suite this consumer can see the 5% event when the encode is at 70% (seen
+        // once), so the bound is "well before the end", not "right after 5%".
         let reached = events.compactMap { event -> Double? in
             if case .progress(let progress) = event { return progress.fraction }
             return nil
         }.max() ?? 0
-        #expect(reached < 0.5)
+        #expect(reached < 0.9)
         #expect(fileNames(in: directory).isEmpty)
     }
 }
