@@ -110,13 +110,8 @@ package enum BatchRunner {
     ) async -> Int32 {
         let started = Date()
         var options = options
-        let sorted = InputTriage.sort(options.inputs, accepts: work.accepts)
-        options.inputs = sorted.convert
         var tally = BatchTally()
-        for aside in sorted.setAside {
-            if aside.silent { tally.ignored += 1 } else { tally.setAside += 1 }
-            printer.setAside(aside)
-        }
+        options.inputs = setAside(options.inputs, accepts: work.accepts, printer: printer, tally: &tally)
         if !options.skippedFolders.isEmpty { printer.foldersNotOpened(options.skippedFolders) }
         guard !options.inputs.isEmpty else {
             printer.summary(tally, seconds: Date().timeIntervalSince(started))
@@ -134,6 +129,19 @@ package enum BatchRunner {
             printer.commandFailed(error)
             return error.category == .allowance ? ExitCode.allowanceExhausted : ExitCode.failure
         }
+    }
+
+    /// The inputs of `inputs` the batch converts; the others are reported through `printer`
+    /// and counted in `tally` (see ``InputTriage``).
+    package static func setAside(
+        _ inputs: [String], accepts: InputTriage.Accepts, printer: BatchPrinter, tally: inout BatchTally
+    ) -> [String] {
+        let sorted = InputTriage.sort(inputs, accepts: accepts)
+        for aside in sorted.setAside {
+            if aside.silent { tally.ignored += 1 } else { tally.setAside += 1 }
+            printer.setAside(aside)
+        }
+        return sorted.convert
     }
 
     /// Why `-o file` cannot be the output of `input` (another format's extension), or nil.

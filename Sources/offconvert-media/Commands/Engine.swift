@@ -97,13 +97,8 @@ enum CompressBatch {
         let started = Date()
         let printer = BatchPrinter(console: console, options: options, board: nil)
         var options = options
-        let sorted = InputTriage.sort(options.inputs, accepts: .videos)
-        options.inputs = sorted.convert
         var tally = BatchTally()
-        for aside in sorted.setAside {
-            if aside.silent { tally.ignored += 1 } else { tally.setAside += 1 }
-            printer.setAside(aside)
-        }
+        options.inputs = BatchRunner.setAside(options.inputs, accepts: .videos, printer: printer, tally: &tally)
         let namer: OutputNamer
         do {
             namer = try OutputNamer(outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
