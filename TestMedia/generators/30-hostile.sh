@@ -40,7 +40,7 @@ open(sys.argv[2], "wb").write(data)
 PY
 
 ff -f lavfi -i "testsrc=size=64x64:rate=1" -frames:v 1 "$tmp/small.png"
-heif-enc -q 50 -o "$tmp/small.heic" "$tmp/small.png" >/dev/null
+heif-enc -p x265:pools=none -q 50 -o "$tmp/small.heic" "$tmp/small.png" >/dev/null
 python3 - "$tmp/small.heic" "$OUT/bombs/bomb-20000x20000.heic" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())

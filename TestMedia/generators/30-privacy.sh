@@ -28,7 +28,7 @@ ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 "${exact[@]}" -c:v libwebp -lossless 1 gps-exif-xmp.webp
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc=size=64x48:rate=1" -frames:v 1 "${exact[@]}" -q:v 3 gps-xmp.jpg
 exiftool -q -overwrite_original "${gps[@]}" "${xmpgps[@]}" gps-exif-xmp.png gps-exif-xmp.webp gps-xmp.jpg
-heif-enc -q 50 gps-xmp.jpg -o gps-exif-xmp.heic >/dev/null
+heif-enc -p x265:pools=none -q 50 gps-xmp.jpg -o gps-exif-xmp.heic >/dev/null
 heif-enc -A -q 50 gps-xmp.jpg -o gps-exif-xmp.avif >/dev/null
 
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=160x90:rate=25" -f lavfi -i "sine=frequency=440:sample_rate=48000" \

@@ -24,7 +24,7 @@ cd "$OUT/heif-transforms"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=332x200:rate=1" -frames:v 1 -fflags +bitexact -flags:v +bitexact "$tmp/base.png"
-heif-enc -q 90 -o base.heic "$tmp/base.png" >/dev/null
+heif-enc -p x265:pools=none -q 90 -o base.heic "$tmp/base.png" >/dev/null
 for spec in irot1 irot2 irot3 imir0 imir1 irot1,imir0 clap; do
   python3 - base.heic "$(echo "$spec" | tr , -).heic" "$spec" <<'PY'
 import struct, sys

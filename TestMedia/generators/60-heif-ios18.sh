@@ -22,11 +22,11 @@ cd "$OUT/heif-ios18"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=320x256:rate=1" -frames:v 1 -fflags +bitexact -flags:v +bitexact "$tmp/whole.png"
-heif-enc -q 90 -o "$tmp/whole.heic" "$tmp/whole.png" >/dev/null
+heif-enc -p x265:pools=none -q 90 -o "$tmp/whole.heic" "$tmp/whole.png" >/dev/null
 for tile in 0 1 2 3; do
   x=$(( (tile % 2) * 160 )); y=$(( (tile / 2) * 128 ))
   ffmpeg -nostdin -v error -y -i "$tmp/whole.png" -vf "crop=160:128:$x:$y" -fflags +bitexact -flags:v +bitexact "$tmp/tile$tile.png"
-  heif-enc -q 90 -o "$tmp/tile$tile.heic" "$tmp/tile$tile.png" >/dev/null
+  heif-enc -p x265:pools=none -q 90 -o "$tmp/tile$tile.heic" "$tmp/tile$tile.png" >/dev/null
 done
 python3 - "$tmp" "$MEDIA/photos/IMG_3853.HEIC" <<'PY'
 import struct, sys

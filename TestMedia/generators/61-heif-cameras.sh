@@ -31,7 +31,7 @@ tiles() {
     for ((c = 0; c < cols; c++)); do
       ffmpeg -nostdin -v error -y -i "$tmp/$name.png" -vf "crop=$tw:$th:$((c * tw)):$((r * th))" -pix_fmt "$fmt" \
         -fflags +bitexact -flags:v +bitexact "$tmp/$name-$r-$c.png"
-      heif-enc -q 90 "$@" -o "$tmp/$name-$r-$c.heic" "$tmp/$name-$r-$c.png" >/dev/null
+      heif-enc -p x265:pools=none -q 90 "$@" -o "$tmp/$name-$r-$c.heic" "$tmp/$name-$r-$c.png" >/dev/null
       list+=("$tmp/$name-$r-$c.heic")
     done
   done

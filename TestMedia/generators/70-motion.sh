@@ -85,7 +85,7 @@ for kind, start, length in placed:
 open("motion-samsung.jpg", "wb").write(samsung + body + sefh + struct.pack("<I", len(sefh)) + b"SEFT")
 PY
 
-heif-enc -q 50 motion-still.jpg -o motion-still.heic >/dev/null
+heif-enc -p x265:pools=none -q 50 motion-still.jpg -o motion-still.heic >/dev/null
 python3 - <<'PY'
 import struct
 clip = open("motion-clip.mp4", "rb").read()

@@ -84,8 +84,7 @@ final class HEVCDecoder {
                 throw Failure(reason: String(cString: de265_get_error_text(status)))
             }
         }
-        let warning = de265_get_warning(context)
-        guard warning == DE265_OK else { throw Failure(reason: String(cString: de265_get_error_text(warning))) }
+        if let warning = firstDamageWarning() { throw Failure(reason: String(cString: de265_get_error_text(warning))) }
         guard let image = de265_get_next_picture(context) else { throw Failure(reason: "no picture decoded") }
         defer { de265_release_next_picture(context) }
         let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
@@ -128,6 +127,24 @@ final class HEVCDecoder {
             HEVCPicture(
                 planes: [plane], strides: [Int(stride)], bitDepth: bitDepth, width: width, height: height,
                 fullRange: de265_get_image_full_range_flag(image) != 0, matrix: Int(de265_get_image_matrix_coefficients(image))))
+    }
+
+    /// The first queued warning that says the picture may be wrong, draining the queue. Warnings
+    /// about threading only (a stream written without wavefronts, as x265 writes without a thread
+    /// pool, cannot use the worker threads) say nothing about the picture, which is then decoded on
+    /// one thread.
+    private func firstDamageWarning() -> de265_error? {
+        var damage: de265_error?
+        while true {
+            let warning = de265_get_warning(context)
+            if warning == DE265_OK { return damage }
+            if warning == DE265_WARNING_NO_WPP_CANNOT_USE_MULTITHREADING
+                || warning == DE265_WARNING_NUMBER_OF_THREADS_LIMITED_TO_MAXIMUM
+            {
+                continue
+            }
+            damage = damage ?? warning
+        }
     }
 
     /// Queues one NAL unit; a failure when libde265 refuses it.
