@@ -22,5 +22,6 @@ MediaRunners.install([
         return try await VideoConvertCommand.runWithEngine(arguments, container: container, console: console)
     },
 ])
+FFmpegLogging.quietEncodersEnvironment()
 SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
 exit(await CLI.run(Array(CommandLine.arguments.dropFirst()), commands: Commands.all, console: .current()))

@@ -101,6 +101,8 @@ struct PrivacyCommandsTests {
         let finished = outcome.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"finished\"") }
         #expect(finished.count == inputs.count)
         #expect(finished.allSatisfy { $0.contains("location removed") })
+        // The typed fact, not the note: every one of these had a location, and it is gone.
+        #expect(finished.allSatisfy { $0.contains("\"privacy\":{\"location\":\"removed\"}") }, "\(finished.prefix(2))")
         let outputs = try Self.outputs(in: folder)
         #expect(outputs.map { ($0 as NSString).lastPathComponent }.contains("pug (no location).heic"))
         #expect(outputs.count == inputs.count)
@@ -116,6 +118,25 @@ struct PrivacyCommandsTests {
                 #expect(read.status == 0 && read.stdout.contains("primary"), "\(output): \(read.stderr)")
             }
         }
+    }
+
+    @Test("--json says 'removed' when --strip-metadata drops a location, 'none found' when there was none, 'kept' when kept")
+    func privacyFacts() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func location(_ arguments: [String]) async throws -> String? {
+            let outcome = try await CLIRunner.run(arguments + ["--json", "-o", folder.path, "--overwrite"])
+            let line = try #require(outcome.stdout.split(separator: "\n").first { $0.contains("\"event\":\"finished\"") }, "\(outcome.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["privacy"] as? [String: String])?["location"]
+        }
+        let located = CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path
+        #expect(try await location(["convert", located, "--to", "png", "--strip-metadata"]) == "removed")
+        #expect(try await location(["heic-to-jpg", located]) == "removed")
+        #expect(try await location(["heic-to-jpg", located, "--keep-location"]) == "kept")
+        let clean = folder.appendingPathComponent("clean.png").path
+        _ = try await CLIRunner.run(["convert", located, "--to", "png", "--strip-metadata", "-o", clean])
+        #expect(try await location(["convert", clean, "--to", "webp"]) == "none found")
     }
 
     @Test("strip-location --in-place replaces the file; with --output-dir it is a usage error")

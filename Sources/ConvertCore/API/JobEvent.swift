@@ -60,12 +60,15 @@ public struct JobResult: Sendable, Equatable {
     public var outputs: [OutputFile]
     /// Short facts worth telling the user ("location removed", "copied without re-encoding").
     public var notes: [String]
+    /// What happened to the source's location metadata.
+    public var location: LocationOutcome
 
     /// Creates a result.
-    public init(inputPath: String, outputs: [OutputFile], notes: [String] = []) {
+    public init(inputPath: String, outputs: [OutputFile], notes: [String] = [], location: LocationOutcome = .noneFound) {
         self.inputPath = inputPath
         self.outputs = outputs
         self.notes = notes
+        self.location = location
     }
 }
 

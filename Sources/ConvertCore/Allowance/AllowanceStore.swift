@@ -332,7 +332,13 @@ public final class AllowanceReservation: Sendable {
     }
 
     deinit {
-        if phase.withLock({ $0 == .open }), let id { try? store.release(id) }
+        // Releasing takes the store's lock and syncs the disk: never on the thread that happened
+        // to drop the last reference, which may be one of the cooperative pool's. If the process
+        // ends first, the lost reservation expires by itself.
+        if phase.withLock({ $0 == .open }), let id {
+            let store = store
+            BlockingExecutor.shared.submit { try? store.release(id) }
+        }
     }
 
     /// Whether this reservation is on an unlocked install and charges nothing.

@@ -53,9 +53,9 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
         /// `removed`, `kept` or `none found`.
         public var location: String
 
-        /// Read from a result's notes: the engines say "location removed" or "location kept".
-        public init(notes: [String]) {
-            location = notes.contains("location removed") ? "removed" : notes.contains("location kept") ? "kept" : "none found"
+        /// The result's own fact, not its notes (which are words for people).
+        public init(_ outcome: LocationOutcome) {
+            location = outcome.rawValue
         }
     }
 
@@ -142,7 +142,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
         line.notes = result.notes
-        line.privacy = Privacy(notes: result.notes)
+        line.privacy = Privacy(result.location)
         return line
     }
 

@@ -92,12 +92,14 @@ public enum PhotoConverter {
         var frames: [DecodedFrame?] = photo.frames
         photo.frames = []
         var outputs: [OutputFile] = []
+        var location = LocationOutcome.noneFound
         let names = try outputPaths(for: request, count: frames.count)
         for index in frames.indices {
             try cancellation.check()
             let metadata = OutputMetadata(
                 exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc, policy: request.metadata)
             metadata.notes.forEach(note)
+            if metadata.location != .noneFound { location = metadata.location }
             let output: OutputFile
             if let target = request.targetByteCount {
                 let result = try encodeToTarget(
@@ -143,7 +145,7 @@ public enum PhotoConverter {
             outputs.append(output)
             reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
-        return JobResult(inputPath: input, outputs: outputs, notes: notes)
+        return JobResult(inputPath: input, outputs: outputs, notes: notes, location: location)
     }
 
     /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC
@@ -281,7 +283,7 @@ extension PhotoConverter {
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: { cancellation }
         reporter.report(.writing, 1)
-        return JobResult(inputPath: input, outputs: [output], notes: notes)
+        return JobResult(inputPath: input, outputs: [output], notes: notes, location: metadata.location)
     }
 
     /// A HEIC's primary image as the direct JPEG path reads it: by offconvert's own reader

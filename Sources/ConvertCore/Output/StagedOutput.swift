@@ -19,13 +19,24 @@ package final class StagedOutput {
     /// stale-file cleanup removes the statistics files named after it.
     package static let statsSuffix = ".x264"
 
-    /// 0666 minus the process umask, read once: `umask` can only be read by setting it (which is
-    /// not thread-safe), so this happens a single time, before the first output is created.
-    package static let outputMode: mode_t = {
+    /// 0666 minus the process umask, read once. Linux reports the umask in /proc/self/status;
+    /// `umask()` can only read it by setting it, which changes it process-wide for a moment
+    /// while other threads may be creating files, so it is the last resort.
+    package static let outputMode: mode_t = 0o666 & ~(processUmask() ?? swappedUmask())
+
+    private static func processUmask() -> mode_t? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return nil }
+        return mask
+    }
+
+    private static func swappedUmask() -> mode_t {
         let mask = umask(0o022)
         umask(mask)
-        return 0o666 & ~mask
-    }()
+        return mask
+    }
 
     /// Where the output goes once complete.
     package let destination: String

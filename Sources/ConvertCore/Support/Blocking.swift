@@ -22,21 +22,21 @@ package final class CancellationFlag: Sendable {
     }
 }
 
-/// Runs blocking C work on a thread of its own, off Swift's cooperative pool (which has only as
-/// many threads as cores and must never be blocked), and bridges the task's cancellation to the
-/// work through a ``CancellationFlag``.
+/// Runs blocking C work on ``BlockingExecutor/shared``, off Swift's cooperative pool (which has
+/// only as many threads as cores and must never be blocked), and bridges the task's cancellation
+/// to the work through a ``CancellationFlag``. The body runs even when its task is already
+/// cancelled (it sees the flag set): settling work such as an allowance reservation's release
+/// must still happen then.
 package func runBlocking<T: Sendable>(
+    on executor: BlockingExecutor = .shared,
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
 ) async throws -> T {
     let flag = CancellationFlag()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let thread = Thread {
+            executor.submit {
                 continuation.resume(with: Result { try body(flag) })
             }
-            // Codecs (x265, libheif) use deep stacks; the default secondary-thread stack is small.
-            thread.stackSize = 16 << 20
-            thread.start()
         }
     } onCancel: {
         flag.cancel()

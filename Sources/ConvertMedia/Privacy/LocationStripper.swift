@@ -144,7 +144,7 @@ public enum LocationStripper {
         }
         let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
         let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.joined(separator: ", ")
-        return JobResult(inputPath: path, outputs: [output], notes: [note])
+        return JobResult(inputPath: path, outputs: [output], notes: [note], location: edit.places.isEmpty ? .noneFound : .removed)
     }
 
     /// Copies `source` to `target` (already created by the stage) and applies `patches`.

@@ -35,7 +35,7 @@ public enum MediaProbe {
     }
 
     static func probeBlocking(path: String, cancellation: CancellationFlag) throws(ConvertError) -> MediaInfo {
-        FFmpegLogging.quiet()
+        FFmpegLogging.configure()
         let source = try FileByteSource(path: path)
         guard source.size > 0 else {
             throw ConvertError(.input, key: "input.empty", message: "\(path) is empty.", path: path)
@@ -200,15 +200,6 @@ extension MediaProbe {
         presence.incomplete = true
         return presence
     }
-}
-
-enum FFmpegLogging {
-    private static let configured: Void = {
-        if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
-    }()
-
-    /// Silences FFmpeg's own logging once per process, unless `OFFCONVERT_FFMPEG_LOG` is set.
-    static func quiet() { configured }
 }
 
 extension MediaProbe {

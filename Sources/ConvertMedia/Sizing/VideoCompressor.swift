@@ -27,7 +27,7 @@ enum VideoCompressor {
     }
 
     static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
-        _ = VideoJob.silenced
+        FFmpegLogging.configure()
         guard request.targetBytes > 0 else {
             throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
         }
@@ -72,7 +72,7 @@ enum VideoCompressor {
 
     /// ``VideoConverter/previewCompression(_:)``: the probe and the plan, nothing written.
     static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> VideoCompressPreview {
-        _ = VideoJob.silenced
+        FFmpegLogging.configure()
         guard request.targetBytes > 0 else {
             throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
         }
@@ -437,11 +437,6 @@ enum VideoCompressor {
     static func commit(_ staged: StagedOutput, request: VideoCompressRequest, notes: [String],
                        reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         reporter.report(.writing, 0.99)
-        // The staged file is created private (0600); give the output the permissions any new file
-        // of this user would get.
-        let mask = umask(0)
-        umask(mask)
-        chmod(staged.temporaryPath, 0o666 & ~mask)
         let file = try staged.commit(overwrite: request.output.overwrite, renumber: request.output.path == nil || request.output.mayRenumber)
         return JobResult(inputPath: request.input, outputs: [file], notes: notes)
     }

@@ -35,7 +35,7 @@ extension VideoConverter {
     /// Detects the encoders and filters available here. Hardware encoders count as usable only
     /// when their device (a VAAPI render node, a CUDA GPU) really opens; nothing is encoded.
     public static func capabilities() -> VideoCapabilities {
-        _ = VideoJob.silenced
+        FFmpegLogging.configure()
         var devices: [AVHWDeviceType: Bool] = [:]
         func deviceOpens(_ type: AVHWDeviceType) -> Bool {
             if let known = devices[type] { return known }

@@ -37,7 +37,7 @@ public enum VideoConverter {
     /// `.flac`, `.wav` for 16-bit PCM; nil when the sound needs encoding or cannot be read.
     /// Reads the file's headers only, on the calling thread.
     public static func soundFormat(of input: String, track: AudioTrackChoice = .automatic) -> AudioFormat? {
-        _ = VideoJob.silenced
+        FFmpegLogging.configure()
         guard let demuxer = try? Demuxer(path: input) else { return nil }
         let audio = MediaSnapshot(demuxer).streams.filter { $0.kind == .audio }
         let picked: StreamSnapshot?
@@ -71,20 +71,11 @@ public enum VideoConverter {
 
 /// The blocking body shared by every video job.
 enum VideoJob {
-    /// FFmpeg logs to stderr by default; a library must not write there. Errors reach the caller
-    /// as ``ConvertError``s instead. SVT-AV1 logs by itself unless `SVT_LOG` says otherwise; a
-    /// value the user set is left alone. (x265 is quietened through its `log-level` option.)
-    static let silenced: Bool = {
-        av_log_set_level(AV_LOG_QUIET)
-        setenv("SVT_LOG", "1", 0)
-        return true
-    }()
-
     static func run(
         input: String, output: OutputLocation, maxPixels: Int, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
-        _ = silenced
+        FFmpegLogging.configure()
         reporter.report(.probing, 0)
         let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels)
         let media = MediaSnapshot(demuxer)
@@ -114,10 +105,12 @@ enum VideoJob {
         var notes = plan.notes + laneNotes
         if removedTags > 0 { notes.append("location removed") }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
-        if plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) }) { notes.append("location kept") }
+        let keptLocation = plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) })
+        if keptLocation { notes.append("location kept") }
         if !plan.keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
             notes.append("serial numbers and owner name removed")
         }
-        return JobResult(inputPath: input, outputs: [file], notes: notes)
+        let location: LocationOutcome = keptLocation ? .kept : removedTags > 0 ? .removed : .noneFound
+        return JobResult(inputPath: input, outputs: [file], notes: notes, location: location)
     }
 }

@@ -246,7 +246,9 @@ package enum BatchRunner {
             if let problem = BatchPlan.fileProblem(item.input) { return Result<JobResult, ConvertError>.failure(problem) }
             do throws(ConvertError) {
                 try plan.checkSpace(for: item)
-                try journal.recordStarted(index: item.index, input: item.input, destination: item.destination)
+                try await synced { () throws(ConvertError) in
+                    try journal.recordStarted(index: item.index, input: item.input, destination: item.destination)
+                }
             } catch where error.category == .device {
                 return Result<JobResult, ConvertError>.failure(error)
             } catch {
@@ -271,7 +273,9 @@ package enum BatchRunner {
                 tally.bytesOut += result.outputs.reduce(0) { $0 + $1.byteCount }
                 printer.finished(item, result)
                 do throws(ConvertError) {
-                    try journal.recordFinished(index: item.index, input: item.input, outputs: result.outputs)
+                    try await synced { () throws(ConvertError) in
+                        try journal.recordFinished(index: item.index, input: item.input, outputs: result.outputs)
+                    }
                 } catch {
                     printer.journalFailed(error)
                 }
@@ -283,6 +287,15 @@ package enum BatchRunner {
             }
         }
         return tally
+    }
+
+    /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
+    private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError) {
+        do {
+            try await runBlocking { _ in try write() }
+        } catch {
+            throw ConvertError.wrapping(error)
+        }
     }
 
     /// `--dry-run`: each item checked as the real run would open it, planned or failed; exit 1

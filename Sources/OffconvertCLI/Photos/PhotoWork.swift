@@ -147,7 +147,8 @@ package enum PhotoWork {
                 "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
-            cost: { input in cost(of: input, request: template) },
+            // The header read opens the file through libheif or a codec: off the cooperative pool.
+            cost: { input in (try? await runBlocking { _ in cost(of: input, request: template) }) ?? 0 },
             estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
             convert: { item, progress throws(ConvertError) in
                 var request = template

@@ -79,8 +79,14 @@ struct AllowanceStoreTests {
         status = try store.status()
         #expect(status.used == 2 && status.reserved == 0)
 
-        // A reservation dropped without commit or release gives its slot back.
+        // A reservation dropped without commit or release gives its slot back, on a blocking
+        // thread (the release syncs the disk; the drop may happen on the cooperative pool).
         do { _ = try store.reserve() }
+        var polls = 0
+        while try store.status().reserved != 0, polls < 500 {
+            polls += 1
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(try store.status().reserved == 0)
     }
 

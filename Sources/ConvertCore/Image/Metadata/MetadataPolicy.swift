@@ -26,6 +26,8 @@ package struct OutputMetadata: Sendable {
     package var iptc: [UInt8]?
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
+    /// Whether the source had a location, and whether this metadata still carries it.
+    package var location: LocationOutcome = .noneFound
 
     /// This metadata as `format` can carry it: JPEG keeps IIM in APP13; the other formats get
     /// the IIM fields as IPTC Core XMP instead (in the packet, or a new one), so keywords,
@@ -58,6 +60,9 @@ package struct OutputMetadata: Sendable {
             xmp = nil
             iptc = nil
             if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil { notes.append("metadata removed") }
+            let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
+                || sourceXMP.map(XMP.hasLocation) == true || iimLocation
+            location = .of(hadLocation: hadLocation, kept: false)
             return
         case .keep:
             exif = parsed?.withOrientationResetInPlace()
@@ -65,7 +70,10 @@ package struct OutputMetadata: Sendable {
             xmp = sourceXMP.flatMap { XMP.removing(XMP.orientationProperties + XMP.gainMapProperties, from: $0) }
                 .flatMap(MotionXMP.withoutPointers)
             iptc = sourceIPTC.flatMap { IPTC.datasets($0) == nil ? nil : $0 }
-            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation { notes.append("location kept") }
+            if parsed?.hasGPS == true || sourceXMP.map(XMP.hasLocation) == true || iimLocation {
+                notes.append("location kept")
+                location = .kept
+            }
             return
         case .shareSafe, .keepLocation:
             let keepLocation = policy == .keepLocation
@@ -81,6 +89,7 @@ package struct OutputMetadata: Sendable {
             let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true || iimLocation
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }
+            location = .of(hadLocation: hadLocation, kept: keepLocation)
             let identifying = parsed?.identifyingTagsPresent ?? []
             if identifying.contains(Exif.Tag.makerNote) { notes.append("maker note removed") }
             if !identifying.subtracting([Exif.Tag.makerNote]).isEmpty { notes.append("serial numbers and owner name removed") }

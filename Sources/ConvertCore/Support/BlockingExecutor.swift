@@ -1,0 +1,79 @@
+import Foundation
+
+/// A bounded set of long-lived threads for blocking C work, the way NIOThreadPool serves SwiftNIO:
+/// codecs, file-system transactions and syncs run here, never on Swift's cooperative pool (which
+/// has one thread per core and stalls every task when one of them blocks).
+///
+/// Threads are started when work arrives and no idle thread can take it, up to
+/// ``maximumThreads``, and then kept for the next piece of work instead of a new thread per call.
+/// Work beyond the bound waits its turn in order of submission. Each thread has a deep stack:
+/// x265 and libheif need more than a secondary thread's default.
+package final class BlockingExecutor: @unchecked Sendable {
+    /// The executor every ``runBlocking(_:)`` call uses: twice as many threads as cores, at least
+    /// eight, so a batch's conversions (one per core by default) leave room for the short
+    /// transactions (allowance, journal) they wait on.
+    package static let shared = BlockingExecutor(maximumThreads: max(8, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The most threads this executor ever runs at once.
+    package let maximumThreads: Int
+    private let stackSize: Int
+    // `condition` guards everything below it.
+    private let condition = NSCondition()
+    private var queue: [@Sendable () -> Void] = []
+    private var next = 0
+    private var threads = 0
+    private var busy = 0
+
+    /// An executor of at most `maximumThreads` threads (at least one) of `stackSize` bytes each.
+    package init(maximumThreads: Int, stackSize: Int = 16 << 20) {
+        self.maximumThreads = max(1, maximumThreads)
+        self.stackSize = stackSize
+    }
+
+    /// Threads started so far (they stay until the process ends).
+    package var startedThreads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads
+    }
+
+    /// Queues `work`; it runs on one of the executor's threads as soon as one is free.
+    package func submit(_ work: @escaping @Sendable () -> Void) {
+        condition.lock()
+        queue.append(work)
+        let waiting = queue.count - next
+        let free = threads - busy
+        if waiting > free, threads < maximumThreads {
+            threads += 1
+            startThread()
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in serve() }
+        thread.stackSize = stackSize
+        thread.name = "offconvert-blocking"
+        thread.start()
+    }
+
+    /// A thread's life: take the oldest waiting work, run it, and wait when there is none.
+    private func serve() {
+        condition.lock()
+        while true {
+            while next == queue.count { condition.wait() }
+            let work = queue[next]
+            next += 1
+            if next == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                next = 0
+            }
+            busy += 1
+            condition.unlock()
+            work()
+            condition.lock()
+            busy -= 1
+        }
+    }
+}

@@ -1,0 +1,109 @@
+@testable import ConvertCore
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Blocking executor")
+struct BlockingExecutorTests {
+    @Test("work beyond the bound waits for a thread; no more threads start than the bound")
+    func bounded() async throws {
+        let executor = BlockingExecutor(maximumThreads: 3, stackSize: 1 << 20)
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let running = Atomic<Int>(0)
+        let peak = Atomic<Int>(0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<9 {
+            executor.submit {
+                let now = running.wrappingAdd(1, ordering: .relaxed).newValue
+                peak.max(now)
+                entered.signal()
+                gate.wait()
+                running.wrappingSubtract(1, ordering: .relaxed)
+                finished.signal()
+            }
+        }
+        // Three pieces of work hold the three threads; the other six wait in the queue.
+        for _ in 0..<3 { await entered.waitOffPool() }
+        #expect(running.load(ordering: .relaxed) == 3)
+        #expect(executor.startedThreads == 3)
+        for _ in 0..<9 { gate.signal() }
+        for _ in 0..<9 { await finished.waitOffPool() }
+        #expect(executor.startedThreads == 3)
+        #expect(peak.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("threads are reused: a hundred calls one after another start one thread")
+    func reused() async throws {
+        let executor = BlockingExecutor(maximumThreads: 8, stackSize: 1 << 20)
+        var sum = 0
+        for value in 0..<100 {
+            sum += try await runBlocking(on: executor) { _ in value }
+        }
+        #expect(sum == 4950)
+        #expect(executor.startedThreads == 1)
+    }
+
+    @Test("a blocked thread does not hold up other work while the bound allows another thread")
+    func noHeadOfLineBlocking() async throws {
+        let executor = BlockingExecutor(maximumThreads: 2, stackSize: 1 << 20)
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let long = Task {
+            try await runBlocking(on: executor) { _ in
+                started.signal()
+                gate.wait()
+            }
+        }
+        await started.waitOffPool()
+        // The long job holds one thread; a short one still runs on the second.
+        let short = try await runBlocking(on: executor) { _ in 42 }
+        #expect(short == 42)
+        gate.signal()
+        try await long.value
+        #expect(executor.startedThreads == 2)
+    }
+
+    @Test("cancelling the task sets the flag the blocking work polls")
+    func cancellation() async throws {
+        let executor = BlockingExecutor(maximumThreads: 2, stackSize: 1 << 20)
+        let started = DispatchSemaphore(value: 0)
+        let task = Task {
+            try await runBlocking(on: executor) { flag -> Int in
+                started.signal()
+                var polls = 0
+                while !flag.isCancelled { polls += 1; usleep(1000) }
+                return polls
+            }
+        }
+        await started.waitOffPool()
+        task.cancel()
+        let polls = try await task.value
+        #expect(polls >= 0)
+    }
+}
+
+extension DispatchSemaphore {
+    /// Waits on a Dispatch thread: a test that blocked the cooperative pool (two threads here)
+    /// could starve the very tasks it waits for.
+    fileprivate func waitOffPool() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.wait()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+extension Atomic where Value == Int {
+    /// Raises the stored value to at least `candidate`.
+    fileprivate func max(_ candidate: Int) {
+        var current = load(ordering: .relaxed)
+        while current < candidate {
+            let (exchanged, original) = compareExchange(expected: current, desired: candidate, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+}
