@@ -76,7 +76,9 @@ final class FramePump {
             let stream = demuxer.stream(lane.stream.index)
             switch lane {
             case .copy:
-                lanes[lane.stream.index] = try CopyLane(input: stream, muxer: muxer, format: plan.format)
+                lanes[lane.stream.index] = try CopyLane(
+                    input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
+                    editListInput: demuxer.isISOBMFF)
             case .video(_, let encoding):
                 let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
@@ -97,7 +99,7 @@ final class FramePump {
     func run() throws(ConvertError) {
         try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
         let context = demuxer.context
-        let startTime = context.pointee.start_time == FFmpeg.noTimestamp ? 0 : context.pointee.start_time
+        let startTime = demuxer.startTime
         if plan.start > 0 {
             let target = startTime + Int64(plan.start * Double(AV_TIME_BASE))
             // Seeking lands on the keyframe at or before the start; the filters trim the rest.
@@ -158,7 +160,16 @@ final class FramePump {
             try lanes[index]?.finish()
         }
         try muxer.finish()
+        try endEditLists()
         progress(1)
+    }
+
+    /// Ends each copied track's edit where the source's ends (see ``EditListEnd``).
+    private func endEditLists() throws(ConvertError) {
+        guard plan.format.isISOBMFF else { return }
+        var trims: [Int: Double] = [:]
+        for case let lane as CopyLane in lanes.values where lane.excessEnd > 0 { trims[lane.outputIndex] = lane.excessEnd }
+        try EditListEnd.shorten(path: muxer.temporaryPath, by: trims)
     }
 }
 

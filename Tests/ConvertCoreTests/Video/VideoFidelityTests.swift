@@ -86,7 +86,35 @@ struct VideoFidelityTests {
         #expect(result.notes.contains("video copied without re-encoding"))
         let source = try Self.decodedCounts(input)
         #expect(source == [346, 242])
-        #expect(try Self.decodedCounts(try outputPath(result)) == [242, 346])
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == [242, 346])
+        // Its edit also ends part-way into the last shown frame (8.0433 s): the copy's ends there.
+        let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
+        #expect(try abs(#require(MediaTool.probe(output).video?.duration) - sourceDuration) < 0.002)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("An iPhone Dolby Vision clip whose edit list ends before a frame other frames need (5 samples, 4 shown, 0.1067 s) copies to 4 frames over 0.1067 s, not 5 over 0.167 s",
+          arguments: [VideoContainer.mp4, .mov])
+    func editListEndBeforeReference(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/dolbyVision-hdr.MOV")
+        let source = try Self.decodedCounts(input)
+        #expect(source.prefix(2) == [4, 5])
+        let result = try await Self.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == [4, 5])
+        let sourceProbe = try MediaTool.probe(input)
+        let probe = try MediaTool.probe(output)
+        let sourceDuration = try #require(sourceProbe.video?.duration)
+        #expect(try abs(#require(probe.video?.duration) - sourceDuration) < 0.002)
+        #expect(try abs(#require(probe.duration) - sourceDuration) < 0.002)
+        // Every sample is kept (the hidden one is a reference); only the edit ends earlier.
+        #expect(probe.video?.string("nb_frames") == "5")
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(try MediaTool.decodeErrors(output) == "")
     }
 
     @Test("A MOV copy of an iPhone Dolby Vision clip keeps its dvvC record (written under QuickTime's brand)")

@@ -131,6 +131,19 @@ final class Demuxer {
         return .packet
     }
 
+    /// The container's start time (`AV_TIME_BASE` units), 0 when unknown; the pump subtracts it
+    /// from every timestamp.
+    var startTime: Int64 {
+        context.pointee.start_time == FFmpeg.noTimestamp ? 0 : context.pointee.start_time
+    }
+
+    /// Whether FFmpeg's MOV/MP4/HEIF demuxer reads the file (edit lists honoured, stream
+    /// durations those of the edits).
+    var isISOBMFF: Bool {
+        guard let name = context.pointee.iformat?.pointee.name else { return false }
+        return String(cString: name).split(separator: ",").contains("mov")
+    }
+
     /// Container duration in seconds, when known.
     var duration: Double? {
         let value = context.pointee.duration
