@@ -328,8 +328,11 @@ final class VideoLane: TranscodingLane {
         if encoding.encoder == "libsvtav1", let hdr, !hdr.svtAV1Parameters.isEmpty {
             options.append(("svtav1-params", (["enable-hdr=1"] + hdr.svtAV1Parameters).joined(separator: ":")))
         }
+        // Debian's x265 is built without HDR10+ (its dhdr10-info is disabled), and FFmpeg 5.1's
+        // libx265 and libsvtav1 wrappers pass no T.35 side data on: the per-frame metadata is lost.
         if hdr?.hasHDR10Plus == true {
-            notes.append("HDR10+ dynamic metadata dropped (kept: HDR10 static metadata)")
+            notes.append("HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
+                + "cannot write it (HDR10 static metadata kept)")
         }
         try encoder.open(options: options)
         output = try muxer.addStream()
