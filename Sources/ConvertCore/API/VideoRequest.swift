@@ -191,7 +191,8 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     /// Keep location tags (off by default).
     public var keepLocation: Bool
     /// Keep tags that identify the device or its owner (off by default).
-    /// The sound track saved (``AudioTrackChoice/all`` is not offered: one audio file, one track).
+    /// The sound track saved; ``AudioTrackChoice/all`` saves every track in one `.m4a` (the one
+    /// audio format that holds several).
     public var audioTrack = AudioTrackChoice.automatic
     public var keepMetadata = false
     /// Where to write.

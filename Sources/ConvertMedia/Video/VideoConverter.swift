@@ -43,6 +43,7 @@ public enum VideoConverter {
         let picked: StreamSnapshot?
         switch track {
         case .track(let number): picked = number >= 1 && number <= audio.count ? audio[number - 1] : nil
+        case .all where audio.count > 1: return .m4a
         case .automatic, .all: picked = audio.first(where: \.isAAC) ?? audio.first
         }
         guard let chosen = picked else { return nil }

@@ -521,15 +521,33 @@ enum VideoPlanner {
     static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
         let format = OutputFormat.audio(request.format)
-        guard let lane = try audioLanes(media: media, format: format, path: path, choice: request.audioTrack).first else {
+        let all = request.audioTrack == .all && media.streams.filter({ $0.kind == .audio }).count > 1
+        if all && request.format != .m4a {
+            throw ConvertError(.request, key: "request.all-audio",
+                               message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
+                               path: path)
+        }
+        // One track only: --all-audio of a clip with one track is that track.
+        let choice: AudioTrackChoice = all ? .all : request.audioTrack == .all ? .automatic : request.audioTrack
+        let lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
+        guard let lane = lanes.first else {
             let hasAudio = media.streams.contains { $0.kind == .audio }
             throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }
-        let notes = (lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"])
-            + leftOutNotes(media: media, kept: [lane], offerChoice: true, offersAll: false).filter { $0.hasPrefix("audio track") }
-        var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
+        var notes: [String]
+        if all {
+            notes = [lanes.allSatisfy(\.isCopy) ? "\(lanes.count) audio tracks copied without re-encoding" : "\(lanes.count) audio tracks saved"]
+            for (position, stream) in media.streams.filter({ $0.kind == .audio }).enumerated()
+            where lanes.contains(where: { !$0.isCopy && $0.stream.index == stream.index }) {
+                notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded to AAC")
+            }
+        } else {
+            notes = (lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"])
+                + leftOutNotes(media: media, kept: [lane], offerChoice: true).filter { $0.hasPrefix("audio track") }
+        }
+        var plan = VideoPlan(format: format, lanes: all ? lanes : [lane], keepLocation: request.keepLocation, notes: notes)
         plan.keepIdentifiers = request.keepMetadata
         return plan
     }

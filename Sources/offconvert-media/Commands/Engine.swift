@@ -158,6 +158,9 @@ extension ExtractAudioCommand {
         guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let keepLocation = arguments.flag("keep-location")
         let track = try VideoWork.audioTracks(arguments)
+        if track == .all, asked != nil, chosen != .m4a {
+            throw UsageError(message: "'--all-audio' saves the tracks together in one .m4a; a .\(chosen.fileExtension) file holds one sound track.")
+        }
         // Without --to, the sound keeps its own format when an audio file can hold it as it is
         // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a.
         let format: @Sendable (String) -> AudioFormat = { input in
