@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 18, trimming: `--start`/`--duration` on the video commands, in seconds, mm:ss or hh:mm:ss.
+/// Issue 18, trimming: `--start`/`--duration` on the video commands, in seconds, mm:ss or hh:mm:ss;
+/// and `--fps` for raw streams.
 @Suite("Video commands: --start and --duration")
 struct VideoTrimCommandTests {
     static func frames(_ path: String) throws -> (count: Int, duration: Double) {
@@ -39,5 +40,27 @@ struct VideoTrimCommandTests {
         let outcome = try await CLIRunner.run(["convert", "x.mp4", "--to", "mkv", option, value])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("Error: "))
+    }
+
+    @Test("convert and send-to-windows --fps 50 time a raw stream that says no rate: 20 frames over 0.4 s, not 0.667 s",
+          arguments: [["convert", "--to", "mkv"], ["send-to-windows"]])
+    func rawFrameRate(_ arguments: [String]) async throws {
+        let directory = try VideoCommandsTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("generated/fidelity-raw-untimed.hevc").path
+        let outcome = try await CLIRunner.run([arguments[0], input] + arguments.dropFirst() + ["--fps", "50", "-o", directory.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("timed at 50 fps, as --fps says"))
+        let name = "fidelity-raw-untimed." + (arguments[0] == "convert" ? "mkv" : "mp4")
+        let made = try Self.frames(directory.appendingPathComponent(name).path)
+        #expect(made.count == 20)
+        #expect(abs(made.duration - 0.4) < 0.03)
+    }
+
+    @Test("--fps must be a rate above 0 and at most 1000", arguments: ["0", "-25", "abc", "1001"])
+    func badFrameRate(_ value: String) async throws {
+        let outcome = try await CLIRunner.run(["convert", "x.hevc", "--to", "mp4", "--fps", value])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("Error: The value"))
     }
 }

@@ -93,6 +93,10 @@ public struct VideoRequest: Sendable, Equatable {
     public var duration: Double?
     /// The sound tracks kept.
     public var audioTracks = AudioTrackChoice.automatic
+    /// The frame rate a raw `.h264`/`.hevc` stream (which has no timestamps) is timed by;
+    /// `nil` uses the stream's own timing information, else 30 fps with a note. Other files
+    /// keep their own timestamps.
+    public var rawFrameRate: Double?
 
     /// Creates a request.
     public init(

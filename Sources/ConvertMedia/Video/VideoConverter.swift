@@ -12,7 +12,8 @@ public enum VideoConverter {
     /// Converts a video: a passthrough remux when every kept stream already fits the target,
     /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
     public static func convert(_ request: VideoRequest) -> ConversionJob {
-        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels,
+            rawFrameRate: request.rawFrameRate) { media throws(ConvertError) in
             try VideoPlanner.plan(request, media: media)
         }
     }
@@ -58,13 +59,13 @@ public enum VideoConverter {
     }
 
     private static func run(
-        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
+        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
         ConversionJob.start(path: input) { reporter in
             try await runBlocking { flag in
-                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, plan: makePlan, cancellation: flag,
-                                 reporter: reporter)
+                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
+                                 cancellation: flag, reporter: reporter)
             }
         }
     }
@@ -82,12 +83,13 @@ enum VideoJob {
     }()
 
     static func run(
-        input: String, output: OutputLocation, maxPixels: Int, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
+        input: String, output: OutputLocation, maxPixels: Int, rawFrameRate: Double? = nil,
+        plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
         _ = silenced
         reporter.report(.probing, 0)
-        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels)
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels, rawFrameRate: rawFrameRate)
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()

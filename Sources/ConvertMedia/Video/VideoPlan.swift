@@ -189,7 +189,7 @@ enum VideoPlanner {
         if cut != nil { copyVideo = false }
         var lanes: [LanePlan] = []
         let copyProblem = copyVideo
-            ? (media.isElementaryStream ? "a raw stream has no timestamps: timed by its frame rate" : copyProblem(video, format: format))
+            ? (media.isElementaryStream ? rawStreamTiming(media) : copyProblem(video, format: format))
             : nil
         if copyVideo && copyProblem == nil {
             lanes.append(.copy(video))
@@ -224,6 +224,8 @@ enum VideoPlanner {
             }
             if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
             notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
+            // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
+            if media.isElementaryStream && copyProblem == nil { notes.insert(rawStreamTiming(media), at: 1) }
             lanes.append(.video(video, encoding))
         }
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
@@ -250,6 +252,18 @@ enum VideoPlanner {
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)
         return plan
+    }
+
+    /// How a raw stream's frames are timed, for its note.
+    static func rawStreamTiming(_ media: MediaSnapshot) -> String {
+        let rounded = ((media.rawFrameRate ?? 0) * 1000).rounded() / 1000
+        let rate = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        switch media.rawTiming {
+        case .given: return "a raw stream has no timestamps: timed at \(rate) fps, as --fps says"
+        case .assumed:
+            return "a raw stream has no timestamps and does not say its frame rate: timed at \(rate) fps; --fps sets another"
+        case .stream, nil: return "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
+        }
     }
 
     /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);

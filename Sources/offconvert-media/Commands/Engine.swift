@@ -11,14 +11,17 @@ extension SendToWindowsCommand {
         let keepLocation = arguments.flag("keep-location")
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
+        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
         return try await VideoWork.run(
-            command: spec.name, identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
+            command: spec.name,
+            identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)"],
             outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             request.maxPixels = maxPixels
             (request.start, request.duration) = (start, duration)
+            request.rawFrameRate = rawFrameRate
             return VideoConverter.convert(request)
         }
     }
@@ -497,10 +500,12 @@ extension VideoConvertCommand {
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let audioTracks = try VideoWork.audioTracks(arguments)
+        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)"],
+                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
+                       "fps=\(rawFrameRate ?? 0)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest(
@@ -508,6 +513,7 @@ extension VideoConvertCommand {
                 keepLocation: keepLocation, output: output, maxPixels: maxPixels)
             (request.start, request.duration) = (start, duration)
             request.audioTracks = audioTracks
+            request.rawFrameRate = rawFrameRate
             return VideoConverter.convert(request)
         }
     }
