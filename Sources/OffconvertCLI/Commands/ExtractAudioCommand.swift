@@ -9,6 +9,8 @@ package enum ExtractAudioCommand: MediaCommand {
                     + "(default: the sound's own format when it is one of these, else m4a)."),
         .option("audio-track", value: "n", help: "Save this audio track (1 is the first) instead of the first AAC one."),
         .flag("all-audio", help: "Save every audio track, together in one .m4a (the one audio format here that holds several)."),
+        .option("start", value: "time", help: "Start the sound here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+        .option("duration", value: "time", help: "Make the sound this long: seconds, mm:ss or hh:mm:ss."),
         .flag("keep-location", help: "Keep the recording location in the output."),
     ]
 
