@@ -101,6 +101,9 @@ struct VideoTrimCommandTests {
         let made = try Self.frames(directory.appendingPathComponent("motion.mp4").path)
         #expect(made.count == Int(seconds) * 30)
         #expect(abs(made.duration - seconds) < 0.05)
+        let plan = try await CLIRunner.run([arguments[0], input] + arguments.dropFirst() + ["--dry-run"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("plan: cut from 2 s, \(Int(seconds)) s long: "), "\(plan.stdout)")
     }
 
     @Test("email of a raw stream that says no rate, with --fps 50: 20 frames over 0.4 s; without it 30 fps and a note")

@@ -54,6 +54,6 @@ package enum EmailCommand: MediaCommand {
             .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part."),
             .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
         ] + BatchOptions.specs,
-        examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email IMG_0042.MOV --start 0:05 --duration 10"])
+        examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5"])
 }
 

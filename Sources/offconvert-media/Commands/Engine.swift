@@ -131,7 +131,8 @@ enum CompressBatch {
                 let preview = try await VideoConverter.previewCompression(request)
                 allReachable = allReachable && preview.isReachable
                 tally.planned += 1
-                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview)
+                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
+                                            cutStart: cut.start > 0 || cut.duration != nil ? cut.start : nil)
                 console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
             } catch {
                 allReachable = false
