@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 18: `--audio-track N` / `--all-audio` for `convert`, `--audio-track N` for
-/// `extract-audio`, and a note naming the sound left out.
+/// Issue 18: `--audio-track N` / `--all-audio` for `convert` and `extract-audio`, and a note
+/// naming the sound left out.
 @Suite("Video commands: choosing audio tracks")
 struct VideoAudioTrackTests {
     /// (codec, channels, language) of each audio stream, by ffprobe.
@@ -46,12 +46,34 @@ struct VideoAudioTrackTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run(["extract-audio", Self.input, "--audio-track", "2", "-o", directory.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("audio track 1 (AAC stereo) left out; --audio-track 1 keeps it"))
+        #expect(outcome.stderr.contains("audio track 1 (AAC stereo) left out; --audio-track 1 or --all-audio keeps it"))
         #expect(try Self.audio(directory.appendingPathComponent("iphone-like.m4a").path) == ["aac,1,fra"])
         let missing = try await CLIRunner.run(["extract-audio", Self.input, "--audio-track", "3", "-o", directory.path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("has 2 audio tracks, so there is no audio track 3"))
         let both = try await CLIRunner.run(["convert", Self.input, "--to", "mkv", "--audio-track", "1", "--all-audio"])
         #expect(both.status == 64)
+    }
+
+    @Test("extract-audio --all-audio saves both tracks, copied, in one .m4a; --all-audio with --to mp3 is a usage error")
+    func extractAll() async throws {
+        let directory = try VideoCommandsTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try await CLIRunner.run(["extract-audio", Self.input, "-o", directory.appendingPathComponent("one.m4a").path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("audio track 2 (fra AAC mono) left out; --audio-track 2 or --all-audio keeps it"))
+        #expect(try Self.audio(directory.appendingPathComponent("one.m4a").path) == ["aac,2,und"])
+        let all = try await CLIRunner.run(["extract-audio", Self.input, "--all-audio", "-o", directory.appendingPathComponent("all.m4a").path])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stderr.contains("2 audio tracks copied without re-encoding"))
+        #expect(!all.stderr.contains("left out"))
+        let path = directory.appendingPathComponent("all.m4a").path
+        #expect(try Self.audio(path) == ["aac,2,und", "aac,1,fra"])
+        let video = try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=index",
+                                                                  "-of", "csv=p=0", path])
+        #expect(video.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        let mp3 = try await CLIRunner.run(["extract-audio", Self.input, "--all-audio", "--to", "mp3", "-o", directory.path])
+        #expect(mp3.status == 64)
+        #expect(mp3.stderr.contains("holds one sound track"))
     }
 }

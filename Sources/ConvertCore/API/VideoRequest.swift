@@ -93,6 +93,10 @@ public struct VideoRequest: Sendable, Equatable {
     public var duration: Double?
     /// The sound tracks kept.
     public var audioTracks = AudioTrackChoice.automatic
+    /// The frame rate a raw `.h264`/`.hevc` stream (which has no timestamps) is timed by;
+    /// `nil` uses the stream's own timing information, else 30 fps with a note. Other files
+    /// keep their own timestamps.
+    public var rawFrameRate: Double?
 
     /// Creates a request.
     public init(
@@ -190,10 +194,15 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     public var format: AudioFormat
     /// Keep location tags (off by default).
     public var keepLocation: Bool
-    /// Keep tags that identify the device or its owner (off by default).
-    /// The sound track saved (``AudioTrackChoice/all`` is not offered: one audio file, one track).
+    /// The sound track saved; ``AudioTrackChoice/all`` saves every track in one `.m4a` (the one
+    /// audio format that holds several).
     public var audioTrack = AudioTrackChoice.automatic
+    /// Keep tags that identify the device or its owner (off by default).
     public var keepMetadata = false
+    /// Where the sound starts, in seconds of the input (0: its beginning); a cut re-encodes.
+    public var start: Double = 0
+    /// How long the sound lasts, in seconds; `nil` runs to the end.
+    public var duration: Double?
     /// Where to write.
     public var output: OutputLocation
 

@@ -15,6 +15,14 @@ public struct VideoCompressRequest: Sendable, Equatable {
     public var output: OutputLocation
     /// The unit the target was given in: messages give sizes in it.
     public var unit: SizeUnit = .megabyte
+    /// Where the output starts, in seconds of the input (0: its beginning). A cut re-encodes, and
+    /// the target then budgets only the part kept.
+    public var start: Double = 0
+    /// How long the output lasts, in seconds; `nil` runs to the end.
+    public var duration: Double?
+    /// The frame rate a raw `.h264`/`.hevc` stream is timed by; `nil` uses the stream's own
+    /// timing information, else 30 fps with a note.
+    public var rawFrameRate: Double?
     /// Multiplies the first pass-2 bitrate. Tests raise it so that pass 2 really overshoots and
     /// the measured-correction retry runs on a real encode; always 1 otherwise.
     var firstBitrateFactor: Double = 1

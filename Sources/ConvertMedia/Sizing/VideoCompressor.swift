@@ -24,6 +24,43 @@ enum VideoCompressor {
         /// The audio lane an MP4 output would use (copy AAC, else encode), if any.
         var audio: LanePlan?
         var source: VideoSizePlanner.Source
+        /// The part of the input kept (`--start`/`--duration`), nil for all of it.
+        var cut: (start: Double, length: Double)?
+        /// The input is a raw elementary stream: timed by its frame rate, never copied.
+        var isElementaryStream = false
+        /// The frame rate asked for a raw stream (`--fps`).
+        var rawFrameRate: Double?
+
+        /// A plan of `lanes` into an MP4-family `format`, cut and timed as the input needs.
+        func plan(_ format: OutputFormat, lanes: [LanePlan], keepLocation: Bool) -> VideoPlan {
+            var plan = VideoPlan(format: format, lanes: lanes, keepLocation: keepLocation, notes: [])
+            if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
+            plan.timesByFrameRate = isElementaryStream
+            plan.rawFrameRate = rawFrameRate
+            return plan
+        }
+
+        /// The filter that keeps only the cut, before `filter`.
+        func cutting(_ filter: String) -> String {
+            guard let cut else { return filter }
+            return "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS," + filter
+        }
+
+        /// `encoding` trimmed to the cut.
+        func cutting(_ encoding: AudioEncoding) -> AudioEncoding {
+            guard let cut else { return encoding }
+            var trimmed = encoding
+            trimmed.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+            return trimmed
+        }
+
+        /// Notes on the cut and on a raw stream's timing.
+        var inputNotes: [String] {
+            var notes: [String] = []
+            if let cut { notes.append("cut from \(VideoPlanner.seconds(cut.start)) s, \(VideoPlanner.seconds(cut.length)) s long") }
+            if isElementaryStream { notes.append(VideoPlanner.rawStreamTiming(media)) }
+            return notes
+        }
     }
 
     static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
@@ -32,7 +69,7 @@ enum VideoCompressor {
             throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
         }
         reporter.report(.probing, 0)
-        let probe = try self.probe(request.input, cancellation: cancellation)
+        let probe = try self.probe(request, cancellation: cancellation)
         try cancellation.check()
         var source = probe.source
         while true {
@@ -76,7 +113,7 @@ enum VideoCompressor {
         guard request.targetBytes > 0 else {
             throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
         }
-        let source = try probe(request.input, cancellation: cancellation).source
+        let source = try probe(request, cancellation: cancellation).source
         let action: VideoCompressPreview.Action
         switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
         case .success(.remux): action = .copy
@@ -90,8 +127,9 @@ enum VideoCompressor {
 
     // MARK: - Probe
 
-    static func probe(_ path: String, cancellation: CancellationFlag) throws(ConvertError) -> Probe {
-        let demuxer = try Demuxer(path: path, cancellation: cancellation)
+    static func probe(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> Probe {
+        let path = request.input
+        let demuxer = try Demuxer(path: path, cancellation: cancellation, rawFrameRate: request.rawFrameRate)
         let media = MediaSnapshot(demuxer)
         guard let video = media.video else {
             throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
@@ -108,16 +146,27 @@ enum VideoCompressor {
         // version byte reads the following fields as a 64-bit duration), which made the plan
         // demand petabytes. The container's duration is the fallback for tracks without one.
         let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
-        guard let duration = trackDurations.max() ?? media.duration, duration > 0 else {
-            throw ConvertError(.input, key: "input.no-duration",
-                               message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
-        }
         let stream = demuxer.stream(video.index).pointee
         var rate = av_q2d(stream.avg_frame_rate)
         if !(rate.isFinite && rate > 0) { rate = av_q2d(stream.r_frame_rate) }
         if !(rate.isFinite && rate > 0) { rate = 30 }
+        // A raw stream says nothing of its length: its frames, counted, at the rate it is timed by.
+        let rawDuration = media.isElementaryStream
+            ? Double(try payload(of: video.index, in: demuxer, cancellation: cancellation).1) / rate : nil
+        guard let whole = rawDuration ?? trackDurations.max() ?? media.duration, whole > 0 else {
+            throw ConvertError(.input, key: "input.no-duration",
+                               message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
+        }
+        var timed = media
+        if rawDuration != nil { timed.duration = whole }
+        let cut = try VideoPlanner.cutRange(start: request.start, duration: request.duration, input: path, media: timed)
+        let duration = cut?.length ?? whole
         let format = OutputFormat.video(.mp4)
-        let audioLane = try VideoPlanner.audioLane(media: media, format: format, path: path)
+        var audioLane = try VideoPlanner.audioLane(media: media, format: format, path: path)
+        // A cut re-encodes the sound too, so that it starts and ends with the picture.
+        if cut != nil, case .copy(let stream)? = audioLane {
+            audioLane = .audio(stream, VideoPlanner.audioEncoding(for: format, source: stream))
+        }
         let audio: VideoSizePlanner.Audio
         switch audioLane {
         case .none:
@@ -129,7 +178,9 @@ enum VideoCompressor {
             audio = .needsEncoding(channels: Int(max(stream.channels, 1)), sampleRate: Int(max(stream.sampleRate, 8000)))
         }
         var info = stat()
-        let fileBytes = stat(path, &info) == 0 ? Int64(info.st_size) : Int64.max
+        var fileBytes = stat(path, &info) == 0 ? Int64(info.st_size) : Int64.max
+        // The part kept is about its share of the file: what "never bigger than the source" means for it.
+        if let cut, fileBytes < Int64.max { fileBytes = Int64((Double(fileBytes) * min(cut.length / whole, 1)).rounded(.up)) }
         let displayWidth = Int(video.isSideways ? video.height : video.width)
         let displayHeight = Int(video.isSideways ? video.width : video.height)
         let audioCopies = audioLane.map(\.isCopy) ?? true
@@ -142,12 +193,14 @@ enum VideoCompressor {
             if case .copyable(let bytes, _, _) = audio { audioBytes = bytes }
             videoBitrate = Double(max(fileBytes - audioBytes, 1)) * 8 / duration
         }
-        let videoCopies = VideoPlanner.isWindowsCompatible(video)
+        // A cut falls on the exact frame, and a raw stream has no timestamps to copy: both re-encode.
+        let videoCopies = VideoPlanner.isWindowsCompatible(video) && cut == nil && !media.isElementaryStream
         let source = VideoSizePlanner.Source(
             duration: duration, width: displayWidth, height: displayHeight, frameRate: rate, fileBytes: fileBytes,
             isCopyCompatible: videoCopies && audioCopies, audio: audio, videoBitrate: videoBitrate,
             isVideoCopyCompatible: videoCopies)
-        return Probe(media: media, video: video, audio: audioLane, source: source)
+        return Probe(media: timed, video: video, audio: audioLane, source: source, cut: cut,
+                     isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate)
     }
 
     /// The exact payload bytes and packet count of stream `index`: every packet is read (the
@@ -185,8 +238,7 @@ enum VideoCompressor {
     static func remux(_ request: VideoCompressRequest, probe: Probe, audio: LanePlan?, cancellation: CancellationFlag,
                       reporter: ProgressReporter) throws(ConvertError) -> JobResult? {
         let format = OutputFormat.video(.mp4)
-        let plan = VideoPlan(format: format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []),
-                             keepLocation: request.keepLocation, notes: [])
+        let plan = probe.plan(format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []), keepLocation: request.keepLocation)
         let destination = try OutputNamer.destination(
             input: request.input, explicitPath: request.output.path, directory: request.output.directory,
             overwrite: request.output.overwrite, pathExtension: format.fileExtension)[0]
@@ -233,15 +285,15 @@ enum VideoCompressor {
                 input: request.input, explicitPath: request.output.path, directory: request.output.directory,
                 overwrite: request.output.overwrite, pathExtension: OutputFormat.video(.mp4).fileExtension)[0]
             range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: request.input)
-            filter = VideoCompressor.videoFilter(plan: plan, probe: probe, range: range)
+            filter = probe.cutting(VideoCompressor.videoFilter(plan: plan, probe: probe, range: range))
             stats = try StatsFile(destination: destination)
             switch (plan.audio, probe.audio) {
             case (.copy, .some(let lane)):
                 audioLanes = [lane]
                 audioNotes = ["audio copied without re-encoding"]
             case (.encode(let bitrate, let channels), .some(let lane)):
-                audioLanes = [.audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels),
-                                                                bitRate: Int64(bitrate)))]
+                audioLanes = [.audio(lane.stream, probe.cutting(AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels),
+                                                                              bitRate: Int64(bitrate))))]
                 audioNotes = ["audio re-encoded to AAC at \(bitrate / 1000) kb/s, \(channels == 1 ? "mono" : "stereo")"]
             default:
                 audioLanes = []
@@ -291,7 +343,7 @@ enum VideoCompressor {
 
         /// The notes every result of this encode ends with.
         func closingNotes(damaged: Int) -> [String] {
-            var notes = audioNotes
+            var notes = probe.inputNotes + audioNotes
             let sourceRate = probe.source.frameRate
             if plan.frameRate < sourceRate - 0.01 {
                 notes.append("frame rate lowered from \(fps(sourceRate)) to \(fps(plan.frameRate)) fps: "
@@ -324,8 +376,8 @@ enum VideoCompressor {
         if mightFit || request.alwaysTriesQuality {
             let staged = try StagedOutput(destination: job.destination)
             let (from, to) = (start, end)
-            let damaged = try pump(VideoPlan(format: .video(.mp4), lanes: [job.videoLane(job.qualityOptions)] + job.audioLanes,
-                                             keepLocation: request.keepLocation, notes: []),
+            let damaged = try pump(probe.plan(.video(.mp4), lanes: [job.videoLane(job.qualityOptions)] + job.audioLanes,
+                                              keepLocation: request.keepLocation),
                                    input: request.input, into: staged.temporaryPath, destination: job.destination,
                                    cancellation: cancellation) { reporter.report(.pass(2, of: 2), from + $0 * (to - from)) }
             let achieved = try fileSize(staged.temporaryPath)
@@ -349,8 +401,8 @@ enum VideoCompressor {
     /// later passes produce the very same packets).
     static func firstPass(_ job: Encode, cancellation: CancellationFlag,
                           progress: @escaping (Double) -> Void) throws(ConvertError) -> (Int64, VideoSizePlanner.EncodePlan) {
-        let plan = VideoPlan(format: OutputFormat(muxer: "mp4", fileExtension: "", options: []),
-                             lanes: [job.videoLane(job.firstPassOptions)] + job.audioLanes, keepLocation: false, notes: [])
+        let plan = job.probe.plan(OutputFormat(muxer: "mp4", fileExtension: "", options: []),
+                                  lanes: [job.videoLane(job.firstPassOptions)] + job.audioLanes, keepLocation: false)
         let output = job.stats.firstPassOutput
         defer { unlink(output) }
         _ = try pump(plan, input: job.request.input, into: output, destination: job.destination, cancellation: cancellation,
@@ -371,8 +423,8 @@ enum VideoCompressor {
         var (start, end) = progress
         for attempt in 1...maximumSecondPasses {
             let stage: JobStage = attempt == 1 && qualityBytes == nil ? .pass(2, of: 2) : JobStage("retry")
-            let plan = VideoPlan(format: .video(.mp4), lanes: [job.videoLane(job.secondPassOptions(bitrate: bitrate))] + job.audioLanes,
-                                 keepLocation: request.keepLocation, notes: [])
+            let plan = job.probe.plan(.video(.mp4), lanes: [job.videoLane(job.secondPassOptions(bitrate: bitrate))] + job.audioLanes,
+                                      keepLocation: request.keepLocation)
             let staged = try StagedOutput(destination: job.destination)
             let (from, to) = (start, end)
             let damaged = try pump(plan, input: request.input, into: staged.temporaryPath, destination: job.destination,
@@ -421,7 +473,7 @@ enum VideoCompressor {
     /// damaged packets skipped.
     static func pump(_ plan: VideoPlan, input: String, into temporaryPath: String, destination: String,
                      cancellation: CancellationFlag, progress: @escaping (Double) -> Void) throws(ConvertError) -> Int {
-        let demuxer = try Demuxer(path: input, cancellation: cancellation)
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, rawFrameRate: plan.rawFrameRate)
         let muxer = try Muxer(format: plan.format.muxer, temporaryPath: temporaryPath, path: destination)
         let pump = try FramePump(demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, progress: progress)
         try pump.run()

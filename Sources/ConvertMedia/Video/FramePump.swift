@@ -76,7 +76,9 @@ final class FramePump {
             let stream = demuxer.stream(lane.stream.index)
             switch lane {
             case .copy:
-                lanes[lane.stream.index] = try CopyLane(input: stream, muxer: muxer, format: plan.format)
+                lanes[lane.stream.index] = try CopyLane(
+                    input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
+                    editListInput: demuxer.isISOBMFF)
             case .video(_, let encoding):
                 let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
@@ -97,7 +99,7 @@ final class FramePump {
     func run() throws(ConvertError) {
         try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
         let context = demuxer.context
-        let startTime = context.pointee.start_time == FFmpeg.noTimestamp ? 0 : context.pointee.start_time
+        let startTime = demuxer.startTime
         if plan.start > 0 {
             let target = startTime + Int64(plan.start * Double(AV_TIME_BASE))
             // Seeking lands on the keyframe at or before the start; the filters trim the rest.
@@ -158,7 +160,16 @@ final class FramePump {
             try lanes[index]?.finish()
         }
         try muxer.finish()
+        try endEditLists()
         progress(1)
+    }
+
+    /// Ends each copied track's edit where the source's ends (see ``EditListEnd``).
+    private func endEditLists() throws(ConvertError) {
+        guard plan.format.isISOBMFF else { return }
+        var trims: [Int: Double] = [:]
+        for case let lane as CopyLane in lanes.values where lane.excessEnd > 0 { trims[lane.outputIndex] = lane.excessEnd }
+        try EditListEnd.shorten(path: muxer.temporaryPath, by: trims)
     }
 }
 
@@ -246,6 +257,8 @@ final class VideoLane: TranscodingLane {
     var framePace: Int64?
     /// Facts for the job result that only opening the stream reveals.
     private(set) var notes: [String] = []
+    /// The source's HDR10+ metadata on its way into an x265 re-encode (see ``HDR10PlusCarry``).
+    private var hdr10Plus: HDR10PlusCarry?
     /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
@@ -317,8 +330,22 @@ final class VideoLane: TranscodingLane {
         if encoding.encoder == "libsvtav1", let hdr, !hdr.svtAV1Parameters.isEmpty {
             options.append(("svtav1-params", (["enable-hdr=1"] + hdr.svtAV1Parameters).joined(separator: ":")))
         }
+        // Debian's x265 is built without HDR10+ (its dhdr10-info is disabled), and FFmpeg 5.1's
+        // libx265 and libsvtav1 wrappers pass no T.35 side data on. An HEVC source's own SEI
+        // messages can be carried into x265's output; an AV1 encode (or a cut, whose first
+        // output picture is not at a known source time) loses them.
         if hdr?.hasHDR10Plus == true {
-            notes.append("HDR10+ dynamic metadata dropped (kept: HDR10 static metadata)")
+            let fromHEVC = input.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_HEVC
+            if encoding.encoder == "libx265" && fromHEVC && !encoding.filter.hasPrefix("trim=") {
+                hdr10Plus = HDR10PlusCarry(source: input, offset: 0)
+                notes.append("HDR10+ dynamic metadata kept (the source's, picture by picture)")
+            } else if encoding.encoder == "libx265" && fromHEVC {
+                notes.append("HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's "
+                    + "(HDR10 static metadata kept)")
+            } else {
+                notes.append("HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
+                    + "cannot write it (HDR10 static metadata kept)")
+            }
         }
         try encoder.open(options: options)
         output = try muxer.addStream()
@@ -342,6 +369,29 @@ final class VideoLane: TranscodingLane {
         var parameters = ["log-level=error"]
         if let hdr { parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"] + hdr.x265Parameters }
         return parameters.joined(separator: ":")
+    }
+
+    func consume(_ packet: Packet) throws(ConvertError) {
+        hdr10Plus?.take(packet.pointer)
+        // A full decoder takes the packet only after its frames are drained (EAGAIN is a value).
+        while true {
+            let accepted = try decoder.send(packet)
+            try drainDecoder()
+            if accepted { return }
+        }
+    }
+
+    /// Writes every packet the encoder has ready, with the source's HDR10+ SEI when carried.
+    func drainEncoder() throws(ConvertError) {
+        while try encoder.receive(into: encoded) == .packet {
+            let timeBase = encoder.context.pointee.time_base
+            let carried = try hdr10Plus?.packet(adding: encoded, timeBase: timeBase)
+            if carried != nil { encoded.unref() }
+            let packet = carried ?? encoded
+            av_packet_rescale_ts(packet.pointer, timeBase, output.pointee.time_base)
+            packet.pointer.pointee.stream_index = output.pointee.index
+            try muxer.write(packet)
+        }
     }
 
     func finish() throws(ConvertError) {

@@ -26,16 +26,37 @@ final class CopyLane: PumpLane {
     private let isVideo: Bool
     /// Hidden video packets not yet followed by a shown one (see ``holdOrWrite(_:hidden:)``).
     private var trailingHidden: [Packet] = []
+    /// The end of the last presented shown packet (input time base, zero-based like the packets).
+    private var shownEnd: Int64?
+    /// The end of the last presented packet written (output time base), where the muxer ends its
+    /// own edit.
+    private var writtenEnd: Int64?
+    /// The end of the stream's edit in the source (input time base, zero-based), when known.
+    private let sourceEnd: Int64?
+    /// The output stream's index, the muxer's track number.
+    let outputIndex: Int
 
-    init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat) throws(ConvertError) {
+    /// `containerStart` (`AV_TIME_BASE` units) is what the pump subtracts from every timestamp;
+    /// `editListInput` says the demuxer is FFmpeg's MOV/MP4 one, whose stream durations are
+    /// their edit lists' and so where the source stops playing.
+    init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat, containerStart: Int64 = 0,
+         editListInput: Bool = false) throws(ConvertError) {
         self.input = input
         self.muxer = muxer
+        let stream = input.pointee
+        if editListInput && format.isISOBMFF, stream.duration != FFmpeg.noTimestamp, stream.duration > 0 {
+            let start = stream.start_time == FFmpeg.noTimestamp ? 0 : stream.start_time
+            sourceEnd = start + stream.duration - av_rescale_q(containerStart, offc_time_base_q(), stream.time_base)
+        } else {
+            sourceEnd = nil
+        }
         packetCopy = try Packet()
         repair = TimestampRepair(nonStrict: muxer.acceptsEqualTimestamps, unset: FFmpeg.noTimestamp)
         dropsHidden = !format.isISOBMFF
         isVideo = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         dtsShift = isVideo ? nil : 0
         output = try muxer.addStream()
+        outputIndex = Int(output.pointee.index)
         guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
             throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
         }
@@ -81,6 +102,7 @@ final class CopyLane: PumpLane {
         // priming, audio before a trimmed start) would be heard, so it is left out.
         let hidden = packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0
         if dropsHidden && hidden { return }
+        if !hidden, let end = Self.presentationEnd(packet.pointer.pointee) { shownEnd = max(shownEnd ?? end, end) }
         let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
         try FFmpeg.check(av_packet_ref(copy.pointer, packet.pointer), "copy a packet", path: muxer.path,
@@ -94,6 +116,20 @@ final class CopyLane: PumpLane {
             return
         }
         try holdOrWrite(copy, hidden: hidden)
+    }
+
+    private static func presentationEnd(_ packet: AVPacket) -> Int64? {
+        packet.pts == FFmpeg.noTimestamp ? nil : packet.pts + max(packet.duration, 0)
+    }
+
+    /// How much longer (seconds) the muxer's edit of this stream would play than the source's:
+    /// the hidden frames presented after the last shown one, and the part of the last frame the
+    /// source's edit list cuts off. Zero when the output has no edit list to end.
+    var excessEnd: Double {
+        guard !dropsHidden, let writtenEnd, let shownEnd else { return 0 }
+        let end = Double(min(shownEnd, sourceEnd ?? shownEnd)) * av_q2d(input.pointee.time_base)
+        let written = Double(writtenEnd) * av_q2d(output.pointee.time_base)
+        return end > 0 && end < written ? written - end : 0
     }
 
     /// Hidden video packets are held until a shown one follows. Phones end a clip's edit list a
@@ -134,6 +170,7 @@ final class CopyLane: PumpLane {
             packet.pointer.pointee.dts -= shift
         }
         repairTimestamps(packet.pointer)
+        if let end = Self.presentationEnd(packet.pointer.pointee) { writtenEnd = max(writtenEnd ?? end, end) }
         try muxer.write(packet)
     }
 

@@ -144,6 +144,10 @@ struct MediaSnapshot: Sendable {
     /// The file is a raw elementary stream (`.h264`, `.hevc`): its packets carry no timestamps,
     /// only the order of the frames (`AVFMT_NOTIMESTAMPS`).
     var isElementaryStream = false
+    /// How a raw elementary stream's frames are timed (nil for other files).
+    var rawTiming: Demuxer.RawTiming?
+    /// The video frame rate the raw stream is timed by (frames per second), for notes.
+    var rawFrameRate: Double?
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
@@ -164,19 +168,15 @@ struct MediaSnapshot: Sendable {
         streams = snapshots
         duration = demuxer.duration
         tags = Metadata.entries(demuxer.context.pointee.metadata)
-        isElementaryStream = MediaSnapshot.isElementaryStream(demuxer)
+        isElementaryStream = demuxer.isElementaryStream
+        rawTiming = demuxer.rawTiming
+        if rawTiming != nil, let index = streams.first(where: { $0.kind == .video })?.index {
+            rawFrameRate = av_q2d(demuxer.stream(index).pointee.r_frame_rate)
+        }
     }
 }
 
 extension MediaSnapshot {
-    /// FFmpeg's raw video bitstream readers: their packets carry no timestamps.
-    static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
-
-    fileprivate static func isElementaryStream(_ demuxer: Demuxer) -> Bool {
-        guard let format = demuxer.context.pointee.iformat?.pointee else { return false }
-        return format.flags & AVFMT_NOTIMESTAMPS != 0 || elementaryStreamFormats.contains(String(cString: format.name))
-    }
-
     /// Marks spatial (stereo) video, and fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
     /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
     /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5

@@ -12,7 +12,8 @@ public enum VideoConverter {
     /// Converts a video: a passthrough remux when every kept stream already fits the target,
     /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
     public static func convert(_ request: VideoRequest) -> ConversionJob {
-        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels,
+            rawFrameRate: request.rawFrameRate) { media throws(ConvertError) in
             try VideoPlanner.plan(request, media: media)
         }
     }
@@ -43,6 +44,7 @@ public enum VideoConverter {
         let picked: StreamSnapshot?
         switch track {
         case .track(let number): picked = number >= 1 && number <= audio.count ? audio[number - 1] : nil
+        case .all where audio.count > 1: return .m4a
         case .automatic, .all: picked = audio.first(where: \.isAAC) ?? audio.first
         }
         guard let chosen = picked else { return nil }
@@ -57,13 +59,13 @@ public enum VideoConverter {
     }
 
     private static func run(
-        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
+        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
         ConversionJob.start(path: input) { reporter in
             try await runBlocking { flag in
-                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, plan: makePlan, cancellation: flag,
-                                 reporter: reporter)
+                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
+                                 cancellation: flag, reporter: reporter)
             }
         }
     }
@@ -72,12 +74,13 @@ public enum VideoConverter {
 /// The blocking body shared by every video job.
 enum VideoJob {
     static func run(
-        input: String, output: OutputLocation, maxPixels: Int, plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
+        input: String, output: OutputLocation, maxPixels: Int, rawFrameRate: Double? = nil,
+        plan makePlan: (MediaSnapshot) throws(ConvertError) -> VideoPlan,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
         FFmpegLogging.configure()
         reporter.report(.probing, 0)
-        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels)
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels, rawFrameRate: rawFrameRate)
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()

@@ -116,6 +116,8 @@ struct VideoPlan: Sendable, Equatable {
     /// Packets carry no timestamps (a raw elementary stream): the pump gives each video packet
     /// a decoding time from the stream's frame rate (its VUI timing, else FFmpeg's 25 fps).
     var timesByFrameRate = false
+    /// The frame rate a raw stream's reader is opened with (`--fps`), nil for its own.
+    var rawFrameRate: Double?
     /// The most pixels a decoded video frame may have (see ``PixelLimit``).
     var maxPixels = PixelLimit.defaultMaxPixels
 
@@ -189,7 +191,7 @@ enum VideoPlanner {
         if cut != nil { copyVideo = false }
         var lanes: [LanePlan] = []
         let copyProblem = copyVideo
-            ? (media.isElementaryStream ? "a raw stream has no timestamps: timed by its frame rate" : copyProblem(video, format: format))
+            ? (media.isElementaryStream ? rawStreamTiming(media) : copyProblem(video, format: format))
             : nil
         if copyVideo && copyProblem == nil {
             lanes.append(.copy(video))
@@ -224,6 +226,8 @@ enum VideoPlanner {
             }
             if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
             notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
+            // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
+            if media.isElementaryStream && copyProblem == nil { notes.insert(rawStreamTiming(media), at: 1) }
             lanes.append(.video(video, encoding))
         }
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
@@ -250,6 +254,18 @@ enum VideoPlanner {
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: path)
         return plan
+    }
+
+    /// How a raw stream's frames are timed, for its note.
+    static func rawStreamTiming(_ media: MediaSnapshot) -> String {
+        let rounded = ((media.rawFrameRate ?? 0) * 1000).rounded() / 1000
+        let rate = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        switch media.rawTiming {
+        case .given: return "a raw stream has no timestamps: timed at \(rate) fps, as --fps says"
+        case .assumed:
+            return "a raw stream has no timestamps and does not say its frame rate: timed at \(rate) fps; --fps sets another"
+        case .stream, nil: return "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
+        }
     }
 
     /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
@@ -496,19 +512,25 @@ enum VideoPlanner {
 
     /// The part of the input a request keeps (start and length in seconds), or nil for all of it.
     static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
-        guard request.start > 0 || request.duration != nil else { return nil }
-        guard request.start >= 0, request.start.isFinite else {
+        try cutRange(start: request.start, duration: request.duration, input: request.input, media: media)
+    }
+
+    /// The part of `input` from `start` lasting `duration` (nil: to the end), or nil for all of it.
+    static func cutRange(start: Double, duration: Double?, input: String,
+                         media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+        guard start > 0 || duration != nil else { return nil }
+        guard start >= 0, start.isFinite else {
             throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
         }
-        if let duration = request.duration, !(duration > 0 && duration.isFinite) {
+        if let duration, !(duration > 0 && duration.isFinite) {
             throw ConvertError(.request, key: "request.duration", message: "The duration must be more than 0 seconds.")
         }
         let total = media.duration ?? .infinity
-        if request.start >= total {
+        if start >= total {
             throw ConvertError(.request, key: "request.start",
-                               message: "The start time is past the end of \(request.input) (\(seconds(total)) s long).")
+                               message: "The start time is past the end of \(input) (\(seconds(total)) s long).")
         }
-        return (request.start, min(request.duration ?? .infinity, total - request.start))
+        return (start, min(duration ?? .infinity, total - start))
     }
 
     /// Seconds for a note: whole when whole, else one decimal.
@@ -521,15 +543,47 @@ enum VideoPlanner {
     static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
         let format = OutputFormat.audio(request.format)
-        guard let lane = try audioLanes(media: media, format: format, path: path, choice: request.audioTrack).first else {
-            let hasAudio = media.streams.contains { $0.kind == .audio }
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        let all = request.audioTrack == .all && audioStreams.count > 1
+        if all && request.format != .m4a {
+            throw ConvertError(.request, key: "request.all-audio",
+                               message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
+                               path: path)
+        }
+        // One track only: --all-audio of a clip with one track is that track.
+        let choice: AudioTrackChoice = all ? .all : request.audioTrack == .all ? .automatic : request.audioTrack
+        var lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
+        guard !lanes.isEmpty else {
+            let hasAudio = !audioStreams.isEmpty
             throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }
-        let notes = (lane.isCopy ? ["audio copied without re-encoding"] : ["audio re-encoded"])
-            + leftOutNotes(media: media, kept: [lane], offerChoice: true, offersAll: false).filter { $0.hasPrefix("audio track") }
-        var plan = VideoPlan(format: format, lanes: [lane], keepLocation: request.keepLocation, notes: notes)
+        let cut = try cutRange(start: request.start, duration: request.duration, input: path, media: media)
+        if let cut {
+            // A cut falls on the exact sample, so the kept sound is decoded and encoded again.
+            lanes = lanes.map { lane in
+                var encoding = audioEncoding(for: format, source: lane.stream)
+                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                return .audio(lane.stream, encoding)
+            }
+        }
+        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
+        if all && cut != nil {
+            notes.append("\(lanes.count) audio tracks re-encoded")
+        } else if all {
+            notes.append(lanes.allSatisfy(\.isCopy) ? "\(lanes.count) audio tracks copied without re-encoding"
+                             : "\(lanes.count) audio tracks saved")
+            for (position, stream) in audioStreams.enumerated()
+            where lanes.contains(where: { !$0.isCopy && $0.stream.index == stream.index }) {
+                notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded")
+            }
+        } else {
+            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : "audio re-encoded")
+            notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
+        }
+        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
         return plan
     }

@@ -26,6 +26,9 @@ package enum CompressCommand: MediaCommand {
             .option("target", short: "t", value: "size",
                     help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
             .flag("keep-location", help: "Keep the recording location in the output."),
+            .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+            .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part."),
+            .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
         ] + BatchOptions.specs,
         examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
                    "compress --from-file list.txt --target 50MB --dry-run"])
@@ -45,7 +48,12 @@ package enum EmailCommand: MediaCommand {
             location is removed unless --keep-location is given.
             """,
         arguments: [BatchOptions.files("The videos to send.")],
-        options: [.flag("keep-location", help: "Keep the recording location in the output.")] + BatchOptions.specs,
-        examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach"])
+        options: [
+            .flag("keep-location", help: "Keep the recording location in the output."),
+            .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+            .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part."),
+            .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
+        ] + BatchOptions.specs,
+        examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5"])
 }
 

@@ -8,6 +8,9 @@ package enum ExtractAudioCommand: MediaCommand {
                 help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) "
                     + "(default: the sound's own format when it is one of these, else m4a)."),
         .option("audio-track", value: "n", help: "Save this audio track (1 is the first) instead of the first AAC one."),
+        .flag("all-audio", help: "Save every audio track, together in one .m4a (the one audio format here that holds several)."),
+        .option("start", value: "time", help: "Start the sound here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+        .option("duration", value: "time", help: "Make the sound this long: seconds, mm:ss or hh:mm:ss."),
         .flag("keep-location", help: "Keep the recording location in the output."),
     ]
 
@@ -15,9 +18,11 @@ package enum ExtractAudioCommand: MediaCommand {
         name: "extract-audio",
         abstract: "Save the sound of videos as audio files.",
         discussion: "Without --to, the sound is kept as it is: AAC in .m4a, MP3 as .mp3, Opus as .opus, FLAC as .flac; "
-            + "other sound is encoded to AAC. A format asked for with --to is encoded unless the sound already is in it.",
+            + "other sound is encoded to AAC. A format asked for with --to is encoded unless the sound already is in it. "
+            + "One track is saved (the first AAC one, or --audio-track N) and each one left out is named; --all-audio saves "
+            + "every track in one .m4a (AAC copied, other sound encoded to AAC).",
         arguments: [BatchOptions.files("The videos.")],
         // Audio extraction never decodes a picture, so the pixel limit does not apply.
         options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },
-        examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac"])
+        examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac", "extract-audio clip.mp4 --all-audio"])
 }

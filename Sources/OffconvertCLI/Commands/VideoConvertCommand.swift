@@ -14,6 +14,7 @@ package enum VideoConvertCommand {
         .flag("all-audio", help: "Keep every audio track."),
         .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
         .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss."),
+        .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
     ]
 
     /// The codecs a container holds.

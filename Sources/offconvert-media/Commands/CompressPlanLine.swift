@@ -21,9 +21,15 @@ struct CompressPlanLine: Encodable {
     var sourceBytes: Int64
     var sourceWidth: Int
     var sourceHeight: Int
+    /// Seconds of video the target budgets (the cut's length when there is one).
+    var duration: Double
+    /// Where the cut starts (`--start`), nil without `--start`/`--duration`.
+    var cutStart: Double?
 
-    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview) {
+    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview, cutStart: Double? = nil) {
         self.index = index
+        duration = preview.duration
+        self.cutStart = cutStart
         self.input = input
         self.targetBytes = targetBytes
         reachable = preview.isReachable
@@ -47,6 +53,16 @@ struct CompressPlanLine: Encodable {
     }
 
     func text(unit: SizeUnit) -> String {
+        guard let cutStart else { return planText(unit: unit) }
+        return "cut from \(seconds(cutStart)) s, \(seconds(duration)) s long: " + planText(unit: unit)
+    }
+
+    private func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+
+    private func planText(unit: SizeUnit) -> String {
         let target = unit.format(targetBytes, rounding: .down)
         switch action {
         case "copy":

@@ -11,14 +11,17 @@ extension SendToWindowsCommand {
         let keepLocation = arguments.flag("keep-location")
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
+        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
         return try await VideoWork.run(
-            command: spec.name, identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)"],
+            command: spec.name,
+            identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)"],
             outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             request.maxPixels = maxPixels
             (request.start, request.duration) = (start, duration)
+            request.rawFrameRate = rawFrameRate
             return VideoConverter.convert(request)
         }
     }
@@ -29,6 +32,7 @@ extension CompressCommand {
         let (target, unit) = try targetSize(arguments)
         return await CompressBatch.run(
             command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.flag("keep-location"),
+            cut: try VideoWork.cut(arguments), rawFrameRate: try VideoWork.rawFrameRate(arguments),
             options: try BatchOptions.parse(arguments), console: console)
     }
 
@@ -59,7 +63,8 @@ extension EmailCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         await CompressBatch.run(
             command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes, unit: .megabyte,
-            keepLocation: arguments.flag("keep-location"), options: try BatchOptions.parse(arguments), console: console)
+            keepLocation: arguments.flag("keep-location"), cut: try VideoWork.cut(arguments),
+            rawFrameRate: try VideoWork.rawFrameRate(arguments), options: try BatchOptions.parse(arguments), console: console)
     }
 }
 
@@ -69,20 +74,28 @@ enum CompressBatch {
     /// filter graph at up to 4K, well under this.
     static let memoryPerJob: Int64 = 600_000_000
 
-    static func run(command: String, targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, options: BatchOptions,
+    /// `cut` is `--start` and `--duration`: the part of each video kept, which the target budgets.
+    /// `rawFrameRate` is `--fps`, for raw streams.
+    static func run(command: String, targetBytes: Int64, unit: SizeUnit, keepLocation: Bool,
+                    cut: (start: Double, duration: Double?) = (0, nil), rawFrameRate: Double? = nil, options: BatchOptions,
                     console: Console) async -> Int32 {
         if options.dryRun {
-            return await dryRun(targetBytes: targetBytes, unit: unit, keepLocation: keepLocation, options: options, console: console)
+            return await dryRun(targetBytes: targetBytes, unit: unit, keepLocation: keepLocation, cut: cut,
+                                rawFrameRate: rawFrameRate, options: options, console: console)
         }
         var work = BatchWork(
-            command: command, identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : ""],
+            command: command,
+            identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : "", "start=\(cut.start)", "duration=\(cut.duration ?? -1)",
+                       "fps=\(rawFrameRate ?? 0)"],
             outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
             estimatedOutputBytes: { _, inputBytes in min(inputBytes, targetBytes) },
             convert: { item, progress throws(ConvertError) in
-                let request = VideoCompressRequest(
+                var request = VideoCompressRequest(
                     input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
                     output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber),
                     unit: unit)
+                (request.start, request.duration) = cut
+                request.rawFrameRate = rawFrameRate
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
         work.accepts = .videos
@@ -93,7 +106,8 @@ enum CompressBatch {
     /// `--dry-run`: each input's planned output (as every batch command prints it), then what
     /// would be done to reach the target, or why it cannot be. Exits 1 when some target cannot
     /// be reached or some input cannot be read, so a script can tell before spending the time.
-    static func dryRun(targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, options: BatchOptions, console: Console) async -> Int32 {
+    static func dryRun(targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, cut: (start: Double, duration: Double?),
+                       rawFrameRate: Double?, options: BatchOptions, console: Console) async -> Int32 {
         let started = Date()
         let printer = BatchPrinter(console: console, options: options, board: nil)
         var options = options
@@ -111,11 +125,14 @@ enum CompressBatch {
             do throws(ConvertError) {
                 printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
                                 memory: memoryPerJob)
-                let preview = try await VideoConverter.previewCompression(
-                    VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit))
+                var request = VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit)
+                (request.start, request.duration) = cut
+                request.rawFrameRate = rawFrameRate
+                let preview = try await VideoConverter.previewCompression(request)
                 allReachable = allReachable && preview.isReachable
                 tally.planned += 1
-                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview)
+                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
+                                            cutStart: cut.start > 0 || cut.duration != nil ? cut.start : nil)
                 console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
             } catch {
                 allReachable = false
@@ -158,18 +175,25 @@ extension ExtractAudioCommand {
         guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
         let keepLocation = arguments.flag("keep-location")
         let track = try VideoWork.audioTracks(arguments)
+        let (start, duration) = try VideoWork.cut(arguments)
+        if track == .all, asked != nil, chosen != .m4a {
+            throw UsageError(message: "'--all-audio' saves the tracks together in one .m4a; a .\(chosen.fileExtension) file holds one sound track.")
+        }
         // Without --to, the sound keeps its own format when an audio file can hold it as it is
         // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a.
         let format: @Sendable (String) -> AudioFormat = { input in
             asked == nil ? VideoConverter.soundFormat(of: input, track: track) ?? .m4a : chosen
         }
         return try await VideoWork.run(
-            command: spec.name, identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)"],
+            command: spec.name,
+            identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
+                       "duration=\(duration ?? -1)"],
             outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
             extensionFor: { format($0).fileExtension }
         ) { input, output in
             var request = AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation, output: output)
             request.audioTrack = track
+            (request.start, request.duration) = (start, duration)
             return VideoConverter.extractAudio(request)
         }
     }
@@ -494,10 +518,12 @@ extension VideoConvertCommand {
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let audioTracks = try VideoWork.audioTracks(arguments)
+        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)"],
+                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
+                       "fps=\(rawFrameRate ?? 0)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest(
@@ -505,6 +531,7 @@ extension VideoConvertCommand {
                 keepLocation: keepLocation, output: output, maxPixels: maxPixels)
             (request.start, request.duration) = (start, duration)
             request.audioTracks = audioTracks
+            request.rawFrameRate = rawFrameRate
             return VideoConverter.convert(request)
         }
     }

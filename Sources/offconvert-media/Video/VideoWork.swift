@@ -71,6 +71,15 @@ enum VideoWork {
         return value
     }
 
+    /// `--fps` (a raw stream's frame rate), or nil when absent: a number above 0, at most 1000.
+    static func rawFrameRate(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments.value("fps") else { return nil }
+        guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 1000 else {
+            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--fps': expected frames per second, above 0 and at most 1000 (25, 29.97).")
+        }
+        return rate
+    }
+
     /// `--audio-track N` / `--all-audio` (where offered); both at once are a usage error.
     static func audioTracks(_ arguments: ParsedArguments) throws(UsageError) -> AudioTrackChoice {
         let all = arguments.flag("all-audio")

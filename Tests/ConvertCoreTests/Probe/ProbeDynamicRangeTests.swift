@@ -63,6 +63,7 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/fidelity-14s.mp4", expected: "sdr"),
         .init(file: "generated/fidelity-dv10.mp4", expected: "dv 10.1 L1 RPU+BL"),
         .init(file: "generated/fidelity-spatial.mov", expected: "sdr"),
+        .init(file: "generated/hdr10plus.mp4", expected: "hdr10"),
         .init(file: "generated/motion-clip.mp4", expected: "sdr"),
         .init(file: "generated/motion-located-clip.mp4", expected: "sdr"),
     ]

@@ -86,7 +86,35 @@ struct VideoFidelityTests {
         #expect(result.notes.contains("video copied without re-encoding"))
         let source = try Self.decodedCounts(input)
         #expect(source == [346, 242])
-        #expect(try Self.decodedCounts(try outputPath(result)) == [242, 346])
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == [242, 346])
+        // Its edit also ends part-way into the last shown frame (8.0433 s): the copy's ends there.
+        let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
+        #expect(try abs(#require(MediaTool.probe(output).video?.duration) - sourceDuration) < 0.002)
+        #expect(try MediaTool.decodeErrors(output) == "")
+    }
+
+    @Test("An iPhone Dolby Vision clip whose edit list ends before a frame other frames need (5 samples, 4 shown, 0.1067 s) copies to 4 frames over 0.1067 s, not 5 over 0.167 s",
+          arguments: [VideoContainer.mp4, .mov])
+    func editListEndBeforeReference(_ container: VideoContainer) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("video/dolbyVision-hdr.MOV")
+        let source = try Self.decodedCounts(input)
+        #expect(source.prefix(2) == [4, 5])
+        let result = try await Self.convert(input, to: container, in: directory)
+        #expect(result.notes.contains("video copied without re-encoding"))
+        let output = try outputPath(result)
+        #expect(try Self.decodedCounts(output) == [4, 5])
+        let sourceProbe = try MediaTool.probe(input)
+        let probe = try MediaTool.probe(output)
+        let sourceDuration = try #require(sourceProbe.video?.duration)
+        #expect(try abs(#require(probe.video?.duration) - sourceDuration) < 0.002)
+        #expect(try abs(#require(probe.duration) - sourceDuration) < 0.002)
+        // Every sample is kept (the hidden one is a reference); only the edit ends earlier.
+        #expect(probe.video?.string("nb_frames") == "5")
+        #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
+        #expect(try MediaTool.decodeErrors(output) == "")
     }
 
     @Test("A MOV copy of an iPhone Dolby Vision clip keeps its dvvC record (written under QuickTime's brand)")
@@ -147,13 +175,65 @@ struct VideoElementaryStreamTests {
         let request = situation == .sendToWindows ? VideoRequest.sendToWindows(input, output: output)
             : VideoRequest(input: input, container: .mp4, output: output)
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.first?.hasSuffix("(a raw stream has no timestamps: timed by its frame rate)") == true)
+        #expect(result.notes.first?.hasSuffix("(a raw stream has no timestamps: timed at 25 fps, the rate it says)") == true)
         let path = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(path) == [10])
         #expect(try abs(#require(MediaTool.probe(path).duration) - 0.4) < 0.01)
         let times = try MediaTool.videoFrameTimes(path)
         #expect(times.count == 10 && abs(times[1] - times[0] - 0.04) < 0.001)
         #expect(try MediaTool.decodeErrors(path) == "")
+    }
+
+    /// A raw stream's timing case: the fixture, the rate asked for, the note's words, the frame
+    /// interval and duration the output must have.
+    struct RawTimingCase: Sendable, CustomTestStringConvertible {
+        var fixture: String
+        var rate: Double?
+        var note: String
+        var interval: Double
+        var duration: Double
+        var testDescription: String { "\(fixture) at \(rate.map { "\($0)" } ?? "its own rate")" }
+    }
+
+    @Test("A raw stream is timed by --fps when given, else by its VUI timing, else at 30 fps with a note saying so",
+          arguments: [
+              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: nil, note: "timed at 50 fps, the rate it says",
+                            interval: 0.02, duration: 0.4),
+              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: nil,
+                            note: "does not say its frame rate: timed at 30 fps; --fps sets another", interval: 1.0 / 30,
+                            duration: 20.0 / 30),
+              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: 50, note: "timed at 50 fps, as --fps says",
+                            interval: 0.02, duration: 0.4),
+              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: 25, note: "timed at 25 fps, as --fps says",
+                            interval: 0.04, duration: 0.8),
+          ])
+    func timing(_ timing: RawTimingCase) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = VideoRequest(input: Fixtures.generated(timing.fixture), container: .mp4,
+                                   output: OutputLocation(directory: directory.path))
+        request.rawFrameRate = timing.rate
+        let result = try await VideoConverter.convert(request).result()
+        #expect(result.notes.first?.hasSuffix(timing.note + ")") == true, "\(result.notes)")
+        let path = try outputPath(result)
+        #expect(try VideoFidelityTests.decodedCounts(path) == [20])
+        #expect(try abs(#require(MediaTool.probe(path).duration) - timing.duration) < 0.01)
+        let times = try MediaTool.videoFrameTimes(path)
+        #expect(times.count == 20 && abs(times[1] - times[0] - timing.interval) < 0.001)
+        #expect(try MediaTool.decodeErrors(path) == "")
+    }
+
+    @Test("--fps changes nothing for a file with timestamps")
+    func fpsIgnoredWithTimestamps() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = VideoRequest(input: Fixtures.generated("fidelity-180.mp4"), container: .mp4, crf: 30,
+                                   output: OutputLocation(directory: directory.path))
+        request.rawFrameRate = 50
+        let result = try await VideoConverter.convert(request).result()
+        let times = try MediaTool.videoFrameTimes(try outputPath(result))
+        #expect(times.count == 10 && abs(times[1] - times[0] - 0.04) < 0.001)
+        #expect(!result.notes.contains { $0.contains("fps") })
     }
 }
 

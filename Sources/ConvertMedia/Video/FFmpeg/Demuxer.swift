@@ -37,8 +37,12 @@ final class Demuxer {
     /// Opens `path` and reads its stream information. Reading it decodes a few frames of each
     /// stream; `maxPixels` stops those decoders from allocating frames larger than that, so a
     /// stream whose headers claim a huge picture costs nothing before the plan refuses it.
+    ///
+    /// A raw elementary stream is timed by `rawFrameRate` (frames per second) when given, else
+    /// by its own timing information (H.264/HEVC VUI), else at ``assumedFrameRate``
+    /// (``rawTiming`` says which).
     init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
-         maxPixels: Int = PixelLimit.defaultMaxPixels) throws(ConvertError) {
+         maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil) throws(ConvertError) {
         self.path = path
         guard let allocated = avformat_alloc_context() else {
             throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening \(path).", path: path)
@@ -55,6 +59,9 @@ final class Demuxer {
         av_dict_set(&options, "format_whitelist", Demuxer.formatWhitelist, 0)
         // Sources with several hundred tracks or absurd sizes are not worth analysing for minutes.
         av_dict_set(&options, "max_streams", "64", 0)
+        // The raw readers' own default rate (25) cannot be told from a stream that says 25; a
+        // rate no stream says can. Other readers leave the option unused.
+        av_dict_set(&options, "framerate", Demuxer.unsaidRate, 0)
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
         let opened = avformat_open_input(&contextPointer, path, nil, &options)
         av_dict_free(&options)
@@ -89,6 +96,61 @@ final class Demuxer {
         // Every stored property is set by now, so throwing runs deinit, which closes the context
         // and releases the flag; freeing them here as well would free them twice.
         try FFmpeg.check(found, "read the stream information", path: path)
+        rawTiming = timeRawStreams(rate: rawFrameRate)
+    }
+
+    /// How a raw elementary stream's frames are timed; nil for every other file.
+    enum RawTiming: Equatable {
+        /// By the rate the user gave.
+        case given
+        /// By the stream's own timing information.
+        case stream
+        /// At ``Demuxer/assumedFrameRate``: nothing says the rate.
+        case assumed
+    }
+
+    /// How this file's frames are timed, when it is a raw elementary stream.
+    private(set) var rawTiming: RawTiming?
+
+    /// The rate a raw stream that does not say its own is played at.
+    static let assumedFrameRate = 30
+    /// The raw readers' `framerate` while reading the stream information: 19/7 fps, which no
+    /// stream's timing information says, so a stream still at it said nothing.
+    private static let unsaidRate = "19/7"
+
+    /// FFmpeg's raw video bitstream readers: their packets carry no timestamps.
+    static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
+
+    /// Whether the file is a raw elementary stream (`AVFMT_NOTIMESTAMPS`, or a raw video reader).
+    var isElementaryStream: Bool {
+        guard let format = context.pointee.iformat?.pointee else { return false }
+        return format.flags & AVFMT_NOTIMESTAMPS != 0 || Self.elementaryStreamFormats.contains(String(cString: format.name))
+    }
+
+    /// Sets the frame rate of a raw stream's video (`rate`, else its own, else 30 fps) where the
+    /// pump and the encoder read it (`r_frame_rate`, `avg_frame_rate`).
+    private func timeRawStreams(rate: Double?) -> RawTiming? {
+        guard isElementaryStream else { return nil }
+        var timing = RawTiming.stream
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let stream = context.pointee.streams[index], stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            else { continue }
+            let own = stream.pointee.r_frame_rate
+            let unsaid = own.num <= 0 || own.den <= 0 || av_cmp_q(own, av_make_q(19, 7)) == 0
+            let chosen: AVRational
+            if let rate {
+                chosen = av_d2q(rate, 100_000)
+                timing = .given
+            } else if unsaid {
+                chosen = AVRational(num: Int32(Self.assumedFrameRate), den: 1)
+                timing = .assumed
+            } else {
+                continue
+            }
+            stream.pointee.r_frame_rate = chosen
+            stream.pointee.avg_frame_rate = chosen
+        }
+        return timing
     }
 
     /// FFmpeg 5.1's MP4 reader does not know the `dav1` sample entry (Dolby Vision profile 10 over
@@ -129,6 +191,19 @@ final class Demuxer {
         if code == FFmpeg.endOfFile { return .endOfFile }
         try FFmpeg.check(code, "read a packet", path: path)
         return .packet
+    }
+
+    /// The container's start time (`AV_TIME_BASE` units), 0 when unknown; the pump subtracts it
+    /// from every timestamp.
+    var startTime: Int64 {
+        context.pointee.start_time == FFmpeg.noTimestamp ? 0 : context.pointee.start_time
+    }
+
+    /// Whether FFmpeg's MOV/MP4/HEIF demuxer reads the file (edit lists honoured, stream
+    /// durations those of the edits).
+    var isISOBMFF: Bool {
+        guard let name = context.pointee.iformat?.pointee.name else { return false }
+        return String(cString: name).split(separator: ",").contains("mov")
     }
 
     /// Container duration in seconds, when known.

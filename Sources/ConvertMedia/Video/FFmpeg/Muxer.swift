@@ -9,6 +9,8 @@ import ConvertCore
 final class Muxer {
     /// The destination users see, for error messages.
     let path: String
+    /// The file written (the staged temporary), for edits after the trailer.
+    let temporaryPath: String
     let context: UnsafeMutablePointer<AVFormatContext>
     /// The output format's `AVFMT_*` flags.
     private let formatFlags: Int32
@@ -16,6 +18,7 @@ final class Muxer {
     /// Creates a muxer of `format` writing to `temporaryPath`; `path` names the final output.
     init(format: String, temporaryPath: String, path: String) throws(ConvertError) {
         self.path = path
+        self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
         let code = avformat_alloc_output_context2(&allocated, nil, format, temporaryPath)
         guard code >= 0, let allocated else {
