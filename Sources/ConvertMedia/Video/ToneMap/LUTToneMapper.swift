@@ -98,53 +98,79 @@ final class LUTToneMapper {
 }
 
 /// The table's storage, borrowed for one frame.
+///
+/// Interpolation is tetrahedral: a cell's cube splits into six tetrahedra along its main
+/// diagonal, and the one holding the point is picked by sorting the three fractions. The sort is
+/// done with min/max and masks, not branches: fractions of neighbouring pixels are noise, so
+/// branches on them would be mispredicted about half the time.
 private struct Lookup: @unchecked Sendable {
     let luma: UnsafePointer<UInt16>
     let chroma: UnsafePointer<UInt16>
 
-    /// One tetrahedron of the cell holding (y, cb, cr): its first node, the two middle nodes'
-    /// offsets from it, and the sorted fractions (0…16) that weight the four nodes.
-    @inline(__always)
-    static func cell(_ y: Int32, _ cb: Int32, _ cr: Int32) -> (base: Int, a: Int, b: Int, f1: Int32, f2: Int32, f3: Int32) {
-        let n = ToneMapTable.nodes
-        let fy = y & 15, fb = cb & 15, fr = cr & 15
-        let base = (Int(y >> 4) &* n &+ Int(cb >> 4)) &* n &+ Int(cr >> 4)
-        let dy = n &* n, db = n, dr = 1
-        if fy >= fb {
-            if fb >= fr { return (base, dy, dy &+ db, fy, fb, fr) }
-            if fy >= fr { return (base, dy, dy &+ dr, fy, fr, fb) }
-            return (base, dr, dy &+ dr, fr, fy, fb)
-        }
-        if fr > fb { return (base, dr, db &+ dr, fr, fb, fy) }
-        if fr > fy { return (base, db, db &+ dr, fb, fr, fy) }
-        return (base, db, dy &+ db, fb, fy, fr)
-    }
-
+    static let n = ToneMapTable.nodes
+    static let dy = n &* n, db = n, dr = 1
     /// The far corner's offset in a cell.
-    static let far = ToneMapTable.nodes &* ToneMapTable.nodes &+ ToneMapTable.nodes &+ 1
+    static let far = dy &+ db &+ dr
 
-    /// 16-bit table values to 8 bits: weights sum to 16, values are 8-bit × 256.
+    /// 16-bit table values to 8 bits: weights sum to 16, values are 8-bit × 256 and at most
+    /// 255 × 256 (``ToneMapTable`` clamps them), so no clamp is needed here.
     @inline(__always)
-    static func eight(_ sum: Int32) -> UInt8 { UInt8(truncatingIfNeeded: min((sum &+ 2048) >> 12, 255)) }
+    static func eight(_ sum: Int) -> UInt8 { UInt8(truncatingIfNeeded: (sum &+ 2048) >> 12) }
 
+    /// The chroma half of a cell, shared by every luma pixel that sees this chroma: where the
+    /// cell starts along Cb and Cr, and the two chroma fractions sorted (high ≥ low) with the
+    /// offsets of their axes.
+    struct ChromaCell {
+        var base: Int
+        var high: Int, low: Int
+        var highOffset: Int, lowOffset: Int
+
+        @inline(__always)
+        init(cb: Int, cr: Int) {
+            base = (cb >> 4) &* Lookup.n &+ (cr >> 4)
+            let fb = cb & 15, fr = cr & 15
+            let bHigh = fb >= fr
+            high = bHigh ? fb : fr
+            low = bHigh ? fr : fb
+            highOffset = bHigh ? Lookup.db : Lookup.dr
+            lowOffset = bHigh ? Lookup.dr : Lookup.db
+        }
+    }
+
+    /// The tetrahedron for luma `y` in the cell `c`: its first node, the two middle nodes'
+    /// offsets, and the sorted fractions f1 ≥ f2 ≥ f3 (the four weights are 16 − f1, f1 − f2,
+    /// f2 − f3 and f3). The selects compile to conditional moves.
     @inline(__always)
-    func y(_ y: Int32, _ cb: Int32, _ cr: Int32) -> UInt8 {
-        let c = Lookup.cell(y, cb, cr)
-        let p = luma + c.base
-        let sum = Int32(p[0]) &* (16 &- c.f1) &+ Int32(p[c.a]) &* (c.f1 &- c.f2)
-            &+ Int32(p[c.b]) &* (c.f2 &- c.f3) &+ Int32(p[Lookup.far]) &* c.f3
-        return Lookup.eight(sum)
+    static func tetrahedron(_ y: Int, _ c: ChromaCell) -> (base: Int, a: Int, b: Int, f1: Int, f2: Int, f3: Int) {
+        let fy = y & 15
+        let base = (y >> 4) &* dy &+ c.base
+        let aboveHigh = fy >= c.high, aboveLow = fy >= c.low
+        // fy slots in above, between or below the sorted chroma pair.
+        let f1 = aboveHigh ? fy : c.high
+        let f3 = aboveLow ? c.low : fy
+        let f2 = aboveHigh ? c.high : (aboveLow ? fy : c.low)
+        let a = aboveHigh ? dy : c.highOffset
+        let second = aboveHigh ? c.highOffset : (aboveLow ? dy : c.lowOffset)
+        return (base, a, a &+ second, f1, f2, f3)
     }
 
     @inline(__always)
-    func cbcr(_ y: Int32, _ cb: Int32, _ cr: Int32) -> (UInt8, UInt8) {
-        let c = Lookup.cell(y, cb, cr)
-        let p = chroma + 2 &* c.base
-        let w0 = 16 &- c.f1, w1 = c.f1 &- c.f2, w2 = c.f2 &- c.f3, w3 = c.f3
-        let a = 2 &* c.a, b = 2 &* c.b, f = 2 &* Lookup.far
-        let u = Int32(p[0]) &* w0 &+ Int32(p[a]) &* w1 &+ Int32(p[b]) &* w2 &+ Int32(p[f]) &* w3
-        let v = Int32(p[1]) &* w0 &+ Int32(p[a &+ 1]) &* w1 &+ Int32(p[b &+ 1]) &* w2 &+ Int32(p[f &+ 1]) &* w3
-        return (Lookup.eight(u), Lookup.eight(v))
+    func y(_ y: Int, _ cell: ChromaCell) -> UInt8 {
+        let t = Lookup.tetrahedron(y, cell)
+        let p = luma + t.base
+        let c0 = Int(p[0]), c1 = Int(p[t.a]), c2 = Int(p[t.b]), c3 = Int(p[Lookup.far])
+        return Lookup.eight(c0 &<< 4 &+ (c1 &- c0) &* t.f1 &+ (c2 &- c1) &* t.f2 &+ (c3 &- c2) &* t.f3)
+    }
+
+    @inline(__always)
+    func cbcr(_ y: Int, _ cb: Int, _ cr: Int) -> (UInt8, UInt8) {
+        let t = Lookup.tetrahedron(y, ChromaCell(cb: cb, cr: cr))
+        let p = chroma + 2 &* t.base
+        let a = 2 &* t.a, b = 2 &* t.b, f = 2 &* Lookup.far
+        let u0 = Int(p[0]), u1 = Int(p[a]), u2 = Int(p[b]), u3 = Int(p[f])
+        let v0 = Int(p[1]), v1 = Int(p[a &+ 1]), v2 = Int(p[b &+ 1]), v3 = Int(p[f &+ 1])
+        return (Lookup.eight(u0 &<< 4 &+ (u1 &- u0) &* t.f1 &+ (u2 &- u1) &* t.f2 &+ (u3 &- u2) &* t.f3),
+                Lookup.eight(v0 &<< 4 &+ (v1 &- v0) &* t.f1 &+ (v2 &- v1) &* t.f2 &+ (v3 &- v2) &* t.f3))
     }
 }
 
@@ -180,37 +206,38 @@ private struct Planes: @unchecked Sendable {
         UnsafeRawPointer(base + row &* stride).assumingMemoryBound(to: UInt16.self)
     }
 
-    /// Maps chroma row `j` and the one or two luma rows it covers.
+    /// Maps chroma row `j` and the one or two luma rows it covers, in one pass over the columns:
+    /// each chroma sample's cell serves the two luma pixels on its column, and its own output.
     func mapRows(chromaRow j: Int, lookup: Lookup) {
         let top = 2 &* j, bottom = min(2 &* j &+ 1, height &- 1)
         let u = row16(cb, cStride, j), v = row16(cr, cStride, j)
         let upper = row16(y, yStride, top), lower = row16(y, yStride, bottom)
-        let last = chromaWidth &- 1
-        for row in top...bottom {
-            let luma = row == top ? upper : lower
-            let out = outY + row &* outYStride
-            var x = 0
-            while x < width {
-                let i = x >> 1
-                let u0 = Int32(u[i] & 0x3FF), v0 = Int32(v[i] & 0x3FF)
-                out[x] = lookup.y(Int32(luma[x] & 0x3FF), u0, v0)
-                if x &+ 1 < width {
-                    let k = min(i &+ 1, last)
-                    let u1 = (u0 &+ Int32(u[k] & 0x3FF) &+ 1) >> 1, v1 = (v0 &+ Int32(v[k] & 0x3FF) &+ 1) >> 1
-                    out[x &+ 1] = lookup.y(Int32(luma[x &+ 1] & 0x3FF), u1, v1)
-                }
-                x &+= 2
-            }
-        }
+        let outUpper = outY + top &* outYStride, outLower = outY + bottom &* outYStride
         let outU = outCb + j &* outCStride, outV = outCr + j &* outCStride
+        let last = chromaWidth &- 1
+        let left = siting == .left
+        var u0 = Int(u[0] & 0x3FF), v0 = Int(v[0] & 0x3FF)
         for i in 0..<chromaWidth {
-            let column = 2 &* i
-            let at: Int32 = siting == .left
-                ? (Int32(upper[column] & 0x3FF) &+ Int32(lower[column] & 0x3FF) &+ 1) >> 1
-                : Int32(upper[column] & 0x3FF)
-            let mapped = lookup.cbcr(at, Int32(u[i] & 0x3FF), Int32(v[i] & 0x3FF))
+            let even = 2 &* i, odd = even &+ 1
+            let k = min(i &+ 1, last)
+            let u1 = Int(u[k] & 0x3FF), v1 = Int(v[k] & 0x3FF)
+            let y0 = Int(upper[even] & 0x3FF), y1 = Int(lower[even] & 0x3FF)
+            // Even columns see their own chroma sample.
+            let cell = Lookup.ChromaCell(cb: u0, cr: v0)
+            outUpper[even] = lookup.y(y0, cell)
+            outLower[even] = lookup.y(y1, cell)
+            // The chroma sample stands for the luma at its own position.
+            let mapped = lookup.cbcr(left ? (y0 &+ y1 &+ 1) >> 1 : y0, u0, v0)
             outU[i] = mapped.0
             outV[i] = mapped.1
+            // Odd columns lie halfway between two chroma samples.
+            if odd < width {
+                let between = Lookup.ChromaCell(cb: (u0 &+ u1 &+ 1) >> 1, cr: (v0 &+ v1 &+ 1) >> 1)
+                outUpper[odd] = lookup.y(Int(upper[odd] & 0x3FF), between)
+                outLower[odd] = lookup.y(Int(lower[odd] & 0x3FF), between)
+            }
+            u0 = u1
+            v0 = v1
         }
     }
 }

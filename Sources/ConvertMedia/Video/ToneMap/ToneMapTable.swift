@@ -59,9 +59,10 @@ struct ToneMapTable: Sendable {
             // Column x of row r is node (r, x / nodes, x % nodes): the table's own index order.
             for x in 0..<width {
                 let index = row * width + x
-                luma[index] = y[x]
-                chroma[2 * index] = cb[x]
-                chroma[2 * index + 1] = cr[x]
+                // At most 255 × 256, so the interpolated value rounds to at most 255.
+                luma[index] = min(y[x], 65280)
+                chroma[2 * index] = min(cb[x], 65280)
+                chroma[2 * index + 1] = min(cr[x], 65280)
             }
         }
         return ToneMapTable(luma: luma, chroma: chroma)
