@@ -72,6 +72,14 @@ let package = Package(
             path: "Benchmarks/DecodeFloor",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Benchmarks only: decodes an HDR clip and tone maps every frame (table or zscale chain)
+        // without encoding, so Benchmarks/ can time the tone-map stage alone.
+        .executableTarget(
+            name: "tonemap-floor",
+            dependencies: ["ConvertMedia"],
+            path: "Benchmarks/ToneMapFloor",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "ConvertCoreTests",
             dependencies: ["ConvertCore", "ConvertMedia"],

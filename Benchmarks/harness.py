@@ -249,7 +249,9 @@ def write_results(fresh, started, order):
              "Peak RSS is the process tree's largest resident set (not measured for heavy workloads).",
              "",
              "Target-size accuracy over every test clip (73 runs against a plain ffmpeg 2-pass) is in "
-             "[RESULTS-compress.md](RESULTS-compress.md), made by `Benchmarks/compress-accuracy.py`.",
+             "[RESULTS-compress.md](RESULTS-compress.md), made by `Benchmarks/compress-accuracy.py`. The x264 preset "
+             "comparison for `send-to-windows` (medium, fast, faster, veryfast and HandBrake's Fast 1080p30 on SDR clips) "
+             "is in [RESULTS-presets.md](RESULTS-presets.md), made by `Benchmarks/preset-compare.py`.",
              ""]
     chart = []
     for w in workloads:

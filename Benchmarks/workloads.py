@@ -219,8 +219,9 @@ def tonemap(work, binary, quick):
     return [tonemap_workload(
         "tonemap", f"HDR (HLG) → SDR H.264, 9 frames 1080p ({os.path.basename(hlg)})", hlg, "arib-std-b67", o, reset, binary,
         note="Nine frames: start-up, probing and encoder set-up decide this one, not the per-frame work (see tonemap-pq). "
-             "Both use the same filter chain, x264 preset/CRF and threads, keep every frame's timestamp and copy the AAC "
-             "track (checked: the decoded outputs are identical).")]
+             "offconvert tone maps with its table (sampled once per clip from the same zscale+Hable chain, ≥ 46 dB "
+             "from it on every HDR test clip); ffmpeg runs the chain itself. Same x264 preset/CRF and threads; both "
+             "keep every frame's timestamp and copy the AAC track.")]
 
 
 def tonemap_pq(work, binary, quick):
@@ -230,7 +231,37 @@ def tonemap_pq(work, binary, quick):
     o, reset = out_dir(work, "tonemap-pq-out")
     return [tonemap_workload(
         "tonemap-pq", f"HDR10 (PQ) → SDR H.264, {28 * times} frames 1080p (a real 1 s clip played {times}×)", clip, "smpte2084",
-        o, reset, binary, note="Long enough for the per-frame work (decode, zscale, tonemap, x264) to dominate. Same frames, chain, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations.")]
+        o, reset, binary, note="Long enough for the per-frame work (decode, tone map, x264) to dominate. offconvert tone maps with its table, ffmpeg with the zscale+tonemap chain the table is sampled from (RSS: most of both tools' peak is x264 medium's lookahead at 1080p, ~440 MiB; the decoder and the table stage alone peak at ~130 MiB, see tonemap-stage-pq). Same frames, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations.")]
+
+
+def tonemap_stage(work, binary, quick):
+    """The tone-map stage alone (no encoder): offconvert's table tone mapper against the zscale
+    float chain, both after the same decode. `tonemap-floor` decodes with the product's decoder
+    settings and tone maps each frame by the table or by FFmpeg's zscale chain (in-process,
+    the same graph the product would build), writing nothing; the ffmpeg CLI rows run the same
+    chain into `-f null`. The stage's own cost is each row's CPU minus its decode-only row."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "tonemap-floor"], cwd=ROOT, check=True)
+    floor = os.path.join(os.path.dirname(binary), "tonemap-floor")
+    source = real_or_test("video/hdr10-video-with-sdr-container.mp4")
+    times = 2 if quick else 4
+    clip = looped(source, times, os.path.join(work, f"hdr10-pq-x{times}.mp4"))
+    hlg = real_or_test("video/hlg10-color-test.mp4")
+    hlg_times = 4 if quick else 9
+    hlg_clip = looped(hlg, hlg_times, os.path.join(work, f"hlg-x{hlg_times}.mp4"))
+    workloads = []
+    for name, title, path, transfer in [
+            ("tonemap-stage-pq", f"Tone-map stage alone, HDR10 (PQ) 1080p, {28 * times} frames", clip, "smpte2084"),
+            ("tonemap-stage-hlg", f"Tone-map stage alone, HLG 1080p, {9 * hlg_times} frames", hlg_clip, "arib-std-b67")]:
+        workloads.append(Workload(name, title, [
+            Contender("offconvert table (tonemap-floor table)", f"{floor} table {path}", ours=True),
+            Contender("zscale chain in-process (tonemap-floor zscale)", f"{floor} zscale {path}"),
+            Contender("decode only (tonemap-floor decode)", f"{floor} decode {path}"),
+            Contender("ffmpeg CLI, zscale chain to -f null",
+                      f"ffmpeg -v error -i {path} -map 0:v:0 -vf {tonemap_filter(transfer)} -fps_mode passthrough -f null -"),
+            Contender("ffmpeg CLI, decode only to -f null", f"ffmpeg -v error -i {path} -map 0:v:0 -fps_mode passthrough -f null -"),
+        ], note="Stage CPU = a row's CPU s minus its decode-only row's (tonemap-floor rows: the product's decoder; "
+                "ffmpeg rows: ffmpeg's). The goal is the table's stage ≥ 3× cheaper than the zscale chain's."))
+    return workloads
 
 
 def remux(work, binary, quick):
@@ -387,6 +418,7 @@ CATALOGUE = [
     (["h264"], h264),
     (["tonemap"], tonemap),
     (["tonemap-pq"], tonemap_pq),
+    (["tonemap-stage-pq", "tonemap-stage-hlg"], tonemap_stage),
     (["remux"], remux),
     (["gif"], gif),
     (["bigbatch"], big_photo_batch),

@@ -247,6 +247,13 @@ final class VideoLane: TranscodingLane {
     let muxer: Muxer
     let output: UnsafeMutablePointer<AVStream>
     private let decoded: Frame
+    /// The table tone mapper, for HDR to SDR when the decoder's frames are ones it covers; the
+    /// zscale chain in `encoding.filter` stays the fallback for frames it does not.
+    private let toneMapper: LUTToneMapper?
+    /// A decoded frame after the table tone mapper.
+    private let mapped: Frame
+    /// Whether the current graph takes the table tone mapper's frames (else decoded ones).
+    private var graphTakesMapped: Bool
     private let filtered: Frame
     let encoded: Packet
     private var lastPts = Int64.min
@@ -270,6 +277,7 @@ final class VideoLane: TranscodingLane {
         self.muxer = muxer
         self.encoding = encoding
         decoded = try Frame()
+        mapped = try Frame()
         filtered = try Frame()
         encoded = try Packet()
         decoder = try CodecDecoder(stream: input, path: demuxer.path, maxPixels: maxPixels)
@@ -284,9 +292,17 @@ final class VideoLane: TranscodingLane {
         // The encoder and the muxer header need the output size before the first frame is decoded,
         // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it
         // if the decoder's frames turn out different.
-        graphInput = FilterGraph.VideoInput(width: source.width, height: source.height, pixelFormat: source.pix_fmt.rawValue,
+        if case .toneMap(let range) = encoding.dynamicRange, LUTToneMapper.covers(pixelFormat: source.pix_fmt) {
+            toneMapper = LUTToneMapper(source: range, path: demuxer.path)
+        } else {
+            toneMapper = nil
+        }
+        graphTakesMapped = toneMapper != nil
+        graphInput = FilterGraph.VideoInput(width: source.width, height: source.height,
+                                            pixelFormat: toneMapper != nil ? AV_PIX_FMT_YUV420P.rawValue : source.pix_fmt.rawValue,
                                             timeBase: input.pointee.time_base, sampleAspect: source.sample_aspect_ratio)
-        graph = try FilterGraph(video: graphInput, description: encoding.filter, path: demuxer.path)
+        graph = try FilterGraph(video: graphInput, description: VideoLane.description(encoding, mapped: graphTakesMapped),
+                                path: demuxer.path)
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
         let context = encoder.context
         context.pointee.width = graph.outputWidth
@@ -411,32 +427,51 @@ final class VideoLane: TranscodingLane {
         while try decoder.receive(into: decoded) == .frame {
             decoded.pointer.pointee.pts = framePace.map { Int64(decodedFrames) * $0 } ?? decoded.pointer.pointee.best_effort_timestamp
             decodedFrames += 1
-            let frame = decoded.pointer.pointee
-            if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat {
+            let picture = try toneMapped(decoded)
+            let frame = picture.pointer.pointee
+            let takesMapped = picture === mapped
+            if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat
+                || takesMapped != graphTakesMapped {
                 try replaceGraph(width: frame.width, height: frame.height, pixelFormat: frame.format,
-                                 sampleAspect: frame.sample_aspect_ratio)
+                                 sampleAspect: frame.sample_aspect_ratio, mapped: takesMapped)
             }
-            try graph.push(decoded)
+            try graph.push(picture)
             decoded.unref()
+            mapped.unref()
             try drainGraph()
         }
     }
 
     /// Flushes the current graph and builds one for frames of a new size or pixel format. A final
     /// scale keeps the encoder's size and format, which cannot change once the header is written.
-    private func replaceGraph(width: Int32, height: Int32, pixelFormat: Int32, sampleAspect: AVRational) throws(ConvertError) {
+    private func replaceGraph(width: Int32, height: Int32, pixelFormat: Int32, sampleAspect: AVRational,
+                              mapped: Bool) throws(ConvertError) {
         try graph.push(nil)
         try drainGraph()
         graphInput.width = width
         graphInput.height = height
         graphInput.pixelFormat = pixelFormat
         graphInput.sampleAspect = sampleAspect
+        graphTakesMapped = mapped
         let context = encoder.context.pointee
-        var description = encoding.filter
+        var description = VideoLane.description(encoding, mapped: mapped)
         if encoding.encoder != "gif", let name = av_get_pix_fmt_name(context.pix_fmt) {
             description += ",scale=w=\(context.width):h=\(context.height),format=\(String(cString: name))"
         }
         graph = try FilterGraph(video: graphInput, description: description, path: path)
+    }
+
+    /// The graph for `encoding`: after the table tone mapper, its float chain is left out.
+    private static func description(_ encoding: VideoEncoding, mapped: Bool) -> String {
+        guard mapped, case .toneMap(let source) = encoding.dynamicRange else { return encoding.filter }
+        return ToneMapDecision.filterAfterTable(encoding.filter, source: source)
+    }
+
+    /// `frame` tone mapped by the table when there is one and it covers the frame, else `frame`.
+    private func toneMapped(_ frame: Frame) throws(ConvertError) -> Frame {
+        guard let toneMapper, LUTToneMapper.covers(frame) else { return frame }
+        try toneMapper.map(frame, into: mapped)
+        return mapped
     }
 
     private func drainGraph() throws(ConvertError) {

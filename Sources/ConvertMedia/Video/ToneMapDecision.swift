@@ -72,9 +72,24 @@ enum ToneMapDecision {
     /// zscale linearises with the input transfer named explicitly (PQ or HLG, so a mislabelled
     /// container cannot fool it), converts the primaries to BT.709 in linear light, Hable maps
     /// highlights without desaturating, and zscale re-applies the BT.709 transfer and matrix.
+    ///
+    /// This float chain is the reference the table tone mapper (``ToneMapTable``) is sampled from,
+    /// and the fallback for frames that table does not cover (see ``LUTToneMapper/covers(_:)``).
     static func filter(for source: Source) -> String {
+        chain(for: source, output: "yuv420p")
+    }
+
+    /// The same chain ending in `output` (`yuv444p16le` when the table is sampled from it).
+    static func chain(for source: Source, output: String) -> String {
         let transfer = source == .hlg ? "arib-std-b67" : "smpte2084"
         return "zscale=tin=\(transfer):min=bt2020nc:pin=bt2020:rin=tv:t=linear:npl=100,format=gbrpf32le,"
-            + "zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
+            + "zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=\(output)"
+    }
+
+    /// `description` (an encoding's filter chain) for frames the table tone mapper has already
+    /// turned into 8-bit BT.709 `yuv420p`: the float chain is replaced by a plain format step, and
+    /// everything around it (trim, rotation, scaling) stays as planned.
+    static func filterAfterTable(_ description: String, source: Source) -> String {
+        description.replacingOccurrences(of: filter(for: source), with: "format=yuv420p")
     }
 }

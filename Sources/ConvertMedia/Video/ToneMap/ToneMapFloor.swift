@@ -1,0 +1,140 @@
+internal import CFFmpeg
+import ConvertCore
+import Foundation
+
+/// The tone-map stage alone, for the benchmarks in Benchmarks/ and the tests (SPI, not part of
+/// the stable API): decodes a clip's video with the product's decoder settings and tone maps
+/// every frame, encoding and writing nothing, so the stage's cost is the difference from
+/// ``Mode/decode``.
+@_spi(Benchmarks)
+public enum ToneMapFloor {
+    /// What is done with each decoded frame.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Nothing: the decode floor.
+        case decode
+        /// The table tone mapper (``LUTToneMapper``), as `send-to-windows` runs it.
+        case table
+        /// The zscale+tonemap float chain (``ToneMapDecision/filter(for:)``), the fallback.
+        case zscale
+    }
+
+    /// Decodes the first video stream of the clip at `path` and handles every frame as `mode`
+    /// says; with `rawOutput`, appends each tone-mapped frame there as raw `yuv420p` (for the
+    /// quality tests). Returns the number of frames.
+    public static func run(path: String, mode: Mode, rawOutput: String? = nil) throws(ConvertError) -> Int {
+        let demuxer = try Demuxer(path: path)
+        guard let stream = MediaSnapshot(demuxer).video,
+              case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg
+        else {
+            throw ConvertError(.request, key: "request.not-hdr", message: "\(path) has no PQ or HLG video.", path: path)
+        }
+        let input = demuxer.stream(stream.index)
+        let decoder = try CodecDecoder(stream: input, path: path)
+        let sink = try rawOutput.map { path throws(ConvertError) in try RawSink(path: path) }
+        let stage = try Stage(mode: mode, source: source, decoder: decoder, timeBase: input.pointee.time_base, path: path)
+        let packet = try Packet()
+        let decoded = try Frame()
+        var frames = 0
+        func drain() throws(ConvertError) {
+            while try decoder.receive(into: decoded) == .frame {
+                frames += 1
+                try stage.handle(decoded, sink: sink)
+                decoded.unref()
+            }
+        }
+        while try demuxer.read(into: packet) == .packet {
+            if packet.pointer.pointee.stream_index == Int32(stream.index) {
+                while true {
+                    let accepted = try decoder.send(packet)
+                    try drain()
+                    if accepted { break }
+                }
+            }
+            packet.unref()
+        }
+        _ = try decoder.send(nil)
+        try drain()
+        try stage.finish(sink: sink)
+        return frames
+    }
+
+    /// One mode's per-frame work.
+    private final class Stage {
+        let mode: Mode
+        let mapper: LUTToneMapper
+        let graph: FilterGraph?
+        let mapped: Frame
+
+        init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: AVRational, path: String) throws(ConvertError) {
+            self.mode = mode
+            mapper = LUTToneMapper(source: source, path: path)
+            mapped = try Frame()
+            let context = decoder.context.pointee
+            graph = mode != .zscale ? nil : try FilterGraph(
+                video: .init(width: context.width, height: context.height, pixelFormat: context.pix_fmt.rawValue,
+                             timeBase: timeBase, sampleAspect: AVRational(num: 1, den: 1)),
+                description: ToneMapDecision.filter(for: source), path: path)
+        }
+
+        func handle(_ frame: Frame, sink: RawSink?) throws(ConvertError) {
+            switch mode {
+            case .decode:
+                return
+            case .table:
+                try mapper.map(frame, into: mapped)
+                try sink?.write(mapped)
+                mapped.unref()
+            case .zscale:
+                try graph?.push(frame)
+                try pull(sink: sink)
+            }
+        }
+
+        func finish(sink: RawSink?) throws(ConvertError) {
+            guard let graph else { return }
+            try graph.push(nil)
+            try pull(sink: sink)
+        }
+
+        private func pull(sink: RawSink?) throws(ConvertError) {
+            guard let graph else { return }
+            while try graph.pull(into: mapped) == .frame {
+                try sink?.write(mapped)
+                mapped.unref()
+            }
+        }
+    }
+}
+
+/// Raw `yuv420p` frames appended to a file, for comparing with ffmpeg's `-f rawvideo` output.
+private final class RawSink {
+    private let handle: FileHandle
+    private let path: String
+
+    init(path: String) throws(ConvertError) {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw ConvertError(.device, key: "device.create", message: "Cannot create \(path).", path: path)
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit { try? handle.close() }
+
+    /// Appends the visible rows of each plane of `frame` (8-bit 4:2:0).
+    func write(_ frame: Frame) throws(ConvertError) {
+        let picture = frame.pointer.pointee
+        var bytes = Data()
+        let width = Int(picture.width), height = Int(picture.height)
+        let planes = [(picture.data.0, picture.linesize.0, width, height),
+                      (picture.data.1, picture.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                      (picture.data.2, picture.linesize.2, (width + 1) / 2, (height + 1) / 2)]
+        for (base, stride, columns, rows) in planes {
+            guard let base else { continue }
+            for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns) }
+        }
+        do { try handle.write(contentsOf: bytes) } catch {
+            throw ConvertError(.device, key: "device.write", message: "Cannot write \(path).", path: path)
+        }
+    }
+}

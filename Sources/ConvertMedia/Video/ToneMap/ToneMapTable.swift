@@ -1,0 +1,98 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// A 3D table from 10-bit BT.2020 Y'CbCr (PQ or HLG) to 8-bit BT.709 Y'CbCr, built once per clip.
+///
+/// The table is *sampled from the reference chain itself* (``ToneMapDecision/filter(for:)``:
+/// zscale linearisation, BT.2020 → BT.709 primaries in linear light, Hable on the brightest
+/// component, BT.709 transfer and matrix): one 4:4:4 picture holding every node (65³ ≈ 275 000
+/// pixels, a quarter of one 1080p frame) goes through that float chain once, at 16 bits out.
+/// So the table is the same Hable curve and the same primaries conversion as the chain, with
+/// zimg's exact constants, HLG system gamma and the clip's peak (the chain reads MaxCLL or the
+/// mastering peak from the frame's side data, which the node picture carries over from the
+/// clip's first frame), not a second implementation of them that could drift.
+///
+/// Why Hable and not the BT.2390 EETF: the quality bar is the zscale+Hable picture (PSNR against
+/// it); BT.2390 keeps more highlight contrast but would differ from that reference by several dB
+/// on bright clips, and it would change how every existing HDR conversion looks. The table makes
+/// the curve a build-time choice: a BT.2390 table is one different sampling pass.
+///
+/// Nodes are every 16th code (0, 16, …, 1008, then 1023) on all three axes; between them
+/// ``LUTToneMapper`` interpolates tetrahedrally. Outputs are 16-bit (8-bit value × 256), so the
+/// interpolation rounds once, at the end.
+struct ToneMapTable: Sendable {
+    /// Nodes per axis.
+    static let nodes = 65
+    /// log2 of the codes per cell (1024 / 64).
+    static let cellShift = 4
+    /// Output Y' per node (16-bit), index `(y * nodes + cb) * nodes + cr`.
+    let luma: [UInt16]
+    /// Output Cb, Cr per node (16-bit, interleaved), index `2 × ((y * nodes + cb) * nodes + cr)`.
+    let chroma: [UInt16]
+
+    /// The 10-bit code of node `index` on any axis.
+    static func code(_ index: Int) -> UInt16 { UInt16(min(index << cellShift, 1023)) }
+
+    /// Samples the reference chain for `source`, with `frame`'s properties and side data (the
+    /// tone curve's peak comes from them exactly as it would for the clip's own frames).
+    static func sampled(for source: ToneMapDecision.Source, like frame: Frame, path: String) throws(ConvertError) -> ToneMapTable {
+        let count = nodes * nodes * nodes
+        let node = try nodePicture(like: frame, path: path)
+        let graph = try FilterGraph(
+            video: .init(width: Int32(nodes * nodes), height: Int32(nodes), pixelFormat: AV_PIX_FMT_YUV444P10LE.rawValue,
+                         timeBase: AVRational(num: 1, den: 25), sampleAspect: AVRational(num: 1, den: 1)),
+            description: ToneMapDecision.chain(for: source, output: "yuv444p16le"), path: path)
+        try graph.push(node)
+        try graph.push(nil)
+        let mapped = try Frame()
+        guard try graph.pull(into: mapped) == .frame, mapped.pointer.pointee.format == AV_PIX_FMT_YUV444P16LE.rawValue else {
+            throw ConvertError(.internal, key: "internal.tone-map", message: "The tone map table could not be built.", path: path)
+        }
+        var luma = [UInt16](repeating: 0, count: count)
+        var chroma = [UInt16](repeating: 0, count: 2 * count)
+        let picture = mapped.pointer.pointee
+        let width = nodes * nodes
+        for row in 0..<nodes {
+            let y = UnsafeRawPointer(picture.data.0! + row * Int(picture.linesize.0)).assumingMemoryBound(to: UInt16.self)
+            let cb = UnsafeRawPointer(picture.data.1! + row * Int(picture.linesize.1)).assumingMemoryBound(to: UInt16.self)
+            let cr = UnsafeRawPointer(picture.data.2! + row * Int(picture.linesize.2)).assumingMemoryBound(to: UInt16.self)
+            // Column x of row r is node (r, x / nodes, x % nodes): the table's own index order.
+            for x in 0..<width {
+                let index = row * width + x
+                // At most 255 × 256, so the interpolated value rounds to at most 255.
+                luma[index] = min(y[x], 65280)
+                chroma[2 * index] = min(cb[x], 65280)
+                chroma[2 * index + 1] = min(cr[x], 65280)
+            }
+        }
+        return ToneMapTable(luma: luma, chroma: chroma)
+    }
+
+    /// A `yuv444p10le` picture whose pixel (x, row) is node (row, x / nodes, x % nodes).
+    private static func nodePicture(like frame: Frame, path: String) throws(ConvertError) -> Frame {
+        let node = try Frame()
+        let picture = node.pointer
+        // Properties and side data (mastering display, content light level) from the clip.
+        try FFmpeg.check(av_frame_copy_props(picture, frame.pointer), "copy frame properties", path: path, category: .internal)
+        picture.pointee.format = AV_PIX_FMT_YUV444P10LE.rawValue
+        picture.pointee.width = Int32(nodes * nodes)
+        picture.pointee.height = Int32(nodes)
+        picture.pointee.pts = 0
+        picture.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        try FFmpeg.check(av_frame_get_buffer(picture, 0), "allocate the tone map table", path: path, category: .internal)
+        for row in 0..<nodes {
+            let y = UnsafeMutableRawPointer(picture.pointee.data.0! + row * Int(picture.pointee.linesize.0))
+                .assumingMemoryBound(to: UInt16.self)
+            let cb = UnsafeMutableRawPointer(picture.pointee.data.1! + row * Int(picture.pointee.linesize.1))
+                .assumingMemoryBound(to: UInt16.self)
+            let cr = UnsafeMutableRawPointer(picture.pointee.data.2! + row * Int(picture.pointee.linesize.2))
+                .assumingMemoryBound(to: UInt16.self)
+            for x in 0..<(nodes * nodes) {
+                y[x] = code(row)
+                cb[x] = code(x / nodes)
+                cr[x] = code(x % nodes)
+            }
+        }
+        return node
+    }
+}
