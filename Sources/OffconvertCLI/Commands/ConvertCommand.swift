@@ -11,7 +11,10 @@ package enum ConvertCommand: Command {
 
     /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
     package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [
-        .flag("lossless", help: "Lossless WebP."),
+        .flag(
+            "lossless",
+            help: "Lossless WebP or JPEG XL. A JPEG to JPEG XL is recompressed so that djxl gives back the same JPEG bytes "
+                + "(with --keep-metadata; otherwise the JPEG with its metadata filtered as usual)."),
         .option(
             "depth", value: "8|10",
             help: "Bits per channel of HEIC output. Default: 10 bits from 10/12/16-bit photos, 8 otherwise. "

@@ -82,8 +82,9 @@ package enum PhotoWork {
         .option(
             "quality", short: "q", value: "n",
             help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
-                + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size). Not for PNG.",
-            default: "85; 55 for HEIC"),
+                + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
+                + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
+            default: "85; 55 for HEIC; 90 for JPEG XL"),
         .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels (never enlarged)."),
         .option(
             "resize", value: "WxH",
