@@ -23,9 +23,9 @@ package enum ConvertCommand: Command {
 
     package static let spec = CommandSpec(
         name: "convert",
-        abstract: "Convert photos to JPEG, PNG, WebP, HEIC or AVIF, and videos to MP4, MOV, MKV or WebM.",
+        abstract: "Convert photos to JPEG, PNG, WebP, HEIC, AVIF or JPEG XL, and videos to MP4, MOV, MKV or WebM.",
         discussion: """
-            Reads JPEG, PNG, WebP, HEIC, AVIF and GIF (first frame), recognised by content, not by \
+            Reads JPEG, PNG, WebP, HEIC, AVIF, JPEG XL and GIF (first frame), recognised by content, not by \
             name. Orientation is applied to the pixels, the colour profile is kept, and location \
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \

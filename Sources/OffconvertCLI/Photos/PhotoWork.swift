@@ -71,7 +71,7 @@ package enum PhotoWork {
         'crop' cuts the centre of the picture to the box's shape and shrinks it to WxH, never \
         enlarging (a smaller picture is only cut, so the output is then smaller than the box); \
         'pad' fits the picture inside (never enlarged) and centres it on exactly WxH, the bars \
-        transparent where the format has alpha (PNG, WebP, HEIC, AVIF) and --background \
+        transparent where the format has alpha (PNG, WebP, HEIC, AVIF, JPEG XL) and --background \
         otherwise or when given. Shrinking uses a Lanczos filter; JPEGs shrunk by half or more \
         are decoded at a reduced size directly.
         """

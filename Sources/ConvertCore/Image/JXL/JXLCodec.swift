@@ -48,9 +48,11 @@ enum JXLCodec {
         let deep = bitmap.sourceBitDepth > 8
         let pixels = deep ? bitmap.toSixteenBit() : bitmap.toEightBit()
         let bits = deep ? min(16, bitmap.sourceBitDepth) : 8
+        // Lossless keeps the ICC byte for byte (no XYB, so libjxl's Display P3 misreading does not arise).
+        let isDisplayP3 = bitmap.icc.flatMap(ColorProfiles.describe) == "Display P3"
         return try JXLEncoder(threads: threads).encode(
             pixels, bitDepth: bits, coding: lossless ? .lossless : .lossy(distance: distance(quality: quality)),
-            effort: effort, exif: exif, xmp: xmp)
+            color: !lossless && isDisplayP3 ? .displayP3 : .icc, effort: effort, exif: exif, xmp: xmp)
     }
 
     /// Recompresses a JPEG file so that `djxl` gives back exactly `jpeg`; nil when libjxl cannot

@@ -31,10 +31,22 @@ final class JXLEncoder {
         case lossless
     }
 
+    /// How the file describes its colours.
+    enum Color {
+        /// The bitmap's ICC profile, stored as is (or turned into an equivalent colour encoding
+        /// by libjxl); sRGB when the bitmap has none.
+        case icc
+        /// Display P3 as a colour encoding (D65, P3 primaries, sRGB transfer), for the pixels of
+        /// Apple's Display P3 ICC profile: libjxl 0.7 misreads that profile's non-D50 media
+        /// white point when coding XYB (jxlinfo showed white point x=0.2776 y=0.2963 and shifted
+        /// primaries; libjxl issue #4911).
+        case displayP3
+    }
+
     /// Encodes `bitmap` (RGB or RGBA, 8 or 16 bits) with `bitDepth` bits per sample in the file,
-    /// tagged with its ICC profile (sRGB when it has none), with EXIF and XMP boxes.
+    /// its colours described as `color` says, with EXIF and XMP boxes.
     func encode(
-        _ bitmap: Bitmap, bitDepth: Int, coding: Coding, effort: Int, exif: [UInt8]?, xmp: [UInt8]?
+        _ bitmap: Bitmap, bitDepth: Int, coding: Coding, color: Color, effort: Int, exif: [UInt8]?, xmp: [UInt8]?
     ) throws(ConvertError) -> [UInt8] {
         var info = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&info)
@@ -47,7 +59,10 @@ final class JXLEncoder {
         info.orientation = JXL_ORIENT_IDENTITY  // the pixels are upright already
         if case .lossless = coding { info.uses_original_profile = 1 } else { info.uses_original_profile = 0 }
         guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else { throw Self.failure("the image header") }
-        try setColor(icc: bitmap.icc)
+        switch color {
+        case .icc: try setColor(icc: bitmap.icc)
+        case .displayP3: try setDisplayP3()
+        }
         try addBoxes(exif: exif, xmp: xmp)
         let settings = try frameSettings(coding: coding, effort: effort)
         let wide = bitmap.isSixteenBit
@@ -76,6 +91,14 @@ final class JXLEncoder {
         guard added == JXL_ENC_SUCCESS else { return nil }
         JxlEncoderCloseInput(encoder)
         return try? output()
+    }
+
+    private func setDisplayP3() throws(ConvertError) {
+        var color = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&color, 0)
+        color.primaries = JXL_PRIMARIES_P3
+        color.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL
+        guard JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
     }
 
     private func setColor(icc: [UInt8]?) throws(ConvertError) {
