@@ -42,12 +42,14 @@ enum JXLCodec {
         try JXLDecoder(threads: 1).read(data, pixels: false, maxPixels: Int.max, path: path)
     }
 
-    /// Encodes `bitmap`: 16 bits per sample in the file when the source had more than 8 (its
-    /// own depth up to 16), else 8; ICC kept (sRGB when none); EXIF and XMP as boxes.
+    /// Encodes `bitmap`: 16 bits per sample in the file when the source had more than 8, else 8; ICC kept (sRGB when none); EXIF and XMP as boxes.
     static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) -> [UInt8] {
+        // 10- and 12-bit sources are written at 16 bits: given 16-bit input with a smaller
+        // `bits_per_sample`, libjxl 0.7 stored other colours (ten-bit.heic's mean colour
+        // #B9D9FD came back as #D1D5D0 lossy and with blue wrapped round lossless).
         let deep = bitmap.sourceBitDepth > 8
+        let bits = deep ? 16 : 8
         let pixels = deep ? bitmap.toSixteenBit() : bitmap.toEightBit()
-        let bits = deep ? min(16, bitmap.sourceBitDepth) : 8
         // Lossless keeps the ICC byte for byte (no XYB, so libjxl's Display P3 misreading does not arise).
         let isDisplayP3 = bitmap.icc.flatMap(ColorProfiles.describe) == "Display P3"
         return try JXLEncoder(threads: threads).encode(
