@@ -103,6 +103,44 @@ struct MotionCommandsTests {
         }
     }
 
+    /// A Samsung HEIC motion photo as Galaxy phones write one: a HEIC, then the same SEF
+    /// trailer as their JPEGs (`Image_UTC_Data`, `MotionPhoto_Data` + the MP4, `SEFH`…`SEFT`).
+    /// Made from two generated fixtures: motion.heic without its `mpvd` box (the last one), and
+    /// the trailer of motion-samsung.jpg, whose offsets count back from `SEFH` and so still hold.
+    static func samsungHEIC(in folder: URL) throws -> (path: String, still: Data) {
+        let heic = try #require(FileManager.default.contents(atPath: generated("motion.heic")))
+        let clip = try #require(FileManager.default.contents(atPath: generated("motion-clip.mp4")))
+        let still = heic.prefix(heic.count - clip.count - 8)
+        let jpeg = try #require(FileManager.default.contents(atPath: generated("motion-samsung.jpg")))
+        let name = try #require(jpeg.range(of: Data("Image_UTC_Data".utf8)))
+        let path = folder.appendingPathComponent("20230401_120000.heic").path
+        try (still + jpeg[(name.lowerBound - 8)...]).write(to: URL(fileURLWithPath: path))
+        return (path, Data(still))
+    }
+
+    @Test("a Samsung HEIC motion photo: info shows its video, extract-motion copies it, strip-motion leaves the HEIC's bytes",
+          .enabled(if: haveTools))
+    func samsungHEIC() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, still) = try Self.samsungHEIC(in: folder)
+        let info = try await CLIRunner.run(["info", input])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("motion: Samsung motion photo, MP4 of"), "\(info.stdout)")
+        let extracted = try await CLIRunner.run(["extract-motion", "-o", folder.path, input])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let video = folder.appendingPathComponent("20230401_120000.mp4").path
+        #expect(try await Self.streamHash(video) == Self.streamHash(Self.generated("motion-clip.mp4")))
+        let stripped = try await CLIRunner.run(["strip-motion", "-o", folder.path, input])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let output = folder.appendingPathComponent("20230401_120000 (still).heic").path
+        #expect(FileManager.default.contents(atPath: output) == still)
+        let tags = try await Self.tool("exiftool", ["-ee", "-a", "-s", "-G1", output])
+        #expect(!tags.stdout.contains("EmbeddedVideo") && !tags.stdout.contains("Warning"), "\(tags.stdout)")
+        let again = try await CLIRunner.run(["info", output])
+        #expect(again.status == 0 && !again.stdout.contains("motion:"), "\(again.stdout)")
+    }
+
     @Test("info shows the embedded video in text and JSON, and a missing one honestly")
     func info() async throws {
         let located = Self.generated("motion-located.MP.jpg")
