@@ -250,6 +250,10 @@ def write_results(fresh, started, order):
              "",
              "Target-size accuracy over every test clip (73 runs against a plain ffmpeg 2-pass) is in "
              "[RESULTS-compress.md](RESULTS-compress.md), made by `Benchmarks/compress-accuracy.py`.",
+             "",
+             "JPEG XL against JPEG and AVIF at the same `--quality` (size, Butteraugli, SSIM), lossless JPEG "
+             "recompression and the encoder's time against cjxl are in [RESULTS-jxl.md](RESULTS-jxl.md), made by "
+             "`Benchmarks/jxl-compare.py`.",
              ""]
     chart = []
     for w in workloads:

@@ -13,8 +13,6 @@ struct JXLImage {
     /// The file's own colour profile (for `info`): its ICC, or one libjxl makes from its
     /// colour encoding.
     var originalICC: [UInt8]?
-    /// Whether the file stores the JPEG it was recompressed from (a `jbrd` box).
-    var hasJPEGReconstruction: Bool
     /// Whether it is an animation (only the first frame is decoded).
     var isAnimated: Bool
     var exif: [UInt8]?
@@ -69,7 +67,6 @@ final class JXLDecoder {
         var originalICC: [UInt8]?
         var dataICC: [UInt8]?
         var boxes: [String: [UInt8]] = [:]
-        var hasJBRD = false
         /// The box being read into `boxBuffer`, by type.
         var boxType: String?
         /// Memory libjxl writes the box into between calls, so not a Swift array (whose storage
@@ -177,14 +174,13 @@ final class JXLDecoder {
         return ok ? icc : nil
     }
 
-    /// Starts reading the box just found when it is metadata (`Exif`, `xml `); notes a `jbrd`.
+    /// Starts reading the box just found when it is metadata (`Exif`, `xml `).
     private func startBox(_ state: inout ReadState, path: String) throws(ConvertError) {
         var type: (CChar, CChar, CChar, CChar) = (0, 0, 0, 0)
         guard withUnsafeMutableBytes(of: &type, { JxlDecoderGetBoxType(decoder, $0.baseAddress?.assumingMemoryBound(to: CChar.self), 1) })
             == JXL_DEC_SUCCESS
         else { return }
         let name = String(decoding: withUnsafeBytes(of: &type) { Array($0) }, as: UTF8.self)
-        if name == "jbrd" { state.hasJBRD = true }
         guard name == "Exif" || name == "xml ", state.boxes[name] == nil else { return }
         state.boxType = name
         try setBoxBuffer(state.growBox(to: 1 << 12, keeping: 0), from: 0, path: path)
@@ -229,7 +225,7 @@ final class JXLDecoder {
         return JXLImage(
             width: size.width, height: size.height, bitDepth: Int(state.info.bits_per_sample),
             hasAlpha: state.info.alpha_bits > 0, isGrey: state.info.num_color_channels == 1,
-            originalICC: state.originalICC, hasJPEGReconstruction: state.hasJBRD,
+            originalICC: state.originalICC,
             isAnimated: state.info.have_animation != 0, exif: exif, xmp: state.boxes["xml "], bitmap: bitmap)
     }
 

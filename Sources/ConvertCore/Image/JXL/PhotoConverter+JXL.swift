@@ -32,7 +32,10 @@ extension PhotoConverter {
             request.color == .keep, request.targetByteCount == nil,
             try ImageDecoder.sniff(path: request.inputPath) == .jpeg
         else { return .notApplicable }
-        let source = try ImageDecoder.readAll(path: request.inputPath)
+        var source = try ImageDecoder.readAll(path: request.inputPath)
+        // A motion photo's MP4 sits after the JPEG's end, where libjxl would keep it as tail
+        // data: like every conversion, this one writes the still only (the caller says so).
+        if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }
         let (jpeg, notes) = filteredJPEG(source, policy: request.metadata)
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
