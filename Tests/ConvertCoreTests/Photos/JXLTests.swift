@@ -196,6 +196,22 @@ struct JXLTests {
         #expect(PhotoReference.psnr(try PhotoReference.ffmpegRGB(back), try PhotoReference.ffmpegRGB(source)) == .infinity)
     }
 
+    @Test("a motion photo JPEG → JXL --lossless keeps the still only: djxl's JPEG has no MP4 and no motion pointers")
+    func recompressionOfMotionPhoto() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Fixtures.generated("motion-google.MP.jpg")
+        let (output, result) = try await Self.convert(source, lossless: true, metadata: .keep, in: directory)
+        #expect(result.notes.contains(MotionPhotoEditor.motionNotKeptNote), "\(result.notes)")
+        let back = directory.appendingPathComponent("back.jpg").path
+        try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
+        let clip = try #require(FileManager.default.contents(atPath: Fixtures.generated("motion-clip.mp4")))
+        let sizes = try [source, back].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
+        #expect(sizes[1] <= sizes[0] - clip.count, "\(sizes)")
+        let tags = try PhotoReference.exiftool(back, ["-ee"])
+        #expect(!tags.contains("GCamera") && !tags.contains("Container") && !tags.contains("EmbeddedVideo") && tags.contains("DateTimeOriginal"), "\(tags)")
+    }
+
     @Test("JXL from cjxl (a bare codestream) and from offconvert (the container) is read: sniffed, probed, converted exactly")
     func reading() async throws {
         let directory = try Fixtures.temporaryDirectory()
