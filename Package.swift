@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // libjxl 0.7 (Debian 12) with its thread pool, libjxl_threads: JPEG XL in and out,
+        // including lossless JPEG recompression.
+        // No `pkgConfig:`: libjxl.pc's cflags carry libhwy's -D define, which SwiftPM refuses with a
+        // warning; the headers are in /usr/include and the module map links both libraries.
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg.
@@ -37,7 +42,7 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CPNGShim", "CWebP", "CLCMS", "CCrypto"],
+            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CPNGShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

@@ -252,6 +252,10 @@ def write_results(fresh, started, order):
              "[RESULTS-compress.md](RESULTS-compress.md), made by `Benchmarks/compress-accuracy.py`. The x264 preset "
              "comparison for `send-to-windows` (medium, fast, faster, veryfast and HandBrake's Fast 1080p30 on SDR clips) "
              "is in [RESULTS-presets.md](RESULTS-presets.md), made by `Benchmarks/preset-compare.py`.",
+             "",
+             "JPEG XL against JPEG and AVIF at the same `--quality` (size, Butteraugli, SSIM), lossless JPEG "
+             "recompression and the encoder's time against cjxl are in [RESULTS-jxl.md](RESULTS-jxl.md), made by "
+             "`Benchmarks/jxl-compare.py`.",
              ""]
     chart = []
     for w in workloads:

@@ -159,7 +159,7 @@ struct CLIProductTests {
         (["convert", "photos/tokyo.jpg", "--to", "png", "--crf", "20"], "Options for png: --max-size"),
         (["convert", "photos/tokyo.jpg", "--to", "jpg", "--lossless"], "'--lossless' does not apply"),
         (["convert", "video/sample.mp4", "--to", "mp4", "--quality", "80"], "Options for mp4: --codec"),
-        (["convert", "photos/tokyo.jpg", "--to", "bmp"], "expected one of jpg, png, webp, heic, avif, mp4"),
+        (["convert", "photos/tokyo.jpg", "--to", "bmp"], "expected one of jpg, png, webp, heic, avif, jxl, mp4"),
         (["convert", "photos/tokyo.jpg", "--to", "webp", "--quality", "101"], "from 1 to 100"),
         (["convert", "video/sample.mp4", "--to", "webm", "--codec", "h264"], "expected one of vp9, av1"),
     ])

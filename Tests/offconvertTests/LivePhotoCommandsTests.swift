@@ -64,6 +64,33 @@ struct LivePhotoCommandsTests {
         #expect(streams.contains(kind == "gif" ? "codec_name=gif|width=480" : "codec_name=h264|width=640|height=428"), "\(streams)")
     }
 
+    /// Today's used conversions in the folder's own allowance.
+    static func used(_ folder: UserFolder) async throws -> Int {
+        let outcome = try await folder.run(["allowance", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        return try #require(object["used"] as? Int)
+    }
+
+    @Test("a Live Photo is one conversion: heic-to-jpg --live counts once, like live-photo, even as the last free one",
+          .enabled(if: haveTools))
+    func oneConversion() async throws {
+        let folder = try Self.folder()
+        defer { folder.remove() }
+        #expect(try await folder.run(["live-photo", "-o", "a", "IMG_5195.HEIC"]).status == 0)
+        #expect(try await Self.used(folder) == 1)
+        #expect(try await folder.run(["live-photo", "--to", "gif", "-o", "b", "IMG_5195.HEIC"]).status == 0)
+        #expect(try await Self.used(folder) == 2)
+        // The last free conversion covers the stills and their motion: the motion is not refused.
+        let outcome = try await folder.run(["heic-to-jpg", "--live", "mp4", "-o", "c", "IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(folder.files().contains("c/IMG_5195.jpg") && folder.files().contains("c/IMG_5195.mp4"), "\(folder.files())")
+        #expect(try await Self.used(folder) == 3)
+        // With none left, nothing is made and the run says so once (exit 77).
+        let refused = try await folder.run(["heic-to-jpg", "--live", "mp4", "-o", "d", "IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(refused.status == 77)
+        #expect(!folder.files().contains { $0.hasPrefix("d/") }, "\(folder.files())")
+    }
+
     @Test("live-photo turns a pair into an MP4, a GIF or the still", .enabled(if: haveTools))
     func livePhoto() async throws {
         let folder = try Self.folder()

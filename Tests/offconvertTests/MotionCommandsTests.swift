@@ -103,6 +103,110 @@ struct MotionCommandsTests {
         }
     }
 
+    /// A Samsung HEIC motion photo as Galaxy phones write one: a HEIC, then the same SEF
+    /// trailer as their JPEGs (`Image_UTC_Data`, `MotionPhoto_Data` + the MP4, `SEFH`…`SEFT`).
+    /// Made from two generated fixtures: motion.heic without its `mpvd` box (the last one), and
+    /// the trailer of motion-samsung.jpg, whose offsets count back from `SEFH` and so still hold.
+    static func samsungHEIC(in folder: URL) throws -> (path: String, still: Data) {
+        let heic = try #require(FileManager.default.contents(atPath: generated("motion.heic")))
+        let clip = try #require(FileManager.default.contents(atPath: generated("motion-clip.mp4")))
+        let still = heic.prefix(heic.count - clip.count - 8)
+        let jpeg = try #require(FileManager.default.contents(atPath: generated("motion-samsung.jpg")))
+        let name = try #require(jpeg.range(of: Data("Image_UTC_Data".utf8)))
+        let path = folder.appendingPathComponent("20230401_120000.heic").path
+        try (still + jpeg[(name.lowerBound - 8)...]).write(to: URL(fileURLWithPath: path))
+        return (path, Data(still))
+    }
+
+    @Test("a Samsung HEIC motion photo: info shows its video, extract-motion copies it, strip-motion leaves the HEIC's bytes",
+          .enabled(if: haveTools))
+    func samsungHEIC() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, still) = try Self.samsungHEIC(in: folder)
+        let info = try await CLIRunner.run(["info", input])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("motion: Samsung motion photo, MP4 of"), "\(info.stdout)")
+        let extracted = try await CLIRunner.run(["extract-motion", "-o", folder.path, input])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let video = folder.appendingPathComponent("20230401_120000.mp4").path
+        #expect(try await Self.streamHash(video) == Self.streamHash(Self.generated("motion-clip.mp4")))
+        let stripped = try await CLIRunner.run(["strip-motion", "-o", folder.path, input])
+        #expect(stripped.status == 0, "\(stripped.stderr)")
+        let output = folder.appendingPathComponent("20230401_120000 (still).heic").path
+        #expect(FileManager.default.contents(atPath: output) == still)
+        let tags = try await Self.tool("exiftool", ["-ee", "-a", "-s", "-G1", output])
+        #expect(!tags.stdout.contains("EmbeddedVideo") && !tags.stdout.contains("Warning"), "\(tags.stdout)")
+        let again = try await CLIRunner.run(["info", output])
+        #expect(again.status == 0 && !again.stdout.contains("motion:"), "\(again.stdout)")
+    }
+
+    /// A Google-style HEIC motion photo whose XMP is an item (`mime`, `application/rdf+xml`)
+    /// declaring the motion: exiftool writes the packet into motion.heic's still, then the clip
+    /// goes after it in an `mpvd` box. Returns the file and the still as exiftool wrote it.
+    static func heicWithXMPItem(in folder: URL) async throws -> (path: String, still: String) {
+        let heic = try #require(FileManager.default.contents(atPath: generated("motion.heic")))
+        let clip = try #require(FileManager.default.contents(atPath: generated("motion-clip.mp4")))
+        let still = folder.appendingPathComponent("still.heic").path
+        try heic.prefix(heic.count - clip.count - 8).write(to: URL(fileURLWithPath: still))
+        let packet = folder.appendingPathComponent("motion.xmp")
+        try Data(motionXMP.utf8).write(to: packet)
+        let written = try await tool("exiftool", ["-q", "-overwrite_original", "-xmp<=\(packet.path)", still])
+        #expect(written.status == 0, "\(written.stderr)")
+        var box = Data()
+        let size = UInt32(clip.count + 8)
+        box.append(contentsOf: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
+        box.append(contentsOf: Array("mpvd".utf8))
+        let path = folder.appendingPathComponent("PXL_motion.heic").path
+        try (try #require(FileManager.default.contents(atPath: still)) + box + clip).write(to: URL(fileURLWithPath: path))
+        return (path, still)
+    }
+
+    static let motionXMP = """
+<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:dc="http://purl.org/dc/elements/1.1/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="0">
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">kept</rdf:li></rdf:Alt></dc:title>
+   <Container:Directory><rdf:Seq>
+    <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/heic" Item:Semantic="Primary"/></rdf:li>
+    <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto"/></rdf:li>
+   </rdf:Seq></Container:Directory>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>
+"""
+
+    @Test("strip-motion on a HEIC whose XMP is an item: the pointers go, every byte outside the packet stays (exiftool)",
+          .enabled(if: haveTools))
+    func heicXMPItem() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, still) = try await Self.heicWithXMPItem(in: folder)
+        let before = try await Self.tool("exiftool", ["-a", "-s", "-G1", input])
+        #expect(before.stdout.contains("MotionPhoto") && before.stdout.contains("DirectoryItemSemantic"), "\(before.stdout)")
+        let outcome = try await CLIRunner.run(["strip-motion", "-o", folder.path, input])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("motion pointers removed from the XMP"), "\(outcome.stderr)")
+        let output = folder.appendingPathComponent("PXL_motion (still).heic").path
+        let tags = try await Self.tool("exiftool", ["-ee", "-a", "-s", "-G1", output])
+        for tag in ["GCamera", "MotionPhoto", "Container", "Warning"] {
+            #expect(!tags.stdout.contains(tag), "\(output) still has \(tag): \(tags.stdout)")
+        }
+        #expect(tags.stdout.contains("Title") && tags.stdout.contains("kept"), "other XMP lost: \(tags.stdout)")
+        // Same length as the still exiftool wrote, and different only inside the XMP packet.
+        let original = try #require(FileManager.default.contents(atPath: still))
+        let stripped = try #require(FileManager.default.contents(atPath: output))
+        #expect(stripped.count == original.count)
+        let start = try #require(original.range(of: Data("<?xpacket begin".utf8))).lowerBound
+        let end = try #require(original.range(of: Data("<?xpacket end=\"w\"?>".utf8))).upperBound
+        let differing = zip(original, stripped).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(!differing.isEmpty && differing.allSatisfy { (start..<end).contains($0) }, "bytes changed outside the XMP")
+        let decode = try await Self.tool("heif-convert", [output, folder.appendingPathComponent("decoded.png").path])
+        #expect(decode.status == 0, "libheif cannot read the still: \(decode.stderr)")
+    }
+
     @Test("info shows the embedded video in text and JSON, and a missing one honestly")
     func info() async throws {
         let located = Self.generated("motion-located.MP.jpg")

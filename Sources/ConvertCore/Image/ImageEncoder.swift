@@ -72,6 +72,10 @@ package enum ImageEncoder {
                 bitmap, format: format == .heic ? .heic : .avif, quality: quality, bitDepth: heifBitDepth, exif: exif,
                 xmp: xmp, to: path, displayPath: displayPath)
             return Written(notes: [])
+        case .jxl:
+            let bytes = try JXLCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
+            try writeFile(bytes, to: path, displayPath: displayPath)
+            return Written(notes: [])
         case .gif:
             throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
         }

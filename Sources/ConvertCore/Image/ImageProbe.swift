@@ -81,7 +81,23 @@ public enum ImageProbe {
             return info(
                 format: .gif, width: image.canvasWidth, height: image.canvasHeight, bitDepth: 8, hasAlpha: true,
                 icc: nil, exif: nil, xmp: nil)
+        case .jxl:
+            return try probeJXL(path: path)
         }
+    }
+
+    /// JPEG XL: the codestream header and boxes only; its size is upright already (libjxl
+    /// orients), so the EXIF Orientation is reported but not applied again.
+    private static func probeJXL(path: String) throws(ConvertError) -> ImageInfo {
+        let image = try JXLCodec.header(ImageDecoder.readAll(path: path), path: path)
+        let exif = image.exif.flatMap { Exif(block: $0) }
+        let sources = locations(exif: exif, xmp: image.xmp)
+        return ImageInfo(
+            format: .jxl, width: image.width, height: image.height, bitDepth: image.bitDepth, hasAlpha: image.hasAlpha,
+            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC),
+            hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
+            make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
+            auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
     }
 
     private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {

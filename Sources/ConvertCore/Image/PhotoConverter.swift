@@ -80,10 +80,13 @@ public enum PhotoConverter {
                 message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
         }
         if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
+        let recompression = try recompressedJPEG(request, cancellation: cancellation)
+        if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
         var photo = try ImageDecoder.decode(path: input, options: decodeOptions(for: request), cancellation: cancellation)
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
+        if case .refused = recompression { notes.append(refusedRecompressionNote) }
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
         let gainMap = try generalGainMap(request, cancellation: cancellation)
         gainMap.note.map(note)

@@ -16,7 +16,7 @@ package enum MediaSniffer {
     }
 
     /// The short ids of image formats (``MediaInfo/format``).
-    package static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif"]
+    package static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif", "jxl"]
 
     /// Brands of an `ftyp` that make the file a HEIF/AVIF still image (or image sequence).
     private static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
@@ -35,6 +35,9 @@ package enum MediaSniffer {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(format: "png", name: "PNG image") }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(format: "gif", name: "GIF image") }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(format: "webp", name: "WebP image") }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]) {
+            return .image(format: "jxl", name: "JPEG XL image")
+        }
         if starts([0x1A, 0x45, 0xDF, 0xA3]) {
             // The EBML header (DocType among its first elements) fits in the first 64 bytes.
             let isWebM = head.prefix(64).windows(of: Array("webm".utf8))

@@ -184,7 +184,7 @@ package struct BatchOptions: Sendable {
 
     /// Extensions that make `-o NAME` a file name rather than a folder.
     package static let outputFileExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "mp4", "mov", "mkv", "webm", "m4a", "mp3", "wav", "flac", "opus", "ogg",
+        "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "jxl", "mp4", "mov", "mkv", "webm", "m4a", "mp3", "wav", "flac", "opus", "ogg",
     ]
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every

@@ -61,6 +61,9 @@ package struct BatchWork: Sendable {
     /// What the batch converts; other inputs are set aside (see ``InputTriage``). Every input
     /// by default; each command says what it reads.
     package var accepts: InputTriage.Accepts = .anything
+    /// Set when this batch finishes a conversion already charged to the allowance: the motion
+    /// half of `heic-to-jpg --live`, whose photo batch counted the Live Photos as one conversion.
+    package var alreadyCharged = false
     /// Why `input` would fail, checked by `--dry-run` the way the conversion opens it; nil when
     /// it would be read. By default: it exists, is a readable, non-empty regular file.
     package var check: @Sendable (_ input: String) async -> ConvertError? = { BatchPlan.fileProblem($0) }
@@ -199,7 +202,7 @@ package enum BatchRunner {
         }
         // A batch resumed after an interruption was charged when its first output was placed:
         // finishing it is the same conversion, even when today's allowance is used up since.
-        let charged = resumed
+        let charged = resumed || work.alreadyCharged
         let (items, before) = (pending, tally)
         let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
             do {

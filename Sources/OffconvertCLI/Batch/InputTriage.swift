@@ -53,7 +53,7 @@ package enum InputTriage {
     /// Extensions of photos offconvert reads; a file so named that does not read as a photo is
     /// a damaged photo (a failure), not a file to skip.
     package static let photoExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics",
+        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl",
     ]
 
     /// Splits `inputs` into those the batch converts and those it sets aside.

@@ -42,13 +42,13 @@ package enum Catalogue {
     }
 
     /// Whether the photo option `long` shapes a `format` output: quality is for lossy
-    /// encoders (not PNG), lossless for WebP, a target size for JPEG and WebP, a bit depth for
+    /// encoders (not PNG), lossless for WebP and JPEG XL, a target size for JPEG and WebP, a bit depth for
     /// HEIC (AVIF is written at 8 bits only: libheif 1.15's AV1 encoder aborts on 10-bit input,
     /// so `--depth` is not offered for it).
     package static func photoOption(_ long: String, appliesTo format: PhotoFormat) -> Bool {
         switch long {
         case "quality": format != .png
-        case "lossless": format == .webp
+        case "lossless": format == .webp || format == .jxl
         case "target-size": format == .jpeg || format == .webp
         case "depth": format == .heic
         default: true

@@ -11,7 +11,10 @@ package enum ConvertCommand: Command {
 
     /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
     package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [
-        .flag("lossless", help: "Lossless WebP."),
+        .flag(
+            "lossless",
+            help: "Lossless WebP or JPEG XL. A JPEG to JPEG XL is recompressed so that djxl gives back the same JPEG bytes "
+                + "(with --keep-metadata; otherwise the JPEG with its metadata filtered as usual)."),
         .option(
             "depth", value: "8|10",
             help: "Bits per channel of HEIC output. Default: 10 bits from 10/12/16-bit photos, 8 otherwise. "
@@ -20,9 +23,9 @@ package enum ConvertCommand: Command {
 
     package static let spec = CommandSpec(
         name: "convert",
-        abstract: "Convert photos to JPEG, PNG, WebP, HEIC or AVIF, and videos to MP4, MOV, MKV or WebM.",
+        abstract: "Convert photos to JPEG, PNG, WebP, HEIC, AVIF or JPEG XL, and videos to MP4, MOV, MKV or WebM.",
         discussion: """
-            Reads JPEG, PNG, WebP, HEIC, AVIF and GIF (first frame), recognised by content, not by \
+            Reads JPEG, PNG, WebP, HEIC, AVIF, JPEG XL and GIF (first frame), recognised by content, not by \
             name. Orientation is applied to the pixels, the colour profile is kept, and location \
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \

@@ -12,7 +12,8 @@ package enum HeicToJpgCommand: Command {
             Live Photos: a photo and a MOV pair when they carry the same content identifier (names \
             are only a hint). Without --live the MOVs are left alone and the summary says how many \
             were not converted; with --live mp4 (as send-to-windows makes them) or --live gif (as \
-            gif makes them) each photo's motion is written beside it under the same name.
+            gif makes them) each photo's motion is written beside it under the same name; the \
+            photos and their motion count as one conversion of the free allowance, as live-photo does.
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions) + [

@@ -71,7 +71,7 @@ package enum PhotoWork {
         'crop' cuts the centre of the picture to the box's shape and shrinks it to WxH, never \
         enlarging (a smaller picture is only cut, so the output is then smaller than the box); \
         'pad' fits the picture inside (never enlarged) and centres it on exactly WxH, the bars \
-        transparent where the format has alpha (PNG, WebP, HEIC, AVIF) and --background \
+        transparent where the format has alpha (PNG, WebP, HEIC, AVIF, JPEG XL) and --background \
         otherwise or when given. Shrinking uses a Lanczos filter; JPEGs shrunk by half or more \
         are decoded at a reduced size directly.
         """
@@ -82,8 +82,9 @@ package enum PhotoWork {
         .option(
             "quality", short: "q", value: "n",
             help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
-                + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size). Not for PNG.",
-            default: "85; 55 for HEIC"),
+                + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
+                + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
+            default: "85; 55 for HEIC; 90 for JPEG XL"),
         .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels (never enlarged)."),
         .option(
             "resize", value: "WxH",

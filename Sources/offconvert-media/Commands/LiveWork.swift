@@ -7,11 +7,19 @@ extension HeicToJpgCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let kind = try arguments.choice("live", liveChoices, default: "mp4")
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
+        // One run is one conversion of the allowance, as `live-photo` is: the stills and their
+        // motion are one job for the person asking. The motion batch is free when the photo
+        // batch was charged; when it placed nothing (all already converted), the motion batch
+        // charges itself; when the photos were refused (77), the motion is not tried.
+        let store = AllowanceStore()
+        let before = try? store.status().used
         let photos = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        if photos == ExitCode.allowanceExhausted { return photos }
         let options = try BatchOptions.parse(arguments)
         let pairs = LivePhotos.pairs(among: options.inputs)
         guard !pairs.isEmpty else { return photos }
-        let motion = await LiveWork.run(pairs, kind: kind, command: spec.name, options: options, console: console)
+        let charged = before.map { used in (try? store.status().used).map { $0 > used } ?? false } ?? false
+        let motion = await LiveWork.run(pairs, kind: kind, command: spec.name, options: options, console: console, charged: charged)
         return photos != ExitCode.success ? photos : motion
     }
 }
@@ -21,7 +29,10 @@ extension HeicToJpgCommand {
 /// renamed on export, since the pair is found by content identifier.
 enum LiveWork {
     /// Runs one batch over the pairs' movies.
-    static func run(_ pairs: [LivePhotoPair], kind: String, command: String, options: BatchOptions, console: Console) async -> Int32 {
+    /// `charged`: the run was counted against the allowance already (see ``BatchWork/alreadyCharged``).
+    static func run(
+        _ pairs: [LivePhotoPair], kind: String, command: String, options: BatchOptions, console: Console, charged: Bool = false
+    ) async -> Int32 {
         var options = options
         options.inputs = pairs.map(\.movie)
         let destinations = Dictionary(pairs.map { ($0.movie, destination(of: $0, kind: kind, folder: options.outputDirectory)) },
@@ -43,6 +54,7 @@ enum LiveWork {
                 return try await job.result(onProgress: progress)
             })
         work.accepts = .videos
+        work.alreadyCharged = charged
         return await BatchRunner.run(work, options: options, console: console)
     }
 

@@ -106,6 +106,24 @@ package struct HeifItemTable {
         idat = find("idat").map { ($0.payloadOffset, $0.payloadSize) }
     }
 
+    /// Where item `id`'s bytes are in the file, extent by extent (`idat` offsets resolved), for
+    /// editing them in place; nil when its location is missing or points outside the file.
+    package func fileRanges(of id: UInt32) -> [Range<UInt64>]? {
+        guard let location = locations[id] else { return nil }
+        var ranges: [Range<UInt64>] = []
+        for extent in location.extents {
+            var start = extent.offset
+            if location.inIdat {
+                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else { return nil }
+                start = idat.offset + extent.offset
+            }
+            let (end, overflow) = start.addingReportingOverflow(extent.length)
+            guard extent.length > 0, !overflow, end <= reader.source.size else { return nil }
+            ranges.append(start..<end)
+        }
+        return ranges
+    }
+
     /// The bytes of item `id`, its extents joined; nil when its location is missing or of a kind
     /// this reader does not follow (another item, an external file, "to the end").
     package func data(of id: UInt32, limit: Int) throws(BoxError) -> [UInt8]? {

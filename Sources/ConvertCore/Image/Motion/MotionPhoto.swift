@@ -3,7 +3,8 @@ import Foundation
 /// A short video carried inside a still photo: a Google motion photo (XMP `Camera:MotionPhoto`
 /// with a `Container:Directory`, or the older `Camera:MicroVideo` + `MicroVideoOffset`), a
 /// Samsung one (an MP4 after a `MotionPhoto_Data` marker, listed in the `SEFH`/`SEFT` trailer),
-/// or a Google HEIC one (the MP4 in a top-level `mpvd` box).
+/// or a Google HEIC one (the MP4 in a top-level `mpvd` box). Samsung's HEIC motion photos use
+/// the same trailer as its JPEGs, appended after the HEIC's last box.
 ///
 /// Found from the bytes alone, without decoding anything. What the pointers promise and what is
 /// there are kept apart: a file whose XMP says "a video of 8730 bytes follows" but whose bytes
@@ -59,9 +60,9 @@ package struct MotionPhoto: Sendable, Equatable {
             let tail = (try? source.read(at: source.size - 4, count: 4)) ?? []
             return tail == Array("SEFT".utf8)
         }
-        guard Array(head[4..<8]) == Array("ftyp".utf8),
-            let boxes = try? BoxReader(source: source).children(of: nil, depth: 0)
-        else { return false }
+        guard Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+        if (try? source.read(at: source.size - 4, count: 4)) == Array("SEFT".utf8) { return true }
+        guard let boxes = try? BoxReader(source: source).children(of: nil, depth: 0) else { return false }
         return boxes.contains { $0.type == "mpvd" }
     }
 
@@ -184,8 +185,13 @@ package struct MotionPhoto: Sendable, Equatable {
 
     // MARK: HEIF
 
-    /// Google's HEIC motion photos put the MP4 in a top-level `mpvd` box after the image's boxes.
+    /// Google's HEIC motion photos put the MP4 in a top-level `mpvd` box after the image's boxes;
+    /// Samsung's append the SEF trailer (`MotionPhoto_Data` and its index) after the last box,
+    /// which is looked for first: the bytes after the boxes are not boxes themselves.
     private static func findInHEIF(_ file: [UInt8]) -> MotionPhoto? {
+        if let trailer = SamsungTrailer(file), let entry = trailer.motionEntry {
+            return fromSamsung(entry, trailer: trailer, file: file)
+        }
         guard let boxes = try? ByteBox.topLevel(of: file), let box = boxes.first(where: { $0.type == "mpvd" }) else { return nil }
         let photo = MotionPhoto(layout: .heifBox, declaredBytes: box.end - box.payloadStart, video: box.payloadStart..<box.end,
                                 stillEnd: box.start)

@@ -76,6 +76,7 @@ public enum MotionPhotoEditor {
     package static func still(of file: [UInt8], _ photo: MotionPhoto) -> (bytes: [UInt8], notes: [String]) {
         let kept = Array(file[0..<photo.stillEnd])
         var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
+        if kept.count >= 12, Array(kept[4..<8]) == Array("ftyp".utf8) { return heifStill(kept, notes: notes) }
         guard kept.starts(with: [0xFF, 0xD8]) else { return (kept, notes) }
         guard let segment = JPEGMarkers.segments(kept).first(where: {
             $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
@@ -90,6 +91,28 @@ public enum MotionPhotoEditor {
         let replacement = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
         notes.append("motion pointers removed from the XMP")
         return (Array(kept[..<segment.whole.lowerBound]) + replacement + Array(kept[segment.whole.upperBound...]), notes)
+    }
+
+    /// A HEIF still with the motion pointers taken out of its XMP items (`mime` items of type
+    /// `application/rdf+xml`), each edited where it lies and padded with spaces to its length
+    /// (XML allows whitespace after the packet), so every other byte and every offset stays.
+    private static func heifStill(_ kept: [UInt8], notes: [String]) -> (bytes: [UInt8], notes: [String]) {
+        var notes = notes
+        guard let table = try? HeifItemTable(reader: BoxReader(source: MemoryByteSource(bytes: kept))) else { return (kept, notes) }
+        var out = kept
+        for id in table.itemIDs where table.types[id] == "mime" && table.contentTypes[id] == "application/rdf+xml" {
+            guard let ranges = table.fileRanges(of: id) else { continue }
+            let packet = ranges.flatMap { kept[Int($0.lowerBound)..<Int($0.upperBound)] }
+            guard let edited = MotionXMP.removingPointers(from: packet), edited.count < packet.count else { continue }
+            var replacement = edited + [UInt8](repeating: 0x20, count: packet.count - edited.count)
+            for range in ranges {
+                let count = Int(range.upperBound - range.lowerBound)
+                out.replaceSubrange(Int(range.lowerBound)..<Int(range.upperBound), with: replacement.prefix(count))
+                replacement.removeFirst(count)
+            }
+            if !notes.contains("motion pointers removed from the XMP") { notes.append("motion pointers removed from the XMP") }
+        }
+        return (out, notes)
     }
 
     /// An ordinary photo in a folder of motion photos is no failure: nothing to do, nothing

@@ -1,0 +1,28 @@
+internal import CJXL
+
+/// Owns a libjxl thread pool (`JxlThreadParallelRunnerCreate`); destroyed with
+/// `JxlThreadParallelRunnerDestroy`. One per encoder or decoder: the runner is not reentrant
+/// (libjxl allows one `JxlThreadParallelRunner` call per instance at a time).
+final class JXLThreadRunner {
+    private let runner: UnsafeMutableRawPointer
+
+    /// A pool of `threads` workers (at least 1).
+    init(threads: Int) throws(ConvertError) {
+        guard let runner = JxlThreadParallelRunnerCreate(nil, max(1, threads)) else {
+            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
+        }
+        self.runner = runner
+    }
+
+    deinit { JxlThreadParallelRunnerDestroy(runner) }
+
+    /// Attaches the pool to `encoder`; the encoder must not outlive this runner.
+    func attach(to encoder: OpaquePointer) -> Bool {
+        JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner) == JXL_ENC_SUCCESS
+    }
+
+    /// Attaches the pool to `decoder`; the decoder must not outlive this runner.
+    func attach(decoder: OpaquePointer) -> Bool {
+        JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, runner) == JXL_DEC_SUCCESS
+    }
+}
