@@ -23,7 +23,7 @@ package enum DesktopCommand: Command {
             ArgumentSpec(name: "ARGS", help: "For run: the action, then the files.", repeating: true, required: false),
         ],
         options: [.flag("dry-run", help: "List the files install or uninstall would write or remove; change nothing.")],
-        examples: ["desktop install --dry-run", "desktop install", "desktop uninstall"])
+        examples: ["desktop install --dry-run", "desktop install"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let rest = Array(arguments.positionals.dropFirst())
