@@ -16,6 +16,7 @@ package enum Commands {
         StripLocationCommand.self,
         ExtractMotionCommand.self,
         StripMotionCommand.self,
+        WatchCommand.self,
         DesktopCommand.self,
         FormatsCommand.self,
         CapabilitiesCommand.self,

@@ -27,7 +27,7 @@ package enum DesktopRunner {
         defer { for link in links { unlink(link) } }
         let outcome: Outcome
         do {
-            outcome = try await spawn(launcher, [action.command, "--"] + paths, environment: environment)
+            outcome = try await ChildCommand.run(launcher, [action.command, "--"] + paths, environment: environment, forward: true)
         } catch {
             notify(action, body: "offconvert could not start \(launcher): \(error)", failed: true, environment: environment)
             return ExitCode.failure
@@ -87,41 +87,6 @@ package enum DesktopRunner {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
-    }
-
-    /// Runs `tool` with `arguments` (each its own argv element), forwarding and capturing its
-    /// output. Both pipes are drained on threads of their own, so neither can fill and stall it.
-    static func spawn(_ tool: String, _ arguments: [String], environment: [String: String]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.environment = environment
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        async let stdout = drain(out.fileHandleForReading, to: FileHandle.standardOutput)
-        async let stderr = drain(err.fileHandleForReading, to: FileHandle.standardError)
-        let (outText, errText) = await (stdout, stderr)
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: outText, stderr: errText)
-    }
-
-    /// Everything `handle` yields until its end, copied to `forward` as it arrives.
-    private static func drain(_ handle: FileHandle, to forward: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var collected = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    collected.append(chunk)
-                    forward.write(chunk)
-                }
-                continuation.resume(returning: String(decoding: collected, as: UTF8.self))
-            }
-        }
     }
 
     /// The selection as the bytes this process was given after `desktop run ACTION --`, read
