@@ -20,29 +20,24 @@ enum ChildCommand {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        // Foundation reaps the child itself, so its exit is learnt from the termination handler,
+        // never from a waitpid of ours (which would race it and lose the status).
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
         let pid = process.processIdentifier
-        return await withTaskCancellationHandler {
+        let (outText, errText) = await withTaskCancellationHandler {
             async let stdout = drain(out.fileHandleForReading, to: forward ? FileHandle.standardOutput : nil)
             async let stderr = drain(err.fileHandleForReading, to: forward ? FileHandle.standardError : nil)
-            let (outText, errText) = await (stdout, stderr)
-            let status = await exitStatus(pid)
-            return DesktopRunner.Outcome(status: status, stdout: outText, stderr: errText)
+            let texts = await (stdout, stderr)
+            for await _ in exited.stream {}
+            return texts
         } onCancel: {
             kill(pid, SIGTERM)
         }
-    }
-
-    /// The exit code of child `pid` (128 + the signal if one ended it), waited for on a thread.
-    private static func exitStatus(_ pid: pid_t) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                let signal = status & 0x7F
-                continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
-            }
-        }
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return DesktopRunner.Outcome(status: status, stdout: outText, stderr: errText)
     }
 
     /// Everything `handle` yields until its end, copied to `forward` as it arrives.
