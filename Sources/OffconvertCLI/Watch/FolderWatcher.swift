@@ -119,6 +119,13 @@ final class FolderWatcher {
             if content == .photo || content == .video { note(path, "\(content == .photo ? "a photo" : "a video"), not converted to \(settings.target)") }
             return nil
         }
+        // A JPEG dropped into a folder watched for JPEGs is what the user wanted already (and
+        // is what the watcher writes next to its inputs): re-encoding it would only lose quality.
+        let ext = PathText.fileExtension(path).lowercased()
+        if ext == settings.target || Catalogue.photoFormat(ext)?.fileExtension == settings.target {
+            note(path, "already \(settings.target)", quiet: true)
+            return nil
+        }
         var arguments = ["convert", "--to", settings.target, "--json", "--jobs", "1"]
         if let output = outputFolder(for: path) { arguments += ["--output-dir", output] }
         arguments += ["--", path]
@@ -174,12 +181,12 @@ final class FolderWatcher {
         if !stderr.isEmpty { console.err(stderr) }
     }
 
-    /// Says once per file why it is left alone.
-    private func note(_ path: String, _ reason: String) {
+    /// Says once per file why it is left alone; a `quiet` reason only in --json.
+    private func note(_ path: String, _ reason: String, quiet: Bool = false) {
         guard noted.insert(path).inserted else { return }
         if settings.json {
             console.out(Self.line(["event": "skipped", "input": path, "reason": reason]))
-        } else {
+        } else if !quiet {
             console.err("\(path.terminalSafe): \(reason).")
         }
     }
