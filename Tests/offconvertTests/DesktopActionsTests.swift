@@ -37,6 +37,8 @@ struct DesktopActionsTests {
             return [
                 "HOME": root + "/home", "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": root + "/state/" + state,
                 "PATH": path, "NO_COLOR": "1", "LANG": "C.UTF-8",
+                // notify-send is only run where a session bus is; the stand-in needs none.
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(root)/bus",
             ]
         }
 

@@ -31,6 +31,9 @@ struct NoNetworkTests {
         ["formats", "--json"],
         ["capabilities"],
         ["unlock", "TestMedia/generated/not-media.txt"],
+        ["watch", "OUT", "--once"],
+        ["desktop", "install", "--dry-run"],
+        ["desktop", "run", "show-info", "--", "TestMedia/photos/tokyo.jpg"],
         ["--help"],
     ]
 

@@ -62,21 +62,45 @@ package enum DesktopRunner {
         return !count.isEmpty && count.allSatisfy(\.isNumber)
     }
 
-    /// Shows `body` as a notification when `notify-send` is on the PATH; otherwise does nothing.
+    /// Shows `body` as a notification when `notify-send` is on the PATH and there is a session
+    /// bus to show it on; otherwise does nothing. Without a bus notify-send may try to start one
+    /// and wait forever, so it is not run then, and one that has not finished within a few
+    /// seconds is ended: the files are written already, the menu action must not linger.
     static func notify(_ action: DesktopAction, body: String, failed: Bool, environment: [String: String]) {
-        guard let tool = executable(named: "notify-send", environment: environment) else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [
-            "--app-name=offconvert", "--icon=\(failed ? "dialog-error" : action.icon)",
+        guard let tool = executable(named: "notify-send", environment: environment), hasSessionBus(environment) else { return }
+        let arguments = [
+            tool, "--app-name=offconvert", "--icon=\(failed ? "dialog-error" : action.icon)",
             "--urgency=\(failed ? "critical" : "normal")", "offconvert: \(action.label)", body,
         ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // A notification that cannot be shown (no session bus) must not fail the action.
-        guard (try? process.run()) != nil else { return }
-        process.waitUntilExit()
+        // posix_spawn, not Process: this child is waited for here alone, with a bound.
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var pid: pid_t = 0
+        // A notification that cannot be shown must not fail the action.
+        guard posix_spawn(&pid, tool, &actions, nil, argv, environ) == 0 else { return }
+        var status: Int32 = 0
+        for _ in 0..<100 {
+            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            usleep(50_000)
+        }
+        // SIGKILL: it inherits this process's ignored SIGTERM (see SignalHandling).
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+
+    /// Whether the session has a D-Bus bus: `DBUS_SESSION_BUS_ADDRESS`, or the socket systemd
+    /// puts at `$XDG_RUNTIME_DIR/bus`.
+    static func hasSessionBus(_ environment: [String: String]) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        return access(runtime + "/bus", F_OK) == 0
     }
 
     /// The first executable `name` on `environment`'s PATH.
