@@ -33,7 +33,6 @@ struct NoNetworkTests {
         ["unlock", "TestMedia/generated/not-media.txt"],
         ["watch", "OUT", "--once"],
         ["desktop", "install", "--dry-run"],
-        ["desktop", "run", "show-info", "--", "TestMedia/photos/tokyo.jpg"],
         ["--help"],
     ]
 
