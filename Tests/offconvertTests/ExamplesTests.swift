@@ -111,6 +111,10 @@ struct ExamplesTests {
             try folder.write("# to do\nlisted1.\(ext)\nlisted2.\(ext)\n", to: tokens[flag + 1])
             for (index, source) in (standIns[ext] ?? []).enumerated() { try folder.add(source, as: "listed\(index + 1).\(ext)") }
         }
+        if tokens.first == "watch", tokens.count > 1, !tokens[1].hasPrefix("-") {
+            // The watched folder, with a phone photo already in it (`--once` converts it and exits).
+            try folder.add("photos/IMG_5195.HEIC", as: tokens[1] + "/IMG_0001.HEIC")
+        }
         if tokens.contains("*") {
             // `*` in a phone's export folder: a photo, its video and its edit sidecar.
             try folder.add("photos/IMG_5195.HEIC", as: "IMG_0001.HEIC")

@@ -31,6 +31,8 @@ struct NoNetworkTests {
         ["formats", "--json"],
         ["capabilities"],
         ["unlock", "TestMedia/generated/not-media.txt"],
+        ["watch", "OUT", "--once"],
+        ["desktop", "install", "--dry-run"],
         ["--help"],
     ]
 

@@ -16,6 +16,8 @@ package enum Commands {
         StripLocationCommand.self,
         ExtractMotionCommand.self,
         StripMotionCommand.self,
+        WatchCommand.self,
+        DesktopCommand.self,
         FormatsCommand.self,
         CapabilitiesCommand.self,
         AllowanceCommand.self,
