@@ -200,7 +200,8 @@ def measured(w, started, quick):
                      "ratio": None if c.ours or ours <= 0 else median / ours,
                      "rss": max(c.rss) if c.rss else None, "result": c.extra or ""})
     return {"name": w.name, "title": w.title, "note": w.note, "measured": f"{started:%Y-%m-%d %H:%M} UTC",
-            "runs": w.runs, "quick": quick, "warmup": not w.heavy, "rows": rows}
+            "runs": w.runs, "quick": quick, "warmup": not w.heavy, "rows": rows,
+            "load": round(os.getloadavg()[0], 1)}
 
 
 def merge(stored, fresh, order):
@@ -262,7 +263,10 @@ def write_results(fresh, started, order):
         lines += [f"## {w['title']}", "",
                   f"*Measured {w['measured']}, {w['runs']} timed run{'s' if w['runs'] != 1 else ''}"
                   + (" after one warm-up" if w.get("warmup", True) else ", no warm-up")
-                  + (", quick mode" if w.get("quick") else "") + f"; rerun alone with `Benchmarks/run --only {w['name']}`.*", ""]
+                  + (", quick mode" if w.get("quick") else "")
+                  + (f", 1-minute load average {w['load']} at the end on {CORES} cores (a shared machine: the wall times "
+                     "mostly show waiting for a core, compare CPU s)" if w.get("load", 0) > CORES else "")
+                  + f"; rerun alone with `Benchmarks/run --only {w['name']}`.*", ""]
         if w["note"]: lines += [w["note"], ""]
         lines += ["| contender | median s | min–max s | ratio | CPU s | peak RSS MiB | result |", "|---|---:|---:|---:|---:|---:|---|"]
         for r in w["rows"]:

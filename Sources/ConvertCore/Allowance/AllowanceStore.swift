@@ -61,7 +61,7 @@ public final class AllowanceStore: Sendable {
     /// Free conversions per local day.
     public let dailyLimit: Int
     private let clock: @Sendable () -> Date
-    private let timeZone: TimeZone
+    private let days: LocalDay
     private let licenseKey: LicensePublicKey
 
     /// Creates a store.
@@ -70,18 +70,18 @@ public final class AllowanceStore: Sendable {
     ///     (`$XDG_STATE_HOME/offconvert`, else `$HOME/.local/state/offconvert`).
     ///   - environment: Where the default folder is looked up.
     ///   - clock: The current time; tests inject one to cross midnight or move time back.
-    ///   - timeZone: The zone whose midnight starts a new day; the system's by default.
+    ///   - timeZone: The zone whose midnight starts a new day; nil (the default) for the system's.
     ///   - licenseKey: The key licences must be signed with; the built-in vendor key by default.
     ///   - dailyLimit: Free conversions per day.
     public init(
         directory: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        clock: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current,
+        clock: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone? = nil,
         licenseKey: LicensePublicKey = .builtIn, dailyLimit: Int = AllowanceStore.defaultDailyLimit
     ) {
         precondition(dailyLimit >= 0, "a daily limit cannot be negative")
         self.directory = directory ?? StateDirectory.defaultPath(environment: environment)
         self.clock = clock
-        self.timeZone = timeZone
+        self.days = LocalDay(zone: timeZone)
         self.licenseKey = licenseKey
         self.dailyLimit = dailyLimit
     }
@@ -102,11 +102,10 @@ public final class AllowanceStore: Sendable {
         // (and possibly deinitialised, which releases through the lock) while the lock is held.
         let id = try transaction { state throws(ConvertError) -> String? in
             if state.license != nil { return nil }
-            // Only a refusal needs the reset time; formatting it loads ICU's date formatter,
-            // which costs about a millisecond on every conversion.
+            // Only a refusal needs the reset time written out.
             let resetsAt = state.resetsAt
             func more() -> String {
-                "Free conversions start again at \(Self.describe(resetsAt, in: timeZone)), "
+                "Free conversions start again at local midnight (\(days.describe(resetsAt))), "
                     + "or remove the limit with 'offconvert unlock LICENSE-FILE'."
             }
             if state.record.damaged {
@@ -255,29 +254,11 @@ public final class AllowanceStore: Sendable {
     }
 
     package func dayKey(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let year = parts.year ?? 0, month = parts.month ?? 0, day = parts.day ?? 0
-        return String(format: "%04d-%02d-%02d", year, month, day)
-    }
-
-    private var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
+        days.key(date)
     }
 
     private func nextMidnight(after date: Date) -> Date {
-        let start = calendar.startOfDay(for: date)
-        return calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-    }
-
-    /// "local midnight (2026-12-01 00:00)" for messages.
-    package static func describe(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.timeZone = zone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return "local midnight (\(formatter.string(from: date)))"
+        days.nextMidnight(after: date)
     }
 
     private static func readLicense(_ path: String) throws(ConvertError) -> [UInt8] {

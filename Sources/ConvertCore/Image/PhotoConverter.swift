@@ -110,7 +110,8 @@ public enum PhotoConverter {
                     cancellation: cancellation)
                 frames[index] = nil
                 result.notes.forEach(note)
-                note("quality \(result.quality)")
+                let range = TargetSizeSolver.qualities
+                note(result.quality.map { "quality \($0)" } ?? "quality chosen by libwebp's size search (\(range.lowerBound)–\(range.upperBound))")
                 if let edge = result.longEdge { note("resized to \(edge) px long edge") }
                 output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                     (temporary, display) throws(ConvertError) in

@@ -1,36 +1,17 @@
 internal import CCrypto
 
-/// The libcrypto primitives offconvert needs: HMAC-SHA256 for the allowance record's MAC, SHA-256
-/// for batch journal names and Ed25519 verification for licences. Internal, so no C type leaks out.
+/// The cryptographic primitives offconvert needs: HMAC-SHA256 for the allowance record's MAC and
+/// SHA-256 for batch journal names (both ``SHA256``, in Swift), and Ed25519 verification for
+/// licences (libcrypto). Internal, so no C type leaks out.
 enum Crypto {
-    /// HMAC-SHA256 of `data` under `key`, or nil if libcrypto could not compute it.
+    /// HMAC-SHA256 of `data` under `key` (never nil: the optional is from when libcrypto computed it).
     static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length = 0
-        let result = key.withUnsafeBytes { keyBuffer in
-            data.withUnsafeBufferPointer { dataBuffer in
-                out.withUnsafeMutableBufferPointer { outBuffer in
-                    EVP_Q_mac(
-                        nil, "HMAC", nil, "SHA256", nil, keyBuffer.baseAddress, keyBuffer.count,
-                        dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress, outBuffer.count, &length)
-                }
-            }
-        }
-        guard result != nil, length == 32 else { return nil }
-        return out
+        SHA256.hmac(key: key, data: data)
     }
 
-    /// SHA-256 of `data`, or nil if libcrypto could not compute it.
+    /// SHA-256 of `data` (never nil, as above).
     static func sha256(_ data: [UInt8]) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length = 0
-        let ok = data.withUnsafeBufferPointer { dataBuffer in
-            out.withUnsafeMutableBufferPointer { outBuffer in
-                EVP_Q_digest(nil, "SHA256", nil, dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress, &length)
-            }
-        }
-        guard ok == 1, length == 32 else { return nil }
-        return out
+        SHA256.hash(data)
     }
 
     /// Lower-case hex of `bytes`.

@@ -88,4 +88,35 @@ struct TargetSizeTests {
         }
         #expect(PhotoRun.files(directory).isEmpty)
     }
+
+    @Test("WebP lands at or under the target through libwebp's size search, as dwebp reads it", arguments: photoTargets)
+    func webpTargets(source: String, target: Int64) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: Fixtures.path(source), format: .webp, outputDirectory: directory.path, targetByteCount: target))
+        let output = try #require(result.outputs.first)
+        #expect(output.byteCount <= target)
+        #expect(output.byteCount >= target * 3 / 4)
+        #expect(result.notes.contains { $0.hasPrefix("quality chosen by libwebp's size search") }, "\(result.notes)")
+        let (status, info) = try PhotoReference.run("webpinfo", [output.path])
+        #expect(status == 0)
+        #expect(String(decoding: info, as: UTF8.self).contains("Format: Lossy"))
+    }
+
+    @Test("a WebP target below what quality 40 gives at full size still shrinks the picture to fit")
+    func webpShrinks() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await PhotoRun.convert(
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .webp, outputDirectory: directory.path,
+                targetByteCount: 15_000))
+        let output = try #require(result.outputs.first)
+        #expect(output.byteCount <= 15_000)
+        #expect(result.notes.contains { $0.hasPrefix("resized to ") }, "\(result.notes)")
+        let (status, info) = try PhotoReference.run("webpinfo", [output.path])
+        #expect(status == 0)
+        #expect(!String(decoding: info, as: UTF8.self).contains("Width: 2566"))
+    }
 }

@@ -47,7 +47,8 @@ package enum TargetSizeSolver {
 extension PhotoConverter {
     /// What one pass of the target-size search found.
     private enum Attempt {
-        case found(bytes: [UInt8], quality: Int, notes: [String])
+        /// `quality` is nil where libwebp's own size search chose it.
+        case found(bytes: [UInt8], quality: Int?, notes: [String])
         case shrink(to: Int)
     }
 
@@ -59,7 +60,7 @@ extension PhotoConverter {
     package static func encodeToTarget(
         _ request: PhotoRequest, frameIndex: Int, frame: inout DecodedFrame?, target: Int64, metadata: OutputMetadata,
         cancellation: CancellationFlag
-    ) throws(ConvertError) -> (bytes: [UInt8], quality: Int, longEdge: Int?, notes: [String]) {
+    ) throws(ConvertError) -> (bytes: [UInt8], quality: Int?, longEdge: Int?, notes: [String]) {
         let path = request.inputPath
         var longEdge: Int? = nil
         while true {
@@ -91,6 +92,11 @@ extension PhotoConverter {
         }
         let bitmap = try prepare(source, for: request, path: path)
         let metadata = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
+        if request.format == .webp,
+            let bytes = try webpBySizeSearch(bitmap, target: target, metadata: metadata, cancellation: cancellation)
+        {
+            return .found(bytes: bytes, quality: nil, notes: [])
+        }
         var notes: [String] = []
         var encoded: [Int: [UInt8]] = [:]
         let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {
@@ -121,5 +127,29 @@ extension PhotoConverter {
                 path: path)
         }
         return .shrink(to: next)
+    }
+
+    /// WebP under `target` bytes from libwebp's own size search (about one encode), or nil when
+    /// it did not land under the target, and the quality-by-quality search decides (which also
+    /// finds when no quality in range fits). libwebp aims at the bitstream's size, so the first
+    /// try leaves room for the metadata chunks, and a near miss is tried once more aiming lower
+    /// by the overshoot.
+    private static func webpBySizeSearch(
+        _ bitmap: Bitmap, target: Int64, metadata: OutputMetadata, cancellation: CancellationFlag
+    ) throws(ConvertError) -> [UInt8]? {
+        let chunks = [bitmap.icc, metadata.exif, metadata.xmp].reduce(0) { $0 + ($1.map { $0.count + 9 } ?? 0) }
+        var aim = target - Int64(chunks) - 32
+        for _ in 0..<2 where aim > 0 {
+            try cancellation.check()
+            let bytes = try WebPCodec.encode(
+                bitmap, bitstreamBytes: Int(clamping: aim), qualities: TargetSizeSolver.qualities, exif: metadata.exif,
+                xmp: metadata.xmp)
+            let size = Int64(bytes.count)
+            if size <= target { return bytes }
+            // Far over: libwebp stopped at the lowest quality allowed; the full search says so.
+            guard size - target < target / 10 else { return nil }
+            aim -= size - target + target / 200
+        }
+        return nil
     }
 }
