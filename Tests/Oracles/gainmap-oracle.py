@@ -3,6 +3,11 @@
 
 usage: gainmap-oracle.py SOURCE.heic OUTPUT.jpg [SIDE_BY_SIDE.png]
 
+When SOURCE has an ISO 21496-1 `tmap` item (iOS 18), its record is read here (a small box
+walker of its own, per ISO 21496-1: versions, flags, fractions) and the reference is the
+standard's formula over the same planes:
+hdr = (sdr + base_offset) x 2^(min + (max - min) x gain^(1/gamma)) - alternate_offset.
+
 Reconstructs the HDR picture from the source with Apple's published formula
 (hdr = sdr x (1 + (headroom - 1) x gain), gain map Rec.709-encoded, headroom from the MakerNote
 tags 0x0021/0x0030 read by exiftool) over libheif's decode of the primary and the auxiliary
@@ -14,6 +19,7 @@ the largest difference of the SDR rendition. Optionally writes a PNG: SDR | HDR 
 """
 import glob
 import json
+import struct
 import os
 import subprocess
 import sys
@@ -69,6 +75,89 @@ def source_planes(path):
     raise SystemExit("no Apple gain map in " + path)
 
 
+def boxes(data, start, end):
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        header = 8
+        if size == 1:
+            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
+        elif size == 0:
+            size = end - start
+        yield kind.decode("latin1"), start + header, start + size
+        start += size
+
+
+def tmap_record(path):
+    """The ISO 21496-1 parameters of SOURCE's tmap item (in idat or the file), or None."""
+    data = open(path, "rb").read()
+    meta = next((b for b in boxes(data, 0, len(data)) if b[0] == "meta"), None)
+    if meta is None:
+        return None
+    children = {kind: (start, end) for kind, start, end in boxes(data, meta[1] + 4, meta[2])}
+    start, end = children["iinf"]
+    version = data[start]
+    cursor = start + 4 + (2 if version == 0 else 4)
+    tmap = None
+    for kind, body, stop in boxes(data, cursor, end):
+        infe_version = data[body]
+        item = struct.unpack(">H", data[body + 4:body + 6])[0]
+        if data[body + 8:body + 12] == b"tmap":
+            tmap = item
+    if tmap is None:
+        return None
+    start, end = children["iloc"]
+    version = data[start]
+    sizes = data[start + 4]
+    offset_size, length_size, base_size = sizes >> 4, sizes & 15, data[start + 5] >> 4
+    index_size = data[start + 5] & 15 if version in (1, 2) else 0
+    cursor = start + 6
+    count = struct.unpack(">H", data[cursor:cursor + 2])[0]
+    cursor += 2
+    location = None
+    for _ in range(count):
+        item = struct.unpack(">H", data[cursor:cursor + 2])[0]
+        cursor += 2
+        method = 0
+        if version in (1, 2):
+            method = data[cursor + 1] & 15
+            cursor += 2
+        cursor += 2
+        base = int.from_bytes(data[cursor:cursor + base_size], "big")
+        cursor += base_size
+        extents = struct.unpack(">H", data[cursor:cursor + 2])[0]
+        cursor += 2
+        for _ in range(extents):
+            cursor += index_size
+            offset = int.from_bytes(data[cursor:cursor + offset_size], "big")
+            cursor += offset_size
+            length = int.from_bytes(data[cursor:cursor + length_size], "big")
+            cursor += length_size
+            if item == tmap:
+                location = (method, base + offset, length)
+    method, offset, length = location
+    if method == 1:
+        offset += children["idat"][0]
+    record = data[offset:offset + length]
+    assert record[0] == 0, "tmap version"
+    flags = record[5]
+    assert flags & 0x80 == 0, "one channel"
+    values, cursor = [], 6
+    common = None
+    if flags & 0x08:
+        common = struct.unpack(">I", record[cursor:cursor + 4])[0]
+        cursor += 4
+    for signed in (False, False, True, True, False, True, True):
+        numerator = struct.unpack(">i" if signed else ">I", record[cursor:cursor + 4])[0]
+        cursor += 4
+        denominator = common
+        if denominator is None:
+            denominator = struct.unpack(">I", record[cursor:cursor + 4])[0]
+            cursor += 4
+        values.append(numerator / denominator)
+    names = ["base_headroom", "alternate_headroom", "min", "max", "gamma", "base_offset", "alternate_offset"]
+    return dict(zip(names, values))
+
+
 def upsample(gain, height, width):
     """Bilinear, sample centres aligned, as a decoder scales a smaller map up."""
     gh, gw = gain.shape
@@ -88,12 +177,19 @@ def upsample(gain, height, width):
 
 def main():
     source, output = sys.argv[1], sys.argv[2]
-    headroom = apple_headroom(source)
+    iso = tmap_record(source)
     sdr8, gain8 = source_planes(source)
     height, width, _ = sdr8.shape
     sdr = srgb_to_linear(sdr8.astype(np.float32) / 255)
-    gain = rec709_to_linear(upsample(gain8, height, width) / 255)
-    reference = sdr * (1 + (headroom - 1) * gain)[..., None]
+    if iso is not None:
+        headroom = 2.0 ** iso["alternate_headroom"]
+        gain = upsample(gain8, height, width) / 255
+        log_boost = iso["min"] + (iso["max"] - iso["min"]) * gain ** (1 / iso["gamma"])
+        reference = (sdr + iso["base_offset"]) * (2.0 ** log_boost)[..., None] - iso["alternate_offset"]
+    else:
+        headroom = apple_headroom(source)
+        gain = rec709_to_linear(upsample(gain8, height, width) / 255)
+        reference = sdr * (1 + (headroom - 1) * gain)[..., None]
 
     data = open(output, "rb").read()
     if not imagecodecs.ultrahdr_check(data):
@@ -119,7 +215,7 @@ def main():
     sdr_mse = float(np.mean((sdr_out - sdr8.astype(np.float32)) ** 2))
     sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else float("inf")
     ratio = float(np.median(decoded[reference > 0.05] / reference[reference > 0.05]))
-    print(json.dumps({"headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
+    print(json.dumps({"iso": 1.0 if iso is not None else 0.0, "headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
                       "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))
     if len(sys.argv) > 3:
         step = max(1, width // 480)

@@ -54,14 +54,16 @@ struct GainMapCommandTests {
 
     /// The Ultra HDR structure: two MPF images, the second at the end of the first, `hdrgm:` on
     /// both, the directory naming the gain map's length, and both decodable by djpeg.
+    /// An iOS 18 file's ISO 21496-1 `tmap` parameters are preferred over Apple's MakerNote: its
+    /// gamma (0.896973) and offsets (0.00001) come through as they are.
     @Test("heic-to-jpg writes the Apple gain map as an Ultra HDR v1.1 JPEG", arguments: [
-        (pug, 1.8, 4032, 3024), (iOS18, 2.8, 5712, 4284),
+        (pug, "Apple", 1.8, 1.0, 4032, 3024), (iOS18, "ISO 21496-1", 2.8, 0.896973, 5712, 4284),
     ])
-    func structure(input: String, stops: Double, width: Int, height: Int) async throws {
+    func structure(input: String, origin: String, stops: Double, gamma: Double, width: Int, height: Int) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (output, stdout) = try await Self.convert(input, ["heic-to-jpg"], in: directory)
-        #expect(stdout.contains("HDR gain map kept (Apple, headroom \(stops) stops)"), "\(stdout)")
+        #expect(stdout.contains("HDR gain map kept (\(origin), headroom \(stops) stops)"), "\(stdout)")
         let primary = try Self.tags(output, [
             "MPF0:NumberOfImages", "MPImage1:MPImageLength", "MPImage2:MPImageStart", "MPImage2:MPImageLength",
             "XMP-hdrgm:Version", "XMP-Container:DirectoryItemSemantic", "XMP-Container:DirectoryItemLength",
@@ -92,6 +94,8 @@ struct GainMapCommandTests {
         #expect(gainMap["XMP-hdrgm:GainMapMin"].flatMap(Double.init) == 0)
         let maximum = try #require(gainMap["XMP-hdrgm:GainMapMax"].flatMap(Double.init))
         #expect(abs(maximum - stops) < 0.05)
+        let writtenGamma = try #require(gainMap["XMP-hdrgm:Gamma"].flatMap(Double.init))
+        #expect(abs(writtenGamma - gamma) < 1e-6)
         #expect(gainMap["XMP-hdrgm:HDRCapacityMax"] == gainMap["XMP-hdrgm:GainMapMax"])
         #expect(["0", "false", "False"].contains(gainMap["XMP-hdrgm:BaseRenditionIsHDR"] ?? "-"), "\(gainMap)")
         // The ISO 21496-1 record on both images.
@@ -122,11 +126,13 @@ struct GainMapCommandTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (output, stdout) = try await Self.convert(input, ["heic-to-jpg"] + options, in: directory)
-        #expect(stdout.contains("HDR gain map kept (Apple"), "\(stdout)")
+        #expect(stdout.contains(input == Self.iOS18 ? "HDR gain map kept (ISO 21496-1" : "HDR gain map kept (Apple"), "\(stdout)")
         let picture = directory.appendingPathComponent("side-by-side.png").path
         let outcome = try await CLIRunner.run([Self.oracle, input, output, picture], executable: Self.python)
         try #require(outcome.status == 0, "\(outcome.stderr)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Double])
+        // The oracle rebuilds an iOS 18 file with the tmap's ISO formula, the others with Apple's.
+        #expect(result["iso"] == (input == Self.iOS18 ? 1 : 0))
         let psnr = try #require(result["hdr_psnr"])
         #expect(psnr >= 35, "HDR PSNR \(psnr) dB")
         #expect(FileManager.default.fileExists(atPath: picture))

@@ -228,6 +228,9 @@ extension PhotoConverter {
             let source = try directJPEGSource(path: input, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
+        let pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
+        // The worker finishes before this returns or throws, so its bitmap stays within the job.
+        defer { _ = try? pendingGainMap?.wait() }
         guard let picture = try directPicture(
             path: input, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
         else { return nil }
@@ -263,10 +266,7 @@ extension PhotoConverter {
             .withPixelSize(width: source.width, height: source.height)
         notes += metadata.notes
         let bytes: [UInt8]
-        if let ultraHDR = try ultraHDRFile(
-            request, source: source, primary: stream, exif: metadata.exif, xmp: metadata.xmp, icc: icc, size: (source.width, source.height),
-            encoder: encoder, cancellation: cancellation)
-        {
+        if let ultraHDR = try ultraHDRFile(primary: stream, pending: pendingGainMap, exif: metadata.exif, xmp: metadata.xmp, icc: icc) {
             bytes = ultraHDR.bytes
             notes += ultraHDR.notes
         } else {

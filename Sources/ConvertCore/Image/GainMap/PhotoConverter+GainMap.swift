@@ -1,25 +1,26 @@
 extension PhotoConverter {
-    /// The Ultra HDR file of a HEIC's primary JPEG `primary` (displayed size `size`) when the
-    /// request keeps HDR and the HEIC has an Apple gain map this reader decodes; nil otherwise
-    /// (the caller then writes the SDR JPEG as before).
+    /// Starts encoding a HEIC's gain map beside the primary (``PendingGainMap``) when the
+    /// request keeps HDR and the file has a gain map this reader decodes; nil otherwise.
+    static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag) -> PendingGainMap? {
+        guard request.hdr == .keep, let file = source.file else { return nil }
+        switch HeifGainMap.presence(in: file) {
+        case .apple, .iso:
+            return PendingGainMap.start(
+                path: request.inputPath, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
+        case .none, .unusable:
+            return nil
+        }
+    }
+
+    /// The Ultra HDR file of a HEIC's primary JPEG `primary` and the gain map `pending` encoded
+    /// beside it; nil when there is no map to carry (the caller then writes the SDR JPEG).
     static func ultraHDRFile(
-        _ request: PhotoRequest, source: DirectSource, primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?,
-        size: (width: Int, height: Int), encoder: TurboJPEGHandle, cancellation: CancellationFlag
+        primary: [UInt8], pending: PendingGainMap?, exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String])? {
-        guard request.hdr == .keep, let file = source.file, let gainMap = try HeifGainMap.decode(file, cancellation: cancellation)
-        else { return nil }
-        var plane = gainMap.plane
-        // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
-        let ratioX = Double(size.width) / Double(plane.width)
-        let ratioY = Double(size.height) / Double(plane.height)
-        guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else { return nil }
-        // Ultra HDR decoders scale the map up; one no larger than the picture keeps it small.
-        if plane.width > size.width || plane.height > size.height { plane = plane.resized(width: size.width, height: size.height) }
-        try cancellation.check()
-        let stream = try encoder.encodeGray(plane.pixels, width: plane.width, height: plane.height, quality: request.quality)
+        guard let encoded = try pending?.wait() else { return nil }
         let assembled = UltraHDRWriter.assemble(
-            primary: primary, exif: exif, xmp: xmp, icc: icc, gainMap: stream, metadata: gainMap.metadata)
-        return (assembled.bytes, assembled.notes + [gainMap.keptNote])
+            primary: primary, exif: exif, xmp: xmp, icc: icc, gainMap: encoded.stream, metadata: encoded.map.metadata)
+        return (assembled.bytes, assembled.notes + [encoded.map.keptNote])
     }
 }
 
@@ -37,7 +38,7 @@ extension PhotoConverter {
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)
-        case .apple:
+        case .apple, .iso:
             switch request.format {
             case .jpeg:
                 let wholeScale = request.resize.map { $0.fit == .fit } ?? true
