@@ -102,7 +102,7 @@ public enum PhotoConverter {
             if let target = request.targetByteCount {
                 let result = try encodeToTarget(
                     request, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
-                    cancellation: cancellation)
+                    gainMap: gainMap.carried.flatMap { $0.frameIndex == index ? $0 : nil }, cancellation: cancellation)
                 frames[index] = nil
                 result.notes.forEach(note)
                 note("quality \(result.quality)")
@@ -118,11 +118,15 @@ public enum PhotoConverter {
                 let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
-                if let carried = gainMap.carried, index == 0 {
+                if let carried = gainMap.carried, index == carried.frameIndex {
+                    let plane = carried.plane(
+                        resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
+                    try cancellation.check()
                     let file = try ultraHDRFile(
-                        bitmap, map: carried.map, sourceSize: carried.sourceSize, quality: request.quality, exif: sized.exif,
-                        xmp: sized.xmp, cancellation: cancellation)
+                        bitmap, plane: plane, metadata: carried.map.metadata, quality: request.quality, exif: sized.exif, xmp: sized.xmp,
+                        iptc: sized.iptc)
                     file.notes.forEach(note)
+                    note(carried.map.keptNote)
                     output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                         (temporary, display) throws(ConvertError) in
                         try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)

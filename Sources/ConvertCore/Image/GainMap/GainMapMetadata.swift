@@ -20,6 +20,14 @@ package struct GainMapMetadata: Sendable, Equatable {
         GainMapMetadata(maxStops: stops, alternateHeadroomStops: stops)
     }
 
+    /// The 8-bit map value that stands for no boost (log boost 0), for bars added around a
+    /// padded picture: `((0 − min) / (max − min))^gamma`.
+    package var noBoostCode: UInt8 {
+        guard maxStops > minStops else { return 0 }
+        let recovery = max(0, min(1, -minStops / (maxStops - minStops)))
+        return UInt8((pow(recovery, gamma) * 255).rounded())
+    }
+
     /// The ISO 21496-1 namespace that starts the APP2 segment (NUL-terminated).
     package static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
     package static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
