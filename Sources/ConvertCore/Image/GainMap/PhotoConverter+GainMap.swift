@@ -24,39 +24,6 @@ extension PhotoConverter {
     }
 }
 
-/// A HEIC's gain map as the general path carries it: decoded once at its own size, then cut,
-/// scaled and padded by the same ``ResizePlan`` as the picture, for each resolution the
-/// conversion (or its target-size search) writes.
-package struct CarriedGainMap: Sendable {
-    package var map: HeifGainMap
-    /// The displayed size of the source picture the map covers.
-    package var sourceWidth: Int
-    package var sourceHeight: Int
-    /// Which of the decoded frames is the primary picture (`--all-images` decodes them all).
-    package var frameIndex: Int
-
-    /// The map lined up with a picture `bitmap` made from the source by `resize` and then
-    /// `maxLongEdge`: the plan's crop, scale and canvas at the map's own resolution (never
-    /// more than the picture's), bars set to "no boost".
-    package func plane(resize: PhotoResize?, maxLongEdge: Int?, bitmapWidth: Int, bitmapHeight: Int) -> GrayPlane {
-        let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, resize: resize, maxLongEdge: maxLongEdge)
-        let source = map.plane
-        let factor = min(1, Double(source.width) / Double(sourceWidth))
-        func scaled(_ value: Int) -> Int { max(1, Int((Double(value) * factor).rounded())) }
-        func offset(_ value: Int) -> Int { Int((Double(value) * factor).rounded()) }
-        let sx = Double(source.width) / Double(sourceWidth), sy = Double(source.height) / Double(sourceHeight)
-        var plane = source.cropped(
-            x: Int((Double(plan.crop.x) * sx).rounded()), y: Int((Double(plan.crop.y) * sy).rounded()),
-            width: max(1, Int((Double(plan.crop.width) * sx).rounded())), height: max(1, Int((Double(plan.crop.height) * sy).rounded())))
-        plane = plane.resized(width: scaled(plan.scaledWidth), height: scaled(plan.scaledHeight))
-        plane = plane.placed(
-            onCanvas: scaled(plan.canvasWidth), scaled(plan.canvasHeight), x: offset(plan.offsetX), y: offset(plan.offsetY),
-            fill: map.metadata.noBoostCode)
-        if plane.width > bitmapWidth || plane.height > bitmapHeight { plane = plane.resized(width: bitmapWidth, height: bitmapHeight) }
-        return plane
-    }
-}
-
 extension PhotoConverter {
     /// What the general path does with a HEIC's gain map: carries it (decoded, to follow the
     /// picture through every resize, colour conversion and target size) when the output is
@@ -104,23 +71,17 @@ extension PhotoConverter {
         carried: CarriedGainMap?, note: String?
     ) {
         let path = request.inputPath
-        let data = try ImageDecoder.readAll(path: path)
-        guard let located = JPEGGainMap.locate(data) else { return (nil, nil) }
+        // An unreadable file is the decoder's to report, with its own error.
+        guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
         guard request.format == .jpeg else { return (nil, notKeptNote(request.format)) }
         guard located.metadata.alternateHeadroomStops > 0, located.metadata.maxStops > located.metadata.minStops else {
             return (nil, "HDR not kept: the gain map has no headroom")
         }
-        let stream = Array(data[located.range])
-        let decoder = try TurboJPEGHandle.decompressor()
-        let mapSize = try decoder.header(stream, path: path)
-        let primarySize = try decoder.header(data, path: path)
-        guard mapSize.width * mapSize.height <= request.maxPixels else { return (nil, "HDR not kept: the gain map is too large") }
         try cancellation.check()
-        let orientation = JPEGMarkers.metadata(data).exif.flatMap { Exif(block: $0)?.orientation } ?? 1
-        let plane = GrayPlane(
-            width: mapSize.width, height: mapSize.height,
-            pixels: try decoder.decodeGray(stream, width: mapSize.width, height: mapSize.height, path: path)
-        ).applyingOrientation(orientation)
+        // A damaged map costs the HDR, not the photo.
+        guard let decoded = try? decodeGainMap(Array(data[located.range]), primary: data, path: path, maxPixels: request.maxPixels)
+        else { return (nil, "HDR not kept: the gain map could not be decoded") }
+        let (plane, primarySize, orientation) = decoded
         let swaps = orientation >= 5
         let map = HeifGainMap(plane: plane, metadata: located.metadata, origin: located.origin)
         return (
@@ -142,5 +103,20 @@ extension PhotoConverter {
         let stream = try encoder.encodeGray(plane.pixels, width: plane.width, height: plane.height, quality: quality)
         return UltraHDRWriter.assemble(
             primary: primary, exif: exif, xmp: xmp, iptc: iptc, icc: bitmap.icc, gainMap: stream, metadata: metadata)
+    }
+
+    /// A gain-map JPEG `stream` decoded to grey and turned upright by the EXIF Orientation of
+    /// `primary` (the whole file); with the primary's stored size and that orientation.
+    private static func decodeGainMap(_ stream: [UInt8], primary: [UInt8], path: String, maxPixels: Int) throws(ConvertError) -> (
+        GrayPlane, (width: Int, height: Int, gray: Bool), Int
+    )? {
+        let decoder = try TurboJPEGHandle.decompressor()
+        let mapSize = try decoder.header(stream, path: path)
+        let primarySize = try decoder.header(primary, path: path)
+        guard mapSize.width * mapSize.height <= maxPixels else { return nil }
+        let orientation = JPEGMarkers.metadata(primary).exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        let pixels = try decoder.decodeGray(stream, width: mapSize.width, height: mapSize.height, path: path)
+        let plane = GrayPlane(width: mapSize.width, height: mapSize.height, pixels: pixels).applyingOrientation(orientation)
+        return (plane, primarySize, orientation)
     }
 }
