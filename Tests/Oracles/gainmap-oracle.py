@@ -1,7 +1,21 @@
 #!/usr/bin/env python3
 """Independent check of an Ultra HDR JPEG made from an iPhone HEIC (no offconvert code).
 
-usage: gainmap-oracle.py SOURCE.heic OUTPUT.jpg [SIDE_BY_SIDE.png]
+usage: gainmap-oracle.py SOURCE.heic OUTPUT.jpg [SIDE_BY_SIDE.png] [--fit fill|crop|pad WxH] [--srgb]
+
+When SOURCE is itself a gain-map JPEG (Ultra HDR, ISO 21496-1), the reference is libultrahdr's
+own HDR decode of SOURCE and the SDR picture its SDR decode: OUTPUT must keep SOURCE's HDR.
+
+--fit: OUTPUT was resized to a box that way; the reference gets the same geometry, computed here
+(the centred region with the box's aspect ratio for fill and crop; the picture fitted inside and
+centred on white bars that have no boost for pad). --srgb: OUTPUT was converted to sRGB; the
+reference's SDR picture goes from Display P3 to sRGB primaries in linear light (clipped, as a
+colour conversion clips), then gets the boost.
+
+When SOURCE has an ISO 21496-1 `tmap` item (iOS 18), its record is read here (a small box
+walker of its own, per ISO 21496-1: versions, flags, fractions) and the reference is the
+standard's formula over the same planes:
+hdr = (sdr + base_offset) x 2^(min + (max - min) x gain^(1/gamma)) - alternate_offset.
 
 Reconstructs the HDR picture from the source with Apple's published formula
 (hdr = sdr x (1 + (headroom - 1) x gain), gain map Rec.709-encoded, headroom from the MakerNote
@@ -14,6 +28,7 @@ the largest difference of the SDR rendition. Optionally writes a PNG: SDR | HDR 
 """
 import glob
 import json
+import struct
 import os
 import subprocess
 import sys
@@ -69,6 +84,89 @@ def source_planes(path):
     raise SystemExit("no Apple gain map in " + path)
 
 
+def boxes(data, start, end):
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        header = 8
+        if size == 1:
+            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
+        elif size == 0:
+            size = end - start
+        yield kind.decode("latin1"), start + header, start + size
+        start += size
+
+
+def tmap_record(path):
+    """The ISO 21496-1 parameters of SOURCE's tmap item (in idat or the file), or None."""
+    data = open(path, "rb").read()
+    meta = next((b for b in boxes(data, 0, len(data)) if b[0] == "meta"), None)
+    if meta is None:
+        return None
+    children = {kind: (start, end) for kind, start, end in boxes(data, meta[1] + 4, meta[2])}
+    start, end = children["iinf"]
+    version = data[start]
+    cursor = start + 4 + (2 if version == 0 else 4)
+    tmap = None
+    for kind, body, stop in boxes(data, cursor, end):
+        infe_version = data[body]
+        item = struct.unpack(">H", data[body + 4:body + 6])[0]
+        if data[body + 8:body + 12] == b"tmap":
+            tmap = item
+    if tmap is None:
+        return None
+    start, end = children["iloc"]
+    version = data[start]
+    sizes = data[start + 4]
+    offset_size, length_size, base_size = sizes >> 4, sizes & 15, data[start + 5] >> 4
+    index_size = data[start + 5] & 15 if version in (1, 2) else 0
+    cursor = start + 6
+    count = struct.unpack(">H", data[cursor:cursor + 2])[0]
+    cursor += 2
+    location = None
+    for _ in range(count):
+        item = struct.unpack(">H", data[cursor:cursor + 2])[0]
+        cursor += 2
+        method = 0
+        if version in (1, 2):
+            method = data[cursor + 1] & 15
+            cursor += 2
+        cursor += 2
+        base = int.from_bytes(data[cursor:cursor + base_size], "big")
+        cursor += base_size
+        extents = struct.unpack(">H", data[cursor:cursor + 2])[0]
+        cursor += 2
+        for _ in range(extents):
+            cursor += index_size
+            offset = int.from_bytes(data[cursor:cursor + offset_size], "big")
+            cursor += offset_size
+            length = int.from_bytes(data[cursor:cursor + length_size], "big")
+            cursor += length_size
+            if item == tmap:
+                location = (method, base + offset, length)
+    method, offset, length = location
+    if method == 1:
+        offset += children["idat"][0]
+    record = data[offset:offset + length]
+    assert record[0] == 0, "tmap version"
+    flags = record[5]
+    assert flags & 0x80 == 0, "one channel"
+    values, cursor = [], 6
+    common = None
+    if flags & 0x08:
+        common = struct.unpack(">I", record[cursor:cursor + 4])[0]
+        cursor += 4
+    for signed in (False, False, True, True, False, True, True):
+        numerator = struct.unpack(">i" if signed else ">I", record[cursor:cursor + 4])[0]
+        cursor += 4
+        denominator = common
+        if denominator is None:
+            denominator = struct.unpack(">I", record[cursor:cursor + 4])[0]
+            cursor += 4
+        values.append(numerator / denominator)
+    names = ["base_headroom", "alternate_headroom", "min", "max", "gamma", "base_offset", "alternate_offset"]
+    return dict(zip(names, values))
+
+
 def upsample(gain, height, width):
     """Bilinear, sample centres aligned, as a decoder scales a smaller map up."""
     gh, gw = gain.shape
@@ -86,30 +184,105 @@ def upsample(gain, height, width):
     return top * (1 - fy) + bottom * fy
 
 
+P3_TO_SRGB = np.array([[1.2249401, -0.2249404, 0.0], [-0.0420569, 1.0420571, 0.0], [-0.0196376, -0.0786361, 1.0982735]],
+                      dtype=np.float32)
+
+
+def options(arguments):
+    positional, fit, box, srgb = [], None, None, False
+    index = 0
+    while index < len(arguments):
+        if arguments[index] == "--fit":
+            fit, box = arguments[index + 1], tuple(int(v) for v in arguments[index + 2].split("x"))
+            index += 3
+        elif arguments[index] == "--srgb":
+            srgb = True
+            index += 1
+        else:
+            positional.append(arguments[index])
+            index += 1
+    return positional, fit, box, srgb
+
+
+def shrink(planes, size):
+    return np.stack([np.asarray(Image.fromarray(planes[..., c].astype(np.float32), "F").resize(size, Image.BOX))
+                     for c in range(planes.shape[-1])], axis=-1)
+
+
+def geometry(fit, box, reference, sdr):
+    """The reference and SDR picture resized as `fit` into `box` says (see the usage)."""
+    height, width = sdr.shape[:2]
+    bw, bh = box
+    if fit in ("fill", "crop"):
+        w, h = width, height
+        if width * bh > bw * height:
+            w = round(height * bw / bh)
+        else:
+            h = round(width * bh / bw)
+        x, y = (width - w) // 2, (height - h) // 2
+        reference, sdr = reference[y:y + h, x:x + w], sdr[y:y + h, x:x + w]
+        size = box if fit == "fill" or w >= bw or h >= bh else (w, h)
+        return shrink(reference, size), shrink(sdr, size)
+    if bw * height <= bh * width:
+        size = (bw, max(1, round(height * bw / width)))
+    else:
+        size = (max(1, round(width * bh / height)), bh)
+    reference, sdr = shrink(reference, size), shrink(sdr, size)
+    canvas_ref = np.ones((bh, bw, 3), np.float32)
+    canvas_sdr = np.ones((bh, bw, 3), np.float32)
+    x, y = (bw - size[0]) // 2, (bh - size[1]) // 2
+    canvas_ref[y:y + size[1], x:x + size[0]] = reference
+    canvas_sdr[y:y + size[1], x:x + size[0]] = sdr
+    return canvas_ref, canvas_sdr
+
+
 def main():
+    positional, fit, box, srgb = options(sys.argv[1:])
+    sys.argv = [sys.argv[0]] + positional
     source, output = sys.argv[1], sys.argv[2]
-    headroom = apple_headroom(source)
-    sdr8, gain8 = source_planes(source)
+    source_bytes = open(source, "rb").read()
+    is_jpeg = source_bytes[:2] == b"\xff\xd8"
+    iso = None if is_jpeg else tmap_record(source)
+    if is_jpeg:
+        if not imagecodecs.ultrahdr_check(source_bytes):
+            raise SystemExit("libultrahdr does not see an Ultra HDR image in " + source)
+        sdr8 = imagecodecs.ultrahdr_decode(source_bytes, dtype=np.uint8)[..., :3]
+    else:
+        sdr8, gain8 = source_planes(source)
     height, width, _ = sdr8.shape
     sdr = srgb_to_linear(sdr8.astype(np.float32) / 255)
-    gain = rec709_to_linear(upsample(gain8, height, width) / 255)
-    reference = sdr * (1 + (headroom - 1) * gain)[..., None]
+    if srgb:
+        sdr = np.clip(sdr @ P3_TO_SRGB.T, 0, 1)
+        sdr8 = (linear_to_srgb(sdr) * 255).round()
+    if is_jpeg:
+        reference = imagecodecs.ultrahdr_decode(source_bytes, dtype=np.float16)[..., :3].astype(np.float32)
+        headroom = max(1.0, float(reference.max()))
+    elif iso is not None:
+        headroom = 2.0 ** iso["alternate_headroom"]
+        gain = upsample(gain8, height, width) / 255
+        log_boost = iso["min"] + (iso["max"] - iso["min"]) * gain ** (1 / iso["gamma"])
+        reference = (sdr + iso["base_offset"]) * (2.0 ** log_boost)[..., None] - iso["alternate_offset"]
+    else:
+        headroom = apple_headroom(source)
+        gain = rec709_to_linear(upsample(gain8, height, width) / 255)
+        reference = sdr * (1 + (headroom - 1) * gain)[..., None]
 
     data = open(output, "rb").read()
     if not imagecodecs.ultrahdr_check(data):
         raise SystemExit("libultrahdr does not see an Ultra HDR image in " + output)
     decoded = imagecodecs.ultrahdr_decode(data, dtype=np.float16)[..., :3].astype(np.float32)
+    if fit is not None:
+        reference, sdr = geometry(fit, box, reference, sdr)
+        sdr8 = (linear_to_srgb(sdr) * 255).round()
+        height, width = sdr.shape[:2]
     if decoded.shape != reference.shape:
         # A resized output (--max-size, --resize): the reference is area-averaged to its size,
         # in linear light, and so is the source SDR picture.
         if abs(decoded.shape[1] / decoded.shape[0] - width / height) > 0.01:
             raise SystemExit(f"shape differs: {decoded.shape} vs {reference.shape}")
         size = (decoded.shape[1], decoded.shape[0])
-        def shrink(planes):
-            return np.stack([np.asarray(Image.fromarray(planes[..., c].astype(np.float32), "F").resize(size, Image.BOX))
-                             for c in range(planes.shape[-1])], axis=-1)
-        reference = shrink(reference)
-        sdr = shrink(sdr)
+        reference = shrink(reference, size)
+        sdr = shrink(sdr, size)
         sdr8 = (linear_to_srgb(sdr) * 255).round()
         width, height = size
     mse = float(np.mean((decoded - reference) ** 2))
@@ -119,7 +292,7 @@ def main():
     sdr_mse = float(np.mean((sdr_out - sdr8.astype(np.float32)) ** 2))
     sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else float("inf")
     ratio = float(np.median(decoded[reference > 0.05] / reference[reference > 0.05]))
-    print(json.dumps({"headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
+    print(json.dumps({"iso": 1.0 if iso is not None else 0.0, "headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
                       "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))
     if len(sys.argv) > 3:
         step = max(1, width // 480)

@@ -54,6 +54,16 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var auxiliaryImages: [String]
     /// Number of thumbnail images (HEIF thumbnail items, or 1 for an EXIF IFD1 thumbnail).
     public var thumbnailCount: Int
+    /// The HDR gain map the photo carries, when offconvert can read its parameters.
+    public var gainMap: GainMap? = nil
+
+    /// An HDR gain map: whose description of it was read, and how far above SDR white it goes.
+    public struct GainMap: Sendable, Codable, Hashable {
+        /// "Apple" (MakerNote), "ISO 21496-1" (a `tmap` item or APP2 record) or "Ultra HDR" (`hdrgm:` XMP).
+        public var origin: String
+        /// The HDR headroom in stops: log2 of the brightest HDR white over SDR white.
+        public var headroomStops: Double
+    }
 }
 
 /// Reads a still image's description without converting it.
@@ -145,12 +155,16 @@ public enum ImageProbe {
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
         let sources = locations(exif: exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
-        return ImageInfo(
+        var info = ImageInfo(
             format: .jpeg, width: swaps ? height : width, height: swaps ? width : height, bitDepth: 8, hasAlpha: false,
             exifOrientation: orientation, containerRotates: nil, color: color(icc: metadata.icc),
             hasEXIF: metadata.exif != nil, hasXMP: metadata.xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+        if let map = JPEGGainMap.locate(data) {
+            info.gainMap = ImageInfo.GainMap(origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops)
+        }
+        return info
     }
 
     private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
@@ -191,6 +205,11 @@ public enum ImageProbe {
             hasXMP: xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
             model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count,
             auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
+        switch HeifGainMap.presence(in: file) {
+        case .apple(_, let stops): info.gainMap = ImageInfo.GainMap(origin: "Apple", headroomStops: stops)
+        case .iso(_, let metadata): info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+        case .none, .unusable: break
+        }
         for transform in file.transforms(primary) {
             switch transform {
             case .rotate(let turns) where turns % 4 != 0: info.containerRotation = turns % 4 * 90

@@ -107,7 +107,7 @@ public enum PhotoConverter {
             if let target = request.targetByteCount {
                 let result = try encodeToTarget(
                     request, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
-                    cancellation: cancellation)
+                    gainMap: gainMap.carried.flatMap { $0.frameIndex == index ? $0 : nil }, cancellation: cancellation)
                 frames[index] = nil
                 result.notes.forEach(note)
                 let range = TargetSizeSolver.qualities
@@ -124,11 +124,15 @@ public enum PhotoConverter {
                 let sized = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
                 let depth = heifBitDepth(for: request, bitmap: bitmap)
                 depth.note.map(note)
-                if let carried = gainMap.carried, index == 0 {
+                if let carried = gainMap.carried, index == carried.frameIndex {
+                    let plane = carried.plane(
+                        resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
+                    try cancellation.check()
                     let file = try ultraHDRFile(
-                        bitmap, map: carried.map, sourceSize: carried.sourceSize, quality: request.quality, exif: sized.exif,
-                        xmp: sized.xmp, cancellation: cancellation)
+                        bitmap, plane: plane, metadata: carried.map.metadata, quality: request.quality, exif: sized.exif, xmp: sized.xmp,
+                        iptc: sized.iptc)
                     file.notes.forEach(note)
+                    note(carried.map.keptNote)
                     output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                         (temporary, display) throws(ConvertError) in
                         try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
@@ -234,6 +238,9 @@ extension PhotoConverter {
             let source = try directJPEGSource(path: input, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
+        let pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
+        // The worker finishes before this returns or throws, so its bitmap stays within the job.
+        defer { _ = try? pendingGainMap?.wait() }
         guard let picture = try directPicture(
             path: input, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
         else { return nil }
@@ -269,10 +276,7 @@ extension PhotoConverter {
             .withPixelSize(width: source.width, height: source.height)
         notes += metadata.notes
         let bytes: [UInt8]
-        if let ultraHDR = try ultraHDRFile(
-            request, source: source, primary: stream, exif: metadata.exif, xmp: metadata.xmp, icc: icc, size: (source.width, source.height),
-            encoder: encoder, cancellation: cancellation)
-        {
+        if let ultraHDR = try ultraHDRFile(primary: stream, pending: pendingGainMap, exif: metadata.exif, xmp: metadata.xmp, icc: icc) {
             bytes = ultraHDR.bytes
             notes += ultraHDR.notes
         } else {

@@ -345,6 +345,10 @@ enum InfoFormatter {
         if !image.auxiliaryImages.isEmpty {
             lines.append("  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
         }
+        if let map = image.gainMap {
+            let stops = (map.headroomStops * 10).rounded() / 10
+            lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: brighter highlights on an HDR screen")
+        }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)
     }

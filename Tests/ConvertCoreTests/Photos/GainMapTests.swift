@@ -52,4 +52,50 @@ struct GainMapTests {
         #expect(plane.applying(.mirror(topToBottom: true)) == GrayPlane(width: 3, height: 2, pixels: [4, 5, 6, 1, 2, 3]))
         #expect(plane.resized(width: 1, height: 1).pixels == [4])  // (1+…+6)/6 = 3.5, rounded
     }
+
+    /// The ISO 21496-1 record reads back what the writer wrote, and a record with separate
+    /// denominators (as iOS 18's `tmap` has) reads as the fractions say.
+    @Test("ISO 21496-1 records: our own round trip, separate denominators, refusals")
+    func isoRecord() throws {
+        let written = GainMapMetadata(
+            minStops: -0.5, maxStops: 2.25, gamma: 0.9, baseOffset: 0.015625, alternateOffset: 0.0078125, baseHeadroomStops: 0.5,
+            alternateHeadroomStops: 2.25)
+        let payload = Array(written.isoGainMapPayload.dropFirst(GainMapMetadata.isoNamespace.count))
+        let read = try #require(GainMapMetadata(isoRecord: payload))
+        for (a, b) in [(read.minStops, -0.5), (read.maxStops, 2.25), (read.gamma, 0.9), (read.baseOffset, 0.015625),
+                       (read.alternateOffset, 0.0078125), (read.baseHeadroomStops, 0.5), (read.alternateHeadroomStops, 2.25)] {
+            #expect(abs(a - b) < 1e-6)
+        }
+        func u32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+        // iOS 18's record (IMG_3853.HEIC), each value over its own denominator of 1,000,000.
+        var separate: [UInt8] = [0, 0, 0, 0, 0x40]
+        for numerator: UInt32 in [0, 2_787_109, 0, 2_787_109, 896_973, 10, 10] { separate += u32(numerator) + u32(1_000_000) }
+        let iOS18 = try #require(GainMapMetadata(isoRecord: separate))
+        #expect(abs(iOS18.gamma - 0.896973) < 1e-9 && abs(iOS18.maxStops - 2.787109) < 1e-9 && abs(iOS18.baseOffset - 1e-5) < 1e-12)
+        #expect(GainMapMetadata(isoRecord: Array(separate.dropLast())) == nil)
+        var backward = separate
+        backward[4] |= 0x04
+        #expect(GainMapMetadata(isoRecord: backward) == nil)
+        var newer = separate
+        newer[1] = 1
+        #expect(GainMapMetadata(isoRecord: newer) == nil)
+    }
+
+    /// iOS 18 writes a `tmap` item over the primary and the Apple map: its parameters win.
+    @Test("an iOS 18 HEIC's tmap item is preferred; an iOS 16 one has Apple's only")
+    func tmapPreferred() throws {
+        let iOS18 = try #require(try HeifFile.open(path: Fixtures.path("photos/IMG_3853.HEIC")))
+        guard case .iso(let item, let metadata) = HeifGainMap.presence(in: iOS18) else {
+            Issue.record("no ISO gain map found")
+            return
+        }
+        #expect(iOS18.auxiliaryImages(of: iOS18.primaryID).first { $0.id == item }?.type == HeifGainMapType.apple)
+        #expect(abs(metadata.alternateHeadroomStops - 2.787109) < 1e-9 && abs(metadata.gamma - 0.896973) < 1e-9)
+        let pug = try #require(try HeifFile.open(path: Fixtures.path("photos/pug.heic")))
+        guard case .apple(_, let stops) = HeifGainMap.presence(in: pug) else {
+            Issue.record("no Apple gain map found")
+            return
+        }
+        #expect(abs(stops - 1.8) < 0.05)
+    }
 }

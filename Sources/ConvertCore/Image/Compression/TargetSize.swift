@@ -59,13 +59,17 @@ extension PhotoConverter {
     /// alive at a time.
     package static func encodeToTarget(
         _ request: PhotoRequest, frameIndex: Int, frame: inout DecodedFrame?, target: Int64, metadata: OutputMetadata,
-        cancellation: CancellationFlag
+        gainMap: CarriedGainMap? = nil, cancellation: CancellationFlag
     ) throws(ConvertError) -> (bytes: [UInt8], quality: Int?, longEdge: Int?, notes: [String]) {
         let path = request.inputPath
         var longEdge: Int? = nil
         while true {
-            switch try attempt(frame, request: request, target: target, metadata: metadata, cancellation: cancellation) {
-            case .found(let bytes, let quality, let notes):
+            switch try attempt(
+                frame, request: request, target: target, metadata: metadata, gainMap: gainMap, longEdge: longEdge,
+                cancellation: cancellation)
+            {
+            case .found(let bytes, let quality, var notes):
+                if let gainMap { notes.append(gainMap.map.keptNote) }
                 return (bytes, quality, longEdge, notes)
             case .shrink(let next):
                 longEdge = next
@@ -82,9 +86,11 @@ extension PhotoConverter {
     }
 
     /// One quality search at the frame's current resolution.
+    /// With `gainMap` (a JPEG's HDR gain map), each quality's size is the whole Ultra HDR file's:
+    /// the map is lined up with the picture at this resolution (`longEdge`) and encoded too.
     private static func attempt(
-        _ frame: DecodedFrame?, request: PhotoRequest, target: Int64, metadata: OutputMetadata,
-        cancellation: CancellationFlag
+        _ frame: DecodedFrame?, request: PhotoRequest, target: Int64, metadata: OutputMetadata, gainMap: CarriedGainMap?,
+        longEdge: Int?, cancellation: CancellationFlag
     ) throws(ConvertError) -> Attempt {
         let path = request.inputPath
         guard let source = frame?.bitmap else {
@@ -99,12 +105,22 @@ extension PhotoConverter {
         }
         var notes: [String] = []
         var encoded: [Int: [UInt8]] = [:]
+        let plane = request.format == .jpeg
+            ? gainMap?.plane(
+                resize: request.resize, maxLongEdge: longEdge ?? request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
+            : nil
         let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {
             (quality) throws(ConvertError) -> Int64 in
             try cancellation.check()
             let bytes: [UInt8]
             if request.format == .webp {
                 bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
+            } else if let plane, let gainMap {
+                let result = try ultraHDRFile(
+                    bitmap, plane: plane, metadata: gainMap.map.metadata, quality: quality, exif: metadata.exif, xmp: metadata.xmp,
+                    iptc: metadata.iptc)
+                bytes = result.bytes
+                notes = result.notes
             } else {
                 let result = try ImageEncoder.jpegBytes(
                     bitmap, quality: quality, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc)

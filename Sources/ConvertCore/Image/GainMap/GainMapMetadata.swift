@@ -20,6 +20,14 @@ package struct GainMapMetadata: Sendable, Equatable {
         GainMapMetadata(maxStops: stops, alternateHeadroomStops: stops)
     }
 
+    /// The 8-bit map value that stands for no boost (log boost 0), for bars added around a
+    /// padded picture: `((0 − min) / (max − min))^gamma`.
+    package var noBoostCode: UInt8 {
+        guard maxStops > minStops else { return 0 }
+        let recovery = max(0, min(1, -minStops / (maxStops - minStops)))
+        return UInt8((pow(recovery, gamma) * 255).rounded())
+    }
+
     /// The ISO 21496-1 namespace that starts the APP2 segment (NUL-terminated).
     package static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
     package static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
@@ -90,5 +98,54 @@ package struct GainMapMetadata: Sendable, Equatable {
             return start
         }
         return nil
+    }
+}
+
+extension GainMapMetadata {
+    /// The parameters of an ISO 21496-1 metadata record (what follows the APP2 namespace, or a
+    /// `tmap` item after its version byte): minimum and writer versions (2 bytes each), flags
+    /// (0x80 multichannel, 0x40 base colour space, 0x04 backward direction, 0x08 a common
+    /// denominator), the base and alternate headroom, then per channel the map's minimum,
+    /// maximum, gamma and both offsets, each a fraction. Nil for a record this writer cannot
+    /// carry as one channel over an SDR base: a newer minimum version, channels that differ, an
+    /// HDR base image, a zero denominator, or a short record.
+    package init?(isoRecord bytes: some Collection<UInt8>) {
+        var cursor = Array(bytes)[...]
+        func u16() -> UInt32? {
+            guard cursor.count >= 2 else { return nil }
+            defer { cursor = cursor.dropFirst(2) }
+            return UInt32(cursor[cursor.startIndex]) << 8 | UInt32(cursor[cursor.startIndex + 1])
+        }
+        func u32() -> UInt32? {
+            guard let high = u16(), let low = u16() else { return nil }
+            return high << 16 | low
+        }
+        guard let minimumVersion = u16(), minimumVersion == 0, u16() != nil, let flags = cursor.first else { return nil }
+        cursor = cursor.dropFirst()
+        guard flags & 0x04 == 0 else { return nil }
+        let channels = flags & 0x80 != 0 ? 3 : 1
+        let common: UInt32? = flags & 0x08 != 0 ? u32() : nil
+        if flags & 0x08 != 0, common == nil { return nil }
+        // A fraction: its numerator (signed where the value may be negative), then its
+        // denominator unless the record has a common one.
+        func fraction(signed: Bool) -> Double? {
+            guard let numerator = u32(), let denominator = common ?? u32(), denominator != 0 else { return nil }
+            return (signed ? Double(Int32(bitPattern: numerator)) : Double(numerator)) / Double(denominator)
+        }
+        guard let base = fraction(signed: false), let alternate = fraction(signed: false) else { return nil }
+        var perChannel: [[Double]] = []
+        for _ in 0..<channels {
+            var values: [Double] = []
+            for signed in [true, true, false, true, true] {
+                guard let value = fraction(signed: signed) else { return nil }
+                values.append(value)
+            }
+            perChannel.append(values)
+        }
+        guard perChannel.allSatisfy({ $0 == perChannel[0] }), perChannel[0][2] > 0, perChannel[0][1] >= perChannel[0][0] else { return nil }
+        let values = perChannel[0]
+        self.init(
+            minStops: values[0], maxStops: values[1], gamma: values[2], baseOffset: values[3], alternateOffset: values[4],
+            baseHeadroomStops: base, alternateHeadroomStops: alternate)
     }
 }

@@ -78,4 +78,55 @@ package struct GrayPlane: Sendable, Equatable {
         }
         return GrayPlane(width: targetWidth, height: targetHeight, pixels: out)
     }
+
+    /// The `width`×`height` region at (`x`, `y`), cut at the plane's edges (at least 1×1).
+    package func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayPlane {
+        let left = max(0, min(width - 1, x)), top = max(0, min(height - 1, y))
+        let w = max(1, min(width - left, cropWidth)), h = max(1, min(height - top, cropHeight))
+        guard left != 0 || top != 0 || w != width || h != height else { return self }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for row in 0..<h {
+            let source = (top + row) * width + left
+            out[(row * w)..<(row * w + w)] = pixels[source..<(source + w)]
+        }
+        return GrayPlane(width: w, height: h, pixels: out)
+    }
+
+    /// The plane centred on a `canvasWidth`×`canvasHeight` canvas at (`x`, `y`), the rest `fill`.
+    package func placed(onCanvas canvasWidth: Int, _ canvasHeight: Int, x: Int, y: Int, fill: UInt8) -> GrayPlane {
+        guard canvasWidth != width || canvasHeight != height else { return self }
+        var out = [UInt8](repeating: fill, count: canvasWidth * canvasHeight)
+        for row in 0..<height where (0..<canvasHeight).contains(y + row) {
+            for column in 0..<width where (0..<canvasWidth).contains(x + column) {
+                out[(y + row) * canvasWidth + x + column] = pixels[row * width + column]
+            }
+        }
+        return GrayPlane(width: canvasWidth, height: canvasHeight, pixels: out)
+    }
+
+    /// The plane turned upright by EXIF Orientation `orientation`, as
+    /// ``Bitmap/applyingOrientation(_:)`` turns the picture it belongs to.
+    package func applyingOrientation(_ orientation: Int) -> GrayPlane {
+        guard (2...8).contains(orientation) else { return self }
+        let swaps = orientation >= 5
+        let outWidth = swaps ? height : width, outHeight = swaps ? width : height
+        let w = width, h = height
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<outHeight {
+            for x in 0..<outWidth {
+                let sx: Int, sy: Int
+                switch orientation {
+                case 2: (sx, sy) = (w - 1 - x, y)
+                case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+                case 4: (sx, sy) = (x, h - 1 - y)
+                case 5: (sx, sy) = (y, x)
+                case 6: (sx, sy) = (y, h - 1 - x)
+                case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+                default: (sx, sy) = (w - 1 - y, x)
+                }
+                out[y * outWidth + x] = pixels[sy * w + sx]
+            }
+        }
+        return GrayPlane(width: outWidth, height: outHeight, pixels: out)
+    }
 }

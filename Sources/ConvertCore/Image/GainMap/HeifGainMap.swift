@@ -23,13 +23,18 @@ package struct HeifGainMap: Sendable {
         case none
         /// An Apple gain map whose headroom is `stops`.
         case apple(item: UInt32, stops: Double)
+        /// A gain map that an ISO 21496-1 `tmap` item describes (iOS 18 writes one beside
+        /// Apple's own description of the same map): its values are already logarithmic.
+        case iso(item: UInt32, metadata: GainMapMetadata)
         /// A gain map that cannot be kept, and why.
         case unusable(String)
     }
 
-    /// Whether `file`'s primary image has an Apple gain map with a usable headroom.
+    /// Whether `file`'s primary image has a gain map with usable parameters: an ISO 21496-1
+    /// `tmap` item's first (they are the standard's, and need no table), else Apple's MakerNote.
     package static func presence(in file: HeifFile) -> Presence {
         let primary = file.primaryID
+        if let iso = isoPresence(in: file) { return iso }
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
         guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
             return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
@@ -38,17 +43,44 @@ package struct HeifGainMap: Sendable {
         return .apple(item: aux.id, stops: stops)
     }
 
+    /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
+    /// with a version-0 ISO 21496-1 record this writer carries; nil otherwise.
+    private static func isoPresence(in file: HeifFile) -> Presence? {
+        let table = file.table
+        for item in table.itemIDs where table.types[item] == "tmap" {
+            guard let inputs = table.derivedFrom[item], inputs.count == 2, inputs[0] == file.primaryID,
+                table.types[inputs[1]] == "hvc1" || table.types[inputs[1]] == "grid",
+                let record = try? table.data(of: item, limit: 4096), record.first == 0,
+                let metadata = GainMapMetadata(isoRecord: record.dropFirst()), metadata.alternateHeadroomStops > 0
+            else { continue }
+            return .iso(item: inputs[1], metadata: metadata)
+        }
+        return nil
+    }
+
     /// Decodes the gain map of `file` (see ``presence(in:)``), or nil when it is not one this
     /// decoder takes (a note then says the HDR was not kept).
     package static func decode(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
-        guard case .apple(let item, let stops) = presence(in: file), var plane = try lumaPlane(file, item: item) else { return nil }
+        let item: UInt32
+        let metadata: GainMapMetadata
+        let origin: String
+        var table: GainMapTable?
+        switch presence(in: file) {
+        case .apple(let apple, let stops):
+            (item, metadata, origin, table) = (apple, .apple(stops: stops), "Apple", GainMapTable(appleStops: stops))
+        case .iso(let iso, let isoMetadata):
+            (item, metadata, origin) = (iso, isoMetadata, "ISO 21496-1")
+        case .none, .unusable:
+            return nil
+        }
+        guard var plane = try lumaPlane(file, item: item) else { return nil }
         try cancellation.check()
-        GainMapTable(appleStops: stops).apply(to: &plane)
+        table?.apply(to: &plane)
         // An auxiliary image is displayed as its master is: the primary's transforms apply to
         // it, unless it carries its own.
         let own = file.transforms(item)
         for transform in own.isEmpty ? file.transforms(file.primaryID) : own { plane = plane.applying(transform) }
-        return HeifGainMap(plane: plane, metadata: .apple(stops: stops), origin: "Apple")
+        return HeifGainMap(plane: plane, metadata: metadata, origin: origin)
     }
 
     /// The luma samples of HEVC image `item` (a single picture or a grid of them), at 8 bits.

@@ -1,75 +1,122 @@
 extension PhotoConverter {
-    /// The Ultra HDR file of a HEIC's primary JPEG `primary` (displayed size `size`) when the
-    /// request keeps HDR and the HEIC has an Apple gain map this reader decodes; nil otherwise
-    /// (the caller then writes the SDR JPEG as before).
+    /// Starts encoding a HEIC's gain map beside the primary (``PendingGainMap``) when the
+    /// request keeps HDR and the file has a gain map this reader decodes; nil otherwise.
+    static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag) -> PendingGainMap? {
+        guard request.hdr == .keep, let file = source.file else { return nil }
+        switch HeifGainMap.presence(in: file) {
+        case .apple, .iso:
+            return PendingGainMap.start(
+                path: request.inputPath, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
+        case .none, .unusable:
+            return nil
+        }
+    }
+
+    /// The Ultra HDR file of a HEIC's primary JPEG `primary` and the gain map `pending` encoded
+    /// beside it; nil when there is no map to carry (the caller then writes the SDR JPEG).
     static func ultraHDRFile(
-        _ request: PhotoRequest, source: DirectSource, primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?,
-        size: (width: Int, height: Int), encoder: TurboJPEGHandle, cancellation: CancellationFlag
+        primary: [UInt8], pending: PendingGainMap?, exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String])? {
-        guard request.hdr == .keep, let file = source.file, let gainMap = try HeifGainMap.decode(file, cancellation: cancellation)
-        else { return nil }
-        var plane = gainMap.plane
-        // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
-        let ratioX = Double(size.width) / Double(plane.width)
-        let ratioY = Double(size.height) / Double(plane.height)
-        guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else { return nil }
-        // Ultra HDR decoders scale the map up; one no larger than the picture keeps it small.
-        if plane.width > size.width || plane.height > size.height { plane = plane.resized(width: size.width, height: size.height) }
-        try cancellation.check()
-        let stream = try encoder.encodeGray(plane.pixels, width: plane.width, height: plane.height, quality: request.quality)
+        guard let encoded = try pending?.wait() else { return nil }
         let assembled = UltraHDRWriter.assemble(
-            primary: primary, exif: exif, xmp: xmp, icc: icc, gainMap: stream, metadata: gainMap.metadata)
-        return (assembled.bytes, assembled.notes + [gainMap.keptNote])
+            primary: primary, exif: exif, xmp: xmp, icc: icc, gainMap: encoded.stream, metadata: encoded.map.metadata)
+        return (assembled.bytes, assembled.notes + [encoded.map.keptNote])
     }
 }
 
 extension PhotoConverter {
     /// What the general path does with a HEIC's gain map: carries it (decoded, to follow the
-    /// resized picture) when the output is one JPEG scaled as a whole (`--max-size`,
-    /// `--resize --fit fit`, or neither), or notes why the HDR was not kept. Neither when the
-    /// input has no gain map or the request asked for SDR.
+    /// picture through every resize, colour conversion and target size) when the output is
+    /// JPEG, or notes why the HDR was not kept. Neither when the input has no gain map or the
+    /// request asked for SDR.
     static func generalGainMap(_ request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> (
-        carried: (map: HeifGainMap, sourceSize: (width: Int, height: Int))?, note: String?
+        carried: CarriedGainMap?, note: String?
     ) {
-        guard request.hdr == .keep, (try? ImageDecoder.sniff(path: request.inputPath)) == .heic,
-            let file = (try? HeifFile.open(path: request.inputPath)) ?? nil
-        else { return (nil, nil) }
+        guard request.hdr == .keep else { return (nil, nil) }
+        let kind = try? ImageDecoder.sniff(path: request.inputPath)
+        if kind == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
+        guard kind == .heic, let file = (try? HeifFile.open(path: request.inputPath)) ?? nil else { return (nil, nil) }
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)
-        case .apple:
+        case .apple, .iso:
             switch request.format {
             case .jpeg:
-                let wholeScale = request.resize.map { $0.fit == .fit } ?? true
-                guard wholeScale, request.targetByteCount == nil, request.color == .keep, !request.allImages else {
-                    return (nil, "HDR not kept: the gain map does not follow this resize, colour conversion or target size yet")
-                }
+                let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
                 guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
                 else { return (nil, "HDR not kept: the gain map could not be decoded") }
-                return ((map, size), nil)
-            case .heic: return (nil, "HDR not kept: HEIC output is written without the gain map")
-            default:
-                let name = request.format == .webp ? "WebP" : request.format.rawValue.uppercased()
-                return (nil, "HDR not kept: \(name) has no gain map")
+                // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
+                let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
+                guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
+                    return (nil, "HDR not kept: the gain map's shape is not the picture's")
+                }
+                return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
+            default: return (nil, notKeptNote(request.format))
             }
         }
     }
 
-    /// The Ultra HDR file of `bitmap` (the source picture scaled from `sourceSize`) with `map`
-    /// scaled by the same factor.
+    /// Why an output of `format` (not JPEG) has no gain map.
+    static func notKeptNote(_ format: PhotoFormat) -> String {
+        switch format {
+        case .heic: return "HDR not kept: HEIC output is written without the gain map"
+        case .webp: return "HDR not kept: WebP has no gain map"
+        default: return "HDR not kept: \(format.rawValue.uppercased()) has no gain map"
+        }
+    }
+
+    /// The gain map of a JPEG input (Ultra HDR, ISO 21496-1): decoded and turned upright by the
+    /// primary's EXIF Orientation, to be carried like a HEIC's.
+    static func jpegGainMap(_ request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> (
+        carried: CarriedGainMap?, note: String?
+    ) {
+        let path = request.inputPath
+        // An unreadable file is the decoder's to report, with its own error.
+        guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
+        guard request.format == .jpeg else { return (nil, notKeptNote(request.format)) }
+        guard located.metadata.alternateHeadroomStops > 0, located.metadata.maxStops > located.metadata.minStops else {
+            return (nil, "HDR not kept: the gain map has no headroom")
+        }
+        try cancellation.check()
+        // A damaged map costs the HDR, not the photo.
+        guard let decoded = try? decodeGainMap(Array(data[located.range]), primary: data, path: path, maxPixels: request.maxPixels)
+        else { return (nil, "HDR not kept: the gain map could not be decoded") }
+        let (plane, primarySize, orientation) = decoded
+        let swaps = orientation >= 5
+        let map = HeifGainMap(plane: plane, metadata: located.metadata, origin: located.origin)
+        return (
+            CarriedGainMap(
+                map: map, sourceWidth: swaps ? primarySize.height : primarySize.width,
+                sourceHeight: swaps ? primarySize.width : primarySize.height, frameIndex: 0), nil
+        )
+    }
+
+    /// The Ultra HDR file of `bitmap` at `quality` with `plane` (the map lined up with it, see
+    /// ``CarriedGainMap/plane(resize:maxLongEdge:bitmapWidth:bitmapHeight:)``) encoded at the
+    /// same quality: the size a target-size search counts is both images'.
     static func ultraHDRFile(
-        _ bitmap: Bitmap, map: HeifGainMap, sourceSize: (width: Int, height: Int), quality: Int, exif: [UInt8]?, xmp: [UInt8]?,
-        cancellation: CancellationFlag
+        _ bitmap: Bitmap, plane: GrayPlane, metadata: GainMapMetadata, quality: Int, exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
         let encoder = try TurboJPEGHandle.compressor()
         let primary = try encoder.encodeRGB(bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: .s420)
-        try cancellation.check()
-        let width = max(1, Int((Double(map.plane.width) * Double(bitmap.width) / Double(sourceSize.width)).rounded()))
-        let height = max(1, Int((Double(map.plane.height) * Double(bitmap.height) / Double(sourceSize.height)).rounded()))
-        let plane = map.plane.resized(width: min(width, bitmap.width), height: min(height, bitmap.height))
         let stream = try encoder.encodeGray(plane.pixels, width: plane.width, height: plane.height, quality: quality)
-        let assembled = UltraHDRWriter.assemble(primary: primary, exif: exif, xmp: xmp, icc: bitmap.icc, gainMap: stream, metadata: map.metadata)
-        return (assembled.bytes, assembled.notes + [map.keptNote])
+        return UltraHDRWriter.assemble(
+            primary: primary, exif: exif, xmp: xmp, iptc: iptc, icc: bitmap.icc, gainMap: stream, metadata: metadata)
+    }
+
+    /// A gain-map JPEG `stream` decoded to grey and turned upright by the EXIF Orientation of
+    /// `primary` (the whole file); with the primary's stored size and that orientation.
+    private static func decodeGainMap(_ stream: [UInt8], primary: [UInt8], path: String, maxPixels: Int) throws(ConvertError) -> (
+        GrayPlane, (width: Int, height: Int, gray: Bool), Int
+    )? {
+        let decoder = try TurboJPEGHandle.decompressor()
+        let mapSize = try decoder.header(stream, path: path)
+        let primarySize = try decoder.header(primary, path: path)
+        guard mapSize.width * mapSize.height <= maxPixels else { return nil }
+        let orientation = JPEGMarkers.metadata(primary).exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        let pixels = try decoder.decodeGray(stream, width: mapSize.width, height: mapSize.height, path: path)
+        let plane = GrayPlane(width: mapSize.width, height: mapSize.height, pixels: pixels).applyingOrientation(orientation)
+        return (plane, primarySize, orientation)
     }
 }

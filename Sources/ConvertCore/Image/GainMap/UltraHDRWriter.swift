@@ -11,15 +11,15 @@ package enum UltraHDRWriter {
     private static let mpfPayloadSize = 4 + 8 + 2 + 3 * 12 + 4 + 2 * 16
 
     /// The Ultra HDR file of `primary` (a JPEG stream as the encoder wrote it, without
-    /// metadata) with its `exif`/`xmp`/`icc`, and `gainMap` (a greyscale JPEG stream).
+    /// metadata) with its `exif`/`xmp`/`iptc`/`icc`, and `gainMap` (a greyscale JPEG stream).
     /// Notes say what metadata could not be kept.
     package static func assemble(
-        primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?, gainMap: [UInt8], metadata: GainMapMetadata
+        primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?, gainMap: [UInt8], metadata: GainMapMetadata
     ) -> (bytes: [UInt8], notes: [String]) {
         let gainMapFile = JPEGMarkers.inserting(
             segment(0xE1, JPEGMarkers.xmpHeader + metadata.gainMapXMP) + segment(0xE2, metadata.isoGainMapPayload), into: gainMap)
         let primaryXMP = GainMapMetadata.primaryXMP(merging: xmp, gainMapLength: gainMapFile.count)
-        let segments = ImageEncoder.jpegSegments(exif: exif, xmp: primaryXMP, icc: icc)
+        let segments = ImageEncoder.jpegSegments(exif: exif, xmp: primaryXMP, iptc: iptc, icc: icc)
         let placeholder = segment(0xE2, mpfSignature + [UInt8](repeating: 0, count: mpfPayloadSize - 4))
         var file = JPEGMarkers.inserting(segments.bytes + segment(0xE2, GainMapMetadata.isoPrimaryPayload) + placeholder, into: primary)
         // The MPF's offsets count from its TIFF header, right after the signature.

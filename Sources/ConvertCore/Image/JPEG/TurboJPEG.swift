@@ -69,6 +69,25 @@ final class TurboJPEGHandle {
         return pixels
     }
 
+    /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's
+    /// luma, a greyscale stream as it is. Damaged data throws, as in ``decodeRGB(_:width:height:path:)``.
+    func decodeGray(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        let status = data.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(width), 0,
+                    Int32(height), Int32(TJPF_GRAY.rawValue), 0)
+            }
+        }
+        guard status == 0 else {
+            throw ConvertError(
+                .input, key: lastWasWarning ? "input.truncated" : "input.corrupt",
+                message: "\(path) is damaged: its gain map could not be decoded completely.", path: path, underlying: lastError)
+        }
+        return pixels
+    }
+
     /// Encodes 8-bit RGB pixels; returns the JPEG stream (SOI, JFIF APP0, ..., EOI).
     func encodeRGB(_ pixels: [UInt8], width: Int, height: Int, quality: Int, subsampling: JPEGSubsampling)
         throws(ConvertError) -> [UInt8]

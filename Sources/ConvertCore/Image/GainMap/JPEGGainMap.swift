@@ -1,0 +1,105 @@
+import Foundation
+
+/// The gain map of a JPEG that carries one as a second image (Ultra HDR from Pixel and Samsung,
+/// ISO 21496-1 from iPhone 16): where it is, from the primary's MPF index (CIPA DC-007), and
+/// its parameters, from its ISO 21496-1 APP2 record or else its `hdrgm:` XMP.
+package struct JPEGGainMap: Sendable {
+    /// The gain-map JPEG's bytes (SOI to EOI) within the file.
+    package var range: Range<Int>
+    package var metadata: GainMapMetadata
+    /// Whose description was read, for notes and `info`: "ISO 21496-1" or "Ultra HDR".
+    package var origin: String
+
+    /// The note of an output that keeps the map: "HDR gain map kept (Ultra HDR, headroom 2.2 stops)".
+    package var keptNote: String {
+        "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
+    }
+
+    private static let mpfSignature: [UInt8] = Array("MPF".utf8) + [0]
+
+    /// The gain map of JPEG `data`, or nil when it has none this reader understands (no MPF
+    /// second image, or one with neither an ISO record nor `hdrgm:` parameters).
+    package static func locate(_ data: [UInt8]) -> JPEGGainMap? {
+        guard let mpf = JPEGMarkers.segments(data).first(where: { $0.marker == 0xE2 && data[$0.payload].starts(with: mpfSignature) })
+        else { return nil }
+        let tiff = mpf.payload.lowerBound + mpfSignature.count
+        for (offset, length) in mpEntries(data, tiff: tiff) where offset > 0 {
+            let start = tiff + offset
+            guard start < data.count, start + 2 <= data.count, data[start] == 0xFF, data[start + 1] == 0xD8 else { continue }
+            let end = min(data.count, start + length)
+            let image = Array(data[start..<end])
+            guard let (metadata, origin) = parameters(image) else { continue }
+            return JPEGGainMap(range: start..<end, metadata: metadata, origin: origin)
+        }
+        return nil
+    }
+
+    /// The parameters in a gain-map JPEG's own segments: ISO 21496-1 first (the standard), then
+    /// Ultra HDR's `hdrgm:` XMP.
+    package static func parameters(_ image: [UInt8]) -> (GainMapMetadata, String)? {
+        let segments = JPEGMarkers.segments(image)
+        for segment in segments where segment.marker == 0xE2 && image[segment.payload].starts(with: GainMapMetadata.isoNamespace) {
+            let record = image[segment.payload].dropFirst(GainMapMetadata.isoNamespace.count)
+            if let metadata = GainMapMetadata(isoRecord: record) { return (metadata, "ISO 21496-1") }
+        }
+        guard let xmp = JPEGMarkers.metadata(image).xmp, let metadata = GainMapMetadata(hdrgmXMP: xmp) else { return nil }
+        return (metadata, "Ultra HDR")
+    }
+
+    /// The MP entries' (offset from the TIFF header, length) pairs, in order.
+    private static func mpEntries(_ data: [UInt8], tiff: Int) -> [(Int, Int)] {
+        guard tiff + 8 <= data.count else { return [] }
+        let big = data[tiff] == 0x4D
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= data.count else { return nil }
+            return big ? Int(data[at]) << 8 | Int(data[at + 1]) : Int(data[at + 1]) << 8 | Int(data[at])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let first = u16(at), let second = u16(at + 2) else { return nil }
+            return big ? first << 16 | second : second << 16 | first
+        }
+        guard let ifd = u32(tiff + 4), let count = u16(tiff + ifd), count < 100 else { return [] }
+        for index in 0..<count {
+            let entry = tiff + ifd + 2 + index * 12
+            guard let tag = u16(entry), tag == 0xB002, let size = u32(entry + 4), let offset = u32(entry + 8) else { continue }
+            var entries: [(Int, Int)] = []
+            for item in 0..<min(size / 16, 16) {
+                let at = tiff + offset + item * 16
+                guard let length = u32(at + 4), let start = u32(at + 8) else { break }
+                entries.append((start, length))
+            }
+            return entries
+        }
+        return []
+    }
+}
+
+extension GainMapMetadata {
+    /// The parameters of an Ultra HDR gain-map image's `hdrgm:` XMP (attributes or elements;
+    /// Ultra HDR v1.0's defaults where one is missing: minimum 0, gamma 1, offsets 1/64,
+    /// capacity minimum 0). Nil without `hdrgm:GainMapMax` and `hdrgm:HDRCapacityMax`, or for
+    /// an HDR base rendition.
+    package init?(hdrgmXMP packet: [UInt8]) {
+        let text = String(decoding: packet, as: UTF8.self)
+        func value(_ name: String) -> Double? {
+            for pattern in ["hdrgm:\(name)=\"", "hdrgm:\(name)='", "<hdrgm:\(name)>"] {
+                guard let start = text.range(of: pattern) else { continue }
+                let rest = text[start.upperBound...]
+                let number = rest.prefix { "0123456789.-+eE".contains($0) }
+                if let parsed = Double(number) { return parsed }
+                // A per-channel value (rdf:Seq): the first channel's.
+                if let li = rest.range(of: "<rdf:li>") {
+                    return Double(rest[li.upperBound...].prefix { "0123456789.-+eE".contains($0) })
+                }
+            }
+            return nil
+        }
+        guard let maximum = value("GainMapMax"), let capacity = value("HDRCapacityMax") else { return nil }
+        if text.contains("hdrgm:BaseRenditionIsHDR=\"True\"") { return nil }
+        self.init(
+            minStops: value("GainMapMin") ?? 0, maxStops: maximum, gamma: value("Gamma") ?? 1, baseOffset: value("OffsetSDR") ?? 1.0 / 64,
+            alternateOffset: value("OffsetHDR") ?? 1.0 / 64, baseHeadroomStops: value("HDRCapacityMin") ?? 0,
+            alternateHeadroomStops: capacity)
+        guard gamma > 0 else { return nil }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// A HEIC's gain map decoded and encoded as a greyscale JPEG on a thread of its own, while the
+/// caller decodes and encodes the primary picture: the primary's JPEG encoding is one thread,
+/// and the map's HEVC decode is another, so on two cores they overlap instead of adding up.
+///
+/// The worker opens the file again (a ``HeifFile`` belongs to one thread) and owns its own
+/// TurboJPEG compressor. ``wait()`` is always called before the conversion returns, so the
+/// map's bitmap never outlives the job that counted it against the memory budget.
+package final class PendingGainMap: Sendable {
+    /// The encoded map: its parameters (``HeifGainMap/plane`` as encoded) and the JPEG stream.
+    package typealias Encoded = (map: HeifGainMap, stream: [UInt8])
+
+    private let outcome = Mutex<Result<Encoded?, ConvertError>?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    private init() {}
+
+    /// Starts encoding the gain map of the HEIC at `path`, whose primary is displayed at `size`,
+    /// at JPEG `quality`.
+    package static func start(
+        path: String, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
+    ) -> PendingGainMap {
+        let pending = PendingGainMap()
+        let (width, height) = size
+        let thread = Thread {
+            let result = Result { () throws(ConvertError) -> Encoded? in
+                try encode(path: path, size: (width, height), quality: quality, cancellation: cancellation)
+            }
+            pending.outcome.withLock { $0 = result }
+            pending.finished.signal()
+        }
+        // libde265 uses a deep stack, as in ``runBlocking(_:)``.
+        thread.stackSize = 16 << 20
+        thread.start()
+        return pending
+    }
+
+    /// The encoded map once the worker is done (nil when the file's map is not one this reader
+    /// takes, or does not line up with the picture); rethrows the worker's error. Callable more
+    /// than once.
+    package func wait() throws(ConvertError) -> Encoded? {
+        finished.wait()
+        finished.signal()
+        guard let result = outcome.withLock({ $0 }) else { return nil }
+        return try result.get()
+    }
+
+    /// The worker: decode, shape check, shrink to the picture at most, encode.
+    private static func encode(
+        path: String, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
+    ) throws(ConvertError) -> Encoded? {
+        guard let file = try HeifFile.open(path: path), var map = try HeifGainMap.decode(file, cancellation: cancellation) else {
+            return nil
+        }
+        // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
+        let ratioX = Double(size.width) / Double(map.plane.width)
+        let ratioY = Double(size.height) / Double(map.plane.height)
+        guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else { return nil }
+        // Ultra HDR decoders scale the map up; one no larger than the picture keeps it small.
+        if map.plane.width > size.width || map.plane.height > size.height {
+            map.plane = map.plane.resized(width: size.width, height: size.height)
+        }
+        try cancellation.check()
+        let encoder = try TurboJPEGHandle.compressor()
+        let stream = try encoder.encodeGray(map.plane.pixels, width: map.plane.width, height: map.plane.height, quality: quality)
+        return (map, stream)
+    }
+}
