@@ -36,7 +36,7 @@ extension PhotoConverter {
         // A motion photo's MP4 sits after the JPEG's end, where libjxl would keep it as tail
         // data: like every conversion, this one writes the still only (the caller says so).
         if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }
-        let (jpeg, notes) = filteredJPEG(source, policy: request.metadata)
+        let (jpeg, notes, location) = filteredJPEG(source, policy: request.metadata)
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
         let destination = try outputPaths(for: request, count: 1)[0]
@@ -45,25 +45,25 @@ extension PhotoConverter {
         ) { (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: { cancellation }
-        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [recompressedNote]))
+        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [recompressedNote], location: location))
     }
 
     /// `jpeg` with its metadata as `policy` wants it, and the policy's notes. Under `.keep` the
     /// file is untouched (so the round trip is byte-exact).
-    static func filteredJPEG(_ jpeg: [UInt8], policy: MetadataPolicy) -> (jpeg: [UInt8], notes: [String]) {
+    static func filteredJPEG(_ jpeg: [UInt8], policy: MetadataPolicy) -> (jpeg: [UInt8], notes: [String], location: LocationOutcome) {
         let source = JPEGMarkers.metadata(jpeg)
         let iptc = IPTC.block(inJPEG: jpeg)
         let orientation = source.exif.flatMap { Exif(block: $0)?.orientation }
         if policy == .keep {
             let kept = OutputMetadata(exif: source.exif, xmp: source.xmp, iptc: iptc, policy: .keep)
-            return (jpeg, kept.notes)
+            return (jpeg, kept.notes, kept.location)
         }
         let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, iptc: iptc, policy: policy)
         let exif = metadata.exif.map { block in orientation.map { restoring(orientation: $0, in: block) } ?? block }
         // APP1 carries EXIF and XMP, APP13 the IPTC; other APP1 payloads (none in practice) go too.
         let bare = JPEGMarkers.removing(markers: [0xE1, 0xED], from: jpeg)
         let segments = ImageEncoder.jpegSegments(exif: exif, xmp: metadata.xmp, iptc: metadata.iptc, icc: nil)
-        return (JPEGMarkers.inserting(segments.bytes, into: bare), metadata.notes + segments.notes)
+        return (JPEGMarkers.inserting(segments.bytes, into: bare), metadata.notes + segments.notes, metadata.location)
     }
 
     /// `block` (a TIFF stream whose Orientation the policy reset to 1) with `orientation` again.
