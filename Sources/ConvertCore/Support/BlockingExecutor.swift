@@ -9,10 +9,12 @@ import Foundation
 /// Work beyond the bound waits its turn in order of submission. Each thread has a deep stack:
 /// x265 and libheif need more than a secondary thread's default.
 package final class BlockingExecutor: @unchecked Sendable {
-    /// The executor every ``runBlocking(_:)`` call uses: twice as many threads as cores, at least
-    /// eight, so a batch's conversions (one per core by default) leave room for the short
-    /// transactions (allowance, journal) they wait on.
-    package static let shared = BlockingExecutor(maximumThreads: max(8, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    /// The executor every ``runBlocking(_:)`` call uses: four threads a core, at least 32. The
+    /// CLI's batches run one conversion a core, so this bound is never what limits them; it is
+    /// there for a library user who starts hundreds of jobs at once (they queue instead of
+    /// starting hundreds of threads), and it is loose enough that a few long encodes never hold
+    /// up another client's short work (an allowance transaction, a journal sync, a probe).
+    package static let shared = BlockingExecutor(maximumThreads: max(32, 4 * ProcessInfo.processInfo.activeProcessorCount))
 
     /// The most threads this executor ever runs at once.
     package let maximumThreads: Int
