@@ -50,12 +50,24 @@ final class TurboJPEGHandle {
 
     /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled sizes).
     func decodeRGB(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        try decode(data, width: width, height: height, format: TJPF_RGB, channels: 3, path: path, what: "the JPEG data")
+    }
+
+    /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's
+    /// luma, a greyscale stream as it is. Damaged data throws, as in ``decodeRGB(_:width:height:path:)``.
+    func decodeGray(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
+        try decode(data, width: width, height: height, format: TJPF_GRAY, channels: 1, path: path, what: "its gain map")
+    }
+
+    private func decode(
+        _ data: [UInt8], width: Int, height: Int, format: TJPF, channels: Int, path: String, what: String
+    ) throws(ConvertError) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
         let status = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
                 tjDecompress2(
                     handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(width), 0,
-                    Int32(height), Int32(TJPF_RGB.rawValue), 0)
+                    Int32(height), Int32(format.rawValue), 0)
             }
         }
         // A warning means the data was damaged but libjpeg produced an image (grey where data is
@@ -63,27 +75,7 @@ final class TurboJPEGHandle {
         guard status == 0 else {
             throw ConvertError(
                 .input, key: lastWasWarning ? "input.truncated" : "input.corrupt",
-                message: "\(path) is damaged: the JPEG data could not be decoded completely.", path: path,
-                underlying: lastError)
-        }
-        return pixels
-    }
-
-    /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's
-    /// luma, a greyscale stream as it is. Damaged data throws, as in ``decodeRGB(_:width:height:path:)``.
-    func decodeGray(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        let status = data.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(
-                    handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(width), 0,
-                    Int32(height), Int32(TJPF_GRAY.rawValue), 0)
-            }
-        }
-        guard status == 0 else {
-            throw ConvertError(
-                .input, key: lastWasWarning ? "input.truncated" : "input.corrupt",
-                message: "\(path) is damaged: its gain map could not be decoded completely.", path: path, underlying: lastError)
+                message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
         }
         return pixels
     }
