@@ -33,6 +33,8 @@ struct NoNetworkTests {
         ["unlock", "TestMedia/generated/not-media.txt"],
         ["watch", "OUT", "--once"],
         ["desktop", "install", "--dry-run"],
+        // Runs `offconvert info` as a child, as the file manager's menu entry does.
+        ["desktop", "run", "show-info", "--", "TestMedia/photos/tokyo.jpg"],
         ["--help"],
     ]
 
