@@ -126,9 +126,12 @@ public final class BatchJournal: Sendable {
             entry.inputSize == size, entry.inputModified == modified
         else { return nil }
         if let started = entry.started {
-            // One second of slack for file systems with coarse timestamps.
-            guard let destination = entry.outputs.first?.path, let (bytes, written) = Self.fingerprint(destination),
-                written >= started - 1
+            // The inode's change time, not its modification time: a finished output is given its
+            // source's modification time (FileStamp), which may be years before the start; the
+            // change time is the commit's (or that stamp's) and cannot be set back. One second
+            // of slack for file systems with coarse timestamps.
+            guard let destination = entry.outputs.first?.path, let (bytes, changed) = Self.changeStamp(destination),
+                changed >= started - 1
             else { return nil }
             return [OutputFile(path: destination, byteCount: bytes)]
         }
@@ -265,6 +268,13 @@ public final class BatchJournal: Sendable {
     }
 
     /// Size and modification time (seconds, with nanoseconds) of `path`.
+    /// The size and inode change time (`st_ctim`) of `path`.
+    private static func changeStamp(_ path: String) -> (Int64, Double)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int64(info.st_size), Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
+    }
+
     package static func fingerprint(_ path: String) -> (Int64, Double)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

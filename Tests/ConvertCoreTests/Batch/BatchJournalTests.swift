@@ -145,7 +145,9 @@ struct BatchJournalTests {
         let placed = s.folder.appendingPathComponent("b.jpg"), never = s.folder.appendingPathComponent("c.jpg")
         let old = s.folder.appendingPathComponent("d.jpg")
         try Data("old".utf8).write(to: old)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: old.path)
+        // Someone else's file, there before the batch started: its inode changed more than the
+        // one second of slack before the start.
+        Thread.sleep(forTimeInterval: 1.5)
         do {
             let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
             try journal.recordStarted(index: 0, input: s.input.path, destination: placed.path)
@@ -154,6 +156,8 @@ struct BatchJournalTests {
             try journal.recordStarted(index: 3, input: s.input.path, destination: s.output.path)
             try journal.recordFinished(index: 3, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
             try Data("new output".utf8).write(to: placed)
+            // The output is given its source's modification time (FileStamp): still this run's.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400 * 400)], ofItemAtPath: placed.path)
         }
         let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
         #expect(journal.finishedCount == 1)
