@@ -13,6 +13,9 @@ import Glibc
 package enum FFmpegLogging {
     private static let configured: Void = {
         if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
+        // Still set here as well as by the executables: a library user's process (the test
+        // runner) crashed inside libSvtAv1Enc 1.4.1 without it. Moving it out is #21's open part.
+        quietEncodersEnvironment()
     }()
 
     /// Configures FFmpeg's logging; every entry point that opens FFmpeg calls it first.
