@@ -73,9 +73,13 @@ public struct ConversionJob: Sendable {
 package final class ProgressReporter: Sendable {
     private let continuation: AsyncStream<JobEvent>.Continuation
     private let last = Mutex<JobProgress?>(nil)
+    private let observer: (@Sendable (JobProgress) -> Void)?
 
-    package init(_ continuation: AsyncStream<JobEvent>.Continuation) {
+    /// `observer` sees each sent event on the reporting thread, before the stream's consumer
+    /// does: tests use it to act at an exact point of a job, which the buffered stream cannot give.
+    package init(_ continuation: AsyncStream<JobEvent>.Continuation, observer: (@Sendable (JobProgress) -> Void)? = nil) {
         self.continuation = continuation
+        self.observer = observer
     }
 
     /// Reports that the job is in `stage` with `fraction` (0...1) of the whole job done.
@@ -94,6 +98,8 @@ package final class ProgressReporter: Sendable {
             previous = progress
             return true
         }
-        if send { continuation.yield(.progress(progress)) }
+        guard send else { return }
+        observer?(progress)
+        continuation.yield(.progress(progress))
     }
 }
