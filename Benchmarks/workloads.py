@@ -242,7 +242,7 @@ def tonemap_workload(name, title, clip, transfer, o, reset, binary, note=""):
     return Workload(name, title, [
         Contender("offconvert send-to-windows", f"{binary} send-to-windows {clip} --output-dir {o} --quiet", ours=True, reset=reset),
         Contender("ffmpeg CLI, same zscale+tonemap chain", f"ffmpeg -v error -y -i {clip} -map 0:v:0 -map 0:a:0? -vf {tonemap_filter(transfer)} "
-                  f"-fps_mode passthrough -c:v libx264 -preset medium -crf 23 -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv "
+                  f"-fps_mode passthrough -c:v libx264 -preset faster -crf 23 -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv "
                   f"-c:a copy -movflags +faststart {o}/ff.mp4", reset=reset),
     ], note=note)
 
@@ -265,7 +265,7 @@ def tonemap_pq(work, binary, quick):
     o, reset = out_dir(work, "tonemap-pq-out")
     return [tonemap_workload(
         "tonemap-pq", f"HDR10 (PQ) → SDR H.264, {28 * times} frames 1080p (a real 1 s clip played {times}×)", clip, "smpte2084",
-        o, reset, binary, note="Long enough for the per-frame work (decode, tone map, x264) to dominate. offconvert tone maps with its table, ffmpeg with the zscale+tonemap chain the table is sampled from (RSS: most of both tools' peak is x264 medium's lookahead at 1080p, ~440 MiB; the decoder and the table stage alone peak at ~130 MiB, see tonemap-stage-pq). Same frames, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations.")]
+        o, reset, binary, note="Long enough for the per-frame work (decode, tone map, x264) to dominate. offconvert tone maps with its table, ffmpeg with the zscale+tonemap chain the table is sampled from (RSS: most of both tools' peak is x264's lookahead at 1080p; the decoder and the table stage alone peak at ~130 MiB, see tonemap-stage-pq). Same frames, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations.")]
 
 
 def tonemap_stage(work, binary, quick):

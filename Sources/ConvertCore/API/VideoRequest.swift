@@ -72,6 +72,9 @@ public struct VideoRequest: Sendable, Equatable {
     /// Constant rate factor (quality; lower is better). `nil` uses the codec's default. Setting it
     /// forces a re-encode.
     public var crf: Int?
+    /// The x264/x265 preset of a re-encode to H.264 or HEVC; `nil` uses the situation's
+    /// (``VideoSituation/defaultPreset``). Naming one for VP9 or AV1 is refused (`request.preset`).
+    public var preset: EncoderPreset?
     /// The largest displayed height in pixels; taller videos are scaled down keeping their aspect.
     public var maxHeight: Int?
     /// Keep the container's location tags (`©xyz`, `com.apple.quicktime.location.ISO6709`).

@@ -328,7 +328,8 @@ enum VideoCompressor {
                 + [.init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
         }
 
-        /// The normal-quality encode: `send-to-windows`'s x264 settings (CRF 23, preset medium).
+        /// The normal-quality encode: CRF 23, as `send-to-windows`, but at x264's `medium`: under a
+        /// size limit the slower preset's extra quality per byte is worth its time.
         var qualityOptions: [OutputFormat.Option] {
             [.init(key: "crf", value: "\(qualityCRF)"), .init(key: "preset", value: "medium")]
         }

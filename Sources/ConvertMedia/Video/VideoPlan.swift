@@ -210,7 +210,12 @@ enum VideoPlanner {
                 throw ConvertError(.request, key: "request.codec",
                                    message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
             }
+            if let preset = request.preset, codec != .h264 && codec != .hevc {
+                throw ConvertError(.request, key: "request.preset",
+                                   message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
+            }
             var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+                                             preset: request.preset ?? request.situation.defaultPreset,
                                              maxHeight: request.maxHeight, path: path)
             if let cut {
                 encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS,"
@@ -394,7 +399,8 @@ enum VideoPlanner {
 
     /// The encoder settings and filter chain for re-encoding `source` as `codec`.
     static func videoEncoding(
-        _ codec: VideoCodec, source: StreamSnapshot, format: OutputFormat, crf: Int?, maxHeight: Int?, path: String
+        _ codec: VideoCodec, source: StreamSnapshot, format: OutputFormat, crf: Int?, preset: EncoderPreset = .medium,
+        maxHeight: Int?, path: String
     ) throws(ConvertError) -> VideoEncoding {
         let carriesHDR = codec == .hevc || codec == .av1
         let range = try ToneMapDecision.decide(for: source, targetCarriesHDR: carriesHDR, path: path)
@@ -418,9 +424,9 @@ enum VideoPlanner {
         let options: [OutputFormat.Option]
         switch codec {
         case .h264:
-            options = [.init(key: "crf", value: "\(crf ?? 23)"), .init(key: "preset", value: "medium")]
+            options = [.init(key: "crf", value: "\(crf ?? 23)"), .init(key: "preset", value: preset.rawValue)]
         case .hevc:
-            options = [.init(key: "crf", value: "\(crf ?? 28)"), .init(key: "preset", value: "medium")]
+            options = [.init(key: "crf", value: "\(crf ?? 28)"), .init(key: "preset", value: preset.rawValue)]
         case .vp9:
             options = [.init(key: "crf", value: "\(crf ?? 32)"), .init(key: "b", value: "0"),
                        .init(key: "row-mt", value: "1"), .init(key: "deadline", value: "good"),

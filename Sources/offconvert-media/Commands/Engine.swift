@@ -12,14 +12,17 @@ extension SendToWindowsCommand {
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let rawFrameRate = try VideoWork.rawFrameRate(arguments)
+        let preset = try VideoWork.preset(arguments)
         return try await VideoWork.run(
             command: spec.name,
-            identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)"],
+            identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)",
+                       "preset=\(preset?.rawValue ?? "")"],
             outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation
             request.maxPixels = maxPixels
+            request.preset = preset
             (request.start, request.duration) = (start, duration)
             request.rawFrameRate = rawFrameRate
             return VideoConverter.convert(request)
@@ -523,9 +526,11 @@ extension VideoConvertCommand {
         let (start, duration) = try VideoWork.cut(arguments)
         let audioTracks = try VideoWork.audioTracks(arguments)
         let rawFrameRate = try VideoWork.rawFrameRate(arguments)
+        let preset = try VideoWork.preset(arguments)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
+                       "preset=\(preset?.rawValue ?? "")",
                        "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
                        "fps=\(rawFrameRate ?? 0)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
@@ -536,6 +541,7 @@ extension VideoConvertCommand {
             (request.start, request.duration) = (start, duration)
             request.audioTracks = audioTracks
             request.rawFrameRate = rawFrameRate
+            request.preset = preset
             return VideoConverter.convert(request)
         }
     }

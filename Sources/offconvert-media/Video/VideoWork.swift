@@ -80,6 +80,13 @@ enum VideoWork {
         return rate
     }
 
+    /// `--preset` (an x264/x265 preset name), or nil when absent: the situation's default applies.
+    static func preset(_ arguments: ParsedArguments) throws(UsageError) -> EncoderPreset? {
+        guard arguments.value("preset") != nil else { return nil }
+        let name = try arguments.choice("preset", EncoderPreset.allCases.map(\.rawValue), default: EncoderPreset.medium.rawValue)
+        return EncoderPreset(rawValue: name)
+    }
+
     /// `--audio-track N` / `--all-audio` (where offered); both at once are a usage error.
     static func audioTracks(_ arguments: ParsedArguments) throws(UsageError) -> AudioTrackChoice {
         let all = arguments.flag("all-audio")
