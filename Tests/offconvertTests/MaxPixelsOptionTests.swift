@@ -36,4 +36,26 @@ struct MaxPixelsOptionTests {
         #expect(outcome.stderr.contains("pixels"), "\(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
+
+    @Test("compress and email refuse a re-encode over --max-pixels before writing; a copy is not limited", arguments: ["compress", "email"])
+    func sizeCommands(command: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = command == "compress" ? ["--target", "5MB"] : []
+        // HEVC (256×144 = 36 864 pixels), so both commands re-encode it.
+        let hevc = CLIRunner.media.appendingPathComponent("video/regular.mkv").path
+        let refused = try await CLIRunner.run([command, hevc, "--max-pixels", "30000", "-o", directory.path] + target)
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--max-pixels"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let planned = try await CLIRunner.run([command, hevc, "--max-pixels", "30000", "--dry-run"] + target)
+        #expect(planned.status == 1, "\(planned.stdout) \(planned.stderr)")
+        let converted = try await CLIRunner.run([command, hevc, "--max-pixels", "40000", "-o", directory.path] + target)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        // H.264 and AAC under the target: copied, never decoded, so a low limit does not stop it.
+        let h264 = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
+        let copied = try await CLIRunner.run([command, h264, "--max-pixels", "30000", "-o", directory.path] + target)
+        #expect(copied.status == 0, "\(copied.stderr)")
+    }
 }

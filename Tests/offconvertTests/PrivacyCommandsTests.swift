@@ -139,6 +139,30 @@ struct PrivacyCommandsTests {
         #expect(try await location(["convert", clean, "--to", "webp"]) == "none found")
     }
 
+    @Test("compress and email report the video's location in --json, checked with ffprobe")
+    func compressPrivacyFacts() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func location(_ arguments: [String]) async throws -> (String?, String) {
+            let outcome = try await CLIRunner.run(arguments + ["--json", "-o", folder.path, "--overwrite"])
+            let line = try #require(outcome.stdout.split(separator: "\n").first { $0.contains("\"event\":\"finished\"") }, "\(outcome.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return ((object?["privacy"] as? [String: String])?["location"], object?["output"] as? String ?? "")
+        }
+        func tags(_ path: String) throws -> String {
+            try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "compact", path])
+        }
+        let located = CLIRunner.media.appendingPathComponent("generated/location-xyz.mp4").path
+        let (removed, small) = try await location(["compress", located, "--target", "10MB"])
+        #expect(removed == "removed")
+        #expect(try !tags(small).contains("location"))
+        let (kept, keptFile) = try await location(["email", located, "--keep-location"])
+        #expect(kept == "kept")
+        #expect(try tags(keptFile).contains("+35.6586+139.7454"))
+        let (none, _) = try await location(["compress", CLIRunner.media.appendingPathComponent("video/bikes.mp4").path, "--target", "10MB"])
+        #expect(none == "none found")
+    }
+
     @Test("strip-location --in-place replaces the file; with --output-dir it is a usage error")
     func stripInPlace() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()

@@ -23,6 +23,10 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// The frame rate a raw `.h264`/`.hevc` stream is timed by; `nil` uses the stream's own
     /// timing information, else 30 fps with a note.
     public var rawFrameRate: Double?
+    /// The most pixels a decoded frame may have: a clip that must be re-encoded and is larger is
+    /// refused with `input.too-many-pixels` before any file is created (see ``PixelLimit``). A
+    /// copy never decodes, so it is not limited.
+    public var maxPixels = PixelLimit.defaultMaxPixels
     /// Multiplies the first pass-2 bitrate. Tests raise it so that pass 2 really overshoots and
     /// the measured-correction retry runs on a real encode; always 1 otherwise.
     var firstBitrateFactor: Double = 1

@@ -30,6 +30,18 @@ enum VideoCompressor {
         var isElementaryStream = false
         /// The frame rate asked for a raw stream (`--fps`).
         var rawFrameRate: Double?
+        /// The most pixels a decoded frame may have.
+        var maxPixels = PixelLimit.defaultMaxPixels
+
+        /// Refuses an encode of frames over ``maxPixels``, before any file is created.
+        func checkPixels(path: String) throws(ConvertError) {
+            try PixelLimit.check(width: Int(video.width), height: Int(video.height), limit: maxPixels, path: path)
+        }
+
+        /// What the output does with the source's location tags.
+        func location(keeping keep: Bool) -> LocationOutcome {
+            .of(hadLocation: media.tags.contains(where: { Metadata.isLocation($0.key) }), kept: keep)
+        }
 
         /// A plan of `lanes` into an MP4-family `format`, cut and timed as the input needs.
         func plan(_ format: OutputFormat, lanes: [LanePlan], keepLocation: Bool) -> VideoPlan {
@@ -37,6 +49,7 @@ enum VideoCompressor {
             if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
             plan.timesByFrameRate = isElementaryStream
             plan.rawFrameRate = rawFrameRate
+            plan.maxPixels = maxPixels
             return plan
         }
 
@@ -92,6 +105,7 @@ enum VideoCompressor {
                 // The new sound made it too big: encode the picture too.
                 source.isVideoCopyCompatible = false
             case .success(.encode(let plan)):
+                try probe.checkPixels(path: request.input)
                 return try encode(request, probe: probe, plan: plan, cancellation: cancellation, reporter: reporter)
             }
         }
@@ -113,12 +127,15 @@ enum VideoCompressor {
         guard request.targetBytes > 0 else {
             throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
         }
-        let source = try probe(request, cancellation: cancellation).source
+        let probe = try self.probe(request, cancellation: cancellation)
+        let source = probe.source
         let action: VideoCompressPreview.Action
         switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
         case .success(.remux): action = .copy
         case .success(.copyVideo(let audio)): action = .copyVideo(audio: audio)
-        case .success(.encode(let plan)): action = .encode(plan)
+        case .success(.encode(let plan)):
+            try probe.checkPixels(path: request.input)
+            action = .encode(plan)
         case .failure(let impossible): action = .unreachable(smallestReachableBytes: impossible.smallestReachableBytes)
         }
         return VideoCompressPreview(action: action, sourceBytes: source.fileBytes, duration: source.duration,
@@ -129,11 +146,10 @@ enum VideoCompressor {
 
     static func probe(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> Probe {
         let path = request.input
-        let demuxer = try Demuxer(path: path, cancellation: cancellation, rawFrameRate: request.rawFrameRate)
+        let demuxer = try Demuxer(path: path, cancellation: cancellation, maxPixels: request.maxPixels,
+                                  rawFrameRate: request.rawFrameRate)
         let media = MediaSnapshot(demuxer)
-        guard let video = media.video else {
-            throw ConvertError(.input, key: "input.no-video", message: "\(path) has no video track.", path: path)
-        }
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
             throw ConvertError(.unsupported, key: "unsupported.codec",
                                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
@@ -200,7 +216,8 @@ enum VideoCompressor {
             isCopyCompatible: videoCopies && audioCopies, audio: audio, videoBitrate: videoBitrate,
             isVideoCopyCompatible: videoCopies)
         return Probe(media: timed, video: video, audio: audioLane, source: source, cut: cut,
-                     isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate)
+                     isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
+                     maxPixels: request.maxPixels)
     }
 
     /// The exact payload bytes and packet count of stream `index`: every packet is read (the
@@ -260,7 +277,7 @@ enum VideoCompressor {
             notes = ["already under the target: video and audio copied without re-encoding"]
         }
         if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
-        return try commit(staged, request: request, notes: notes, reporter: reporter)
+        return try commit(staged, request: request, probe: probe, notes: notes, reporter: reporter)
     }
 
     // MARK: - Encode
@@ -385,7 +402,7 @@ enum VideoCompressor {
             if achieved <= request.targetBytes {
                 let notes = ["H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
                              + "it fits the target without spending all of it"] + job.closingNotes(damaged: damaged)
-                return try commit(staged, request: request, notes: notes, reporter: reporter)
+                return try commit(staged, request: request, probe: probe, notes: notes, reporter: reporter)
             }
             staged.discard()
             qualityOvershoot = achieved
@@ -439,7 +456,7 @@ enum VideoCompressor {
                 }
                 notes += job.closingNotes(damaged: damaged)
                 if attempt > 1 { notes.append("pass 2 repeated \(attempt - 1) time\(attempt == 2 ? "" : "s") at a lower bitrate") }
-                return try commit(staged, request: request, notes: notes, reporter: reporter)
+                return try commit(staged, request: request, probe: job.probe, notes: notes, reporter: reporter)
             }
             staged.discard()
             bitrate = VideoSizePlanner.correctedBitrate(previous: bitrate, achievedBytes: achieved, targetBytes: request.targetBytes,
@@ -487,11 +504,18 @@ enum VideoCompressor {
         return Int64(info.st_size)
     }
 
-    static func commit(_ staged: StagedOutput, request: VideoCompressRequest, notes: [String],
+    static func commit(_ staged: StagedOutput, request: VideoCompressRequest, probe: Probe, notes: [String],
                        reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         reporter.report(.writing, 0.99)
         let file = try staged.commit(overwrite: request.output.overwrite, renumber: request.output.path == nil || request.output.mayRenumber)
-        return JobResult(inputPath: request.input, outputs: [file], notes: notes)
+        let location = probe.location(keeping: request.keepLocation)
+        var notes = notes
+        switch location {
+        case .removed: notes.append("location removed")
+        case .kept: notes.append("location kept")
+        case .noneFound: break
+        }
+        return JobResult(inputPath: request.input, outputs: [file], notes: notes, location: location)
     }
 }
 

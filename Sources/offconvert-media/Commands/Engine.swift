@@ -99,6 +99,7 @@ enum CompressBatch {
                     unit: unit)
                 (request.start, request.duration) = cut
                 request.rawFrameRate = rawFrameRate
+                request.maxPixels = options.maxPixels
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
         work.accepts = .videos
@@ -131,6 +132,7 @@ enum CompressBatch {
                 var request = VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit)
                 (request.start, request.duration) = cut
                 request.rawFrameRate = rawFrameRate
+                request.maxPixels = options.maxPixels
                 let preview = try await VideoConverter.previewCompression(request)
                 allReachable = allReachable && preview.isReachable
                 tally.planned += 1
