@@ -7,25 +7,18 @@ package protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Runs it with parsed arguments; returns the process exit code.
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32
-    /// Whether its work always needs the video engine (FFmpeg): the `offconvert` launcher then
-    /// starts `offconvert-media` for it directly (its list in Sources/offconvert/main.c is kept
-    /// equal to these by a test).
-    static var needsMediaEngine: Bool { get }
-}
-
-extension Command {
-    package static var needsMediaEngine: Bool { false }
 }
 
 /// A command whose work always needs the video engine: it runs through ``MediaRunners`` (here
 /// when `offconvert-media` installed its runner, otherwise by becoming `offconvert-media`).
-package protocol MediaCommand: Command {}
+package protocol MediaCommand: Command {
+    /// Its case of the one list of engine work.
+    static var work: MediaWork { get }
+}
 
 extension MediaCommand {
-    package static var needsMediaEngine: Bool { true }
-
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        try await MediaRunners.run(spec.name, arguments, console: console)
+        try await MediaRunners.run(work, arguments, console: console)
     }
 }
 

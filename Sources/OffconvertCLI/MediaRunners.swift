@@ -1,28 +1,30 @@
+import ConvertCore
 import Foundation
 import Synchronization
 
-/// How the commands that need the video engine run. `offconvert-media` links the engine and
-/// installs a runner for each of them at start; `offconvert-photo` installs none, and a command
-/// without a runner turns this process into `offconvert-media` (exec) with the same command line.
+/// How the work that needs the video engine runs. `offconvert-media` links the engine and
+/// installs one runner for every ``MediaWork`` at start; `offconvert-photo` installs none, and
+/// there the work turns this process into `offconvert-media` (exec) with the same command line.
 package enum MediaRunners {
-    /// Runs one command's work with the engine; returns the exit code.
-    package typealias Runner = @Sendable (ParsedArguments, Console) async throws -> Int32
+    /// Runs one piece of engine work; returns the exit code.
+    package typealias Runner = @Sendable (MediaWork, ParsedArguments, Console) async throws -> Int32
 
     /// The executable with the video engine, installed next to `offconvert` and `offconvert-photo`.
     package static let executableName = "offconvert-media"
 
-    private static let installed = Mutex<[String: Runner]>([:])
+    private static let installed = Mutex<Runner?>(nil)
 
-    /// Installs the runners, by command name (once, before the command line runs).
-    package static func install(_ runners: [String: Runner]) {
-        installed.withLock { $0 = runners }
+    /// Installs the runner of all engine work (once, before the command line runs). It switches
+    /// over ``MediaWork``, so every case has its work by construction.
+    package static func install(_ runner: @escaping Runner) {
+        installed.withLock { $0 = runner }
     }
 
-    /// Runs the command `name` with the engine: here when its runner is installed, otherwise by
-    /// becoming `offconvert-media`, which returns only if that fails.
-    package static func run(_ name: String, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        if let runner = installed.withLock({ $0[name] }) {
-            return try await runner(arguments, console)
+    /// Runs `work` with the engine: here when the runner is installed, otherwise by becoming
+    /// `offconvert-media`, which returns only if that fails.
+    package static func run(_ work: MediaWork, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        if let runner = installed.withLock({ $0 }) {
+            return try await runner(work, arguments, console)
         }
         return handOff(console: console)
     }
@@ -31,7 +33,14 @@ package enum MediaRunners {
     /// (exec): the same PID, terminal, open files and environment, so a script, a signal or
     /// `kill` sees one program. Returns only when the exec fails, with the exit code to leave with.
     package static func handOff(console: Console) -> Int32 {
-        let path = URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent()
+        let own = ownExecutablePath()
+        // The engine without a runner would exec itself forever; it cannot happen with the runner
+        // installed at start, and is an error rather than a loop if it ever does.
+        guard PathText.lastComponent(own) != executableName else {
+            console.err("Error: \(executableName) was started without its video engine runner. Reinstall offconvert.")
+            return ExitCode.failure
+        }
+        let path = URL(fileURLWithPath: own).deletingLastPathComponent()
             .appendingPathComponent(executableName).path
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + CommandLine.arguments.dropFirst()).map { strdup($0) }
         argv.append(nil)

@@ -5,23 +5,24 @@ import OffconvertCLI
 // `offconvert-media`: the whole command line with both engines. The `offconvert` launcher starts it
 // for the video commands, and `offconvert-photo` becomes it (exec) for `convert` to a video
 // format; run directly, it does everything `offconvert` does.
-MediaRunners.install([
-    SendToWindowsCommand.spec.name: SendToWindowsCommand.runWithEngine,
-    CompressCommand.spec.name: CompressCommand.runWithEngine,
-    EmailCommand.spec.name: EmailCommand.runWithEngine,
-    GIFCommand.spec.name: GIFCommand.runWithEngine,
-    ExtractAudioCommand.spec.name: ExtractAudioCommand.runWithEngine,
-    StripLocationCommand.spec.name: StripLocationCommand.runWithEngine,
-    InfoCommand.spec.name: InfoCommand.runWithEngine,
-    CapabilitiesCommand.spec.name: CapabilitiesCommand.runWithEngine,
-    HeicToJpgCommand.spec.name: HeicToJpgCommand.runWithEngine,
-    LivePhotoCommand.spec.name: LivePhotoCommand.runWithEngine,
-    ConvertCommand.spec.name: { arguments, console in
+MediaRunners.install { work, arguments, console in
+    switch work {
+    case .sendToWindows: try await SendToWindowsCommand.runWithEngine(arguments, console: console)
+    case .compress: try await CompressCommand.runWithEngine(arguments, console: console)
+    case .email: try await EmailCommand.runWithEngine(arguments, console: console)
+    case .gif: try await GIFCommand.runWithEngine(arguments, console: console)
+    case .extractAudio: try await ExtractAudioCommand.runWithEngine(arguments, console: console)
+    case .stripLocation: try await StripLocationCommand.runWithEngine(arguments, console: console)
+    case .info: try await InfoCommand.runWithEngine(arguments, console: console)
+    case .capabilities: try await CapabilitiesCommand.runWithEngine(arguments, console: console)
+    case .livePhoto: try await LivePhotoCommand.runWithEngine(arguments, console: console)
+    case .heicToJpgLive: try await HeicToJpgCommand.runWithEngine(arguments, console: console)
+    case .convertVideo:
         // Only the video half of `convert` comes here (ConvertCommand runs photos itself).
-        let container = VideoContainer(rawValue: arguments.value("to")?.lowercased() ?? "") ?? .mp4
-        return try await VideoConvertCommand.runWithEngine(arguments, container: container, console: console)
-    },
-])
+        try await VideoConvertCommand.runWithEngine(
+            arguments, container: VideoContainer(rawValue: arguments.value("to")?.lowercased() ?? "") ?? .mp4, console: console)
+    }
+}
 FFmpegLogging.quietEncodersEnvironment()
 SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
 exit(await CLI.run(Array(CommandLine.arguments.dropFirst()), commands: Commands.all, console: .current()))

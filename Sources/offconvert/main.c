@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-// The commands whose work always needs FFmpeg: the MediaCommands (`needsMediaEngine`) of
-// OffconvertCLI (a test keeps the two lists equal). Anything else goes to offconvert-photo, which
+// The commands whose work always needs FFmpeg: the cases of OffconvertCLI's MediaWork that
+// `alwaysNeedsEngine` (a test keeps the two lists equal). Anything else goes to offconvert-photo, which
 // still hands a command on to offconvert-media when it turns out to need it (convert --to mp4).
 static const char *const media_commands[] = {
     "send-to-windows", "compress", "email", "gif", "extract-audio", "strip-location", "info", "capabilities", "live-photo", NULL,

@@ -57,9 +57,16 @@ struct EngineHandoffTests {
         let end = try #require(source.range(of: "};", range: start.upperBound..<source.endIndex))
         let listed = source[start.upperBound..<end.lowerBound].split(separator: "\"").enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        let flagged = Commands.all.filter { $0.needsMediaEngine }.map { $0.spec.name }
+        let flagged = MediaWork.allCases.filter(\.alwaysNeedsEngine).map(\.commandName)
         #expect(listed.sorted() == flagged.sorted())
         #expect(flagged.contains("info") && flagged.contains("send-to-windows") && !flagged.contains("convert"))
+        // Every command that always needs the engine is a MediaCommand with its own case, and the
+        // other cases belong to commands that exist.
+        let media = Commands.all.compactMap { $0 as? any MediaCommand.Type }
+        #expect(media.map { $0.work.commandName }.sorted() == flagged.sorted())
+        #expect(media.allSatisfy { $0.work.commandName == $0.spec.name })
+        let names = Set(Commands.all.map { $0.spec.name })
+        #expect(MediaWork.allCases.allSatisfy { names.contains($0.commandName) })
     }
 
     @Test("without offconvert-media beside them, video commands fail clearly and a photo command still works")

@@ -3,6 +3,9 @@ import Foundation
 
 /// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
 package enum CapabilitiesCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.capabilities
+
     package static let spec = CommandSpec(
         name: "capabilities",
         abstract: "Show which encoders and hardware offconvert can use on this machine.",

@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert compress FILE... --target 25MB`: videos at most a given size.
 package enum CompressCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.compress
+
     package static let spec = CommandSpec(
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
@@ -36,6 +39,9 @@ package enum CompressCommand: MediaCommand {
 
 /// `offconvert email FILE...`: videos small enough to attach to an e-mail.
 package enum EmailCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.email
+
     package static let spec = CommandSpec(
         name: "email",
         abstract: "Make videos small enough to attach to an e-mail (at most 25 MB, MP4, H.264, AAC).",

@@ -55,7 +55,7 @@ package enum ConvertCommand: Command {
         let output = try Catalogue.convertOutput(target)
         try Catalogue.validate(arguments, for: output)
         if VideoContainer(rawValue: target) != nil {
-            return try await MediaRunners.run(spec.name, arguments, console: console)
+            return try await MediaRunners.run(.convertVideo, arguments, console: console)
         }
         guard let format = Catalogue.photoFormat(target) else {
             throw UsageError(message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")

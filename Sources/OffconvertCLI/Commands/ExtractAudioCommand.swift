@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert extract-audio FILE`: a video's sound as an audio file.
 package enum ExtractAudioCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.extractAudio
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("to", short: "t", value: "format",

@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert gif FILE`: an animated GIF from part of a video.
 package enum GIFCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.gif
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .option("start", short: "s", value: "time", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0"),

@@ -28,7 +28,7 @@ package enum HeicToJpgCommand: Command {
         if arguments.value("live") != nil {
             _ = try arguments.choice("live", liveChoices, default: "mp4")
             // Writing the motion needs the video engine: `offconvert-media` runs the whole command.
-            return try await MediaRunners.run(spec.name, arguments, console: console)
+            return try await MediaRunners.run(.heicToJpgLive, arguments, console: console)
         }
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
         let code = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)

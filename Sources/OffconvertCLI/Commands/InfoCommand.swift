@@ -7,6 +7,9 @@ import Foundation
 /// be read, with the schema documented on ``MediaInfo`` and the types it contains. Files that
 /// cannot be read get one line each on stderr and make the exit code 1; the others still print.
 package enum InfoCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.info
+
     package static let spec = CommandSpec(
         name: "info",
         abstract: "Show what a photo or video file contains.",

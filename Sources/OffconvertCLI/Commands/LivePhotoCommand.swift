@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert live-photo FILES... [--to mp4|gif|jpg]`: a Live Photo as what people share.
 package enum LivePhotoCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.livePhoto
+
     /// What `--to` accepts.
     package static let targets = ["mp4", "gif", "jpg"]
 

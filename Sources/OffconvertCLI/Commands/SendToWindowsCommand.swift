@@ -2,6 +2,9 @@ import ConvertCore
 
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
 package enum SendToWindowsCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.sendToWindows
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
         .flag("keep-location", help: "Keep the recording location in the output."),

@@ -4,6 +4,9 @@ import Foundation
 /// `offconvert strip-location FILES... [--in-place]`: removes where a photo or video was made,
 /// without re-encoding anything.
 package enum StripLocationCommand: MediaCommand {
+    /// Its engine work.
+    package static let work = MediaWork.stripLocation
+
     /// Added to each output's name: `IMG_0001.HEIC` becomes `IMG_0001 (no location).HEIC`.
     package static let outputSuffix = " (no location)"
 
