@@ -90,7 +90,7 @@ package enum CLI {
             return usageFailure(error, command.spec, console)
         } catch let error as ConvertError {
             var message = Messages.error(error)
-            if parsed.flag("verbose"), let cause = error.underlyingDescription { message += " (\(cause))" }
+            if parsed.has(BatchOptions.verboseFlag), let cause = error.underlyingDescription { message += " (\(cause))" }
             console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
             return ExitCode.failure
         } catch {

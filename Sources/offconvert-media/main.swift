@@ -20,7 +20,7 @@ MediaRunners.install { work, arguments, console in
     case .convertVideo:
         // Only the video half of `convert` comes here (ConvertCommand runs photos itself).
         try await VideoConvertCommand.runWithEngine(
-            arguments, container: VideoContainer(rawValue: arguments.value("to")?.lowercased() ?? "") ?? .mp4, console: console)
+            arguments, container: VideoContainer(rawValue: (try arguments.value(ConvertCommand.target))?.lowercased() ?? "") ?? .mp4, console: console)
     }
 }
 FFmpegLogging.quietEncodersEnvironment()

@@ -44,15 +44,55 @@ package struct BatchOptions: Sendable {
 
     /// `--max-pixels`, shared by every converting command (batch or not) so the limit is spelled
     /// and checked in one place.
-    package static let maxPixelsSpec = OptionSpec.option(
-        "max-pixels", value: "n",
+    package static let maxPixelsOption = Option.integer(
+        "max-pixels", in: 1...Int(Int32.max) * 16,
         help: "Refuse images and video frames with more pixels than this (protects against decompression bombs).",
         default: String(PixelLimit.defaultMaxPixels))
 
     /// The value of `--max-pixels`, or the library default.
     package static func maxPixels(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-        try arguments.integer("max-pixels", in: 1...Int(Int32.max) * 16, default: PixelLimit.defaultMaxPixels)
+        try arguments.value(maxPixelsOption, default: PixelLimit.defaultMaxPixels)
     }
+
+    /// `-o`.
+    package static let output = Option.text(
+        "output-dir", short: "o", value: "dir",
+        help: "Write the outputs to this folder (created if missing) instead of next to each input. "
+            + "For one input, a name with the output's extension (-o small.jpg) is the output file itself.")
+    /// `-r`.
+    package static let recursive = Flag(
+        "recursive", short: "r", help: "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir).")
+    /// `--overwrite`.
+    package static let overwriteFlag = Flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced.")
+    /// `-j`.
+    package static let jobsOption = Option.integer("jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
+    /// `--memory-budget`.
+    package static let memoryBudgetOption = Option.byteCount(
+        "memory-budget", help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory")
+    /// `--from-file`.
+    package static let fromFile = Option.text(
+        "from-file", value: "list",
+        help: "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped.")
+    /// `--shard`.
+    package static let shardOption = Option.text(
+        "shard", value: "i/n", help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path.")
+    /// `--dry-run`.
+    package static let dryRunFlag = Flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing.")
+    /// `--keep-times`.
+    package static let keepTimesFlag = Flag("keep-times", help: "Outputs keep the source's modification time (the default).")
+    /// `--no-keep-times`.
+    package static let noKeepTimes = Flag(
+        "no-keep-times",
+        help: "Give outputs the time of the conversion. By default they keep the source's modification time "
+            + "(--keep-times), so galleries and 'ls -t' keep their order; permissions always follow the source.")
+    /// `--no-resume`.
+    package static let noResume = Flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command.")
+    /// `--json`.
+    package static let jsonFlag = Flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
+    /// `--quiet`.
+    package static let quietFlag = Flag("quiet", help: "Print only errors: no progress, notes or summary.")
+    /// `--verbose`.
+    package static let verboseFlag = Flag("verbose", help: "Also print the low-level cause of each error.")
 
     /// The input files argument of a command over many files: optional on the command line
     /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
@@ -68,49 +108,24 @@ package struct BatchOptions: Sendable {
 
     /// The shared options, in the order `--help` lists them.
     package static let specs: [OptionSpec] = [
-        .option(
-            "output-dir", short: "o", value: "dir",
-            help: "Write the outputs to this folder (created if missing) instead of next to each input. "
-                + "For one input, a name with the output's extension (-o small.jpg) is the output file itself."),
-        .flag("recursive", short: "r", help: "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir)."),
-        .flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced."),
-        .option("jobs", short: "j", value: "n", help: "Convert up to n files at once.", default: "number of cores"),
-        .option(
-            "memory-budget", value: "size",
-            help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory"),
-        .option(
-            "from-file", value: "list",
-            help: "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped."),
-        .option(
-            "shard", value: "i/n",
-            help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path."),
-        .flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing."),
-        .flag("keep-times", help: "Outputs keep the source's modification time (the default)."),
-        .flag(
-            "no-keep-times",
-            help: "Give outputs the time of the conversion. By default they keep the source's modification time "
-                + "(--keep-times), so galleries and 'ls -t' keep their order; permissions always follow the source."),
-        .flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command."),
-        .flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout."),
-        maxPixelsSpec,
+        output.spec, recursive.spec, overwriteFlag.spec, jobsOption.spec, memoryBudgetOption.spec, fromFile.spec,
+        shardOption.spec, dryRunFlag.spec, keepTimesFlag.spec, noKeepTimes.spec, noResume.spec, jsonFlag.spec,
+        maxPixelsOption.spec,
     ] + outputStyleSpecs
 
     /// `--quiet` and `--verbose`: every converting command has them.
-    package static let outputStyleSpecs: [OptionSpec] = [
-        .flag("quiet", help: "Print only errors: no progress, notes or summary."),
-        .flag("verbose", help: "Also print the low-level cause of each error."),
-    ]
+    package static let outputStyleSpecs: [OptionSpec] = [quietFlag.spec, verboseFlag.spec]
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
     package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput) throws(UsageError) -> BatchOptions {
-        var collector = InputCollector(recursive: arguments.flag("recursive"))
+        var collector = InputCollector(recursive: arguments.has(recursive))
         for path in try typedPaths(arguments, standardInput: standardInput) { collector.add(path) }
         guard !collector.files.isEmpty else {
             throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
         }
         var files = collector.files
         var shard: (Int, Int)?
-        if let text = arguments.value("shard") {
+        if let text = try arguments.value(shardOption) {
             let parts = text.split(separator: "/").map { Int($0) }
             guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index) else {
                 throw UsageError(message: "The value '\(text)' is invalid for '--shard': expected i/n with 1 <= i <= n, e.g. 2/8.")
@@ -118,24 +133,24 @@ package struct BatchOptions: Sendable {
             shard = (index, count)
             files = files.filter { Self.shard(of: $0.path, count: count) == index }
         }
-        if arguments.flag("quiet") && arguments.flag("verbose") {
+        if arguments.has(quietFlag) && arguments.has(verboseFlag) {
             throw UsageError(message: "'--quiet' and '--verbose' cannot be used together.")
         }
-        let budget = try arguments.byteCount("memory-budget") ?? BatchScheduler.defaultBudget()
+        let budget = try arguments.value(memoryBudgetOption) ?? BatchScheduler.defaultBudget()
         guard budget > 0 else { throw UsageError(message: "'--memory-budget' must be more than 0 bytes.") }
         var options = BatchOptions(
-            inputs: files.map(\.path), overwrite: arguments.flag("overwrite"),
-            jobs: try arguments.integer("jobs", in: 1...256, default: ProcessInfo.processInfo.activeProcessorCount),
-            memoryBudget: budget, dryRun: arguments.flag("dry-run"), resume: !arguments.flag("no-resume"),
-            json: arguments.flag("json"), quiet: arguments.flag("quiet"), verbose: arguments.flag("verbose"), shard: shard,
+            inputs: files.map(\.path), overwrite: arguments.has(overwriteFlag),
+            jobs: try arguments.value(jobsOption, default: ProcessInfo.processInfo.activeProcessorCount),
+            memoryBudget: budget, dryRun: arguments.has(dryRunFlag), resume: !arguments.has(noResume),
+            json: arguments.has(jsonFlag), quiet: arguments.has(quietFlag), verbose: arguments.has(verboseFlag), shard: shard,
             maxPixels: try maxPixels(arguments))
         options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) { first, _ in first }
         options.skippedFolders = collector.skippedFolders
-        if arguments.flag("keep-times") && arguments.flag("no-keep-times") {
+        if arguments.has(keepTimesFlag) && arguments.has(noKeepTimes) {
             throw UsageError(message: "'--keep-times' and '--no-keep-times' cannot be used together.")
         }
-        options.keepTimes = !arguments.flag("no-keep-times")
-        if let output = arguments.value("output-dir") {
+        options.keepTimes = !arguments.has(noKeepTimes)
+        if let output = try arguments.value(Self.output) {
             try options.setOutput(output, folderArguments: collector.hadFolders)
         }
         return options
@@ -153,7 +168,7 @@ package struct BatchOptions: Sendable {
         for positional in arguments.positionals {
             paths += positional == "-" ? try readStandardInput() : [positional]
         }
-        if let list = arguments.value("from-file") {
+        if let list = try arguments.value(fromFile) {
             if list == "-" {
                 paths += try readStandardInput()
             } else {

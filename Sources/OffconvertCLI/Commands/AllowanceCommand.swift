@@ -3,6 +3,9 @@ import Foundation
 
 /// `offconvert allowance`: what is left of today's free conversions.
 package enum AllowanceCommand: Command {
+    /// `--json`.
+    package static let json = Flag("json", help: "Print one JSON object instead of text.")
+
     package static let spec = CommandSpec(
         name: "allowance",
         abstract: "Show how many free conversions are left today.",
@@ -11,7 +14,7 @@ package enum AllowanceCommand: Command {
             a conversion that put an output in place is counted. The count resets at local \
             midnight. 'offconvert unlock LICENSE-FILE' removes the limit.
             """,
-        options: [.flag("json", help: "Print one JSON object instead of text.")],
+        options: [json.spec],
         examples: ["allowance", "allowance --json"])
 
     /// The `--json` shape: stable keys, documented in the README.
@@ -51,7 +54,7 @@ package enum AllowanceCommand: Command {
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let allowance = try AllowanceStore().status()
-        if arguments.flag("json") {
+        if arguments.has(json) {
             let report = Report(
                 dailyLimit: allowance.dailyLimit, used: allowance.used, reserved: allowance.reserved,
                 remaining: allowance.remaining, resetsAt: iso(allowance.resetsAt), unlocked: allowance.isUnlocked,

@@ -6,6 +6,9 @@ package enum CapabilitiesCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.capabilities
 
+    /// `--json`.
+    package static let json = Flag("json", help: "Print one JSON object instead of text.")
+
     package static let spec = CommandSpec(
         name: "capabilities",
         abstract: "Show which encoders and hardware offconvert can use on this machine.",
@@ -14,6 +17,6 @@ package enum CapabilitiesCommand: MediaCommand {
             FFmpeg offers, hardware encoders whose device really opens, and whether HDR can be tone \
             mapped. Nothing is encoded and nothing leaves the machine.
             """,
-        options: [.flag("json", help: "Print one JSON object instead of text.")],
+        options: [json.spec],
         examples: ["capabilities", "capabilities --json"])
 }

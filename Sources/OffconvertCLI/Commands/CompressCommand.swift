@@ -5,6 +5,14 @@ package enum CompressCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.compress
 
+    /// `-t`: the size limit; its unit is checked where it is read.
+    package static let target = Option.byteCount(
+        "target", short: "t", value: "size",
+        help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes).")
+    /// `--duration`, as the size commands explain it.
+    package static let sizedDuration = VideoOptions.duration.spec.helping(
+        "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part.")
+
     package static let spec = CommandSpec(
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
@@ -26,12 +34,7 @@ package enum CompressCommand: MediaCommand {
             """,
         arguments: [BatchOptions.files("The videos to compress.")],
         options: [
-            .option("target", short: "t", value: "size",
-                    help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes)."),
-            .flag("keep-location", help: "Keep the recording location in the output."),
-            .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
-            .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part."),
-            .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
+            target.spec, VideoOptions.keepLocation.spec, VideoOptions.start.spec, sizedDuration, VideoOptions.rawFrameRate.spec,
         ] + BatchOptions.specs,
         examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
                    "compress --from-file list.txt --target 50MB --dry-run"])
@@ -55,10 +58,7 @@ package enum EmailCommand: MediaCommand {
             """,
         arguments: [BatchOptions.files("The videos to send.")],
         options: [
-            .flag("keep-location", help: "Keep the recording location in the output."),
-            .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
-            .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part."),
-            .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
+            VideoOptions.keepLocation.spec, VideoOptions.start.spec, CompressCommand.sizedDuration, VideoOptions.rawFrameRate.spec,
         ] + BatchOptions.specs,
         examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5"])
 }

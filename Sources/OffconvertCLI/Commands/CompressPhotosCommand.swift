@@ -5,6 +5,12 @@ package enum CompressPhotosCommand: Command {
     /// The output formats it writes.
     package static let targets: [PhotoFormat] = [.jpeg, .webp]
 
+    /// `--target-size`.
+    package static let targetSize = Option.byteCount("target-size", help: "Largest file size per photo, e.g. 500KB or 2MB.")
+    /// `--to`.
+    package static let format = Option<PhotoFormat>.choice(
+        "to", value: "jpg|webp", names: [("jpg", .jpeg), ("jpeg", .jpeg), ("webp", .webp)], help: "Output format.", default: "jpg")
+
     package static let spec = CommandSpec(
         name: "compress-photos",
         abstract: "Shrink photos to JPEG (or WebP), at a quality or under a target file size.",
@@ -18,19 +24,19 @@ package enum CompressPhotosCommand: Command {
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
         options: PhotoWork.options([
-            .option("target-size", value: "size", help: "Largest file size per photo, e.g. 500KB or 2MB."),
-            .option("to", value: "jpg|webp", help: "Output format.", default: "jpg"),
+            targetSize.spec, format.spec,
         ] + PhotoWork.commonOptions.map { option in
-            option.long == "quality" ? .option("quality", short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
+            // The same option as everywhere, with the default this command gives it.
+            option.long == PhotoWork.quality.long
+                ? .option(option.long, short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
         }),
         examples: ["compress-photos *.jpg --target-size 500KB", "compress-photos IMG_0001.HEIC --max-size 2048"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let format: PhotoFormat = try arguments.choice("to", ["jpg", "jpeg", "webp"], default: "jpg") == "webp" ? .webp : .jpeg
-        var template = try PhotoWork.request(from: arguments, format: format)
-        if arguments.value("quality") == nil { template.quality = 80 }
-        if let target = try arguments.byteCount("target-size") {
-            if arguments.value("quality") != nil {
+        var template = try PhotoWork.request(from: arguments, format: try arguments.value(format, default: .jpeg))
+        if !arguments.has(PhotoWork.quality) { template.quality = 80 }
+        if let target = try arguments.value(targetSize) {
+            if arguments.has(PhotoWork.quality) {
                 throw UsageError(message: "'--quality' and '--target-size' cannot be used together.")
             }
             guard target >= 1000 else { throw UsageError(message: "'--target-size' must be at least 1KB.") }

@@ -3,23 +3,24 @@ import ConvertCore
 /// `offconvert convert FILES... --to FORMAT`: photos to any photo format, videos to any container.
 /// The target decides which engine runs; video targets go to ``VideoConvertCommand``.
 package enum ConvertCommand: Command {
-    /// The `--to` option.
-    package static let toOption = OptionSpec.option(
+    /// `--to`: the target format's name, as typed (``Catalogue`` reads it).
+    package static let target = Option.text(
         "to", short: "t", value: "format",
         help: "Output format: \(Catalogue.photoTargets.joined(separator: ", ")) (photos) or "
             + "\(VideoContainer.allCases.map(\.rawValue).joined(separator: ", ")) (videos).")
+    /// `--lossless`.
+    package static let lossless = Flag(
+        "lossless",
+        help: "Lossless WebP or JPEG XL. A JPEG to JPEG XL is recompressed so that djxl gives back the same JPEG bytes "
+            + "(with --keep-metadata; otherwise the JPEG with its metadata filtered as usual).")
+    /// `--depth`.
+    package static let depth = Option<PhotoBitDepth>.choice(
+        "depth", value: "8|10", names: [("8", .eight), ("10", .ten)],
+        help: "Bits per channel of HEIC output. Default: 10 bits from 10/12/16-bit photos, 8 otherwise. "
+            + "(AVIF is always 8-bit: 10-bit AVIF is not available with Debian 12's libheif.)")
 
     /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
-    package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [
-        .flag(
-            "lossless",
-            help: "Lossless WebP or JPEG XL. A JPEG to JPEG XL is recompressed so that djxl gives back the same JPEG bytes "
-                + "(with --keep-metadata; otherwise the JPEG with its metadata filtered as usual)."),
-        .option(
-            "depth", value: "8|10",
-            help: "Bits per channel of HEIC output. Default: 10 bits from 10/12/16-bit photos, 8 otherwise. "
-                + "(AVIF is always 8-bit: 10-bit AVIF is not available with Debian 12's libheif.)"),
-    ]
+    package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [lossless.spec, depth.spec]
 
     package static let spec = CommandSpec(
         name: "convert",
@@ -41,7 +42,7 @@ package enum ConvertCommand: Command {
     /// `--to`, the photo options, the video-only ones (an option both engines take is listed
     /// once), then the batch options.
     private static var mergedOptions: [OptionSpec] {
-        var options = [toOption] + photoOptions
+        var options = [target.spec] + photoOptions
         for option in VideoConvertCommand.ownOptions where !options.contains(where: { $0.long == option.long }) {
             options.append(option)
         }
@@ -49,7 +50,7 @@ package enum ConvertCommand: Command {
     }
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let target = arguments.value("to")?.lowercased() else {
+        guard let target = try arguments.value(Self.target)?.lowercased() else {
             throw UsageError(message: "Missing '--to <format>'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
         }
         let output = try Catalogue.convertOutput(target)
@@ -61,10 +62,8 @@ package enum ConvertCommand: Command {
             throw UsageError(message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
         }
         var template = try PhotoWork.request(from: arguments, format: format)
-        template.lossless = arguments.flag("lossless")
-        if arguments.value("depth") != nil {
-            template.bitDepth = try arguments.choice("depth", ["8", "10"], default: "8") == "10" ? .ten : .eight
-        }
+        template.lossless = arguments.has(lossless)
+        if let depth = try arguments.value(depth) { template.bitDepth = depth }
         return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
     }
 }

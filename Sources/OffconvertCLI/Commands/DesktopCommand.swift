@@ -3,6 +3,9 @@ import Foundation
 
 /// `offconvert desktop install|uninstall|run`: right-click actions in the file managers.
 package enum DesktopCommand: Command {
+    /// `--dry-run`.
+    package static let dryRun = Flag("dry-run", help: "List the files install or uninstall would write or remove; change nothing.")
+
     package static let spec = CommandSpec(
         name: "desktop",
         abstract: "Add offconvert's actions to the right-click menu of your file manager (or remove them).",
@@ -22,7 +25,7 @@ package enum DesktopCommand: Command {
             ArgumentSpec(name: "SUBCOMMAND", help: "install, uninstall, or run."),
             ArgumentSpec(name: "ARGS", help: "For run: the action, then the files.", repeating: true, required: false),
         ],
-        options: [.flag("dry-run", help: "List the files install or uninstall would write or remove; change nothing.")],
+        options: [dryRun.spec],
         examples: ["desktop install --dry-run", "desktop install"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -30,12 +33,12 @@ package enum DesktopCommand: Command {
         switch arguments.positionals.first ?? "" {
         case "install":
             try noArguments(rest)
-            return apply(console: console, dryRun: arguments.flag("dry-run"), verb: "installed") { places throws(ThunarActions.Unreadable) in
+            return apply(console: console, dryRun: arguments.has(dryRun), verb: "installed") { places throws(ThunarActions.Unreadable) in
                 try DesktopInstaller.installPlan(places: places, executable: DesktopInstaller.launcherPath())
             }
         case "uninstall":
             try noArguments(rest)
-            return apply(console: console, dryRun: arguments.flag("dry-run"), verb: "removed") { places throws(ThunarActions.Unreadable) in
+            return apply(console: console, dryRun: arguments.has(dryRun), verb: "removed") { places throws(ThunarActions.Unreadable) in
                 try DesktopInstaller.uninstallPlan(places: places)
             }
         case "run":

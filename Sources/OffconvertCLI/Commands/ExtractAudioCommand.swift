@@ -5,16 +5,20 @@ package enum ExtractAudioCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.extractAudio
 
+    /// `-t`.
+    package static let format = Option<AudioFormat>.choice(
+        "to", short: "t", value: "format",
+        help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) "
+            + "(default: the sound's own format when it is one of these, else m4a).")
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
-        .option("to", short: "t", value: "format",
-                help: "Audio format: \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) "
-                    + "(default: the sound's own format when it is one of these, else m4a)."),
-        .option("audio-track", value: "n", help: "Save this audio track (1 is the first) instead of the first AAC one."),
-        .flag("all-audio", help: "Save every audio track, together in one .m4a (the one audio format here that holds several)."),
-        .option("start", value: "time", help: "Start the sound here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
-        .option("duration", value: "time", help: "Make the sound this long: seconds, mm:ss or hh:mm:ss."),
-        .flag("keep-location", help: "Keep the recording location in the output."),
+        format.spec,
+        VideoOptions.audioTrack.spec.helping("Save this audio track (1 is the first) instead of the first AAC one."),
+        VideoOptions.allAudio.spec.helping("Save every audio track, together in one .m4a (the one audio format here that holds several)."),
+        VideoOptions.start.spec.helping("Start the sound here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
+        VideoOptions.duration.spec.helping("Make the sound this long: seconds, mm:ss or hh:mm:ss."),
+        VideoOptions.keepLocation.spec,
     ]
 
     package static let spec = CommandSpec(

@@ -4,6 +4,9 @@ import Foundation
 /// `offconvert formats`: the catalogue of inputs, the outputs they can become, and the options
 /// each output takes.
 package enum FormatsCommand: Command {
+    /// `--json`.
+    package static let json = Flag("json", help: "Print the catalogue as one JSON object.")
+
     package static let spec = CommandSpec(
         name: "formats",
         abstract: "List every input format, what it can become, and the options for each output.",
@@ -13,7 +16,7 @@ package enum FormatsCommand: Command {
             error (exit 64) naming what is valid. Options every converting command takes (--output-dir, \
             --jobs, --json, ...) are not repeated here.
             """,
-        options: [.flag("json", help: "Print the catalogue as one JSON object.")],
+        options: [json.spec],
         examples: ["formats", "formats --json"])
 
     /// The `--json` shape.
@@ -56,7 +59,7 @@ package enum FormatsCommand: Command {
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let report = report()
-        if arguments.flag("json") {
+        if arguments.has(json) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             console.out(String(decoding: try encoder.encode(report), as: UTF8.self))

@@ -5,12 +5,19 @@ package enum GIFCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.gif
 
+    /// `-s`.
+    package static let start = VideoOptions.time("start", short: "s", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0")
+    /// `-d`.
+    package static let duration = VideoOptions.time("duration", short: "d", help: "How long it lasts (at most 30 seconds).")
+    /// `--fps`: the GIF's own frame rate.
+    package static let fps = Option.integer("fps", in: 1...30, help: "Frames per second, 1 to 30.", default: "12")
+    /// `-w`.
+    package static let width = Option.integer("width", short: "w", value: "px", in: 16...1280,
+                                              help: "Width in pixels, 16 to 1280; never enlarged.", default: "480")
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
-        .option("start", short: "s", value: "time", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0"),
-        .option("duration", short: "d", value: "time", help: "How long it lasts (at most 30 seconds)."),
-        .option("fps", value: "n", help: "Frames per second, 1 to 30.", default: "12"),
-        .option("width", short: "w", value: "px", help: "Width in pixels, 16 to 1280; never enlarged.", default: "480"),
+        start.spec, duration.spec, fps.spec, width.spec,
     ]
 
     package static let spec = CommandSpec(

@@ -17,16 +17,24 @@ package enum HeicToJpgCommand: Command {
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions) + [
-            .option("live", value: "mp4|gif", help: "Also write each Live Photo's motion beside its JPEG: NAME.mp4 or NAME.gif."),
+            live.spec,
         ],
         examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs", "heic-to-jpg --live mp4 IMG_0001.HEIC IMG_0001.MOV"])
 
-    /// What `--live` accepts.
-    package static let liveChoices = ["mp4", "gif"]
+    /// What `--live` writes beside each photo.
+    package enum LiveMotion: String, CaseIterable, Sendable {
+        /// NAME.mp4, as send-to-windows makes it.
+        case mp4
+        /// NAME.gif, as gif makes it.
+        case gif
+    }
+
+    /// `--live`.
+    package static let live = Option<LiveMotion>.choice(
+        "live", help: "Also write each Live Photo's motion beside its JPEG: NAME.mp4 or NAME.gif.")
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        if arguments.value("live") != nil {
-            _ = try arguments.choice("live", liveChoices, default: "mp4")
+        if try arguments.value(live) != nil {
             // Writing the motion needs the video engine: `offconvert-media` runs the whole command.
             return try await MediaRunners.run(.heicToJpgLive, arguments, console: console)
         }

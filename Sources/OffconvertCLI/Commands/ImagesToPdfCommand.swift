@@ -5,23 +5,37 @@ import Foundation
 package enum ImagesToPdfCommand: Command {
     /// Its own options (a subset of the batch options follows them: one output needs no
     /// naming, sharding or parallelism).
-    package static let ownOptions: [OptionSpec] = [
-        .option("output", short: "o", value: "file", help: "The PDF to write (required)."),
-        .option("page", value: PDFPageSize.allCases.map(\.rawValue).joined(separator: "|"), help: "Page size.", default: "fit"),
-        .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise."),
-        .option("quality", short: "q", value: "n", help: "JPEG quality for images that must be re-encoded.", default: "90"),
-        .option(
-            "max-size", value: "px",
-            help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded."),
-    ]
+    package static let ownOptions: [OptionSpec] = [output.spec, page.spec, margin.spec, quality.spec, maxSize.spec]
+
+    /// `-o`.
+    package static let output = Option.text("output", short: "o", value: "file", help: "The PDF to write (required).")
+    /// `--page`.
+    package static let page = Option<PDFPageSize>.choice("page", help: "Page size.", default: .fit)
+    /// `--margin`, in points.
+    package static let margin = Option<Double>(
+        spec: .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise.")
+    ) { text throws(UsageError) in
+        guard let points = parseMargin(text) else {
+            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
+        }
+        return points
+    }
+    /// `-q`.
+    package static let quality = Option.integer(
+        "quality", short: "q", in: 1...100, help: "JPEG quality for images that must be re-encoded.", default: "90")
+    /// `--max-size`.
+    package static let maxSize = Option.integer(
+        "max-size", value: "px", in: 16...65535,
+        help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded.")
 
     /// The batch options that apply to one output from many inputs.
-    package static let batchOptions = BatchOptions.specs.compactMap { option -> OptionSpec? in
-        guard ["overwrite", "memory-budget", "from-file", "recursive", "dry-run", "no-resume", "json", "quiet", "verbose"].contains(option.long)
-        else { return nil }
+    package static let batchOptions: [OptionSpec] = [
+        BatchOptions.recursive.spec,
         // The PDF's name is the user's choice: it is replaced or refused, never numbered.
-        return option.long == "overwrite" ? .flag("overwrite", help: "Replace the PDF if it exists (never one of the images).") : option
-    }
+        BatchOptions.overwriteFlag.spec.helping("Replace the PDF if it exists (never one of the images)."),
+        BatchOptions.memoryBudgetOption.spec, BatchOptions.fromFile.spec, BatchOptions.dryRunFlag.spec,
+        BatchOptions.noResume.spec, BatchOptions.jsonFlag.spec,
+    ] + BatchOptions.outputStyleSpecs
 
     package static let spec = CommandSpec(
         name: "images-to-pdf",
@@ -39,23 +53,15 @@ package enum ImagesToPdfCommand: Command {
         ])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let output = arguments.value("output") else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
-        let pageName = try arguments.choice("page", PDFPageSize.allCases.map(\.rawValue), default: "fit")
-        let page = PDFPageSize(rawValue: pageName) ?? .fit
-        let margin: Double?
-        if let text = arguments.value("margin") {
-            guard let points = parseMargin(text) else {
-                throw UsageError(message: "The value '\(text)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
-            }
-            guard points <= PDFAlbum.maximumMargin(for: page) else {
-                throw UsageError(message: "A margin of '\(text.terminalSafe)' leaves no room for the images on a \(pageName) page.")
-            }
-            margin = points
-        } else {
-            margin = nil
+        guard let output = try arguments.value(Self.output) else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
+        let page = try arguments.value(Self.page, default: .fit)
+        let pageName = page.rawValue
+        let margin = try arguments.value(Self.margin)
+        if let margin, margin > PDFAlbum.maximumMargin(for: page) {
+            throw UsageError(message: "A margin of '\((arguments.text(Self.margin) ?? "").terminalSafe)' leaves no room for the images on a \(pageName) page.")
         }
-        let quality = try arguments.integer("quality", in: 1...100, default: 90)
-        let maxLongEdge = arguments.value("max-size") == nil ? nil : try arguments.integer("max-size", in: 16...65535, default: 0)
+        let quality = try arguments.value(Self.quality, default: 90)
+        let maxLongEdge = try arguments.value(maxSize)
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
         var work = BatchWork(

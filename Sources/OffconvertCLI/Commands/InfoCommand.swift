@@ -10,6 +10,9 @@ package enum InfoCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.info
 
+    /// `--json`.
+    package static let json = Flag("json", help: "Print one JSON object per file per line (JSON Lines).")
+
     package static let spec = CommandSpec(
         name: "info",
         abstract: "Show what a photo or video file contains.",
@@ -28,7 +31,7 @@ package enum InfoCommand: MediaCommand {
             exit code is 1 at the end.
             """,
         arguments: [ArgumentSpec(name: "FILES", help: "The files to describe.", repeating: true)],
-        options: [.flag("json", help: "Print one JSON object per file per line (JSON Lines).")],
+        options: [json.spec],
         examples: ["info IMG_0001.MOV", "info --json *.mp4"])
 
     /// One line of JSON, keys sorted so the output is byte-for-byte reproducible. JSON escapes

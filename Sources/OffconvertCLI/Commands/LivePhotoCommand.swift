@@ -5,8 +5,18 @@ package enum LivePhotoCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.livePhoto
 
-    /// What `--to` accepts.
-    package static let targets = ["mp4", "gif", "jpg"]
+    /// What `--to` makes of a Live Photo.
+    package enum Target: String, CaseIterable, Sendable {
+        /// H.264/AAC, as send-to-windows makes it.
+        case mp4
+        /// A looping GIF, as gif makes it.
+        case gif
+        /// The still, as heic-to-jpg makes it.
+        case jpg
+    }
+
+    /// `--to`.
+    package static let target = Option<Target>.choice("to", help: "What to make of each Live Photo.", default: .mp4)
 
     package static let spec = CommandSpec(
         name: "live-photo",
@@ -21,7 +31,6 @@ package enum LivePhotoCommand: MediaCommand {
             Photo is reported and makes the exit code 1.
             """,
         arguments: [BatchOptions.files("Live Photos: the photos, their MOVs, or folders.")],
-        options: [.option("to", value: "mp4|gif|jpg", help: "What to make of each Live Photo. (default: mp4)")]
-            + BatchOptions.specs,
+        options: [target.spec] + BatchOptions.specs,
         examples: ["live-photo IMG_0001.HEIC", "live-photo --to gif IMG_0001.HEIC IMG_0001.MOV"])
 }

@@ -5,13 +5,13 @@ package enum SendToWindowsCommand: MediaCommand {
     /// Its engine work.
     package static let work = MediaWork.sendToWindows
 
+    /// `--preset`.
+    package static let preset = VideoOptions.preset(default: VideoSituation.sendToWindows.defaultPreset)
+
     /// Its own options (the batch options follow them).
     package static let ownOptions: [OptionSpec] = [
-        .flag("keep-location", help: "Keep the recording location in the output."),
-        VideoConvertCommand.presetOption(default: VideoSituation.sendToWindows.defaultPreset),
-        .option("start", value: "time", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
-        .option("duration", value: "time", help: "Make the output this long: seconds, mm:ss or hh:mm:ss."),
-        .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."),
+        VideoOptions.keepLocation.spec, preset.spec, VideoOptions.start.spec, VideoOptions.duration.spec,
+        VideoOptions.rawFrameRate.spec,
     ]
 
     package static let spec = CommandSpec(

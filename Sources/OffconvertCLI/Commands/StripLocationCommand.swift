@@ -10,6 +10,9 @@ package enum StripLocationCommand: MediaCommand {
     /// Added to each output's name: `IMG_0001.HEIC` becomes `IMG_0001 (no location).HEIC`.
     package static let outputSuffix = " (no location)"
 
+    /// `--in-place`.
+    package static let inPlace = Flag("in-place", help: "Replace each file instead of writing a copy.")
+
     package static let spec = CommandSpec(
         name: "strip-location",
         abstract: "Remove the location from photos and videos without re-encoding them.",
@@ -23,6 +26,6 @@ package enum StripLocationCommand: MediaCommand {
             would remain, nothing is written and the file is reported as failed.
             """,
         arguments: [ArgumentSpec(name: "FILES", help: "Photos and videos to clean.", repeating: true)],
-        options: [.flag("in-place", help: "Replace each file instead of writing a copy.")] + BatchOptions.specs,
+        options: [inPlace.spec] + BatchOptions.specs,
         examples: ["strip-location IMG_0001.HEIC", "strip-location --in-place *.jpg", "strip-location -o clean/ clip.mov"])
 }

@@ -4,6 +4,22 @@ import Foundation
 /// `offconvert watch DIR [--to jpg] [-o OUT] [--recursive] [--json]`: converts each photo (or
 /// video) that arrives in a folder, once it is complete.
 package enum WatchCommand: Command {
+    /// `--to`.
+    package static let target = Option.text("to", value: "format", help: "What to convert to: any 'offconvert convert --to' value.",
+                                            default: "jpg")
+    /// `-o`.
+    package static let output = Option.text(
+        "output-dir", short: "o", value: "dir", help: "Write the outputs here (created if missing) instead of next to each file.")
+    /// `-r`.
+    package static let recursive = Flag("recursive", short: "r", help: "Also watch the subfolders (and the ones created later).")
+    /// `--settle`.
+    package static let settle = Option.integer(
+        "settle", value: "ms", in: 0...600_000, help: "How long a file must stay unchanged before it is converted.", default: "1500")
+    /// `--once`.
+    package static let once = Flag("once", help: "Convert the files that are there, then exit instead of watching.")
+    /// `--json`.
+    package static let json = Flag("json", help: "Print one JSON object per line per event (the conversions' lines, and watching/stopped).")
+
     package static let spec = CommandSpec(
         name: "watch",
         abstract: "Convert each new photo or video that arrives in a folder, once it is complete.",
@@ -25,12 +41,7 @@ package enum WatchCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "DIR", help: "The folder to watch.")],
         options: [
-            .option("to", value: "format", help: "What to convert to: any 'offconvert convert --to' value.", default: "jpg"),
-            .option("output-dir", short: "o", value: "dir", help: "Write the outputs here (created if missing) instead of next to each file."),
-            .flag("recursive", short: "r", help: "Also watch the subfolders (and the ones created later)."),
-            .option("settle", value: "ms", help: "How long a file must stay unchanged before it is converted.", default: "1500"),
-            .flag("once", help: "Convert the files that are there, then exit instead of watching."),
-            .flag("json", help: "Print one JSON object per line per event (the conversions' lines, and watching/stopped)."),
+            target.spec, output.spec, recursive.spec, settle.spec, once.spec, json.spec,
         ],
         examples: ["watch Inbox --once", "watch Inbox --to jpg -o Inbox/converted --once"])
 
@@ -62,10 +73,9 @@ package enum WatchCommand: Command {
         guard let folder = resolved(folderArgument), isFolder(folder) else {
             throw UsageError(message: "'\(folderArgument.terminalSafe)' is not a folder: give the folder to watch.")
         }
-        let target = (arguments.value("to") ?? "jpg").lowercased()
-        let output = try Catalogue.convertOutput(target)
+        let output = try Catalogue.convertOutput(try arguments.value(target, default: "jpg").lowercased())
         var outputDirectory: String?
-        if let given = arguments.value("output-dir") {
+        if let given = try arguments.value(Self.output) {
             do throws(ConvertError) {
                 try OutputNamer.createFolders(given)
             } catch {
@@ -74,9 +84,9 @@ package enum WatchCommand: Command {
             outputDirectory = resolved(given)
         }
         return FolderWatcher.Settings(
-            folder: folder, target: output.target, outputDirectory: outputDirectory, recursive: arguments.flag("recursive"),
-            json: arguments.flag("json"), settleMilliseconds: try arguments.integer("settle", in: 0...600_000, default: 1500),
-            once: arguments.flag("once"), isPhotoTarget: output.inputKind == .photo)
+            folder: folder, target: output.target, outputDirectory: outputDirectory, recursive: arguments.has(recursive),
+            json: arguments.has(json), settleMilliseconds: try arguments.value(settle, default: 1500),
+            once: arguments.has(once), isPhotoTarget: output.inputKind == .photo)
     }
 
     private static func resolved(_ path: String) -> String? {

@@ -10,42 +10,6 @@ package struct ParsedArguments: Sendable {
     package var flags: Set<String> = []
     /// Whether `-h`/`--help` was given.
     package var wantsHelp = false
-
-    /// The last value given for `long`, if any.
-    package func value(_ long: String) -> String? { values[long]?.last }
-
-    /// Whether the flag `long` was given.
-    package func flag(_ long: String) -> Bool { flags.contains(long) }
-
-    /// The value of `long` as an integer in `range`, or `defaultValue` when absent.
-    package func integer(_ long: String, in range: ClosedRange<Int>, default defaultValue: Int) throws(UsageError) -> Int {
-        guard let text = value(long) else { return defaultValue }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "The value '\(text)' is invalid for '--\(long)': expected a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return number
-    }
-
-    /// The value of `long` as a byte count (`25MB`, `8MiB`, `500KB`, `1000`), or nil when absent.
-    package func byteCount(_ long: String) throws(UsageError) -> Int64? {
-        guard let text = value(long) else { return nil }
-        guard let bytes = ByteCountParser.parse(text) else {
-            throw UsageError(message: "The value '\(text)' is invalid for '--\(long)': expected a size such as 25MB (10^6 bytes), 8MiB (2^20 bytes) or 500KB.")
-        }
-        return bytes
-    }
-
-    /// The value of `long`, which must be one of `choices`; `defaultValue` when absent.
-    package func choice(_ long: String, _ choices: [String], default defaultValue: String) throws(UsageError) -> String {
-        guard let text = value(long) else { return defaultValue }
-        let lowered = text.lowercased()
-        guard choices.contains(lowered) else {
-            var message = "The value '\(text)' is invalid for '--\(long)': expected one of \(choices.joined(separator: ", "))."
-            if let guess = Suggestion.closest(to: lowered, in: choices) { message += " Did you mean '\(guess)'?" }
-            throw UsageError(message: message)
-        }
-        return lowered
-    }
 }
 
 /// Parses `--name value`, `--name=value`, `-n value`, flags, bundled short flags (`-qv`) and `--`.

@@ -39,6 +39,13 @@ package struct OptionSpec: Sendable {
     /// The default shown as `(default: …)`.
     package var defaultValue: String? = nil
 
+    /// The same option with other help text: for a command whose help says more about it.
+    package func helping(_ text: String) -> OptionSpec {
+        var copy = self
+        copy.help = text
+        return copy
+    }
+
     /// A flag (no value).
     package static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, valueName: nil, help: help)

@@ -7,52 +7,45 @@ package enum PhotoWork {
     /// Reads the options every photo command shares into a request template (its input and
     /// destination are filled in per item).
     package static func request(from arguments: ParsedArguments, format: PhotoFormat) throws(UsageError) -> PhotoRequest {
-        if arguments.flag("keep-metadata") && arguments.flag("strip-metadata") {
+        if arguments.has(keepMetadata) && arguments.has(stripMetadata) {
             throw UsageError(message: "'--keep-metadata' and '--strip-metadata' cannot be used together.")
         }
         var request = PhotoRequest(inputPath: "", format: format)
-        request.quality = try arguments.integer("quality", in: 1...100, default: format.defaultQuality)
-        if arguments.flag("strip-metadata") {
+        request.quality = try arguments.value(quality, default: format.defaultQuality)
+        if arguments.has(stripMetadata) {
             request.metadata = .strip
-        } else if arguments.flag("keep-metadata") {
+        } else if arguments.has(keepMetadata) {
             request.metadata = .keep
-        } else if arguments.flag("keep-location") {
+        } else if arguments.has(keepLocation) {
             request.metadata = .keepLocation
         }
-        request.color = try arguments.choice("color", ["keep", "srgb"], default: "keep") == "srgb" ? .sRGB : .keep
-        request.hdr = try arguments.choice("hdr", ["keep", "sdr"], default: "keep") == "sdr" ? .sdr : .keep
-        if let text = arguments.value("background") {
-            guard let colour = RGBColor(parsing: text) else {
-                throw UsageError(message: "The value '\(text)' is invalid for '--background': expected white, black or #RRGGBB.")
-            }
-            request.background = colour
-        }
-        request.allImages = arguments.flag("all-images")
+        request.color = try arguments.value(color, default: .keep)
+        request.hdr = try arguments.value(hdr, default: .keep)
+        if let colour = try arguments.value(background) { request.background = colour }
+        request.allImages = arguments.has(allImages)
         request.maxPixels = try BatchOptions.maxPixels(arguments)
-        if arguments.value("max-size") != nil {
-            request.maxLongEdge = try arguments.integer("max-size", in: 16...65535, default: 0)
-        }
+        if let edge = try arguments.value(maxSize) { request.maxLongEdge = edge }
         request.resize = try resize(from: arguments)
         return request
     }
 
     /// `--resize WxH` with `--fit`; nil when `--resize` is not given.
     package static func resize(from arguments: ParsedArguments) throws(UsageError) -> PhotoResize? {
-        guard let text = arguments.value("resize") else {
-            if arguments.value("fit") != nil { throw UsageError(message: "'--fit' needs '--resize WxH'.") }
+        guard let text = try arguments.value(resizeBox) else {
+            if arguments.has(fit) { throw UsageError(message: "'--fit' needs '--resize WxH'.") }
             return nil
         }
-        if arguments.value("max-size") != nil {
+        if arguments.has(maxSize) {
             throw UsageError(message: "'--resize' and '--max-size' cannot be used together: give the box with '--resize' alone.")
         }
-        let fit = try PhotoResize.Fit(rawValue: arguments.choice("fit", PhotoResize.Fit.allCases.map(\.rawValue), default: "fit"))
-        guard let fit, var resize = PhotoResize(parsing: text, fit: fit), resize.width <= 65535, resize.height <= 65535 else {
+        let fit = try arguments.value(Self.fit, default: .fit)
+        guard var resize = PhotoResize(parsing: text, fit: fit), resize.width <= 65535, resize.height <= 65535 else {
             throw UsageError(
                 message: "The value '\(text.terminalSafe)' is invalid for '--resize': expected WIDTHxHEIGHT, two whole numbers from 1 to 65535 (e.g. 1920x1080).")
         }
         // An explicit --background colours pad's bars; by default they are transparent where
         // the output has alpha.
-        if fit == .pad, let text = arguments.value("background") { resize.padding = RGBColor(parsing: text) }
+        if fit == .pad, let colour = try arguments.value(background) { resize.padding = colour }
         return resize
     }
 
@@ -76,35 +69,57 @@ package enum PhotoWork {
         are decoded at a reduced size directly.
         """
 
+    /// `-q`.
+    package static let quality = Option.integer(
+        "quality", short: "q", in: 1...100,
+        help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
+            + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
+            + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
+        default: "85; 55 for HEIC; 90 for JPEG XL")
+    /// `--max-size`.
+    package static let maxSize = Option.integer(
+        "max-size", value: "px", in: 16...65535, help: "Shrink so the long edge is at most this many pixels (never enlarged).")
+    /// `--resize`.
+    package static let resizeBox = Option.text(
+        "resize", value: "WxH", help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size.")
+    /// `--fit`.
+    package static let fit = Option<PhotoResize.Fit>.choice(
+        "fit",
+        help: "How --resize meets the box: fit = inside it, aspect kept, never enlarged; fill = exactly WxH, "
+            + "scaled to cover, centre cut (may enlarge); crop = centre cut to the box's shape, shrunk to WxH, "
+            + "never enlarged; pad = fitted inside, never enlarged, centred on exactly WxH with bars in "
+            + "--background (transparent where the format has alpha unless --background is given).",
+        default: .fit)
+    /// `--keep-location`.
+    package static let keepLocation = Flag("keep-location", help: "Keep GPS and other location metadata (removed by default).")
+    /// `--keep-metadata`.
+    package static let keepMetadata = Flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails.")
+    /// `--strip-metadata`.
+    package static let stripMetadata = Flag("strip-metadata", help: "Remove all EXIF and XMP metadata.")
+    /// `--color`.
+    package static let color = Option<ColorPolicy>.choice(
+        "color", help: "Keep the colour profile, or convert the pixels to sRGB.", default: .keep)
+    /// `--hdr`.
+    package static let hdr = Option<HDRPolicy>.choice(
+        "hdr", help: "Keep an HDR gain map where the output can carry one (JPEG: Ultra HDR), or write SDR only.", default: .keep)
+    /// `--background`.
+    package static let background = Option<RGBColor>(
+        spec: .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
+                      default: "white")
+    ) { text throws(UsageError) in
+        guard let colour = RGBColor(parsing: text) else {
+            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--background': expected white, black or #RRGGBB.")
+        }
+        return colour
+    }
+    /// `--all-images`.
+    package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...).")
+
     /// The options every photo conversion command accepts (the batch options are added by
     /// ``options(_:)``).
     package static let commonOptions: [OptionSpec] = [
-        .option(
-            "quality", short: "q", value: "n",
-            help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
-                + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
-                + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
-            default: "85; 55 for HEIC; 90 for JPEG XL"),
-        .option("max-size", value: "px", help: "Shrink so the long edge is at most this many pixels (never enlarged)."),
-        .option(
-            "resize", value: "WxH",
-            help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size."),
-        .option(
-            "fit", value: "fit|fill|crop|pad",
-            help: "How --resize meets the box: fit = inside it, aspect kept, never enlarged; fill = exactly WxH, "
-                + "scaled to cover, centre cut (may enlarge); crop = centre cut to the box's shape, shrunk to WxH, "
-                + "never enlarged; pad = fitted inside, never enlarged, centred on exactly WxH with bars in "
-                + "--background (transparent where the format has alpha unless --background is given).",
-            default: "fit"),
-        .flag("keep-location", help: "Keep GPS and other location metadata (removed by default)."),
-        .flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails."),
-        .flag("strip-metadata", help: "Remove all EXIF and XMP metadata."),
-        .option("color", value: "keep|srgb", help: "Keep the colour profile, or convert the pixels to sRGB.", default: "keep"),
-        .option(
-            "hdr", value: "keep|sdr",
-            help: "Keep an HDR gain map where the output can carry one (JPEG: Ultra HDR), or write SDR only.", default: "keep"),
-        .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).", default: "white"),
-        .flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...)."),
+        quality.spec, maxSize.spec, resizeBox.spec, fit.spec, keepLocation.spec, keepMetadata.spec, stripMetadata.spec,
+        color.spec, hdr.spec, background.spec, allImages.spec,
     ]
 
     /// A photo command's own options followed by the batch options.

@@ -8,11 +8,11 @@ import OffconvertCLI
 
 extension SendToWindowsCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let keepLocation = arguments.flag("keep-location")
+        let keepLocation = arguments.has(VideoOptions.keepLocation)
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let rawFrameRate = try VideoWork.rawFrameRate(arguments)
-        let preset = try VideoWork.preset(arguments)
+        let preset = try arguments.value(Self.preset)
         return try await VideoWork.run(
             command: spec.name,
             identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)",
@@ -34,7 +34,7 @@ extension CompressCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let (target, unit) = try targetSize(arguments)
         return await CompressBatch.run(
-            command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.flag("keep-location"),
+            command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.has(VideoOptions.keepLocation),
             cut: try VideoWork.cut(arguments), rawFrameRate: try VideoWork.rawFrameRate(arguments),
             options: try BatchOptions.parse(arguments), console: console)
     }
@@ -42,7 +42,7 @@ extension CompressCommand {
     /// `--target` in bytes and the unit it was written in. A bare number is refused: "25" read
     /// as 25 bytes (or as 25 MB) would surprise someone either way.
     static func targetSize(_ arguments: ParsedArguments) throws(UsageError) -> (Int64, SizeUnit) {
-        guard let text = arguments.value("target") else {
+        guard let text = arguments.text(Self.target) else {
             throw UsageError(message: "Missing '--target': say how large the outputs may be, e.g. --target 25MB.")
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -55,7 +55,7 @@ extension CompressCommand {
             throw UsageError(message: "The value '\(text)' for '--target' has no unit: write e.g. \(trimmed)MB "
                                  + "(megabytes, 10^6 bytes), \(trimmed)MiB (2^20 bytes) or \(trimmed)KB.")
         }
-        guard let bytes = try arguments.byteCount("target"), let unit = SizeUnit(ofSize: trimmed) else {
+        guard let bytes = try arguments.value(Self.target), let unit = SizeUnit(ofSize: trimmed) else {
             throw UsageError(message: "The value '\(text)' is invalid for '--target': expected a size such as 25MB.")
         }
         return (bytes, unit)
@@ -66,7 +66,7 @@ extension EmailCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         await CompressBatch.run(
             command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes, unit: .megabyte,
-            keepLocation: arguments.flag("keep-location"), cut: try VideoWork.cut(arguments),
+            keepLocation: arguments.has(VideoOptions.keepLocation), cut: try VideoWork.cut(arguments),
             rawFrameRate: try VideoWork.rawFrameRate(arguments), options: try BatchOptions.parse(arguments), console: console)
     }
 }
@@ -152,13 +152,13 @@ enum CompressBatch {
 
 extension GIFCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let start = try VideoWork.seconds(arguments, "start") ?? 0
-        let duration = try VideoWork.seconds(arguments, "duration")
+        let start = try arguments.value(Self.start) ?? 0
+        let duration = try arguments.value(Self.duration)
         if let duration, duration <= 0 || duration > GIFRequest.maximumDuration {
             throw UsageError(message: "The value for '--duration' must be more than 0 and at most 30 seconds.")
         }
-        let fps = try arguments.integer("fps", in: 1...30, default: 12)
-        let width = try arguments.integer("width", in: 16...1280, default: 480)
+        let fps = try arguments.value(Self.fps, default: 12)
+        let width = try arguments.value(Self.width, default: 480)
         // The palette is built from every frame of the clip, so all of them are held at once.
         let frames = fps * Int((duration ?? GIFRequest.maximumDuration).rounded(.up))
         let maxPixels = try BatchOptions.maxPixels(arguments)
@@ -175,10 +175,9 @@ extension GIFCommand {
 
 extension ExtractAudioCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let asked = arguments.value("to")
-        let name = try arguments.choice("to", AudioFormat.allCases.map(\.rawValue), default: "m4a")
-        guard let chosen = AudioFormat(rawValue: name) else { throw UsageError(message: "Unknown audio format.") }
-        let keepLocation = arguments.flag("keep-location")
+        let asked = try arguments.value(Self.format)
+        let chosen = asked ?? .m4a
+        let keepLocation = arguments.has(VideoOptions.keepLocation)
         let track = try VideoWork.audioTracks(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         if track == .all, asked != nil, chosen != .m4a {
@@ -191,7 +190,7 @@ extension ExtractAudioCommand {
         }
         return try await VideoWork.run(
             command: spec.name,
-            identity: ["to=\(asked ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
+            identity: ["to=\(asked?.rawValue ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
                        "duration=\(duration ?? -1)"],
             outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
             extensionFor: { format($0).fileExtension }
@@ -207,7 +206,7 @@ extension ExtractAudioCommand {
 extension StripLocationCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let options = try BatchOptions.parse(arguments)
-        let inPlace = arguments.flag("in-place")
+        let inPlace = arguments.has(Self.inPlace)
         if inPlace && options.outputDirectory != nil {
             throw UsageError(message: "'--in-place' and '--output-dir' cannot be used together.")
         }
@@ -242,7 +241,7 @@ extension StripLocationCommand {
 
 extension InfoCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let json = arguments.flag("json")
+        let json = arguments.has(Self.json)
         var failed = false
         var printed = 0
         for path in arguments.positionals {
@@ -490,7 +489,7 @@ extension CapabilitiesCommand {
             photoOutputs: Dictionary(uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
             encoders: video.encoders.map { Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable) },
             toneMapping: video.canToneMap)
-        if arguments.flag("json") {
+        if arguments.has(Self.json) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
@@ -517,18 +516,16 @@ extension CapabilitiesCommand {
 
 extension VideoConvertCommand {
     static func runWithEngine(_ arguments: ParsedArguments, container: VideoContainer, console: Console) async throws -> Int32 {
-        let codecName = arguments.value("codec") == nil ? nil
-            : try arguments.choice("codec", codecs(for: container).map(\.rawValue), default: "h264")
-        let crf = arguments.value("crf") == nil ? nil : try arguments.integer("crf", in: 0...63, default: 23)
-        let maxHeight = arguments.value("max-height") == nil ? nil
-            : try arguments.integer("max-height", in: 16...8640, default: 1080)
-        let keepLocation = arguments.flag("keep-location")
-        let codec = codecName.flatMap(VideoCodec.init(rawValue:))
+        let codec = try arguments.value(VideoOptions.codec(for: container))
+        let codecName = codec?.rawValue
+        let crf = try arguments.value(VideoOptions.crf)
+        let maxHeight = try arguments.value(VideoOptions.maxHeight)
+        let keepLocation = arguments.has(VideoOptions.keepLocation)
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let audioTracks = try VideoWork.audioTracks(arguments)
         let rawFrameRate = try VideoWork.rawFrameRate(arguments)
-        let preset = try VideoWork.preset(arguments)
+        let preset = try arguments.value(Self.preset)
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",

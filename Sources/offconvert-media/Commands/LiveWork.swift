@@ -5,7 +5,7 @@ import OffconvertCLI
 extension HeicToJpgCommand {
     /// `heic-to-jpg --live mp4|gif`: the photos, then each Live Photo's motion beside its JPEG.
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let kind = try arguments.choice("live", liveChoices, default: "mp4")
+        let kind = try arguments.value(live, default: .mp4).rawValue
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
         // One run is one conversion of the allowance, as `live-photo` is: the stills and their
         // motion are one job for the person asking. The motion batch is free when the photo
@@ -68,7 +68,7 @@ enum LiveWork {
 
 extension LivePhotoCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let target = try arguments.choice("to", targets, default: "mp4")
+        let target = try arguments.value(LivePhotoCommand.target, default: .mp4).rawValue
         var options = try BatchOptions.parse(arguments)
         guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
         let (pairs, unpaired) = LiveWork.resolve(options.inputs)

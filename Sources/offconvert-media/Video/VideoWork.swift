@@ -60,63 +60,24 @@ enum VideoWork {
         }
     }
 
-    /// A time from an option, or nil when absent: seconds (`12.5`), `mm:ss` or `hh:mm:ss`, the
-    /// last field possibly with a fraction (`1:02.5`).
-    static func seconds(_ arguments: ParsedArguments, _ long: String) throws(UsageError) -> Double? {
-        guard let text = arguments.value(long) else { return nil }
-        guard let value = parseTime(text) else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
-                + "expected seconds (1.5), mm:ss (1:30) or hh:mm:ss (1:02:03).")
-        }
-        return value
-    }
-
-    /// `--fps` (a raw stream's frame rate), or nil when absent: a number above 0, at most 1000.
+    /// `--fps` (a raw stream's frame rate), or nil when absent.
     static func rawFrameRate(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-        guard let text = arguments.value("fps") else { return nil }
-        guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 1000 else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--fps': expected frames per second, above 0 and at most 1000 (25, 29.97).")
-        }
-        return rate
-    }
-
-    /// `--preset` (an x264/x265 preset name), or nil when absent: the situation's default applies.
-    static func preset(_ arguments: ParsedArguments) throws(UsageError) -> EncoderPreset? {
-        guard arguments.value("preset") != nil else { return nil }
-        let name = try arguments.choice("preset", EncoderPreset.allCases.map(\.rawValue), default: EncoderPreset.medium.rawValue)
-        return EncoderPreset(rawValue: name)
+        try arguments.value(VideoOptions.rawFrameRate)
     }
 
     /// `--audio-track N` / `--all-audio` (where offered); both at once are a usage error.
     static func audioTracks(_ arguments: ParsedArguments) throws(UsageError) -> AudioTrackChoice {
-        let all = arguments.flag("all-audio")
-        guard arguments.value("audio-track") != nil else { return all ? .all : .automatic }
+        let all = arguments.has(VideoOptions.allAudio)
+        guard let track = try arguments.value(VideoOptions.audioTrack) else { return all ? .all : .automatic }
         if all { throw UsageError(message: "'--audio-track' and '--all-audio' cannot be used together.") }
-        return .track(try arguments.integer("audio-track", in: 1...99, default: 1))
+        return .track(track)
     }
 
     /// `--start` (0 when absent) and `--duration` (nil when absent); a zero duration is refused.
     static func cut(_ arguments: ParsedArguments) throws(UsageError) -> (start: Double, duration: Double?) {
-        let start = try seconds(arguments, "start") ?? 0
-        let duration = try seconds(arguments, "duration")
+        let start = try arguments.value(VideoOptions.start) ?? 0
+        let duration = try arguments.value(VideoOptions.duration)
         if duration == 0 { throw UsageError(message: "The value for '--duration' must be more than 0 seconds.") }
         return (start, duration)
-    }
-
-    /// Seconds from `12.5`, `mm:ss` or `hh:mm:ss`; nil for anything else (negative, 60 or more
-    /// minutes or seconds in a field with a larger one before it, more than three fields).
-    static func parseTime(_ text: String) -> Double? {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard (1...3).contains(fields.count), let last = Double(fields[fields.count - 1]), last.isFinite, last >= 0,
-              fields.last?.first?.isNumber == true
-        else { return nil }
-        var total = last
-        if fields.count > 1 && last >= 60 { return nil }
-        for (position, field) in fields.dropLast().reversed().enumerated() {
-            guard let whole = Int(field), whole >= 0 else { return nil }
-            if position == 0 && fields.count == 3 && whole >= 60 { return nil }
-            total += Double(whole) * (position == 0 ? 60 : 3600)
-        }
-        return total
     }
 }
