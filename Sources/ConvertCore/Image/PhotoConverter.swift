@@ -311,9 +311,9 @@ extension PhotoConverter {
 
     /// JPEG codes BT.601 YCbCr; 2 (unspecified) is read as BT.601, as libheif does.
     private static let jpegMatrices: Set<Int> = [2, 5, 6]
-    /// Matrices the direct path takes: BT.601, and BT.709, which ``HeifYCbCrDecoder`` re-expresses
-    /// in BT.601 on the planes.
-    private static let directMatrices: Set<Int> = [1, 2, 5, 6]
+    /// Matrices the direct path takes: BT.601, and BT.709 and BT.2020 (non-constant luminance),
+    /// which ``HeifYCbCrDecoder`` re-expresses in BT.601 on the planes.
+    private static let directMatrices: Set<Int> = [1, 2, 5, 6, 9]
 
     /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
     /// returns nil when its planes cannot go to the JPEG encoder. Shared with the decode-only
