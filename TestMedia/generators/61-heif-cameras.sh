@@ -14,6 +14,9 @@
 #                                    nclx matrix 5 full range, irot 270° (a Sony camera's layout).
 #   heif-cameras/single-709.heic     one 10-bit image without a grid, nclx BT.709 matrix 1,
 #                                    limited range (as some Android phones write).
+#   heif-cameras/canon-422-pq.heic   a 2x2 grid of 10-bit 4:2:2 tiles of 192x128 cropped to 368x240,
+#                                    nclx BT.2020 primaries, PQ, matrix 9, limited range (Canon's
+#                                    HDR HEIF layout).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$OUT/heif-cameras"
@@ -45,3 +48,5 @@ python3 "$here/heif_layout.py" ten-bit.heic --picture 368x240 --grid 2x2 --irot 
   $(tiles deep 2 2 192 128 rgb48be -b 10 --matrix_coefficients 5 --full_range_flag 1)
 python3 "$here/heif_layout.py" single-709.heic --picture 320x240 --nclx 1,1,1,0 \
   $(tiles single 1 1 320 240 rgb48be -b 10 --colour_primaries 1 --transfer_characteristic 1 --matrix_coefficients 1 --full_range_flag 0)
+python3 "$here/heif_layout.py" canon-422-pq.heic --picture 368x240 --grid 2x2 --nclx 9,16,9,0 \
+  $(tiles canon 2 2 192 128 rgb48be -b 10 -p chroma=422 --colour_primaries 9 --transfer_characteristic 16 --matrix_coefficients 9 --full_range_flag 0)

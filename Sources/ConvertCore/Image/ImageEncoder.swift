@@ -84,18 +84,27 @@ package enum ImageEncoder {
     /// Whether `format` can store an alpha channel.
     package static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
 
+    /// Writes `bytes` to the (already created) file at `path`.
     package static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
+        try writeFile(pieces: [bytes[...]], to: path, displayPath: displayPath)
+    }
+
+    /// Writes `pieces` one after another to the file at `path`: a JPEG stream and the segments
+    /// that go inside it, say, without joining them into one more copy of the photo first.
+    package static func writeFile(pieces: [ArraySlice<UInt8>], to path: String, displayPath: String) throws(ConvertError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
         defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .fileSystem(errno, action: "write", path: displayPath)
+        for bytes in pieces {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw .fileSystem(errno, action: "write", path: displayPath)
+                }
+                offset += written
             }
-            offset += written
         }
     }
 }

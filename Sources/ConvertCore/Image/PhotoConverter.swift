@@ -241,31 +241,8 @@ extension PhotoConverter {
         let pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
         // The worker finishes before this returns or throws, so its bitmap stays within the job.
         defer { _ = try? pendingGainMap?.wait() }
-        guard let picture = try directPicture(
-            path: input, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
+        guard let stream = try directStream(request, source: source, threads: threads, reporter: reporter, cancellation: cancellation)
         else { return nil }
-        try cancellation.check()
-        reporter.report(.encoding, 0.6)
-        let encoder = try TurboJPEGHandle.compressor()
-        let encoded: [UInt8]?
-        switch picture {
-        case .ycbcr(let image):
-            encoded = try image.withPlanes { (planes, strides) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: request.quality)
-            }
-        case .heif(let image):
-            let viaYCbCr = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
-            }
-            if let viaYCbCr {
-                encoded = viaYCbCr
-            } else {
-                encoded = try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
-                    try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
-                }
-            }
-        }
-        guard let stream = encoded else { return nil }
         var notes: [String] = []
         var icc = source.icc
         if icc == nil, let nclx = source.nclx, let generated = ColorProfiles.icc(for: nclx) {
@@ -275,23 +252,54 @@ extension PhotoConverter {
         let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, policy: request.metadata)
             .withPixelSize(width: source.width, height: source.height)
         notes += metadata.notes
-        let bytes: [UInt8]
+        // The file's pieces, written one after another: the stream is not copied again to put
+        // the metadata segments inside it.
+        let pieces: [ArraySlice<UInt8>]
         if let ultraHDR = try ultraHDRFile(primary: stream, pending: pendingGainMap, exif: metadata.exif, xmp: metadata.xmp, icc: icc) {
-            bytes = ultraHDR.bytes
+            pieces = [ultraHDR.bytes[...]]
             notes += ultraHDR.notes
         } else {
             let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, icc: icc)
             notes += segments.notes
-            bytes = JPEGMarkers.inserting(segments.bytes, into: stream)
+            let insertAt = JPEGMarkers.insertionPoint(in: stream)
+            pieces = [stream[..<insertAt], segments.bytes[...], stream[insertAt...]]
             if request.hdr == .keep, let file = source.file, case .unusable(let why) = HeifGainMap.presence(in: file) { notes.append(why) }
         }
         let names = try outputPaths(for: request, count: 1)
         let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
+            try ImageEncoder.writeFile(pieces: pieces, to: temporary, displayPath: display)
         } cancellation: { cancellation }
         reporter.report(.writing, 1)
         return JobResult(inputPath: input, outputs: [output], notes: notes, location: metadata.location)
+    }
+
+    /// Decodes a direct-path photo and encodes it as a bare JPEG stream (no metadata yet), or nil
+    /// when neither offconvert's decoder nor libheif's planes take it. The pictures' planes are
+    /// freed when this returns, before the file is put together.
+    private static func directStream(
+        _ request: PhotoRequest, source: DirectSource, threads: Int, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> [UInt8]? {
+        guard let picture = try directPicture(
+            path: request.inputPath, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
+        else { return nil }
+        try cancellation.check()
+        reporter.report(.encoding, 0.6)
+        let encoder = try TurboJPEGHandle.compressor()
+        switch picture {
+        case .ycbcr(let image):
+            return try image.withPlanes { (planes, strides) throws(ConvertError) in
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: request.quality)
+            }
+        case .heif(let image):
+            let viaYCbCr = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+            }
+            if let viaYCbCr { return viaYCbCr }
+            return try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
+                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+            }
+        }
     }
 
     /// A HEIC's primary image as the direct JPEG path reads it: by offconvert's own reader
@@ -311,9 +319,9 @@ extension PhotoConverter {
 
     /// JPEG codes BT.601 YCbCr; 2 (unspecified) is read as BT.601, as libheif does.
     private static let jpegMatrices: Set<Int> = [2, 5, 6]
-    /// Matrices the direct path takes: BT.601, and BT.709, which ``HeifYCbCrDecoder`` re-expresses
-    /// in BT.601 on the planes.
-    private static let directMatrices: Set<Int> = [1, 2, 5, 6]
+    /// Matrices the direct path takes: BT.601, and BT.709 and BT.2020 (non-constant luminance),
+    /// which ``HeifYCbCrDecoder`` re-expresses in BT.601 on the planes.
+    private static let directMatrices: Set<Int> = [1, 2, 5, 6, 9]
 
     /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
     /// returns nil when its planes cannot go to the JPEG encoder. Shared with the decode-only

@@ -145,12 +145,18 @@ struct HeifReaderAgreementTests {
 }
 
 /// Layouts other cameras write (overhanging grids, BT.601 limited range, 10-bit tiles, one image
-/// without a grid in BT.709): heic-to-jpg takes them straight from the tiles, and every output's
-/// pixels match pillow-heif's.
+/// without a grid in BT.709, Canon's 10-bit 4:2:2 BT.2020 PQ): heic-to-jpg takes them straight
+/// from the tiles, and every output's pixels match pillow-heif's.
 @Suite("HEIF reader: other cameras' layouts")
 struct HeifCameraLayoutTests {
-    static let layouts = ["overhang-irot", "bt601-limited", "ten-bit", "single-709"]
-    static func path(_ name: String) -> String { Fixtures.generated("heif-cameras/\(name).heic") }
+    static let layouts = ["overhang-irot", "bt601-limited", "ten-bit", "single-709", "canon-422-pq", "photos/cat.hif"]
+    /// The layouts whose RGB outputs offconvert's reader decodes: 4:2:2 goes to libheif 1.15 for
+    /// RGB, which reads the generated 4:2:2 PQ layout 26 dB away from the newer libheif (as
+    /// heif-convert does); on it the JPEG path agrees with the newer one.
+    static let rgbLayouts = ["overhang-irot", "bt601-limited", "ten-bit", "single-709"]
+    static func path(_ name: String) -> String {
+        name.hasPrefix("photos/") ? Fixtures.path(name) : Fixtures.generated("heif-cameras/\(name).heic")
+    }
 
     @Test("heic-to-jpg decodes them straight from the tiles, not through libheif", arguments: layouts)
     func directPath(name: String) throws {
@@ -166,7 +172,39 @@ struct HeifCameraLayoutTests {
         #expect((image.width, image.height) == (source.width, source.height))
     }
 
-    @Test("to PNG: pixels within two levels of pillow-heif's, upright", arguments: layouts)
+    /// 4:2:2 goes to JPEG's 4:2:0 on the planes; an RGB output needs every chroma row, so the
+    /// native planes are not made from it (libheif decodes it for PNG).
+    @Test("4:2:2 tiles are decoded for JPEG only", arguments: [("canon-422-pq", 368, 240), ("photos/cat.hif", 4240, 2832)])
+    func fourTwoTwoForJPEGOnly(name: String, width: Int, height: Int) throws {
+        let path = Self.path(name)
+        let flag = CancellationFlag()
+        let jpeg = try #require(try HeifYCbCrDecoder.decodePrimary(
+            path: path, threads: 2, maxPixels: PixelLimit.defaultMaxPixels, output: .jpeg, cancellation: flag))
+        // JPEG's BT.601: cat.hif's own matrix 5, or the BT.2020 layout re-expressed (6).
+        #expect((jpeg.image.width, jpeg.image.height) == (width, height))
+        #expect([5, 6].contains(jpeg.matrix))
+        #expect(try HeifYCbCrDecoder.decodePrimary(
+            path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .native, cancellation: flag) == nil)
+    }
+
+    /// The direct path keeps the colour handling of the RGB path it replaces for a PQ photo: the
+    /// BT.2020 profile made from the nclx box and the note that PQ is not tone-mapped.
+    @Test("heic-to-jpg of 4:2:2 PQ: the same profile and note as the RGB path's PNG")
+    func pqColour() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = Self.path("canon-422-pq")
+        let jpeg = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: directory.path))
+        let png = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .png, outputDirectory: directory.path))
+        let jpegProfile = try PhotoReference.exiftool(try #require(jpeg.outputs.first?.path), ["-ProfileDescription"])
+        let pngProfile = try PhotoReference.exiftool(try #require(png.outputs.first?.path), ["-ProfileDescription"])
+        #expect(jpegProfile.contains("BT.2020"), "\(jpegProfile)")
+        #expect(jpegProfile == pngProfile)
+        #expect(jpeg.notes.contains { $0.contains("not tone-mapped") }, "\(jpeg.notes)")
+        #expect(png.notes.contains { $0.contains("not tone-mapped") }, "\(png.notes)")
+    }
+
+    @Test("to PNG: pixels within two levels of pillow-heif's, upright", arguments: rgbLayouts)
     func png(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

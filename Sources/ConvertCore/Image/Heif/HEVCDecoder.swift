@@ -1,7 +1,7 @@
 internal import CDe265
 
-/// The 4:2:0 planes of one decoded HEVC picture, lent by ``HEVCDecoder``. Valid only inside the
-/// closure they are lent to.
+/// The 4:2:0 (or, where the caller takes it, 4:2:2) planes of one decoded HEVC picture, lent by
+/// ``HEVCDecoder``. Valid only inside the closure they are lent to.
 package struct HEVCPicture {
     /// Y, Cb, Cr: bytes at 8 bits, native-endian 16-bit words (value in the low bits) above.
     var planes: [UnsafePointer<UInt8>]
@@ -9,9 +9,12 @@ package struct HEVCPicture {
     var strides: [Int]
     /// Bits per sample, the same in every plane.
     var bitDepth: Int
-    /// Luma size; each chroma plane is half of it, rounded up.
+    /// Luma size; each chroma plane is half its width, rounded up, and half its height (4:2:0) or
+    /// all of it (4:2:2, ``chromaFullHeight``).
     var width: Int
     var height: Int
+    /// Whether the chroma planes have every row (4:2:2) rather than every other (4:2:0).
+    var chromaFullHeight = false
     /// The stream's own colour signalling (VUI): whether YCbCr uses the full range, and the
     /// matrix (H.273 code point; 2 when the stream does not say).
     var fullRange: Bool
@@ -51,9 +54,11 @@ final class HEVCDecoder {
     /// NAL units, and lends its planes to `body`. Anything short of one clean 4:2:0 picture with one
     /// bit depth in all planes (a decoder warning, another chroma format, no picture) is a ``Failure``.
     /// With `lumaOnly` (a monochrome HDR gain map) any chroma format is taken and only the luma
-    /// plane is lent (`planes` and `strides` then have one element).
+    /// plane is lent (`planes` and `strides` then have one element); with `taking422` a 4:2:2
+    /// picture is lent as well (Canon's cameras write 4:2:2).
     func decode<T>(
-        configuration: HEVCConfiguration, data: [UInt8], lumaOnly: Bool = false, _ body: (HEVCPicture) -> T
+        configuration: HEVCConfiguration, data: [UInt8], lumaOnly: Bool = false, taking422: Bool = false,
+        _ body: (HEVCPicture) -> T
     ) throws(Failure) -> T {
         de265_reset(context)
         for unit in configuration.parameterSets {
@@ -89,7 +94,9 @@ final class HEVCDecoder {
         defer { de265_release_next_picture(context) }
         let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
         if lumaOnly { return try lumaPicture(image, bitDepth: bitDepth, body) }
-        guard de265_get_chroma_format(image) == de265_chroma_420, (8...16).contains(bitDepth),
+        let chroma = de265_get_chroma_format(image)
+        let fullHeight = chroma == de265_chroma_422
+        guard chroma == de265_chroma_420 || (taking422 && fullHeight), (8...16).contains(bitDepth),
             (1..<3).allSatisfy({ Int(de265_get_bits_per_pixel(image, Int32($0))) == bitDepth })
         else { throw Failure(reason: "not 4:2:0 with one bit depth") }
         var planes: [UnsafePointer<UInt8>] = []
@@ -105,12 +112,12 @@ final class HEVCDecoder {
         let width = Int(de265_get_image_width(image, 0))
         let height = Int(de265_get_image_height(image, 0))
         guard width > 0, height > 0, Int(de265_get_image_width(image, 1)) == (width + 1) / 2,
-            Int(de265_get_image_height(image, 1)) == (height + 1) / 2
+            Int(de265_get_image_height(image, 1)) == (fullHeight ? height : (height + 1) / 2)
         else { throw Failure(reason: "unexpected plane sizes") }
         return body(
             HEVCPicture(
                 planes: planes, strides: strides, bitDepth: bitDepth, width: width, height: height,
-                fullRange: de265_get_image_full_range_flag(image) != 0,
+                chromaFullHeight: fullHeight, fullRange: de265_get_image_full_range_flag(image) != 0,
                 matrix: Int(de265_get_image_matrix_coefficients(image))))
     }
 

@@ -3,11 +3,12 @@ import Synchronization
 
 /// Decodes a HEIC image item straight to YCbCr 4:2:0 planes: the HEVC tiles of a grid (or the one
 /// coded image) go through libde265 and are pasted into place (a last row or column that overhangs
-/// the picture cropped on the planes), and `irot`/`imir` are applied to the planes.
+/// the picture cropped on the planes; for JPEG, 4:2:2 tiles with each pair of chroma rows
+/// averaged), and `irot`/`imir` are applied to the planes.
 ///
 /// Two outputs: ``Output/jpeg`` gives 8-bit full-range BT.601 planes, JPEG's own layout (a 10-bit
-/// or limited-range stream mapped sample by sample while pasting, see ``SampleMapping``; BT.709
-/// re-expressed on the planes), for the JPEG encoder; ``Output/native`` keeps the stream's samples for an exact RGB conversion.
+/// or limited-range stream mapped sample by sample while pasting, see ``SampleMapping``; BT.709 and
+/// BT.2020 re-expressed on the planes), for the JPEG encoder; ``Output/native`` keeps the stream's samples for an exact RGB conversion.
 ///
 /// libheif 1.15 assembles a grid in RGB: it converts every tile from YCbCr, and the JPEG encoder
 /// then converts the whole picture back. Those two conversions were a quarter of the CPU of an
@@ -19,8 +20,8 @@ import Synchronization
 /// decodes with libheif, which then gives the canonical result or error.
 package enum HeifYCbCrDecoder {
     /// The decoded picture and the YCbCr signalling it was coded with: the item's nclx box where
-    /// it has one, else its stream's (VUI); for ``Output/jpeg`` a BT.709 picture is re-expressed
-    /// in BT.601 on the planes, and `matrix` says 6.
+    /// it has one, else its stream's (VUI); for ``Output/jpeg`` a BT.709 or BT.2020 picture is
+    /// re-expressed in BT.601 on the planes, and `matrix` says 6.
     package struct Decoded {
         package var image: YCbCr420Image
         package var fullRange: Bool
@@ -146,7 +147,7 @@ package enum HeifYCbCrDecoder {
                 tiles.append(data)
             }
             guard let record, let configuration = HEVCConfiguration(record), let (tileWidth, tileHeight) = tileSize,
-                configuration.chromaFormat == 1, (8...16).contains(configuration.lumaBitDepth),
+                (1...2).contains(configuration.chromaFormat), (8...16).contains(configuration.lumaBitDepth),
                 configuration.chromaBitDepth == configuration.lumaBitDepth, tileWidth > 0, tileHeight > 0
             else { throw Unsuitable() }
             self.configuration = configuration
@@ -166,6 +167,9 @@ package enum HeifYCbCrDecoder {
     }
 
     private static func decode(_ plan: Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+        // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
+        // needs every chroma row, and libheif gives it.
+        guard plan.configuration.chromaFormat == 1 || output == .jpeg else { return nil }
         let depth = output == .jpeg ? 8 : plan.configuration.lumaBitDepth
         let image = YCbCr420Image(width: plan.width, height: plan.height, bitDepth: depth)
         let workers = max(1, min(threads, plan.tiles.count))
@@ -191,9 +195,9 @@ package enum HeifYCbCrDecoder {
             signalling = (fullRange, matrix)
         }
         guard var signalling = plan.signalling ?? signalling else { return nil }
-        if output == .jpeg, signalling.matrix == 1 {
+        if output == .jpeg, let matrix = YCbCr420Image.MatrixChange(from: signalling.matrix) {
             try cancellation.check()
-            image.convertBT709ToBT601()
+            image.convertToBT601(matrix)
             signalling.matrix = 6
         }
         var picture = image
@@ -224,10 +228,11 @@ package enum HeifYCbCrDecoder {
             let x = (index % plan.columns) * plan.tileWidth
             let y = (index / plan.columns) * plan.tileHeight
             do {
-                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: plan.tiles[index]) {
+                let taking422 = plan.configuration.chromaFormat == 2
+                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: plan.tiles[index], taking422: taking422) {
                     picture -> (Bool, Int)? in
                     guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
-                        picture.bitDepth == plan.configuration.lumaBitDepth
+                        picture.bitDepth == plan.configuration.lumaBitDepth, picture.chromaFullHeight == taking422
                     else { return nil }
                     var mapping: SampleMapping?
                     if output == .jpeg {

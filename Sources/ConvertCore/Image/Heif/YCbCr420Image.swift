@@ -50,25 +50,33 @@ package final class YCbCr420Image: @unchecked Sendable {
     /// (`x`, `y`): a grid tile that overhangs the picture is cropped here. `x` and `y` must be
     /// even (a tile's chroma starts on a whole chroma sample). With a `mapping` (into an 8-bit
     /// image) each sample goes through its tables; without one the picture must have this image's
-    /// sample size and is copied as it is.
+    /// sample size and is copied as it is. A 4:2:2 picture's chroma rows are averaged in pairs
+    /// (what nearest upsampling to RGB and JPEG's 2×2 averaging give), before any mapping.
     package func paste(_ picture: HEVCPicture, x: Int, y: Int, mapping: SampleMapping? = nil) {
         precondition(x >= 0 && y >= 0 && x % 2 == 0 && y % 2 == 0, "tiles start on even luma positions")
         precondition(mapping == nil ? (picture.bitDepth > 8) == (bitDepth > 8) : bitDepth == 8, "sample sizes agree")
         let targets = [(luma, lumaStride, height, x, y), (cb, chromaWidth, chromaHeight, x / 2, y / 2), (cr, chromaWidth, chromaHeight, x / 2, y / 2)]
+        let deep = picture.bitDepth > 8
         for (index, (plane, planeWidth, planeHeight, left, top)) in targets.enumerated() {
             let sourceWidth = index == 0 ? picture.width : (picture.width + 1) / 2
             let sourceHeight = index == 0 ? picture.height : (picture.height + 1) / 2
+            // Source rows per target row: two for 4:2:2 chroma.
+            let pairs = index > 0 && picture.chromaFullHeight
             let columns = min(sourceWidth, (index == 0 ? width : planeWidth) - left)
             let rows = min(sourceHeight, planeHeight - top)
             guard columns > 0, rows > 0 else { continue }
+            let table = mapping.map { index == 0 ? $0.luma : $0.chroma }
             for row in 0..<rows {
-                let source = UnsafeRawPointer(picture.planes[index]) + row * picture.strides[index]
-                if let mapping {
-                    let table = index == 0 ? mapping.luma : mapping.chroma
-                    let target = plane.assumingMemoryBound(to: UInt8.self) + (top + row) * planeWidth + left
-                    Self.map(source, deep: picture.bitDepth > 8, count: columns, table: table, into: target)
+                let target = plane + ((top + row) * planeWidth + left) * sampleBytes
+                let first = pairs ? 2 * row : row
+                let source = UnsafeRawPointer(picture.planes[index]) + first * picture.strides[index]
+                if pairs {
+                    let second = UnsafeRawPointer(picture.planes[index]) + min(first + 1, picture.height - 1) * picture.strides[index]
+                    Self.average(source, second, deep: deep, count: columns, table: table, into: target)
+                } else if let table {
+                    Self.map(source, deep: deep, count: columns, table: table, into: target.assumingMemoryBound(to: UInt8.self))
                 } else {
-                    (plane + ((top + row) * planeWidth + left) * sampleBytes).copyMemory(from: source, byteCount: columns * sampleBytes)
+                    target.copyMemory(from: source, byteCount: columns * sampleBytes)
                 }
             }
         }
@@ -84,6 +92,31 @@ package final class YCbCr420Image: @unchecked Sendable {
                 let samples = source.assumingMemoryBound(to: UInt8.self)
                 for index in 0..<count { target[index] = lookup[min(Int(samples[index]), last)] }
             }
+        }
+    }
+
+    /// Writes the rounded mean of two rows of samples, through `table` when there is one (then
+    /// into bytes), else in the source's own sample size.
+    private static func average(
+        _ first: UnsafeRawPointer, _ second: UnsafeRawPointer, deep: Bool, count: Int, table: [UInt8]?, into target: UnsafeMutableRawPointer
+    ) {
+        func mean(_ index: Int) -> Int {
+            deep
+                ? (Int(first.load(fromByteOffset: 2 * index, as: UInt16.self)) + Int(second.load(fromByteOffset: 2 * index, as: UInt16.self)) + 1) >> 1
+                : (Int(first.load(fromByteOffset: index, as: UInt8.self)) + Int(second.load(fromByteOffset: index, as: UInt8.self)) + 1) >> 1
+        }
+        if let table {
+            table.withUnsafeBufferPointer { lookup in
+                let last = lookup.count - 1
+                let bytes = target.assumingMemoryBound(to: UInt8.self)
+                for index in 0..<count { bytes[index] = lookup[min(mean(index), last)] }
+            }
+        } else if deep {
+            let words = target.assumingMemoryBound(to: UInt16.self)
+            for index in 0..<count { words[index] = UInt16(mean(index)) }
+        } else {
+            let bytes = target.assumingMemoryBound(to: UInt8.self)
+            for index in 0..<count { bytes[index] = UInt8(mean(index)) }
         }
     }
 
@@ -111,20 +144,39 @@ package final class YCbCr420Image: @unchecked Sendable {
         body([UnsafeRawPointer(luma), UnsafeRawPointer(cb), UnsafeRawPointer(cr)], [lumaStride, chromaWidth, chromaWidth])
     }
 
-    /// Re-expresses 8-bit full-range BT.709 YCbCr in BT.601 (JPEG's matrix) on the planes: each
-    /// chroma pair is mixed linearly, and each luma sample gets the luma difference of its own
-    /// chroma sample. That is what decoding to RGB with nearest chroma (libheif's upsampling) and
-    /// JPEG's RGB → YCbCr with averaged chroma give, without the RGB picture.
-    package func convertBT709ToBT601() {
+    /// A matrix ``convertToBT601(_:)`` re-expresses in BT.601: the chroma mix from its YCbCr
+    /// through RGB to BT.601's, in 1/65536 units, from H.273's Kr and Kb.
+    package struct MatrixChange: Sendable, Equatable {
+        let yFromCb: Int, yFromCr: Int
+        let cbFromCb: Int, cbFromCr: Int
+        let crFromCb: Int, crFromCr: Int
+
+        /// The change from H.273 matrix `code`, for BT.709 (1) and BT.2020 non-constant
+        /// luminance (9); nil for any other (BT.601's own codes need none).
+        package init?(from code: Int) {
+            switch code {
+            // BT.709 (0.2126, 0.0722): 0.10163, 0.19611; 0.98991, −0.11069; −0.07247, 0.98338.
+            case 1: (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (6_660, 12_852, 64_875, -7_254, -4_749, 64_447)
+            // BT.2020 (0.2627, 0.0593): 0.11789, 0.10552; 0.99521, −0.05956; −0.08409, 0.97651.
+            case 9: (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (7_726, 6_915, 65_222, -3_903, -5_511, 63_997)
+            default: return nil
+            }
+        }
+    }
+
+    /// Re-expresses 8-bit full-range YCbCr of another matrix (BT.709, BT.2020) in BT.601 (JPEG's
+    /// matrix) on the planes: each chroma pair is mixed linearly, and each luma sample gets the
+    /// luma difference of its own chroma sample. That is what decoding to RGB with nearest chroma
+    /// (libheif's upsampling) and JPEG's RGB → YCbCr with averaged chroma give, without the RGB
+    /// picture.
+    package func convertToBT601(_ change: MatrixChange) {
         precondition(bitDepth == 8, "8-bit planes")
         let luma = self.luma.assumingMemoryBound(to: UInt8.self)
         let cb = self.cb.assumingMemoryBound(to: UInt8.self)
         let cr = self.cr.assumingMemoryBound(to: UInt8.self)
-        // From H.273's Kr, Kb: BT.709 (0.2126, 0.0722) to RGB, then to BT.601 (0.299, 0.114),
-        // in 1/65536 units.
-        let (yFromCb, yFromCr) = (6_660, 12_852)  // 0.10163, 0.19611
-        let (cbFromCb, cbFromCr) = (64_875, -7_254)  // 0.98991, −0.11069
-        let (crFromCb, crFromCr) = (-4_749, 64_447)  // −0.07247, 0.98338
+        let (yFromCb, yFromCr) = (change.yFromCb, change.yFromCr)
+        let (cbFromCb, cbFromCr) = (change.cbFromCb, change.cbFromCr)
+        let (crFromCb, crFromCr) = (change.crFromCb, change.crFromCr)
         func clamp(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
         for cy in 0..<chromaHeight {
             for cx in 0..<chromaWidth {

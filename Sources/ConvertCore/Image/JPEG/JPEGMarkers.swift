@@ -122,10 +122,22 @@ package enum JPEGMarkers {
     /// `jpeg` with `segments` inserted after SOI and any APP0 (JFIF) segment that follows it.
     package static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         guard !segmentBytes.isEmpty, jpeg.count >= 2 else { return jpeg }
-        var insertAt = 2
+        let insertAt = insertionPoint(in: jpeg)
+        // One copy of the stream (a chain of `+` on slices made three of a photo-sized stream).
+        var result: [UInt8] = []
+        result.reserveCapacity(jpeg.count + segmentBytes.count)
+        result.append(contentsOf: jpeg[..<insertAt])
+        result.append(contentsOf: segmentBytes)
+        result.append(contentsOf: jpeg[insertAt...])
+        return result
+    }
+
+    /// Where ``inserting(_:into:)`` puts segments in `jpeg`: after SOI and any APP0 (JFIF)
+    /// segment that follows it.
+    package static func insertionPoint(in jpeg: [UInt8]) -> Int {
         if let first = segments(jpeg).first, first.marker == 0xE0, first.whole.lowerBound == 2 {
-            insertAt = first.whole.upperBound
+            return first.whole.upperBound
         }
-        return Array(jpeg[..<insertAt]) + segmentBytes + Array(jpeg[insertAt...])
+        return min(2, jpeg.count)
     }
 }

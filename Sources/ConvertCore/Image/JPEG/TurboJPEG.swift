@@ -102,23 +102,33 @@ final class TurboJPEGHandle {
 extension TurboJPEGHandle {
     /// Encodes 8-bit YCbCr 4:2:0 planes (full-range BT.601, JPEG's own colour model) straight
     /// to JPEG, skipping the RGB round trip.
+    ///
+    /// The stream is written into the returned array itself, sized for TurboJPEG's worst case
+    /// (`tjBufSize`) with `TJFLAG_NOREALLOC`: only the pages the stream fills are ever touched, so
+    /// no growing buffer is doubled and copied and no second copy of the stream is made.
     func encodeYUV420(
         planes: [UnsafePointer<UInt8>], strides: [Int32], width: Int, height: Int, quality: Int
     ) throws(ConvertError) -> [UInt8] {
         precondition(planes.count == 3 && strides.count == 3, "three planes")
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
+        let bound = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
+        guard bound != UInt(bitPattern: -1), bound > 0 else {
+            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+        }
         var planeList: [UnsafePointer<UInt8>?] = planes
         var strideList = strides
-        let status = tjCompressFromYUVPlanes(
-            handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &buffer, &size,
-            Int32(quality), Int32(TJFLAG_ACCURATEDCT))
-        defer { if let buffer { tjFree(buffer) } }
-        guard status == 0, let buffer else {
-            throw ConvertError(
-                .internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: String(cString: tjGetErrorStr2(handle)))
+        var status: Int32 = -1
+        let stream = [UInt8](unsafeUninitializedCapacity: Int(bound)) { buffer, initialized in
+            var target = buffer.baseAddress
+            var size = bound
+            status = tjCompressFromYUVPlanes(
+                handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &target, &size,
+                Int32(quality), Int32(TJFLAG_ACCURATEDCT | TJFLAG_NOREALLOC))
+            initialized = status == 0 && target == buffer.baseAddress ? Int(min(size, bound)) : 0
         }
-        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+        guard status == 0, !stream.isEmpty else {
+            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+        }
+        return stream
     }
 }
 
