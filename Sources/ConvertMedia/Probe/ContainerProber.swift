@@ -81,11 +81,9 @@ struct ContainerProber {
         }
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0, rate.den > 0 { video.frameRate = av_q2d(rate) }
-        let format = AVPixelFormat(rawValue: parameters.format)
-        if parameters.format >= 0, let pixelName = av_get_pix_fmt_name(format) {
-            video.pixelFormat = String(cString: pixelName)
-            if let descriptor = av_pix_fmt_desc_get(format) { video.bitDepth = Int(descriptor.pointee.comp.0.depth) }
-        }
+        let format = PixelFormat(rawValue: parameters.format)
+        video.pixelFormat = format.name
+        video.bitDepth = format.bitDepth
 
         var colour = ColourDescription(
             primaries: ColourPrimaries(code: Int(parameters.color_primaries.rawValue)),

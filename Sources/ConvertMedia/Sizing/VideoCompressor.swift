@@ -401,7 +401,7 @@ enum VideoCompressor {
     /// later passes produce the very same packets).
     static func firstPass(_ job: Encode, cancellation: CancellationFlag,
                           progress: @escaping (Double) -> Void) throws(ConvertError) -> (Int64, VideoSizePlanner.EncodePlan) {
-        let plan = job.probe.plan(OutputFormat(muxer: "mp4", fileExtension: "", options: []),
+        let plan = job.probe.plan(OutputFormat(muxer: .mp4, fileExtension: "", options: []),
                                   lanes: [job.videoLane(job.firstPassOptions)] + job.audioLanes, keepLocation: false)
         let output = job.stats.firstPassOutput
         defer { unlink(output) }

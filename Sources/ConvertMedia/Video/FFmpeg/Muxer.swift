@@ -16,11 +16,11 @@ final class Muxer {
     private let formatFlags: Int32
 
     /// Creates a muxer of `format` writing to `temporaryPath`; `path` names the final output.
-    init(format: String, temporaryPath: String, path: String) throws(ConvertError) {
+    init(format: ContainerFormat, temporaryPath: String, path: String) throws(ConvertError) {
         self.path = path
         self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
-        let code = avformat_alloc_output_context2(&allocated, nil, format, temporaryPath)
+        let code = avformat_alloc_output_context2(&allocated, nil, format.name, temporaryPath)
         guard code >= 0, let allocated else {
             throw FFmpeg.error(code, "create a \(format) file", path: path, category: .internal)
         }

@@ -77,13 +77,13 @@ extension VideoPlanner {
     static func audioEncoding(for format: OutputFormat, source: StreamSnapshot) -> AudioEncoding {
         let channels: Int32 = source.channels == 1 ? 1 : 2
         switch format.muxer {
-        case "matroska", "webm", "opus":
+        case .matroska, .webm, .opus:
             return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: channels == 1 ? 64_000 : 128_000)
-        case "mp3":
+        case .mp3:
             return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: 192_000)
-        case "flac":
+        case .flac:
             return AudioEncoding(encoder: "flac", sampleRate: nil, channels: channels, bitRate: nil)
-        case "wav":
+        case .wav:
             return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
         default:
             return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: channels == 1 ? 96_000 : 160_000)

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Turns requests into plans.
@@ -6,10 +5,10 @@ enum VideoPlanner {
     /// Video codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, videoCodec name: String) -> Bool {
         switch format.muxer {
-        case "mp4": return ["h264", "hevc", "av1", "vp9", "mpeg4"].contains(name)
-        case "mov": return ["h264", "hevc", "prores", "mjpeg", "mpeg4"].contains(name)
-        case "matroska": return ["h264", "hevc", "av1", "vp9", "vp8", "mpeg4", "prores", "mpeg2video"].contains(name)
-        case "webm": return ["vp9", "vp8", "av1"].contains(name)
+        case .mp4: return ["h264", "hevc", "av1", "vp9", "mpeg4"].contains(name)
+        case .mov: return ["h264", "hevc", "prores", "mjpeg", "mpeg4"].contains(name)
+        case .matroska: return ["h264", "hevc", "av1", "vp9", "vp8", "mpeg4", "prores", "mpeg2video"].contains(name)
+        case .webm: return ["vp9", "vp8", "av1"].contains(name)
         default: return false
         }
     }
@@ -17,15 +16,15 @@ enum VideoPlanner {
     /// Audio codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
         switch format.muxer {
-        case "mp4", "ipod": return name == "aac"
+        case .mp4, .ipod: return name == "aac"
         // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
-        case "mov": return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
-        case "matroska": return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
-        case "webm": return ["opus", "vorbis"].contains(name)
-        case "mp3": return name == "mp3"
-        case "opus": return name == "opus"
-        case "flac": return name == "flac"
-        case "wav": return name == "pcm_s16le"
+        case .mov: return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
+        case .matroska: return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
+        case .webm: return ["opus", "vorbis"].contains(name)
+        case .mp3: return name == "mp3"
+        case .opus: return name == "opus"
+        case .flac: return name == "flac"
+        case .wav: return name == "pcm_s16le"
         default: return false
         }
     }
@@ -139,10 +138,10 @@ enum VideoPlanner {
     /// its MP4 muxer does. A MOV with a copied Dolby Vision stream is therefore written by the
     /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
     static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
-        guard format.muxer == "mov",
+        guard format.muxer == .mov,
               lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
         else { return format }
-        return OutputFormat(muxer: "mp4", fileExtension: format.fileExtension,
+        return OutputFormat(muxer: .mp4, fileExtension: format.fileExtension,
                             options: format.options + [.init(key: "brand", value: "qt  ")])
     }
 
@@ -152,7 +151,7 @@ enum VideoPlanner {
     /// hides. Such a copy becomes a re-encode with the pixels turned and only the shown frames.
     static func copyProblem(_ video: StreamSnapshot, format: OutputFormat) -> String? {
         guard !format.isISOBMFF else { return nil }
-        let name = format.muxer == "matroska" ? "MKV" : format.muxer.uppercased()
+        let name = format.muxer == .matroska ? "MKV" : format.muxer.name.uppercased()
         if rotationFilter(video.rotation) != nil {
             return "turned upright: an \(name) file cannot say it is rotated"
         }
@@ -164,10 +163,8 @@ enum VideoPlanner {
 
     /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.
     static func isWindowsCompatible(_ video: StreamSnapshot) -> Bool {
-        let profiles: Set<Int32> = [FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE,
-                                    FF_PROFILE_H264_MAIN, FF_PROFILE_H264_HIGH]
-        return video.codecName == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat)
-            && profiles.contains(video.profile) && ToneMapDecision.classify(video) == .sdr
+        video.codec == .h264 && [PixelFormat.yuv420p, .yuvj420p].contains(video.pixelFormat)
+            && CodecID.h264PlayableProfiles.contains(video.profile) && ToneMapDecision.classify(video) == .sdr
     }
 
     /// The encoder settings and filter chain for re-encoding `source` as `codec`.

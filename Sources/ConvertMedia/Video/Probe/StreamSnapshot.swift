@@ -13,18 +13,18 @@ struct StreamSnapshot: Sendable, Equatable {
     /// Index in the input file.
     var index: Int
     var kind: Kind
-    /// FFmpeg's short codec name (`h264`, `aac`), or `none` for tracks it cannot name (mebx, mett).
-    var codecName: String
+    /// The codec; ``CodecID/none`` for tracks FFmpeg cannot name (mebx, mett).
+    var codec: CodecID
     /// The container's four-character code (`hvc1`, `mebx`), empty when none.
     var codecTag: String
     /// Codec profile (FFmpeg's number), or a negative value when unknown.
     var profile: Int32
     var width: Int32
     var height: Int32
-    /// Pixel format name (`yuv420p10le`), empty when unknown.
-    var pixelFormat: String
-    /// `color_trc` as FFmpeg's integer.
-    var transfer: Int32
+    /// The pixel format of a video stream, ``PixelFormat/none`` when unknown (and for other kinds).
+    var pixelFormat: PixelFormat
+    /// The transfer function the stream's parameters give (FFmpeg's `color_trc`, an H.273 code).
+    var transfer: TransferCharacteristics
     /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
     /// a portrait iPhone clip), 0 when none.
     var rotation: Double
@@ -51,7 +51,10 @@ struct StreamSnapshot: Sendable, Equatable {
     var language: String?
 
     /// Whether this is AAC audio.
-    var isAAC: Bool { kind == .audio && codecName == "aac" }
+    var isAAC: Bool { kind == .audio && codec == .aac }
+
+    /// FFmpeg's short codec name (`h264`, `aac`), or `none` for tracks it cannot name.
+    var codecName: String { codec.name }
 
     /// Takes the snapshot of `stream`; nil for a stream without codec parameters (which FFmpeg
     /// never makes, but a nil is not worth a crash).
@@ -66,18 +69,13 @@ struct StreamSnapshot: Sendable, Equatable {
         case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
         default: kind = .other(parameters.codec_type.rawValue)
         }
-        codecName = String(cString: avcodec_get_name(parameters.codec_id))
+        codec = CodecID(rawValue: parameters.codec_id.rawValue)
         codecTag = StreamSnapshot.fourCC(parameters.codec_tag)
         profile = parameters.profile
         width = parameters.width
         height = parameters.height
-        let format = AVPixelFormat(rawValue: parameters.format)
-        if kind == .video, let descriptor = av_pix_fmt_desc_get(format) {
-            pixelFormat = String(cString: descriptor.pointee.name)
-        } else {
-            pixelFormat = ""
-        }
-        transfer = Int32(parameters.color_trc.rawValue)
+        pixelFormat = kind == .video ? PixelFormat(rawValue: parameters.format) : .none
+        transfer = TransferCharacteristics(code: Int(parameters.color_trc.rawValue))
         var size = 0
         if let matrixData = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
             let angle = matrixData.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
@@ -101,7 +99,7 @@ struct StreamSnapshot: Sendable, Equatable {
         timeBase = base.den != 0 ? Double(base.num) / Double(base.den) : 0
         let ticks = stream.pointee.duration
         duration = ticks != FFmpeg.noTimestamp && ticks > 0 ? Double(ticks) * timeBase : nil
-        decodable = avcodec_find_decoder(parameters.codec_id) != nil
+        decodable = codec.hasDecoder
         hiddenPackets = StreamSnapshot.hiddenPackets(stream)
         if let tag = av_dict_get(stream.pointee.metadata, "language", nil, 0) {
             let text = String(cString: tag.pointee.value)

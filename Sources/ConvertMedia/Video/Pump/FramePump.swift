@@ -45,7 +45,7 @@ final class FramePump {
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
         }
-        if plan.format.muxer != "gif" {
+        if plan.format.muxer != .gif {
             removedLocationTags = Metadata.copy(demuxer.context.pointee.metadata, into: &muxer.context.pointee.metadata,
                                                 keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers)
         }
@@ -107,7 +107,7 @@ final class FramePump {
         // writes an unreadable file for it.
         guard primaryPackets > 0 else {
             throw ConvertError(.input, key: "input.no-data",
-                               message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == "gif" ? "video" : "main") stream.",
+                               message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
                                path: demuxer.path)
         }
         if !stoppedAtEnd { try checkComplete(reached, primary: primary) }
