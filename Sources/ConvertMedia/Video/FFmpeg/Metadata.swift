@@ -34,10 +34,10 @@ enum Metadata {
     /// identifying tags unless `keepIdentifiers`, and tags that describe the source file rather
     /// than the content. Returns how many location tags were left out.
     @discardableResult
-    static func copy(_ source: OpaquePointer?, into destination: UnsafeMutablePointer<OpaquePointer?>,
+    static func copy(_ source: [(key: String, value: String)], into destination: UnsafeMutablePointer<OpaquePointer?>,
                      keepLocation: Bool, keepIdentifiers: Bool = false) -> Int {
         var removed = 0
-        for (key, value) in entries(source) {
+        for (key, value) in source {
             // A `timecode` tag makes the MOV/MP4 muxers add a timecode track, and `encoder` names
             // the tool that wrote the source, not this file.
             if key == "timecode" || key == "encoder" { continue }
@@ -51,7 +51,7 @@ enum Metadata {
         // FFmpeg's MP4/MOV muxers write a location only from the `location` key (as ©xyz); an
         // iPhone clip has only the ISO 6709 mdta key, so kept locations are carried over in that form.
         if keepLocation && av_dict_get(destination.pointee, "location", nil, 0) == nil,
-           let iso6709 = entries(source).first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
+           let iso6709 = source.first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
         {
             av_dict_set(destination, "location", iso6709.value, 0)
         }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// All streams of one input, read once before planning.
@@ -24,9 +23,10 @@ struct MediaSnapshot: Sendable {
         path = demuxer.path
         var snapshots: [StreamSnapshot] = []
         for index in 0..<demuxer.streamCount {
-            guard var snapshot = StreamSnapshot(demuxer.stream(index)) else { continue }
+            let stream = demuxer.stream(index)
+            guard var snapshot = stream.snapshot else { continue }
             // Attached pictures (cover art) are video streams but never the movie.
-            if demuxer.stream(index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+            if stream.isAttachedPicture {
                 snapshot.width = 0
                 snapshot.isAttachedPicture = true
             }
@@ -35,11 +35,11 @@ struct MediaSnapshot: Sendable {
         Self.addBoxLevelDolbyVision(to: &snapshots, demuxer: demuxer)
         streams = snapshots
         duration = demuxer.duration
-        tags = Metadata.entries(demuxer.context.pointee.metadata)
+        tags = demuxer.metadata
         isElementaryStream = demuxer.isElementaryStream
         rawTiming = demuxer.rawTiming
         if rawTiming != nil, let index = streams.first(where: { $0.kind == .video })?.index {
-            rawFrameRate = av_q2d(demuxer.stream(index).pointee.r_frame_rate)
+            rawFrameRate = demuxer.stream(index).baseFrameRate.doubleValue
         }
     }
 }
@@ -50,13 +50,13 @@ extension MediaSnapshot {
     /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
     /// stream (no usable base layer) decoded into green and purple.
     fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
-        guard let format = demuxer.context.pointee.iformat, String(cString: format.pointee.name).contains("mp4"),
+        guard demuxer.formatName.contains("mp4"),
               snapshots.contains(where: { $0.kind == .video }),
               let source = try? FileByteSource(path: demuxer.path),
               let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
         else { return }
         for position in snapshots.indices where snapshots[position].kind == .video {
-            let trackID = Int(demuxer.stream(snapshots[position].index).pointee.id)
+            let trackID = demuxer.stream(snapshots[position].index).trackID
             guard let track = movie.tracks.first(where: { $0.trackID == trackID }) else { continue }
             // The stereo boxes are the probe's alone too: FFmpeg 5.1 reads neither lhvC nor vexu.
             snapshots[position].isStereo = track.sampleEntries.contains(where: \.isStereo)

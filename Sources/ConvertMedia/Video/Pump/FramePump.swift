@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Runs a ``VideoPlan``: demux → (copy | decode → filter → encode) → mux.
@@ -39,30 +38,24 @@ final class FramePump {
                 let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
                     format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
-                if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream, demuxer: demuxer) }
+                if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream) }
                 lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             }
         }
         if plan.format.muxer != .gif {
-            removedLocationTags = Metadata.copy(demuxer.context.pointee.metadata, into: &muxer.context.pointee.metadata,
-                                                keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers)
+            removedLocationTags = muxer.copyMetadata(from: demuxer, keepLocation: plan.keepLocation,
+                                                     keepIdentifiers: plan.keepIdentifiers)
         }
     }
 
     /// Pumps every packet, drains every lane and writes the trailer.
     func run() throws(ConvertError) {
         try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
-        let context = demuxer.context
         let startTime = demuxer.startTime
-        if plan.start > 0 {
-            let target = startTime + Int64(plan.start * Double(AV_TIME_BASE))
-            // Seeking lands on the keyframe at or before the start; the filters trim the rest.
-            if avformat_seek_file(context, -1, Int64.min, target, target, 0) < 0 {
-                avformat_seek_file(context, -1, Int64.min, 0, 0, 0)
-            }
-        }
+        // Seeking lands on the keyframe at or before the start; the filters trim the rest.
+        if plan.start > 0 { demuxer.seek(to: plan.start) }
         guard let primary = plan.lanes.first?.stream.index else { return }
         let total = (plan.end.map { min($0, demuxer.duration ?? $0) } ?? demuxer.duration ?? 0) - plan.start
         let packet = try Packet()
@@ -73,15 +66,13 @@ final class FramePump {
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
-            let index = Int(packet.pointer.pointee.stream_index)
+            let index = packet.streamIndex
             let stream = demuxer.stream(index)
-            if plan.timesByFrameRate { timing.stamp(packet, stream: stream, demuxer: demuxer) }
+            let timeBase = stream.timeBase
+            if plan.timesByFrameRate { timing.stamp(packet, stream: stream) }
             // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
-            let offset = av_rescale_q(startTime, offc_time_base_q(), stream.pointee.time_base)
-            if packet.pointer.pointee.pts != FFmpeg.noTimestamp { packet.pointer.pointee.pts -= offset }
-            if packet.pointer.pointee.dts != FFmpeg.noTimestamp { packet.pointer.pointee.dts -= offset }
-            let time = packet.pointer.pointee.dts == FFmpeg.noTimestamp ? nil
-                : Double(packet.pointer.pointee.dts) * av_q2d(stream.pointee.time_base)
+            packet.shiftTimestamps(by: Rational.microseconds.rescale(startTime, to: timeBase))
+            let time = packet.dts == Packet.noTimestamp ? nil : Double(packet.dts) * timeBase.doubleValue
             if let time { reached.anyStream = max(reached.anyStream ?? time, time) }
             guard let lane = lanes[index] else {
                 packet.unref()
@@ -148,7 +139,7 @@ extension FramePump {
     private func checkComplete(_ reached: Reached, primary: Int) throws(ConvertError) {
         let expected: Double
         let last: Double
-        if let own = StreamSnapshot(demuxer.stream(primary))?.duration, own > 0 {
+        if let own = demuxer.stream(primary).snapshot?.duration, own > 0 {
             (expected, last) = (own, reached.primary ?? 0)
         } else if let container = demuxer.duration, container > 0 {
             (expected, last) = (container, reached.anyStream ?? 0)

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// A lane that decodes, filters and re-encodes: the packet-in and packet-out ends are the same
@@ -7,7 +6,7 @@ protocol TranscodingLane: PumpLane {
     var decoder: CodecDecoder { get }
     var encoder: CodecEncoder { get }
     var muxer: Muxer { get }
-    var output: UnsafeMutablePointer<AVStream> { get }
+    var output: Muxer.Stream { get }
     var encoded: Packet { get }
     /// Pulls every frame the decoder has ready through the filters into the encoder.
     func drainDecoder() throws(ConvertError)
@@ -28,8 +27,8 @@ extension TranscodingLane {
     /// Writes every packet the encoder has ready, rescaled to the output stream's time base.
     func drainEncoder() throws(ConvertError) {
         while try encoder.receive(into: encoded) == .packet {
-            av_packet_rescale_ts(encoded.pointer, encoder.context.pointee.time_base, output.pointee.time_base)
-            encoded.pointer.pointee.stream_index = output.pointee.index
+            encoded.rescaleTimestamps(from: encoder.timeBase, to: output.timeBase)
+            encoded.streamIndex = output.index
             try muxer.write(encoded)
         }
     }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Decode → filter → encode for a video stream.
@@ -10,7 +9,7 @@ final class VideoLane: TranscodingLane {
     private let encoding: VideoEncoding
     let encoder: CodecEncoder
     let muxer: Muxer
-    let output: UnsafeMutablePointer<AVStream>
+    let output: Muxer.Stream
     private let decoded: Frame
     /// The table tone mapper, for HDR to SDR when the decoder's frames are ones it covers; the
     /// zscale chain in `encoding.filter` stays the fallback for frames it does not.
@@ -35,7 +34,7 @@ final class VideoLane: TranscodingLane {
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
 
-    init(input: UnsafeMutablePointer<AVStream>, encoding: VideoEncoding, demuxer: Demuxer,
+    init(input: Demuxer.Stream, encoding: VideoEncoding, demuxer: Demuxer,
          muxer: Muxer, format: OutputFormat, maxPixels: Int, cancellation: CancellationFlag) throws(ConvertError) {
         path = demuxer.path
         self.cancellation = cancellation
@@ -46,10 +45,10 @@ final class VideoLane: TranscodingLane {
         filtered = try Frame()
         encoded = try Packet()
         decoder = try CodecDecoder(stream: input, path: demuxer.path, maxPixels: maxPixels)
-        let source = decoder.context.pointee
+        let source = decoder.video
         // A damaged header can leave the stream without a size or pixel format; the filter graph
         // would fail on it with an unhelpful internal error.
-        guard source.width > 0, source.height > 0, source.pix_fmt != AV_PIX_FMT_NONE else {
+        guard source.width > 0, source.height > 0, source.pixelFormat != .none else {
             throw ConvertError(.input, key: "input.corrupt",
                                message: "\(demuxer.path) is damaged: its video stream has no readable picture size or pixel format.",
                                path: demuxer.path)
@@ -57,103 +56,79 @@ final class VideoLane: TranscodingLane {
         // The encoder and the muxer header need the output size before the first frame is decoded,
         // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it
         // if the decoder's frames turn out different.
-        if case .toneMap(let range) = encoding.dynamicRange, LUTToneMapper.covers(pixelFormat: source.pix_fmt) {
+        if case .toneMap(let range) = encoding.dynamicRange, LUTToneMapper.covers(pixelFormat: source.pixelFormat) {
             toneMapper = LUTToneMapper(source: range, path: demuxer.path)
         } else {
             toneMapper = nil
         }
         graphTakesMapped = toneMapper != nil
         graphInput = FilterGraph.VideoInput(width: source.width, height: source.height,
-                                            pixelFormat: toneMapper != nil ? AV_PIX_FMT_YUV420P.rawValue : source.pix_fmt.rawValue,
-                                            timeBase: input.pointee.time_base, sampleAspect: source.sample_aspect_ratio)
+                                            pixelFormat: toneMapper != nil ? .yuv420p : source.pixelFormat,
+                                            timeBase: input.timeBase, sampleAspect: source.sampleAspect)
         graph = try FilterGraph(video: graphInput, description: VideoLane.description(encoding, mapped: graphTakesMapped),
                                 path: demuxer.path)
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
-        let context = encoder.context
-        context.pointee.width = graph.outputWidth
-        context.pointee.height = graph.outputHeight
-        context.pointee.pix_fmt = AVPixelFormat(rawValue: graph.outputFormat)
-        context.pointee.sample_aspect_ratio = graph.outputSampleAspect
-        context.pointee.time_base = graph.outputTimeBase
         let graphRate = graph.outputFrameRate
-        context.pointee.framerate = graphRate.num > 0 ? graphRate : av_guess_frame_rate(demuxer.context, input, nil)
-        switch encoding.dynamicRange {
-        case .toneMap:
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
-            context.pointee.colorspace = AVCOL_SPC_BT709
-            context.pointee.color_range = AVCOL_RANGE_MPEG
-        case .none where source.color_trc == AVCOL_TRC_SMPTE2084 || source.color_trc == AVCOL_TRC_ARIB_STD_B67:
-            // The stream says HDR but its Dolby Vision record says the base layer is SDR
-            // (compatibility 2): that base is BT.709, and an SDR file must not claim PQ or HLG.
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
-            context.pointee.colorspace = AVCOL_SPC_BT709
-            context.pointee.color_range = AVCOL_RANGE_MPEG
-        case .keepHDR, .none:
-            if encoding.encoder != "gif" {
-                context.pointee.color_primaries = source.color_primaries
-                context.pointee.color_trc = source.color_trc
-                context.pointee.colorspace = source.colorspace
-                context.pointee.color_range = AVCOL_RANGE_MPEG
-            }
-        }
-        if muxer.needsGlobalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        encoder.configure(video: .init(
+            width: graph.outputWidth, height: graph.outputHeight, pixelFormat: graph.outputPixelFormat,
+            sampleAspect: graph.outputSampleAspect, timeBase: graph.outputTimeBase,
+            frameRate: graphRate.numerator > 0 ? graphRate : input.guessedFrameRate,
+            colour: VideoLane.colour(encoding, source: source), globalHeader: muxer.needsGlobalHeader))
         var options = encoding.options.map { ($0.key, $0.value) }
         // PQ kept as PQ: the HDR10 static metadata, from the container or the first frame's SEI.
         var hdr: HDRStaticMetadata? = nil
         if case .keepHDR(.pq) = encoding.dynamicRange {
             hdr = HDRStaticMetadata.read(input, path: demuxer.path, maxPixels: maxPixels)
         }
-        if encoding.encoder == "libx265" {
-            options.append(("x265-params", VideoLane.x265Parameters(hdr: hdr)))
-        }
-        if encoding.encoder == "libsvtav1", let hdr, !hdr.svtAV1Parameters.isEmpty {
-            options.append(("svtav1-params", (["enable-hdr=1"] + hdr.svtAV1Parameters).joined(separator: ":")))
-        }
-        // Debian's x265 is built without HDR10+ (its dhdr10-info is disabled), and FFmpeg 5.1's
-        // libx265 and libsvtav1 wrappers pass no T.35 side data on. An HEVC source's own SEI
-        // messages can be carried into x265's output; an AV1 encode (or a cut, whose first
-        // output picture is not at a known source time) loses them.
-        if hdr?.hasHDR10Plus == true {
-            let fromHEVC = input.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_HEVC
-            if encoding.encoder == "libx265" && fromHEVC && !encoding.filter.hasPrefix("trim=") {
-                hdr10Plus = HDR10PlusCarry(source: input, offset: 0)
-                notes.append("HDR10+ dynamic metadata kept (the source's, picture by picture)")
-            } else if encoding.encoder == "libx265" && fromHEVC {
-                notes.append("HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's "
-                    + "(HDR10 static metadata kept)")
-            } else {
-                notes.append("HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
-                    + "cannot write it (HDR10 static metadata kept)")
-            }
+        options += X265Parameters.encoderOptions(encoder: encoding.encoder, hdr: hdr)
+        if let hdr, hdr.hasHDR10Plus {
+            let (carry, note) = VideoLane.hdr10Plus(from: input, encoding: encoding)
+            hdr10Plus = carry
+            notes.append(note)
         }
         try encoder.open(options: options)
-        output = try muxer.addStream()
-        try FFmpeg.check(avcodec_parameters_from_context(output.pointee.codecpar, context), "set up the output stream",
-                         path: muxer.path, category: .internal)
-        if format.isISOBMFF && encoding.encoder == "libx265" {
-            // Apple players require hvc1 (parameter sets in the sample entry), which global headers give.
-            output.pointee.codecpar?.pointee.codec_tag = CopyLane.fourCC("hvc1")
-        }
-        output.pointee.time_base = context.pointee.time_base
-        output.pointee.avg_frame_rate = context.pointee.framerate
-        var kept: [AVPacketSideDataType] = []
-        if encoding.keepsDisplayMatrix { kept.append(AV_PKT_DATA_DISPLAYMATRIX) }
+        // Apple players require hvc1 (parameter sets in the sample entry), which global headers give.
+        let tag = format.isISOBMFF && encoding.encoder == "libx265" ? CopyLane.fourCC("hvc1") : 0
+        var kept: [StreamSideData.Kind] = []
+        if encoding.keepsDisplayMatrix { kept.append(.displayMatrix) }
         if case .keepHDR = encoding.dynamicRange { kept += StreamSideData.hdr }
-        StreamSideData.copy(from: input, to: output, kinds: kept)
+        output = try muxer.addStream(encoder: encoder, codecTag: tag, input: input, keepsLanguage: false, sideData: kept)
     }
 
-    /// libx265's own options: quiet logging and, for HDR10, the static metadata as SEI
-    /// (FFmpeg 5.1's wrapper does not pass mastering or light-level side data on by itself).
-    static func x265Parameters(hdr: HDRStaticMetadata?) -> String {
-        var parameters = ["log-level=error"]
-        if let hdr { parameters += ["hdr10=1", "hdr10-opt=1", "repeat-headers=1"] + hdr.x265Parameters }
-        return parameters.joined(separator: ":")
+    /// The colour description the encoder writes: BT.709 for a tone-mapped picture, the source's
+    /// otherwise; nil (the encoder's own) for GIF.
+    private static func colour(_ encoding: VideoEncoding, source: CodecDecoder.VideoParameters) -> CodecEncoder.Colour? {
+        switch encoding.dynamicRange {
+        case .toneMap:
+            return .bt709
+        case .none where source.transfer == .pq || source.transfer == .hlg:
+            // The stream says HDR but its Dolby Vision record says the base layer is SDR
+            // (compatibility 2): that base is BT.709, and an SDR file must not claim PQ or HLG.
+            return .bt709
+        case .keepHDR, .none:
+            guard encoding.encoder != "gif" else { return nil }
+            return CodecEncoder.Colour(primaries: source.primaries, transfer: source.transfer, matrix: source.matrix)
+        }
+    }
+
+    /// Debian's x265 is built without HDR10+ (its dhdr10-info is disabled), and FFmpeg 5.1's
+    /// libx265 and libsvtav1 wrappers pass no T.35 side data on. An HEVC source's own SEI
+    /// messages can be carried into x265's output; an AV1 encode (or a cut, whose first output
+    /// picture is not at a known source time) loses them.
+    private static func hdr10Plus(from input: Demuxer.Stream, encoding: VideoEncoding) -> (HDR10PlusCarry?, String) {
+        let fromHEVC = input.codec == .hevc
+        if encoding.encoder == "libx265" && fromHEVC && !encoding.filter.hasPrefix("trim=") {
+            return (HDR10PlusCarry(source: input, offset: 0), "HDR10+ dynamic metadata kept (the source's, picture by picture)")
+        } else if encoding.encoder == "libx265" && fromHEVC {
+            return (nil, "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's "
+                + "(HDR10 static metadata kept)")
+        }
+        return (nil, "HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
+            + "cannot write it (HDR10 static metadata kept)")
     }
 
     func consume(_ packet: Packet) throws(ConvertError) {
-        hdr10Plus?.take(packet.pointer)
+        hdr10Plus?.take(packet)
         // A full decoder takes the packet only after its frames are drained (EAGAIN is a value).
         while true {
             let accepted = try decoder.send(packet)
@@ -165,12 +140,12 @@ final class VideoLane: TranscodingLane {
     /// Writes every packet the encoder has ready, with the source's HDR10+ SEI when carried.
     func drainEncoder() throws(ConvertError) {
         while try encoder.receive(into: encoded) == .packet {
-            let timeBase = encoder.context.pointee.time_base
+            let timeBase = encoder.timeBase
             let carried = try hdr10Plus?.packet(adding: encoded, timeBase: timeBase)
             if carried != nil { encoded.unref() }
             let packet = carried ?? encoded
-            av_packet_rescale_ts(packet.pointer, timeBase, output.pointee.time_base)
-            packet.pointer.pointee.stream_index = output.pointee.index
+            packet.rescaleTimestamps(from: timeBase, to: output.timeBase)
+            packet.streamIndex = output.index
             try muxer.write(packet)
         }
     }
@@ -190,15 +165,14 @@ final class VideoLane: TranscodingLane {
 
     func drainDecoder() throws(ConvertError) {
         while try decoder.receive(into: decoded) == .frame {
-            decoded.pointer.pointee.pts = framePace.map { Int64(decodedFrames) * $0 } ?? decoded.pointer.pointee.best_effort_timestamp
+            decoded.pts = framePace.map { Int64(decodedFrames) * $0 } ?? decoded.bestEffortTimestamp
             decodedFrames += 1
             let picture = try toneMapped(decoded)
-            let frame = picture.pointer.pointee
             let takesMapped = picture === mapped
-            if frame.width != graphInput.width || frame.height != graphInput.height || frame.format != graphInput.pixelFormat
-                || takesMapped != graphTakesMapped {
-                try replaceGraph(width: frame.width, height: frame.height, pixelFormat: frame.format,
-                                 sampleAspect: frame.sample_aspect_ratio, mapped: takesMapped)
+            if picture.width != graphInput.width || picture.height != graphInput.height
+                || picture.pixelFormat != graphInput.pixelFormat || takesMapped != graphTakesMapped {
+                try replaceGraph(width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
+                                 sampleAspect: picture.sampleAspect, mapped: takesMapped)
             }
             try graph.push(picture)
             decoded.unref()
@@ -209,7 +183,7 @@ final class VideoLane: TranscodingLane {
 
     /// Flushes the current graph and builds one for frames of a new size or pixel format. A final
     /// scale keeps the encoder's size and format, which cannot change once the header is written.
-    private func replaceGraph(width: Int32, height: Int32, pixelFormat: Int32, sampleAspect: AVRational,
+    private func replaceGraph(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational,
                               mapped: Bool) throws(ConvertError) {
         try graph.push(nil)
         try drainGraph()
@@ -218,10 +192,9 @@ final class VideoLane: TranscodingLane {
         graphInput.pixelFormat = pixelFormat
         graphInput.sampleAspect = sampleAspect
         graphTakesMapped = mapped
-        let context = encoder.context.pointee
         var description = VideoLane.description(encoding, mapped: mapped)
-        if encoding.encoder != "gif", let name = av_get_pix_fmt_name(context.pix_fmt) {
-            description += ",scale=w=\(context.width):h=\(context.height),format=\(String(cString: name))"
+        if encoding.encoder != "gif", let name = encoder.pixelFormat.name {
+            description += ",scale=w=\(encoder.width):h=\(encoder.height),format=\(name)"
         }
         graph = try FilterGraph(video: graphInput, description: description, path: path)
     }
@@ -242,21 +215,20 @@ final class VideoLane: TranscodingLane {
     private func drainGraph() throws(ConvertError) {
         while try graph.pull(into: filtered) == .frame {
             try cancellation.check()
-            if filtered.pointer.pointee.pts != FFmpeg.noTimestamp {
-                filtered.pointer.pointee.pts = av_rescale_q(filtered.pointer.pointee.pts, graph.outputTimeBase,
-                                                            encoder.context.pointee.time_base)
+            if filtered.pts != Packet.noTimestamp {
+                filtered.pts = graph.outputTimeBase.rescale(filtered.pts, to: encoder.timeBase)
             }
-            let pts = filtered.pointer.pointee.pts
+            let pts = filtered.pts
             // Encoders and MP4 need strictly increasing timestamps; a duplicate (from a broken
             // source) is dropped rather than re-timed, so the rest of the clip keeps its timing.
-            if pts != FFmpeg.noTimestamp {
+            if pts != Packet.noTimestamp {
                 if pts <= lastPts {
                     filtered.unref()
                     continue
                 }
                 lastPts = pts
             }
-            filtered.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            filtered.clearPictureType()
             try encoder.send(filtered)
             filtered.unref()
             try drainEncoder()
