@@ -11,13 +11,13 @@ struct ContainerProber {
     let movie: ISOMovie?
 
     func containerInfo() -> ContainerInfo {
-        let context = demuxer.context.pointee
-        var info = ContainerInfo(demuxer: context.iformat.map { String(cString: $0.pointee.name) } ?? "unknown")
+        var info = ContainerInfo(demuxer: demuxer.formatName.isEmpty ? "unknown" : demuxer.formatName)
         info.durationSeconds = demuxer.duration
-        info.bitRate = context.bit_rate > 0 ? Int(context.bit_rate) : nil
+        info.bitRate = demuxer.bitRate
         info.brand = movie?.majorBrand?.description
-        info.location = movie?.location ?? metadata(context.metadata, "location")
-            ?? metadata(context.metadata, MovieBoxScanner.locationKey)
+        let tags = demuxer.metadata
+        info.location = movie?.location ?? tags.first(where: { $0.key == "location" })?.value
+            ?? tags.first(where: { $0.key == MovieBoxScanner.locationKey })?.value
         for index in 0..<demuxer.streamCount {
             info.tracks.append(track(index, warnings: &info.warnings))
         }
@@ -25,7 +25,10 @@ struct ContainerProber {
     }
 
     private func track(_ index: Int, warnings: inout [String]) -> TrackInfo {
-        let stream = demuxer.stream(index)
+        demuxer.stream(index).withUnsafeStream { track($0, index: index, warnings: &warnings) }
+    }
+
+    private func track(_ stream: UnsafeMutablePointer<AVStream>, index: Int, warnings: inout [String]) -> TrackInfo {
         let parameters = stream.pointee.codecpar.pointee
         let id = Int(stream.pointee.id)
         let boxes = isoTrack(id: id, index: index)
@@ -81,11 +84,9 @@ struct ContainerProber {
         }
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         if rate.num > 0, rate.den > 0 { video.frameRate = av_q2d(rate) }
-        let format = AVPixelFormat(rawValue: parameters.format)
-        if parameters.format >= 0, let pixelName = av_get_pix_fmt_name(format) {
-            video.pixelFormat = String(cString: pixelName)
-            if let descriptor = av_pix_fmt_desc_get(format) { video.bitDepth = Int(descriptor.pointee.comp.0.depth) }
-        }
+        let format = PixelFormat(rawValue: parameters.format)
+        video.pixelFormat = format.name
+        video.bitDepth = format.bitDepth
 
         var colour = ColourDescription(
             primaries: ColourPrimaries(code: Int(parameters.color_primaries.rawValue)),

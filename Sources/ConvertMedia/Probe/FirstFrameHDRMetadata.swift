@@ -15,7 +15,10 @@ enum FirstFrameHDRMetadata {
     static func read(
         demuxer: Demuxer, index: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> (MasteringDisplay?, ContentLightLevel?) {
-        guard let decoder = ProbeDecoder(stream: demuxer.stream(index)) else { return (nil, nil) }
+        // Single-threaded: the probe wants the first frame, not throughput. A decoder that cannot
+        // open yields no metadata.
+        guard let decoder = try? CodecDecoder(stream: demuxer.stream(index), path: demuxer.path, threaded: false)
+        else { return (nil, nil) }
         let packet = try Packet()
         let frame = try Frame()
         for _ in 0..<packetLimit {
@@ -25,51 +28,37 @@ enum FirstFrameHDRMetadata {
                 if error.category == .cancelled { throw error }
                 return (nil, nil)
             }
-            if step == .endOfFile {
-                _ = avcodec_send_packet(decoder.context, nil)
-            } else {
-                defer { packet.unref() }
-                guard Int(packet.pointer.pointee.stream_index) == index else { continue }
-                let sent = avcodec_send_packet(decoder.context, packet.pointer)
-                if sent < 0 && sent != FFmpeg.again { return (nil, nil) }
-            }
-            if avcodec_receive_frame(decoder.context, frame.pointer) >= 0 {
-                defer { frame.unref() }
-                return (metadata(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, MemoryLayout<AVMasteringDisplayMetadata>.size)
+            do {
+                if step == .endOfFile {
+                    _ = try decoder.send(nil)
+                } else {
+                    defer { packet.unref() }
+                    guard packet.streamIndex == index else { continue }
+                    _ = try decoder.send(packet)
+                }
+                if try decoder.receive(into: frame) == .frame {
+                    defer { frame.unref() }
+                    return frame.withUnsafePointer { picture in
+                        (metadata(picture, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, MemoryLayout<AVMasteringDisplayMetadata>.size)
                             .flatMap(ContainerProber.masteringDisplay(from:)),
-                        metadata(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, MemoryLayout<AVContentLightMetadata>.size)
+                         metadata(picture, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, MemoryLayout<AVContentLightMetadata>.size)
                             .map(ContainerProber.contentLight(from:)))
+                    }
+                }
+            } catch {
+                if error.category == .cancelled { throw error }
+                return (nil, nil)
             }
             if step == .endOfFile { return (nil, nil) }
         }
         return (nil, nil)
     }
 
-    private static func metadata(_ frame: Frame, _ type: AVFrameSideDataType, _ minimumSize: Int) -> UnsafeRawPointer? {
-        guard let side = av_frame_get_side_data(frame.pointer, type), side.pointee.size >= minimumSize,
+    private static func metadata(_ frame: UnsafeMutablePointer<AVFrame>, _ type: AVFrameSideDataType,
+                                 _ minimumSize: Int) -> UnsafeRawPointer? {
+        guard let side = av_frame_get_side_data(frame, type), side.pointee.size >= minimumSize,
             let data = side.pointee.data
         else { return nil }
         return UnsafeRawPointer(data)
-    }
-}
-
-/// Owns a decoder context (`avcodec_alloc_context3`) opened on one stream's parameters, freed
-/// with `avcodec_free_context`. Single-threaded: the probe wants the first frame, not throughput.
-private final class ProbeDecoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
-
-    init?(stream: UnsafeMutablePointer<AVStream>) {
-        guard let codec = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id),
-            let context = avcodec_alloc_context3(codec)
-        else { return nil }
-        self.context = context
-        guard avcodec_parameters_to_context(context, stream.pointee.codecpar) >= 0 else { return nil }
-        context.pointee.thread_count = 1
-        guard avcodec_open2(context, codec, nil) >= 0 else { return nil }
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
     }
 }

@@ -387,6 +387,13 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     }
 }
 
+extension VideoTrackInfo {
+    /// Bytes one decoded pixel takes in memory, from ``bitDepth`` (FFmpeg's descriptor, not the
+    /// format's name: `nv12` is 8-bit): 8-bit 4:2:0's 1.5 rounded up to 2, and 3 when samples
+    /// take two bytes each.
+    package var decodedBytesPerPixel: Int { (bitDepth ?? 8) > 8 ? 3 : 2 }
+}
+
 /// The audio part of a ``TrackInfo``.
 ///
 /// JSON object: `channels` (integer), `channelLayout` (FFmpeg's description such as `"stereo"` or

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import ConvertCore
 
@@ -98,7 +97,7 @@ public enum MediaProbe {
             }
             throw error
         }
-        let formatName = demuxer.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        let formatName = demuxer.formatName
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
         guard demuxer.streamCount > 0, formatName != "tty" else {
             throw ConvertError(.input, key: "input.unrecognised",
@@ -169,9 +168,9 @@ public enum MediaProbe {
             if brand.hasPrefix("3g") { return ("3gp", "3GPP") }
             return ("mp4", "MPEG-4")
         default:
-            guard let format = demuxer.context.pointee.iformat?.pointee else { return ("unknown", "Unknown") }
-            let short = String(cString: format.name).split(separator: ",").first.map(String.init) ?? "unknown"
-            let long = format.long_name.map { String(cString: $0) } ?? short
+            guard !demuxer.formatName.isEmpty else { return ("unknown", "Unknown") }
+            let short = demuxer.formatName.split(separator: ",").first.map(String.init) ?? "unknown"
+            let long = demuxer.formatLongName ?? short
             return (short, long)
         }
     }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Foundation
 import ConvertCore
 
@@ -162,9 +161,9 @@ enum VideoCompressor {
         // version byte reads the following fields as a 64-bit duration), which made the plan
         // demand petabytes. The container's duration is the fallback for tracks without one.
         let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
-        let stream = demuxer.stream(video.index).pointee
-        var rate = av_q2d(stream.avg_frame_rate)
-        if !(rate.isFinite && rate > 0) { rate = av_q2d(stream.r_frame_rate) }
+        let stream = demuxer.stream(video.index)
+        var rate = stream.averageFrameRate.doubleValue
+        if !(rate.isFinite && rate > 0) { rate = stream.baseFrameRate.doubleValue }
         if !(rate.isFinite && rate > 0) { rate = 30 }
         // A raw stream says nothing of its length: its frames, counted, at the rate it is timed by.
         let rawDuration = media.isElementaryStream
@@ -202,7 +201,7 @@ enum VideoCompressor {
         let audioCopies = audioLane.map(\.isCopy) ?? true
         // The demuxer's bitrate for the stream (MP4/MOV: from the sample sizes); else the file
         // less its copied audio, an overestimate that only raises the quality floor.
-        let declared = stream.codecpar.map { Double($0.pointee.bit_rate) } ?? 0
+        let declared = Double(stream.bitRate)
         var videoBitrate = declared > 0 ? declared : nil
         if videoBitrate == nil, fileBytes < Int64.max {
             var audioBytes: Int64 = 0
@@ -225,7 +224,7 @@ enum VideoCompressor {
     /// copy writes.
     static func payload(of index: Int, in demuxer: Demuxer, cancellation: CancellationFlag) throws(ConvertError) -> (Int64, Int) {
         for other in 0..<demuxer.streamCount where other != index {
-            demuxer.stream(other).pointee.discard = AVDISCARD_ALL
+            demuxer.stream(other).discard()
         }
         let packet = try Packet()
         var bytes: Int64 = 0
@@ -233,8 +232,8 @@ enum VideoCompressor {
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
-            if Int(packet.pointer.pointee.stream_index) == index {
-                bytes += Int64(packet.pointer.pointee.size)
+            if packet.streamIndex == index {
+                bytes += Int64(packet.size)
                 count += 1
             }
             packet.unref()
@@ -419,7 +418,7 @@ enum VideoCompressor {
     /// later passes produce the very same packets).
     static func firstPass(_ job: Encode, cancellation: CancellationFlag,
                           progress: @escaping (Double) -> Void) throws(ConvertError) -> (Int64, VideoSizePlanner.EncodePlan) {
-        let plan = job.probe.plan(OutputFormat(muxer: "mp4", fileExtension: "", options: []),
+        let plan = job.probe.plan(OutputFormat(muxer: .mp4, fileExtension: "", options: []),
                                   lanes: [job.videoLane(job.firstPassOptions)] + job.audioLanes, keepLocation: false)
         let output = job.stats.firstPassOutput
         defer { unlink(output) }

@@ -18,14 +18,13 @@ enum VideoWork {
         guard let info = try? await MediaProbe.probe(path: input),
             let video = info.container?.videoTracks.first?.video
         else { return audioOnly }
-        let tenBit = video.pixelFormat.map { $0.contains("10") || $0.contains("12") } ?? false
         var (frameWidth, frameHeight) = (video.width, video.height)
         if let width, width < frameWidth, frameWidth > 0 {
             frameHeight = frameHeight * width / frameWidth
             frameWidth = width
         }
-        // 2 bytes a pixel for 8-bit 4:2:0 rounds 1.5 up; 10/12-bit samples take 2 bytes each.
-        return BatchScheduler.bitmapBytes(width: frameWidth, height: frameHeight, bytesPerPixel: tenBit ? 3 : 2, count: frames)
+        return BatchScheduler.bitmapBytes(width: frameWidth, height: frameHeight, bytesPerPixel: video.decodedBytesPerPixel,
+                                          count: frames)
     }
 
     /// Runs one video job per input through ``BatchRunner``. `makeJob` gets the input, the

@@ -110,7 +110,7 @@ struct ToneMapTableTests {
     /// same), with fixed chroma.
     static func ramp(width: Int, height: Int, cb: UInt16, cr: UInt16, transfer: AVColorTransferCharacteristic) throws -> Frame {
         let frame = try Frame()
-        let picture = frame.pointer
+        let picture = frame.lent
         picture.pointee.format = AV_PIX_FMT_YUV420P10LE.rawValue
         picture.pointee.width = Int32(width)
         picture.pointee.height = Int32(height)
@@ -142,7 +142,7 @@ struct ToneMapTableTests {
             let input = try Self.ramp(width: width, height: height, cb: chroma.0, cr: chroma.1, transfer: transfer)
             let output = try Frame()
             try LUTToneMapper(source: source, path: "ramp").map(input, into: output)
-            let picture = output.pointer.pointee
+            let picture = output.lent.pointee
             #expect(picture.format == AV_PIX_FMT_YUV420P.rawValue)
             for row in 0..<height {
                 let y = picture.data.0! + row * Int(picture.linesize.0)
@@ -165,11 +165,11 @@ struct ToneMapTableTests {
     @Test("Mapped frames are 8-bit BT.709 limited range with the source's timing and siting, HDR side data dropped")
     func frameProperties() throws {
         let input = try Self.ramp(width: 64, height: 2, cb: 512, cr: 512, transfer: AVCOL_TRC_SMPTE2084)
-        input.pointer.pointee.pts = 1234
-        #expect(av_mastering_display_metadata_create_side_data(input.pointer) != nil)
+        input.lent.pointee.pts = 1234
+        #expect(av_mastering_display_metadata_create_side_data(input.lent) != nil)
         let output = try Frame()
         try LUTToneMapper(source: .pq, path: "tags").map(input, into: output)
-        let mapped = output.pointer.pointee
+        let mapped = output.lent.pointee
         #expect(mapped.format == AV_PIX_FMT_YUV420P.rawValue)
         #expect(mapped.width == 64 && mapped.height == 2)
         #expect(mapped.pts == 1234)
@@ -178,20 +178,26 @@ struct ToneMapTableTests {
         #expect(mapped.colorspace == AVCOL_SPC_BT709)
         #expect(mapped.color_range == AVCOL_RANGE_MPEG)
         #expect(mapped.chroma_location == AVCHROMA_LOC_LEFT)
-        #expect(av_frame_get_side_data(output.pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) == nil)
+        #expect(av_frame_get_side_data(output.lent, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) == nil)
     }
 
     @Test("Frames the table does not cover are left to the zscale chain")
     func coverage() throws {
         let left = try Self.ramp(width: 8, height: 2, cb: 512, cr: 512, transfer: AVCOL_TRC_SMPTE2084)
         #expect(LUTToneMapper.covers(left))
-        left.pointer.pointee.chroma_location = AVCHROMA_LOC_CENTER
+        left.lent.pointee.chroma_location = AVCHROMA_LOC_CENTER
         #expect(!LUTToneMapper.covers(left))
-        left.pointer.pointee.chroma_location = AVCHROMA_LOC_TOPLEFT
+        left.lent.pointee.chroma_location = AVCHROMA_LOC_TOPLEFT
         #expect(LUTToneMapper.covers(left))
-        #expect(!LUTToneMapper.covers(pixelFormat: AV_PIX_FMT_YUV422P10LE))
-        #expect(LUTToneMapper.covers(pixelFormat: AV_PIX_FMT_YUV420P10LE))
+        #expect(!LUTToneMapper.covers(pixelFormat: PixelFormat(rawValue: AV_PIX_FMT_YUV422P10LE.rawValue)))
+        #expect(LUTToneMapper.covers(pixelFormat: .yuv420p10le))
         let description = "trim=start=1:duration=2,setpts=PTS-STARTPTS," + ToneMapDecision.filter(for: .hlg)
         #expect(ToneMapDecision.filterAfterTable(description, source: .hlg) == "trim=start=1:duration=2,setpts=PTS-STARTPTS,format=yuv420p")
     }
+}
+
+extension Frame {
+    /// The frame's `AVFrame`, for these tests that build and read pictures pixel by pixel; valid
+    /// while the frame lives (each test holds it for its whole body).
+    fileprivate var lent: UnsafeMutablePointer<AVFrame> { withUnsafePointer { $0 } }
 }

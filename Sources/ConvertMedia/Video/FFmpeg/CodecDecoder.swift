@@ -9,7 +9,7 @@ import ConvertCore
 final class CodecDecoder {
     /// The file being decoded, for error messages.
     let path: String
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let context: UnsafeMutablePointer<AVCodecContext>
 
     /// What one ``receive(into:)`` produced.
     enum Step: Equatable {
@@ -24,30 +24,78 @@ final class CodecDecoder {
     /// Opens a decoder for `stream` of a demuxed file. `maxPixels` (video) makes FFmpeg refuse
     /// frames larger than that before allocating them, even when the bitstream's own headers
     /// claim a different size than the container did.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, maxPixels: Int? = nil) throws(ConvertError) {
+    ///
+    /// `threaded` false decodes on the calling thread alone (the probe wants one frame, not
+    /// throughput).
+    init(stream: Demuxer.Stream, path: String, maxPixels: Int? = nil, threaded: Bool = true) throws(ConvertError) {
         self.path = path
-        guard let parameters = stream.pointee.codecpar else {
-            throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream of \(path) has no codec parameters.", path: path)
-        }
-        let codecID = parameters.pointee.codec_id
-        guard let codec = avcodec_find_decoder(codecID) else {
-            let name = String(cString: avcodec_get_name(codecID))
+        let codecID = stream.codec
+        guard let codec = avcodec_find_decoder(codecID.avValue) else {
             throw ConvertError(.unsupported, key: "unsupported.codec",
-                               message: "\(path) uses the \(name) codec, which this build of FFmpeg cannot decode.",
+                               message: "\(path) uses the \(codecID.name) codec, which this build of FFmpeg cannot decode.",
                                path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
             throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening a decoder.", path: path)
         }
         context = allocated
-        try FFmpeg.check(avcodec_parameters_to_context(context, parameters), "configure the decoder", path: path,
-                         category: .internal)
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        let configured = stream.withUnsafeStream { input in
+            input.pointee.codecpar.map { avcodec_parameters_to_context(allocated, $0) } ?? offc_averror(EINVAL)
+        }
+        try FFmpeg.check(configured, "configure the decoder", path: path, category: .internal)
+        context.pointee.pkt_timebase = stream.timeBase.av
         if let maxPixels { context.pointee.max_pixels = Int64(maxPixels) }
         // Zero lets FFmpeg choose one thread per core; frame threads give the biggest speedup.
-        context.pointee.thread_count = 0
-        context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        context.pointee.thread_count = threaded ? 0 : 1
+        if threaded { context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE }
         try FFmpeg.check(avcodec_open2(context, codec, nil), "open the decoder", path: path, category: .unsupported)
+    }
+
+    /// What the decoder says about its pictures before the first is decoded (from the stream
+    /// parameters).
+    struct VideoParameters {
+        var width: Int32
+        var height: Int32
+        var pixelFormat: PixelFormat
+        var sampleAspect: Rational
+        var primaries: ColourPrimaries
+        var transfer: TransferCharacteristics
+        var matrix: MatrixCoefficients
+    }
+
+    var video: VideoParameters {
+        let source = context.pointee
+        return VideoParameters(
+            width: source.width, height: source.height, pixelFormat: PixelFormat(rawValue: source.pix_fmt.rawValue),
+            sampleAspect: Rational(source.sample_aspect_ratio),
+            primaries: ColourPrimaries(code: Int(source.color_primaries.rawValue)),
+            transfer: TransferCharacteristics(code: Int(source.color_trc.rawValue)),
+            matrix: MatrixCoefficients(code: Int(source.colorspace.rawValue)))
+    }
+
+    /// What the decoder says about its sound before the first frame is decoded.
+    struct AudioParameters {
+        var sampleRate: Int32
+        var sampleFormat: SampleFormat
+        /// FFmpeg's description of the channel layout (`stereo`, `5.1(side)`); an unspecified
+        /// layout is described as the default one for its channel count (at least one).
+        var channelLayout: String
+    }
+
+    var audio: AudioParameters {
+        var layout = AVChannelLayout()
+        let source = context.pointee.ch_layout
+        if source.order == AV_CHANNEL_ORDER_UNSPEC || source.nb_channels == 0 {
+            av_channel_layout_default(&layout, max(source.nb_channels, 1))
+        } else {
+            av_channel_layout_copy(&layout, &context.pointee.ch_layout)
+        }
+        var description = [CChar](repeating: 0, count: 128)
+        av_channel_layout_describe(&layout, &description, description.count)
+        av_channel_layout_uninit(&layout)
+        return AudioParameters(sampleRate: context.pointee.sample_rate,
+                               sampleFormat: SampleFormat(rawValue: context.pointee.sample_fmt.rawValue),
+                               channelLayout: String(nulTerminated: description))
     }
 
     deinit {
@@ -61,7 +109,7 @@ final class CodecDecoder {
     /// A packet the decoder rejects as invalid data is skipped and counted in
     /// ``rejectedPackets``: one damaged packet should not stop a conversion, a file of them does.
     func send(_ packet: Packet?) throws(ConvertError) -> Bool {
-        let code = avcodec_send_packet(context, packet?.pointer)
+        let code = packet?.withUnsafePointer { avcodec_send_packet(context, $0) } ?? avcodec_send_packet(context, nil)
         if code == FFmpeg.again { return false }
         if code == FFmpeg.endOfFile { return true }
         if code == offc_averror_invaliddata() {
@@ -77,7 +125,7 @@ final class CodecDecoder {
 
     /// Receives the next decoded frame into `frame`.
     func receive(into frame: Frame) throws(ConvertError) -> Step {
-        let code = avcodec_receive_frame(context, frame.pointer)
+        let code = frame.withUnsafePointer { avcodec_receive_frame(context, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
         if code == offc_averror_invaliddata() {

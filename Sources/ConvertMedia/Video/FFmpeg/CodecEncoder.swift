@@ -3,11 +3,11 @@ import ConvertCore
 
 /// Owns an encoding `AVCodecContext`, freed with `avcodec_free_context`.
 ///
-/// Create it, set the context's fields (size, pixel or sample format, time base), then ``open(options:)``.
+/// Create it, ``configure(video:)`` or ``configure(audio:)`` it, then ``open(options:)``.
 final class CodecEncoder {
     /// The output being written, for error messages.
     let path: String
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let context: UnsafeMutablePointer<AVCodecContext>
     private let codec: UnsafePointer<AVCodec>
 
     /// What one ``receive(into:)`` produced.
@@ -51,14 +51,91 @@ final class CodecEncoder {
     }
 
     /// The encoder's sample formats, in its order of preference.
-    var sampleFormats: [AVSampleFormat] {
-        var formats: [AVSampleFormat] = []
+    var sampleFormats: [SampleFormat] {
+        var formats: [SampleFormat] = []
         guard var cursor = codec.pointee.sample_fmts else { return formats }
         while cursor.pointee != AV_SAMPLE_FMT_NONE {
-            formats.append(cursor.pointee)
+            formats.append(SampleFormat(rawValue: cursor.pointee.rawValue))
             cursor += 1
         }
         return formats
+    }
+
+    /// The picture a video encoder is opened for.
+    struct VideoSettings {
+        var width: Int32
+        var height: Int32
+        var pixelFormat: PixelFormat
+        var sampleAspect: Rational
+        var timeBase: Rational
+        var frameRate: Rational
+        /// The colour description written into the stream; nil leaves the encoder's defaults
+        /// (GIF has none). The range is always limited (video levels).
+        var colour: Colour?
+        /// Headers in extradata (``Muxer/needsGlobalHeader``).
+        var globalHeader: Bool
+    }
+
+    /// Primaries, transfer and matrix, by H.273 code (FFmpeg's enums use the same numbers).
+    struct Colour: Equatable {
+        var primaries: ColourPrimaries
+        var transfer: TransferCharacteristics
+        var matrix: MatrixCoefficients
+
+        /// BT.709, what an SDR output says.
+        static let bt709 = Colour(primaries: ColourPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
+    }
+
+    /// Sets the picture fields before ``open(options:)``.
+    func configure(video settings: VideoSettings) {
+        context.pointee.width = settings.width
+        context.pointee.height = settings.height
+        context.pointee.pix_fmt = settings.pixelFormat.avValue
+        context.pointee.sample_aspect_ratio = settings.sampleAspect.av
+        context.pointee.time_base = settings.timeBase.av
+        context.pointee.framerate = settings.frameRate.av
+        if let colour = settings.colour {
+            context.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(colour.primaries.code))
+            context.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(colour.transfer.code))
+            context.pointee.colorspace = AVColorSpace(rawValue: UInt32(colour.matrix.code))
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+        }
+        if settings.globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+    }
+
+    /// The sound an audio encoder is opened for.
+    struct AudioSettings {
+        var sampleRate: Int32
+        var sampleFormat: SampleFormat
+        /// Channels, in FFmpeg's default layout for that many.
+        var channels: Int32
+        var bitRate: Int64?
+        var globalHeader: Bool
+    }
+
+    /// Sets the sound fields (and a time base of one sample) before ``open(options:)``.
+    func configure(audio settings: AudioSettings) {
+        context.pointee.sample_rate = settings.sampleRate
+        context.pointee.sample_fmt = settings.sampleFormat.avValue
+        av_channel_layout_default(&context.pointee.ch_layout, settings.channels)
+        context.pointee.time_base = AVRational(num: 1, den: settings.sampleRate)
+        if let bitRate = settings.bitRate { context.pointee.bit_rate = bitRate }
+        if settings.globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+    }
+
+    /// The time base of the encoder's frames and packets.
+    var timeBase: Rational { Rational(context.pointee.time_base) }
+    /// The frame rate it was configured with.
+    var frameRate: Rational { Rational(context.pointee.framerate) }
+    var width: Int32 { context.pointee.width }
+    var height: Int32 { context.pointee.height }
+    var pixelFormat: PixelFormat { PixelFormat(rawValue: context.pointee.pix_fmt.rawValue) }
+    /// Samples per frame an audio encoder takes once open (0: any).
+    var frameSize: Int32 { context.pointee.frame_size }
+
+    /// Lends the `AVCodecContext` to `body` (the muxer copies its parameters), which must not keep it.
+    func withUnsafeContext<Result>(_ body: (UnsafeMutablePointer<AVCodecContext>) -> Result) -> Result {
+        body(context)
     }
 
     /// Whether the encoder takes audio frames of any size (otherwise exactly `frame_size`).
@@ -77,7 +154,7 @@ final class CodecEncoder {
 
     /// Sends one frame, or `nil` to start draining.
     func send(_ frame: Frame?) throws(ConvertError) {
-        let code = avcodec_send_frame(context, frame?.pointer)
+        let code = frame?.withUnsafePointer { avcodec_send_frame(context, $0) } ?? avcodec_send_frame(context, nil)
         // EOF here means draining already started; sending nil twice is harmless.
         if code == FFmpeg.endOfFile && frame == nil { return }
         if code < 0 { throw FFmpeg.encoderError(code, path: path) }
@@ -85,7 +162,7 @@ final class CodecEncoder {
 
     /// Receives the next encoded packet into `packet`.
     func receive(into packet: Packet) throws(ConvertError) -> Step {
-        let code = avcodec_receive_packet(context, packet.pointer)
+        let code = packet.withUnsafePointer { avcodec_receive_packet(context, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
         if code < 0 { throw FFmpeg.encoderError(code, path: path) }

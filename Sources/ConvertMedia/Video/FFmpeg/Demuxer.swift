@@ -14,7 +14,7 @@ import ConvertCore
 final class Demuxer {
     /// The file this demuxer reads.
     let path: String
-    let context: UnsafeMutablePointer<AVFormatContext>
+    private let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: Unmanaged<CancellationFlag>
 
     /// Demuxers that open other files or URLs named inside their input.
@@ -176,10 +176,87 @@ final class Demuxer {
     /// Number of streams in the file.
     var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    /// The stream at `index`; valid only while this demuxer lives.
-    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    /// The stream at `index`, a view that keeps this demuxer alive.
+    func stream(_ index: Int) -> Stream {
         precondition(index >= 0 && index < streamCount, "stream index out of range")
-        return context.pointee.streams[index]!
+        return Stream(demuxer: self, index: index)
+    }
+
+    /// FFmpeg's name of the reader (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`), empty when none.
+    var formatName: String { context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "" }
+
+    /// FFmpeg's readable name of the reader (`QuickTime / MOV`), nil when none.
+    var formatLongName: String? { context.pointee.iformat?.pointee.long_name.map { String(cString: $0) } }
+
+    /// The container's overall bit rate, nil when unknown.
+    var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+
+    /// The container's metadata tags, in file order.
+    var metadata: [(key: String, value: String)] { Metadata.entries(context.pointee.metadata) }
+
+    /// Moves reading to the keyframe at or before `seconds` from the container's start, or back
+    /// to the beginning when the file cannot seek there.
+    func seek(to seconds: Double) {
+        let target = startTime + Int64(seconds * Double(AV_TIME_BASE))
+        if avformat_seek_file(context, -1, Int64.min, target, target, 0) < 0 {
+            avformat_seek_file(context, -1, Int64.min, 0, 0, 0)
+        }
+    }
+
+    /// One stream of the file: its index, its timing and, for what the pipeline plans with, a
+    /// ``StreamSnapshot``. A view, not an owner: it holds the demuxer, so it never outlives it.
+    struct Stream {
+        let demuxer: Demuxer
+        /// Index in the input file.
+        let index: Int
+
+        private var pointer: UnsafeMutablePointer<AVStream> { demuxer.context.pointee.streams[index]! }
+
+        /// Lends the `AVStream` to `body` (for the owner types and the probe's side-data
+        /// readers), which must not keep it.
+        func withUnsafeStream<Result, Failure: Error>(
+            _ body: (UnsafeMutablePointer<AVStream>) throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            try body(pointer)
+        }
+
+        /// The snapshot of the stream's parameters; nil for a stream without any.
+        var snapshot: StreamSnapshot? { StreamSnapshot(pointer) }
+
+        /// Seconds per tick of the stream's timestamps.
+        var timeBase: Rational { Rational(pointer.pointee.time_base) }
+        /// The stream's average frame rate, 0/0 when unknown.
+        var averageFrameRate: Rational { Rational(pointer.pointee.avg_frame_rate) }
+        /// The stream's base frame rate (`r_frame_rate`), the one a raw stream is timed by.
+        var baseFrameRate: Rational { Rational(pointer.pointee.r_frame_rate) }
+        /// FFmpeg's best guess of the frame rate (`av_guess_frame_rate`), 0/1 when none.
+        var guessedFrameRate: Rational { Rational(av_guess_frame_rate(demuxer.context, pointer, nil)) }
+        /// The stream's first timestamp, ``Packet/noTimestamp`` when unknown.
+        var startTime: Int64 { pointer.pointee.start_time }
+        /// The stream's duration in ticks, ``Packet/noTimestamp`` when unknown.
+        var duration: Int64 { pointer.pointee.duration }
+        /// The container's track ID (`tkhd` in MP4/MOV).
+        var trackID: Int { Int(pointer.pointee.id) }
+        /// The bit rate the stream's parameters declare, 0 when they say none.
+        var bitRate: Int64 { pointer.pointee.codecpar?.pointee.bit_rate ?? 0 }
+        /// Whether the stream carries video.
+        var isVideo: Bool { pointer.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        /// Whether the stream is cover art (an attached picture), never the movie.
+        var isAttachedPicture: Bool { pointer.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+        /// The codec.
+        var codec: CodecID { CodecID(rawValue: pointer.pointee.codecpar?.pointee.codec_id.rawValue ?? 0) }
+        /// The codec's out-of-band set-up bytes (an `avcC`/`hvcC` record), empty when none.
+        var extradata: [UInt8] {
+            guard let parameters = pointer.pointee.codecpar, let bytes = parameters.pointee.extradata,
+                  parameters.pointee.extradata_size > 0
+            else { return [] }
+            return Array(UnsafeBufferPointer(start: bytes, count: Int(parameters.pointee.extradata_size)))
+        }
+        /// Whether the stream has a Dolby Vision configuration record.
+        var hasDolbyVisionConfiguration: Bool { av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil }
+
+        /// Makes the demuxer drop this stream's packets before they are read out (`AVDISCARD_ALL`).
+        func discard() { pointer.pointee.discard = AVDISCARD_ALL }
     }
 
     /// The result of one read.
@@ -187,7 +264,7 @@ final class Demuxer {
 
     /// Reads the next packet into `packet`. End of file is a value, not an error.
     func read(into packet: Packet) throws(ConvertError) -> ReadStep {
-        let code = av_read_frame(context, packet.pointer)
+        let code = packet.withUnsafePointer { av_read_frame(context, $0) }
         if code == FFmpeg.endOfFile { return .endOfFile }
         try FFmpeg.check(code, "read a packet", path: path)
         return .packet
@@ -212,44 +289,4 @@ final class Demuxer {
         guard value != FFmpeg.noTimestamp, value > 0 else { return nil }
         return Double(value) / Double(AV_TIME_BASE)
     }
-}
-
-/// Owns an `AVPacket` (`av_packet_alloc`), freed with `av_packet_free`.
-final class Packet {
-    let pointer: UnsafeMutablePointer<AVPacket>
-
-    init() throws(ConvertError) {
-        guard let pointer = av_packet_alloc() else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
-        }
-        self.pointer = pointer
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVPacket>? = pointer
-        av_packet_free(&owned)
-    }
-
-    /// Drops the packet's payload so it can be reused.
-    func unref() { av_packet_unref(pointer) }
-}
-
-/// Owns an `AVFrame` (`av_frame_alloc`), freed with `av_frame_free`.
-final class Frame {
-    let pointer: UnsafeMutablePointer<AVFrame>
-
-    init() throws(ConvertError) {
-        guard let pointer = av_frame_alloc() else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
-        }
-        self.pointer = pointer
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVFrame>? = pointer
-        av_frame_free(&owned)
-    }
-
-    /// Drops the frame's buffers so it can be reused.
-    func unref() { av_frame_unref(pointer) }
 }

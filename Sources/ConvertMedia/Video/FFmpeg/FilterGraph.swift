@@ -26,9 +26,9 @@ final class FilterGraph {
 
     /// Builds a video graph fed with frames described by `input`.
     convenience init(video input: VideoInput, description: String, path: String) throws(ConvertError) {
-        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat)"
-            + ":time_base=\(input.timeBase.num)/\(input.timeBase.den)"
-            + ":pixel_aspect=\(max(input.sampleAspect.num, 1))/\(max(input.sampleAspect.den, 1))"
+        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue)"
+            + ":time_base=\(input.timeBase)"
+            + ":pixel_aspect=\(max(input.sampleAspect.numerator, 1))/\(max(input.sampleAspect.denominator, 1))"
         try self.init(source: "buffer", arguments: arguments, sink: "buffersink", description: description,
                       path: path, frameSize: 0)
     }
@@ -37,7 +37,7 @@ final class FilterGraph {
     /// returns frames of exactly that many samples (the last may be shorter), as fixed-size
     /// encoders such as AAC need.
     convenience init(audio input: AudioInput, description: String, frameSize: Int32, path: String) throws(ConvertError) {
-        let arguments = "time_base=\(input.timeBase.num)/\(input.timeBase.den):sample_rate=\(input.sampleRate)"
+        let arguments = "time_base=\(input.timeBase):sample_rate=\(input.sampleRate)"
             + ":sample_fmt=\(input.sampleFormatName):channel_layout=\(input.channelLayout)"
         try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description,
                       path: path, frameSize: frameSize)
@@ -110,13 +110,13 @@ final class FilterGraph {
 
     /// Feeds one frame, or `nil` to flush. The graph takes the frame's buffers.
     func push(_ frame: Frame?) throws(ConvertError) {
-        let code = av_buffersrc_add_frame_flags(source, frame?.pointer, 0)
+        let code = frame?.withUnsafePointer { av_buffersrc_add_frame_flags(source, $0, 0) } ?? av_buffersrc_add_frame_flags(source, nil, 0)
         try FFmpeg.check(code, "filter", path: path, category: .internal)
     }
 
     /// Pulls the next filtered frame into `frame`.
     func pull(into frame: Frame) throws(ConvertError) -> Step {
-        let code = av_buffersink_get_frame(sink, frame.pointer)
+        let code = frame.withUnsafePointer { av_buffersink_get_frame(sink, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
         try FFmpeg.check(code, "filter", path: path, category: .internal)
@@ -124,24 +124,24 @@ final class FilterGraph {
     }
 
     /// The time base of the frames the sink returns.
-    var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+    var outputTimeBase: Rational { Rational(av_buffersink_get_time_base(sink)) }
     /// Output frame width (video).
     var outputWidth: Int32 { av_buffersink_get_w(sink) }
     /// Output frame height (video).
     var outputHeight: Int32 { av_buffersink_get_h(sink) }
-    /// Output pixel or sample format, as FFmpeg's integer.
-    var outputFormat: Int32 { av_buffersink_get_format(sink) }
+    /// Output pixel format (video).
+    var outputPixelFormat: PixelFormat { PixelFormat(rawValue: av_buffersink_get_format(sink)) }
     /// Output frame rate, when the graph knows it.
-    var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
+    var outputFrameRate: Rational { Rational(av_buffersink_get_frame_rate(sink)) }
     /// Output sample aspect ratio (video).
-    var outputSampleAspect: AVRational { av_buffersink_get_sample_aspect_ratio(sink) }
+    var outputSampleAspect: Rational { Rational(av_buffersink_get_sample_aspect_ratio(sink)) }
     /// What a video graph's source is fed with.
     struct VideoInput {
         var width: Int32
         var height: Int32
-        var pixelFormat: Int32
-        var timeBase: AVRational
-        var sampleAspect: AVRational
+        var pixelFormat: PixelFormat
+        var timeBase: Rational
+        var sampleAspect: Rational
     }
 
     /// What an audio graph's source is fed with.
@@ -149,6 +149,6 @@ final class FilterGraph {
         var sampleRate: Int32
         var sampleFormatName: String
         var channelLayout: String
-        var timeBase: AVRational
+        var timeBase: Rational
     }
 }

@@ -11,16 +11,16 @@ final class Muxer {
     let path: String
     /// The file written (the staged temporary), for edits after the trailer.
     let temporaryPath: String
-    let context: UnsafeMutablePointer<AVFormatContext>
+    private let context: UnsafeMutablePointer<AVFormatContext>
     /// The output format's `AVFMT_*` flags.
     private let formatFlags: Int32
 
     /// Creates a muxer of `format` writing to `temporaryPath`; `path` names the final output.
-    init(format: String, temporaryPath: String, path: String) throws(ConvertError) {
+    init(format: ContainerFormat, temporaryPath: String, path: String) throws(ConvertError) {
         self.path = path
         self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
-        let code = avformat_alloc_output_context2(&allocated, nil, format, temporaryPath)
+        let code = avformat_alloc_output_context2(&allocated, nil, format.name, temporaryPath)
         guard code >= 0, let allocated else {
             throw FFmpeg.error(code, "create a \(format) file", path: path, category: .internal)
         }
@@ -56,12 +56,89 @@ final class Muxer {
     /// Whether consecutive packets of a stream may have equal DTS (`AVFMT_TS_NONSTRICT`).
     var acceptsEqualTimestamps: Bool { formatFlags & AVFMT_TS_NONSTRICT != 0 }
 
-    /// Adds an output stream; valid only while this muxer lives.
-    func addStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
+    /// One output stream, a view that keeps the muxer alive.
+    struct Stream {
+        let muxer: Muxer
+        /// The stream's index, the muxer's track number.
+        let index: Int
+
+        private var pointer: UnsafeMutablePointer<AVStream> { muxer.context.pointee.streams[index]! }
+
+        /// The stream's time base; the muxer may change it when it writes the header, so it is
+        /// read each time.
+        var timeBase: Rational { Rational(pointer.pointee.time_base) }
+
+        /// Sets the codec tag (a little-endian four-character code; 0 lets the muxer choose).
+        func setCodecTag(_ tag: UInt32) { pointer.pointee.codecpar?.pointee.codec_tag = tag }
+
+        /// Lends the `AVStream` to `body`, which must not keep it.
+        fileprivate func withUnsafeStream<Result>(_ body: (UnsafeMutablePointer<AVStream>) -> Result) -> Result {
+            body(pointer)
+        }
+    }
+
+    private func newStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil) else {
             throw ConvertError(.internal, key: "internal.memory", message: "Out of memory adding a stream.", path: path)
         }
         return stream
+    }
+
+    /// Adds a stream that copies `input` as it is: its codec parameters (with `codecTag`), time
+    /// base, frame rate, disposition, language and the stream side data in `sideData`.
+    func addStream(copying input: Demuxer.Stream, codecTag: (StreamSnapshot) -> UInt32,
+                   sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
+        let output = try newStream()
+        try input.withUnsafeStream { (source: UnsafeMutablePointer<AVStream>) throws(ConvertError) in
+            guard let parameters = source.pointee.codecpar, let target = output.pointee.codecpar else {
+                throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: path)
+            }
+            try FFmpeg.check(avcodec_parameters_copy(target, parameters), "copy the stream settings",
+                             path: path, category: .internal)
+            if let snapshot = input.snapshot { target.pointee.codec_tag = codecTag(snapshot) }
+            output.pointee.time_base = source.pointee.time_base
+            output.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+            output.pointee.disposition = source.pointee.disposition
+            Self.copyLanguage(from: source, to: output)
+            StreamSideData.copy(from: source, to: output, kinds: sideData)
+        }
+        return Stream(muxer: self, index: Int(output.pointee.index))
+    }
+
+    /// Adds a stream for what `encoder` writes (its parameters, time base and frame rate), with
+    /// `codecTag` when not 0, the language of `input` and its stream side data in `sideData`.
+    func addStream(encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
+                   sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
+        let output = try newStream()
+        let code = encoder.withUnsafeContext { avcodec_parameters_from_context(output.pointee.codecpar, $0) }
+        try FFmpeg.check(code, "set up the output stream", path: path, category: .internal)
+        if codecTag != 0 { output.pointee.codecpar?.pointee.codec_tag = codecTag }
+        output.pointee.time_base = encoder.timeBase.av
+        if encoder.frameRate.isPositive { output.pointee.avg_frame_rate = encoder.frameRate.av }
+        input.withUnsafeStream { source in
+            if keepsLanguage { Self.copyLanguage(from: source, to: output) }
+            StreamSideData.copy(from: source, to: output, kinds: sideData)
+        }
+        return Stream(muxer: self, index: Int(output.pointee.index))
+    }
+
+    private static func copyLanguage(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>) {
+        if let language = av_dict_get(input.pointee.metadata, "language", nil, 0) {
+            av_dict_set(&output.pointee.metadata, "language", language.pointee.value, 0)
+        }
+    }
+
+    /// Lets the muxer write boxes FFmpeg calls unofficial: movenc writes the Dolby Vision
+    /// `dvcC`/`dvvC` box only at that compliance level.
+    func allowUnofficialBoxes() {
+        context.pointee.strict_std_compliance = FF_COMPLIANCE_UNOFFICIAL
+    }
+
+    /// Sets the container tags from `demuxer`'s (see ``Metadata/copy(_:into:keepLocation:keepIdentifiers:)``);
+    /// returns how many location tags were left out.
+    func copyMetadata(from demuxer: Demuxer, keepLocation: Bool, keepIdentifiers: Bool) -> Int {
+        Metadata.copy(demuxer.metadata, into: &context.pointee.metadata, keepLocation: keepLocation,
+                      keepIdentifiers: keepIdentifiers)
     }
 
     /// Writes the header with muxer `options` (e.g. `movflags=+faststart`).
@@ -75,7 +152,7 @@ final class Muxer {
 
     /// Writes `packet` (interleaved by timestamp); the muxer takes its payload.
     func write(_ packet: Packet) throws(ConvertError) {
-        try check(av_interleaved_write_frame(context, packet.pointer), "write")
+        try check(packet.withUnsafePointer { av_interleaved_write_frame(context, $0) }, "write")
     }
 
     /// EINVAL from the muxer means the stream parameters or timestamps it was handed are

@@ -31,13 +31,13 @@ final class LUTToneMapper {
 
     /// Whether the table can map `frame`: 10-bit 4:2:0 with left, top-left or unspecified siting.
     static func covers(_ frame: Frame) -> Bool {
-        let picture = frame.pointer.pointee
+        let picture = frame.withUnsafePointer { $0.pointee }
         return picture.format == AV_PIX_FMT_YUV420P10LE.rawValue && siting(picture.chroma_location) != nil
             && picture.width > 0 && picture.height > 0
     }
 
     /// Whether frames of this pixel format can be covered (decided before the first frame).
-    static func covers(pixelFormat: AVPixelFormat) -> Bool { pixelFormat == AV_PIX_FMT_YUV420P10LE }
+    static func covers(pixelFormat: PixelFormat) -> Bool { pixelFormat == .yuv420p10le }
 
     private static func siting(_ location: AVChromaLocation) -> Siting? {
         switch location {
@@ -57,8 +57,15 @@ final class LUTToneMapper {
             table = try ToneMapTable.sampled(for: source, like: input, path: path)
             self.table = table
         }
-        let source = input.pointer
-        let target = output.pointer
+        try input.withUnsafePointer { (source) throws(ConvertError) in
+            try output.withUnsafePointer { (target) throws(ConvertError) in
+                try render(source, into: target, table: table)
+            }
+        }
+    }
+
+    private func render(_ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>,
+                        table: ToneMapTable) throws(ConvertError) {
         try FFmpeg.check(av_frame_copy_props(target, source), "copy frame properties", path: path, category: .internal)
         target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         target.pointee.width = source.pointee.width

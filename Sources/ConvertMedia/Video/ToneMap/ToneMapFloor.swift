@@ -31,7 +31,7 @@ public enum ToneMapFloor {
         let input = demuxer.stream(stream.index)
         let decoder = try CodecDecoder(stream: input, path: path)
         let sink = try rawOutput.map { path throws(ConvertError) in try RawSink(path: path) }
-        let stage = try Stage(mode: mode, source: source, decoder: decoder, timeBase: input.pointee.time_base, path: path)
+        let stage = try Stage(mode: mode, source: source, decoder: decoder, timeBase: input.timeBase, path: path)
         let packet = try Packet()
         let decoded = try Frame()
         var frames = 0
@@ -43,7 +43,7 @@ public enum ToneMapFloor {
             }
         }
         while try demuxer.read(into: packet) == .packet {
-            if packet.pointer.pointee.stream_index == Int32(stream.index) {
+            if packet.streamIndex == stream.index {
                 while true {
                     let accepted = try decoder.send(packet)
                     try drain()
@@ -65,14 +65,14 @@ public enum ToneMapFloor {
         let graph: FilterGraph?
         let mapped: Frame
 
-        init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: AVRational, path: String) throws(ConvertError) {
+        init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: Rational, path: String) throws(ConvertError) {
             self.mode = mode
             mapper = LUTToneMapper(source: source, path: path)
             mapped = try Frame()
-            let context = decoder.context.pointee
+            let picture = decoder.video
             graph = mode != .zscale ? nil : try FilterGraph(
-                video: .init(width: context.width, height: context.height, pixelFormat: context.pix_fmt.rawValue,
-                             timeBase: timeBase, sampleAspect: AVRational(num: 1, den: 1)),
+                video: .init(width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
+                             timeBase: timeBase, sampleAspect: Rational(1, 1)),
                 description: ToneMapDecision.filter(for: source), path: path)
         }
 
@@ -123,7 +123,7 @@ private final class RawSink {
 
     /// Appends the visible rows of each plane of `frame` (8-bit 4:2:0).
     func write(_ frame: Frame) throws(ConvertError) {
-        let picture = frame.pointer.pointee
+        let picture = frame.withUnsafePointer { $0.pointee }
         var bytes = Data()
         let width = Int(picture.width), height = Int(picture.height)
         let planes = [(picture.data.0, picture.linesize.0, width, height),

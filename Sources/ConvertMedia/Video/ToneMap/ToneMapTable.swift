@@ -39,18 +39,18 @@ struct ToneMapTable: Sendable {
         let count = nodes * nodes * nodes
         let node = try nodePicture(like: frame, path: path)
         let graph = try FilterGraph(
-            video: .init(width: Int32(nodes * nodes), height: Int32(nodes), pixelFormat: AV_PIX_FMT_YUV444P10LE.rawValue,
-                         timeBase: AVRational(num: 1, den: 25), sampleAspect: AVRational(num: 1, den: 1)),
+            video: .init(width: Int32(nodes * nodes), height: Int32(nodes), pixelFormat: .yuv444p10le,
+                         timeBase: Rational(1, 25), sampleAspect: Rational(1, 1)),
             description: ToneMapDecision.chain(for: source, output: "yuv444p16le"), path: path)
         try graph.push(node)
         try graph.push(nil)
         let mapped = try Frame()
-        guard try graph.pull(into: mapped) == .frame, mapped.pointer.pointee.format == AV_PIX_FMT_YUV444P16LE.rawValue else {
+        guard try graph.pull(into: mapped) == .frame, mapped.pixelFormat == PixelFormat(rawValue: AV_PIX_FMT_YUV444P16LE.rawValue) else {
             throw ConvertError(.internal, key: "internal.tone-map", message: "The tone map table could not be built.", path: path)
         }
         var luma = [UInt16](repeating: 0, count: count)
         var chroma = [UInt16](repeating: 0, count: 2 * count)
-        let picture = mapped.pointer.pointee
+        let picture = mapped.withUnsafePointer { $0.pointee }
         let width = nodes * nodes
         for row in 0..<nodes {
             let y = UnsafeRawPointer(picture.data.0! + row * Int(picture.linesize.0)).assumingMemoryBound(to: UInt16.self)
@@ -71,9 +71,18 @@ struct ToneMapTable: Sendable {
     /// A `yuv444p10le` picture whose pixel (x, row) is node (row, x / nodes, x % nodes).
     private static func nodePicture(like frame: Frame, path: String) throws(ConvertError) -> Frame {
         let node = try Frame()
-        let picture = node.pointer
+        try node.withUnsafePointer { (picture) throws(ConvertError) in
+            try frame.withUnsafePointer { (clip) throws(ConvertError) in
+                try fill(picture, like: clip, path: path)
+            }
+        }
+        return node
+    }
+
+    private static func fill(_ picture: UnsafeMutablePointer<AVFrame>, like frame: UnsafeMutablePointer<AVFrame>,
+                             path: String) throws(ConvertError) {
         // Properties and side data (mastering display, content light level) from the clip.
-        try FFmpeg.check(av_frame_copy_props(picture, frame.pointer), "copy frame properties", path: path, category: .internal)
+        try FFmpeg.check(av_frame_copy_props(picture, frame), "copy frame properties", path: path, category: .internal)
         picture.pointee.format = AV_PIX_FMT_YUV444P10LE.rawValue
         picture.pointee.width = Int32(nodes * nodes)
         picture.pointee.height = Int32(nodes)
@@ -93,6 +102,5 @@ struct ToneMapTable: Sendable {
                 cr[x] = code(x % nodes)
             }
         }
-        return node
     }
 }

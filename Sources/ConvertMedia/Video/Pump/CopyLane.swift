@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Passthrough: a kept stream whose packets are copied into the output unchanged.
@@ -8,8 +7,8 @@ import ConvertCore
 /// Only the kept streams get an output stream, so data tracks FFmpeg cannot even name (mebx,
 /// mett, tmcd, APAC audio) never reach the muxer.
 final class CopyLane: PumpLane {
-    private let input: UnsafeMutablePointer<AVStream>
-    private let output: UnsafeMutablePointer<AVStream>
+    private let inputTimeBase: Rational
+    private let output: Muxer.Stream
     private let muxer: Muxer
     private let packetCopy: Packet
     /// The timestamps written so far, and how the next must follow them.
@@ -39,54 +38,41 @@ final class CopyLane: PumpLane {
     /// `containerStart` (`AV_TIME_BASE` units) is what the pump subtracts from every timestamp;
     /// `editListInput` says the demuxer is FFmpeg's MOV/MP4 one, whose stream durations are
     /// their edit lists' and so where the source stops playing.
-    init(input: UnsafeMutablePointer<AVStream>, muxer: Muxer, format: OutputFormat, containerStart: Int64 = 0,
+    init(input: Demuxer.Stream, muxer: Muxer, format: OutputFormat, containerStart: Int64 = 0,
          editListInput: Bool = false) throws(ConvertError) {
-        self.input = input
+        inputTimeBase = input.timeBase
         self.muxer = muxer
-        let stream = input.pointee
-        if editListInput && format.isISOBMFF, stream.duration != FFmpeg.noTimestamp, stream.duration > 0 {
-            let start = stream.start_time == FFmpeg.noTimestamp ? 0 : stream.start_time
-            sourceEnd = start + stream.duration - av_rescale_q(containerStart, offc_time_base_q(), stream.time_base)
+        if editListInput && format.isISOBMFF, input.duration != Packet.noTimestamp, input.duration > 0 {
+            let start = input.startTime == Packet.noTimestamp ? 0 : input.startTime
+            sourceEnd = start + input.duration - Rational.microseconds.rescale(containerStart, to: input.timeBase)
         } else {
             sourceEnd = nil
         }
         packetCopy = try Packet()
-        repair = TimestampRepair(nonStrict: muxer.acceptsEqualTimestamps, unset: FFmpeg.noTimestamp)
+        repair = TimestampRepair(nonStrict: muxer.acceptsEqualTimestamps, unset: Packet.noTimestamp)
         dropsHidden = !format.isISOBMFF
-        isVideo = input.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        isVideo = input.isVideo
         dtsShift = isVideo ? nil : 0
-        output = try muxer.addStream()
-        outputIndex = Int(output.pointee.index)
-        guard let source = input.pointee.codecpar, let target = output.pointee.codecpar else {
-            throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: muxer.path)
-        }
-        try FFmpeg.check(avcodec_parameters_copy(target, source), "copy the stream settings",
-                         path: muxer.path, category: .internal)
-        target.pointee.codec_tag = CopyLane.codecTag(for: source.pointee, in: format)
-        output.pointee.time_base = input.pointee.time_base
-        output.pointee.avg_frame_rate = input.pointee.avg_frame_rate
-        output.pointee.disposition = input.pointee.disposition
-        if let language = av_dict_get(input.pointee.metadata, "language", nil, 0) {
-            av_dict_set(&output.pointee.metadata, "language", language.pointee.value, 0)
-        }
-        StreamSideData.copy(from: input, to: output, kinds: StreamSideData.allKept)
-        if av_stream_get_side_data(input, AV_PKT_DATA_DOVI_CONF, nil) != nil {
+        output = try muxer.addStream(copying: input, codecTag: { CopyLane.codecTag(for: $0, in: format) },
+                                     sideData: StreamSideData.allKept)
+        outputIndex = output.index
+        if input.hasDolbyVisionConfiguration {
             // movenc writes the dvcC/dvvC box only at "unofficial" compliance; without it a copied
             // Dolby Vision stream would silently lose its configuration.
-            muxer.context.pointee.strict_std_compliance = FF_COMPLIANCE_UNOFFICIAL
+            muxer.allowUnofficialBoxes()
         }
     }
 
     /// The codec tag for the output: MP4/MOV keep the standard sample entries (`avc1`, `hvc1`,
     /// `hev1`) that say how parameter sets are stored; everything else lets the muxer choose
     /// (tag 0), since a tag from another container is often invalid there.
-    static func codecTag(for parameters: AVCodecParameters, in format: OutputFormat) -> UInt32 {
+    static func codecTag(for stream: StreamSnapshot, in format: OutputFormat) -> UInt32 {
         guard format.isISOBMFF else { return 0 }
-        let tag = StreamSnapshot.fourCC(parameters.codec_tag)
-        if ["avc1", "avc3", "hvc1", "hev1", "av01"].contains(tag) { return parameters.codec_tag }
+        let tag = stream.codecTag
+        if ["avc1", "avc3", "hvc1", "hev1", "av01"].contains(tag) { return fourCC(tag) }
         // MP4 files label MP3 `mp4a` too (by object type); QuickTime names it `.mp3` itself.
-        if tag == "mp4a" && parameters.codec_id == AV_CODEC_ID_AAC { return parameters.codec_tag }
-        if parameters.codec_id == AV_CODEC_ID_HEVC { return fourCC("hvc1") }
+        if tag == "mp4a" && stream.codec == .aac { return fourCC(tag) }
+        if stream.codec == .hevc { return fourCC("hvc1") }
         return 0
     }
 
@@ -100,16 +86,14 @@ final class CopyLane: PumpLane {
     func consume(_ packet: Packet) throws(ConvertError) {
         // Only MP4/MOV write an edit list; elsewhere a packet the source's edit list hides (AAC
         // priming, audio before a trimmed start) would be heard, so it is left out.
-        let hidden = packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0
+        let hidden = packet.isDiscarded
         if dropsHidden && hidden { return }
-        if !hidden, let end = Self.presentationEnd(packet.pointer.pointee) { shownEnd = max(shownEnd ?? end, end) }
+        if !hidden, let end = packet.presentationEnd { shownEnd = max(shownEnd ?? end, end) }
         let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
-        try FFmpeg.check(av_packet_ref(copy.pointer, packet.pointer), "copy a packet", path: muxer.path,
-                         category: .internal)
-        av_packet_rescale_ts(copy.pointer, input.pointee.time_base, output.pointee.time_base)
-        copy.pointer.pointee.stream_index = output.pointee.index
-        copy.pointer.pointee.pos = -1
+        try copy.reference(packet, path: muxer.path)
+        copy.rescaleTimestamps(from: inputTimeBase, to: output.timeBase)
+        copy.streamIndex = output.index
         guard dtsShift != nil else {
             pending.append(copy)
             if pending.count >= Self.lookahead { try settle() }
@@ -118,17 +102,13 @@ final class CopyLane: PumpLane {
         try holdOrWrite(copy, hidden: hidden)
     }
 
-    private static func presentationEnd(_ packet: AVPacket) -> Int64? {
-        packet.pts == FFmpeg.noTimestamp ? nil : packet.pts + max(packet.duration, 0)
-    }
-
     /// How much longer (seconds) the muxer's edit of this stream would play than the source's:
     /// the hidden frames presented after the last shown one, and the part of the last frame the
     /// source's edit list cuts off. Zero when the output has no edit list to end.
     var excessEnd: Double {
         guard !dropsHidden, let writtenEnd, let shownEnd else { return 0 }
-        let end = Double(min(shownEnd, sourceEnd ?? shownEnd)) * av_q2d(input.pointee.time_base)
-        let written = Double(writtenEnd) * av_q2d(output.pointee.time_base)
+        let end = Double(min(shownEnd, sourceEnd ?? shownEnd)) * inputTimeBase.doubleValue
+        let written = Double(writtenEnd) * output.timeBase.doubleValue
         return end > 0 && end < written ? written - end : 0
     }
 
@@ -139,7 +119,7 @@ final class CopyLane: PumpLane {
     private func holdOrWrite(_ packet: Packet, hidden: Bool) throws(ConvertError) {
         if hidden && isVideo {
             let held = try Packet()
-            av_packet_move_ref(held.pointer, packet.pointer)
+            held.take(packet)
             trailingHidden.append(held)
             return
         }
@@ -153,33 +133,19 @@ final class CopyLane: PumpLane {
     /// over the first packets, makes them valid without touching any PTS, so the display order and
     /// timing stay exactly as recorded. Muxers turn the now negative first DTS into an edit list.
     private func settle() throws(ConvertError) {
-        var shift: Int64 = 0
-        for packet in pending {
-            let pts = packet.pointer.pointee.pts
-            let dts = packet.pointer.pointee.dts
-            if pts != FFmpeg.noTimestamp && dts != FFmpeg.noTimestamp { shift = max(shift, dts - pts) }
-        }
-        dtsShift = shift
+        dtsShift = TimestampRepair.reorderShift(pending.map { ($0.pts, $0.dts) }, unset: Packet.noTimestamp)
         let held = pending
         pending.removeAll()
-        for packet in held { try holdOrWrite(packet, hidden: packet.pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0) }
-    }
-
-    private func write(_ packet: Packet) throws(ConvertError) {
-        if let shift = dtsShift, shift > 0, packet.pointer.pointee.dts != FFmpeg.noTimestamp {
-            packet.pointer.pointee.dts -= shift
-        }
-        repairTimestamps(packet.pointer)
-        if let end = Self.presentationEnd(packet.pointer.pointee) { writtenEnd = max(writtenEnd ?? end, end) }
-        try muxer.write(packet)
+        for packet in held { try holdOrWrite(packet, hidden: packet.isDiscarded) }
     }
 
     /// Packets still invalid after the shift are repaired before the muxer sees them (see
     /// ``TimestampRepair``), so it neither refuses them nor warns and guesses.
-    private func repairTimestamps(_ packet: UnsafeMutablePointer<AVPacket>) {
-        let (pts, dts) = repair.repair(pts: packet.pointee.pts, dts: packet.pointee.dts)
-        packet.pointee.pts = pts
-        packet.pointee.dts = dts
+    private func write(_ packet: Packet) throws(ConvertError) {
+        if let shift = dtsShift, shift > 0, packet.dts != Packet.noTimestamp { packet.dts -= shift }
+        (packet.pts, packet.dts) = repair.repair(pts: packet.pts, dts: packet.dts)
+        if let end = packet.presentationEnd { writtenEnd = max(writtenEnd ?? end, end) }
+        try muxer.write(packet)
     }
 
     func finish() throws(ConvertError) {
@@ -188,28 +154,4 @@ final class CopyLane: PumpLane {
     }
 
     var damagedPackets: Int { 0 }
-}
-
-/// Copies stream-level side data (display matrix, Dolby Vision configuration, mastering display
-/// and content light level) from an input stream to an output stream.
-enum StreamSideData {
-    /// Everything a passthrough keeps.
-    static let allKept: [AVPacketSideDataType] = [
-        AV_PKT_DATA_DISPLAYMATRIX, AV_PKT_DATA_DOVI_CONF, AV_PKT_DATA_MASTERING_DISPLAY_METADATA,
-        AV_PKT_DATA_CONTENT_LIGHT_LEVEL,
-    ]
-
-    /// HDR10 static metadata, kept by an HDR re-encode.
-    static let hdr: [AVPacketSideDataType] = [AV_PKT_DATA_MASTERING_DISPLAY_METADATA, AV_PKT_DATA_CONTENT_LIGHT_LEVEL]
-
-    static func copy(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
-                     kinds: [AVPacketSideDataType]) {
-        for kind in kinds {
-            var size = 0
-            guard let data = av_stream_get_side_data(input, kind, &size), size > 0,
-                  let copy = av_stream_new_side_data(output, kind, size)
-            else { continue }
-            copy.update(from: data, count: size)
-        }
-    }
 }

@@ -42,4 +42,13 @@ struct TimestampRepair {
         lastDts = dts
         return (pts, dts)
     }
+
+    /// How far to move every DTS back so that none is after its PTS: the largest excess of DTS
+    /// over PTS among `timings` (the first packets of a stream), 0 when none has one. Pairs with
+    /// an `unset` timestamp say nothing.
+    static func reorderShift(_ timings: [(pts: Int64, dts: Int64)], unset: Int64) -> Int64 {
+        var shift: Int64 = 0
+        for (pts, dts) in timings where pts != unset && dts != unset { shift = max(shift, dts - pts) }
+        return shift
+    }
 }

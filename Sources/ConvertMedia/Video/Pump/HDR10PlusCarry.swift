@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// HDR10+ (SMPTE ST 2094-40) metadata carried from an HEVC source into its x265 re-encode.
@@ -14,7 +13,7 @@ final class HDR10PlusCarry {
     private var pending: [(time: Double, nal: [UInt8])] = []
     /// Bytes of each NAL unit's length field in the source's packets; nil for Annex B start codes.
     private let lengthSize: Int?
-    private let sourceTimeBase: AVRational
+    private let sourceTimeBase: Rational
     /// Source time of the output's time 0 (the start of a cut).
     private let offset: Double
     /// How far apart a source and an output picture may be and still be the same one.
@@ -25,57 +24,41 @@ final class HDR10PlusCarry {
     /// The ITU-T T.35 header of HDR10+: United States, Samsung, ST 2094-40, application 4.
     private static let header: [UInt8] = [0xB5, 0x00, 0x3C, 0x00, 0x01, 0x04]
 
-    init(source stream: UnsafeMutablePointer<AVStream>, offset: Double) {
-        sourceTimeBase = stream.pointee.time_base
+    init(source stream: Demuxer.Stream, offset: Double) {
+        sourceTimeBase = stream.timeBase
         self.offset = offset
-        var lengthSize: Int? = nil
-        if let parameters = stream.pointee.codecpar, let extradata = parameters.pointee.extradata,
-           parameters.pointee.extradata_size > 22, extradata[0] == 1 {
-            // An hvcC record: lengthSizeMinusOne is the low two bits of byte 21.
-            lengthSize = Int(extradata[21] & 3) + 1
-        }
-        self.lengthSize = lengthSize
-        let rate = av_q2d(stream.pointee.avg_frame_rate)
+        let extradata = stream.extradata
+        // An hvcC record: lengthSizeMinusOne is the low two bits of byte 21.
+        lengthSize = extradata.count > 22 && extradata[0] == 1 ? Int(extradata[21] & 3) + 1 : nil
+        let rate = stream.averageFrameRate.doubleValue
         tolerance = rate.isFinite && rate > 0 ? 0.4 / rate : 0.004
     }
 
     /// Takes the HDR10+ message of a source packet (timestamps already zero-based).
-    func take(_ packet: UnsafeMutablePointer<AVPacket>) {
-        guard packet.pointee.pts != FFmpeg.noTimestamp, let data = packet.pointee.data else { return }
-        let bytes = UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))
-        for unit in Self.units(bytes, lengthSize: lengthSize) where unit.count > 2 && (unit[0] >> 1) & 0x3F == 39 {
-            guard let message = Self.hdr10PlusMessage(inPrefixSEI: unit) else { continue }
-            let time = Double(packet.pointee.pts) * av_q2d(sourceTimeBase)
-            pending.append((time, Self.seiUnit(message)))
-            return
-        }
+    func take(_ packet: Packet) {
+        guard packet.pts != Packet.noTimestamp else { return }
+        let time = Double(packet.pts) * sourceTimeBase.doubleValue
+        let message: [UInt8]? = packet.withPayload { bytes in
+            for unit in Self.units(bytes, lengthSize: lengthSize) where unit.count > 2 && (unit[0] >> 1) & 0x3F == 39 {
+                if let message = Self.hdr10PlusMessage(inPrefixSEI: unit) { return message }
+            }
+            return nil
+        } ?? nil
+        if let message { pending.append((time, Self.seiUnit(message))) }
     }
 
     /// `packet` (Annex B, as libx265 writes it; output time base `timeBase`) with the source's
     /// HDR10+ SEI of the same picture before its first slice; nil when there is none to add.
-    func packet(adding packet: Packet, timeBase: AVRational) throws(ConvertError) -> Packet? {
-        let pointer = packet.pointer
-        guard pointer.pointee.pts != FFmpeg.noTimestamp, let data = pointer.pointee.data else { return nil }
-        let time = Double(pointer.pointee.pts) * av_q2d(timeBase) + offset
+    func packet(adding packet: Packet, timeBase: Rational) throws(ConvertError) -> Packet? {
+        guard packet.pts != Packet.noTimestamp, let bytes = packet.withPayload({ Array($0) }) else { return nil }
+        let time = Double(packet.pts) * timeBase.doubleValue + offset
         pending.removeAll { $0.time < time - 5 }
         guard let match = pending.indices.min(by: { abs(pending[$0].time - time) < abs(pending[$1].time - time) }),
               abs(pending[match].time - time) <= tolerance
         else { return nil }
         let nal = pending.remove(at: match).nal
-        let bytes = UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size))
-        guard let slice = Self.firstSliceStart(bytes) else { return nil }
-        let inserted = [0, 0, 0, 1] + nal
-        let combined = Packet.allocated(size: bytes.count + inserted.count)
-        guard let combined, let target = combined.pointer.pointee.data else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
-        }
-        var at = 0
-        for byte in bytes[..<slice] { target[at] = byte; at += 1 }
-        for byte in inserted { target[at] = byte; at += 1 }
-        for byte in bytes[slice...] { target[at] = byte; at += 1 }
-        guard av_packet_copy_props(combined.pointer, pointer) >= 0 else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory.")
-        }
+        guard let slice = bytes.withUnsafeBufferPointer({ Self.firstSliceStart($0) }) else { return nil }
+        let combined = try packet.replacingPayload(with: Array(bytes[..<slice]) + [0, 0, 0, 1] + nal + Array(bytes[slice...]))
         carried += 1
         return combined
     }
@@ -185,13 +168,5 @@ final class HDR10PlusCarry {
             zeros = byte == 0 ? zeros + 1 : 0
         }
         return out
-    }
-}
-
-extension Packet {
-    /// A packet with a payload of `size` bytes (`av_new_packet`), nil when out of memory.
-    static func allocated(size: Int) -> Packet? {
-        guard let packet = try? Packet(), av_new_packet(packet.pointer, Int32(size)) == 0 else { return nil }
-        return packet
     }
 }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Decides how a video stream's dynamic range is handled.
@@ -42,8 +41,8 @@ enum ToneMapDecision {
             }
         }
         switch stream.transfer {
-        case Int32(AVCOL_TRC_SMPTE2084.rawValue): return .pq
-        case Int32(AVCOL_TRC_ARIB_STD_B67.rawValue): return .hlg
+        case .pq: return .pq
+        case .hlg: return .hlg
         default: return .sdr
         }
     }

@@ -29,26 +29,30 @@ struct HDRStaticMetadata: Sendable, Equatable {
 
     /// The values of stream `input`: its container side data first, then the first decoded frame's
     /// (SEI), for what the container does not say. Many phone and camera files carry them only in SEI.
-    static func read(_ input: UnsafeMutablePointer<AVStream>, path: String, maxPixels: Int) -> HDRStaticMetadata {
-        var metadata = HDRStaticMetadata()
-        var size = 0
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
-           size >= MemoryLayout<AVMasteringDisplayMetadata>.size
-        {
-            metadata.take(UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self))
-        }
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
-           size >= MemoryLayout<AVContentLightMetadata>.size
-        {
-            metadata.take(UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self))
-        }
-        if let first = try? firstFrame(path: path, streamIndex: Int(input.pointee.index), maxPixels: maxPixels) {
+    static func read(_ stream: Demuxer.Stream, path: String, maxPixels: Int) -> HDRStaticMetadata {
+        var metadata = stream.withUnsafeStream { HDRStaticMetadata(sideDataOf: $0) }
+        if let first = try? firstFrame(path: path, streamIndex: stream.index, maxPixels: maxPixels) {
             if metadata.chromaticities == nil { metadata.chromaticities = first.chromaticities }
             if metadata.luminance == nil { metadata.luminance = first.luminance }
             if metadata.maxCLL == nil { (metadata.maxCLL, metadata.maxFALL) = (first.maxCLL, first.maxFALL) }
             metadata.hasHDR10Plus = first.hasHDR10Plus
         }
         return metadata
+    }
+
+    /// The values in the container's stream side data.
+    private init(sideDataOf input: UnsafeMutablePointer<AVStream>) {
+        var size = 0
+        if let data = av_stream_get_side_data(input, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
+           size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        {
+            take(UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self))
+        }
+        if let data = av_stream_get_side_data(input, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
+           size >= MemoryLayout<AVContentLightMetadata>.size
+        {
+            take(UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self))
+        }
     }
 
     /// Decodes the first frame of the stream in a demuxer of its own (the conversion's demuxer
@@ -61,13 +65,13 @@ struct HDRStaticMetadata: Sendable, Equatable {
         let frame = try Frame()
         for _ in 0..<64 {
             let ended = try demuxer.read(into: packet) == .endOfFile
-            if !ended && Int(packet.pointer.pointee.stream_index) != streamIndex {
+            if !ended && packet.streamIndex != streamIndex {
                 packet.unref()
                 continue
             }
             _ = try decoder.send(ended ? nil : packet)
             packet.unref()
-            if try decoder.receive(into: frame) == .frame { return HDRStaticMetadata(frame: frame.pointer) }
+            if try decoder.receive(into: frame) == .frame { return frame.withUnsafePointer { HDRStaticMetadata(frame: $0) } }
             if ended { return nil }
         }
         return nil

@@ -1,0 +1,37 @@
+internal import CFFmpeg
+
+/// A codec (FFmpeg's `AVCodecID`) by its number: an open set, so a codec a newer FFmpeg adds is
+/// a value like any other. Streams FFmpeg cannot name (mebx, mett) have ``none``.
+struct CodecID: Hashable, Sendable, CustomStringConvertible {
+    /// FFmpeg's `AVCodecID` value.
+    let rawValue: UInt32
+
+    /// The codec with FFmpeg's number `rawValue`.
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    private init(_ codec: AVCodecID) { rawValue = codec.rawValue }
+
+    static let none = CodecID(AV_CODEC_ID_NONE)
+    static let h264 = CodecID(AV_CODEC_ID_H264)
+    static let hevc = CodecID(AV_CODEC_ID_HEVC)
+    static let av1 = CodecID(AV_CODEC_ID_AV1)
+    static let vp9 = CodecID(AV_CODEC_ID_VP9)
+    static let aac = CodecID(AV_CODEC_ID_AAC)
+
+    /// FFmpeg's enum value, for the owner types that hand it to FFmpeg.
+    var avValue: AVCodecID { AVCodecID(rawValue: rawValue) }
+
+    /// FFmpeg's short name (`h264`, `aac`; `none` for an unnamed codec), as `ffprobe` prints it.
+    var name: String { String(cString: avcodec_get_name(avValue)) }
+
+    /// Whether this FFmpeg build has a decoder for the codec.
+    var hasDecoder: Bool { avcodec_find_decoder(avValue) != nil }
+
+    var description: String { name }
+
+    /// The H.264 profiles every stock decoder plays (FFmpeg's `FF_PROFILE_H264_*`): Baseline,
+    /// Constrained Baseline, Main and High; not High 10, 4:2:2 or 4:4:4.
+    static let h264PlayableProfiles: Set<Int32> = [
+        FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE, FF_PROFILE_H264_MAIN, FF_PROFILE_H264_HIGH,
+    ]
+}

@@ -1,0 +1,141 @@
+import ConvertCore
+
+extension VideoPlanner {
+    /// The first AAC track (copied when the container takes it), else the first decodable audio
+    /// track re-encoded to the container's audio codec; nil when there is no usable audio.
+    static func audioLane(media: MediaSnapshot, format: OutputFormat, path: String) throws(ConvertError) -> LanePlan? {
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        if let aac = audioStreams.first(where: \.isAAC), accepts(format, audioCodec: "aac") {
+            return .copy(aac)
+        }
+        if let first = audioStreams.first(where: { accepts(format, audioCodec: $0.codecName) }) {
+            return .copy(first)
+        }
+        guard let source = audioStreams.first(where: \.decodable) else { return nil }
+        return .audio(source, audioEncoding(for: format, source: source))
+    }
+
+    /// The audio lanes for `choice`: ``audioLane(media:format:path:)`` for `.automatic`, else the
+    /// chosen tracks, each copied when the container takes its codec and re-encoded otherwise.
+    static func audioLanes(media: MediaSnapshot, format: OutputFormat, path: String,
+                           choice: AudioTrackChoice) throws(ConvertError) -> [LanePlan] {
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        let chosen: [StreamSnapshot]
+        switch choice {
+        case .automatic:
+            return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
+        case .track(let number):
+            guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
+                throw ConvertError(.request, key: "request.audio-track",
+                                   message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
+                                       + "so there is no audio track \(number).", path: path)
+            }
+            chosen = [audioStreams[number - 1]]
+        case .all:
+            chosen = audioStreams
+        }
+        var lanes: [LanePlan] = []
+        for stream in chosen {
+            if accepts(format, audioCodec: stream.codecName) {
+                lanes.append(.copy(stream))
+            } else if stream.decodable {
+                lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
+            } else {
+                throw ConvertError(.unsupported, key: "unsupported.codec",
+                                   message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
+            }
+        }
+        return lanes
+    }
+
+    /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
+    /// with the option that keeps it, the other tracks (metadata, timecode) counted.
+    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [String] {
+        let keptIndices = Set(kept.map(\.stream.index))
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        var notes: [String] = []
+        for (position, stream) in audioStreams.enumerated() where !keptIndices.contains(stream.index) {
+            var description = [stream.language, soundName(stream)].compactMap { $0 }
+            if stream.channels > 0 { description.append(stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch") }
+            let hint = offerChoice ? "; --audio-track \(position + 1)\(offersAll ? " or --all-audio" : "") keeps it" : ""
+            notes.append("audio track \(position + 1) (\(description.joined(separator: " "))) left out\(hint)")
+        }
+        let others = media.streams.filter { $0.kind != .audio && !keptIndices.contains($0.index) }.count
+        if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
+        return notes
+    }
+
+    /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
+    static func soundName(_ stream: StreamSnapshot) -> String {
+        if stream.codecName.hasPrefix("pcm_") { return "PCM" }
+        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC",
+                     "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag]
+        return names[stream.codecName] ?? stream.codecName
+    }
+
+    /// The audio encoder for a container.
+    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot) -> AudioEncoding {
+        let channels: Int32 = source.channels == 1 ? 1 : 2
+        switch format.muxer {
+        case .matroska, .webm, .opus:
+            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: channels == 1 ? 64_000 : 128_000)
+        case .mp3:
+            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: 192_000)
+        case .flac:
+            return AudioEncoding(encoder: "flac", sampleRate: nil, channels: channels, bitRate: nil)
+        case .wav:
+            return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
+        default:
+            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: channels == 1 ? 96_000 : 160_000)
+        }
+    }
+
+    /// Plans an audio extraction.
+    static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        let format = OutputFormat.audio(request.format)
+        let audioStreams = media.streams.filter { $0.kind == .audio }
+        let all = request.audioTrack == .all && audioStreams.count > 1
+        if all && request.format != .m4a {
+            throw ConvertError(.request, key: "request.all-audio",
+                               message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
+                               path: path)
+        }
+        // One track only: --all-audio of a clip with one track is that track.
+        let choice: AudioTrackChoice = all ? .all : request.audioTrack == .all ? .automatic : request.audioTrack
+        var lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
+        guard !lanes.isEmpty else {
+            let hasAudio = !audioStreams.isEmpty
+            throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
+                               message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
+                                   : "\(path) has no sound to extract.", path: path)
+        }
+        let cut = try cutRange(start: request.start, duration: request.duration, input: path, media: media)
+        if let cut {
+            // A cut falls on the exact sample, so the kept sound is decoded and encoded again.
+            lanes = lanes.map { lane in
+                var encoding = audioEncoding(for: format, source: lane.stream)
+                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                return .audio(lane.stream, encoding)
+            }
+        }
+        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
+        if all && cut != nil {
+            notes.append("\(lanes.count) audio tracks re-encoded")
+        } else if all {
+            notes.append(lanes.allSatisfy(\.isCopy) ? "\(lanes.count) audio tracks copied without re-encoding"
+                             : "\(lanes.count) audio tracks saved")
+            for (position, stream) in audioStreams.enumerated()
+            where lanes.contains(where: { !$0.isCopy && $0.stream.index == stream.index }) {
+                notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded")
+            }
+        } else {
+            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : "audio re-encoded")
+            notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
+        }
+        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
+        plan.keepIdentifiers = request.keepMetadata
+        return plan
+    }
+}

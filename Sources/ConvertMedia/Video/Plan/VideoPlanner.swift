@@ -1,0 +1,262 @@
+import ConvertCore
+
+/// Turns requests into plans.
+enum VideoPlanner {
+    /// Video codecs each container can hold when copying.
+    static func accepts(_ format: OutputFormat, videoCodec name: String) -> Bool {
+        switch format.muxer {
+        case .mp4: return ["h264", "hevc", "av1", "vp9", "mpeg4"].contains(name)
+        case .mov: return ["h264", "hevc", "prores", "mjpeg", "mpeg4"].contains(name)
+        case .matroska: return ["h264", "hevc", "av1", "vp9", "vp8", "mpeg4", "prores", "mpeg2video"].contains(name)
+        case .webm: return ["vp9", "vp8", "av1"].contains(name)
+        default: return false
+        }
+    }
+
+    /// Audio codecs each container can hold when copying.
+    static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
+        switch format.muxer {
+        case .mp4, .ipod: return name == "aac"
+        // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
+        case .mov: return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
+        case .matroska: return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
+        case .webm: return ["opus", "vorbis"].contains(name)
+        case .mp3: return name == "mp3"
+        case .opus: return name == "opus"
+        case .flac: return name == "flac"
+        case .wav: return name == "pcm_s16le"
+        default: return false
+        }
+    }
+
+    /// Plans a video conversion.
+    static func plan(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
+        if let crf = request.crf, !(0...63).contains(crf) {
+            throw ConvertError(.request, key: "request.crf", message: "The quality (CRF) must be between 0 and 63.")
+        }
+        if let height = request.maxHeight, height < 16 {
+            throw ConvertError(.request, key: "request.max-height", message: "The maximum height must be at least 16 pixels.")
+        }
+        let format = OutputFormat.video(request.container)
+        let cut = try cutRange(request, media: media)
+        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
+        let displayHeight = video.isSideways ? video.width : video.height
+        let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
+        var copyVideo: Bool
+        switch request.situation {
+        case .sendToWindows:
+            copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
+        case .convert:
+            let wanted = request.codec.map(\.rawValue) ?? video.codecName
+            copyVideo = wanted == video.codecName && accepts(format, videoCodec: video.codecName)
+                && !scales && request.crf == nil
+        }
+        // A copy can only start on a keyframe; a cut is made on the exact frame.
+        if cut != nil { copyVideo = false }
+        var lanes: [LanePlan] = []
+        let copyProblem = copyVideo
+            ? (media.isElementaryStream ? rawStreamTiming(media) : copyProblem(video, format: format))
+            : nil
+        if copyVideo && copyProblem == nil {
+            lanes.append(.copy(video))
+            notes.append("video copied without re-encoding")
+        } else {
+            guard video.decodable else {
+                throw ConvertError(.unsupported, key: "unsupported.codec",
+                                   message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                                       + "video codec, which this build of FFmpeg cannot decode.", path: path)
+            }
+            // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
+            // codec when the container takes it.
+            let sourceCodec = VideoCodec(rawValue: video.codecName).flatMap { accepts(format, videoCodec: $0.rawValue) ? $0 : nil }
+            let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
+            guard accepts(format, videoCodec: codec.rawValue) else {
+                throw ConvertError(.request, key: "request.codec",
+                                   message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
+            }
+            if let preset = request.preset, codec != .h264 && codec != .hevc {
+                throw ConvertError(.request, key: "request.preset",
+                                   message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
+            }
+            var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+                                             preset: request.preset ?? request.situation.defaultPreset,
+                                             maxHeight: request.maxHeight, path: path)
+            if let cut {
+                encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS,"
+                    + encoding.filter
+            }
+            switch encoding.dynamicRange {
+            case .toneMap(let source):
+                notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
+            case .keepHDR:
+                notes.append("HDR kept")
+            case .none:
+                break
+            }
+            if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
+            notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
+            // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
+            if media.isElementaryStream && copyProblem == nil { notes.insert(rawStreamTiming(media), at: 1) }
+            lanes.append(.video(video, encoding))
+        }
+        // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
+        if video.isStereo { notes.append("3D video: left eye only") }
+        let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
+        for var audio in try audioLanes(media: media, format: format, path: path, choice: choice) {
+            if let cut {
+                var encoding = audioEncoding(for: format, source: audio.stream)
+                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                audio = .audio(audio.stream, encoding)
+            }
+            lanes.append(audio)
+            switch audio {
+            case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
+            default: notes.append("audio copied without re-encoding")
+            }
+        }
+        notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
+        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+                             notes: notes)
+        plan.timesByFrameRate = media.isElementaryStream
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
+        plan.keepIdentifiers = request.keepMetadata
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: path)
+        return plan
+    }
+
+    /// How a raw stream's frames are timed, for its note.
+    static func rawStreamTiming(_ media: MediaSnapshot) -> String {
+        let rounded = ((media.rawFrameRate ?? 0) * 1000).rounded() / 1000
+        let rate = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        switch media.rawTiming {
+        case .given: return "a raw stream has no timestamps: timed at \(rate) fps, as --fps says"
+        case .assumed:
+            return "a raw stream has no timestamps and does not say its frame rate: timed at \(rate) fps; --fps sets another"
+        case .stream, nil: return "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
+        }
+    }
+
+    /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
+    /// its MP4 muxer does. A MOV with a copied Dolby Vision stream is therefore written by the
+    /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
+    static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
+        guard format.muxer == .mov,
+              lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
+        else { return format }
+        return OutputFormat(muxer: .mp4, fileExtension: format.fileExtension,
+                            options: format.options + [.init(key: "brand", value: "qt  ")])
+    }
+
+    /// Why a stream copy of `video` into `format` would not play as the source does, or nil:
+    /// FFmpeg 5.1's Matroska and WebM muxers write neither a display matrix nor an edit list, so
+    /// a portrait clip would play sideways and a trimmed clip would show the frames its edit list
+    /// hides. Such a copy becomes a re-encode with the pixels turned and only the shown frames.
+    static func copyProblem(_ video: StreamSnapshot, format: OutputFormat) -> String? {
+        guard !format.isISOBMFF else { return nil }
+        let name = format.muxer == .matroska ? "MKV" : format.muxer.name.uppercased()
+        if rotationFilter(video.rotation) != nil {
+            return "turned upright: an \(name) file cannot say it is rotated"
+        }
+        if video.hiddenPackets > 0 {
+            return "only the frames the source plays: an \(name) file has no edit list"
+        }
+        return nil
+    }
+
+    /// Whether `video` plays on a stock Windows PC as it is: 8-bit 4:2:0 SDR H.264 up to High profile.
+    static func isWindowsCompatible(_ video: StreamSnapshot) -> Bool {
+        video.codec == .h264 && [PixelFormat.yuv420p, .yuvj420p].contains(video.pixelFormat)
+            && CodecID.h264PlayableProfiles.contains(video.profile) && ToneMapDecision.classify(video) == .sdr
+    }
+
+    /// The encoder settings and filter chain for re-encoding `source` as `codec`.
+    static func videoEncoding(
+        _ codec: VideoCodec, source: StreamSnapshot, format: OutputFormat, crf: Int?, preset: EncoderPreset = .medium,
+        maxHeight: Int?, path: String
+    ) throws(ConvertError) -> VideoEncoding {
+        let carriesHDR = codec == .hevc || codec == .av1
+        let range = try ToneMapDecision.decide(for: source, targetCarriesHDR: carriesHDR, path: path)
+        // MP4/MOV carry the display matrix; Matroska in FFmpeg 5.1 cannot, so pixels are rotated there.
+        let keepMatrix = format.isISOBMFF
+        var filters: [String] = []
+        if !keepMatrix, let rotate = rotationFilter(source.rotation) { filters.append(rotate) }
+        let sideways = keepMatrix && source.isSideways
+        if let maxHeight {
+            // The limit applies to the displayed picture: a sideways clip's displayed height is
+            // its stored width. -2 keeps the other side even, as 4:2:0 encoders need.
+            filters.append(sideways ? "scale=w='min(iw,\(maxHeight))':h=-2" : "scale=w=-2:h='min(ih,\(maxHeight))'")
+        } else if source.width % 2 != 0 || source.height % 2 != 0 {
+            filters.append("scale=w=trunc(iw/2)*2:h=trunc(ih/2)*2")
+        }
+        switch range {
+        case .toneMap(let from): filters.append(ToneMapDecision.filter(for: from))
+        case .keepHDR: filters.append("format=yuv420p10le")
+        case .none: filters.append("format=yuv420p")
+        }
+        let options: [OutputFormat.Option]
+        switch codec {
+        case .h264:
+            options = [.init(key: "crf", value: "\(crf ?? 23)"), .init(key: "preset", value: preset.rawValue)]
+        case .hevc:
+            options = [.init(key: "crf", value: "\(crf ?? 28)"), .init(key: "preset", value: preset.rawValue)]
+        case .vp9:
+            options = [.init(key: "crf", value: "\(crf ?? 32)"), .init(key: "b", value: "0"),
+                       .init(key: "row-mt", value: "1"), .init(key: "deadline", value: "good"),
+                       .init(key: "cpu-used", value: "4")]
+        case .av1:
+            options = [.init(key: "crf", value: "\(crf ?? 35)"), .init(key: "preset", value: "8")]
+        }
+        let encoder: String
+        switch codec {
+        case .h264: encoder = "libx264"
+        case .hevc: encoder = "libx265"
+        case .vp9: encoder = "libvpx-vp9"
+        case .av1: encoder = "libsvtav1"
+        }
+        return VideoEncoding(encoder: encoder, options: options, filter: filters.joined(separator: ","),
+                             dynamicRange: range, keepsDisplayMatrix: keepMatrix)
+    }
+
+    /// The filter that turns the picture upright for a display-matrix rotation in degrees
+    /// (FFmpeg's sign: −90 means the picture must be turned 90° clockwise), or nil for none.
+    static func rotationFilter(_ rotation: Double) -> String? {
+        var theta = (-rotation).truncatingRemainder(dividingBy: 360)
+        if theta < 0 { theta += 360 }
+        if abs(theta - 90) < 1 { return "transpose=clock" }
+        if abs(theta - 180) < 1 { return "hflip,vflip" }
+        if abs(theta - 270) < 1 { return "transpose=cclock" }
+        return nil
+    }
+
+    /// The part of the input a request keeps (start and length in seconds), or nil for all of it.
+    static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+        try cutRange(start: request.start, duration: request.duration, input: request.input, media: media)
+    }
+
+    /// The part of `input` from `start` lasting `duration` (nil: to the end), or nil for all of it.
+    static func cutRange(start: Double, duration: Double?, input: String,
+                         media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+        guard start > 0 || duration != nil else { return nil }
+        guard start >= 0, start.isFinite else {
+            throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
+        }
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ConvertError(.request, key: "request.duration", message: "The duration must be more than 0 seconds.")
+        }
+        let total = media.duration ?? .infinity
+        if start >= total {
+            throw ConvertError(.request, key: "request.start",
+                               message: "The start time is past the end of \(input) (\(seconds(total)) s long).")
+        }
+        return (start, min(duration ?? .infinity, total - start))
+    }
+
+    /// Seconds for a note: whole when whole, else one decimal.
+    static func seconds(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+}

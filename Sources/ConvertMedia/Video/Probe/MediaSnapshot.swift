@@ -1,0 +1,70 @@
+import ConvertCore
+
+/// All streams of one input, read once before planning.
+struct MediaSnapshot: Sendable {
+    var path: String
+    var streams: [StreamSnapshot]
+    /// Container duration in seconds, when known.
+    var duration: Double?
+    /// Container-level metadata tags, in file order.
+    var tags: [(key: String, value: String)]
+    /// The file is a raw elementary stream (`.h264`, `.hevc`): its packets carry no timestamps,
+    /// only the order of the frames (`AVFMT_NOTIMESTAMPS`).
+    var isElementaryStream = false
+    /// How a raw elementary stream's frames are timed (nil for other files).
+    var rawTiming: Demuxer.RawTiming?
+    /// The video frame rate the raw stream is timed by (frames per second), for notes.
+    var rawFrameRate: Double?
+
+    /// The first video stream that is a real picture track (not cover art).
+    var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
+    /// Reads the snapshot of an open demuxer.
+    init(_ demuxer: Demuxer) {
+        path = demuxer.path
+        var snapshots: [StreamSnapshot] = []
+        for index in 0..<demuxer.streamCount {
+            let stream = demuxer.stream(index)
+            guard var snapshot = stream.snapshot else { continue }
+            // Attached pictures (cover art) are video streams but never the movie.
+            if stream.isAttachedPicture {
+                snapshot.width = 0
+                snapshot.isAttachedPicture = true
+            }
+            snapshots.append(snapshot)
+        }
+        Self.addBoxLevelDolbyVision(to: &snapshots, demuxer: demuxer)
+        streams = snapshots
+        duration = demuxer.duration
+        tags = demuxer.metadata
+        isElementaryStream = demuxer.isElementaryStream
+        rawTiming = demuxer.rawTiming
+        if rawTiming != nil, let index = streams.first(where: { $0.kind == .video })?.index {
+            rawFrameRate = demuxer.stream(index).baseFrameRate.doubleValue
+        }
+    }
+}
+
+extension MediaSnapshot {
+    /// Marks spatial (stereo) video, and fills in Dolby Vision from the probe's own reader of the MP4/MOV sample entries where
+    /// FFmpeg has no record: FFmpeg 5.1 parses `dvcC`/`dvvC` but not `dvwC`, and a DV stream
+    /// handled as plain HDR10/HLG/SDR could be tone mapped from the wrong base, or a profile 5
+    /// stream (no usable base layer) decoded into green and purple.
+    fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
+        guard demuxer.formatName.contains("mp4"),
+              snapshots.contains(where: { $0.kind == .video }),
+              let source = try? FileByteSource(path: demuxer.path),
+              let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
+        else { return }
+        for position in snapshots.indices where snapshots[position].kind == .video {
+            let trackID = demuxer.stream(snapshots[position].index).trackID
+            guard let track = movie.tracks.first(where: { $0.trackID == trackID }) else { continue }
+            // The stereo boxes are the probe's alone too: FFmpeg 5.1 reads neither lhvC nor vexu.
+            snapshots[position].isStereo = track.sampleEntries.contains(where: \.isStereo)
+            guard snapshots[position].doviProfile == nil,
+                  let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
+            else { continue }
+            snapshots[position].doviProfile = Int32(record.profile)
+            snapshots[position].doviCompatibility = Int32(record.baseLayerCompatibilityID)
+        }
+    }
+}

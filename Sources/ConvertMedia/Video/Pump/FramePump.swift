@@ -1,0 +1,157 @@
+import ConvertCore
+
+/// Runs a ``VideoPlan``: demux → (copy | decode → filter → encode) → mux.
+///
+/// Timestamps are rescaled only where they cross a stage boundary (input stream → filter graph →
+/// encoder → output stream), never re-generated, so variable frame rates survive and audio and
+/// video stay in sync over long clips. The packet loop checks the cancellation flag once per
+/// packet; FFmpeg's interrupt callback checks the same flag during blocking reads.
+final class FramePump {
+    private let demuxer: Demuxer
+    let muxer: Muxer
+    private let plan: VideoPlan
+    private let cancellation: CancellationFlag
+    private var lanes: [Int: any PumpLane] = [:]
+    private let progress: (Double) -> Void
+    /// Container tags left out because they give a location.
+    private(set) var removedLocationTags = 0
+    /// Facts the lanes found while opening their streams, for the job result.
+    var notes: [String] { plan.lanes.compactMap { lanes[$0.stream.index] as? VideoLane }.flatMap(\.notes) }
+    /// Damaged packets the decoders skipped, over all lanes.
+    var damagedPackets: Int { lanes.values.reduce(0) { $0 + $1.damagedPackets } }
+
+    init(demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
+         progress: @escaping (Double) -> Void) throws(ConvertError) {
+        self.demuxer = demuxer
+        self.muxer = muxer
+        self.plan = plan
+        self.cancellation = cancellation
+        self.progress = progress
+        for lane in plan.lanes {
+            let stream = demuxer.stream(lane.stream.index)
+            switch lane {
+            case .copy:
+                lanes[lane.stream.index] = try CopyLane(
+                    input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
+                    editListInput: demuxer.isISOBMFF)
+            case .video(_, let encoding):
+                let video = try VideoLane(
+                    input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
+                    format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
+                if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream) }
+                lanes[lane.stream.index] = video
+            case .audio(_, let encoding):
+                lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
+            }
+        }
+        if plan.format.muxer != .gif {
+            removedLocationTags = muxer.copyMetadata(from: demuxer, keepLocation: plan.keepLocation,
+                                                     keepIdentifiers: plan.keepIdentifiers)
+        }
+    }
+
+    /// Pumps every packet, drains every lane and writes the trailer.
+    func run() throws(ConvertError) {
+        try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
+        let startTime = demuxer.startTime
+        // Seeking lands on the keyframe at or before the start; the filters trim the rest.
+        if plan.start > 0 { demuxer.seek(to: plan.start) }
+        guard let primary = plan.lanes.first?.stream.index else { return }
+        let total = (plan.end.map { min($0, demuxer.duration ?? $0) } ?? demuxer.duration ?? 0) - plan.start
+        let packet = try Packet()
+        var reached = Reached()
+        var stoppedAtEnd = false
+        var primaryPackets = 0
+        var timing = FrameRateTiming()
+        while true {
+            try cancellation.check()
+            if try demuxer.read(into: packet) == .endOfFile { break }
+            let index = packet.streamIndex
+            let stream = demuxer.stream(index)
+            let timeBase = stream.timeBase
+            if plan.timesByFrameRate { timing.stamp(packet, stream: stream) }
+            // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
+            packet.shiftTimestamps(by: Rational.microseconds.rescale(startTime, to: timeBase))
+            let time = packet.dts == Packet.noTimestamp ? nil : Double(packet.dts) * timeBase.doubleValue
+            if let time { reached.anyStream = max(reached.anyStream ?? time, time) }
+            guard let lane = lanes[index] else {
+                packet.unref()
+                continue
+            }
+            if index == primary {
+                if let time {
+                    reached.primary = max(reached.primary ?? time, time)
+                    if total > 0 { progress(min(max((time - plan.start) / total, 0), 1)) }
+                    // Reordering never spans more than a second; past that the clip is complete.
+                    if let end = plan.end, time > end + 1 {
+                        packet.unref()
+                        stoppedAtEnd = true
+                        break
+                    }
+                }
+            }
+            if index == primary { primaryPackets += 1 }
+            try lane.consume(packet)
+            packet.unref()
+        }
+        // An output with a header and no data is no conversion; FFmpeg's Matroska muxer even
+        // writes an unreadable file for it.
+        guard primaryPackets > 0 else {
+            throw ConvertError(.input, key: "input.no-data",
+                               message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
+                               path: demuxer.path)
+        }
+        if !stoppedAtEnd { try checkComplete(reached, primary: primary) }
+        for index in plan.lanes.map(\.stream.index) {
+            try cancellation.check()
+            try lanes[index]?.finish()
+        }
+        try muxer.finish()
+        try endEditLists()
+        progress(1)
+    }
+
+    /// Ends each copied track's edit where the source's ends (see ``EditListEnd``).
+    private func endEditLists() throws(ConvertError) {
+        guard plan.format.isISOBMFF else { return }
+        var trims: [Int: Double] = [:]
+        for case let lane as CopyLane in lanes.values where lane.excessEnd > 0 { trims[lane.outputIndex] = lane.excessEnd }
+        try EditListEnd.shorten(path: muxer.temporaryPath, by: trims)
+    }
+}
+
+extension FramePump {
+    /// The latest packet times (seconds) the loop read.
+    struct Reached {
+        /// Of the primary (first kept) stream.
+        var primary: Double?
+        /// Of any stream, kept or not.
+        var anyStream: Double?
+    }
+
+    /// Throws `input.truncated` when the file ended well before the duration its index
+    /// announces: the end of the data is missing (a copy or download cut short), and converting
+    /// what is there would silently drop the rest.
+    ///
+    /// The primary stream is held to its own duration when the container states one; otherwise
+    /// (Matroska) the latest packet of any stream is held to the container's duration, so a video
+    /// track that simply ends before its sound is not mistaken for a cut.
+    private func checkComplete(_ reached: Reached, primary: Int) throws(ConvertError) {
+        let expected: Double
+        let last: Double
+        if let own = demuxer.stream(primary).snapshot?.duration, own > 0 {
+            (expected, last) = (own, reached.primary ?? 0)
+        } else if let container = demuxer.duration, container > 0 {
+            (expected, last) = (container, reached.anyStream ?? 0)
+        } else {
+            return
+        }
+        // The last packet starts one frame before the end; half a second (or 2 %) more is slack
+        // for long final frames and edit lists.
+        if last + max(0.5, expected * 0.02) < expected {
+            throw ConvertError(.input, key: "input.truncated",
+                               message: "\(demuxer.path) is incomplete: its data ends at \(Int(last)) s of \(Int(expected.rounded())) s.",
+                               path: demuxer.path)
+        }
+    }
+}
