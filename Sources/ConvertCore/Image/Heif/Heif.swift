@@ -2,16 +2,11 @@ internal import CHeif
 
 /// libheif's error struct as a `ConvertError`, or nil when it reports success.
 enum Heif {
-    /// FourCC values of `heif_color_profile_type` (built with a macro Swift cannot import).
-    static let profileNCLX: UInt32 = fourCC("nclx")
-    static let profileRICC: UInt32 = fourCC("rICC")
-    static let profilePROF: UInt32 = fourCC("prof")
-
-    static func fourCC(_ text: StaticString) -> UInt32 {
-        precondition(text.utf8CodeUnitCount == 4, "a FourCC has four characters")
-        let bytes = text.utf8Start
-        return (0..<4).reduce(UInt32(0)) { ($0 << 8) | UInt32(bytes[$1]) }
-    }
+    /// The `heif_color_profile_type` values (built with a macro Swift cannot import): the
+    /// big-endian codes ``FourCC`` already holds.
+    static let profileNCLX = FourCC("nclx").rawValue
+    static let profileRICC = FourCC("rICC").rawValue
+    static let profilePROF = FourCC("prof").rawValue
 
     /// Throws when `error` is not `heif_error_Ok`. Decoder and format errors are `.input`
     /// problems of the file; missing codecs are `.unsupported`; the rest are `.internal`.
