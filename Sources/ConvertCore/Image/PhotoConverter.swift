@@ -112,8 +112,11 @@ public enum PhotoConverter {
             if metadata.location != .noneFound { location = metadata.location }
             let output: OutputFile
             if let target = request.targetByteCount {
+                // A smaller decode of the same input reuses what was read of it.
+                var searched = request
+                searched.probed = opened
                 let result = try encodeToTarget(
-                    request, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
+                    searched, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
                     gainMap: gainMap.carried.flatMap { $0.frameIndex == index ? $0 : nil }, cancellation: cancellation)
                 frames[index] = nil
                 result.notes.forEach(note)

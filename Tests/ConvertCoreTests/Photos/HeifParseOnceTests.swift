@@ -40,6 +40,22 @@ struct HeifParseOnceTests {
         #expect(try Self.size(output) == "\(info.width),\(info.height)")
     }
 
+    @Test("a target size met by shrinking decodes the HEIC again, from the same item model")
+    func targetSize() async throws {
+        let (folder, path) = try Self.watchedCopy("photos/pug.heic")
+        defer {
+            HeifMeta.parses.stopWatching(path)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let request = PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder.path, targetByteCount: 60_000)
+        let result = try await PhotoConverter.convert(request).result()
+        let output = try #require(result.outputs.first)
+        #expect(output.byteCount <= 60_000)
+        #expect(result.notes.contains { $0.hasPrefix("resized to") }, "\(result.notes)")
+        #expect(HeifMeta.parses.parses(of: path) == 1)
+        #expect(try !Self.size(output.path).isEmpty)
+    }
+
     @Test("a probe handed to the conversion (a batch item's) makes the probe and the conversion one parse together")
     func probeHandedOver() async throws {
         let (folder, path) = try Self.watchedCopy("photos/IMG_3853.HEIC")
