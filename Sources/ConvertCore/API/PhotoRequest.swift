@@ -54,6 +54,10 @@ public struct PhotoRequest: Sendable {
     public var maxPixels: Int
     /// What happens to an HDR gain map (default: kept where the output can carry one).
     public var hdr: HDRPolicy = .keep
+    /// The input as a batch's cost estimate already read it (format and HEIF item model), so the
+    /// conversion does not parse it again; nil: the conversion reads it. Ignored when its path
+    /// is not ``inputPath``.
+    package var probed: PhotoInput?
 
     /// Creates a request with share-safe defaults: the format's ``PhotoFormat/defaultQuality``
     /// (85; 55 for HEIC), location removed, colours kept,

@@ -42,32 +42,6 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
         case .jxl: "jxl"
         }
     }
-
-    /// Identifies a format from a file's first bytes (at least 12 for HEIF); nil when unknown.
-    package static func sniff(_ head: [UInt8]) -> PhotoFormat? {
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
-        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
-        // A bare JPEG XL codestream, or the ISOBMFF container's 12-byte `JXL ` signature box.
-        if head.starts(with: [0xFF, 0x0A]) { return .jxl }
-        if head.starts(with: [0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
-        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
-            // Major brand, then compatible brands up to the end of the ftyp box (or what was read).
-            let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
-            let end = min(head.count, max(12, boxSize))
-            var brands: [String] = []
-            var offset = 8
-            while offset + 4 <= end {
-                if offset != 12 { brands.append(String(decoding: head[offset..<(offset + 4)], as: UTF8.self)) }
-                offset += 4
-            }
-            if brands.first == "avif" || brands.first == "avis" { return .avif }
-            let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "MiHE"]
-            if brands.contains(where: heifBrands.contains) { return brands.contains("avif") && !brands.contains("heic") ? .avif : .heic }
-        }
-        return nil
-    }
 }
 
 /// One decoded picture with the metadata that belongs to it.
@@ -118,7 +92,7 @@ package enum ImageDecoder {
     /// Reads the first bytes of `path` and identifies the format.
     package static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
         let head = try readHead(path: path, count: 64)
-        guard let format = PhotoFormat.sniff(head) else {
+        guard let format = MediaSniffer.kind(of: head).photoFormat else {
             throw ConvertError(
                 .unsupported, key: "input.unknown-format",
                 message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL).",
@@ -165,13 +139,21 @@ package enum ImageDecoder {
         return DecodedFrame(bitmap: bitmap.applyingOrientation(orientation), exif: exif, xmp: xmp)
     }
 
-    /// Decodes `path`.
-    package static func decode(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto {
-        let format = try sniff(path: path)
+    /// Decodes `path`; `opened` is its format and HEIF reader when the caller read them already
+    /// (see ``PhotoInput``), so the file's structure is not parsed again.
+    package static func decode(
+        path: String, options: DecodeOptions, cancellation: CancellationFlag,
+        opened: (format: PhotoFormat, heif: HeifFile?)? = nil
+    ) throws(ConvertError) -> DecodedPhoto {
+        let format: PhotoFormat
+        if let opened { format = opened.format } else { format = try sniff(path: path) }
         var photo: DecodedPhoto
         switch format {
         case .heic, .avif:
-            photo = try decodeHeif(path: path, format: format, options: options, cancellation: cancellation)
+            // Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
+            var heif: HeifFile?
+            if let opened { heif = opened.heif } else if format == .heic { heif = try PhotoInput.open(path: path).heifFile() }
+            photo = try decodeHeif(path: path, format: format, heif: heif, options: options, cancellation: cancellation)
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options)
         case .png:
@@ -214,9 +196,9 @@ package enum ImageDecoder {
     }
 
     private static func decodeHeif(
-        path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
+        path: String, format: PhotoFormat, heif: HeifFile?, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
-        if format == .heic, let photo = try decodeHEVC(path: path, options: options, cancellation: cancellation) {
+        if format == .heic, let heif, let photo = try decodeHEVC(heif, path: path, options: options, cancellation: cancellation) {
             return photo
         }
         return try decodeWithLibheif(path: path, format: format, options: options, cancellation: cancellation)
@@ -225,8 +207,10 @@ package enum ImageDecoder {
     /// Decodes an HEVC-coded HEIF with offconvert's own reader (``HeifFile``) and tile decoder,
     /// converting YCbCr to RGB itself; nil when the file is not one this path decodes exactly
     /// (AV1, alpha, `clap`, other chroma formats, damaged tiles), which libheif then judges.
-    private static func decodeHEVC(path: String, options: DecodeOptions, cancellation: CancellationFlag) throws(ConvertError) -> DecodedPhoto? {
-        guard let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) else { return nil }
+    private static func decodeHEVC(
+        _ file: HeifFile, path: String, options: DecodeOptions, cancellation: CancellationFlag
+    ) throws(ConvertError) -> DecodedPhoto? {
+        guard file.isHEVC(file.primaryID) else { return nil }
         let ids = options.allImages ? file.topLevelImageIDs : [file.primaryID]
         guard !ids.isEmpty, ids.allSatisfy(file.isHEVC) else { return nil }
         var notes: [String] = []

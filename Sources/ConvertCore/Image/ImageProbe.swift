@@ -70,9 +70,14 @@ public struct ImageInfo: Sendable, Codable, Hashable {
 public enum ImageProbe {
     /// Probes the image at `path` (format detected from its content).
     public static func probe(path: String) throws(ConvertError) -> ImageInfo {
-        let format = try ImageDecoder.sniff(path: path)
-        switch format {
-        case .heic, .avif: return try probeHeif(path: path, format: format)
+        try probe(PhotoInput.open(path: path))
+    }
+
+    /// Probes `input`, read already (its HEIF item model is not parsed again).
+    package static func probe(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
+        let path = input.path
+        switch input.format {
+        case .heic, .avif: return try probeHeif(input)
         case .jpeg: return try probeJPEG(path: path)
         case .png:
             // The header chunks say all `info` shows: inflating the pixels would cost the whole
@@ -83,8 +88,11 @@ public enum ImageProbe {
                 format: .png, width: header.width, height: header.height, bitDepth: header.bitDepth,
                 hasAlpha: header.hasAlpha, icc: header.icc, exif: header.exif, xmp: PNGText.xmp(data))
         case .webp:
-            let decoded = try WebPCodec.decode(ImageDecoder.readAll(path: path), maxPixels: 400_000_000, path: path)
-            return info(format: .webp, bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
+            // Headers and metadata chunks only, as for PNG: no limit to apply, no pixels decoded.
+            let header = try WebPCodec.header(ImageDecoder.readAll(path: path), path: path)
+            return info(
+                format: .webp, width: header.width, height: header.height, bitDepth: 8, hasAlpha: header.hasAlpha,
+                icc: header.icc, exif: header.exif, xmp: header.xmp)
         case .gif:
             // GIF's palette pixels become 8-bit RGBA with alpha (transparent outside the frame).
             let image = try GIFDecoder.firstImage(ImageDecoder.readAll(path: path), path: path)
@@ -121,13 +129,6 @@ public enum ImageProbe {
         if let iptc, IPTC.hasLocation(iptc) { sources.append("IPTC") }
         if exif?.thumbnailHasGPS == true { sources.append("EXIF thumbnail") }
         return sources
-    }
-
-    /// Info for formats whose whole bitmap was decoded (WebP, GIF); width/height are upright.
-    private static func info(format: PhotoFormat, bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?) -> ImageInfo {
-        info(
-            format: format, width: bitmap.width, height: bitmap.height, bitDepth: bitmap.sourceBitDepth,
-            hasAlpha: bitmap.hasAlpha, icc: bitmap.icc, exif: exif, xmp: xmp)
     }
 
     /// Info for a picture stored `width`×`height` and turned upright by its EXIF Orientation.
@@ -167,15 +168,16 @@ public enum ImageProbe {
         return info
     }
 
-    private static func probeHeif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
-        if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+    private static func probeHeif(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
+        let (path, format) = (input.path, input.format)
+        if let file = try input.heifFile(), file.isHEVC(file.primaryID) {
             guard file.isStoredWhole else {
                 throw ConvertError(
                     .input, key: "input.truncated", message: "\(path) is damaged: it is cut short.", path: path)
             }
             return probeHEVC(file, format: format)
         }
-        return try probeWithLibheif(path: path, format: format)
+        return try probeWithLibheif(path: path, format: format, meta: input.heifMeta)
     }
 
     /// Info for an HEVC-coded HEIF from offconvert's own reader, the way libheif would report it.
@@ -220,7 +222,7 @@ public enum ImageProbe {
         return info
     }
 
-    private static func probeWithLibheif(path: String, format: PhotoFormat) throws(ConvertError) -> ImageInfo {
+    private static func probeWithLibheif(path: String, format: PhotoFormat, meta: HeifMeta?) throws(ConvertError) -> ImageInfo {
         let context = try HeifContext(reading: path, decodingThreads: 1)
         let primary = try context.primaryImage()
         let exifBytes = primary.exif
@@ -242,7 +244,7 @@ public enum ImageProbe {
         var auxiliary = primary.auxiliaryTypes
         if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }
         let coded = primary.codedSize
-        let transforms = containerTransforms(path: path)
+        let transforms = containerTransforms(meta)
         let rotates = (transforms.rotation.map { $0 % 180 == 90 } ?? false)
             || (coded.width > 0 && coded.width != coded.height && coded.width == primary.height && coded.height == primary.width)
         var info = ImageInfo(
@@ -257,14 +259,13 @@ public enum ImageProbe {
         return info
     }
 
-    /// The primary item's `irot` and `imir`, read from the boxes (libheif applies them and says
-    /// nothing); none when the item table cannot be read.
-    private static func containerTransforms(path: String) -> (rotation: Int?, mirror: String?) {
-        guard let source = try? FileByteSource(path: path), let table = try? HeifItemTable(reader: BoxReader(source: source))
-        else { return (nil, nil) }
+    /// The primary item's `irot` and `imir`, read from the item model (libheif applies them and
+    /// says nothing); none when the item table could not be read.
+    private static func containerTransforms(_ meta: HeifMeta?) -> (rotation: Int?, mirror: String?) {
+        guard let meta, let primary = meta.primaryID else { return (nil, nil) }
         var rotation: Int?
         var mirror: String?
-        for association in table.properties[table.primaryID] ?? [] {
+        for association in meta.properties[primary] ?? [] {
             switch association.property {
             case .irot(let turns) where turns % 4 != 0: rotation = turns % 4 * 90
             case .imir(let topToBottom): mirror = topToBottom ? "top-to-bottom" : "left-to-right"

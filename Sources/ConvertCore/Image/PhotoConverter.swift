@@ -79,16 +79,23 @@ public enum PhotoConverter {
                 .unsupported, key: "output.depth-unsupported",
                 message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
         }
-        if let result = try directHeicToJPEG(request, reporter: reporter, cancellation: cancellation) { return result }
+        // The input is read once: every reader below takes its format and item model from here.
+        let opened: PhotoInput
+        if let probed = request.probed, probed.path == input { opened = probed } else { opened = try PhotoInput.open(path: input) }
+        let heif = try opened.heifFile()
+        if let result = try directHeicToJPEG(request, format: opened.format, heif: heif, reporter: reporter, cancellation: cancellation) {
+            return result
+        }
         let recompression = try recompressedJPEG(request, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
-        var photo = try ImageDecoder.decode(path: input, options: decodeOptions(for: request), cancellation: cancellation)
+        var photo = try ImageDecoder.decode(
+            path: input, options: decodeOptions(for: request), cancellation: cancellation, opened: (opened.format, heif))
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         if case .refused = recompression { notes.append(refusedRecompressionNote) }
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
-        let gainMap = try generalGainMap(request, cancellation: cancellation)
+        let gainMap = try generalGainMap(request, format: opened.format, heif: heif, cancellation: cancellation)
         gainMap.note.map(note)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
@@ -105,8 +112,11 @@ public enum PhotoConverter {
             if metadata.location != .noneFound { location = metadata.location }
             let output: OutputFile
             if let target = request.targetByteCount {
+                // A smaller decode of the same input reuses what was read of it.
+                var searched = request
+                searched.probed = opened
                 let result = try encodeToTarget(
-                    request, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
+                    searched, frameIndex: index, frame: &frames[index], target: target, metadata: metadata,
                     gainMap: gainMap.carried.flatMap { $0.frameIndex == index ? $0 : nil }, cancellation: cancellation)
                 frames[index] = nil
                 result.notes.forEach(note)
@@ -227,15 +237,15 @@ extension PhotoConverter {
     /// take go through libheif's own planes when they are already in JPEG's layout. Returns nil
     /// when the photo does not qualify; the caller then takes the general path.
     package static func directHeicToJPEG(
-        _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
+        _ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
         guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
             request.targetByteCount == nil
         else { return nil }
         let input = request.inputPath
         let threads = request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount
-        guard try ImageDecoder.sniff(path: input) == .heic,
-            let source = try directJPEGSource(path: input, decodingThreads: threads, maxPixels: request.maxPixels)
+        guard format == .heic,
+            let source = try directJPEGSource(path: input, heif: heif, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
         let pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
@@ -323,11 +333,14 @@ extension PhotoConverter {
     /// which ``HeifYCbCrDecoder`` re-expresses in BT.601 on the planes.
     private static let directMatrices: Set<Int> = [1, 2, 5, 6, 9]
 
-    /// Opens a HEIC's primary image for ``directHeicToJPEG(_:reporter:cancellation:)``, or
-    /// returns nil when its planes cannot go to the JPEG encoder. Shared with the decode-only
-    /// benchmark (``DecodeFloor``) so that both decode with the same settings.
-    package static func directJPEGSource(path: String, decodingThreads: Int, maxPixels: Int) throws(ConvertError) -> DirectSource? {
-        if let file = try HeifFile.open(path: path), file.isHEVC(file.primaryID) {
+    /// Opens a HEIC's primary image for ``directHeicToJPEG(_:format:heif:reporter:cancellation:)``
+    /// (from `heif`, offconvert's reader of it, when it takes the file), or returns nil when its
+    /// planes cannot go to the JPEG encoder. Shared with the decode-only benchmark
+    /// (``DecodeFloor``) so that both decode with the same settings.
+    package static func directJPEGSource(
+        path: String, heif: HeifFile?, decodingThreads: Int, maxPixels: Int
+    ) throws(ConvertError) -> DirectSource? {
+        if let file = heif, file.isHEVC(file.primaryID) {
             let primary = file.primaryID
             guard let size = file.displayedSize(primary) else { return nil }
             try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Identifies a file by its first bytes, never by its name: a JPEG called `.heic` is a JPEG.
+/// Identifies a file by its first bytes, never by its name: a JPEG called `.heic` is a JPEG. The
+/// one sniffer: the batch triage, the photo decoder, the probe and the motion/Live readers all ask it.
 package enum MediaSniffer {
     /// What the first bytes say.
-    package enum Kind: Equatable {
-        /// A still image: short format id and readable name.
-        case image(format: String, name: String)
+    package enum Kind: Equatable, Sendable {
+        /// A still image (or a HEIF image sequence).
+        case image(ImageFormat)
         /// An ISO base media file (MP4, MOV, 3GP...) that is not a still image, with its `ftyp`
         /// major brand (nil for an old QuickTime movie without `ftyp`).
         case isoMedia(brand: FourCC?)
@@ -13,30 +14,44 @@ package enum MediaSniffer {
         case matroska(isWebM: Bool)
         /// Anything else: left to FFmpeg's probing.
         case other
+
+        /// The photo format the engine decodes it as; nil when it is not a still image.
+        package var photoFormat: PhotoFormat? {
+            if case .image(let format) = self { format.photoFormat } else { nil }
+        }
+
+        /// Whether it is a HEIF item file (HEIC, HEIF, AVIF).
+        package var isHEIF: Bool {
+            if case .image(let format) = self { format.isHEIF } else { false }
+        }
     }
 
     /// The short ids of image formats (``MediaInfo/format``).
-    package static let imageFormats: Set<String> = ["jpeg", "png", "webp", "gif", "heic", "heif", "avif", "jxl"]
+    package static let imageFormats: Set<String> = Set(ImageFormat.all.map(\.id))
 
-    /// Brands of an `ftyp` that make the file a HEIF/AVIF still image (or image sequence).
+    /// Brands of an `ftyp` that make the file a HEIF/AVIF still image (or image sequence): a
+    /// coding brand as the major brand decides; a structural one (`mif1`, `msf1`, `mif2`, `miaf`,
+    /// `MiHE`) looks at the compatible brands for the coding.
     private static let heicBrands: Set<FourCC> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
     private static let avifBrands: Set<FourCC> = ["avif", "avis"]
-    private static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2"]
+    private static let heifBrands: Set<FourCC> = ["mif1", "msf1", "mif2", "miaf", "MiHE"]
 
     /// Top-level box types that start an ISO file without an `ftyp` (old QuickTime movies).
     private static let quickTimeStarts: Set<FourCC> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
 
-    /// Classifies `head`, the first bytes of a file (64 or more when the file has them).
+    /// Classifies `head`, the first bytes of a file (64 or more when the file has them; 12 are
+    /// enough for a HEIF's major brand).
     package static func kind(of head: [UInt8]) -> Kind {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .image(format: "jpeg", name: "JPEG image") }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(format: "png", name: "PNG image") }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(format: "gif", name: "GIF image") }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(format: "webp", name: "WebP image") }
+        if starts([0xFF, 0xD8, 0xFF]) { return .image(.jpeg) }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(.png) }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(.gif) }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(.webp) }
+        // A bare JPEG XL codestream, or the ISOBMFF container's 12-byte `JXL ` signature box.
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]) {
-            return .image(format: "jxl", name: "JPEG XL image")
+            return .image(.jxl)
         }
         if starts([0x1A, 0x45, 0xDF, 0xA3]) {
             // The EBML header (DocType among its first elements) fits in the first 64 bytes.
@@ -52,12 +67,12 @@ package enum MediaSniffer {
                 offset += 4
             }
             let major = brands[0]
-            if heicBrands.contains(major) { return .image(format: "heic", name: "HEIC image") }
-            if avifBrands.contains(major) { return .image(format: "avif", name: "AVIF image") }
+            if heicBrands.contains(major) { return .image(.heic) }
+            if avifBrands.contains(major) { return .image(.avif) }
             if heifBrands.contains(major) {
-                if brands.contains(where: { heicBrands.contains($0) }) { return .image(format: "heic", name: "HEIC image") }
-                if brands.contains(where: { avifBrands.contains($0) }) { return .image(format: "avif", name: "AVIF image") }
-                return .image(format: "heif", name: "HEIF image")
+                if brands.contains(where: { heicBrands.contains($0) }) { return .image(.heic) }
+                if brands.contains(where: { avifBrands.contains($0) }) { return .image(.avif) }
+                return .image(.heif)
             }
             return .isoMedia(brand: major)
         }

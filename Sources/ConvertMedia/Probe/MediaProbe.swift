@@ -46,7 +46,8 @@ public enum MediaProbe {
         }
         let byteCount = Int(source.size)
         let kind = MediaSniffer.kind(of: head)
-        if case .image(let format, let name) = kind {
+        if case .image(let image) = kind {
+            let (format, name) = (image.id, image.name)
             // The image part is a bonus over format and size: a picture too damaged to describe
             // is still identified, with the reason given.
             do {

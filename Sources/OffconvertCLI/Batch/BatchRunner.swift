@@ -27,6 +27,9 @@ package struct BatchItem: Sendable {
     /// Whether ``destination`` was chosen by the namer (not typed by the user): the engine may
     /// then number around it if another process takes the name first.
     package var mayRenumber = false
+    /// The photo input as the cost estimate read it (see ``BatchWork/probe``), handed to the
+    /// conversion so it does not parse the file again; nil when no estimate read it.
+    package var photo: PhotoInput?
 
     /// An item; the rest of its fields are filled in by the plan.
     package init(index: Int, input: String, destination: String, cost: Int64, overwrite: Bool) {
@@ -52,6 +55,9 @@ package struct BatchWork: Sendable {
     /// The input's declared peak memory in bytes (see `BatchScheduler.bitmapBytes`); read the
     /// header only, this runs for every input before any work.
     package var cost: @Sendable (_ input: String) async -> Int64
+    /// Used instead of ``cost`` when set (the photo commands): reads an input's header once for
+    /// its cost and keeps what it read in ``BatchItem/photo`` for the conversion.
+    package var probe: (@Sendable (_ input: String) async -> (cost: Int64, photo: PhotoInput?))? = nil
     /// The expected output size, for the free-space check; the input's size by default.
     package var estimatedOutputBytes: @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes }
     /// Set when every input goes into one output at this path (`images-to-pdf`): the batch is
@@ -193,7 +199,13 @@ package enum BatchRunner {
         // --jobs 1) always runs, and for a video its cost is a whole probe of the file that the
         // conversion then opens again (a tenth of a short remux's time).
         if pending.count > 1 && options.jobs > 1 {
-            for position in pending.indices { pending[position].cost = await work.cost(pending[position].input) }
+            for position in pending.indices {
+                if let probe = work.probe {
+                    (pending[position].cost, pending[position].photo) = await probe(pending[position].input)
+                } else {
+                    pending[position].cost = await work.cost(pending[position].input)
+                }
+            }
         }
         guard !pending.isEmpty else {
             journal.end(allSucceeded: true)

@@ -132,7 +132,18 @@ package enum PhotoWork {
     /// `--all-images`. A `--resize` box larger than the photo (fill, pad) counts at its size.
     /// A file whose header cannot be read costs nothing: it fails at once.
     package static func cost(of input: String, request: PhotoRequest) -> Int64 {
-        guard let info = try? ImageProbe.probe(path: input) else { return 0 }
+        estimate(of: input, request: request).cost
+    }
+
+    /// ``cost(of:request:)`` and the input as it was read for it (detached from its file), which
+    /// the conversion takes over instead of reading the file again.
+    package static func estimate(of input: String, request: PhotoRequest) -> (cost: Int64, photo: PhotoInput?) {
+        guard let opened = try? PhotoInput.open(path: input), let info = try? ImageProbe.probe(opened) else { return (0, nil) }
+        return (cost(of: info, request: request), opened.detached())
+    }
+
+    /// The peak memory of converting a photo described by `info` with `request`.
+    private static func cost(of info: ImageInfo, request: PhotoRequest) -> Int64 {
         let bytesPerPixel = info.bitDepth > 8 ? 8 : 4
         var bitmaps = request.targetByteCount == nil ? 2 : 3
         if request.allImages { bitmaps *= max(1, info.imageCount) }
@@ -153,6 +164,15 @@ package enum PhotoWork {
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
+        let work = batchWork(command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// The ``BatchWork`` of a photo command: each input probed once for its cost, and that probe
+    /// handed to its conversion.
+    package static func batchWork(
+        command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "", shrinking: Bool = false
+    ) -> BatchWork {
         var work = BatchWork(
             command: command,
             identity: [
@@ -163,7 +183,6 @@ package enum PhotoWork {
                 "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
-            // The header read opens the file through libheif or a codec: off the cooperative pool.
             cost: { input in (try? await runBlocking { _ in cost(of: input, request: template) }) ?? 0 },
             estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
             convert: { item, progress throws(ConvertError) in
@@ -172,6 +191,7 @@ package enum PhotoWork {
                 request.outputPath = item.destination
                 request.overwrite = item.overwrite
                 request.outputMayBeRenumbered = item.mayRenumber
+                request.probed = item.photo
                 // One photo uses every core for decoding; a batch balances jobs against tile
                 // threads, and its last photos, with cores left idle, get them back.
                 request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
@@ -179,8 +199,10 @@ package enum PhotoWork {
                 return shrinking ? noteIfLarger(result, than: item.inputBytes) : result
             })
         work.accepts = .photos
+        // The header read opens the file through libheif or a codec: off the cooperative pool.
+        work.probe = { input in (try? await runBlocking { _ in estimate(of: input, request: template) }) ?? (0, nil) }
         work.check = { input in photoProblem(input, maxPixels: template.maxPixels) }
-        return await BatchRunner.run(work, options: options, console: console)
+        return work
     }
 
     /// `result` with a note when its outputs are larger than the source's `inputBytes`.

@@ -112,9 +112,9 @@ struct ConversionMutationTests {
         let bytes = [UInt8](head)
         switch path {
         case .probe: return true
-        case .jpeg: return PhotoFormat.sniff(bytes) == .jpeg
-        case .png: return PhotoFormat.sniff(bytes) == .png
-        case .webp: return PhotoFormat.sniff(bytes) == .webp
+        case .jpeg: return MediaSniffer.kind(of: bytes).photoFormat == .jpeg
+        case .png: return MediaSniffer.kind(of: bytes).photoFormat == .png
+        case .webp: return MediaSniffer.kind(of: bytes).photoFormat == .webp
         case .gif: return bytes.starts(with: Array("GIF8".utf8))
         case .audio: return bytes.starts(with: Array("RIFF".utf8))
         case .remux, .transcode: return (try? await MediaProbe.probe(path: file))?.byteCount ?? 0 > 0

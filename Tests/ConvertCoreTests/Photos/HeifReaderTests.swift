@@ -4,7 +4,7 @@ import Testing
 @testable import ConvertCore
 @testable import ConvertMedia
 
-/// offconvert's own HEIF reader (HeifFile on HeifItemTable, tiles through libde265, YCbCr → RGB on
+/// offconvert's own HEIF reader (HeifFile on HeifMeta, tiles through libde265, YCbCr → RGB on
 /// our planes) on the files libheif 1.15 refuses: an iOS 18 iPhone photo and generated variants of
 /// its layout. Pixels are checked against pillow-heif (a newer libheif), run as a process.
 @Suite("HEIF reader: iOS 18 HEICs")
@@ -130,7 +130,7 @@ struct HeifReaderAgreementTests {
             let size = UInt32(8 + payload.count)
             return withUnsafeBytes(of: size.bigEndian, Array.init) + Array(type.utf8) + payload
         }
-        let count = HeifItemTable.Limits.items + 1
+        let count = HeifMeta.Limits.items + 1
         var entries: [UInt8] = []
         for id in 0..<count {
             entries += box("infe", [2, 0, 0, 0, UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF), 0, 0] + Array("hvc1".utf8) + [0])
@@ -138,8 +138,8 @@ struct HeifReaderAgreementTests {
         let iinf = box("iinf", [0, 0, 0, 0, UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + entries)
         let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + iinf + box("iloc", [1, 0, 0, 0, 0x44, 0, 0, 0])
             + box("iprp", box("ipco", [])))
-        let reader = BoxReader(source: MemoryByteSource(bytes: meta))
-        #expect(throws: BoxError.overLimit(what: "items", limit: HeifItemTable.Limits.items)) { try HeifItemTable(reader: reader) }
+        let source = MemoryByteSource(bytes: meta)
+        #expect(throws: BoxError.overLimit(what: "items", limit: HeifMeta.Limits.items)) { try HeifMeta(source: source) }
         #expect(BoxError.overLimit(what: "items", limit: 50_000).description.contains("50000"))
     }
 }
@@ -161,7 +161,8 @@ struct HeifCameraLayoutTests {
     @Test("heic-to-jpg decodes them straight from the tiles, not through libheif", arguments: layouts)
     func directPath(name: String) throws {
         let path = Self.path(name)
-        let source = try #require(try PhotoConverter.directJPEGSource(path: path, decodingThreads: 2, maxPixels: PixelLimit.defaultMaxPixels))
+        let source = try #require(try PhotoConverter.directJPEGSource(
+            path: path, heif: try HeifFile.open(path: path), decodingThreads: 2, maxPixels: PixelLimit.defaultMaxPixels))
         #expect(source.file != nil)
         let picture = try #require(try PhotoConverter.directPicture(
             path: path, source: source, decodingThreads: 2, maxPixels: PixelLimit.defaultMaxPixels, cancellation: CancellationFlag()))

@@ -42,7 +42,7 @@ struct HostileImageTests {
         for bytes in Self.damaged(Array(jpeg.prefix(4000)), seed: 11, count: 200) {
             _ = JPEGMarkers.metadata(bytes)
             _ = JPEGMarkers.removing(markers: [0xE1], from: bytes)
-            _ = PhotoFormat.sniff(bytes)
+            _ = MediaSniffer.kind(of: bytes).photoFormat
         }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

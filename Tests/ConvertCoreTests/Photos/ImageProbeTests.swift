@@ -77,7 +77,7 @@ struct ImageProbeTests {
 
     @Test("formats are recognised by content", arguments: sniffTable)
     func sniff(head: [UInt8], expected: PhotoFormat?) {
-        #expect(PhotoFormat.sniff(head) == expected)
+        #expect(MediaSniffer.kind(of: head).photoFormat == expected)
     }
 
     @Test("broken and non-image files give categorised errors")

@@ -238,7 +238,7 @@ struct JXLTests {
         #expect(try Self.rgb48(output) == Self.rgb48(png))
         let container = try await Self.convert(Fixtures.path("photos/DSCN0010.jpg"), in: directory).path
         #expect(try ImageDecoder.sniff(path: container) == .jxl)
-        #expect(MediaSniffer.kind(of: try ImageDecoder.readHead(path: container, count: 64)) == .image(format: "jxl", name: "JPEG XL image"))
+        #expect(MediaSniffer.kind(of: try ImageDecoder.readHead(path: container, count: 64)) == .image(.jxl))
         let probed = try ImageProbe.probe(path: container)
         #expect(probed.width == 640 && probed.height == 480 && probed.hasEXIF && probed.make == "NIKON" && !probed.hasLocation)
     }

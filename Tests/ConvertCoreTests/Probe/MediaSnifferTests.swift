@@ -13,16 +13,18 @@ struct MediaSnifferTests {
     typealias Row = (head: [UInt8], expected: MediaSniffer.Kind)
 
     static let rows: [Row] = [
-        ([0xFF, 0xD8, 0xFF, 0xE1], .image(format: "jpeg", name: "JPEG image")),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .image(format: "png", name: "PNG image")),
-        (Array("GIF89a".utf8), .image(format: "gif", name: "GIF image")),
-        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), .image(format: "webp", name: "WebP image")),
+        ([0xFF, 0xD8, 0xFF, 0xE1], .image(.jpeg)),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .image(.png)),
+        (Array("GIF89a".utf8), .image(.gif)),
+        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), .image(.webp)),
         (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI LIST".utf8), .other),
-        (ftyp("heic", ["mif1", "heic"]), .image(format: "heic", name: "HEIC image")),
-        (ftyp("mif1", ["mif1", "heic"]), .image(format: "heic", name: "HEIC image")),
-        (ftyp("mif1", ["mif1", "avif"]), .image(format: "avif", name: "AVIF image")),
-        (ftyp("mif1", ["mif1"]), .image(format: "heif", name: "HEIF image")),
-        (ftyp("avif", ["avif", "mif1"]), .image(format: "avif", name: "AVIF image")),
+        (ftyp("heic", ["mif1", "heic"]), .image(.heic)),
+        (ftyp("mif1", ["mif1", "heic"]), .image(.heic)),
+        (ftyp("mif1", ["mif1", "avif"]), .image(.avif)),
+        (ftyp("mif1", ["mif1"]), .image(.heif)),
+        (ftyp("avif", ["avif", "mif1"]), .image(.avif)),
+        (ftyp("MiHE", ["MiHE", "heic"]), .image(.heic)),
+        (ftyp("miaf", ["miaf", "avif"]), .image(.avif)),
         (ftyp("isom", ["isom", "avc1"]), .isoMedia(brand: "isom")),
         (ftyp("qt  ", ["qt  "]), .isoMedia(brand: "qt  ")),
         (B.box("wide", []) + B.header("mdat", size: 100), .isoMedia(brand: nil)),
@@ -35,5 +37,14 @@ struct MediaSnifferTests {
     @Test("identifies files by their first bytes", arguments: 0..<rows.count)
     func kinds(row: Int) {
         #expect(MediaSniffer.kind(of: Self.rows[row].head) == Self.rows[row].expected)
+    }
+
+    @Test("a plain HEIF is decoded as a HEIC; a movie is no photo")
+    func photoFormats() {
+        #expect(MediaSniffer.kind(of: Self.ftyp("mif1", ["mif1"])).photoFormat == .heic)
+        #expect(MediaSniffer.kind(of: Self.ftyp("mif1", ["mif1"])).isHEIF)
+        #expect(MediaSniffer.kind(of: Self.ftyp("isom", ["isom", "avc1"])).photoFormat == nil)
+        #expect(!MediaSniffer.kind(of: Self.ftyp("isom", ["isom", "avc1"])).isHEIF)
+        #expect(MediaSniffer.kind(of: [0xFF, 0xD8, 0xFF, 0xE0]).photoFormat == .jpeg)
     }
 }

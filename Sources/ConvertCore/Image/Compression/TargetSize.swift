@@ -74,8 +74,11 @@ extension PhotoConverter {
             case .shrink(let next):
                 longEdge = next
                 frame = nil
+                var opened: (format: PhotoFormat, heif: HeifFile?)?
+                if let probed = request.probed, probed.path == path { opened = (probed.format, try probed.heifFile()) }
                 var photo = try ImageDecoder.decode(
-                    path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation)
+                    path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation,
+                    opened: opened)
                 guard photo.frames.indices.contains(frameIndex) else {
                     throw ConvertError(.input, key: "input.changed", message: "\(path) changed while it was being read.", path: path)
                 }

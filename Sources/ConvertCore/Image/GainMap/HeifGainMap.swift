@@ -46,7 +46,7 @@ package struct HeifGainMap: Sendable {
     /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
     /// with a version-0 ISO 21496-1 record this writer carries; nil otherwise.
     private static func isoPresence(in file: HeifFile) -> Presence? {
-        let table = file.table
+        let table = file.meta
         for item in table.itemIDs where table.types[item] == "tmap" {
             guard let inputs = table.derivedFrom[item], inputs.count == 2, inputs[0] == file.primaryID,
                 table.types[inputs[1]] == "hvc1" || table.types[inputs[1]] == "grid",
@@ -85,7 +85,7 @@ package struct HeifGainMap: Sendable {
 
     /// The luma samples of HEVC image `item` (a single picture or a grid of them), at 8 bits.
     private static func lumaPlane(_ file: HeifFile, item: UInt32) throws(ConvertError) -> GrayPlane? {
-        let table = file.table
+        let table = file.meta
         let tiles: [UInt32]
         var columns = 1
         var size: (width: Int, height: Int)?

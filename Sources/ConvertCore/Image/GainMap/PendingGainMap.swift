@@ -5,8 +5,9 @@ import Synchronization
 /// caller decodes and encodes the primary picture: the primary's JPEG encoding is one thread,
 /// and the map's HEVC decode is another, so on two cores they overlap instead of adding up.
 ///
-/// The worker opens the file again (a ``HeifFile`` belongs to one thread) and owns its own
-/// TurboJPEG compressor. ``wait()`` is always called before the conversion returns, so the
+/// The worker reads the conversion's own ``HeifFile`` (a value whose reads are positional, so
+/// two threads may read it at once; the file is not parsed again) and owns its own TurboJPEG
+/// compressor. ``wait()`` is always called before the conversion returns, so the
 /// map's bitmap never outlives the job that counted it against the memory budget.
 package final class PendingGainMap: Sendable {
     /// The encoded map: its parameters (``HeifGainMap/plane`` as encoded) and the JPEG stream.
@@ -17,16 +18,16 @@ package final class PendingGainMap: Sendable {
 
     private init() {}
 
-    /// Starts encoding the gain map of the HEIC at `path`, whose primary is displayed at `size`,
+    /// Starts encoding the gain map of the HEIC `file`, whose primary is displayed at `size`,
     /// at JPEG `quality`.
     package static func start(
-        path: String, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
+        file: HeifFile, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
     ) -> PendingGainMap {
         let pending = PendingGainMap()
         let (width, height) = size
         let thread = Thread {
             let result = Result { () throws(ConvertError) -> Encoded? in
-                try encode(path: path, size: (width, height), quality: quality, cancellation: cancellation)
+                try encode(file: file, size: (width, height), quality: quality, cancellation: cancellation)
             }
             pending.outcome.withLock { $0 = result }
             pending.finished.signal()
@@ -49,9 +50,9 @@ package final class PendingGainMap: Sendable {
 
     /// The worker: decode, shape check, shrink to the picture at most, encode.
     private static func encode(
-        path: String, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
+        file: HeifFile, size: (width: Int, height: Int), quality: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> Encoded? {
-        guard let file = try HeifFile.open(path: path), var map = try HeifGainMap.decode(file, cancellation: cancellation) else {
+        guard var map = try HeifGainMap.decode(file, cancellation: cancellation) else {
             return nil
         }
         // A map whose shape is not the picture's (its sides' ratios differ) would not line up.

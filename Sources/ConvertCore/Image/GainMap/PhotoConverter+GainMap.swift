@@ -6,7 +6,7 @@ extension PhotoConverter {
         switch HeifGainMap.presence(in: file) {
         case .apple, .iso:
             return PendingGainMap.start(
-                path: request.inputPath, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
+                file: file, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
         case .none, .unusable:
             return nil
         }
@@ -29,13 +29,12 @@ extension PhotoConverter {
     /// picture through every resize, colour conversion and target size) when the output is
     /// JPEG, or notes why the HDR was not kept. Neither when the input has no gain map or the
     /// request asked for SDR.
-    static func generalGainMap(_ request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> (
-        carried: CarriedGainMap?, note: String?
-    ) {
+    static func generalGainMap(
+        _ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?, cancellation: CancellationFlag
+    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
         guard request.hdr == .keep else { return (nil, nil) }
-        let kind = try? ImageDecoder.sniff(path: request.inputPath)
-        if kind == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
-        guard kind == .heic, let file = (try? HeifFile.open(path: request.inputPath)) ?? nil else { return (nil, nil) }
+        if format == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
+        guard format == .heic, let file = heif else { return (nil, nil) }
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)

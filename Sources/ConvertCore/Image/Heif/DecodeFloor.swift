@@ -23,7 +23,7 @@ public enum DecodeFloor {
             switch decoder {
             case .product:
                 if let source = try PhotoConverter.directJPEGSource(
-                    path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels),
+                    path: path, heif: PhotoInput.open(path: path).heifFile(), decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels),
                     try PhotoConverter.directPicture(
                         path: path, source: source, decodingThreads: decodingThreads,
                         maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation) != nil

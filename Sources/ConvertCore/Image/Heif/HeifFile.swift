@@ -1,4 +1,4 @@
-/// A HEIF file as offconvert reads it itself, on ``HeifItemTable``: which items are images, which
+/// A HEIF file as offconvert reads it itself, on ``HeifMeta``: which items are images, which
 /// are the top-level ones, and for an image its size, transforms, colour, bit depth, auxiliary
 /// images, thumbnails and metadata (EXIF, XMP).
 ///
@@ -6,8 +6,11 @@
 /// derived kinds this reader does not assemble) and refuses iOS 18's files, which add a `tmap`
 /// gain-map item, metadata linked to it and auxiliary images of two images. Items and properties
 /// it does not know are kept out of the way, never a reason to refuse the file.
-package struct HeifFile {
-    package let table: HeifItemTable
+package struct HeifFile: Sendable {
+    /// The item model the answers are read from.
+    package let meta: HeifMeta
+    /// The primary item.
+    package let primaryID: UInt32
 
     /// The largest metadata item read (an iPhone's EXIF is a few KB; XMP tens of KB).
     private static let maximumMetadataBytes = 16 << 20
@@ -24,33 +27,47 @@ package struct HeifFile {
 
     /// Reads the item structure of the file at `path`. Nil when its boxes are not a HEIF item
     /// structure this reader follows (libheif then judges the file); throws when the file cannot
-    /// be read, or is over one of ``HeifItemTable/Limits`` (named in the message).
+    /// be read, or is over one of ``HeifMeta/Limits`` (named in the message).
     package static func open(path: String) throws(ConvertError) -> HeifFile? {
         let source = try FileByteSource(path: path)
-        do {
-            return HeifFile(table: try HeifItemTable(reader: BoxReader(source: source)))
-        } catch {
-            switch error {
-            case .overLimit:
-                throw ConvertError(
-                    .input, key: "input.limit", message: "\(path) is not read: \(error.description).", path: path,
-                    underlying: error.description)
-            case .io:
-                throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
-            default:
-                return nil
-            }
+        let meta: HeifMeta
+        do { meta = try HeifMeta(source: source) } catch {
+            try refuse(error, path: path)
+            return nil
         }
+        return try HeifFile(meta: meta, path: path)
     }
 
-    package var primaryID: UInt32 { table.primaryID }
+    /// The file `meta` describes; nil when it has no primary item or no readable property table
+    /// (libheif then judges it); throws for a table over one of ``HeifMeta/Limits``.
+    package init?(meta: HeifMeta, path: String) throws(ConvertError) {
+        if let damage = meta.propertyDamage { try Self.refuse(damage, path: path) }
+        guard let primary = meta.primaryID, meta.propertyDamage == nil else { return nil }
+        self.meta = meta
+        self.primaryID = primary
+    }
+
+    /// Throws the error a box problem is to the user: an item table over a limit, or a failed
+    /// read; other damage is left to libheif.
+    package static func refuse(_ error: BoxError, path: String) throws(ConvertError) {
+        switch error {
+        case .overLimit:
+            throw ConvertError(
+                .input, key: "input.limit", message: "\(path) is not read: \(error.description).", path: path,
+                underlying: error.description)
+        case .io:
+            throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
+        default:
+            return
+        }
+    }
 
     /// Whether every item's data (pictures, tiles, EXIF, XMP) lies inside the file: a file cut
     /// short keeps its item table at the front and loses what its `mdat` held last, which only
     /// reading each item would otherwise notice (and a location there would go unseen).
     package var isStoredWhole: Bool {
-        let size = table.reader.source.size
-        return table.locations.values.allSatisfy { location in
+        let size = meta.source.size
+        return meta.locations.values.allSatisfy { location in
             location.inIdat || location.extents.allSatisfy { extent in
                 let (end, overflow) = extent.offset.addingReportingOverflow(extent.length)
                 return !overflow && end <= size
@@ -60,11 +77,11 @@ package struct HeifFile {
 
     /// Whether item `id` is an image coded in HEVC: an `hvc1` item, or a grid of them.
     package func isHEVC(_ id: UInt32) -> Bool {
-        switch table.types[id] {
+        switch meta.types[id] {
         case "hvc1": return true
         case "grid":
-            let tiles = table.derivedFrom[id] ?? []
-            return !tiles.isEmpty && tiles.allSatisfy { table.types[$0] == "hvc1" }
+            let tiles = meta.derivedFrom[id] ?? []
+            return !tiles.isEmpty && tiles.allSatisfy { meta.types[$0] == "hvc1" }
         default: return false
         }
     }
@@ -72,28 +89,28 @@ package struct HeifFile {
     /// Items that refer to `id` with a reference of `type` (`thmb`, `auxl`, `cdsc`): the items
     /// whose own reference lists name it, in file order.
     private func referrers(to id: UInt32, type: FourCC) -> [UInt32] {
-        guard let byItem = table.references[type] else { return [] }
-        return table.itemIDs.filter { byItem[$0]?.contains(id) == true }
+        guard let byItem = meta.references[type] else { return [] }
+        return meta.itemIDs.filter { byItem[$0]?.contains(id) == true }
     }
 
     /// The images a viewer lists: image items that are not hidden, not thumbnails or auxiliary
     /// images, and not the inputs of a derived image, in file order.
     package var topLevelImageIDs: [UInt32] {
-        let references = table.references
+        let references = meta.references
         let excluded = Set((references["thmb"] ?? [:]).keys).union((references["auxl"] ?? [:]).keys)
-            .union(table.itemIDs.filter { ["grid", "iden", "iovl"].contains(table.types[$0]) }.flatMap { table.derivedFrom[$0] ?? [] })
-        return table.itemIDs.filter { id in
-            table.types[id].map(Self.imageTypes.contains) == true && !table.hidden.contains(id) && !excluded.contains(id)
+            .union(meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap { meta.derivedFrom[$0] ?? [] })
+        return meta.itemIDs.filter { id in
+            meta.types[id].map(Self.imageTypes.contains) == true && !meta.hidden.contains(id) && !excluded.contains(id)
         }
     }
 
-    private func properties(_ id: UInt32) -> [HeifItemTable.Property] {
-        (table.properties[id] ?? []).map(\.property)
+    private func properties(_ id: UInt32) -> [HeifMeta.Property] {
+        (meta.properties[id] ?? []).map(\.property)
     }
 
     /// The first tile of a grid (where its coded properties are), or the item itself.
     private func codedItem(_ id: UInt32) -> UInt32 {
-        table.types[id] == "grid" ? (table.derivedFrom[id]?.first ?? id) : id
+        meta.types[id] == "grid" ? (meta.derivedFrom[id]?.first ?? id) : id
     }
 
     /// Width and height as coded (`ispe`), before any transform.
@@ -184,13 +201,14 @@ package struct HeifFile {
 
     /// The thumbnails of `id`.
     package func thumbnails(of id: UInt32) -> [UInt32] {
-        referrers(to: id, type: "thmb").filter { table.types[$0].map(Self.imageTypes.contains) == true }
+        referrers(to: id, type: "thmb").filter { meta.types[$0].map(Self.imageTypes.contains) == true }
     }
 
     /// The EXIF TIFF stream of `id` (its Exif item's offset header removed), if it has one.
     package func exif(_ id: UInt32) -> [UInt8]? {
-        for item in referrers(to: id, type: "cdsc") where table.types[item] == "Exif" {
-            guard let block = try? table.data(of: item, limit: Self.maximumMetadataBytes), block.count > 4 else { continue }
+        let items = Set(meta.exifItems)
+        for item in referrers(to: id, type: "cdsc") where items.contains(item) {
+            guard let block = try? meta.data(of: item, limit: Self.maximumMetadataBytes), block.count > 4 else { continue }
             let offset = Int(ByteCursor.u32(block, at: 0))
             guard offset < block.count - 4 else { continue }
             return Array(block[(4 + offset)...])
@@ -200,9 +218,9 @@ package struct HeifFile {
 
     /// The XMP packet of `id`, if it has one.
     package func xmp(_ id: UInt32) -> [UInt8]? {
-        for item in referrers(to: id, type: "cdsc")
-        where table.types[item] == "mime" && table.contentTypes[item] == "application/rdf+xml" {
-            if let packet = try? table.data(of: item, limit: Self.maximumMetadataBytes) { return packet }
+        let items = Set(meta.xmpItems)
+        for item in referrers(to: id, type: "cdsc") where items.contains(item) {
+            if let packet = try? meta.data(of: item, limit: Self.maximumMetadataBytes) { return packet }
         }
         return nil
     }

@@ -77,7 +77,7 @@ package enum HeifYCbCrDecoder {
         package struct Unsuitable: Error {}
 
         package init(file: HeifFile, item: UInt32, maxPixels: Int) throws {
-            let table = file.table
+            let table = file.meta
             transforms = file.transforms(item)
             signalling = file.nclx(item).map { ($0.fullRange, $0.matrix) }
             guard !file.hasAlpha(item) else { throw Unsuitable() }

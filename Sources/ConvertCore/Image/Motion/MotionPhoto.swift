@@ -39,8 +39,9 @@ package struct MotionPhoto: Sendable, Equatable {
 
     /// The motion photo in `file` (a whole JPEG or HEIC), or nil when it is an ordinary photo.
     package static func find(in file: [UInt8]) -> MotionPhoto? {
-        if file.starts(with: [0xFF, 0xD8]) { return findInJPEG(file) }
-        if file.count >= 12, Array(file[4..<8]) == Array("ftyp".utf8) { return findInHEIF(file) }
+        let kind = MediaSniffer.kind(of: Array(file.prefix(64)))
+        if kind == .image(.jpeg) { return findInJPEG(file) }
+        if kind.isHEIF { return findInHEIF(file) }
         return nil
     }
 
@@ -51,7 +52,8 @@ package struct MotionPhoto: Sendable, Equatable {
         guard let source = try? FileByteSource(path: path), source.size >= 16,
             let head = try? source.read(at: 0, count: Int(min(source.size, UInt64(BoxLimits.maximumRead))))
         else { return false }
-        if head.starts(with: [0xFF, 0xD8]) {
+        let kind = MediaSniffer.kind(of: Array(head.prefix(64)))
+        if kind == .image(.jpeg) {
             if let packet = JPEGMarkers.metadata(head).xmp, let text = String(validating: packet, as: UTF8.self),
                 MotionXMP.flag(text, "MotionPhoto") == "1" || MotionXMP.flag(text, "MicroVideo") == "1"
             {
@@ -60,7 +62,7 @@ package struct MotionPhoto: Sendable, Equatable {
             let tail = (try? source.read(at: source.size - 4, count: 4)) ?? []
             return tail == Array("SEFT".utf8)
         }
-        guard Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+        guard kind.isHEIF else { return false }
         if (try? source.read(at: source.size - 4, count: 4)) == Array("SEFT".utf8) { return true }
         guard let boxes = try? BoxReader(source: source).children(of: nil, depth: 0) else { return false }
         return boxes.contains { $0.type == "mpvd" }

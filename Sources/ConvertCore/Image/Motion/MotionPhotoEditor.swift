@@ -76,8 +76,9 @@ public enum MotionPhotoEditor {
     package static func still(of file: [UInt8], _ photo: MotionPhoto) -> (bytes: [UInt8], notes: [String]) {
         let kept = Array(file[0..<photo.stillEnd])
         var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
-        if kept.count >= 12, Array(kept[4..<8]) == Array("ftyp".utf8) { return heifStill(kept, notes: notes) }
-        guard kept.starts(with: [0xFF, 0xD8]) else { return (kept, notes) }
+        let kind = MediaSniffer.kind(of: Array(kept.prefix(64)))
+        if kind.isHEIF { return heifStill(kept, notes: notes) }
+        guard kind == .image(.jpeg) else { return (kept, notes) }
         guard let segment = JPEGMarkers.segments(kept).first(where: {
             $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
         }) else { return (kept, notes) }
@@ -98,10 +99,10 @@ public enum MotionPhotoEditor {
     /// (XML allows whitespace after the packet), so every other byte and every offset stays.
     private static func heifStill(_ kept: [UInt8], notes: [String]) -> (bytes: [UInt8], notes: [String]) {
         var notes = notes
-        guard let table = try? HeifItemTable(reader: BoxReader(source: MemoryByteSource(bytes: kept))) else { return (kept, notes) }
+        guard let meta = try? HeifMeta(source: MemoryByteSource(bytes: kept)) else { return (kept, notes) }
         var out = kept
-        for id in table.itemIDs where table.types[id] == "mime" && table.contentTypes[id] == "application/rdf+xml" {
-            guard let ranges = table.fileRanges(of: id) else { continue }
+        for id in meta.xmpItems {
+            guard let ranges = meta.fileRanges(of: id) else { continue }
             let packet = ranges.flatMap { kept[Int($0.lowerBound)..<Int($0.upperBound)] }
             guard let edited = MotionXMP.removingPointers(from: packet), edited.count < packet.count else { continue }
             var replacement = edited + [UInt8](repeating: 0x20, count: packet.count - edited.count)

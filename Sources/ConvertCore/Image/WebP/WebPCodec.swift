@@ -62,7 +62,31 @@ enum WebPCodec {
         var xmp: [UInt8]?
     }
 
-    static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
+    /// What a WebP's headers say, nothing decoded: the size, alpha, and its ICC, EXIF and XMP
+    /// chunks (what `info` shows and a batch's memory cost needs).
+    struct Header {
+        var width: Int
+        var height: Int
+        var hasAlpha: Bool
+        var icc: [UInt8]?
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
+    }
+
+    /// Reads `data`'s headers and metadata chunks without decoding a pixel; throws for a file
+    /// that is not a still WebP (damaged, or animated). A file whose chunks do not parse whole
+    /// (cut short) is damaged here too: its metadata, and so its location, could not be told.
+    static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
+        let features = try features(data, path: path)
+        guard let mux = WebPMuxer.parsing(data) else {
+            throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: its WebP chunks are cut short.", path: path)
+        }
+        return Header(
+            width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0,
+            icc: mux.chunk("ICCP"), exif: mux.chunk("EXIF"), xmp: mux.chunk("XMP "))
+    }
+
+    private static func features(_ data: [UInt8], path: String) throws(ConvertError) -> WebPBitstreamFeatures {
         var features = WebPBitstreamFeatures()
         let status = data.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
@@ -73,6 +97,11 @@ enum WebPCodec {
                 .unsupported, key: "input.animated", message: "\(path) is an animated WebP, which offconvert does not convert.",
                 path: path)
         }
+        return features
+    }
+
+    static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
+        let features = try features(data, path: path)
         let width = Int(features.width), height = Int(features.height)
         try PixelLimit.check(width: width, height: height, limit: maxPixels, path: path)
         let alpha = features.has_alpha != 0

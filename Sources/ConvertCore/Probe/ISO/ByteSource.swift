@@ -2,7 +2,7 @@ import Foundation
 
 /// Random-access bytes the box reader walks: a file (``FileByteSource``) or a buffer already in
 /// memory (``MemoryByteSource``, used for a sample-description box and in tests).
-package protocol ByteSource {
+package protocol ByteSource: Sendable {
     /// Total number of bytes.
     var size: UInt64 { get }
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the source.
@@ -17,6 +17,8 @@ package protocol ByteSource {
 package final class FileByteSource: ByteSource {
     private let descriptor: Int32
     package let size: UInt64
+    /// The path the file was opened at.
+    package let path: String
 
     /// Opens `path` for reading. Only regular files are accepted: a FIFO or a device would block
     /// or never end. `O_NONBLOCK` keeps the open itself from waiting for a FIFO's writer; it has no
@@ -35,6 +37,7 @@ package final class FileByteSource: ByteSource {
             throw ConvertError(.input, key: "input.notAFile", message: "\(path) is not a regular file.", path: path)
         }
         self.descriptor = descriptor
+        self.path = path
         self.size = UInt64(max(0, status.st_size))
     }
 

@@ -1,13 +1,22 @@
-/// The item structure of a HEIF file's `meta` box: the primary item, each item's type, name flags
+/// The one model of a HEIF/AVIF file's `meta` box: the primary item, each item's type, name flags
 /// and content type (`iinf`), where its bytes are (`iloc`, `idat`), every reference between items
-/// (`iref`: `dimg`, `thmb`, `auxl`, `cdsc`, ...), and each item's properties (`ipco`/`ipma`) in order.
+/// (`iref`: `dimg` grid tiles and `tmap` inputs, `thmb`, `auxl`, `cdsc` metadata links, ...), each
+/// item's properties (`ipco`/`ipma`) in order, and its EXIF and XMP items.
 ///
-/// This is how offconvert reads an HEVC-coded HEIF (``HeifFile``): libheif 1.15 refuses files from
-/// iOS 18 on (a `tmap` gain-map item, metadata linked to it, an auxiliary image of two images),
-/// while this reader keeps what it does not know as plain items and lets the caller ignore them.
-/// Everything is read through ``BoxReader``, so a hostile size is refused, never trusted; tables
-/// longer than ``Limits`` are refused with the limit named.
-package struct HeifItemTable {
+/// Built once per input through ``BoxReader`` and read by everything that looks inside a HEIF:
+/// ``HeifFile`` (the YCbCr decoder, the probe, the gain-map reader), the location stripper, the
+/// motion-photo editor and the Live Photo pairing. libheif 1.15 refuses files from iOS 18 on (a
+/// `tmap` gain-map item, metadata linked to it, an auxiliary image of two images), while this
+/// model keeps what it does not know as plain items and lets the caller ignore them. A hostile
+/// size is refused, never trusted; tables longer than ``Limits`` are refused with the limit named.
+///
+/// Only `iinf` and `iloc` are required: the location stripper edits a file whose primary item
+/// or property table it has no use for. A missing `pitm` leaves ``primaryID`` nil, and damage in
+/// `iprp` is kept in ``propertyDamage`` for ``HeifFile``, which needs the properties, to judge.
+package struct HeifMeta: Sendable {
+    /// The parses of watched files (tests prove with it that a conversion reads its input once).
+    package static let parses = HeifParseCounter()
+
     /// Bounds on a file's tables: far above what phones and cameras write (an iPhone photo has
     /// about 70 items, a 200 MP Samsung grid under 1,000), far below what exhausts memory.
     package enum Limits {
@@ -18,7 +27,7 @@ package struct HeifItemTable {
     }
 
     /// A property of an item, the kinds the YCbCr decoder acts on; the rest are ``other``.
-    package enum Property: Equatable {
+    package enum Property: Equatable, Sendable {
         /// Image spatial extents: the coded width and height.
         case ispe(width: Int, height: Int)
         /// Rotation anticlockwise by `quarterTurns` × 90°.
@@ -45,18 +54,19 @@ package struct HeifItemTable {
     }
 
     /// One property association: the property and whether the item declares it essential.
-    package struct Association {
+    package struct Association: Sendable {
         package var property: Property
         package var essential: Bool
     }
 
     /// Where an item's bytes are: file offsets, or offsets into `idat`.
-    package struct Location {
+    package struct Location: Sendable {
         package var inIdat: Bool
         package var extents: [(offset: UInt64, length: UInt64)]
     }
 
-    package let primaryID: UInt32
+    /// The primary item (`pitm`); nil when the file names none.
+    package let primaryID: UInt32?
     /// Item types, in `iinf` order (``itemIDs``).
     package let types: [UInt32: FourCC]
     package let itemIDs: [UInt32]
@@ -68,16 +78,25 @@ package struct HeifItemTable {
     /// Every `iref` reference: by type, each item's referenced items in order.
     package let references: [FourCC: [UInt32: [UInt32]]]
     package let properties: [UInt32: [Association]]
+    /// Why `iprp` could not be read (missing, damaged, or over a limit); nil when it was.
+    package let propertyDamage: BoxError?
 
     /// `dimg` references: a derived image's source items, in order.
     package var derivedFrom: [UInt32: [UInt32]] { references["dimg"] ?? [:] }
     /// Where the `idat` payload starts and how long it is.
     private let idat: (offset: UInt64, length: UInt64)?
-    package let reader: BoxReader
+    /// The bytes the model was read from, for the items' data (none once ``detached()``).
+    package private(set) var source: any ByteSource
+    /// The size of the file when it was read.
+    package let fileSize: UInt64
+    /// Whether the model was ``detached()`` from its file (and must be ``rebound(to:)`` to read data).
+    package private(set) var isDetached = false
 
-    /// Reads the `meta` box of the file behind `reader`.
-    package init(reader: BoxReader) throws(BoxError) {
-        self.reader = reader
+    /// Reads the `meta` box of the file in `source`.
+    package init(source: any ByteSource) throws(BoxError) {
+        let reader = BoxReader(source: source)
+        self.source = source
+        fileSize = source.size
         guard let meta = try reader.children(of: nil, depth: 0).first(where: { $0.type == "meta" }),
             meta.payloadSize >= 4
         else { throw .truncatedPayload(type: "meta") }
@@ -87,13 +106,13 @@ package struct HeifItemTable {
         let children = try reader.children(of: body, depth: 1)
         func find(_ type: FourCC) -> BoxHeader? { children.first { $0.type == type } }
 
-        guard let pitm = find("pitm"), let iinf = find("iinf"), let iloc = find("iloc"), let iprp = find("iprp") else {
-            throw .truncatedPayload(type: "meta")
+        guard let iinf = find("iinf"), let iloc = find("iloc") else { throw .truncatedPayload(type: "meta") }
+        primaryID = try find("pitm").map { pitm throws(BoxError) in
+            var cursor = ByteCursor(try reader.payloadPrefix(of: pitm, count: 8), type: "pitm")
+            let version = try cursor.u8()
+            try cursor.skip(3)
+            return version == 0 ? UInt32(try cursor.u16()) : try cursor.u32()
         }
-        var cursor = ByteCursor(try reader.payloadPrefix(of: pitm, count: 8), type: "pitm")
-        let version = try cursor.u8()
-        try cursor.skip(3)
-        primaryID = version == 0 ? UInt32(try cursor.u16()) : try cursor.u32()
         let entries = try Self.itemEntries(reader, iinf)
         itemIDs = entries.map(\.id)
         types = Dictionary(entries.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -102,8 +121,43 @@ package struct HeifItemTable {
             entries.compactMap { entry in entry.contentType.map { (entry.id, $0) } }, uniquingKeysWith: { first, _ in first })
         locations = try Self.itemLocations(try reader.payload(of: iloc))
         references = try find("iref").map { box throws(BoxError) in try Self.references(reader, box) } ?? [:]
-        properties = try Self.itemProperties(reader, iprp)
+        do throws(BoxError) {
+            guard let iprp = find("iprp") else { throw .truncatedPayload(type: "iprp") }
+            properties = try Self.itemProperties(reader, iprp)
+            propertyDamage = nil
+        } catch {
+            if case .io = error { throw error }
+            properties = [:]
+            propertyDamage = error
+        }
         idat = find("idat").map { ($0.payloadOffset, $0.payloadSize) }
+        Self.parses.count(source)
+    }
+
+    /// The same model without its source (a file descriptor a waiting batch item must not
+    /// hold); items' data reads give nothing until it is ``rebound(to:)``.
+    package func detached() -> HeifMeta {
+        var copy = self
+        copy.source = MemoryByteSource(bytes: [])
+        copy.isDetached = true
+        return copy
+    }
+
+    /// The same model reading its items' data from `source`, the same file opened again (the
+    /// caller checked that its size is still ``fileSize``).
+    package func rebound(to source: any ByteSource) -> HeifMeta {
+        var copy = self
+        copy.source = source
+        copy.isDetached = false
+        return copy
+    }
+
+    /// The `Exif` items, in file order.
+    package var exifItems: [UInt32] { itemIDs.filter { types[$0] == "Exif" } }
+
+    /// The XMP items (`mime` items of type `application/rdf+xml`), in file order.
+    package var xmpItems: [UInt32] {
+        itemIDs.filter { types[$0] == "mime" && contentTypes[$0] == "application/rdf+xml" }
     }
 
     /// Where item `id`'s bytes are in the file, extent by extent (`idat` offsets resolved), for
@@ -118,7 +172,7 @@ package struct HeifItemTable {
                 start = idat.offset + extent.offset
             }
             let (end, overflow) = start.addingReportingOverflow(extent.length)
-            guard extent.length > 0, !overflow, end <= reader.source.size else { return nil }
+            guard extent.length > 0, !overflow, end <= source.size else { return nil }
             ranges.append(start..<end)
         }
         return ranges
@@ -137,12 +191,12 @@ package struct HeifItemTable {
                 start = idat.offset + extent.offset
                 end = start + extent.length
             }
-            guard extent.length > 0, end > start, end <= reader.source.size,
+            guard extent.length > 0, end > start, end <= source.size,
                 UInt64(bytes.count) + extent.length <= UInt64(limit)
             else { return nil }
             var position = start
             while position < end {
-                let chunk = try reader.source.read(at: position, count: Int(min(UInt64(BoxLimits.maximumRead), end - position)))
+                let chunk = try source.read(at: position, count: Int(min(UInt64(BoxLimits.maximumRead), end - position)))
                 guard !chunk.isEmpty else { throw .truncatedPayload(type: "iloc") }
                 bytes += chunk
                 position += UInt64(chunk.count)

@@ -1,0 +1,40 @@
+internal import CHeif
+
+/// libheif's error struct as a `ConvertError`, or nil when it reports success.
+enum Heif {
+    /// The `heif_color_profile_type` values (built with a macro Swift cannot import): the
+    /// big-endian codes ``FourCC`` already holds.
+    static let profileNCLX = FourCC("nclx").rawValue
+    static let profileRICC = FourCC("rICC").rawValue
+    static let profilePROF = FourCC("prof").rawValue
+
+    /// Throws when `error` is not `heif_error_Ok`. Decoder and format errors are `.input`
+    /// problems of the file; missing codecs are `.unsupported`; the rest are `.internal`.
+    static func check(_ error: heif_error, _ action: String, path: String) throws(ConvertError) {
+        guard error.code != heif_error_Ok else { return }
+        let detail = error.message.map { String(cString: $0) } ?? "unknown libheif error"
+        let code = error.code
+        if code == heif_error_Unsupported_filetype || code == heif_error_Unsupported_feature {
+            throw ConvertError(
+                .unsupported, key: "input.unsupported-feature",
+                message: "\(path) uses a HEIF feature offconvert cannot \(action).", path: path, underlying: detail)
+        }
+        if code == heif_error_Invalid_input || code == heif_error_Decoder_plugin_error {
+            throw ConvertError(
+                .input, key: "input.corrupt",
+                message: "\(path) is damaged or not a valid HEIF image; could not \(action) it.", path: path,
+                underlying: detail)
+        }
+        if code == heif_error_Memory_allocation_error {
+            throw ConvertError(
+                .input, key: "input.too-large", message: "\(path) is too large to \(action).", path: path,
+                underlying: detail)
+        }
+        if code == heif_error_Encoder_plugin_error || code == heif_error_Encoding_error {
+            throw ConvertError(
+                .internal, key: "encode.failed", message: "Encoding \(path) failed.", path: path, underlying: detail)
+        }
+        throw ConvertError(
+            .input, key: "input.unreadable", message: "Could not \(action) \(path).", path: path, underlying: detail)
+    }
+}

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// Counts how often ``HeifMeta`` is built from each watched file, so a test can prove that a
+/// conversion reads a HEIC's item structure once (a count, not a timing). Only paths a caller
+/// asked to watch are counted: a long batch or `watch` run keeps no record of its inputs.
+package final class HeifParseCounter: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    package init() {}
+
+    /// Starts counting the parses of `path` (from zero).
+    package func watch(_ path: String) {
+        counts.withLock { $0[path] = 0 }
+    }
+
+    /// Stops counting `path` and returns how many parses it had.
+    @discardableResult
+    package func stopWatching(_ path: String) -> Int {
+        counts.withLock { $0.removeValue(forKey: path) ?? 0 }
+    }
+
+    /// How many times `path` was parsed since ``watch(_:)``.
+    package func parses(of path: String) -> Int {
+        counts.withLock { $0[path] ?? 0 }
+    }
+
+    /// Records one parse of `source` when it is a watched file.
+    func count(_ source: any ByteSource) {
+        guard let path = (source as? FileByteSource)?.path else { return }
+        counts.withLock { counts in
+            if let count = counts[path] { counts[path] = count + 1 }
+        }
+    }
+}

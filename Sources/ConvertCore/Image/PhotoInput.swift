@@ -1,0 +1,50 @@
+/// A photo input read once: its format by content and, for a HEIF file, its item model
+/// (``HeifMeta``). The probe that estimates a batch item's cost makes it, the batch item carries
+/// it to the conversion, and every reader of the conversion (the direct JPEG path, the decoder,
+/// the gain-map worker) takes its ``HeifFile`` from here: one parse per input.
+///
+/// A batch holds one for every waiting item, so a ``detached()`` input keeps no file open; the
+/// conversion opens the file again (``heifFile()``) and parses it anew only when it changed size
+/// since it was read.
+package struct PhotoInput: Sendable {
+    /// The path as given.
+    package let path: String
+    /// The format by content.
+    package let format: PhotoFormat
+    /// The HEIF item model (HEIC and AVIF inputs); nil for other formats and for a HEIF whose
+    /// boxes are not an item structure this reader follows (libheif then judges it).
+    package let heifMeta: HeifMeta?
+
+    /// Sniffs the file at `path` and, for a HEIF, reads its item structure. Throws what the
+    /// sniffer and the reader refuse: a missing or unreadable file, an unknown format, an item
+    /// table over one of ``HeifMeta/Limits``.
+    package static func open(path: String) throws(ConvertError) -> PhotoInput {
+        let format = try ImageDecoder.sniff(path: path)
+        guard format == .heic || format == .avif else { return PhotoInput(path: path, format: format, heifMeta: nil) }
+        let source = try FileByteSource(path: path)
+        do {
+            return PhotoInput(path: path, format: format, heifMeta: try HeifMeta(source: source))
+        } catch {
+            try HeifFile.refuse(error, path: path)
+            return PhotoInput(path: path, format: format, heifMeta: nil)
+        }
+    }
+
+    /// This input without its open file, to wait in a batch.
+    package func detached() -> PhotoInput {
+        PhotoInput(path: path, format: format, heifMeta: heifMeta?.detached())
+    }
+
+    /// The HEIF file as offconvert's reader takes it (see ``HeifFile/init(meta:path:)``), its
+    /// file opened again when this input was detached; nil when it is not one.
+    package func heifFile() throws(ConvertError) -> HeifFile? {
+        guard var meta = heifMeta else { return nil }
+        if meta.isDetached {
+            let source = try FileByteSource(path: path)
+            // Changed since the probe: what was read no longer describes it.
+            guard source.size == meta.fileSize else { return try HeifFile.open(path: path) }
+            meta = meta.rebound(to: source)
+        }
+        return try HeifFile(meta: meta, path: path)
+    }
+}

@@ -1,0 +1,29 @@
+/// A still-image format as a file's first bytes name it (``MediaSniffer``): the short id that
+/// `info` prints (``MediaInfo/format``), a readable name, and the ``PhotoFormat`` the photo
+/// engine decodes it as. An open set: a format added later is one more static member.
+package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
+    /// The short id (`jpeg`, `heic`, `heif`, ...).
+    package let id: String
+    /// The readable name ("HEIC image").
+    package let name: String
+    /// How the photo engine reads it: a plain HEIF (no HEVC or AV1 brand) goes through the same
+    /// HEIF readers as a HEIC, which judge its items.
+    package let photoFormat: PhotoFormat
+
+    package var description: String { id }
+
+    package static let jpeg = ImageFormat(id: "jpeg", name: "JPEG image", photoFormat: .jpeg)
+    package static let png = ImageFormat(id: "png", name: "PNG image", photoFormat: .png)
+    package static let gif = ImageFormat(id: "gif", name: "GIF image", photoFormat: .gif)
+    package static let webp = ImageFormat(id: "webp", name: "WebP image", photoFormat: .webp)
+    package static let jxl = ImageFormat(id: "jxl", name: "JPEG XL image", photoFormat: .jxl)
+    package static let heic = ImageFormat(id: "heic", name: "HEIC image", photoFormat: .heic)
+    package static let heif = ImageFormat(id: "heif", name: "HEIF image", photoFormat: .heic)
+    package static let avif = ImageFormat(id: "avif", name: "AVIF image", photoFormat: .avif)
+
+    /// Every format the sniffer names.
+    package static let all: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl]
+
+    /// Whether it is an ISO/HEIF item file (HEIC, plain HEIF, AVIF): read through ``HeifMeta``.
+    package var isHEIF: Bool { self == .heic || self == .heif || self == .avif }
+}
