@@ -35,8 +35,10 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// What kind of failure this is.
     public var category: Category
-    /// A stable key for the message (e.g. `"input.truncated"`), for localization and scripts.
-    public var key: String
+    /// What failed, as a stable key (``Code``): for scripts, translations and tests.
+    public var code: Code
+    /// ``code``'s key (e.g. `"input.truncated"`), as `--json` prints it.
+    public var key: String { code.rawValue }
     /// A one-line, human-readable explanation that is safe to show to a user.
     public var message: String
     /// The path of the file concerned, when there is one.
@@ -46,11 +48,11 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Creates an error. `message` must be safe to show: no raw library output.
     public init(
-        _ category: Category, key: String, message: String, path: String? = nil,
+        _ category: Category, code: Code, message: String, path: String? = nil,
         underlying: String? = nil
     ) {
         self.category = category
-        self.key = key
+        self.code = code
         self.message = message
         self.path = path
         self.underlyingDescription = underlying
@@ -64,7 +66,7 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The error a job ends with when its task was cancelled.
     public static func cancelled(path: String? = nil) -> ConvertError {
-        ConvertError(.cancelled, key: "cancelled", message: "The conversion was cancelled.", path: path)
+        ConvertError(.cancelled, code: .cancelled, message: "The conversion was cancelled.", path: path)
     }
 
     /// Returns a copy naming `path` as the file concerned, unless one is named already.
@@ -83,7 +85,7 @@ extension ConvertError {
         if let error = error as? ConvertError { return path.map { error.naming($0) } ?? error }
         if error is CancellationError { return .cancelled(path: path) }
         return ConvertError(
-            .internal, key: "internal", message: "An unexpected error stopped the conversion.",
+            .internal, code: .internalError, message: "An unexpected error stopped the conversion.",
             path: path, underlying: String(describing: error))
     }
 }

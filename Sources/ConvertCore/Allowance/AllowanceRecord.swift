@@ -44,7 +44,7 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
             throw ConvertError.wrapping(error)
         }
         guard let mac = Crypto.hmacSHA256(key: secret, data: Array(json)) else {
-            throw ConvertError(.internal, key: "internal", message: "Could not protect the allowance record.")
+            throw ConvertError(.internal, code: .internalError, message: "Could not protect the allowance record.")
         }
         return Array(json) + Array("\n".utf8) + Array(Crypto.hex(mac).utf8) + Array("\n".utf8)
     }

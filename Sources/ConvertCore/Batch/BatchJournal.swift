@@ -77,7 +77,7 @@ public final class BatchJournal: Sendable {
         guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)),
             let recipeDigest = Crypto.sha256(Array(recipe.joined(separator: "\u{0}").utf8))
         else {
-            throw ConvertError(.internal, key: "internal", message: "Could not name the batch journal.")
+            throw ConvertError(.internal, code: .internalError, message: "Could not name the batch journal.")
         }
         let prefix = String(Crypto.hex(recipeDigest).prefix(16)) + "-"
         path = folder.file(prefix + Crypto.hex(digest) + ".journal")
@@ -86,7 +86,7 @@ public final class BatchJournal: Sendable {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ConvertError(
-                .request, key: "batch.running",
+                .request, code: .batchRunning,
                 message: "The same batch is already running in another offconvert process.", path: path)
         }
         descriptor = fd
@@ -183,7 +183,7 @@ public final class BatchJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(entry) else {
-            throw ConvertError(.internal, key: "internal", message: "Could not record progress in the batch journal.")
+            throw ConvertError(.internal, code: .internalError, message: "Could not record progress in the batch journal.")
         }
         let line = Array(json) + [UInt8(ascii: "\n")]
         // One write per line: with O_APPEND the line lands whole at the end.

@@ -94,7 +94,7 @@ package enum ImageDecoder {
         let head = try readHead(path: path, count: 64)
         guard let format = MediaSniffer.kind(of: head).photoFormat else {
             throw ConvertError(
-                .unsupported, key: "input.unknown-format",
+                .unsupported, code: .inputUnknownFormat,
                 message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL).",
                 path: path)
         }
@@ -121,15 +121,15 @@ package enum ImageDecoder {
         guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR {
-            throw ConvertError(.input, key: "input.directory", message: "\(path) is a folder, not an image.", path: path)
+            throw ConvertError(.input, code: .inputDirectory, message: "\(path) is a folder, not an image.", path: path)
         }
         guard type == S_IFREG else {
-            throw ConvertError(.input, key: "input.not-file", message: "\(path) is not a regular file.", path: path)
+            throw ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
         }
     }
 
     private static func openError(_ path: String) -> ConvertError {
-        ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path)
+        ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
     }
 
     /// A frame of a format whose decoder leaves orientation to us: turned upright by its EXIF

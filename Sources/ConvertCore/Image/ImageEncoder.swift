@@ -77,7 +77,7 @@ package enum ImageEncoder {
             try writeFile(bytes, to: path, displayPath: displayPath)
             return Written(notes: [])
         case .gif:
-            throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
+            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
         }
     }
 

@@ -173,7 +173,7 @@ public enum ImageProbe {
         if let file = try input.heifFile(), file.isHEVC(file.primaryID) {
             guard file.isStoredWhole else {
                 throw ConvertError(
-                    .input, key: "input.truncated", message: "\(path) is damaged: it is cut short.", path: path)
+                    .input, code: .inputTruncated, message: "\(path) is damaged: it is cut short.", path: path)
             }
             return probeHEVC(file, format: format)
         }

@@ -32,43 +32,43 @@ public enum PhotoConverter {
     ) throws(ConvertError) -> JobResult {
         let input = request.inputPath
         guard (1...100).contains(request.quality) else {
-            throw ConvertError(.request, key: "request.quality", message: "Quality must be between 1 and 100.")
+            throw ConvertError(.request, code: .requestQuality, message: "Quality must be between 1 and 100.")
         }
         if let target = request.targetByteCount {
             guard target > 0 else {
-                throw ConvertError(.request, key: "request.target-size", message: "The target size must be positive.")
+                throw ConvertError(.request, code: .requestTargetSize, message: "The target size must be positive.")
             }
             guard request.format == .jpeg || request.format == .webp else {
                 throw ConvertError(
-                    .request, key: "request.target-format", message: "A target size can be met for JPEG and WebP outputs only.")
+                    .request, code: .requestTargetFormat, message: "A target size can be met for JPEG and WebP outputs only.")
             }
         }
         if let resize = request.resize {
             guard request.maxLongEdge == nil else {
                 throw ConvertError(
-                    .request, key: "request.resize", message: "A resize box and a long-edge limit cannot be used together.")
+                    .request, code: .requestResize, message: "A resize box and a long-edge limit cannot be used together.")
             }
             guard resize.width > 0, resize.height > 0 else {
-                throw ConvertError(.request, key: "request.resize", message: "A resize box needs a positive width and height.")
+                throw ConvertError(.request, code: .requestResize, message: "A resize box needs a positive width and height.")
             }
             // Each side first, so the product cannot overflow.
             guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
                 resize.width * resize.height <= request.maxPixels
             else {
                 throw ConvertError(
-                    .request, key: "request.resize-too-large",
+                    .request, code: .requestResizeTooLarge,
                     message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
             }
         }
         guard request.format != .gif else {
-            throw ConvertError(.unsupported, key: "output.unsupported", message: "offconvert does not write GIF photos.")
+            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
         }
         if request.format == .heic || request.format == .avif {
             let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
             // Check before decoding: a missing encoder should fail fast, not after a full decode.
             guard HeifEncoding.isAvailable(format) else {
                 throw ConvertError(
-                    .unsupported, key: "output.encoder-missing",
+                    .unsupported, code: .outputEncoderMissing,
                     message: format == .heic
                         ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks."
                         : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
@@ -76,7 +76,7 @@ public enum PhotoConverter {
         }
         if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
             throw ConvertError(
-                .unsupported, key: "output.depth-unsupported",
+                .unsupported, code: .outputDepthUnsupported,
                 message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
         }
         // The input is read once: every reader below takes its format and item model from here.

@@ -26,7 +26,7 @@ public enum FreeSpace {
         // refused for that, its real cause: more space would not help.
         if access(directory, W_OK) != 0 { throw ConvertError.fileSystem(errno, action: "write in", path: directory) }
         throw ConvertError(
-            .device, key: "device.full",
+            .device, code: .deviceFull,
             message: "Not enough space in \(directory): about \(describe(needed)) needed, \(describe(free)) free.",
             path: directory)
     }

@@ -111,7 +111,7 @@ package final class StagedOutput {
                 guard code == EEXIST else { throw .fileSystem(code, action: "move the output into place at", path: placed) }
                 guard renumber, attempts < OutputNamer.maximumAttempts else {
                     throw ConvertError(
-                        .request, key: "output.exists",
+                        .request, code: .outputExists,
                         message: "\(placed) already exists; nothing was overwritten.", path: placed)
                 }
                 placed = OutputNamer.nextNumbered(placed)
@@ -181,19 +181,19 @@ extension ConvertError {
         switch code {
         case ENOSPC, EDQUOT:
             return ConvertError(
-                .device, key: "device.full", message: "Not enough space to \(action) \(path).", path: path,
+                .device, code: .deviceFull, message: "Not enough space to \(action) \(path).", path: path,
                 underlying: reason)
         case EROFS, EACCES, EPERM:
             return ConvertError(
-                .device, key: "device.denied", message: "Not allowed to \(action) \(path) (\(reason)).",
+                .device, code: .deviceDenied, message: "Not allowed to \(action) \(path) (\(reason)).",
                 path: path, underlying: reason)
         case ENOENT, ENOTDIR:
             return ConvertError(
-                .input, key: "input.missing", message: "Cannot \(action) \(path): no such file or folder.",
+                .input, code: .inputMissing, message: "Cannot \(action) \(path): no such file or folder.",
                 path: path, underlying: reason)
         default:
             return ConvertError(
-                .device, key: "device.io", message: "Could not \(action) \(path) (\(reason)).", path: path,
+                .device, code: .deviceIo, message: "Could not \(action) \(path) (\(reason)).", path: path,
                 underlying: reason)
         }
     }

@@ -40,7 +40,7 @@ public struct StripLocationRequest: Sendable {
 ///
 /// The result is read back with ``MediaProbe`` before it is committed: if any location remains
 /// (in a place this editor does not handle) the job fails with `.unsupported`
-/// `privacy.locationRemains` and nothing is written.
+/// `privacy.location-remains` and nothing is written.
 ///
 /// ```swift
 /// let result = try await LocationStripper.strip(
@@ -51,9 +51,9 @@ public enum LocationStripper {
     /// Starts removing the location from `request.input`.
     ///
     /// Errors: `.input` for missing, unreadable or damaged files; `.unsupported`
-    /// (`privacy.unsupportedFormat`) for formats without an editor here (GIF has no location
-    /// metadata, Matroska/WebM and others are not edited), `privacy.compressedMetadata` for PNG
-    /// metadata stored compressed, `privacy.locationRemains` when the check after the edit still
+    /// (`privacy.unsupported-format`) for formats without an editor here (GIF has no location
+    /// metadata, Matroska/WebM and others are not edited), `privacy.compressed-metadata` for PNG
+    /// metadata stored compressed, `privacy.location-remains` when the check after the edit still
     /// finds a location; `.request` `output.exists` when the destination is taken.
     public static func strip(_ request: StripLocationRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
@@ -104,13 +104,13 @@ public enum LocationStripper {
             edit = Edit()
         default:
             throw ConvertError(
-                .unsupported, key: "privacy.unsupportedFormat",
+                .unsupported, code: .privacyUnsupportedFormat,
                 message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)
         }
         try cancellation.check()
         if edit.patches.isEmpty && before.location.present {
             throw ConvertError(
-                .unsupported, key: "privacy.locationRemains",
+                .unsupported, code: .privacyLocationRemains,
                 message: "\(path) records its location in \(before.location.sources.joined(separator: ", ")), "
                     + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
         }
@@ -132,13 +132,13 @@ public enum LocationStripper {
         // the editors yet exiftool reads the GPS in what is left of it.
         if after.location.incomplete == true {
             throw ConvertError(
-                .unsupported, key: "privacy.locationRemains",
+                .unsupported, code: .privacyLocationRemains,
                 message: "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
                 path: path)
         }
         if after.location.present {
             throw ConvertError(
-                .unsupported, key: "privacy.locationRemains",
+                .unsupported, code: .privacyLocationRemains,
                 message: "\(path): a location remains in \(after.location.sources.joined(separator: ", ")) "
                     + "after editing; nothing was written.", path: path)
         }
@@ -238,7 +238,7 @@ enum JPEGLocation {
                 // cut anywhere, so this is a best effort; editing them would mean rejoining them.
                 if XMP.hasLocation(Array(payload.dropFirst(extendedXMPHeader.count + 40))) {
                     throw ConvertError(
-                        .unsupported, key: "privacy.locationRemains",
+                        .unsupported, code: .privacyLocationRemains,
                         message: "\(path) records its location in extended XMP, which offconvert does not edit; "
                             + "nothing was written.", path: path)
                 }
@@ -278,7 +278,7 @@ enum PNGLocation {
                 guard let textStart = PNGText.textStart(chunk) else { break }
                 if chunk[18] != 0 {
                     throw ConvertError(
-                        .unsupported, key: "privacy.compressedMetadata",
+                        .unsupported, code: .privacyCompressedMetadata,
                         message: "\(path) stores its XMP compressed; offconvert cannot edit it without re-encoding.",
                         path: path)
                 }
@@ -291,7 +291,7 @@ enum PNGLocation {
                 // rather than leave a location behind.
                 guard chunk.starts(with: Array("Raw profile type".utf8)) else { break }
                 throw ConvertError(
-                    .unsupported, key: "privacy.compressedMetadata",
+                    .unsupported, code: .privacyCompressedMetadata,
                     message: "\(path) keeps metadata in a legacy text chunk offconvert does not edit.", path: path)
             default:
                 break

@@ -20,7 +20,7 @@ public enum MediaProbe {
     /// records, colour boxes and location metadata are found even where FFmpeg cannot decode the
     /// codec; damage our reader finds in a file FFmpeg can still read becomes a warning.
     ///
-    /// - Throws: `.input` errors with keys `input.missing`, `input.denied`, `input.notAFile`,
+    /// - Throws: `.input` errors with keys `input.missing`, `input.denied`, `input.not-a-file`,
     ///   `input.empty`, `input.unreadable`, `input.unrecognised` (not a media file),
     ///   `input.truncated` (an MP4/MOV cut short before its movie box), `input.corrupt` (damaged
     ///   beyond reading, including headers that declare impossible sizes); `.cancelled` when
@@ -37,11 +37,11 @@ public enum MediaProbe {
         FFmpegLogging.configure()
         let source = try FileByteSource(path: path)
         guard source.size > 0 else {
-            throw ConvertError(.input, key: "input.empty", message: "\(path) is empty.", path: path)
+            throw ConvertError(.input, code: .inputEmpty, message: "\(path) is empty.", path: path)
         }
         let head: [UInt8]
         do { head = try source.read(at: 0, count: 64) } catch {
-            throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
+            throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                underlying: error.description)
         }
         let byteCount = Int(source.size)
@@ -69,7 +69,7 @@ public enum MediaProbe {
         if case .isoMedia = kind {
             do { movie = try MovieBoxScanner.scan(BoxReader(source: source)) } catch {
                 if case .io = error {
-                    throw ConvertError(.input, key: "input.unreadable", message: "\(path) cannot be read.", path: path,
+                    throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                        underlying: error.description)
                 }
                 boxDamage = error
@@ -80,19 +80,19 @@ public enum MediaProbe {
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
             if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
-                throw ConvertError(.input, key: "input.truncated",
+                throw ConvertError(.input, code: .inputTruncated,
                                    message: "\(path) is incomplete: the file ends before its movie data.",
                                    path: path, underlying: error.underlyingDescription)
             }
             if let boxDamage {
-                throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).",
+                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
                                    path: path, underlying: error.underlyingDescription)
             }
             // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
             // declares an absurd table size (it refuses allocations above its limit), not because
             // the machine is short of memory.
-            if error.key == "internal.memory" {
-                throw ConvertError(.input, key: "input.corrupt",
+            if error.code == .internalMemory {
+                throw ConvertError(.input, code: .inputCorrupt,
                                    message: "\(path) is damaged: its headers declare impossible sizes.",
                                    path: path, underlying: error.underlyingDescription)
             }
@@ -101,7 +101,7 @@ public enum MediaProbe {
         let formatName = demuxer.formatName
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
         guard demuxer.streamCount > 0, formatName != "tty" else {
-            throw ConvertError(.input, key: "input.unrecognised",
+            throw ConvertError(.input, code: .inputUnrecognised,
                                message: "\(path) is not a media file offconvert recognises.", path: path)
         }
 
@@ -110,9 +110,9 @@ public enum MediaProbe {
         // such streams has nothing to show.
         guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
             if let boxDamage {
-                throw ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged: \(boxDamage).", path: path)
+                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
             }
-            throw ConvertError(.input, key: "input.unrecognised",
+            throw ConvertError(.input, code: .inputUnrecognised,
                                message: "\(path) has no track offconvert recognises.", path: path)
         }
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)

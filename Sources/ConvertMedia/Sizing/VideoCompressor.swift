@@ -78,7 +78,7 @@ enum VideoCompressor {
     static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         FFmpegLogging.configure()
         guard request.targetBytes > 0 else {
-            throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
+            throw ConvertError(.request, code: .requestTarget, message: "The target size must be more than 0 bytes.")
         }
         reporter.report(.probing, 0)
         let probe = try self.probe(request, cancellation: cancellation)
@@ -114,7 +114,7 @@ enum VideoCompressor {
     /// (rounded the safe way: the target down, the smallest size up).
     static func unreachable(_ request: VideoCompressRequest, smallestReachableBytes: Int64) -> ConvertError {
         ConvertError(
-            .request, key: "request.target-too-small",
+            .request, code: .requestTargetTooSmall,
             message: "\(request.input) cannot be compressed to \(request.unit.format(request.targetBytes, rounding: .down)): "
                 + "the smallest it can reach is \(request.unit.format(smallestReachableBytes, rounding: .up)).",
             path: request.input)
@@ -124,7 +124,7 @@ enum VideoCompressor {
     static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> VideoCompressPreview {
         FFmpegLogging.configure()
         guard request.targetBytes > 0 else {
-            throw ConvertError(.request, key: "request.target", message: "The target size must be more than 0 bytes.")
+            throw ConvertError(.request, code: .requestTarget, message: "The target size must be more than 0 bytes.")
         }
         let probe = try self.probe(request, cancellation: cancellation)
         let source = probe.source
@@ -150,7 +150,7 @@ enum VideoCompressor {
         let media = MediaSnapshot(demuxer)
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
-            throw ConvertError(.unsupported, key: "unsupported.codec",
+            throw ConvertError(.unsupported, code: .unsupportedCodec,
                                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
                                    + "video codec, which this build of FFmpeg cannot decode.", path: path)
         }
@@ -169,7 +169,7 @@ enum VideoCompressor {
         let rawDuration = media.isElementaryStream
             ? Double(try payload(of: video.index, in: demuxer, cancellation: cancellation).1) / rate : nil
         guard let whole = rawDuration ?? trackDurations.max() ?? media.duration, whole > 0 else {
-            throw ConvertError(.input, key: "input.no-duration",
+            throw ConvertError(.input, code: .inputNoDuration,
                                message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
         }
         var timed = media
@@ -463,7 +463,7 @@ enum VideoCompressor {
             start = end
             end = start + (0.98 - start) * 0.8
         }
-        throw ConvertError(.internal, key: "internal.target-overshoot",
+        throw ConvertError(.internal, code: .internalTargetOvershoot,
                            message: "\(request.input) came out over the target \(maximumSecondPasses) times; nothing was written.",
                            path: request.input)
     }

@@ -131,7 +131,7 @@ package final class BatchPrinter: Sendable {
     /// The command line asked for something the batch cannot do (exit 64).
     package func usageFailed(_ message: String) {
         board?.clear()
-        if json { return emit(.failed(ConvertError(.request, key: "usage", message: message))) }
+        if json { return emit(.failed(ConvertError(.request, code: .usage, message: message))) }
         text(red(Messages.text(.errorPrefix)) + " " + message.terminalSafe, error: true)
     }
 

@@ -133,7 +133,7 @@ final class FolderWatcher {
         do {
             outcome = try await ChildCommand.run(DesktopInstaller.launcherPath(), arguments)
         } catch {
-            report(failure: ConvertError(.internal, key: "watch.spawn", message: "offconvert could not start: \(error)"))
+            report(failure: ConvertError(.internal, code: .watchSpawn, message: "offconvert could not start: \(error)"))
             return nil
         }
         relay(outcome)

@@ -20,7 +20,7 @@ struct AllowanceStoreTests {
         for _ in 0..<3 { try spend(store) }
         let error = #expect(throws: ConvertError.self) { try store.reserve() }
         #expect(error?.category == .allowance)
-        #expect(error?.key == "allowance.exhausted")
+        #expect(error?.code == .allowanceExhausted)
         #expect(error?.message.contains("offconvert unlock") == true)
         #expect(error?.message.contains("2026-03-11 00:00") == true)
         var status = try store.status()
@@ -163,7 +163,7 @@ struct AllowanceStoreTests {
         #expect(status.isDamaged)
         #expect(status.remaining == 0)
         let error = #expect(throws: ConvertError.self) { try store.reserve() }
-        #expect(error?.key == "allowance.damaged")
+        #expect(error?.code == .allowanceDamaged)
         #expect(error?.category == .allowance)
         clock.set(AllowanceFixtures.paris(2026, 7, 15, 0, 0, 1))
         #expect(try store.status().remaining == 3)

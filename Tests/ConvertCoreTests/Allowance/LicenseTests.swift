@@ -50,7 +50,7 @@ struct LicenseTests {
         try Data(text.replacingOccurrences(of: "2027-01-01", with: "2099-01-01").utf8).write(to: file)
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: key.publicKey)
         let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.key == "license.invalid")
+        #expect(error?.code == .licenseInvalid)
         #expect(error?.category == .allowance)
         #expect(try store.status().isUnlocked == false)
     }
@@ -64,7 +64,7 @@ struct LicenseTests {
         let file = try signer.license(Self.payload, in: folder)
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: trusted.publicKey)
         let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.key == "license.invalid")
+        #expect(error?.code == .licenseInvalid)
         // And the built-in key rejects it too.
         let builtIn = AllowanceFixtures.store(folder, clock: TestClock(Date()))
         #expect(throws: ConvertError.self) { try builtIn.unlock(licenseFile: file.path) }
@@ -86,7 +86,7 @@ struct LicenseTests {
         #expect(status.licenseProblem?.contains("expired") == true)
         #expect(status.remaining == 3)
         let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.key == "license.expired")
+        #expect(error?.code == .licenseExpired)
         clock.set(AllowanceFixtures.paris(2026, 12, 1, 12, 0))
         #expect(try store.status().isUnlocked == false)
     }
@@ -102,7 +102,7 @@ struct LicenseTests {
         try Data(text.utf8).write(to: file)
         let store = AllowanceFixtures.store(folder, clock: TestClock(Date()))
         let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.key == "license.malformed")
+        #expect(error?.code == .licenseMalformed)
     }
 
     @Test("a signed licence without an expiry field is malformed; 'never' never expires")
@@ -113,7 +113,7 @@ struct LicenseTests {
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2090, 1, 1, 0, 0)), key: key.publicKey)
         let missing = try key.license("offconvert license 1\nlicensee: Bob\n", in: folder, name: "missing.license")
         let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: missing.path) }
-        #expect(error?.key == "license.malformed")
+        #expect(error?.code == .licenseMalformed)
         let forever = try key.license("offconvert license 1\nlicensee: Bob\nexpires: never\n", in: folder, name: "forever.license")
         #expect(try store.unlock(licenseFile: forever.path).expires == nil)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import ConvertCore
 
 /// State files that are not regular files: a FIFO named `allowance` made every conversion wait
-/// for a writer forever (and SIGTERM did not end the wait). Each is refused with `state.not-file`.
+/// for a writer forever (and SIGTERM did not end the wait). Each is refused with `state.not-a-file`.
 @Suite("Allowance: state files must be regular files")
 struct StateFileTypeTests {
     /// Runs `body` on a thread of its own while a watcher checks, through /proc, whether that
@@ -78,7 +78,7 @@ struct StateFileTypeTests {
             }
         }
         #expect(!released, "a reader blocked on the FIFO")
-        #expect(outcome.hasPrefix("state.not-file: "), "\(outcome)")
+        #expect(outcome.hasPrefix("state.not-a-file: "), "\(outcome)")
         #expect(outcome.contains("FIFO"))
     }
 
@@ -94,7 +94,7 @@ struct StateFileTypeTests {
             _ = try AllowanceStore(directory: folder.path).status()
             Issue.record("read through the link")
         } catch {
-            #expect(error.key == "state.not-file", "\(error.key): \(error.message)")
+            #expect(error.code == .stateNotAFile, "\(error.key): \(error.message)")
         }
         #expect(try Data(contentsOf: elsewhere) == Data("keep".utf8))
     }
@@ -121,6 +121,6 @@ struct StateFileTypeTests {
             }
         }
         #expect(!released)
-        #expect(outcome == "state.not-file")
+        #expect(outcome == "state.not-a-file")
     }
 }

@@ -122,7 +122,7 @@ struct BatchJournalTests {
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let first = try BatchJournal(identity: identity, stateDirectory: s.state)
         let error = #expect(throws: ConvertError.self) { try BatchJournal(identity: identity, stateDirectory: s.state) }
-        #expect(error?.key == "batch.running")
+        #expect(error?.code == .batchRunning)
         withExtendedLifetime(first) {}
     }
 

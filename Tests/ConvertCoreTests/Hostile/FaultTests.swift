@@ -65,7 +65,7 @@ struct DiskFullTests {
             switch (index, result) {
             case (1, .failure(let error)):
                 #expect(error.category == .device, "\(error.key): \(error.message)")
-                #expect(error.key == "device.full")
+                #expect(error.code == .deviceFull)
             case (1, .success):
                 Issue.record("a multi-megabyte PNG fitted in 600 KB")
             case (_, .success(let done)):
@@ -175,7 +175,7 @@ struct ReadOnlyFolderTests {
             try FreeSpace.check(needed: 1_000_000, in: folder.path)
             Issue.record("passed the check")
         } catch {
-            #expect(error.key == "device.denied", "\(error.key): \(error.message)")
+            #expect(error.code == .deviceDenied, "\(error.key): \(error.message)")
             #expect(error.message.contains("Read-only file system"), "\(error.message)")
         }
     }
@@ -188,7 +188,7 @@ struct ReadOnlyFolderTests {
             try FreeSpace.check(needed: .max, in: folder.path)
             Issue.record("passed the check")
         } catch {
-            #expect(error.key == "device.full")
+            #expect(error.code == .deviceFull)
         }
     }
 }
@@ -203,7 +203,7 @@ struct EncoderDiskFullTests {
         let full = try TinyDisk.mount(size: "1m", leavingFree: 0)
         defer { TinyDisk.unmount(full) }
         let onFull = FFmpeg.encoderError(external, path: full.appendingPathComponent("clip.mp4").path)
-        #expect(onFull.key == "device.full", "\(onFull.key): \(onFull.message)")
+        #expect(onFull.code == .deviceFull, "\(onFull.key): \(onFull.message)")
         let roomy = try Fixtures.temporaryDirectory("encoder-error")
         defer { try? FileManager.default.removeItem(at: roomy) }
         let elsewhere = FFmpeg.encoderError(external, path: roomy.appendingPathComponent("clip.mp4").path)

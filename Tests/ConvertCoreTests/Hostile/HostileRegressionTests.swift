@@ -42,7 +42,7 @@ struct HostileRegressionTests {
             of: VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: OutputLocation(directory: output.path))),
             output: output)
         #expect(error.category == .input)
-        #expect(error.key == "input.corrupt")
+        #expect(error.code == .inputCorrupt)
     }
 
     @Test("a Matroska file cut inside its first cluster fails as an input error on every path", arguments: [710, 2322, 2617])

@@ -33,7 +33,7 @@ struct LengthMutationTests {
         do { _ = try PNGCodec.decode(data, maxPixels: PixelLimit.defaultMaxPixels, path: input) } catch { refusals.append(error) }
         #expect(refusals.count == 3)
         for error in refusals {
-            #expect(error.key == "input.corrupt")
+            #expect(error.code == .inputCorrupt)
             #expect(error.message.contains("tEXt chunk declares 2147483647 bytes"), "\(error.message)")
         }
         #expect(PNGText.xmp(data) == nil)
@@ -41,7 +41,7 @@ struct LengthMutationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = await runJob(PhotoConverter.convert(PhotoRequest(inputPath: input, format: .jpeg, outputDirectory: directory.path))).result
         guard case .failure(let error) = result else { Issue.record("converted"); return }
-        #expect(error.key == "input.corrupt")
+        #expect(error.code == .inputCorrupt)
         #expect(fileNames(in: directory).isEmpty)
     }
 
@@ -93,7 +93,7 @@ struct LengthMutationTests {
             _ = try GIFDecoder.firstFrame(ImageDecoder.readAll(path: input), maxPixels: PixelLimit.defaultMaxPixels, path: input)
             Issue.record("decoded")
         } catch {
-            #expect(error.key == "input.too-many-pixels", "\(error.key): \(error.message)")
+            #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
             #expect(error.message.contains("65535x65535"))
         }
         let info = try ImageProbe.probe(path: input)
@@ -108,13 +108,13 @@ struct LengthMutationTests {
         let location = OutputLocation(directory: directory.path)
         let refused = await runJob(VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location))).result
         guard case .failure(let error) = refused else { Issue.record("converted"); return }
-        #expect(error.key == "input.too-many-pixels", "\(error.key): \(error.message)")
+        #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
         #expect(error.message.contains("16384x16384"))
         // Over a raised limit, the size is still one FFmpeg refuses: said so.
         let raised = await runJob(VideoConverter.convert(VideoRequest(
             input: input, container: .mp4, output: location, maxPixels: 300_000_000))).result
         guard case .failure(let unsupported) = raised else { Issue.record("converted"); return }
-        #expect(unsupported.key == "unsupported.size", "\(unsupported.key): \(unsupported.message)")
+        #expect(unsupported.code == .unsupportedSize, "\(unsupported.key): \(unsupported.message)")
         #expect(fileNames(in: directory).isEmpty)
     }
 }

@@ -24,7 +24,7 @@ struct PixelLimitTests {
                 continue
             }
             #expect(error.category == .input)
-            #expect(error.key == "input.too-many-pixels", "\(error.key): \(error.message)")
+            #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
         }
         #expect(fileNames(in: directory).isEmpty)
     }
@@ -49,7 +49,7 @@ struct PixelLimitTests {
         let refused = await runJob(PhotoConverter.convert(PhotoRequest(
             inputPath: input, format: .jpeg, outputDirectory: directory.path, maxPixels: 64 * 64 - 1))).result
         guard case .failure(let error) = refused else { Issue.record("converted over the limit"); return }
-        #expect(error.key == "input.too-many-pixels")
+        #expect(error.code == .inputTooManyPixels)
         let allowed = await runJob(PhotoConverter.convert(PhotoRequest(
             inputPath: input, format: .jpeg, outputDirectory: directory.path, maxPixels: 64 * 64))).result
         #expect((try? allowed.get()) != nil)
@@ -70,7 +70,7 @@ struct PixelLimitTests {
         for job in jobs {
             let result = await runJob(job()).result
             guard case .failure(let error) = result else { Issue.record("decoded the bomb"); continue }
-            #expect(error.key == "input.too-many-pixels", "\(error.key): \(error.message)")
+            #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
             #expect(error.message.contains("16000x16000"))
         }
         #expect(fileNames(in: directory).isEmpty)

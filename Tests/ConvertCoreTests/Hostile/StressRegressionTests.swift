@@ -28,7 +28,7 @@ struct StressRegressionTests {
         let explicit = try StagedOutput(destination: destination)
         #expect(throws: ConvertError.self) { try explicit.commit() }
         do throws(ConvertError) { try StagedOutput(destination: destination).commit() } catch {
-            #expect(error.key == "output.exists")
+            #expect(error.code == .outputExists)
         }
     }
 

@@ -308,7 +308,7 @@ struct StressSimulationTests {
             job.cancel()
         }
         var progressEvents = 0, terminals = 0, progressAfterTerminal = false
-        var result: Result<JobResult, ConvertError> = .failure(ConvertError(.internal, key: "test.no-terminal", message: "no terminal event"))
+        var result: Result<JobResult, ConvertError> = .failure(ConvertError(.internal, code: ConvertError.Code("test.no-terminal"), message: "no terminal event"))
         for await event in job.events {
             switch event {
             case .progress:
@@ -342,7 +342,7 @@ struct StressSimulationTests {
         switch outcome.plan.fault {
         case .none: return false
         case .truncated, .mutated: return error.category == .input || error.category == .unsupported
-        case .missing: return error.category == .input && error.key == "input.missing"
+        case .missing: return error.category == .input && error.code == .inputMissing
         case .readOnlyFolder, .fullDisk: return error.category == .device
         }
     }

@@ -26,7 +26,7 @@ struct FreeSpaceTmpfsTests {
         let free = try FreeSpace.available(in: folder.path)
         #expect(free <= 1 << 20 && free > 0)
         let error = #expect(throws: ConvertError.self) { try FreeSpace.check(needed: 2_000_000, in: folder.path) }
-        #expect(error?.key == "device.full")
+        #expect(error?.code == .deviceFull)
         #expect(error?.message.contains("2.0 MB needed") == true)
 
         let stage = try StagedOutput(destination: folder.appendingPathComponent("big.jpg").path)
@@ -43,7 +43,7 @@ struct FreeSpaceTmpfsTests {
         close(fd)
         #expect(failure == ENOSPC)
         let mapped = ConvertError.fileSystem(failure, action: "write", path: stage.destination)
-        #expect(mapped.category == .device && mapped.key == "device.full")
+        #expect(mapped.category == .device && mapped.code == .deviceFull)
         stage.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }

@@ -116,7 +116,7 @@ struct OutputNamingTests {
         let file = folder.appendingPathComponent("file")
         try touch(file)
         let error = #expect(throws: ConvertError.self) { try OutputNamer(outputDirectory: file.path, overwrite: false, inputs: []) }
-        #expect(error?.key == "output.notFolder")
+        #expect(error?.code == .outputNotAFolder)
     }
 
     @Test("stale temporaries from a crash are removed; a live one is left alone")
@@ -149,7 +149,7 @@ struct OutputNamingTests {
         try FreeSpace.check(needed: 1, in: folder.path)
         let error = #expect(throws: ConvertError.self) { try FreeSpace.check(needed: .max, in: folder.path) }
         #expect(error?.category == .device)
-        #expect(error?.key == "device.full")
+        #expect(error?.code == .deviceFull)
         #expect(FreeSpace.describe(12_345_678) == "12.3 MB")
     }
 }

@@ -81,7 +81,7 @@ struct HeifDepthTests {
             _ = try await Self.convert(Self.deep, to: .avif, depth: .ten, edge: 256, in: directory, name: "ten.avif")
             Issue.record("10-bit AVIF was accepted")
         } catch {
-            #expect(error.category == .unsupported && error.key == "output.depth-unsupported")
+            #expect(error.category == .unsupported && error.code == .outputDepthUnsupported)
             #expect(error.message.contains("10-bit AVIF"))
         }
         #expect(PhotoRun.files(directory) == ["cat.avif"])

@@ -224,7 +224,7 @@ struct PhotoResizeTests {
         do {
             _ = try await PhotoRun.convert(both)
         } catch {
-            #expect(error.category == .request && error.key == "request.resize")
+            #expect(error.category == .request && error.code == .requestResize)
         }
         let huge = PhotoRequest(
             inputPath: source, format: .png, outputDirectory: directory.path, maxPixels: 1_000_000,
@@ -233,7 +233,7 @@ struct PhotoResizeTests {
             _ = try await PhotoRun.convert(huge)
             Issue.record("a 4 MP box over a 1 MP limit was accepted")
         } catch {
-            #expect(error.category == .request && error.key == "request.resize-too-large")
+            #expect(error.category == .request && error.code == .requestResizeTooLarge)
         }
         #expect(PhotoRun.files(directory).isEmpty)
     }

@@ -84,7 +84,7 @@ struct TargetSizeTests {
                     targetByteCount: 500))
             Issue.record("a 500-byte target was met")
         } catch {
-            #expect(error.key == "request.target-unreachable")
+            #expect(error.code == .requestTargetUnreachable)
         }
         #expect(PhotoRun.files(directory).isEmpty)
     }

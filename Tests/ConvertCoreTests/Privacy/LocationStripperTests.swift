@@ -200,7 +200,7 @@ struct LocationStripperTests {
             let result = try await LocationStripper.strip(StripLocationRequest(input: input.path, destination: destination)).result()
             Issue.record("stripped a file it could not walk: \(result)")
         } catch {
-            #expect(error.key == "input.corrupt", "\(error)")
+            #expect(error.code == .inputCorrupt, "\(error)")
         }
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
@@ -209,7 +209,7 @@ struct LocationStripperTests {
     func refused() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (input, key) in [(Fixtures.generated("sdr-h264.mkv"), "privacy.unsupportedFormat"),
+        for (input, key) in [(Fixtures.generated("sdr-h264.mkv"), "privacy.unsupported-format"),
                              (Fixtures.generated("playlist.mp4"), "input.corrupt")] {
             let destination = folder.appendingPathComponent("out").path
             await #expect(throws: ConvertError.self) {

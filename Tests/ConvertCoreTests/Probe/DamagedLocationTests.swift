@@ -58,7 +58,7 @@ struct DamagedLocationTests {
             _ = try await LocationStripper.strip(StripLocationRequest(input: path, destination: destination)).result()
             Issue.record("stripped a file it could not check")
         } catch {
-            #expect(error.key == "privacy.locationRemains", "\(error.key): \(error.message)")
+            #expect(error.code == .privacyLocationRemains, "\(error.key): \(error.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: destination))
     }

@@ -112,7 +112,7 @@ struct ProbeFileTests {
             try await MediaProbe.probe(path: Fixtures.generated("truncated-moov.mp4"))
         }
         #expect(error?.category == .input)
-        #expect(error?.key == "input.truncated")
+        #expect(error?.code == .inputTruncated)
         #expect(error?.path == Fixtures.generated("truncated-moov.mp4"))
     }
 
@@ -128,7 +128,7 @@ struct ProbeFileTests {
                 let info = try await MediaProbe.probe(path: cut.path)
                 #expect(info.container?.warnings.contains { $0.contains("cut short") } == true)
             } catch {
-                #expect(error.key == "input.truncated")
+                #expect(error.code == .inputTruncated)
             }
         }
         let mdat = try await MediaProbe.probe(path: Fixtures.generated("truncated-mdat.mp4"))
@@ -158,15 +158,15 @@ struct ProbeFileTests {
         let error = await #expect(throws: ConvertError.self) {
             try await MediaProbe.probe(path: Fixtures.generated("not-media.txt"))
         }
-        #expect(error?.key == "input.unrecognised")
+        #expect(error?.code == .inputUnrecognised)
     }
 
     @Test("missing files and directories")
     func missingAndDirectory() async throws {
         let missing = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: "/nonexistent/clip.mp4") }
-        #expect(missing?.key == "input.missing")
+        #expect(missing?.code == .inputMissing)
         let directory = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: Fixtures.media.path) }
-        #expect(directory?.key == "input.notAFile")
+        #expect(directory?.code == .inputNotAFile)
     }
 
     @Test("a FIFO and a device are refused without blocking")
@@ -177,7 +177,7 @@ struct ProbeFileTests {
         try #require(mkfifo(fifo, 0o600) == 0)
         for path in [fifo, "/dev/zero"] {
             let error = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: path) }
-            #expect(error?.key == "input.notAFile")
+            #expect(error?.code == .inputNotAFile)
         }
     }
 

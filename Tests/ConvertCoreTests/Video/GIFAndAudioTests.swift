@@ -89,7 +89,7 @@ struct GIFAndAudioTests {
         let error = await #expect(throws: ConvertError.self) {
             try await VideoConverter.extractAudio(AudioExtractionRequest(input: Fixtures.path("video/bikes.mp4"))).result()
         }
-        #expect(error?.key == "input.no-audio")
+        #expect(error?.code == .inputNoAudio)
     }
 }
 

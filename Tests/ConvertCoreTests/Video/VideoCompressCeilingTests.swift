@@ -104,7 +104,7 @@ struct VideoCompressCeilingTests {
             Issue.record("a 50 kB target for a 107 kB clip of 40 s succeeded")
             return
         }
-        #expect(error.key == "request.target-too-small")
+        #expect(error.code == .requestTargetTooSmall)
         #expect(error.message.contains("cannot be compressed to 50 kB"))
         let words = error.message.split(separator: " ")
         #expect(words.last == "kB.")

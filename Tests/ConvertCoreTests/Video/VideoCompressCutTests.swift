@@ -62,7 +62,7 @@ struct VideoCompressCutTests {
             Issue.record("a start past the end must fail")
             return
         }
-        #expect(error.key == "request.start")
+        #expect(error.code == .requestStart)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 

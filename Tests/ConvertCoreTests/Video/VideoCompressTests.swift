@@ -62,7 +62,7 @@ struct VideoCompressTests {
             return
         }
         #expect(error.category == .request)
-        #expect(error.key == "request.target-too-small")
+        #expect(error.code == .requestTargetTooSmall)
         #expect(error.message.contains("the smallest it can reach is"))
         #expect(error.message.hasSuffix(" MB."))
         // The stated size really is the planner's floor, rounded up to 0.1 MB.

@@ -90,7 +90,7 @@ struct VideoToneMapTests {
         let job = VideoConverter.convert(.sendToWindows(Fixtures.generated("video-dv-p5.mp4"), output: OutputLocation(directory: directory.path)))
         let error = await #expect(throws: ConvertError.self) { try await job.result() }
         #expect(error?.category == .unsupported)
-        #expect(error?.key == "unsupported.dolby-vision-profile")
+        #expect(error?.code == .unsupportedDolbyVisionProfile)
         #expect(error?.message.contains("profile 5") == true)
         #expect(error?.message.contains("no HDR10, HLG or SDR base layer") == true)
         #expect(fileNames(in: directory).isEmpty)

@@ -153,7 +153,7 @@ enum ColorProfiles {
     /// A bitmap without a profile is taken to be sRGB already and only gets the tag.
     static func convertToSRGB(_ bitmap: Bitmap, path: String) throws(ConvertError) -> Bitmap {
         guard let target = LCMSProfile.sRGB(), let targetBytes = target.bytes else {
-            throw ConvertError(.internal, key: "internal.color", message: "Could not create the sRGB profile.", path: path)
+            throw ConvertError(.internal, code: .internalColor, message: "Could not create the sRGB profile.", path: path)
         }
         var result = bitmap
         result.icc = targetBytes
@@ -162,7 +162,7 @@ enum ColorProfiles {
             let transform = LCMSTransform(from: source, to: target, sixteenBit: bitmap.isSixteenBit, alpha: bitmap.hasAlpha)
         else {
             throw ConvertError(
-                .unsupported, key: "input.color-profile",
+                .unsupported, code: .inputColorProfile,
                 message: "\(path) has a colour profile that cannot be converted to sRGB.", path: path)
         }
         let count = bitmap.width * bitmap.height

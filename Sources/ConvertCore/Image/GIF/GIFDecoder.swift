@@ -21,7 +21,7 @@ package enum GIFDecoder {
     /// Finds the first image descriptor (palettes and extensions before it are walked, nothing is
     /// decoded): enough to know the picture's size, for `info` and a batch's memory cost.
     package static func firstImage(_ data: [UInt8], path: String) throws(ConvertError) -> FirstImage {
-        let damaged = ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged or not a GIF image.", path: path)
+        let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
         func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
         let screenWidth = u16(6), screenHeight = u16(8)
@@ -75,7 +75,7 @@ package enum GIFDecoder {
     /// frame does not cover the screen or uses its transparent index). A picture over `maxPixels`
     /// is refused as such (`input.too-many-pixels`) before anything is allocated for it.
     package static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
-        let damaged = ConvertError(.input, key: "input.corrupt", message: "\(path) is damaged or not a GIF image.", path: path)
+        let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         let image = try firstImage(data, path: path)
         let canvasWidth = image.canvasWidth, canvasHeight = image.canvasHeight
         try PixelLimit.check(width: canvasWidth, height: canvasHeight, limit: maxPixels, path: path)

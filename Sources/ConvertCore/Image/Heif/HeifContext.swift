@@ -8,7 +8,7 @@ final class HeifContext {
     /// An empty context, for writing.
     init(forWritingTo path: String) throws(ConvertError) {
         guard let context = heif_context_alloc() else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = context
         self.path = path
@@ -18,7 +18,7 @@ final class HeifContext {
     /// threads; 0 decodes the tiles on the calling thread (see ``DecodingThreads``).
     init(reading path: String, decodingThreads: Int) throws(ConvertError) {
         guard let context = heif_context_alloc() else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.", path: path)
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = context
         self.path = path
@@ -47,7 +47,7 @@ final class HeifContext {
         var handle: OpaquePointer?
         try Heif.check(heif_context_get_primary_image_handle(pointer, &handle), "read", path: path)
         guard let handle else {
-            throw ConvertError(.input, key: "input.corrupt", message: "\(path) has no primary image.", path: path)
+            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) has no primary image.", path: path)
         }
         return HeifImageHandle(handle, context: self)
     }
@@ -57,7 +57,7 @@ final class HeifContext {
         var handle: OpaquePointer?
         try Heif.check(heif_context_get_image_handle(pointer, id, &handle), "read", path: path)
         guard let handle else {
-            throw ConvertError(.input, key: "input.corrupt", message: "\(path) lacks image \(id).", path: path)
+            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) lacks image \(id).", path: path)
         }
         return HeifImageHandle(handle, context: self)
     }
@@ -67,7 +67,7 @@ final class HeifContext {
         let error = heif_context_write_to_file(pointer, path)
         guard error.code == heif_error_Ok else {
             throw ConvertError(
-                .device, key: "device.io", message: "Could not write \(self.path).", path: self.path,
+                .device, code: .deviceIo, message: "Could not write \(self.path).", path: self.path,
                 underlying: error.message.map { String(cString: $0) })
         }
     }

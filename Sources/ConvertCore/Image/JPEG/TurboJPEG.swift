@@ -9,7 +9,7 @@ final class TurboJPEGHandle {
     /// A decompressor.
     static func decompressor() throws(ConvertError) -> TurboJPEGHandle {
         guard let handle = tjInitDecompress() else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Could not start the JPEG decoder.")
+            throw ConvertError(.internal, code: .internalMemory, message: "Could not start the JPEG decoder.")
         }
         return TurboJPEGHandle(handle)
     }
@@ -17,7 +17,7 @@ final class TurboJPEGHandle {
     /// A compressor.
     static func compressor() throws(ConvertError) -> TurboJPEGHandle {
         guard let handle = tjInitCompress() else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Could not start the JPEG encoder.")
+            throw ConvertError(.internal, code: .internalMemory, message: "Could not start the JPEG encoder.")
         }
         return TurboJPEGHandle(handle)
     }
@@ -37,12 +37,12 @@ final class TurboJPEGHandle {
         }
         guard status == 0, width > 0, height > 0 else {
             throw ConvertError(
-                .input, key: "input.corrupt", message: "\(path) is damaged or not a JPEG image.", path: path,
+                .input, code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
                 underlying: lastError)
         }
         if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
             throw ConvertError(
-                .unsupported, key: "input.cmyk", message: "\(path) is a CMYK JPEG, which offconvert does not convert.",
+                .unsupported, code: .inputCmyk, message: "\(path) is a CMYK JPEG, which offconvert does not convert.",
                 path: path)
         }
         return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
@@ -74,7 +74,7 @@ final class TurboJPEGHandle {
         // missing); a truncated photo would silently lose its bottom, so it is refused too.
         guard status == 0 else {
             throw ConvertError(
-                .input, key: lastWasWarning ? "input.truncated" : "input.corrupt",
+                .input, code: lastWasWarning ? .inputTruncated : .inputCorrupt,
                 message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
         }
         return pixels
@@ -93,7 +93,7 @@ final class TurboJPEGHandle {
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else {
-            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
@@ -112,7 +112,7 @@ extension TurboJPEGHandle {
         precondition(planes.count == 3 && strides.count == 3, "three planes")
         let bound = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
         guard bound != UInt(bitPattern: -1), bound > 0 else {
-            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         var planeList: [UnsafePointer<UInt8>?] = planes
         var strideList = strides
@@ -126,7 +126,7 @@ extension TurboJPEGHandle {
             initialized = status == 0 && target == buffer.baseAddress ? Int(min(size, bound)) : 0
         }
         guard status == 0, !stream.isEmpty else {
-            throw ConvertError(.internal, key: "encode.failed", message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         return stream
     }
@@ -145,7 +145,7 @@ extension TurboJPEGHandle {
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else {
             throw ConvertError(
-                .internal, key: "encode.failed", message: "JPEG encoding of the gain map failed.",
+                .internal, code: .encodeFailed, message: "JPEG encoding of the gain map failed.",
                 underlying: String(cString: tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))

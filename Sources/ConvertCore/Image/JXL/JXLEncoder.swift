@@ -12,7 +12,7 @@ final class JXLEncoder {
     /// and XMP boxes can be added).
     init(threads: Int) throws(ConvertError) {
         guard let encoder = JxlEncoderCreate(nil) else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         self.encoder = encoder
         runner = try JXLThreadRunner(threads: threads)
@@ -128,7 +128,7 @@ final class JXLEncoder {
     /// The settings of the (only) frame; owned by the encoder and freed with it.
     private func frameSettings(coding: Coding, effort: Int) throws(ConvertError) -> OpaquePointer {
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         var ok = JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
         switch coding {
@@ -160,6 +160,6 @@ final class JXLEncoder {
     }
 
     private static func failure(_ what: String) -> ConvertError {
-        ConvertError(.internal, key: "encode.failed", message: "JPEG XL encoding failed at \(what).")
+        ConvertError(.internal, code: .encodeFailed, message: "JPEG XL encoding failed at \(what).")
     }
 }

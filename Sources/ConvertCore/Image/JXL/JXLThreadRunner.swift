@@ -9,7 +9,7 @@ final class JXLThreadRunner {
     /// A pool of `threads` workers (at least 1).
     init(threads: Int) throws(ConvertError) {
         guard let runner = JxlThreadParallelRunnerCreate(nil, max(1, threads)) else {
-            throw ConvertError(.internal, key: "internal.alloc", message: "Out of memory.")
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         self.runner = runner
     }

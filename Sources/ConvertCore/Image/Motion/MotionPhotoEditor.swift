@@ -41,7 +41,7 @@ public enum MotionPhotoEditor {
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
-                    throw ConvertError(.unsupported, key: "motion.missing",
+                    throw ConvertError(.unsupported, code: .motionMissing,
                                        message: "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
                                        path: request.input)
                 }
@@ -124,7 +124,7 @@ public enum MotionPhotoEditor {
 
     private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
         guard let destination = request.output.path else {
-            throw ConvertError(.request, key: "output.missing", message: "No output path was given.", path: request.input)
+            throw ConvertError(.request, code: .outputMissing, message: "No output path was given.", path: request.input)
         }
         let stage = try StagedOutput(destination: destination)
         let written = bytes.withUnsafeBytes { buffer in

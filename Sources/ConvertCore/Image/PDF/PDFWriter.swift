@@ -28,7 +28,7 @@ package final class PDFWriter {
         do {
             try handle.write(contentsOf: Data(bytes))
         } catch {
-            throw ConvertError(.device, key: "device.io", message: "Could not write \(path).", path: path, underlying: "\(error)")
+            throw ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: "\(error)")
         }
         offset += bytes.count
     }
@@ -107,7 +107,7 @@ package final class PDFWriter {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw ConvertError(.device, key: "device.io", message: "Could not write \(path).", path: path, underlying: "\(error)")
+            throw ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: "\(error)")
         }
     }
 

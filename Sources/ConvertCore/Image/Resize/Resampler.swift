@@ -19,7 +19,7 @@ final class ScaleContext {
             let context = sws_getContext(
                 Int32(width), Int32(height), format, Int32(toWidth), Int32(toHeight), format, flags, nil, nil, nil)
         else {
-            throw ConvertError(.internal, key: "internal.resize", message: "Could not set up resizing.")
+            throw ConvertError(.internal, code: .internalResize, message: "Could not set up resizing.")
         }
         pointer = context
     }

@@ -24,11 +24,11 @@ final class CodecEncoder {
     init(name: String, path: String) throws(ConvertError) {
         self.path = path
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw ConvertError(.unsupported, key: "unsupported.encoder",
+            throw ConvertError(.unsupported, code: .unsupportedEncoder,
                                message: "The \(name) encoder is not available in this build of FFmpeg.", path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory opening an encoder.", path: path)
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
         }
         self.codec = codec
         context = allocated

@@ -26,7 +26,7 @@ final class Muxer {
         }
         guard let outputFormat = allocated.pointee.oformat else {
             avformat_free_context(allocated)
-            throw ConvertError(.internal, key: "internal.ffmpeg", message: "FFmpeg has no \(format) muxer.", path: path)
+            throw ConvertError(.internal, code: .internalFfmpeg, message: "FFmpeg has no \(format) muxer.", path: path)
         }
         context = allocated
         formatFlags = outputFormat.pointee.flags
@@ -79,7 +79,7 @@ final class Muxer {
 
     private func newStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil) else {
-            throw ConvertError(.internal, key: "internal.memory", message: "Out of memory adding a stream.", path: path)
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory adding a stream.", path: path)
         }
         return stream
     }
@@ -91,7 +91,7 @@ final class Muxer {
         let output = try newStream()
         try input.withUnsafeStream { (source: UnsafeMutablePointer<AVStream>) throws(ConvertError) in
             guard let parameters = source.pointee.codecpar, let target = output.pointee.codecpar else {
-                throw ConvertError(.internal, key: "internal.ffmpeg", message: "A stream has no codec parameters.", path: path)
+                throw ConvertError(.internal, code: .internalFfmpeg, message: "A stream has no codec parameters.", path: path)
             }
             try FFmpeg.check(avcodec_parameters_copy(target, parameters), "copy the stream settings",
                              path: path, category: .internal)
@@ -161,7 +161,7 @@ final class Muxer {
     private func check(_ code: Int32, _ action: String) throws(ConvertError) {
         if code == offc_averror(EINVAL) {
             throw ConvertError(
-                .input, key: "input.corrupt",
+                .input, code: .inputCorrupt,
                 message: "\(path) cannot be written: the input's codec parameters or timestamps are damaged.",
                 path: path, underlying: "\(action): \(FFmpeg.describe(code))")
         }

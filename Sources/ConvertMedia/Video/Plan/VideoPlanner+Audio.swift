@@ -26,7 +26,7 @@ extension VideoPlanner {
             return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
         case .track(let number):
             guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
-                throw ConvertError(.request, key: "request.audio-track",
+                throw ConvertError(.request, code: .requestAudioTrack,
                                    message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
                                        + "so there is no audio track \(number).", path: path)
             }
@@ -41,7 +41,7 @@ extension VideoPlanner {
             } else if stream.decodable {
                 lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
             } else {
-                throw ConvertError(.unsupported, key: "unsupported.codec",
+                throw ConvertError(.unsupported, code: .unsupportedCodec,
                                    message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
             }
         }
@@ -97,7 +97,7 @@ extension VideoPlanner {
         let audioStreams = media.streams.filter { $0.kind == .audio }
         let all = request.audioTrack == .all && audioStreams.count > 1
         if all && request.format != .m4a {
-            throw ConvertError(.request, key: "request.all-audio",
+            throw ConvertError(.request, code: .requestAllAudio,
                                message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
                                path: path)
         }
@@ -106,7 +106,7 @@ extension VideoPlanner {
         var lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
         guard !lanes.isEmpty else {
             let hasAudio = !audioStreams.isEmpty
-            throw ConvertError(hasAudio ? .unsupported : .input, key: hasAudio ? "unsupported.codec" : "input.no-audio",
+            throw ConvertError(hasAudio ? .unsupported : .input, code: hasAudio ? .unsupportedCodec : .inputNoAudio,
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }

@@ -34,10 +34,10 @@ enum VideoPlanner {
         let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         if let crf = request.crf, !(0...63).contains(crf) {
-            throw ConvertError(.request, key: "request.crf", message: "The quality (CRF) must be between 0 and 63.")
+            throw ConvertError(.request, code: .requestCrf, message: "The quality (CRF) must be between 0 and 63.")
         }
         if let height = request.maxHeight, height < 16 {
-            throw ConvertError(.request, key: "request.max-height", message: "The maximum height must be at least 16 pixels.")
+            throw ConvertError(.request, code: .requestMaxHeight, message: "The maximum height must be at least 16 pixels.")
         }
         let format = OutputFormat.video(request.container)
         let cut = try cutRange(request, media: media)
@@ -64,7 +64,7 @@ enum VideoPlanner {
             notes.append("video copied without re-encoding")
         } else {
             guard video.decodable else {
-                throw ConvertError(.unsupported, key: "unsupported.codec",
+                throw ConvertError(.unsupported, code: .unsupportedCodec,
                                    message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
                                        + "video codec, which this build of FFmpeg cannot decode.", path: path)
             }
@@ -73,11 +73,11 @@ enum VideoPlanner {
             let sourceCodec = VideoCodec(rawValue: video.codecName).flatMap { accepts(format, videoCodec: $0.rawValue) ? $0 : nil }
             let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
             guard accepts(format, videoCodec: codec.rawValue) else {
-                throw ConvertError(.request, key: "request.codec",
+                throw ConvertError(.request, code: .requestCodec,
                                    message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
             }
             if let preset = request.preset, codec != .h264 && codec != .hevc {
-                throw ConvertError(.request, key: "request.preset",
+                throw ConvertError(.request, code: .requestPreset,
                                    message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
             }
             var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
@@ -241,14 +241,14 @@ enum VideoPlanner {
                          media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
         guard start > 0 || duration != nil else { return nil }
         guard start >= 0, start.isFinite else {
-            throw ConvertError(.request, key: "request.start", message: "The start time must be zero or more seconds.")
+            throw ConvertError(.request, code: .requestStart, message: "The start time must be zero or more seconds.")
         }
         if let duration, !(duration > 0 && duration.isFinite) {
-            throw ConvertError(.request, key: "request.duration", message: "The duration must be more than 0 seconds.")
+            throw ConvertError(.request, code: .requestDuration, message: "The duration must be more than 0 seconds.")
         }
         let total = media.duration ?? .infinity
         if start >= total {
-            throw ConvertError(.request, key: "request.start",
+            throw ConvertError(.request, code: .requestStart,
                                message: "The start time is past the end of \(input) (\(seconds(total)) s long).")
         }
         return (start, min(duration ?? .infinity, total - start))

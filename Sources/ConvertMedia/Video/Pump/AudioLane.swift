@@ -20,7 +20,7 @@ final class AudioLane: TranscodingLane {
         let source = decoder.audio
         // As for video: damaged parameters would otherwise surface as an internal filter error.
         guard source.sampleRate > 0, source.sampleFormat != .none else {
-            throw ConvertError(.input, key: "input.corrupt",
+            throw ConvertError(.input, code: .inputCorrupt,
                                message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
                                path: muxer.path)
         }
@@ -29,7 +29,7 @@ final class AudioLane: TranscodingLane {
         var rate = encoding.sampleRate ?? source.sampleRate
         if !rates.isEmpty && !rates.contains(rate) { rate = rates.contains(48000) ? 48000 : rates[0] }
         guard let sampleFormat = encoder.sampleFormats.first, rate > 0 else {
-            throw ConvertError(.internal, key: "internal.encoder", message: "The \(encoding.encoder) encoder has no usable format.",
+            throw ConvertError(.internal, code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
                                path: muxer.path)
         }
         encoder.configure(audio: .init(sampleRate: rate, sampleFormat: sampleFormat, channels: encoding.channels,

@@ -97,7 +97,7 @@ final class FramePump {
         // An output with a header and no data is no conversion; FFmpeg's Matroska muxer even
         // writes an unreadable file for it.
         guard primaryPackets > 0 else {
-            throw ConvertError(.input, key: "input.no-data",
+            throw ConvertError(.input, code: .inputNoData,
                                message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
                                path: demuxer.path)
         }
@@ -149,7 +149,7 @@ extension FramePump {
         // The last packet starts one frame before the end; half a second (or 2 %) more is slack
         // for long final frames and edit lists.
         if last + max(0.5, expected * 0.02) < expected {
-            throw ConvertError(.input, key: "input.truncated",
+            throw ConvertError(.input, code: .inputTruncated,
                                message: "\(demuxer.path) is incomplete: its data ends at \(Int(last)) s of \(Int(expected.rounded())) s.",
                                path: demuxer.path)
         }

@@ -26,7 +26,7 @@ public enum ToneMapFloor {
         guard let stream = MediaSnapshot(demuxer).video,
               case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg
         else {
-            throw ConvertError(.request, key: "request.not-hdr", message: "\(path) has no PQ or HLG video.", path: path)
+            throw ConvertError(.request, code: .requestNotHdr, message: "\(path) has no PQ or HLG video.", path: path)
         }
         let input = demuxer.stream(stream.index)
         let decoder = try CodecDecoder(stream: input, path: path)
@@ -113,7 +113,7 @@ private final class RawSink {
 
     init(path: String) throws(ConvertError) {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw ConvertError(.device, key: "device.create", message: "Cannot create \(path).", path: path)
+            throw ConvertError(.device, code: .deviceCreate, message: "Cannot create \(path).", path: path)
         }
         self.handle = handle
         self.path = path
@@ -134,7 +134,7 @@ private final class RawSink {
             for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns) }
         }
         do { try handle.write(contentsOf: bytes) } catch {
-            throw ConvertError(.device, key: "device.write", message: "Cannot write \(path).", path: path)
+            throw ConvertError(.device, code: .deviceWrite, message: "Cannot write \(path).", path: path)
         }
     }
 }

@@ -46,7 +46,7 @@ struct ToneMapTable: Sendable {
         try graph.push(nil)
         let mapped = try Frame()
         guard try graph.pull(into: mapped) == .frame, mapped.pixelFormat == PixelFormat(rawValue: AV_PIX_FMT_YUV444P16LE.rawValue) else {
-            throw ConvertError(.internal, key: "internal.tone-map", message: "The tone map table could not be built.", path: path)
+            throw ConvertError(.internal, code: .internalToneMap, message: "The tone map table could not be built.", path: path)
         }
         var luma = [UInt16](repeating: 0, count: count)
         var chroma = [UInt16](repeating: 0, count: 2 * count)
