@@ -34,4 +34,5 @@ static inline int offc_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int offc_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int offc_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
 static inline int offc_averror_exit(void) { return AVERROR_EXIT; }
+static inline int offc_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
 #endif

@@ -68,6 +68,29 @@ struct HostileRegressionTests {
         }
     }
 
+    @Test("an AAC packet the MP4 muxer's ADTS filter cannot take is an unsupported input, not an internal error")
+    func aacPatchWelcome() async throws {
+        // Found by the mutation suite (OFFCONVERT_FUZZ_SEED=484624586, transcode round 28): the
+        // run of 0x00/0xFF bytes it wrote over the first AAC packet reads as an ADTS header with
+        // a PCE channel layout, which FFmpeg 5.1's aac_adtstoasc answers with PATCHWELCOME.
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = Array("ffffff00ffffff0000000000ff00ffffff00ff00ffffff00ff00000000ff00ff0000ffff0000ff00ffff00ff0000ff0000ffffff00ffff00ff0000ffffffffffff00ff0000ffffffff00ffffffffffff00000000ff00ffff00000000ffffffffffffff00ffff00ff00ff00ffff00ff000000ff000000".utf8)
+        let bytes = stride(from: 0, to: run.count, by: 2).map { UInt8(String(decoding: run[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        let input = try Self.edited("generated/iphone-like.mov", in: directory, name: "aac.mov") { file in
+            // The generated fixture is stable; if it ever changes, this reproducer must be rebuilt.
+            #expect(Array(file[6319..<6325]) == [0x28, 0x92, 0x89, 0x28, 0x92, 0x89], "generated/iphone-like.mov changed")
+            file.replaceSubrange(6319..<6319 + bytes.count, with: bytes)
+        }
+        let output = directory.appendingPathComponent("out")
+        let error = try await Self.failure(
+            of: VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36,
+                                                    output: OutputLocation(directory: output.path))),
+            output: output)
+        #expect(error.code == .unsupportedFfmpeg, "\(error.code): \(error.message)")
+        #expect(error.category == .unsupported)
+    }
+
     @Test("an XMP packet with thousands of unclosed location tags is dropped in linear time")
     func xmpBacktracking() {
         // Found chasing the libFuzzer exif target's slow 53 runs/s (libFuzzer itself reported no

@@ -6,17 +6,7 @@ import Testing
 func expectConvertError<T>(
     _ code: ConvertError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
 ) -> ConvertError? {
-    do {
-        _ = try body()
-        Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as ConvertError {
-        #expect(error.code == code, "\(error.code): \(error.message)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
+    checked(Result { try body() }, code, sourceLocation)
 }
 
 /// ``expectConvertError(_:sourceLocation:_:)`` for async work.
@@ -24,14 +14,20 @@ func expectConvertError<T>(
 func expectConvertError<T>(
     _ code: ConvertError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
 ) async -> ConvertError? {
-    do {
-        _ = try await body()
+    let outcome: Result<T, any Error>
+    do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+    return checked(outcome, code, sourceLocation)
+}
+
+private func checked<T>(_ outcome: Result<T, any Error>, _ code: ConvertError.Code, _ sourceLocation: SourceLocation) -> ConvertError? {
+    switch outcome {
+    case .success:
         Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
         return nil
-    } catch let error as ConvertError {
+    case .failure(let error as ConvertError):
         #expect(error.code == code, "\(error.code): \(error.message)", sourceLocation: sourceLocation)
         return error
-    } catch {
+    case .failure(let error):
         Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
         return nil
     }

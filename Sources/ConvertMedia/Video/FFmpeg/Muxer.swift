@@ -157,12 +157,20 @@ final class Muxer {
 
     /// EINVAL from the muxer means the stream parameters or timestamps it was handed are
     /// impossible (a damaged input copied as it is), or, for the GIF muxer's trailer, that no
-    /// frame survived them: not a bug here but an input error.
+    /// frame survived them: not a bug here but an input error. So is INVALIDDATA, and so is
+    /// PATCHWELCOME: the muxer's bitstream filter (AAC's ADTS to MP4's configuration) meeting a
+    /// copied packet that uses what FFmpeg 5.1 does not implement (found by the mutation suite).
     private func check(_ code: Int32, _ action: String) throws(ConvertError) {
-        if code == offc_averror(EINVAL) {
+        if code == offc_averror(EINVAL) || code == offc_averror_invaliddata() {
             throw ConvertError(
                 .input, code: .inputCorrupt,
                 message: "\(path) cannot be written: the input's codec parameters or timestamps are damaged.",
+                path: path, underlying: "\(action): \(FFmpeg.describe(code))")
+        }
+        if code == offc_averror_patchwelcome() {
+            throw ConvertError(
+                .unsupported, code: .unsupportedFfmpeg,
+                message: "\(path) cannot be written: a stream copied from the input uses a feature FFmpeg cannot write.",
                 path: path, underlying: "\(action): \(FFmpeg.describe(code))")
         }
         try FFmpeg.check(code, action, path: path, category: .internal)
