@@ -11,7 +11,7 @@ extension SendToWindowsCommand {
         let keepLocation = arguments.has(VideoOptions.keepLocation)
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
-        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
+        let rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         let preset = try arguments.value(Self.preset)
         return try await VideoWork.run(
             command: spec.name,
@@ -35,7 +35,7 @@ extension CompressCommand {
         let (target, unit) = try targetSize(arguments)
         return await CompressBatch.run(
             command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.has(VideoOptions.keepLocation),
-            cut: try VideoWork.cut(arguments), rawFrameRate: try VideoWork.rawFrameRate(arguments),
+            cut: try VideoWork.cut(arguments), rawFrameRate: try arguments.value(VideoOptions.rawFrameRate),
             options: try BatchOptions.parse(arguments), console: console)
     }
 
@@ -67,7 +67,7 @@ extension EmailCommand {
         await CompressBatch.run(
             command: spec.name, targetBytes: VideoCompressRequest.emailTargetBytes, unit: .megabyte,
             keepLocation: arguments.has(VideoOptions.keepLocation), cut: try VideoWork.cut(arguments),
-            rawFrameRate: try VideoWork.rawFrameRate(arguments), options: try BatchOptions.parse(arguments), console: console)
+            rawFrameRate: try arguments.value(VideoOptions.rawFrameRate), options: try BatchOptions.parse(arguments), console: console)
     }
 }
 
@@ -524,7 +524,7 @@ extension VideoConvertCommand {
         let maxPixels = try BatchOptions.maxPixels(arguments)
         let (start, duration) = try VideoWork.cut(arguments)
         let audioTracks = try VideoWork.audioTracks(arguments)
-        let rawFrameRate = try VideoWork.rawFrameRate(arguments)
+        let rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         let preset = try arguments.value(Self.preset)
         return try await VideoWork.run(
             command: "convert",

@@ -59,11 +59,6 @@ enum VideoWork {
         }
     }
 
-    /// `--fps` (a raw stream's frame rate), or nil when absent.
-    static func rawFrameRate(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
-        try arguments.value(VideoOptions.rawFrameRate)
-    }
-
     /// `--audio-track N` / `--all-audio` (where offered); both at once are a usage error.
     static func audioTracks(_ arguments: ParsedArguments) throws(UsageError) -> AudioTrackChoice {
         let all = arguments.has(VideoOptions.allAudio)
