@@ -236,6 +236,19 @@ def geometry(fit, box, reference, sdr):
     return canvas_ref, canvas_sdr
 
 
+# The PSNR printed for identical pictures (JSON has no infinity).
+EXACT = 999.0
+
+
+def upright(planes, orientation):
+    """`planes` as EXIF `orientation` says they are displayed (libultrahdr decodes them as stored)."""
+    steps = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
+             5: lambda a: a.transpose(1, 0, 2), 6: lambda a: np.rot90(a, -1),
+             7: lambda a: np.rot90(a, 2).transpose(1, 0, 2), 8: lambda a: np.rot90(a, 1)}
+    step = steps.get(orientation)
+    return np.ascontiguousarray(step(planes)) if step else planes
+
+
 def main():
     positional, fit, box, srgb = options(sys.argv[1:])
     sys.argv = [sys.argv[0]] + positional
@@ -246,7 +259,8 @@ def main():
     if is_jpeg:
         if not imagecodecs.ultrahdr_check(source_bytes):
             raise SystemExit("libultrahdr does not see an Ultra HDR image in " + source)
-        sdr8 = imagecodecs.ultrahdr_decode(source_bytes, dtype=np.uint8)[..., :3]
+        orientation = Image.open(source).getexif().get(0x0112, 1)
+        sdr8 = upright(imagecodecs.ultrahdr_decode(source_bytes, dtype=np.uint8)[..., :3], orientation)
     else:
         sdr8, gain8 = source_planes(source)
     height, width, _ = sdr8.shape
@@ -255,7 +269,7 @@ def main():
         sdr = np.clip(sdr @ P3_TO_SRGB.T, 0, 1)
         sdr8 = (linear_to_srgb(sdr) * 255).round()
     if is_jpeg:
-        reference = imagecodecs.ultrahdr_decode(source_bytes, dtype=np.float16)[..., :3].astype(np.float32)
+        reference = upright(imagecodecs.ultrahdr_decode(source_bytes, dtype=np.float16)[..., :3].astype(np.float32), orientation)
         headroom = max(1.0, float(reference.max()))
     elif iso is not None:
         headroom = 2.0 ** iso["alternate_headroom"]
@@ -286,11 +300,11 @@ def main():
         sdr8 = (linear_to_srgb(sdr) * 255).round()
         width, height = size
     mse = float(np.mean((decoded - reference) ** 2))
-    psnr = 10 * np.log10(headroom ** 2 / mse) if mse > 0 else float("inf")
+    psnr = 10 * np.log10(headroom ** 2 / mse) if mse > 0 else EXACT
     # SDR rendition: libultrahdr's own SDR decode of the primary against the source primary.
     sdr_out = imagecodecs.ultrahdr_decode(data, dtype=np.uint8)[..., :3].astype(np.float32)
     sdr_mse = float(np.mean((sdr_out - sdr8.astype(np.float32)) ** 2))
-    sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else float("inf")
+    sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else EXACT
     ratio = float(np.median(decoded[reference > 0.05] / reference[reference > 0.05]))
     print(json.dumps({"iso": 1.0 if iso is not None else 0.0, "headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
                       "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))

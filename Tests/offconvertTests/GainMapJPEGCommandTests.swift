@@ -136,12 +136,16 @@ struct GainMapJPEGCommandTests {
         let text = try await CLIRunner.run(["info", path])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("HDR: gain map (\(origin)), headroom \(stops) stops"), "\(text.stdout)")
+        // A flat map is named as such, not sold as brighter highlights.
+        let effect = stops > 0 ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
+        #expect(text.stdout.contains(effect), "\(text.stdout)")
         let json = try await CLIRunner.run(["info", "--json", path])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains("\"gainMap\""), "\(json.stdout)")
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
         let found = Self.find("gainMap", in: object) as? [String: Any]
         #expect(found?["origin"] as? String == origin)
+        #expect(found?["brightens"] as? Bool == (stops > 0))
         let headroom = try #require(found?["headroomStops"] as? Double)
         #expect(abs(headroom - stops) < 0.05)
     }

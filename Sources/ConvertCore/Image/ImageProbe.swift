@@ -63,6 +63,8 @@ public struct ImageInfo: Sendable, Codable, Hashable {
         public var origin: String
         /// The HDR headroom in stops: log2 of the brightest HDR white over SDR white.
         public var headroomStops: Double
+        /// Whether the map brightens anything (a flat one, as some Pixel files carry, is not kept).
+        public var brightens = true
     }
 }
 
@@ -163,7 +165,8 @@ public enum ImageProbe {
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
         if let map = JPEGGainMap.locate(data) {
-            info.gainMap = ImageInfo.GainMap(origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops)
+            info.gainMap = ImageInfo.GainMap(
+                origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops, brightens: map.metadata.brightens)
         }
         return info
     }

@@ -149,8 +149,10 @@ package enum PhotoWork {
         if request.allImages { bitmaps *= max(1, info.imageCount) }
         var (width, height) = (info.width, info.height)
         if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
-        // A kept gain map is one grey byte a pixel at most, in two copies (decoded, looked up).
-        let gainMap = request.hdr == .keep && info.auxiliaryImages.contains(HeifGainMapType.apple) ? Int64(width) * Int64(height) * 2 : 0
+        // A kept gain map (a HEIC's auxiliary image or a JPEG's second one) is one grey byte a
+        // pixel at most, in two copies (decoded, then looked up or resized).
+        let keepsGainMap = request.hdr == .keep && info.gainMap?.brightens == true
+        let gainMap = keepsGainMap ? Int64(width) * Int64(height) * 2 : 0
         return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
     }
 

@@ -351,7 +351,8 @@ enum InfoFormatter {
         }
         if let map = image.gainMap {
             let stops = (map.headroomStops * 10).rounded() / 10
-            lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: brighter highlights on an HDR screen")
+            let effect = map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
+            lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: \(effect)")
         }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)

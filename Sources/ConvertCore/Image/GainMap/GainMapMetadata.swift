@@ -20,6 +20,10 @@ package struct GainMapMetadata: Sendable, Equatable {
         GainMapMetadata(maxStops: stops, alternateHeadroomStops: stops)
     }
 
+    /// Whether the map brightens anything: some Pixel files carry a flat one (GainMapMax 0),
+    /// which is not worth keeping.
+    package var brightens: Bool { alternateHeadroomStops > 0 && maxStops > minStops }
+
     /// The 8-bit map value that stands for no boost (log boost 0), for bars added around a
     /// padded picture: `((0 − min) / (max − min))^gamma`.
     package var noBoostCode: UInt8 {

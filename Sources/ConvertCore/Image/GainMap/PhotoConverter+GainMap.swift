@@ -73,7 +73,7 @@ extension PhotoConverter {
         // An unreadable file is the decoder's to report, with its own error.
         guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
         guard request.format == .jpeg else { return (nil, notKeptNote(request.format)) }
-        guard located.metadata.alternateHeadroomStops > 0, located.metadata.maxStops > located.metadata.minStops else {
+        guard located.metadata.brightens else {
             return (nil, "HDR not kept: the gain map has no headroom")
         }
         try cancellation.check()
