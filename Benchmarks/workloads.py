@@ -463,11 +463,41 @@ def video_size(work, binary, quick):
     return workloads
 
 
+def heic_gainmap(work, binary, quick):
+    """HEIC with an HDR gain map → Ultra HDR JPEG, against the same conversion with `--hdr sdr`
+    (the issue's cost bound: at most 1.15x its time, at most +15% size) and heif-convert, which
+    drops the map (it cannot open iOS 18 files such as IMG_3853.HEIC: that row has no peer)."""
+    workloads = []
+    for name, photo in [("heic-gainmap-apple", "photos/pug.heic"), ("heic-gainmap-ios18", "photos/IMG_3853.HEIC")]:
+        path = real_or_test(photo)
+        o, reset = out_dir(work, f"{name}-out")
+        keep, sdr = os.path.join(o, "keep"), os.path.join(o, "sdr")
+        stem = os.path.splitext(os.path.basename(path))[0]
+
+        def both_reset(reset=reset, keep=keep, sdr=sdr):
+            reset()
+            os.makedirs(keep)
+            os.makedirs(sdr)
+
+        contenders = [
+            Contender("offconvert heic-to-jpg (gain map kept)", f"{binary} heic-to-jpg {path} --output-dir {keep} --quality 85 --quiet",
+                      ours=True, reset=both_reset, measure=size_of(os.path.join(keep, stem + ".jpg"))),
+            Contender("offconvert heic-to-jpg --hdr sdr", f"{binary} heic-to-jpg {path} --output-dir {sdr} --quality 85 --hdr sdr --quiet",
+                      reset=both_reset, measure=size_of(os.path.join(sdr, stem + ".jpg"))),
+        ]
+        if name.endswith("apple"):
+            contenders.append(Contender("heif-convert -q 85 (drops the map)", f"heif-convert -q 85 {path} {o}/hc.jpg >/dev/null",
+                                        reset=both_reset, measure=size_of(os.path.join(o, "hc.jpg"))))
+        workloads.append(Workload(name, f"HEIC with an HDR gain map → Ultra HDR JPEG ({os.path.basename(path)}), quality 85", contenders))
+    return workloads
+
+
 # (names, builder): the order here is the order of RESULTS.md.
 CATALOGUE = [
     (["heic", "heic-floor"], heic),
     ([kind[0] for kind in CAMERA_KINDS] + ["heic-samsung", "heic-xiaomi", "heic-canon"], heic_kinds),
     (["heic-mixed"], heic_mixed_batch),
+    (["heic-gainmap-apple", "heic-gainmap-ios18"], heic_gainmap),
     (["photo-size", "photo-size-webp"], photo_size),
     (["h264"], h264),
     (["tonemap"], tonemap),

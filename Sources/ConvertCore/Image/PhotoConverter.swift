@@ -248,11 +248,15 @@ extension PhotoConverter {
             let source = try directJPEGSource(path: input, heif: heif, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
         reporter.report(.decoding, 0)
-        let pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
+        var pendingGainMap: PendingGainMap?
         // The worker finishes before this returns or throws, so its bitmap stays within the job.
         defer { _ = try? pendingGainMap?.wait() }
-        guard let stream = try directStream(request, source: source, threads: threads, reporter: reporter, cancellation: cancellation)
-        else { return nil }
+        // The map starts once the primary is decoded: the decode keeps every core busy, the
+        // primary's JPEG encode only one, and the map's decode and encode fit beside it.
+        let stream = try directStream(request, source: source, threads: threads, reporter: reporter, cancellation: cancellation) {
+            pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
+        }
+        guard let stream else { return nil }
         var notes: [String] = []
         var icc = source.icc
         if icc == nil, let nclx = source.nclx, let generated = ColorProfiles.icc(for: nclx) {
@@ -285,14 +289,16 @@ extension PhotoConverter {
     }
 
     /// Decodes a direct-path photo and encodes it as a bare JPEG stream (no metadata yet), or nil
-    /// when neither offconvert's decoder nor libheif's planes take it. The pictures' planes are
-    /// freed when this returns, before the file is put together.
+    /// when neither offconvert's decoder nor libheif's planes take it; `decoded` runs between the
+    /// two. The pictures' planes are freed when this returns, before the file is put together.
     private static func directStream(
-        _ request: PhotoRequest, source: DirectSource, threads: Int, reporter: ProgressReporter, cancellation: CancellationFlag
+        _ request: PhotoRequest, source: DirectSource, threads: Int, reporter: ProgressReporter, cancellation: CancellationFlag,
+        decoded: () -> Void
     ) throws(ConvertError) -> [UInt8]? {
         guard let picture = try directPicture(
             path: request.inputPath, source: source, decodingThreads: threads, maxPixels: request.maxPixels, cancellation: cancellation)
         else { return nil }
+        decoded()
         try cancellation.check()
         reporter.report(.encoding, 0.6)
         let encoder = try TurboJPEGHandle.compressor()
