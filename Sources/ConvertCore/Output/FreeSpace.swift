@@ -27,20 +27,7 @@ public enum FreeSpace {
         if access(directory, W_OK) != 0 { throw ConvertError.fileSystem(errno, action: "write in", path: directory) }
         throw ConvertError(
             .device, code: .deviceFull,
-            message: "Not enough space in \(directory): about \(describe(needed)) needed, \(describe(free)) free.",
+            message: "Not enough space in \(directory): about \(UnitText.bytes(needed)) needed, \(UnitText.bytes(free)) free.",
             path: directory)
-    }
-
-    /// "12.3 MB" style size for messages (decimal units, as the CLI's options use).
-    package static func describe(_ bytes: Int64) -> String {
-        let units = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        if unit == 0 { return "\(bytes) bytes" }
-        return String(Int((value * 10).rounded()) / 10) + "." + String(Int((value * 10).rounded()) % 10) + " " + units[unit]
     }
 }

@@ -69,7 +69,7 @@ enum VideoCompressor {
         /// Notes on the cut and on a raw stream's timing.
         var inputNotes: [String] {
             var notes: [String] = []
-            if let cut { notes.append("cut from \(VideoPlanner.seconds(cut.start)) s, \(VideoPlanner.seconds(cut.length)) s long") }
+            if let cut { notes.append(VideoPlanner.cutNote(cut)) }
             if isElementaryStream { notes.append(VideoPlanner.rawStreamTiming(media)) }
             return notes
         }

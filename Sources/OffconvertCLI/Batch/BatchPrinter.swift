@@ -53,7 +53,7 @@ package final class BatchPrinter: Sendable {
 
     package func planned(index: Int, input: String, output: String, memory: Int64) {
         if json { return emit(.planned(index: index, input: input, output: output, memoryBytes: memory)) }
-        text(Messages.text(.itemPlanned, input.terminalSafe, output.terminalSafe, Formatting.bytes(memory)))
+        text(Messages.text(.itemPlanned, input.terminalSafe, output.terminalSafe, UnitText.bytes(memory)))
     }
 
     package func started(_ item: BatchItem) {
@@ -75,7 +75,7 @@ package final class BatchPrinter: Sendable {
         guard !quiet else { return ended(item) }
         let results = result.outputs.map { output in
             detailedResults
-                ? "\(item.input.terminalSafe) → \(output.path.terminalSafe) (\(Formatting.bytes(output.byteCount)))"
+                ? "\(item.input.terminalSafe) → \(output.path.terminalSafe) (\(UnitText.bytes(output.byteCount)))"
                 : output.path.terminalSafe
         }
         let notes = result.notes.isEmpty
@@ -174,8 +174,8 @@ package final class BatchPrinter: Sendable {
         if tally.setAside > 0 { parts.append(Messages.text(.summarySetAside, "\(tally.setAside)")) }
         if tally.ignored > 0 { parts.append(Messages.text(.summaryIgnored, "\(tally.ignored)")) }
         if tally.unfinished > 0 { parts.append(Messages.text(.summaryUnfinished, "\(tally.unfinished)")) }
-        parts.append(Messages.text(.summaryBytes, Formatting.bytes(tally.bytesIn), Formatting.bytes(tally.bytesOut)))
-        parts.append(Messages.text(.summaryTime, Formatting.seconds(seconds)))
+        parts.append(Messages.text(.summaryBytes, UnitText.bytes(tally.bytesIn), UnitText.bytes(tally.bytesOut)))
+        parts.append(Messages.text(.summaryTime, UnitText.duration(seconds)))
         var lines = [(tally.interrupted ? Messages.text(.summaryInterrupted) + " " : "") + parts.joined(separator: ", ") + "."]
         for failure in tally.failures {
             // Paths as typed (two inputs may share a file name), and named once: most of the

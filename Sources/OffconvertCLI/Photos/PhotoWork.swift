@@ -213,7 +213,7 @@ package enum PhotoWork {
         guard inputBytes > 0, written > inputBytes else { return result }
         var noted = result
         noted.notes.append(
-            "larger than the original (\(Formatting.bytes(inputBytes)) → \(Formatting.bytes(written))): it was already "
+            "larger than the original (\(UnitText.bytes(inputBytes)) → \(UnitText.bytes(written))): it was already "
                 + "compressed more; use a lower --quality or --target-size")
         return noted
     }

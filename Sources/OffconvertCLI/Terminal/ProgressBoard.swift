@@ -144,19 +144,24 @@ package final class ProgressBoard: Sendable {
         var text = "\(truncate(item.name, 32)) \(item.progress.stage.name)"
         if now.timeIntervalSince(item.changed) >= quietInterval {
             // No step reported for a while: the codec is busy on one big call. Say so, honestly.
-            return text + " working… \(Formatting.duration(elapsed))"
+            return text + " working… \(clock(elapsed))"
         }
         text += " \(Int(fraction * 100))%"
-        if elapsed >= 1 { text += " \(Formatting.duration(elapsed))" }
+        if elapsed >= 1 { text += " \(clock(elapsed))" }
         if elapsed > 0.5, fraction > 0.01 {
             if item.inputBytes > 0 {
                 let speed = Double(item.inputBytes) * fraction / elapsed
-                text += " \(Formatting.bytes(Int64(speed)))/s"
+                text += " \(UnitText.bytes(Int64(speed)))/s"
             }
             let remaining = elapsed * (1 - fraction) / fraction
-            text += " ETA \(Formatting.duration(remaining))"
+            text += " ETA \(clock(remaining))"
         }
         return text
+    }
+
+    /// Whole seconds, rounded up (a job 0.2 s from done is not "0 s" away).
+    private static func clock(_ seconds: Double) -> String {
+        UnitText.duration(seconds.rounded(.up), places: 0)
     }
 
     private static func bar(_ fraction: Double) -> String {
@@ -172,35 +177,5 @@ package final class ProgressBoard: Sendable {
     /// ANSI: move up `lines` lines and clear to the end of the screen.
     private static func clearing(_ lines: Int) -> String {
         lines > 0 ? "\u{1B}[\(lines)A\u{1B}[J" : ""
-    }
-}
-
-/// Human formatting of sizes and durations (decimal units, as the --help documents).
-package enum Formatting {
-    package static func bytes(_ count: Int64) -> String {
-        let value = Double(count)
-        switch value {
-        case ..<1_000: return "\(count) B"
-        case ..<1_000_000: return String(format: "%.1f kB", value / 1_000)
-        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
-        default: return String(format: "%.2f GB", value / 1_000_000_000)
-        }
-    }
-
-    package static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "?" }
-        if seconds < 60 { return String(format: "%.0fs", seconds.rounded(.up)) }
-        let total = Int(seconds.rounded())
-        if total < 3600 { return "\(total / 60)m\(String(format: "%02d", total % 60))s" }
-        return "\(total / 3600)h\(String(format: "%02d", (total % 3600) / 60))m"
-    }
-}
-
-extension Formatting {
-    /// A batch's running time: `0.4s`, `12.3s`, `2m05s`.
-    package static func seconds(_ value: Double) -> String {
-        guard value.isFinite, value >= 0 else { return "?" }
-        if value < 60 { return String(format: "%.1fs", value) }
-        return duration(value)
     }
 }

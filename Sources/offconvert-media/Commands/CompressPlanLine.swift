@@ -1,3 +1,4 @@
+import ConvertCore
 import ConvertMedia
 import Foundation
 
@@ -54,12 +55,7 @@ struct CompressPlanLine: Encodable {
 
     func text(unit: SizeUnit) -> String {
         guard let cutStart else { return planText(unit: unit) }
-        return "cut from \(seconds(cutStart)) s, \(seconds(duration)) s long: " + planText(unit: unit)
-    }
-
-    private func seconds(_ value: Double) -> String {
-        let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+        return "cut from \(UnitText.duration(cutStart)), \(UnitText.duration(duration)) long: " + planText(unit: unit)
     }
 
     private func planText(unit: SizeUnit) -> String {

@@ -1,3 +1,4 @@
+import ConvertCore
 import ConvertMedia
 import Foundation
 import OffconvertCLI
@@ -278,7 +279,7 @@ extension InfoCommand {
 /// The human-readable form of ``MediaInfo``.
 enum InfoFormatter {
     static func block(_ info: MediaInfo) -> String {
-        var header = "\(info.path.terminalSafe): \(info.formatName), \(bytes(info.byteCount))"
+        var header = "\(info.path.terminalSafe): \(info.formatName), \(UnitText.bytes(Int64(info.byteCount)))"
         guard let container = info.container else {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
@@ -288,7 +289,7 @@ enum InfoFormatter {
             lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
             return lines.joined(separator: "\n")
         }
-        if let duration = container.durationSeconds { header += ", \(seconds(duration))" }
+        if let duration = container.durationSeconds { header += ", \(UnitText.duration(duration, places: 2))" }
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
         if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
@@ -373,12 +374,12 @@ enum InfoFormatter {
         let kind = kinds[motion.layout] ?? motion.layout
         guard let video = motion.video, let bytes = motion.videoBytes else {
             var line = "  motion: \(kind), but the video is not there"
-            if let declared = motion.declaredBytes { line += " (the metadata declares \(bytes(declared)))" }
+            if let declared = motion.declaredBytes { line += " (the metadata declares \(UnitText.bytes(Int64(declared))))" }
             return [line.terminalSafe] + (motion.problem.map { ["  warning: \($0.terminalSafe)"] } ?? [])
         }
-        var line = "  motion: \(kind), MP4 of \(self.bytes(bytes))"
+        var line = "  motion: \(kind), MP4 of \(UnitText.bytes(Int64(bytes)))"
         if let offset = motion.videoOffset { line += " at byte \(offset)" }
-        if let duration = video.durationSeconds { line += ", \(seconds(duration))" }
+        if let duration = video.durationSeconds { line += ", \(UnitText.duration(duration, places: 2))" }
         var lines = [line.terminalSafe]
         for track in video.tracks where track.kind == .video || track.kind == .audio { lines += trackLines(track) }
         if let problem = motion.problem { lines.append("  warning: \(problem.terminalSafe)") }
@@ -397,7 +398,7 @@ enum InfoFormatter {
             if video.rotation != 0 { size += " rotated \(video.rotation)°" }
             if video.mirrored { size += " mirrored" }
             parts.append(size)
-            if let frameRate = video.frameRate { parts.append("\(decimal(frameRate)) fps") }
+            if let frameRate = video.frameRate { parts.append("\(UnitText.decimal(frameRate)) fps") }
             if let pixelFormat = video.pixelFormat {
                 parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
             }
@@ -429,42 +430,17 @@ enum InfoFormatter {
     private static func mastering(_ display: MasteringDisplay) -> String {
         var text = "mastering display"
         if let red = display.red, let green = display.green, let blue = display.blue, let white = display.whitePoint {
-            let points = [red, green, blue, white].map { "(\(decimal($0.x, 4)), \(decimal($0.y, 4)))" }
+            let points = [red, green, blue, white].map { "(\(UnitText.decimal($0.x, 4)), \(UnitText.decimal($0.y, 4)))" }
             text += " R\(points[0]) G\(points[1]) B\(points[2]) WP\(points[3])"
         }
         if let min = display.minLuminance, let max = display.maxLuminance {
-            text += ", \(decimal(min, 4))–\(decimal(max)) cd/m²"
+            text += ", \(UnitText.decimal(min, 4))–\(UnitText.decimal(max)) cd/m²"
         }
         return text
-    }
-
-    static func bytes(_ count: Int) -> String {
-        let value = Double(count)
-        if value < 1_000 { return "\(count) B" }
-        if value < 1_000_000 { return "\(decimal(value / 1_000, 1)) kB" }
-        if value < 1_000_000_000 { return "\(decimal(value / 1_000_000, 1)) MB" }
-        return "\(decimal(value / 1_000_000_000, 2)) GB"
-    }
-
-    static func seconds(_ value: Double) -> String {
-        if value < 60 { return "\(decimal(value, 2)) s" }
-        let total = Int(value.rounded())
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
     static func rate(_ bitsPerSecond: Int) -> String {
-        bitsPerSecond >= 1_000_000 ? "\(decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
-    }
-
-    /// `value` with at most `places` decimals, trailing zeros removed.
-    static func decimal(_ value: Double, _ places: Int = 3) -> String {
-        var text = String(format: "%.\(places)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text
+        bitsPerSecond >= 1_000_000 ? "\(UnitText.decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
     }
 }
 

@@ -150,6 +150,6 @@ struct OutputNamingTests {
         let error = #expect(throws: ConvertError.self) { try FreeSpace.check(needed: .max, in: folder.path) }
         #expect(error?.category == .device)
         #expect(error?.code == .deviceFull)
-        #expect(FreeSpace.describe(12_345_678) == "12.3 MB")
+        #expect(UnitText.bytes(12_345_678) == "12.3 MB")
     }
 }

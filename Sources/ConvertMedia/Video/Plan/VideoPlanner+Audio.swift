@@ -119,7 +119,7 @@ extension VideoPlanner {
                 return .audio(lane.stream, encoding)
             }
         }
-        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
+        var notes: [String] = cut.map { [cutNote($0)] } ?? []
         if all && cut != nil {
             notes.append("\(lanes.count) audio tracks re-encoded")
         } else if all {

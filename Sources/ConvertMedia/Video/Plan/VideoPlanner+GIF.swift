@@ -48,11 +48,11 @@ extension VideoPlanner {
         }
         let made = media.duration.map { min(duration, $0 - request.start) } ?? duration
         if let asked = request.duration, let total = media.duration, request.start + asked > total + 0.05 {
-            notes.append("made \(seconds(made)) s, not \(seconds(asked)) s: the video ends \(seconds(made)) s after the start")
+            notes.append("made \(UnitText.duration(made)), not \(UnitText.duration(asked)): the video ends \(UnitText.duration(made)) after the start")
         }
         // A GIF stores every frame as a picture: 30 s of camera footage is tens of megabytes.
         if request.duration == nil && made > GIFRequest.longDefault {
-            notes.append("warning: a \(seconds(made)) s GIF is large; --duration, --fps or --width make it smaller")
+            notes.append("warning: a \(UnitText.duration(made)) GIF is large; --duration, --fps or --width make it smaller")
         }
         var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
                              start: request.start, end: request.start + duration, notes: notes)

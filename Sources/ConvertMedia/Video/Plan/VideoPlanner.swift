@@ -41,7 +41,7 @@ enum VideoPlanner {
         }
         let format = OutputFormat.video(request.container)
         let cut = try cutRange(request, media: media)
-        var notes: [String] = cut.map { ["cut from \(seconds($0.start)) s, \(seconds($0.length)) s long"] } ?? []
+        var notes: [String] = cut.map { [cutNote($0)] } ?? []
         let displayHeight = video.isSideways ? video.width : video.height
         let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
         var copyVideo: Bool
@@ -249,14 +249,13 @@ enum VideoPlanner {
         let total = media.duration ?? .infinity
         if start >= total {
             throw ConvertError(.request, code: .requestStart,
-                               message: "The start time is past the end of \(input) (\(seconds(total)) s long).")
+                               message: "The start time is past the end of \(input) (\(UnitText.duration(total)) long).")
         }
         return (start, min(duration ?? .infinity, total - start))
     }
 
-    /// Seconds for a note: whole when whole, else one decimal.
-    static func seconds(_ value: Double) -> String {
-        let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    /// The note of a trimmed output: "cut from 2 s, 4 s long".
+    static func cutNote(_ cut: (start: Double, length: Double)) -> String {
+        "cut from \(UnitText.duration(cut.start)), \(UnitText.duration(cut.length)) long"
     }
 }
