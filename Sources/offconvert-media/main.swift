@@ -4,7 +4,9 @@ import OffconvertCLI
 
 // `offconvert-media`: the whole command line with both engines. The `offconvert` launcher starts it
 // for the video commands, and `offconvert-photo` becomes it (exec) for `convert` to a video
-// format; run directly, it does everything `offconvert` does.
+// format; run directly, it does everything `offconvert` does. The commands' descriptions (specs,
+// options, help) live in OffconvertCLI with the rest of the command line; their work with the
+// video engine is here, one `<Command>+Engine.swift` each, installed below.
 MediaRunners.install { work, arguments, console in
     switch work {
     case .sendToWindows: try await SendToWindowsCommand.runWithEngine(arguments, console: console)

@@ -1,0 +1,54 @@
+import ConvertCore
+
+/// What a command tells ``BatchRunner`` about its conversion.
+package struct BatchWork: Sendable {
+    /// The command's name, e.g. `heic-to-jpg`.
+    package var command: String
+    /// The command's options that shape its outputs (e.g. `["quality=85"]`), so the resume
+    /// journal only resumes a run of the very same command.
+    package var identity: [String]
+    /// The output file extension for an input, without the dot (`"jpg"`).
+    package var outputExtension: @Sendable (_ input: String) -> String
+    /// Added to each output's name before the extension (`" (no location)"`); empty by default.
+    package var outputSuffix = ""
+    /// The input's declared peak memory in bytes (see `BatchScheduler.bitmapBytes`); read the
+    /// header only, this runs for every input before any work.
+    package var cost: @Sendable (_ input: String) async -> Int64
+    /// Used instead of ``cost`` when set (the photo commands): reads an input's header once for
+    /// its cost and keeps what it read in ``BatchItem/photo`` for the conversion.
+    package var probe: (@Sendable (_ input: String) async -> (cost: Int64, photo: PhotoInput?))? = nil
+    /// The expected output size, for the free-space check; the input's size by default.
+    package var estimatedOutputBytes: @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes }
+    /// Set when every input goes into one output at this path (`images-to-pdf`): the batch is
+    /// then one item (reported under the first input) whose conversion reads all the inputs.
+    /// An existing file there is replaced only with `--overwrite`, and never when it is an input.
+    package var singleOutput: String? = nil
+    /// What the batch converts; other inputs are set aside (see ``InputTriage``). Every input
+    /// by default; each command says what it reads.
+    package var accepts: InputTriage.Accepts = .anything
+    /// Set when this batch finishes a conversion already charged to the allowance: the motion
+    /// half of `heic-to-jpg --live`, whose photo batch counted the Live Photos as one conversion.
+    package var alreadyCharged = false
+    /// Why `input` would fail, checked by `--dry-run` the way the conversion opens it; nil when
+    /// it would be read. By default: it exists, is a readable, non-empty regular file.
+    package var check: @Sendable (_ input: String) async -> ConvertError? = { BatchPlan.fileProblem($0) }
+    /// Converts one item: typically `try await Engine.convert(request(item)).result(onProgress: progress)`.
+    package var convert: @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError) -> JobResult
+
+    package init(
+        command: String, identity: [String], outputExtension: @escaping @Sendable (_ input: String) -> String,
+        outputSuffix: String = "", cost: @escaping @Sendable (_ input: String) async -> Int64,
+        estimatedOutputBytes: @escaping @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes },
+        singleOutput: String? = nil,
+        convert: @escaping @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError) -> JobResult
+    ) {
+        self.command = command
+        self.identity = identity
+        self.outputExtension = outputExtension
+        self.outputSuffix = outputSuffix
+        self.cost = cost
+        self.estimatedOutputBytes = estimatedOutputBytes
+        self.singleOutput = singleOutput
+        self.convert = convert
+    }
+}

@@ -1,0 +1,83 @@
+import ConvertCore
+import ConvertMedia
+import Foundation
+import OffconvertCLI
+
+/// The batch both size commands run.
+enum CompressBatch {
+    /// Declared peak memory of one compression: decoded frames in x264's lookahead and the
+    /// filter graph at up to 4K, well under this.
+    static let memoryPerJob: Int64 = 600_000_000
+
+    /// `cut` is `--start` and `--duration`: the part of each video kept, which the target budgets.
+    /// `rawFrameRate` is `--fps`, for raw streams.
+    static func run(command: String, targetBytes: Int64, unit: SizeUnit, keepLocation: Bool,
+                    cut: (start: Double, duration: Double?) = (0, nil), rawFrameRate: Double? = nil, options: BatchOptions,
+                    console: Console) async -> Int32 {
+        if options.dryRun {
+            return await dryRun(targetBytes: targetBytes, unit: unit, keepLocation: keepLocation, cut: cut,
+                                rawFrameRate: rawFrameRate, options: options, console: console)
+        }
+        var work = BatchWork(
+            command: command,
+            identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : "", "start=\(cut.start)", "duration=\(cut.duration ?? -1)",
+                       "fps=\(rawFrameRate ?? 0)"],
+            outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
+            estimatedOutputBytes: { _, inputBytes in min(inputBytes, targetBytes) },
+            convert: { item, progress throws(ConvertError) in
+                var request = VideoCompressRequest(
+                    input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
+                    output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber),
+                    unit: unit)
+                (request.start, request.duration) = cut
+                request.rawFrameRate = rawFrameRate
+                request.maxPixels = options.maxPixels
+                return try await VideoConverter.compress(request).result(onProgress: progress)
+            })
+        work.accepts = .videos
+        work.check = { input in await VideoWork.mediaProblem(input) }
+        return await BatchRunner.run(work, options: options, console: console)
+    }
+
+    /// `--dry-run`: each input's planned output (as every batch command prints it), then what
+    /// would be done to reach the target, or why it cannot be. Exits 1 when some target cannot
+    /// be reached or some input cannot be read, so a script can tell before spending the time.
+    static func dryRun(targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, cut: (start: Double, duration: Double?),
+                       rawFrameRate: Double?, options: BatchOptions, console: Console) async -> Int32 {
+        let started = Date()
+        let printer = BatchPrinter(console: console, options: options, board: nil)
+        var options = options
+        var tally = BatchTally()
+        options.inputs = BatchRunner.setAside(options.inputs, accepts: .videos, printer: printer, tally: &tally)
+        let namer: OutputNamer
+        do {
+            namer = try OutputNamer(outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
+        } catch {
+            printer.commandFailed(error)
+            return ExitCode.failure
+        }
+        var allReachable = true
+        for (index, input) in options.inputs.enumerated() {
+            do throws(ConvertError) {
+                printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
+                                memory: memoryPerJob)
+                var request = VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit)
+                (request.start, request.duration) = cut
+                request.rawFrameRate = rawFrameRate
+                request.maxPixels = options.maxPixels
+                let preview = try await VideoConverter.previewCompression(request)
+                allReachable = allReachable && preview.isReachable
+                tally.planned += 1
+                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
+                                            cutStart: cut.start > 0 || cut.duration != nil ? cut.start : nil)
+                console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
+            } catch {
+                allReachable = false
+                tally.failures.append((input, error))
+                printer.failed(BatchItem(index: index, input: input, destination: "", cost: 0, overwrite: false), error)
+            }
+        }
+        printer.summary(tally, seconds: Date().timeIntervalSince(started))
+        return allReachable ? ExitCode.success : ExitCode.failure
+    }
+}

@@ -1,0 +1,27 @@
+import ConvertCore
+import ConvertMedia
+import Foundation
+import OffconvertCLI
+
+extension GIFCommand {
+    static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let start = try arguments.value(Self.start) ?? 0
+        let duration = try arguments.value(Self.duration)
+        if let duration, duration <= 0 || duration > GIFRequest.maximumDuration {
+            throw UsageError(message: "The value for '--duration' must be more than 0 and at most 30 seconds.")
+        }
+        let fps = try arguments.value(Self.fps, default: 12)
+        let width = try arguments.value(Self.width, default: 480)
+        // The palette is built from every frame of the clip, so all of them are held at once.
+        let frames = fps * Int((duration ?? GIFRequest.maximumDuration).rounded(.up))
+        let maxPixels = try BatchOptions.maxPixels(arguments)
+        return try await VideoWork.run(
+            command: spec.name, identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
+            outputExtension: "gif", arguments: arguments, console: console,
+            cost: { input in await VideoWork.cost(of: input, frames: frames, width: width) }
+        ) { input, output in
+            VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
+                                          output: output, maxPixels: maxPixels))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import ConvertCore
+import ConvertMedia
+import Foundation
+import OffconvertCLI
+
+/// The human-readable form of ``MediaInfo``.
+enum InfoFormatter {
+    static func block(_ info: MediaInfo) -> String {
+        var header = "\(info.path.terminalSafe): \(info.formatName), \(UnitText.bytes(Int64(info.byteCount)))"
+        guard let container = info.container else {
+            var lines = [header]
+            if let image = info.image { lines += imageLines(image) }
+            if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
+            if let motion = info.motionPhoto { lines += motionLines(motion) }
+            if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }
+            lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
+            return lines.joined(separator: "\n")
+        }
+        if let duration = container.durationSeconds { header += ", \(UnitText.duration(duration, places: 2))" }
+        if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
+        var lines = [header]
+        if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
+        lines.append(locationLine(info.location, value: container.location))
+        for track in container.tracks { lines += trackLines(track) }
+        lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".
+    /// A damaged file is never said to have none: "location: unknown (...)" or what was found.
+    private static func locationLine(_ location: LocationPresence, value: String?) -> String {
+        let damaged = location.incomplete == true
+        guard location.present else {
+            return damaged ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
+        }
+        let names: [String: String] = [
+            "exif": "EXIF GPS", "xmp": "XMP", "iptc": "IPTC", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
+            "other-image": "another image in the file", LocationPresence.container: "container tag",
+            LocationPresence.motionVideo: "the embedded motion video",
+        ]
+        let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
+        if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
+        return "  location: yes, in \(places.terminalSafe)" + (damaged ? " (the file is damaged: there may be more)" : "")
+    }
+
+    private static func imageLines(_ image: ImageInfo) -> [String] {
+        var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
+        if image.imageCount > 1 { picture.append("\(image.imageCount) images") }
+        var lines = ["  picture: " + picture.joined(separator: ", ")]
+        var orientation: [String] = []
+        if let degrees = image.containerRotation {
+            orientation.append("rotated \(degrees)° anticlockwise by the container (irot); size shown upright")
+        } else if image.containerRotates == true {
+            orientation.append("rotated by the container (irot)")
+        }
+        if let mirror = image.containerMirror { orientation.append("mirrored \(mirror) by the container (imir)") }
+        if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
+        if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
+        var colour: [String] = []
+        if let description = image.color.iccDescription {
+            colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
+        } else if let bytes = image.color.iccBytes {
+            colour.append("ICC profile (\(bytes) bytes)")
+        }
+        if let nclx = image.color.nclx {
+            colour.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+        }
+        lines.append("  colour: " + (colour.isEmpty ? "unspecified (sRGB assumed)" : colour.joined(separator: ", ")))
+        var metadata: [String] = []
+        if image.hasEXIF {
+            let camera = [image.make, image.model].compactMap { $0 }.joined(separator: " ")
+            metadata.append(camera.isEmpty ? "EXIF" : "EXIF (\(camera))")
+        }
+        if image.hasXMP { metadata.append("XMP") }
+        if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
+        lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
+        if !image.auxiliaryImages.isEmpty {
+            lines.append("  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
+        }
+        if let map = image.gainMap {
+            let stops = (map.headroomStops * 10).rounded() / 10
+            let effect = map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
+            lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: \(effect)")
+        }
+        if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
+        return lines.map(\.terminalSafe)
+    }
+
+    /// "live photo: paired with IMG_0001.MOV (content identifier 71DC…)", or that no partner is beside it.
+    private static func liveLine(_ live: LivePhotoInfo, movie: Bool) -> String {
+        let partner = live.pairedWith.map { "paired with \($0)" }
+            ?? (movie ? "its photo is not in this folder" : "its video is not in this folder")
+        return "  live photo: \(partner) (content identifier \(live.contentIdentifier))".terminalSafe
+    }
+
+    /// "motion: video/mp4 embedded (Google motion photo), 1.3 MB at byte 2728123, 0.76 s" and its tracks,
+    /// or what the metadata promises and why it is not there.
+    private static func motionLines(_ motion: MotionPhotoInfo) -> [String] {
+        let kinds = ["google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
+                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo"]
+        let kind = kinds[motion.layout] ?? motion.layout
+        guard let video = motion.video, let bytes = motion.videoBytes else {
+            var line = "  motion: \(kind), but the video is not there"
+            if let declared = motion.declaredBytes { line += " (the metadata declares \(UnitText.bytes(Int64(declared))))" }
+            return [line.terminalSafe] + (motion.problem.map { ["  warning: \($0.terminalSafe)"] } ?? [])
+        }
+        var line = "  motion: \(kind), MP4 of \(UnitText.bytes(Int64(bytes)))"
+        if let offset = motion.videoOffset { line += " at byte \(offset)" }
+        if let duration = video.durationSeconds { line += ", \(UnitText.duration(duration, places: 2))" }
+        var lines = [line.terminalSafe]
+        for track in video.tracks where track.kind == .video || track.kind == .audio { lines += trackLines(track) }
+        if let problem = motion.problem { lines.append("  warning: \(problem.terminalSafe)") }
+        return lines
+    }
+
+    private static func trackLines(_ track: TrackInfo) -> [String] {
+        var codec = track.codec
+        if let tag = track.codecTag, tag != track.codec { codec += " (\(tag))" }
+        if let profile = track.profile { codec += " \(profile)" }
+        var parts = [codec]
+        if !track.decoderAvailable { parts.append("no decoder") }
+        var detail: [String] = []
+        if let video = track.video {
+            var size = "\(video.width)x\(video.height)"
+            if video.rotation != 0 { size += " rotated \(video.rotation)°" }
+            if video.mirrored { size += " mirrored" }
+            parts.append(size)
+            if let frameRate = video.frameRate { parts.append("\(UnitText.decimal(frameRate)) fps") }
+            if let pixelFormat = video.pixelFormat {
+                parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
+            }
+            detail.append(colour(video.colour))
+            detail.append(video.dynamicRange.summary)
+            if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
+            if let display = video.masteringDisplay { detail.append(mastering(display)) }
+            if let light = video.contentLight { detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²") }
+        }
+        if let audio = track.audio {
+            parts.append(audio.channelLayout ?? "\(audio.channels) channels")
+            parts.append("\(audio.sampleRate) Hz")
+        }
+        if let language = track.language { parts.append(language) }
+        if let handler = track.handler, track.kind != .video && track.kind != .audio { parts.append("handler \(handler)") }
+        let head = "  #\(track.index) \(track.kind.name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+        return ["\(head)\(parts.joined(separator: ", ").terminalSafe)"]
+            + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
+    }
+
+    private static func colour(_ colour: ColourDescription) -> String {
+        if colour.isUnspecified { return "colour unspecified" }
+        var text = "colour \(colour.primaries.displayName), \(colour.transfer.displayName), "
+            + "\(colour.matrix.displayName), \(colour.range) range"
+        if let icc = colour.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
+        return text
+    }
+
+    private static func mastering(_ display: MasteringDisplay) -> String {
+        var text = "mastering display"
+        if let red = display.red, let green = display.green, let blue = display.blue, let white = display.whitePoint {
+            let points = [red, green, blue, white].map { "(\(UnitText.decimal($0.x, 4)), \(UnitText.decimal($0.y, 4)))" }
+            text += " R\(points[0]) G\(points[1]) B\(points[2]) WP\(points[3])"
+        }
+        if let min = display.minLuminance, let max = display.maxLuminance {
+            text += ", \(UnitText.decimal(min, 4))–\(UnitText.decimal(max)) cd/m²"
+        }
+        return text
+    }
+
+    static func rate(_ bitsPerSecond: Int) -> String {
+        bitsPerSecond >= 1_000_000 ? "\(UnitText.decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
+    }
+}
