@@ -47,36 +47,63 @@ public enum MediaProbe {
         let byteCount = Int(source.size)
         let kind = MediaSniffer.kind(of: head)
         if case .image(let image) = kind {
-            let (format, name) = (image.id, image.name)
-            // The image part is a bonus over format and size: a picture too damaged to describe
-            // is still identified, with the reason given.
-            do {
-                let image = try ImageProbe.probe(path: path)
-                let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
-                return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image,
-                                 motionPhoto: motion)
-            } catch {
-                if error.category == .cancelled { throw error }
-                var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount,
-                                     imageError: error.message)
-                info.location = salvagedLocation(path: path, format: format)
-                return info
-            }
+            return try probeImage(path: path, format: image.id, name: image.name, byteCount: byteCount, cancellation: cancellation)
         }
-
-        var movie: ISOMovie?
-        var boxDamage: BoxError?
-        if case .isoMedia = kind {
-            do { movie = try MovieBoxScanner.scan(BoxReader(source: source)) } catch {
-                if case .io = error {
-                    throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
-                                       underlying: error.description)
-                }
-                boxDamage = error
-            }
-        }
+        let (movie, boxDamage) = try scanMovie(kind: kind, source: source, path: path)
         try cancellation.check()
+        let demuxer = try openDemuxer(path: path, movie: movie, boxDamage: boxDamage, cancellation: cancellation)
+        var container = ContainerProber(demuxer: demuxer, movie: movie).containerInfo()
+        // FFmpeg builds a nameless data stream from the wreck of a track; a file with nothing but
+        // such streams has nothing to show.
+        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
+            if let boxDamage {
+                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
+            }
+            throw ConvertError(.input, code: .inputUnrecognised,
+                               message: "\(path) has no track offconvert recognises.", path: path)
+        }
+        try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
+        addWarnings(to: &container, movie: movie, boxDamage: boxDamage)
+        let (format, name) = describe(kind: kind, demuxer: demuxer)
+        return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
+    }
 
+    /// A still image's description. The image part is a bonus over format and size: a picture
+    /// too damaged to describe is still identified, with the reason given.
+    private static func probeImage(
+        path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
+    ) throws(ConvertError) -> MediaInfo {
+        do {
+            let image = try ImageProbe.probe(path: path)
+            let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
+            return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
+        } catch {
+            if error.category == .cancelled { throw error }
+            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.message)
+            info.location = salvagedLocation(path: path, format: format)
+            return info
+        }
+    }
+
+    /// The box structure of an ISO media file (MP4, MOV), or the damage found in it; neither for
+    /// other containers. A read error is the file's, not its structure's.
+    private static func scanMovie(
+        kind: MediaSniffer.Kind, source: FileByteSource, path: String
+    ) throws(ConvertError) -> (movie: ISOMovie?, damage: BoxError?) {
+        guard case .isoMedia = kind else { return (nil, nil) }
+        do { return (try MovieBoxScanner.scan(BoxReader(source: source)), nil) } catch {
+            if case .io = error {
+                throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                                   underlying: error.description)
+            }
+            return (nil, error)
+        }
+    }
+
+    /// FFmpeg's demuxer over `path`, its failure explained by what the box scan found.
+    private static func openDemuxer(
+        path: String, movie: ISOMovie?, boxDamage: BoxError?, cancellation: CancellationFlag
+    ) throws(ConvertError) -> Demuxer {
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
             if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
@@ -98,24 +125,16 @@ public enum MediaProbe {
             }
             throw error
         }
-        let formatName = demuxer.formatName
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
-        guard demuxer.streamCount > 0, formatName != "tty" else {
+        guard demuxer.streamCount > 0, demuxer.formatName != "tty" else {
             throw ConvertError(.input, code: .inputUnrecognised,
                                message: "\(path) is not a media file offconvert recognises.", path: path)
         }
+        return demuxer
+    }
 
-        var container = ContainerProber(demuxer: demuxer, movie: movie).containerInfo()
-        // FFmpeg builds a nameless data stream from the wreck of a track; a file with nothing but
-        // such streams has nothing to show.
-        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
-            if let boxDamage {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
-            }
-            throw ConvertError(.input, code: .inputUnrecognised,
-                               message: "\(path) has no track offconvert recognises.", path: path)
-        }
-        try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
+    /// What the box scan found wrong, and HDR metadata not to trust.
+    private static func addWarnings(to container: inout ContainerInfo, movie: ISOMovie?, boxDamage: BoxError?) {
         if let boxDamage {
             container.warnings.insert("the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
         }
@@ -131,8 +150,6 @@ public enum MediaProbe {
                     + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
             }
         }
-        let (format, name) = describe(kind: kind, demuxer: demuxer)
-        return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
     }
 
     /// The motion part of a JPEG or HEIC, if it has one.
