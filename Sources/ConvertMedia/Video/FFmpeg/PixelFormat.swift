@@ -29,6 +29,8 @@ struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
     static let yuv420p10le = PixelFormat(AV_PIX_FMT_YUV420P10LE)
     /// 10-bit 4:4:4 planar, little-endian (the tone-map table's sampling grid).
     static let yuv444p10le = PixelFormat(AV_PIX_FMT_YUV444P10LE)
+    /// 16-bit 4:4:4 planar, little-endian (the tone-map table's sampled values).
+    static let yuv444p16le = PixelFormat(AV_PIX_FMT_YUV444P16LE)
 
     private init(_ format: AVPixelFormat) { rawValue = format.rawValue }
 

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 import Dispatch
 
@@ -31,18 +30,16 @@ final class LUTToneMapper {
 
     /// Whether the table can map `frame`: 10-bit 4:2:0 with left, top-left or unspecified siting.
     static func covers(_ frame: Frame) -> Bool {
-        let picture = frame.withUnsafePointer { $0.pointee }
-        return picture.format == AV_PIX_FMT_YUV420P10LE.rawValue && siting(picture.chroma_location) != nil
-            && picture.width > 0 && picture.height > 0
+        frame.pixelFormat == .yuv420p10le && siting(frame.chromaLocation) != nil && frame.width > 0 && frame.height > 0
     }
 
     /// Whether frames of this pixel format can be covered (decided before the first frame).
     static func covers(pixelFormat: PixelFormat) -> Bool { pixelFormat == .yuv420p10le }
 
-    private static func siting(_ location: AVChromaLocation) -> Siting? {
+    private static func siting(_ location: ChromaLocation) -> Siting? {
         switch location {
-        case AVCHROMA_LOC_LEFT, AVCHROMA_LOC_UNSPECIFIED: return .left
-        case AVCHROMA_LOC_TOPLEFT: return .topLeft
+        case .left, .unspecified: return .left
+        case .topLeft: return .topLeft
         default: return nil
         }
     }
@@ -57,33 +54,21 @@ final class LUTToneMapper {
             table = try ToneMapTable.sampled(for: source, like: input, path: path)
             self.table = table
         }
-        try input.withUnsafePointer { (source) throws(ConvertError) in
-            try output.withUnsafePointer { (target) throws(ConvertError) in
-                try render(source, into: target, table: table)
+        let (width, height) = (Int(input.width), Int(input.height))
+        try output.allocate(format: .yuv420p, width: width, height: height, propertiesOf: input, path: path)
+        // HDR side data describes the source's light, not the SDR picture.
+        output.markTonedToSDR()
+        guard let siting = Self.siting(input.chromaLocation) else {
+            preconditionFailure("map(_:into:) called for a frame the table does not cover")
+        }
+        input.withPlanes { source in
+            output.withPlanes { target in
+                render(Planes(source: source, target: target, width: width, height: height, siting: siting), table: table)
             }
         }
     }
 
-    private func render(_ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>,
-                        table: ToneMapTable) throws(ConvertError) {
-        try FFmpeg.check(av_frame_copy_props(target, source), "copy frame properties", path: path, category: .internal)
-        target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        target.pointee.width = source.pointee.width
-        target.pointee.height = source.pointee.height
-        target.pointee.color_primaries = AVCOL_PRI_BT709
-        target.pointee.color_trc = AVCOL_TRC_BT709
-        target.pointee.colorspace = AVCOL_SPC_BT709
-        target.pointee.color_range = AVCOL_RANGE_MPEG
-        // HDR side data describes the source's light, not the SDR picture.
-        for kind in [AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL,
-                     AV_FRAME_DATA_DYNAMIC_HDR_PLUS, AV_FRAME_DATA_DOVI_RPU_BUFFER, AV_FRAME_DATA_DOVI_METADATA] {
-            av_frame_remove_side_data(target, kind)
-        }
-        try FFmpeg.check(av_frame_get_buffer(target, 0), "allocate a frame", path: path, category: .internal)
-        guard let siting = Self.siting(source.pointee.chroma_location) else {
-            preconditionFailure("map(_:into:) called for a frame the table does not cover")
-        }
-        let planes = Planes(source: source.pointee, target: target.pointee, siting: siting)
+    private func render(_ planes: Planes, table: ToneMapTable) {
         let workers = min(self.workers, planes.chromaHeight)
         table.luma.withUnsafeBufferPointer { luma in
             table.chroma.withUnsafeBufferPointer { chroma in
@@ -190,19 +175,19 @@ private struct Planes: @unchecked Sendable {
     let width: Int, height: Int, chromaWidth: Int, chromaHeight: Int
     let siting: LUTToneMapper.Siting
 
-    init(source: AVFrame, target: AVFrame, siting: LUTToneMapper.Siting) {
-        y = UnsafePointer(source.data.0!)
-        cb = UnsafePointer(source.data.1!)
-        cr = UnsafePointer(source.data.2!)
-        yStride = Int(source.linesize.0)
-        cStride = Int(source.linesize.1)
-        outY = target.data.0!
-        outCb = target.data.1!
-        outCr = target.data.2!
-        outYStride = Int(target.linesize.0)
-        outCStride = Int(target.linesize.1)
-        width = Int(source.width)
-        height = Int(source.height)
+    init(source: FramePlanes, target: FramePlanes, width: Int, height: Int, siting: LUTToneMapper.Siting) {
+        y = UnsafePointer(source.base(0).assumingMemoryBound(to: UInt8.self))
+        cb = UnsafePointer(source.base(1).assumingMemoryBound(to: UInt8.self))
+        cr = UnsafePointer(source.base(2).assumingMemoryBound(to: UInt8.self))
+        yStride = source.stride(0)
+        cStride = source.stride(1)
+        outY = target.base(0).assumingMemoryBound(to: UInt8.self)
+        outCb = target.base(1).assumingMemoryBound(to: UInt8.self)
+        outCr = target.base(2).assumingMemoryBound(to: UInt8.self)
+        outYStride = target.stride(0)
+        outCStride = target.stride(1)
+        self.width = width
+        self.height = height
         chromaWidth = (width + 1) / 2
         chromaHeight = (height + 1) / 2
         self.siting = siting

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 import Foundation
 
@@ -123,15 +122,12 @@ private final class RawSink {
 
     /// Appends the visible rows of each plane of `frame` (8-bit 4:2:0).
     func write(_ frame: Frame) throws(ConvertError) {
-        let picture = frame.withUnsafePointer { $0.pointee }
         var bytes = Data()
-        let width = Int(picture.width), height = Int(picture.height)
-        let planes = [(picture.data.0, picture.linesize.0, width, height),
-                      (picture.data.1, picture.linesize.1, (width + 1) / 2, (height + 1) / 2),
-                      (picture.data.2, picture.linesize.2, (width + 1) / 2, (height + 1) / 2)]
-        for (base, stride, columns, rows) in planes {
-            guard let base else { continue }
-            for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns) }
+        let width = Int(frame.width), height = Int(frame.height)
+        frame.withPlanes { planes in
+            for (index, columns, rows) in [(0, width, height), (1, (width + 1) / 2, (height + 1) / 2), (2, (width + 1) / 2, (height + 1) / 2)] {
+                for row in 0..<rows { bytes.append(planes.row(index, row, as: UInt8.self), count: columns) }
+            }
         }
         do { try handle.write(contentsOf: bytes) } catch {
             throw ConvertError(.device, code: .deviceWrite, message: "Cannot write \(path).", path: path)

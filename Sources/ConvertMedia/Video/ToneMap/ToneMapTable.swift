@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// A 3D table from 10-bit BT.2020 Y'CbCr (PQ or HLG) to 8-bit BT.709 Y'CbCr, built once per clip.
@@ -45,62 +44,47 @@ struct ToneMapTable: Sendable {
         try graph.push(node)
         try graph.push(nil)
         let mapped = try Frame()
-        guard try graph.pull(into: mapped) == .frame, mapped.pixelFormat == PixelFormat(rawValue: AV_PIX_FMT_YUV444P16LE.rawValue) else {
+        guard try graph.pull(into: mapped) == .frame, mapped.pixelFormat == .yuv444p16le else {
             throw ConvertError(.internal, code: .internalToneMap, message: "The tone map table could not be built.", path: path)
         }
         var luma = [UInt16](repeating: 0, count: count)
         var chroma = [UInt16](repeating: 0, count: 2 * count)
-        let picture = mapped.withUnsafePointer { $0.pointee }
         let width = nodes * nodes
-        for row in 0..<nodes {
-            let y = UnsafeRawPointer(picture.data.0! + row * Int(picture.linesize.0)).assumingMemoryBound(to: UInt16.self)
-            let cb = UnsafeRawPointer(picture.data.1! + row * Int(picture.linesize.1)).assumingMemoryBound(to: UInt16.self)
-            let cr = UnsafeRawPointer(picture.data.2! + row * Int(picture.linesize.2)).assumingMemoryBound(to: UInt16.self)
-            // Column x of row r is node (r, x / nodes, x % nodes): the table's own index order.
-            for x in 0..<width {
-                let index = row * width + x
-                // At most 255 × 256, so the interpolated value rounds to at most 255.
-                luma[index] = min(y[x], 65280)
-                chroma[2 * index] = min(cb[x], 65280)
-                chroma[2 * index + 1] = min(cr[x], 65280)
+        mapped.withPlanes { planes in
+            for row in 0..<nodes {
+                let y = planes.row(0, row, as: UInt16.self), cb = planes.row(1, row, as: UInt16.self)
+                let cr = planes.row(2, row, as: UInt16.self)
+                // Column x of row r is node (r, x / nodes, x % nodes): the table's own index order.
+                for x in 0..<width {
+                    let index = row * width + x
+                    // At most 255 × 256, so the interpolated value rounds to at most 255.
+                    luma[index] = min(y[x], 65280)
+                    chroma[2 * index] = min(cb[x], 65280)
+                    chroma[2 * index + 1] = min(cr[x], 65280)
+                }
             }
         }
         return ToneMapTable(luma: luma, chroma: chroma)
     }
 
-    /// A `yuv444p10le` picture whose pixel (x, row) is node (row, x / nodes, x % nodes).
+    /// A `yuv444p10le` picture whose pixel (x, row) is node (row, x / nodes, x % nodes), with the
+    /// clip's properties and side data (mastering display, content light level).
     private static func nodePicture(like frame: Frame, path: String) throws(ConvertError) -> Frame {
         let node = try Frame()
-        try node.withUnsafePointer { (picture) throws(ConvertError) in
-            try frame.withUnsafePointer { (clip) throws(ConvertError) in
-                try fill(picture, like: clip, path: path)
+        try node.allocate(format: .yuv444p10le, width: nodes * nodes, height: nodes, propertiesOf: frame, path: path)
+        node.pts = 0
+        node.setSampleAspect(Rational(1, 1))
+        node.withPlanes { planes in
+            for row in 0..<nodes {
+                let y = planes.row(0, row, as: UInt16.self), cb = planes.row(1, row, as: UInt16.self)
+                let cr = planes.row(2, row, as: UInt16.self)
+                for x in 0..<(nodes * nodes) {
+                    y[x] = code(row)
+                    cb[x] = code(x / nodes)
+                    cr[x] = code(x % nodes)
+                }
             }
         }
         return node
-    }
-
-    private static func fill(_ picture: UnsafeMutablePointer<AVFrame>, like frame: UnsafeMutablePointer<AVFrame>,
-                             path: String) throws(ConvertError) {
-        // Properties and side data (mastering display, content light level) from the clip.
-        try FFmpeg.check(av_frame_copy_props(picture, frame), "copy frame properties", path: path, category: .internal)
-        picture.pointee.format = AV_PIX_FMT_YUV444P10LE.rawValue
-        picture.pointee.width = Int32(nodes * nodes)
-        picture.pointee.height = Int32(nodes)
-        picture.pointee.pts = 0
-        picture.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        try FFmpeg.check(av_frame_get_buffer(picture, 0), "allocate the tone map table", path: path, category: .internal)
-        for row in 0..<nodes {
-            let y = UnsafeMutableRawPointer(picture.pointee.data.0! + row * Int(picture.pointee.linesize.0))
-                .assumingMemoryBound(to: UInt16.self)
-            let cb = UnsafeMutableRawPointer(picture.pointee.data.1! + row * Int(picture.pointee.linesize.1))
-                .assumingMemoryBound(to: UInt16.self)
-            let cr = UnsafeMutableRawPointer(picture.pointee.data.2! + row * Int(picture.pointee.linesize.2))
-                .assumingMemoryBound(to: UInt16.self)
-            for x in 0..<(nodes * nodes) {
-                y[x] = code(row)
-                cb[x] = code(x / nodes)
-                cr[x] = code(x % nodes)
-            }
-        }
     }
 }
