@@ -125,12 +125,12 @@ struct ContainerProber {
         video.dynamicRange = DynamicRange.classify(transfer: colour.transfer, dolbyVision: record)
         if entry?.isStereo == true { video.stereoscopic = true }
 
-        let ffmpegMastering = masteringDisplay(stream)
+        let ffmpegMastering = demuxer.stream(Int(stream.pointee.index)).masteringDisplay
         video.masteringDisplay = entry?.masteringDisplay ?? ffmpegMastering
         if let box = entry?.masteringDisplay, let ffmpegMastering, !box.approximatelyEqual(ffmpegMastering) {
             warnings.append("\(name): the mdcv box and FFmpeg disagree on the mastering display; using the box")
         }
-        let ffmpegLight = contentLight(stream)
+        let ffmpegLight = demuxer.stream(Int(stream.pointee.index)).contentLight
         video.contentLight = entry?.contentLight ?? ffmpegLight
         if let box = entry?.contentLight, let ffmpegLight, box != ffmpegLight {
             warnings.append("\(name): the clli box says MaxCLL \(box.maxCLL) but FFmpeg reports \(ffmpegLight.maxCLL); using the box")
@@ -162,41 +162,6 @@ struct ContainerProber {
             profile: Int(record.dv_profile), level: Int(record.dv_level), rpuPresent: record.rpu_present_flag != 0,
             enhancementLayerPresent: record.el_present_flag != 0, baseLayerPresent: record.bl_present_flag != 0,
             baseLayerCompatibilityID: Int(record.dv_bl_signal_compatibility_id))
-    }
-
-    private func masteringDisplay(_ stream: UnsafeMutablePointer<AVStream>) -> MasteringDisplay? {
-        sideData(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, minimumSize: MemoryLayout<AVMasteringDisplayMetadata>.size)
-            .flatMap(Self.masteringDisplay(from:))
-    }
-
-    private func contentLight(_ stream: UnsafeMutablePointer<AVStream>) -> ContentLightLevel? {
-        sideData(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, minimumSize: MemoryLayout<AVContentLightMetadata>.size)
-            .map(Self.contentLight(from:))
-    }
-
-    /// Copies an `AVMasteringDisplayMetadata` (stream or frame side data); nil when it has
-    /// neither primaries nor luminance.
-    static func masteringDisplay(from raw: UnsafeRawPointer) -> MasteringDisplay? {
-        let metadata = raw.load(as: AVMasteringDisplayMetadata.self)
-        var display = MasteringDisplay()
-        if metadata.has_primaries != 0 {
-            let p = metadata.display_primaries
-            display.red = Chromaticity(x: av_q2d(p.0.0), y: av_q2d(p.0.1))
-            display.green = Chromaticity(x: av_q2d(p.1.0), y: av_q2d(p.1.1))
-            display.blue = Chromaticity(x: av_q2d(p.2.0), y: av_q2d(p.2.1))
-            display.whitePoint = Chromaticity(x: av_q2d(metadata.white_point.0), y: av_q2d(metadata.white_point.1))
-        }
-        if metadata.has_luminance != 0 {
-            display.minLuminance = av_q2d(metadata.min_luminance)
-            display.maxLuminance = av_q2d(metadata.max_luminance)
-        }
-        return metadata.has_primaries != 0 || metadata.has_luminance != 0 ? display : nil
-    }
-
-    /// Copies an `AVContentLightMetadata` (stream or frame side data).
-    static func contentLight(from raw: UnsafeRawPointer) -> ContentLightLevel {
-        let metadata = raw.load(as: AVContentLightMetadata.self)
-        return ContentLightLevel(maxCLL: Int(metadata.MaxCLL), maxFALL: Int(metadata.MaxFALL))
     }
 
     /// The stream's side data of `type`, if present and at least `minimumSize` bytes long. The

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Reads HDR10 static metadata from the first decoded frame of a track, for files whose container
@@ -38,12 +37,7 @@ enum FirstFrameHDRMetadata {
                 }
                 if try decoder.receive(into: frame) == .frame {
                     defer { frame.unref() }
-                    return frame.withUnsafePointer { picture in
-                        (metadata(picture, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, MemoryLayout<AVMasteringDisplayMetadata>.size)
-                            .flatMap(ContainerProber.masteringDisplay(from:)),
-                         metadata(picture, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, MemoryLayout<AVContentLightMetadata>.size)
-                            .map(ContainerProber.contentLight(from:)))
-                    }
+                    return (frame.masteringDisplay, frame.contentLight)
                 }
             } catch {
                 if error.category == .cancelled { throw error }
@@ -52,13 +46,5 @@ enum FirstFrameHDRMetadata {
             if step == .endOfFile { return (nil, nil) }
         }
         return (nil, nil)
-    }
-
-    private static func metadata(_ frame: UnsafeMutablePointer<AVFrame>, _ type: AVFrameSideDataType,
-                                 _ minimumSize: Int) -> UnsafeRawPointer? {
-        guard let side = av_frame_get_side_data(frame, type), side.pointee.size >= minimumSize,
-            let data = side.pointee.data
-        else { return nil }
-        return UnsafeRawPointer(data)
     }
 }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 import Foundation
 
@@ -30,7 +29,7 @@ struct HDRStaticMetadata: Sendable, Equatable {
     /// The values of stream `input`: its container side data first, then the first decoded frame's
     /// (SEI), for what the container does not say. Many phone and camera files carry them only in SEI.
     static func read(_ stream: Demuxer.Stream, path: String, maxPixels: Int) -> HDRStaticMetadata {
-        var metadata = stream.withUnsafeStream { HDRStaticMetadata(sideDataOf: $0) }
+        var metadata = HDRStaticMetadata(mastering: stream.masteringDisplay, light: stream.contentLight)
         if let first = try? firstFrame(path: path, streamIndex: stream.index, maxPixels: maxPixels) {
             if metadata.chromaticities == nil { metadata.chromaticities = first.chromaticities }
             if metadata.luminance == nil { metadata.luminance = first.luminance }
@@ -40,19 +39,16 @@ struct HDRStaticMetadata: Sendable, Equatable {
         return metadata
     }
 
-    /// The values in the container's stream side data.
-    private init(sideDataOf input: UnsafeMutablePointer<AVStream>) {
-        var size = 0
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
-           size >= MemoryLayout<AVMasteringDisplayMetadata>.size
-        {
-            take(UnsafeRawPointer(data).loadUnaligned(as: AVMasteringDisplayMetadata.self))
+    /// The values of a mastering display and light levels as FFmpeg read them (stream or frame
+    /// side data).
+    private init(mastering: MasteringDisplay?, light: ContentLightLevel?, hasHDR10Plus: Bool = false) {
+        if let mastering, let r = mastering.red, let g = mastering.green, let b = mastering.blue, let w = mastering.whitePoint {
+            chromaticities = [r.x, r.y, g.x, g.y, b.x, b.y, w.x, w.y]
         }
-        if let data = av_stream_get_side_data(input, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
-           size >= MemoryLayout<AVContentLightMetadata>.size
-        {
-            take(UnsafeRawPointer(data).loadUnaligned(as: AVContentLightMetadata.self))
-        }
+        if let max = mastering?.maxLuminance, let min = mastering?.minLuminance { luminance = (max, min) }
+        // 0,0 means "not stated"; passing it on would claim a light level of zero.
+        if let light, light.maxCLL > 0 || light.maxFALL > 0 { (maxCLL, maxFALL) = (light.maxCLL, light.maxFALL) }
+        self.hasHDR10Plus = hasHDR10Plus
     }
 
     /// Decodes the first frame of the stream in a demuxer of its own (the conversion's demuxer
@@ -71,44 +67,15 @@ struct HDRStaticMetadata: Sendable, Equatable {
             }
             _ = try decoder.send(ended ? nil : packet)
             packet.unref()
-            if try decoder.receive(into: frame) == .frame { return frame.withUnsafePointer { HDRStaticMetadata(frame: $0) } }
+            if try decoder.receive(into: frame) == .frame {
+                return HDRStaticMetadata(mastering: frame.masteringDisplay, light: frame.contentLight, hasHDR10Plus: frame.hasHDR10Plus)
+            }
             if ended { return nil }
         }
         return nil
     }
 
-    private init(frame: UnsafeMutablePointer<AVFrame>) {
-        if let side = av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
-           side.pointee.size >= MemoryLayout<AVMasteringDisplayMetadata>.size
-        {
-            take(UnsafeRawPointer(side.pointee.data).loadUnaligned(as: AVMasteringDisplayMetadata.self))
-        }
-        if let side = av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL),
-           side.pointee.size >= MemoryLayout<AVContentLightMetadata>.size
-        {
-            take(UnsafeRawPointer(side.pointee.data).loadUnaligned(as: AVContentLightMetadata.self))
-        }
-        hasHDR10Plus = av_frame_get_side_data(frame, AV_FRAME_DATA_DYNAMIC_HDR_PLUS) != nil
-    }
-
     init() {}
-
-    private mutating func take(_ mastering: AVMasteringDisplayMetadata) {
-        if mastering.has_primaries != 0 {
-            let p = mastering.display_primaries
-            chromaticities = [p.0.0, p.0.1, p.1.0, p.1.1, p.2.0, p.2.1, mastering.white_point.0, mastering.white_point.1].map(av_q2d)
-        }
-        if mastering.has_luminance != 0 {
-            luminance = (av_q2d(mastering.max_luminance), av_q2d(mastering.min_luminance))
-        }
-    }
-
-    private mutating func take(_ light: AVContentLightMetadata) {
-        // 0,0 means "not stated"; passing it on would claim a light level of zero.
-        guard light.MaxCLL > 0 || light.MaxFALL > 0 else { return }
-        maxCLL = Int(light.MaxCLL)
-        maxFALL = Int(light.MaxFALL)
-    }
 
     /// x265's `master-display` and `max-cll` options: chromaticities in 1/50000, luminance in
     /// 1/10000 cd/m², green then blue then red.
