@@ -47,12 +47,12 @@ public enum VideoConverter {
         case .automatic, .all: picked = audio.first(where: \.isAAC) ?? audio.first
         }
         guard let chosen = picked else { return nil }
-        switch chosen.codecName {
-        case "aac": return .m4a
-        case "mp3": return .mp3
-        case "opus": return .opus
-        case "flac": return .flac
-        case "pcm_s16le": return .wav
+        switch chosen.codec {
+        case .aac: return .m4a
+        case .mp3: return .mp3
+        case .opus: return .opus
+        case .flac: return .flac
+        case .pcmS16LE: return .wav
         default: return nil
         }
     }

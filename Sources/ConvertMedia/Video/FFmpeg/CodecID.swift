@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import ConvertCore
 
 /// A codec (FFmpeg's `AVCodecID`) by its number: an open set, so a codec a newer FFmpeg adds is
 /// a value like any other. Streams FFmpeg cannot name (mebx, mett) have ``none``.
@@ -16,7 +17,30 @@ struct CodecID: Hashable, Sendable, CustomStringConvertible {
     static let hevc = CodecID(AV_CODEC_ID_HEVC)
     static let av1 = CodecID(AV_CODEC_ID_AV1)
     static let vp9 = CodecID(AV_CODEC_ID_VP9)
+    static let mpeg4 = CodecID(AV_CODEC_ID_MPEG4)
+    static let mpeg2video = CodecID(AV_CODEC_ID_MPEG2VIDEO)
+    static let vp8 = CodecID(AV_CODEC_ID_VP8)
+    static let prores = CodecID(AV_CODEC_ID_PRORES)
+    static let mjpeg = CodecID(AV_CODEC_ID_MJPEG)
     static let aac = CodecID(AV_CODEC_ID_AAC)
+    static let mp3 = CodecID(AV_CODEC_ID_MP3)
+    static let opus = CodecID(AV_CODEC_ID_OPUS)
+    static let vorbis = CodecID(AV_CODEC_ID_VORBIS)
+    static let flac = CodecID(AV_CODEC_ID_FLAC)
+    static let alac = CodecID(AV_CODEC_ID_ALAC)
+    static let ac3 = CodecID(AV_CODEC_ID_AC3)
+    static let eac3 = CodecID(AV_CODEC_ID_EAC3)
+    static let pcmS16LE = CodecID(AV_CODEC_ID_PCM_S16LE)
+
+    /// The codec offconvert encodes for `codec`.
+    init(_ codec: VideoCodec) {
+        switch codec {
+        case .h264: self = .h264
+        case .hevc: self = .hevc
+        case .vp9: self = .vp9
+        case .av1: self = .av1
+        }
+    }
 
     /// FFmpeg's enum value, for the owner types that hand it to FFmpeg.
     var avValue: AVCodecID { AVCodecID(rawValue: rawValue) }

@@ -5,10 +5,10 @@ extension VideoPlanner {
     /// track re-encoded to the container's audio codec; nil when there is no usable audio.
     static func audioLane(media: MediaSnapshot, format: OutputFormat, path: String) throws(ConvertError) -> LanePlan? {
         let audioStreams = media.streams.filter { $0.kind == .audio }
-        if let aac = audioStreams.first(where: \.isAAC), accepts(format, audioCodec: "aac") {
+        if let aac = audioStreams.first(where: \.isAAC), accepts(format, audioCodec: .aac) {
             return .copy(aac)
         }
-        if let first = audioStreams.first(where: { accepts(format, audioCodec: $0.codecName) }) {
+        if let first = audioStreams.first(where: { accepts(format, audioCodec: $0.codec) }) {
             return .copy(first)
         }
         guard let source = audioStreams.first(where: \.decodable) else { return nil }
@@ -36,7 +36,7 @@ extension VideoPlanner {
         }
         var lanes: [LanePlan] = []
         for stream in chosen {
-            if accepts(format, audioCodec: stream.codecName) {
+            if accepts(format, audioCodec: stream.codec) {
                 lanes.append(.copy(stream))
             } else if stream.decodable {
                 lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))

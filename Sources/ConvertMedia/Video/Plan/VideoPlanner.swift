@@ -3,28 +3,28 @@ import ConvertCore
 /// Turns requests into plans.
 enum VideoPlanner {
     /// Video codecs each container can hold when copying.
-    static func accepts(_ format: OutputFormat, videoCodec name: String) -> Bool {
+    static func accepts(_ format: OutputFormat, videoCodec codec: CodecID) -> Bool {
         switch format.muxer {
-        case .mp4: return ["h264", "hevc", "av1", "vp9", "mpeg4"].contains(name)
-        case .mov: return ["h264", "hevc", "prores", "mjpeg", "mpeg4"].contains(name)
-        case .matroska: return ["h264", "hevc", "av1", "vp9", "vp8", "mpeg4", "prores", "mpeg2video"].contains(name)
-        case .webm: return ["vp9", "vp8", "av1"].contains(name)
+        case .mp4: return [.h264, .hevc, .av1, .vp9, .mpeg4].contains(codec)
+        case .mov: return [.h264, .hevc, .prores, .mjpeg, .mpeg4].contains(codec)
+        case .matroska: return [.h264, .hevc, .av1, .vp9, .vp8, .mpeg4, .prores, .mpeg2video].contains(codec)
+        case .webm: return [.vp9, .vp8, .av1].contains(codec)
         default: return false
         }
     }
 
     /// Audio codecs each container can hold when copying.
-    static func accepts(_ format: OutputFormat, audioCodec name: String) -> Bool {
+    static func accepts(_ format: OutputFormat, audioCodec codec: CodecID) -> Bool {
         switch format.muxer {
-        case .mp4, .ipod: return name == "aac"
+        case .mp4, .ipod: return codec == .aac
         // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
-        case .mov: return ["aac", "mp3", "alac", "pcm_s16le"].contains(name)
-        case .matroska: return ["aac", "opus", "vorbis", "flac", "mp3", "ac3", "eac3"].contains(name)
-        case .webm: return ["opus", "vorbis"].contains(name)
-        case .mp3: return name == "mp3"
-        case .opus: return name == "opus"
-        case .flac: return name == "flac"
-        case .wav: return name == "pcm_s16le"
+        case .mov: return [.aac, .mp3, .alac, .pcmS16LE].contains(codec)
+        case .matroska: return [.aac, .opus, .vorbis, .flac, .mp3, .ac3, .eac3].contains(codec)
+        case .webm: return [.opus, .vorbis].contains(codec)
+        case .mp3: return codec == .mp3
+        case .opus: return codec == .opus
+        case .flac: return codec == .flac
+        case .wav: return codec == .pcmS16LE
         default: return false
         }
     }
@@ -49,8 +49,8 @@ enum VideoPlanner {
         case .sendToWindows:
             copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
         case .convert:
-            let wanted = request.codec.map(\.rawValue) ?? video.codecName
-            copyVideo = wanted == video.codecName && accepts(format, videoCodec: video.codecName)
+            let wanted = request.codec.map(CodecID.init) ?? video.codec
+            copyVideo = wanted == video.codec && accepts(format, videoCodec: video.codec)
                 && !scales && request.crf == nil
         }
         // A copy can only start on a keyframe; a cut is made on the exact frame.
@@ -70,9 +70,9 @@ enum VideoPlanner {
             }
             // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
             // codec when the container takes it.
-            let sourceCodec = VideoCodec(rawValue: video.codecName).flatMap { accepts(format, videoCodec: $0.rawValue) ? $0 : nil }
+            let sourceCodec = VideoCodec.allCases.first { CodecID($0) == video.codec && accepts(format, videoCodec: video.codec) }
             let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
-            guard accepts(format, videoCodec: codec.rawValue) else {
+            guard accepts(format, videoCodec: CodecID(codec)) else {
                 throw ConvertError(.request, code: .requestCodec,
                                    message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
             }
