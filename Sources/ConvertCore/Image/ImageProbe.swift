@@ -40,8 +40,8 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var hasXMP: Bool
     /// Whether a location is recorded anywhere.
     public var hasLocation: Bool
-    /// Where the location is recorded: "EXIF", "XMP", "IPTC", "EXIF thumbnail", "thumbnail", "other image".
-    public var locationSources: [String]
+    /// Where the location is recorded.
+    public var locationSources: [LocationSource]
     /// Camera maker, model and capture time from EXIF.
     public var make: String?
     /// Camera model from EXIF.
@@ -124,12 +124,12 @@ public enum ImageProbe {
         ImageInfo.Color(iccDescription: icc.flatMap(ColorProfiles.describe), iccBytes: icc?.count, nclx: nclx)
     }
 
-    private static func locations(exif: Exif?, xmp: [UInt8]?, iptc: [UInt8]? = nil) -> [String] {
-        var sources: [String] = []
-        if exif?.hasGPS == true { sources.append("EXIF") }
-        if let xmp, XMP.hasLocation(xmp) { sources.append("XMP") }
-        if let iptc, IPTC.hasLocation(iptc) { sources.append("IPTC") }
-        if exif?.thumbnailHasGPS == true { sources.append("EXIF thumbnail") }
+    private static func locations(exif: Exif?, xmp: [UInt8]?, iptc: [UInt8]? = nil) -> [LocationSource] {
+        var sources: [LocationSource] = []
+        if exif?.hasGPS == true { sources.append(.exif) }
+        if let xmp, XMP.hasLocation(xmp) { sources.append(.xmp) }
+        if let iptc, IPTC.hasLocation(iptc) { sources.append(.iptc) }
+        if exif?.thumbnailHasGPS == true { sources.append(.exifThumbnail) }
         return sources
     }
 
@@ -194,9 +194,9 @@ public enum ImageProbe {
         }
         var sources = locations(exif: exif, xmp: xmp)
         let thumbnails = file.thumbnails(of: primary)
-        if thumbnails.contains(where: hasLocation) { sources.append("thumbnail") }
+        if thumbnails.contains(where: hasLocation) { sources.append(.thumbnail) }
         let ids = file.topLevelImageIDs
-        if ids.contains(where: { $0 != primary && hasLocation($0) }) { sources.append("other image") }
+        if ids.contains(where: { $0 != primary && hasLocation($0) }) { sources.append(.otherImage) }
         var auxiliary = file.otherAuxiliaryTypes(primary)
         if file.depthImageCount(primary) > 0 { auxiliary.insert("depth", at: 0) }
         let coded = file.codedSize(primary) ?? (0, 0)
@@ -236,13 +236,13 @@ public enum ImageProbe {
         if thumbnails.contains(where: { thumb in
             thumb.exif.flatMap { Exif(block: $0) }?.hasGPS == true || thumb.xmp.map(XMP.hasLocation) == true
         }) {
-            sources.append("thumbnail")
+            sources.append(.thumbnail)
         }
         let ids = context.topLevelImageIDs
         for id in ids {
             guard let other = try? context.image(id: id), !other.isPrimary else { continue }
             let hasGPS = other.exif.flatMap { Exif(block: $0) }?.hasGPS == true || other.xmp.map(XMP.hasLocation) == true
-            if hasGPS && !sources.contains("other image") { sources.append("other image") }
+            if hasGPS && !sources.contains(.otherImage) { sources.append(.otherImage) }
         }
         var auxiliary = primary.auxiliaryTypes
         if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }

@@ -20,10 +20,10 @@ enum HeifLocation {
                 let skip = 4 + Int(ByteBox.u32(bytes, 0))
                 guard skip < bytes.count, let tiff = LocationStripper.exifWithoutLocation(Array(bytes[skip...])) else { continue }
                 cleaned = Array(bytes[..<skip]) + tiff
-                if !edit.places.contains("EXIF GPS") { edit.places.append("EXIF GPS") }
+                if !edit.places.contains(.exif) { edit.places.append(.exif) }
             } else {
                 cleaned = LocationStripper.xmpWithoutLocation(bytes)
-                if cleaned != nil && !edit.places.contains("XMP") { edit.places.append("XMP") }
+                if cleaned != nil && !edit.places.contains(.xmp) { edit.places.append(.xmp) }
             }
             guard let cleaned else { continue }
             // Scatter the same-length result back over the item's extents.

@@ -71,7 +71,7 @@ public enum LocationStripper {
     /// What an editor found: the patches to apply and the places the location was in.
     struct Edit {
         var patches: [Patch] = []
-        var places: [String] = []
+        var places: [LocationSource] = []
     }
 
     /// The location boxes of the MP4 inside a motion photo, edited like any movie's: the same
@@ -81,7 +81,7 @@ public enum LocationStripper {
         let video = try MovieLocation.edit(source: MemoryByteSource(bytes: Array(data[range])), path: path)
         guard !video.patches.isEmpty else { return }
         edit.patches += video.patches.map { Patch(offset: $0.offset + range.lowerBound, bytes: $0.bytes) }
-        edit.places.append("the embedded motion video")
+        edit.places.append(.motionVideo)
     }
 
     static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError) -> JobResult {
@@ -111,7 +111,7 @@ public enum LocationStripper {
         if edit.patches.isEmpty && before.location.present {
             throw ConvertError(
                 .unsupported, code: .privacyLocationRemains,
-                message: "\(path) records its location in \(before.location.sources.joined(separator: ", ")), "
+                message: "\(path) records its location in \(before.location.sources.words), "
                     + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
         }
         if edit.patches.isEmpty {
@@ -139,11 +139,11 @@ public enum LocationStripper {
         if after.location.present {
             throw ConvertError(
                 .unsupported, code: .privacyLocationRemains,
-                message: "\(path): a location remains in \(after.location.sources.joined(separator: ", ")) "
+                message: "\(path): a location remains in \(after.location.sources.words) "
                     + "after editing; nothing was written.", path: path)
         }
         let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
-        let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.joined(separator: ", ")
+        let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.words
         return JobResult(inputPath: path, outputs: [output], notes: [note], location: edit.places.isEmpty ? .noneFound : .removed)
     }
 
@@ -228,7 +228,7 @@ enum JPEGLocation {
         for segment in JPEGMarkers.segments(data) where segment.marker == 0xED {
             if let patch = iptcWithoutLocation(data, segment: segment) {
                 edit.patches.append(patch)
-                edit.places.append("IPTC")
+                edit.places.append(.iptc)
             }
         }
         for segment in JPEGMarkers.segments(data) where segment.marker == 0xE1 {
@@ -246,12 +246,12 @@ enum JPEGLocation {
                 let tiff = Array(payload.dropFirst(JPEGMarkers.exifHeader.count))
                 guard let cleaned = LocationStripper.exifWithoutLocation(tiff) else { continue }
                 edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.exifHeader.count, bytes: cleaned))
-                edit.places.append("EXIF GPS")
+                edit.places.append(.exif)
             } else if payload.starts(with: JPEGMarkers.xmpHeader) {
                 let packet = Array(payload.dropFirst(JPEGMarkers.xmpHeader.count))
                 guard let cleaned = LocationStripper.xmpWithoutLocation(packet) else { continue }
                 edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.xmpHeader.count, bytes: cleaned))
-                edit.places.append("XMP")
+                edit.places.append(.xmp)
             }
         }
         return edit
@@ -273,7 +273,7 @@ enum PNGLocation {
             switch type {
             case "eXIf":
                 cleaned = LocationStripper.exifWithoutLocation(chunk)
-                if cleaned != nil { edit.places.append("EXIF GPS") }
+                if cleaned != nil { edit.places.append(.exif) }
             case "iTXt":
                 guard let textStart = PNGText.textStart(chunk) else { break }
                 if chunk[18] != 0 {
@@ -284,7 +284,7 @@ enum PNGLocation {
                 }
                 if let text = LocationStripper.xmpWithoutLocation(Array(chunk[textStart...])) {
                     cleaned = Array(chunk[..<textStart]) + text
-                    edit.places.append("XMP")
+                    edit.places.append(.xmp)
                 }
             case "zTXt", "tEXt":
                 // ImageMagick's hex-encoded EXIF/XMP copies: not worth a second parser; refuse
@@ -325,11 +325,11 @@ enum WebPLocation {
                 let skip = chunk.starts(with: JPEGMarkers.exifHeader) ? JPEGMarkers.exifHeader.count : 0
                 if let cleaned = LocationStripper.exifWithoutLocation(Array(chunk.dropFirst(skip))) {
                     edit.patches.append(.init(offset: start + skip, bytes: cleaned))
-                    edit.places.append("EXIF GPS")
+                    edit.places.append(.exif)
                 }
             } else if type == "XMP ", let cleaned = LocationStripper.xmpWithoutLocation(chunk) {
                 edit.patches.append(.init(offset: start, bytes: cleaned))
-                edit.places.append("XMP")
+                edit.places.append(.xmp)
             }
             offset = start + size + (size & 1)
         }

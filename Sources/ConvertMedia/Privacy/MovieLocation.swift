@@ -61,7 +61,7 @@ enum MovieLocation {
     /// `box` included) and a name for where it was.
     private static func findRemovable(
         in bytes: [UInt8], box: ByteBox, ancestors: [ByteBox]
-    ) throws(BoxError) -> (ByteBox, [ByteBox], String)? {
+    ) throws(BoxError) -> (ByteBox, [ByteBox], LocationSource)? {
         guard ancestors.count < 16, containers.contains(box.type) else { return nil }
         let chain = ancestors + [box]
         var payload = box.payloadStart
@@ -71,9 +71,9 @@ enum MovieLocation {
         let children = try ByteBox.children(of: bytes, in: payload..<box.end)
         if box.type == "udta" {
             for child in children {
-                if locationBoxes.contains(child.type) { return (child, chain, "container tag") }
+                if locationBoxes.contains(child.type) { return (child, chain, .container) }
                 if child.type == "XMP_", XMP.hasLocation(Array(bytes[child.payloadStart..<child.end])) {
-                    return (child, chain, "XMP")
+                    return (child, chain, .xmp)
                 }
             }
         }
@@ -82,7 +82,7 @@ enum MovieLocation {
             for item in try ByteBox.children(of: bytes, in: ilst.payloadStart..<ilst.end) {
                 let index = Int(ByteBox.u32(bytes, item.start + 4))
                 if item.type == "\u{A9}xyz" || keys[index]?.hasPrefix(locationKeyPrefix) == true {
-                    return (item, chain + [ilst], "container tag")
+                    return (item, chain + [ilst], .container)
                 }
             }
         }

@@ -64,9 +64,9 @@ public struct MediaInfo: Sendable, Codable, Hashable {
         self.container = container
         self.image = image
         self.imageError = imageError
-        var sources = image.map { $0.locationSources.map(LocationPresence.sourceID) } ?? []
-        if container?.location != nil { sources.append(LocationPresence.container) }
-        if motionPhoto?.video?.location != nil { sources.append(LocationPresence.motionVideo) }
+        var sources = image?.locationSources ?? []
+        if container?.location != nil { sources.append(.container) }
+        if motionPhoto?.video?.location != nil { sources.append(.motionVideo) }
         self.motionPhoto = motionPhoto
         location = LocationPresence(sources: sources)
     }
@@ -81,36 +81,22 @@ public struct MediaInfo: Sendable, Codable, Hashable {
 
 /// Whether a file records where it was made, and in which places.
 ///
-/// JSON object: `{"present": true, "sources": ["exif", "xmp"]}`. Source ids (stable): `exif`
-/// (the EXIF GPS directory), `xmp` (XMP location properties), `iptc` (IPTC-IIM City, Sub-location,
-/// Province/State or Country), `exif-thumbnail` (the EXIF thumbnail
-/// directory), `thumbnail` (a HEIF thumbnail image's own metadata), `other-image` (another
-/// top-level image of a HEIF file), `motion-video` (the MP4 inside a motion photo), `container` (an MP4/MOV `©xyz` or
-/// `com.apple.quicktime.location.ISO6709` tag, or a container's `location` metadata).
+/// JSON object: `{"present": true, "sources": ["exif", "xmp"]}`, the sources as
+/// ``LocationSource``'s stable ids.
 public struct LocationPresence: Sendable, Codable, Hashable {
     /// Whether any location is recorded.
     public var present: Bool
-    /// Where, as the stable ids listed on the type.
-    public var sources: [String]
+    /// Where.
+    public var sources: [LocationSource]
     /// True when the file could not be read whole (a damaged picture): ``sources`` lists what
     /// could be found, and there may be more, so an empty list does not mean no location.
     /// Absent (nil) for a file read whole.
     public var incomplete: Bool?
 
-    /// The source id of a container tag.
-    public static let container = "container"
-    /// The source id of a location in the video embedded in a motion photo.
-    public static let motionVideo = "motion-video"
-
     /// A presence built from its sources (present when there is at least one).
-    public init(sources: [String]) {
+    public init(sources: [LocationSource]) {
         self.sources = sources
         present = !sources.isEmpty
-    }
-
-    /// The stable id of an ``ImageInfo/locationSources`` entry ("EXIF thumbnail" is `exif-thumbnail`).
-    static func sourceID(_ name: String) -> String {
-        name.lowercased().replacingOccurrences(of: " ", with: "-")
     }
 }
 

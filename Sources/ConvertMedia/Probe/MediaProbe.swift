@@ -202,7 +202,7 @@ extension MediaProbe {
     /// XMP and IPTC): what exiftool would read, and what `strip-location` would remove. Marked
     /// incomplete either way: a damaged file is never reported as having no location.
     static func salvagedLocation(path: String, format: String) -> LocationPresence {
-        var places: [String] = []
+        var places: [LocationSource] = []
         if let data = try? ImageDecoder.readAll(path: path) {
             switch format {
             case "heic", "heif", "avif": places = (try? HeifLocation.edit(data, path: path).places) ?? []
@@ -212,8 +212,7 @@ extension MediaProbe {
             default: break
             }
         }
-        let ids: [String: String] = ["EXIF GPS": "exif", "XMP": "xmp", "IPTC": "iptc"]
-        var presence = LocationPresence(sources: places.map { ids[$0] ?? LocationPresence.sourceID($0) })
+        var presence = LocationPresence(sources: places)
         presence.incomplete = true
         return presence
     }

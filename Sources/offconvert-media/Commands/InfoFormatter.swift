@@ -33,12 +33,7 @@ enum InfoFormatter {
         guard location.present else {
             return damaged ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
         }
-        let names: [String: String] = [
-            "exif": "EXIF GPS", "xmp": "XMP", "iptc": "IPTC", "exif-thumbnail": "EXIF thumbnail", "thumbnail": "thumbnail image",
-            "other-image": "another image in the file", LocationPresence.container: "container tag",
-            LocationPresence.motionVideo: "the embedded motion video",
-        ]
-        let places = location.sources.map { names[$0] ?? $0 }.joined(separator: ", ")
+        let places = location.sources.words
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
         return "  location: yes, in \(places.terminalSafe)" + (damaged ? " (the file is damaged: there may be more)" : "")
     }

@@ -159,7 +159,7 @@ struct MotionPhotoTests {
         #expect(motion.layout == "google")
         #expect(motion.video?.videoTracks.first?.codec == "h264")
         #expect(motion.video?.location == "+48.8584+002.2945/")
-        #expect(info.location.sources.contains(LocationPresence.motionVideo))
+        #expect(info.location.sources.contains(.motionVideo))
         let plain = try await MediaProbe.probe(path: Fixtures.generated("motion-still.jpg"))
         #expect(plain.motionPhoto == nil)
         let cut = try await MediaProbe.probe(path: Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"))

@@ -72,11 +72,11 @@ struct IPTCMetadataTests {
         let (folder, input) = try Self.tagged()
         defer { try? FileManager.default.removeItem(at: folder) }
         let info = try ImageProbe.probe(path: input)
-        #expect(info.locationSources.contains("IPTC"), "\(info.locationSources)")
+        #expect(info.locationSources.contains(.iptc), "\(info.locationSources)")
         // Only the place in IPTC (the EXIF GPS removed by exiftool): still a location.
         #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-gps:all=", input]).status == 0)
         let onlyIPTC = try ImageProbe.probe(path: input)
-        #expect(onlyIPTC.hasLocation && onlyIPTC.locationSources == ["IPTC"], "\(onlyIPTC.locationSources)")
+        #expect(onlyIPTC.hasLocation && onlyIPTC.locationSources == [.iptc], "\(onlyIPTC.locationSources)")
     }
 
     @Test("strip-location removes the IPTC place in place of the same length and keeps the rest")

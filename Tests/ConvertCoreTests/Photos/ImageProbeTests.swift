@@ -15,7 +15,7 @@ struct ImageProbeTests {
         #expect(!info.hasAlpha)
         #expect(info.color.iccDescription == "Display P3")
         #expect(info.hasEXIF && info.hasXMP)
-        #expect(info.hasLocation && info.locationSources.contains("EXIF"))
+        #expect(info.hasLocation && info.locationSources.contains(.exif))
         #expect(info.make == "Apple" && info.model == "iPhone 11 Pro Max")
         #expect(info.imageCount == 1)
     }
@@ -42,7 +42,7 @@ struct ImageProbeTests {
         #expect(rotated.exifOrientation == 6)
         #expect(rotated.width == plain.width && rotated.height == plain.height)
         let tokyo = try ImageProbe.probe(path: Fixtures.path("photos/tokyo.jpg"))
-        #expect(tokyo.hasLocation && tokyo.locationSources == ["EXIF"])
+        #expect(tokyo.hasLocation && tokyo.locationSources == [.exif])
     }
 
     @Test("ImageInfo encodes to JSON with the location fields")

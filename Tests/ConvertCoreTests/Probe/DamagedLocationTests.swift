@@ -24,7 +24,7 @@ struct DamagedLocationTests {
         let info = try await MediaProbe.probe(path: path)
         #expect(info.image == nil && info.imageError != nil)
         #expect(info.location.present)
-        #expect(info.location.sources.contains("exif"), "\(info.location.sources)")
+        #expect(info.location.sources.contains(.exif), "\(info.location.sources)")
         #expect(info.location.incomplete == true)
         if PhotoReference.has("exiftool") {
             #expect(try PhotoReference.exiftool(path, ["-gps:all"]).contains("GPSLatitude"))

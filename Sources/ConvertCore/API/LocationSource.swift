@@ -1,0 +1,40 @@
+/// A place in a file that can record where it was made. One vocabulary for the probe, `info`,
+/// `strip-location`'s notes and errors, and `--json` (where the raw value is the stable id).
+public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
+    /// The EXIF GPS directory.
+    case exif
+    /// XMP location properties (`exif:GPS*`, `photoshop:City`, ...).
+    case xmp
+    /// IPTC-IIM City, Sub-location, Province/State or Country.
+    case iptc
+    /// The EXIF thumbnail directory's own GPS.
+    case exifThumbnail = "exif-thumbnail"
+    /// A HEIF thumbnail image's own metadata.
+    case thumbnail
+    /// Another top-level image of a HEIF file.
+    case otherImage = "other-image"
+    /// The MP4 inside a motion photo.
+    case motionVideo = "motion-video"
+    /// An MP4/MOV `©xyz` or `com.apple.quicktime.location.ISO6709` tag, or a container's
+    /// `location` metadata.
+    case container
+
+    /// The place in words, for notes and messages: "EXIF GPS", "another image in the file".
+    public var words: String {
+        switch self {
+        case .exif: "EXIF GPS"
+        case .xmp: "XMP"
+        case .iptc: "IPTC"
+        case .exifThumbnail: "EXIF thumbnail"
+        case .thumbnail: "thumbnail image"
+        case .otherImage: "another image in the file"
+        case .motionVideo: "the embedded motion video"
+        case .container: "container tag"
+        }
+    }
+}
+
+extension [LocationSource] {
+    /// The places in words, in order: "EXIF GPS, XMP".
+    public var words: String { map(\.words).joined(separator: ", ") }
+}
