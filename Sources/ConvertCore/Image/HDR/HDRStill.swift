@@ -1,0 +1,57 @@
+/// What a decode does with a still coded in an HDR transfer (PQ, HLG) that has no gain map: the
+/// outputs offconvert writes as SDR (JPEG, PNG, WebP, JPEG XL) get it tone mapped
+/// (``HDRToneMapper``), and a JPEG that keeps HDR also gets a gain map computed from the HDR
+/// picture (written as Ultra HDR). HEIC and AVIF outputs keep the HDR code values.
+package enum HDRStillPolicy: Sendable, Equatable {
+    /// Tone mapped to SDR only.
+    case toneMap
+    /// Tone mapped, with a gain map of what the SDR picture leaves out.
+    case toneMapWithGainMap
+
+    /// The policy a conversion to `format` under `hdr` takes, or nil when the HDR code values
+    /// are kept as they are.
+    package init?(format: PhotoFormat, hdr: HDRPolicy) {
+        switch format {
+        case .jpeg: self = hdr == .keep ? .toneMapWithGainMap : .toneMap
+        case .png, .webp, .jxl, .gif: self = .toneMap
+        case .heic, .avif: return nil
+        }
+    }
+}
+
+/// The tone mapping of one decoded HDR still: the SDR bitmap, the gain map computed beside it,
+/// and the note.
+package struct HDRStill {
+    package var bitmap: Bitmap
+    package var gainMap: HeifGainMap?
+    package var transfer: HDRTransfer
+
+    /// Tone maps `bitmap` (as decoded: R'G'B' in the transfer `nclx` states) when `policy` asks
+    /// and `nclx` is PQ or HLG; nil otherwise.
+    package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool) -> HDRStill? {
+        guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
+        let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
+        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, bitmap: deep)
+        let wantsMap = policy == .toneMapWithGainMap && measuring
+        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap)
+        var still = HDRStill(bitmap: mapped.bitmap, gainMap: nil, transfer: transfer)
+        if let builder = mapped.gainMap {
+            let (plane, metadata) = builder.finish()
+            still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
+        }
+        return still
+    }
+
+    /// The note of an SDR output: "HDR tone mapped to SDR (PQ, BT.2390)".
+    package var toneMappedNote: String { "HDR tone mapped to SDR (\(transfer.name), BT.2390)" }
+
+    /// An ICC profile of the source's primaries over the sRGB curve (what the tone-mapped pixels
+    /// are coded in): BT.709 is lcms2's sRGB, Display P3 and BT.2020 matrix/TRC profiles.
+    private static func sdrProfile(primaries: Int) -> [UInt8]? {
+        switch primaries {
+        case 1: LCMSProfile.sRGB()?.bytes
+        case 12: LCMSProfile.rgb(primaries: .displayP3, curve: .sRGB, description: "Display P3")?.bytes
+        default: LCMSProfile.rgb(primaries: .bt2020, curve: .sRGB, description: "BT.2020")?.bytes
+        }
+    }
+}
