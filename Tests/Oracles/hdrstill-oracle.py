@@ -7,14 +7,16 @@ Decodes SOURCE with pillow-heif (libheif) at its own depth, reads the transfer f
 and renders the SDR picture itself, by the formulas offconvert's README states:
   PQ:  ST 2084 EOTF to display light; HLG: BT.2100 inverse OETF, then the OOTF for a 1000-nit
        display (Fd = 1000 x Ys^0.2 x E, Ys with BT.2020 weights);
-  then BT.2390's EETF on each component, from the source peak (PQ: the brightest component in
-  the picture, at least 203 nits; HLG: 1000 nits) to SDR white at 203 nits (BT.2408), linear =
-  nits / 203, the sRGB curve, 8 bits. Primaries stay BT.2020.
+  then BT.2390's EETF on each pixel's largest component (maxRGB), from the source peak (PQ: the
+  brightest component in the picture, at least 203 nits; HLG: 1000 nits) to SDR white at 203
+  nits (BT.2408), its ratio scaling all three components; linear = nits / 203, the sRGB curve,
+  8 bits. Primaries stay BT.2020.
 Decodes OUTPUT's primary with PIL and compares: PSNR of the SDR rendition, and "not flat, not
 clipped": the luma (BT.2020 weights on the decoded values) reaches from the darkest 1% below 30
 to the brightest 1% above 225, and fewer than 1% of pixels are white (all three >= 254) where
 the source is clearly below its peak (under 90% of the peak's PQ signal: clipping the picture
-did not have); "accepted" is both that and an SDR PSNR of at least 35 dB.
+did not have); "accepted" is both that and an SDR PSNR of at least 35 dB. span_of_reference: the
+output's luma range (1% to 99%) over the reference's, for a source whose own range is narrow.
 With an Ultra HDR OUTPUT, libultrahdr (imagecodecs.ultrahdr_decode) decodes its HDR rendition
 (linear, SDR white = 1) and it is compared with the source's linear light / 203: PSNR with the
 peak of the reference as the signal.
@@ -102,7 +104,9 @@ def main():
     args = [a for a in args if a != "--naive"]
     source, output = args
     nits, peak, transfer, signal = source_light(source)
-    reference = np.round(srgb_encode(eetf(nits, peak) / WHITE) * 255)
+    brightest = nits.max(axis=-1, keepdims=True)
+    ratio = np.where(brightest > 0, eetf(brightest, peak) / np.maximum(brightest, 1e-12), 1.0)
+    reference = np.round(srgb_encode(nits * ratio / WHITE) * 255)
     data = open(output, "rb").read()
     if naive:
         sdr = np.round(signal * 255)
@@ -119,6 +123,9 @@ def main():
         "transfer": transfer, "peak_nits": round(peak, 1), "sdr_psnr": round(float(psnr(sdr, reference, 255)), 2),
         "luma_p1": round(float(low), 1), "luma_p99": round(float(high), 1), "clipped_fraction": round(clipped, 5),
     }
+    ref_luma = reference @ WEIGHTS
+    ref_span = np.percentile(ref_luma, 99) - np.percentile(ref_luma, 1)
+    result["span_of_reference"] = round(float((high - low) / max(ref_span, 1)), 3)
     result["not_flat_not_clipped"] = bool(low < 30 and high > 225 and clipped < 0.01)
     result["accepted"] = bool(result["not_flat_not_clipped"] and result["sdr_psnr"] >= 35)
     if not naive and b"hdrgm" in data:

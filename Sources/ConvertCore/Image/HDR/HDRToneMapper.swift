@@ -2,35 +2,40 @@ import Foundation
 
 /// Tone maps a PQ or HLG still to SDR, and measures the HDR it leaves out as a gain map.
 ///
-/// The curve is BT.2390's EETF (the ITU's reference for PQ, defined on the PQ signal itself, so a
-/// whole PQ pipeline is one table per signal value), applied to each of R', G', B' (BT.2390 5.4.1
-/// allows the components) from the source peak down to SDR white at 203 nits (BT.2408); then
-/// nits / 203 is the SDR linear value and gets the sRGB curve. Below the knee (about half the
-/// way to SDR white in PQ terms) the picture is unchanged; above it highlights roll off to white
-/// instead of clipping. The primaries are kept (a BT.2020 source is tagged with a BT.2020 profile
-/// over the sRGB curve, as a BT.2020 SDR photo is today): a per-component curve keeps every value
-/// inside the cube, so no gamut clipping is needed.
+/// The curve is BT.2390's EETF (the ITU's reference for PQ), from the source peak down to SDR
+/// white at 203 nits (BT.2408), applied to each pixel's largest component in display light
+/// (maxRGB), whose ratio then scales all three: hue and saturation are kept (a bright red stays
+/// red instead of washing out to white, as a per-component curve would make it), no component
+/// can leave the cube (so no gamut clipping), and the SDR picture differs from the HDR one by one
+/// factor per pixel, which is exactly what a one-channel gain map can give back. Below the knee
+/// (about half of SDR white's PQ signal) the picture is unchanged; above it highlights roll off to
+/// white instead of clipping. Then nits / 203 is the SDR linear value and gets the sRGB curve. The
+/// primaries are kept (a BT.2020 source is tagged with a BT.2020 profile over the sRGB curve, as
+/// ColorProfiles tags a BT.2020 SDR photo).
 ///
 /// The source peak: for PQ the brightest component in the picture (a camera grades its stills
 /// to its own peak; the mastering metadata a video carries is rarely in a still), at least SDR
 /// white; for HLG the 1000-nit display BT.2100's reference OOTF is defined for.
 ///
-/// Every per-value step is a table: PQ is 4096 entries from the 12-bit signal to the 8-bit
-/// output; HLG (whose OOTF depends on the pixel's luminance) is a 4096-entry inverse OETF, a
-/// table of Ys^(γ−1) and a table from display light to the output, both indexed by a square root.
+/// Every per-value step is a table, never a per-pixel `pow`: the 12-bit signal → display light
+/// (the EOTF, or HLG's inverse OETF), √Ys → Ys^(γ−1) for HLG's OOTF, √maxRGB → the EETF's ratio,
+/// and √(SDR linear) → the 8-bit sRGB code; the square roots spread the tables' steps where the
+/// eye needs them (near black).
 package struct HDRToneMapper: Sendable {
     package let transfer: HDRTransfer
     /// The source peak the EETF maps to SDR white, in nits.
     package let peakNits: Double
     /// Luminance weights of the primaries (for HLG's OOTF and the gain map).
     private let weights: (r: Float, g: Float, b: Float)
-    /// PQ: 12-bit signal → 8-bit output. HLG: √(Fd / peak) in 1/16383 steps → 8-bit output.
-    private let output: [UInt8]
-    /// PQ: 12-bit signal → HDR linear (nits / 203). HLG: 12-bit signal → scene light.
+    /// 12-bit signal → display light ÷ peak (PQ), or scene light (HLG).
     private let linear: [Float]
     /// HLG: √Ys in 1/16383 steps → Ys^(γ−1).
     private let ootfGain: [Float]
-    /// 8-bit sRGB output → SDR linear.
+    /// √(maxRGB ÷ peak) in 1/16383 steps → SDR linear ÷ (maxRGB ÷ peak): the factor of the pixel.
+    private let ratio: [Float]
+    /// √(SDR linear) in 1/16383 steps → 8-bit sRGB code.
+    private let encode: [UInt8]
+    /// 8-bit sRGB code → SDR linear.
     private let sdrLinear: [Float]
 
     private static let signalSteps = 4096
@@ -46,21 +51,28 @@ package struct HDRToneMapper: Sendable {
         default: weights = (0.2627, 0.6780, 0.0593)
         }
         let white = HDRTransfer.sdrWhiteNits
+        let steps = Double(Self.signalSteps - 1), roots = Double(Self.rootSteps - 1)
         switch transfer {
         case .pq:
             let peak = max(white, HDRTransfer.pqToNits(Double(Self.brightestSample(bitmap)) / 65535))
             peakNits = peak
-            let steps = Double(Self.signalSteps - 1)
-            output = (0..<Self.signalSteps).map { Self.sdrCode(nits: HDRTransfer.pqToNits(Double($0) / steps), peak: peak) }
-            linear = (0..<Self.signalSteps).map { Float(HDRTransfer.pqToNits(Double($0) / steps) / white) }
+            linear = (0..<Self.signalSteps).map { Float(min(1, HDRTransfer.pqToNits(Double($0) / steps) / peak)) }
             ootfGain = []
         case .hlg:
-            let peak = HDRTransfer.hlgPeakNits
-            peakNits = peak
-            let steps = Double(Self.signalSteps - 1), roots = Double(Self.rootSteps - 1)
-            output = (0..<Self.rootSteps).map { Self.sdrCode(nits: peak * pow(Double($0) / roots, 2), peak: peak) }
+            peakNits = HDRTransfer.hlgPeakNits
             linear = (0..<Self.signalSteps).map { Float(HDRTransfer.hlgToScene(Double($0) / steps)) }
             ootfGain = (0..<Self.rootSteps).map { Float(pow(pow(Double($0) / roots, 2), HDRTransfer.hlgSystemGamma - 1)) }
+        }
+        let peak = peakNits
+        ratio = (0..<Self.rootSteps).map { index in
+            let m = pow(Double(index) / roots, 2)
+            guard m > 0 else { return Float(peak / white) }
+            return Float(Self.eetf(nits: m * peak, peak: peak) / white / m)
+        }
+        encode = (0..<Self.rootSteps).map { index in
+            let v = pow(Double(index) / roots, 2)
+            let coded = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+            return UInt8((coded * 255).rounded())
         }
         sdrLinear = (0..<256).map { code in
             let v = Double(code) / 255
@@ -97,16 +109,9 @@ package struct HDRToneMapper: Sendable {
         return HDRTransfer.pqToNits(e2 * sourcePeak)
     }
 
-    /// The 8-bit sRGB-coded SDR value of display light `nits` from a source with peak `peak`.
-    private static func sdrCode(nits: Double, peak: Double) -> UInt8 {
-        let v = min(1, max(0, eetf(nits: nits, peak: peak) / HDRTransfer.sdrWhiteNits))
-        let coded = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
-        return UInt8((coded * 255).rounded())
-    }
-
     /// The SDR picture of `bitmap` (16-bit R'G'B' in the HDR transfer; alpha kept) as 8-bit
     /// samples tagged with `icc`, and with `gainMap` the log2 HDR / SDR luminance ratio of each
-    /// 4×4 block (``GainMapBuilder``).
+    /// block (``GainMapBuilder``).
     package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
         let (width, height, channels) = (bitmap.width, bitmap.height, bitmap.channels)
         var builder = gainMap ? GainMapBuilder(width: width, height: height) : nil
@@ -139,33 +144,31 @@ package struct HDRToneMapper: Sendable {
     ) {
         let measuring = !hdr.isEmpty
         let (wr, wg, wb) = weights
-        output.withUnsafeBufferPointer { output in
-            linear.withUnsafeBufferPointer { linear in
-                sdrLinear.withUnsafeBufferPointer { sdrLinear in
-                    ootfGain.withUnsafeBufferPointer { ootfGain in
-                        let roots = Float(Self.rootSteps - 1)
-                        for x in 0..<(input.count / channels) {
-                            let at = x * channels
-                            let r = Int(input[at] >> 4), g = Int(input[at + 1] >> 4), b = Int(input[at + 2] >> 4)
-                            var lr = linear[r], lg = linear[g], lb = linear[b]
-                            switch transfer {
-                            case .pq:
-                                (target[at], target[at + 1], target[at + 2]) = (output[r], output[g], output[b])
-                            case .hlg:
-                                // BT.2100 OOTF: Fd = Lw × Ys^(γ−1) × E, in units of the peak here.
-                                let ys = max(0, wr * lr + wg * lg + wb * lb)
-                                let gain = ootfGain[min(Self.rootSteps - 1, Int(ys.squareRoot() * roots + 0.5))]
-                                (lr, lg, lb) = (lr * gain, lg * gain, lb * gain)
-                                target[at] = output[min(Self.rootSteps - 1, Int(lr.squareRoot() * roots + 0.5))]
-                                target[at + 1] = output[min(Self.rootSteps - 1, Int(lg.squareRoot() * roots + 0.5))]
-                                target[at + 2] = output[min(Self.rootSteps - 1, Int(lb.squareRoot() * roots + 0.5))]
-                                let scale = Float(HDRTransfer.hlgPeakNits / HDRTransfer.sdrWhiteNits)
-                                (lr, lg, lb) = (lr * scale, lg * scale, lb * scale)
+        let roots = Float(Self.rootSteps - 1), last = Self.rootSteps - 1
+        let hdrScale = Float(peakNits / HDRTransfer.sdrWhiteNits)
+        func root(_ value: Float) -> Int { min(last, Int(max(0, value).squareRoot() * roots + 0.5)) }
+        linear.withUnsafeBufferPointer { linear in
+            ootfGain.withUnsafeBufferPointer { ootfGain in
+                ratio.withUnsafeBufferPointer { ratio in
+                    encode.withUnsafeBufferPointer { encode in
+                        sdrLinear.withUnsafeBufferPointer { sdrLinear in
+                            for x in 0..<(input.count / channels) {
+                                let at = x * channels
+                                var r = linear[Int(input[at] >> 4)], g = linear[Int(input[at + 1] >> 4)], b = linear[Int(input[at + 2] >> 4)]
+                                if transfer == .hlg {
+                                    // BT.2100 OOTF: Fd = Lw × Ys^(γ−1) × E, in units of the peak Lw.
+                                    let gain = ootfGain[root(wr * r + wg * g + wb * b)]
+                                    (r, g, b) = (r * gain, g * gain, b * gain)
+                                }
+                                let factor = ratio[root(max(r, g, b))]
+                                target[at] = encode[root(r * factor)]
+                                target[at + 1] = encode[root(g * factor)]
+                                target[at + 2] = encode[root(b * factor)]
+                                if channels == 4 { target[at + 3] = UInt8((UInt32(input[at + 3]) * 255 + 32767) / 65535) }
+                                guard measuring else { continue }
+                                hdr[x] = (wr * r + wg * g + wb * b) * hdrScale
+                                sdr[x] = wr * sdrLinear[Int(target[at])] + wg * sdrLinear[Int(target[at + 1])] + wb * sdrLinear[Int(target[at + 2])]
                             }
-                            if channels == 4 { target[at + 3] = UInt8((UInt32(input[at + 3]) * 255 + 32767) / 65535) }
-                            guard measuring else { continue }
-                            hdr[x] = wr * lr + wg * lg + wb * lb
-                            sdr[x] = wr * sdrLinear[Int(target[at])] + wg * sdrLinear[Int(target[at + 1])] + wb * sdrLinear[Int(target[at + 2])]
                         }
                     }
                 }
