@@ -75,7 +75,7 @@ package struct DecodedPhoto: Sendable {
     /// Records the tone mapping of frame `index`: its note, and its gain map.
     mutating func record(_ still: HDRStill, frameIndex index: Int) {
         toneMapped = still.transfer
-        if !notes.contains(still.toneMappedNote) { notes.append(still.toneMappedNote) }
+        for note in [still.toneMappedNote, still.notKeptNote].compactMap({ $0 }) where !notes.contains(note) { notes.append(note) }
         if let map = still.gainMap {
             hdrGainMap = CarriedGainMap(map: map, sourceWidth: still.bitmap.width, sourceHeight: still.bitmap.height, frameIndex: index)
         }

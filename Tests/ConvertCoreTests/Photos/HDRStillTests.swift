@@ -74,6 +74,29 @@ struct HDRStillTests {
         #expect(metadata.baseOffset == 1.0 / 64 && metadata.alternateOffset == 1.0 / 64)
     }
 
+    /// A PQ picture no brighter than SDR white (Canon.HIF from exiv2's test data is one: its
+    /// codes stop at 47 of 1023) is its own SDR rendition: no gain map, and a note saying why;
+    /// with highlights the map's headroom is log2(peak / 203).
+    @Test("a picture without highlights gets no gain map")
+    func noHighlights() throws {
+        let nclx = NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: true)
+        func bitmap(signal: Double) -> Bitmap {
+            let value = UInt16(signal * 65535)
+            return Bitmap(width: 8, height: 8, channels: 3, samples: .sixteen(Array(repeating: value, count: 192)), sourceBitDepth: 10)
+        }
+        let dim = try #require(HDRStill.apply(bitmap(signal: 0.3), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
+        #expect(dim.gainMap == nil)
+        #expect(dim.notKeptNote == "HDR not kept: the picture has no highlights above SDR white")
+        // Below the knee the picture is unchanged: 0.3 PQ is 10.0 nits, 10 / 203 in sRGB is 63.
+        #expect(dim.bitmap.eightBitSamples.allSatisfy { $0 == 63 })
+        let bright = try #require(HDRStill.apply(bitmap(signal: HDRTransfer.nitsToPQ(1000)), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
+        let map = try #require(bright.gainMap)
+        #expect(bright.bitmap.eightBitSamples.allSatisfy { $0 == 255 })
+        let expected = log2((1000.0 / 203 + 1.0 / 64) / (1 + 1.0 / 64))
+        #expect(abs(map.metadata.maxStops - expected) < 0.01, "\(map.metadata)")
+        #expect(map.keptNote == "HDR kept as a gain map computed from the PQ picture (headroom 2.3 stops)")
+    }
+
     /// offconvert's tile decoder and libheif's RGB decode give the same SDR picture: the tone
     /// mapping is the same code after either. (Not canon-422-pq: libheif 1.15's RGB of that
     /// 4:2:2 limited-range layout is about 10 levels off pillow-heif's newer libheif, which the

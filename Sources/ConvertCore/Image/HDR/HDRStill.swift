@@ -37,10 +37,20 @@ package struct HDRStill {
         var still = HDRStill(bitmap: mapped.bitmap, gainMap: nil, transfer: transfer)
         if let builder = mapped.gainMap {
             let (plane, metadata) = builder.finish()
-            still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
+            // A picture no brighter than SDR white is its SDR rendition: a map would boost nothing.
+            if metadata.maxStops >= minimumStops {
+                still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
+            } else {
+                still.notKeptNote = "HDR not kept: the picture has no highlights above SDR white"
+            }
         }
         return still
     }
+
+    /// The smallest boost (in stops) worth a gain map.
+    private static let minimumStops = 0.05
+    /// Why a JPEG that keeps HDR got no gain map, when that is so.
+    package var notKeptNote: String?
 
     /// The note of an SDR output: "HDR tone mapped to SDR (PQ, BT.2390)".
     package var toneMappedNote: String { "HDR tone mapped to SDR (\(transfer.name), BT.2390)" }
