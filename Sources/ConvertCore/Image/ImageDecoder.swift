@@ -239,11 +239,16 @@ package enum ImageDecoder {
                 output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
             else { return nil }
             try cancellation.check()
-            var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
-            if let still = HDRStill.apply(bitmap, nclx: file.nclx(id), policy: options.hdrStill, measuring: id == file.primaryID) {
-                bitmap = still.bitmap
+            if let still = HDRStill.apply(
+                decoded.image, matrix: decoded.matrix, fullRange: decoded.fullRange, nclx: file.nclx(id), policy: options.hdrStill,
+                measuring: id == file.primaryID)
+            {
                 photo.record(still, frameIndex: photo.frames.count)
-            } else if bitmap.icc == nil, let nclx = file.nclx(id), let generated = ColorProfiles.icc(for: nclx) {
+                photo.frames.append(DecodedFrame(bitmap: still.bitmap, exif: file.exif(id), xmp: file.xmp(id)))
+                continue
+            }
+            var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
+            if bitmap.icc == nil, let nclx = file.nclx(id), let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
                 if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
             }

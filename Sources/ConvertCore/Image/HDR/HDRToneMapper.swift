@@ -42,8 +42,8 @@ package struct HDRToneMapper: Sendable {
     private static let rootSteps = 16384
 
     /// A tone mapper for `transfer` with the luminance weights of H.273 `primaries`; for PQ the
-    /// peak is found in `bitmap`.
-    package init(transfer: HDRTransfer, primaries: Int, bitmap: Bitmap) {
+    /// peak is `brightest`, the picture's largest 16-bit component (see ``brightestSample(_:)``).
+    package init(transfer: HDRTransfer, primaries: Int, brightest: UInt16) {
         self.transfer = transfer
         switch primaries {
         case 1: weights = (0.2126, 0.7152, 0.0722)
@@ -54,7 +54,7 @@ package struct HDRToneMapper: Sendable {
         let steps = Double(Self.signalSteps - 1), roots = Double(Self.rootSteps - 1)
         switch transfer {
         case .pq:
-            let peak = max(white, HDRTransfer.pqToNits(Double(Self.brightestSample(bitmap)) / 65535))
+            let peak = max(white, HDRTransfer.pqToNits(Double(brightest) / 65535))
             peakNits = peak
             linear = (0..<Self.signalSteps).map { Float(min(1, HDRTransfer.pqToNits(Double($0) / steps) / peak)) }
             ootfGain = []
@@ -81,7 +81,7 @@ package struct HDRToneMapper: Sendable {
     }
 
     /// The largest sample of a 16-bit bitmap's colour channels.
-    private static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
+    package static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
         guard case .sixteen(let values) = bitmap.samples else { return 65535 }
         let channels = bitmap.channels
         return values.withUnsafeBufferPointer { samples in
@@ -113,24 +113,36 @@ package struct HDRToneMapper: Sendable {
     /// samples tagged with `icc`, and with `gainMap` the log2 HDR / SDR luminance ratio of each
     /// block (``GainMapBuilder``).
     package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
+        guard case .sixteen(let source) = bitmap.samples else { return (bitmap, nil) }
         let (width, height, channels) = (bitmap.width, bitmap.height, bitmap.channels)
-        var builder = gainMap ? GainMapBuilder(width: width, height: height) : nil
-        guard case .sixteen(let source) = bitmap.samples else {
-            return (bitmap, nil)
-        }
-        var out = [UInt8](repeating: 0, count: source.count)
-        var hdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
-        var sdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
-        source.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { target in
+        return toneMap(width: width, height: height, channels: channels, icc: icc, gainMap: gainMap) { row in
+            source.withUnsafeBufferPointer { input in
                 for y in 0..<height {
                     let start = y * width * channels
-                    mapRow(
-                        UnsafeBufferPointer(rebasing: input[start..<(start + width * channels)]),
-                        into: UnsafeMutableBufferPointer(rebasing: target[start..<(start + width * channels)]),
-                        channels: channels, hdr: &hdrRow, sdr: &sdrRow)
-                    builder?.add(row: y, hdr: hdrRow, sdr: sdrRow)
+                    row(y, UnsafeBufferPointer(rebasing: input[start..<(start + width * channels)]))
                 }
+            }
+        }
+    }
+
+    /// The SDR picture of rows of 16-bit samples that `rows` hands, top to bottom, to the closure
+    /// it is given (no whole 16-bit picture needs to exist: see
+    /// ``YCbCr420Image/withRGBRows(matrix:fullRange:_:)``).
+    package func toneMap(
+        width: Int, height: Int, channels: Int, icc: [UInt8]?, gainMap: Bool,
+        rows: (_ row: (Int, UnsafeBufferPointer<UInt16>) -> Void) -> Void
+    ) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
+        var builder = gainMap ? GainMapBuilder(width: width, height: height) : nil
+        var out = [UInt8](repeating: 0, count: width * height * channels)
+        var hdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
+        var sdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
+        out.withUnsafeMutableBufferPointer { target in
+            rows { y, input in
+                let start = y * width * channels
+                mapRow(
+                    input, into: UnsafeMutableBufferPointer(rebasing: target[start..<(start + width * channels)]),
+                    channels: channels, hdr: &hdrRow, sdr: &sdrRow)
+                builder?.add(row: y, hdr: hdrRow, sdr: sdrRow)
             }
         }
         let mapped = Bitmap(width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
