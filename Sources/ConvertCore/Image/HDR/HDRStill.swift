@@ -1,24 +1,3 @@
-/// What a decode does with a still coded in an HDR transfer (PQ, HLG) that has no gain map: the
-/// outputs offconvert writes as SDR (JPEG, PNG, WebP, JPEG XL) get it tone mapped
-/// (``HDRToneMapper``), and a JPEG that keeps HDR also gets a gain map computed from the HDR
-/// picture (written as Ultra HDR). HEIC and AVIF outputs keep the HDR code values.
-package enum HDRStillPolicy: Sendable, Equatable {
-    /// Tone mapped to SDR only.
-    case toneMap
-    /// Tone mapped, with a gain map of what the SDR picture leaves out.
-    case toneMapWithGainMap
-
-    /// The policy a conversion to `format` under `hdr` takes, or nil when the HDR code values
-    /// are kept as they are.
-    package init?(format: PhotoFormat, hdr: HDRPolicy) {
-        switch format {
-        case .jpeg: self = hdr == .keep ? .toneMapWithGainMap : .toneMap
-        case .png, .webp, .jxl, .gif: self = .toneMap
-        case .heic, .avif: return nil
-        }
-    }
-}
-
 /// The tone mapping of one decoded HDR still: the SDR bitmap, the gain map computed beside it,
 /// and the note.
 package struct HDRStill {
@@ -27,7 +6,8 @@ package struct HDRStill {
     package var transfer: HDRTransfer
 
     /// Tone maps `bitmap` (as decoded: R'G'B' in the transfer `nclx` states) when `policy` asks
-    /// and `nclx` is PQ or HLG; nil otherwise.
+    /// and `nclx` is PQ or HLG; nil otherwise. `measuring`: this is the picture a gain map is
+    /// computed for (the primary image), when the policy wants one.
     package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool) -> HDRStill? {
         guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
