@@ -67,6 +67,19 @@ package struct DecodedPhoto: Sendable {
     /// The resize plan made for the full-size picture when the decoder scaled it on load, so the
     /// output size is the same as from a full-size decode.
     package var plan: ResizePlan?
+    /// The HDR transfer a PQ/HLG still was tone mapped from (``DecodeOptions/hdrStill``).
+    package var toneMapped: HDRTransfer?
+    /// The gain map computed from such a still's HDR picture, lined up with its primary frame.
+    package var hdrGainMap: CarriedGainMap?
+
+    /// Records the tone mapping of frame `index`: its note, and its gain map.
+    mutating func record(_ still: HDRStill, frameIndex index: Int) {
+        toneMapped = still.transfer
+        for note in [still.toneMappedNote, still.notKeptNote].compactMap({ $0 }) where !notes.contains(note) { notes.append(note) }
+        if let map = still.gainMap {
+            hdrGainMap = CarriedGainMap(map: map, sourceWidth: still.bitmap.width, sourceHeight: still.bitmap.height, frameIndex: index)
+        }
+    }
 }
 
 /// What to decode and how.
@@ -84,6 +97,8 @@ package struct DecodeOptions: Sendable {
     package var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Refuse images with more pixels than this before allocating them.
     package var maxPixels = PixelLimit.defaultMaxPixels
+    /// What happens to a PQ/HLG still; nil keeps its code values.
+    package var hdrStill: HDRStillPolicy?
 }
 
 /// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
@@ -213,25 +228,33 @@ package enum ImageDecoder {
         guard file.isHEVC(file.primaryID) else { return nil }
         let ids = options.allImages ? file.topLevelImageIDs : [file.primaryID]
         guard !ids.isEmpty, ids.allSatisfy(file.isHEVC) else { return nil }
-        var notes: [String] = []
-        var frames: [DecodedFrame] = []
+        var photo = DecodedPhoto(format: .heic, frames: [], notes: [])
         for id in ids {
             if let size = file.codedSize(id) {
                 try PixelLimit.check(width: size.width, height: size.height, limit: options.maxPixels, path: path)
             }
+            let toneMapping = options.hdrStill != nil && HDRTransfer(file.nclx(id)) != nil
             guard let decoded = try HeifYCbCrDecoder.decode(
-                file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels, output: .native,
-                cancellation: cancellation)
+                file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels,
+                output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
             else { return nil }
             try cancellation.check()
+            if let still = HDRStill.apply(
+                decoded.image, matrix: decoded.matrix, fullRange: decoded.fullRange, nclx: file.nclx(id), policy: options.hdrStill,
+                measuring: id == file.primaryID)
+            {
+                photo.record(still, frameIndex: photo.frames.count)
+                photo.frames.append(DecodedFrame(bitmap: still.bitmap, exif: file.exif(id), xmp: file.xmp(id)))
+                continue
+            }
             var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
             if bitmap.icc == nil, let nclx = file.nclx(id), let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
-                if let note = generated.note, !notes.contains(note) { notes.append(note) }
+                if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
             }
-            frames.append(DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id)))
+            photo.frames.append(DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id)))
         }
-        return DecodedPhoto(format: .heic, frames: frames, notes: notes)
+        return photo
     }
 
     private static func decodeWithLibheif(
@@ -246,18 +269,21 @@ package enum ImageDecoder {
         } else {
             handles = [try context.primaryImage()]
         }
-        var notes: [String] = []
-        var frames: [DecodedFrame] = []
+        var photo = DecodedPhoto(format: format, frames: [], notes: [])
         for handle in handles {
             try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
-            if bitmap.icc == nil, let nclx = handle.nclx, let generated = ColorProfiles.icc(for: nclx) {
+            let nclx = handle.nclx
+            if let still = HDRStill.apply(bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary) {
+                bitmap = still.bitmap
+                photo.record(still, frameIndex: photo.frames.count)
+            } else if bitmap.icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
-                if let note = generated.note, !notes.contains(note) { notes.append(note) }
+                if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
             }
-            frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp))
+            photo.frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp))
         }
-        return DecodedPhoto(format: format, frames: frames, notes: notes)
+        return photo
     }
 
     private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {

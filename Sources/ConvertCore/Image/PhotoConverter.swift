@@ -95,7 +95,12 @@ public enum PhotoConverter {
         var notes = photo.notes
         if case .refused = recompression { notes.append(refusedRecompressionNote) }
         func note(_ text: String) { if !notes.contains(text) { notes.append(text) } }
-        let gainMap = try generalGainMap(request, format: opened.format, heif: heif, cancellation: cancellation)
+        var gainMap = try generalGainMap(request, format: opened.format, heif: heif, cancellation: cancellation)
+        if let computed = photo.hdrGainMap {
+            gainMap = (computed, nil)
+        } else if photo.toneMapped != nil, request.hdr == .keep, request.format != .jpeg {
+            note(notKeptNote(request.format))
+        }
         gainMap.note.map(note)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
@@ -186,6 +191,7 @@ public enum PhotoConverter {
         options.resize = request.resize
         options.maxPixels = request.maxPixels
         if let threads = request.decodingThreads { options.decodingThreads = threads }
+        options.hdrStill = HDRStillPolicy(format: request.format, hdr: request.hdr)
         // Bars are transparent only where the output keeps alpha; elsewhere the background.
         if let colour = request.resize?.padding {
             options.padding = .color(colour)
@@ -247,6 +253,8 @@ extension PhotoConverter {
         guard format == .heic,
             let source = try directJPEGSource(path: input, heif: heif, decodingThreads: threads, maxPixels: request.maxPixels)
         else { return nil }
+        // A PQ/HLG still is tone mapped in RGB (the general path), not coded from its planes.
+        guard HDRTransfer(source.nclx) == nil else { return nil }
         reporter.report(.decoding, 0)
         var pendingGainMap: PendingGainMap?
         // The worker finishes before this returns or throws, so its bitmap stays within the job.

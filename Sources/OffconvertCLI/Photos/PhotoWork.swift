@@ -154,6 +154,15 @@ package enum PhotoWork {
         let keepsGainMap = request.hdr == .keep && info.gainMap?.brightens == true
         let gainMap = keepsGainMap ? Int64(width) * Int64(height) * 2 : 0
         return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
+            + toneMappingBytes(of: info, request: request)
+    }
+
+    /// What tone mapping a PQ/HLG still adds (``HDRStill``): the 8-bit SDR bitmap beside the
+    /// decoded 16-bit one, and for a JPEG that keeps HDR the gain map's float samples and plane.
+    private static func toneMappingBytes(of info: ImageInfo, request: PhotoRequest) -> Int64 {
+        guard info.color.nclx?.hdrTransferName != nil, let policy = HDRStillPolicy(format: request.format, hdr: request.hdr) else { return 0 }
+        let sdr = BatchScheduler.bitmapBytes(width: info.width, height: info.height, bytesPerPixel: 4)
+        return sdr + (policy == .toneMapWithGainMap ? GainMapBuilder.workingBytes(width: info.width, height: info.height) : 0)
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.

@@ -76,6 +76,10 @@ enum InfoFormatter {
             let stops = (map.headroomStops * 10).rounded() / 10
             let effect = map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
             lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: \(effect)")
+        } else if let transfer = image.color.nclx?.hdrTransferName {
+            lines.append(
+                "  HDR: \(transfer) transfer, \(image.bitDepth)-bit, no gain map: tone mapped for SDR outputs; "
+                    + "a JPEG keeps the HDR as a computed gain map")
         }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)

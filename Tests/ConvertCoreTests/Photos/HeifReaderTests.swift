@@ -186,10 +186,14 @@ struct HeifCameraLayoutTests {
         #expect([5, 6].contains(jpeg.matrix))
         #expect(try HeifYCbCrDecoder.decodePrimary(
             path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .native, cancellation: flag) == nil)
+        // For a picture that is tone mapped anyway, the averaged rows at the stream's depth.
+        let averaged = try #require(try HeifYCbCrDecoder.decodePrimary(
+            path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .nativeAveraging422, cancellation: flag))
+        #expect((averaged.image.width, averaged.image.height, averaged.image.bitDepth) == (width, height, 10))
     }
 
-    /// The direct path keeps the colour handling of the RGB path it replaces for a PQ photo: the
-    /// BT.2020 profile made from the nclx box and the note that PQ is not tone-mapped.
+    /// A PQ photo is tone mapped for JPEG as for PNG (``HDRStill``): the same BT.2020 profile
+    /// (over the sRGB curve) and the same note.
     @Test("heic-to-jpg of 4:2:2 PQ: the same profile and note as the RGB path's PNG")
     func pqColour() async throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -201,8 +205,8 @@ struct HeifCameraLayoutTests {
         let pngProfile = try PhotoReference.exiftool(try #require(png.outputs.first?.path), ["-ProfileDescription"])
         #expect(jpegProfile.contains("BT.2020"), "\(jpegProfile)")
         #expect(jpegProfile == pngProfile)
-        #expect(jpeg.notes.contains { $0.contains("not tone-mapped") }, "\(jpeg.notes)")
-        #expect(png.notes.contains { $0.contains("not tone-mapped") }, "\(png.notes)")
+        #expect(jpeg.notes.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(jpeg.notes)")
+        #expect(png.notes.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(png.notes)")
     }
 
     @Test("to PNG: pixels within two levels of pillow-heif's, upright", arguments: rgbLayouts)
@@ -222,7 +226,9 @@ struct HeifCameraLayoutTests {
 
     /// The direct path must be about as close as heif-convert's own JPEG of the same file (which
     /// rounds a 10-bit picture to 8 bits in RGB, not on the planes: up to 1.5 dB closer then).
-    @Test("heic-to-jpg is as close to pillow-heif's pixels as heif-convert's JPEG", arguments: layouts)
+    /// Not the PQ layout: it is tone mapped, which neither heif-convert nor pillow-heif does
+    /// (HDRStillCommandTests checks it against its own oracle).
+    @Test("heic-to-jpg is as close to pillow-heif's pixels as heif-convert's JPEG", arguments: layouts.filter { $0 != "canon-422-pq" })
     func jpeg(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

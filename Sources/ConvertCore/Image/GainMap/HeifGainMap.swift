@@ -12,10 +12,16 @@ package struct HeifGainMap: Sendable {
     package var metadata: GainMapMetadata
     /// Who described the map, for the result's note ("Apple").
     package var origin: String
+    /// The HDR transfer ("PQ", "HLG") of a picture the map was computed from (``HDRStill``),
+    /// nil for a map read from the file.
+    package var computedFrom: String? = nil
 
-    /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)".
+    /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)", or "HDR kept as a
+    /// gain map computed from the PQ picture (headroom 2.3 stops)".
     package var keptNote: String {
-        "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
+        let stops = (metadata.alternateHeadroomStops * 10).rounded() / 10
+        if let computedFrom { return "HDR kept as a gain map computed from the \(computedFrom) picture (headroom \(stops) stops)" }
+        return "HDR gain map kept (\(origin), headroom \(stops) stops)"
     }
 
     /// What a HEIC's gain map is, before anything is decoded.

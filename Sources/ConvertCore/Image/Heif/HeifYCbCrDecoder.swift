@@ -34,6 +34,9 @@ package enum HeifYCbCrDecoder {
         case jpeg
         /// The stream's own samples.
         case native
+        /// The stream's own samples, a 4:2:2 stream's chroma rows averaged in pairs (as for
+        /// JPEG): for an HDR still that is tone mapped to 8 bits anyway (``HDRStill``).
+        case nativeAveraging422
     }
 
     /// The most coded bytes read for one image, all its tiles together (a tile is tens of KB, a
@@ -169,7 +172,7 @@ package enum HeifYCbCrDecoder {
     private static func decode(_ plan: Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
         // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
         // needs every chroma row, and libheif gives it.
-        guard plan.configuration.chromaFormat == 1 || output == .jpeg else { return nil }
+        guard plan.configuration.chromaFormat == 1 || output != .native else { return nil }
         let depth = output == .jpeg ? 8 : plan.configuration.lumaBitDepth
         let image = YCbCr420Image(width: plan.width, height: plan.height, bitDepth: depth)
         let workers = max(1, min(threads, plan.tiles.count))

@@ -20,19 +20,7 @@ extension YCbCr420Image {
     /// The picture as interleaved RGB: 8-bit samples from an 8-bit picture, 16-bit samples
     /// (0...65535) from a deeper one; `sourceBitDepth` records the picture's depth.
     package func rgbBitmap(matrix: Int, fullRange: Bool, icc: [UInt8]?) -> Bitmap {
-        let maximum = Double((1 << bitDepth) - 1)
-        let scale = Double(1 << (bitDepth - 8))
-        // Normalised value = (sample − offset) × gain, luma to 0...1 and chroma to −0.5...0.5.
-        let lumaOffset = fullRange ? 0 : 16 * scale
-        let lumaGain = fullRange ? 1 / maximum : 1 / (219 * scale)
-        let chromaOffset = 128 * scale
-        let chromaGain = fullRange ? 1 / maximum : 1 / (224 * scale)
-        let (kr, kb) = Self.coefficients(matrix: matrix)
-        let kg = 1 - kr - kb
-        let conversion = Conversion(
-            lumaOffset: Float(lumaOffset), lumaGain: Float(lumaGain), chromaOffset: Float(chromaOffset),
-            chromaGain: Float(chromaGain), crToR: Float(2 * (1 - kr)), cbToG: Float(2 * kb * (1 - kb) / kg),
-            crToG: Float(2 * kr * (1 - kr) / kg), cbToB: Float(2 * (1 - kb)), identity: matrix == 0)
+        let conversion = conversion(matrix: matrix, fullRange: fullRange)
         if bitDepth == 8 {
             var out = [UInt8](repeating: 0, count: width * height * 3)
             out.withUnsafeMutableBufferPointer { buffer in
@@ -51,6 +39,36 @@ extension YCbCr420Image {
             }
         }
         return Bitmap(width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
+    }
+
+    /// Converts the picture row by row, top to bottom, handing each row's interleaved RGB as
+    /// 16-bit samples (0...65535, the values ``rgbBitmap(matrix:fullRange:icc:)`` stores) to
+    /// `body`, for a caller that makes its own pixels from them (HDR tone mapping) and so needs
+    /// no 16-bit bitmap of the whole picture.
+    package func withRGBRows(matrix: Int, fullRange: Bool, _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void) {
+        var samples = [UInt16](repeating: 0, count: width * 3)
+        convert(conversion(matrix: matrix, fullRange: fullRange)) { row, values in
+            samples.withUnsafeMutableBufferPointer { target in
+                for index in 0..<values.count { target[index] = UInt16(max(0, min(65535, values[index] * 65535 + 0.5))) }
+            }
+            samples.withUnsafeBufferPointer { body(row, $0) }
+        }
+    }
+
+    private func conversion(matrix: Int, fullRange: Bool) -> Conversion {
+        let maximum = Double((1 << bitDepth) - 1)
+        let scale = Double(1 << (bitDepth - 8))
+        // Normalised value = (sample − offset) × gain, luma to 0...1 and chroma to −0.5...0.5.
+        let lumaOffset = fullRange ? 0 : 16 * scale
+        let lumaGain = fullRange ? 1 / maximum : 1 / (219 * scale)
+        let chromaOffset = 128 * scale
+        let chromaGain = fullRange ? 1 / maximum : 1 / (224 * scale)
+        let (kr, kb) = Self.coefficients(matrix: matrix)
+        let kg = 1 - kr - kb
+        return Conversion(
+            lumaOffset: Float(lumaOffset), lumaGain: Float(lumaGain), chromaOffset: Float(chromaOffset),
+            chromaGain: Float(chromaGain), crToR: Float(2 * (1 - kr)), cbToG: Float(2 * kb * (1 - kb) / kg),
+            crToG: Float(2 * kr * (1 - kr) / kg), cbToB: Float(2 * (1 - kb)), identity: matrix == 0)
     }
 
     private struct Conversion {
