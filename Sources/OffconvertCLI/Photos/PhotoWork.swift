@@ -150,7 +150,7 @@ package enum PhotoWork {
         var (width, height) = (info.width, info.height)
         if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
         // A kept gain map is one grey byte a pixel at most, in two copies (decoded, looked up).
-        let gainMap = request.hdr == .keep && info.auxiliaryImages.contains(HeifGainMapType.apple) ? Int64(width) * Int64(height) * 2 : 0
+        let gainMap = request.hdr == .keep && (info.auxiliaryImages.contains(HeifGainMapType.apple) || info.auxiliaryImages.contains(HeifGainMapType.samsung)) ? Int64(width) * Int64(height) * 2 : 0
         return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
     }
 

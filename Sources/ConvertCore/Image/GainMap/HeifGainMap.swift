@@ -12,6 +12,11 @@ package struct HeifGainMap: Sendable {
     package var metadata: GainMapMetadata
     /// Who described the map, for the result's note ("Apple").
     package var origin: String
+    /// The auxiliary type a HEIC output gives the map (``HeifGainMapType``).
+    package var auxiliaryType: String = HeifGainMapType.apple
+    /// For a HEIC output of Apple's map: a MakerNote with only the headroom tags, for when the
+    /// metadata policy removes the source's (Apple's reader takes the headroom from there).
+    package var appleMakerNote: [UInt8]?
 
     /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)".
     package var keptNote: String {
@@ -26,6 +31,9 @@ package struct HeifGainMap: Sendable {
         /// A gain map that an ISO 21496-1 `tmap` item describes (iOS 18 writes one beside
         /// Apple's own description of the same map): its values are already logarithmic.
         case iso(item: UInt32, metadata: GainMapMetadata)
+        /// A Samsung gain map (`urn:com:samsung:photo:2024:aux:hdrgainmap`), described by Ultra
+        /// HDR's `hdrgm:` XMP on the primary image: its values are logarithmic.
+        case samsung(item: UInt32, metadata: GainMapMetadata)
         /// A gain map that cannot be kept, and why.
         case unusable(String)
     }
@@ -35,12 +43,24 @@ package struct HeifGainMap: Sendable {
     package static func presence(in file: HeifFile) -> Presence {
         let primary = file.primaryID
         if let iso = isoPresence(in: file) { return iso }
+        if let samsung = samsungPresence(in: file) { return samsung }
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
         guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
             return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
         }
         guard stops > 0 else { return .unusable("HDR not kept: the Apple gain map has no headroom (0 stops)") }
         return .apple(item: aux.id, stops: stops)
+    }
+
+    /// A Samsung gain map with the primary's `hdrgm:` parameters; an unusable one when they are
+    /// missing; nil without a Samsung gain map.
+    private static func samsungPresence(in file: HeifFile) -> Presence? {
+        let primary = file.primaryID
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == HeifGainMapType.samsung }) else { return nil }
+        guard let xmp = file.xmp(primary), let metadata = GainMapMetadata(hdrgmXMP: xmp), metadata.alternateHeadroomStops > 0,
+            metadata.maxStops > metadata.minStops
+        else { return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP") }
+        return .samsung(item: aux.id, metadata: metadata)
     }
 
     /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
@@ -70,17 +90,42 @@ package struct HeifGainMap: Sendable {
             (item, metadata, origin, table) = (apple, .apple(stops: stops), "Apple", GainMapTable(appleStops: stops))
         case .iso(let iso, let isoMetadata):
             (item, metadata, origin) = (iso, isoMetadata, "ISO 21496-1")
+        case .samsung(let samsung, let samsungMetadata):
+            (item, metadata, origin) = (samsung, samsungMetadata, "Samsung")
         case .none, .unusable:
             return nil
         }
-        guard var plane = try lumaPlane(file, item: item) else { return nil }
+        guard var plane = try displayedPlane(file, item: item) else { return nil }
         try cancellation.check()
         table?.apply(to: &plane)
-        // An auxiliary image is displayed as its master is: the primary's transforms apply to
-        // it, unless it carries its own.
+        var map = HeifGainMap(plane: plane, metadata: metadata, origin: origin)
+        if origin == "Samsung" { map.auxiliaryType = HeifGainMapType.samsung }
+        return map
+    }
+
+    /// The gain map of `file` as a HEIC output stores it: Apple's (also when an iOS 18 `tmap`
+    /// describes it) with its values as stored (Apple's coding, whose headroom the MakerNote
+    /// gives), or Samsung's; turned as the primary is displayed. Nil when the file has neither
+    /// with usable parameters, or the map cannot be decoded.
+    package static func decodeStored(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
+        let primary = file.primaryID
+        if case .samsung = presence(in: file) { return try decode(file, cancellation: cancellation) }
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }),
+            let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif), stops > 0,
+            let plane = try displayedPlane(file, item: aux.id)
+        else { return nil }
+        try cancellation.check()
+        return HeifGainMap(
+            plane: plane, metadata: .apple(stops: stops), origin: "Apple", appleMakerNote: AppleHeadroom.headroomMakerNote(exif: exif))
+    }
+
+    /// The luma plane of `item` turned and mirrored as it is displayed: an auxiliary image is
+    /// displayed as its master is, so the primary's transforms apply to it unless it carries its own.
+    private static func displayedPlane(_ file: HeifFile, item: UInt32) throws(ConvertError) -> GrayPlane? {
+        guard var plane = try lumaPlane(file, item: item) else { return nil }
         let own = file.transforms(item)
         for transform in own.isEmpty ? file.transforms(file.primaryID) : own { plane = plane.applying(transform) }
-        return HeifGainMap(plane: plane, metadata: metadata, origin: origin)
+        return plane
     }
 
     /// The luma samples of HEVC image `item` (a single picture or a grid of them), at 8 bits.

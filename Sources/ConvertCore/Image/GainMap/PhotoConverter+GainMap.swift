@@ -4,7 +4,7 @@ extension PhotoConverter {
     static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag) -> PendingGainMap? {
         guard request.hdr == .keep, let file = source.file else { return nil }
         switch HeifGainMap.presence(in: file) {
-        case .apple, .iso:
+        case .apple, .iso, .samsung:
             return PendingGainMap.start(
                 file: file, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
         case .none, .unusable:
@@ -38,8 +38,9 @@ extension PhotoConverter {
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)
-        case .apple, .iso:
+        case .apple, .iso, .samsung:
             switch request.format {
+            case .heic: return try heicGainMap(request, file: file, cancellation: cancellation)
             case .jpeg:
                 let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
                 guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
@@ -58,7 +59,7 @@ extension PhotoConverter {
     /// Why an output of `format` (not JPEG) has no gain map.
     static func notKeptNote(_ format: PhotoFormat) -> String {
         switch format {
-        case .heic: return "HDR not kept: HEIC output is written without the gain map"
+        case .heic: return "HDR not kept: the HEIC output has no Apple or Samsung gain map to carry it"
         case .webp: return "HDR not kept: WebP has no gain map"
         default: return "HDR not kept: \(format.rawValue.uppercased()) has no gain map"
         }
