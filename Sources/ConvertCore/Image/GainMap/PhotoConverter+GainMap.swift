@@ -70,7 +70,7 @@ extension PhotoConverter {
     /// Why an output of `format` (not JPEG) has no gain map.
     static func notKeptNote(_ format: PhotoFormat) -> String {
         switch format {
-        case .heic: return "HDR not kept: the HEIC output has no Apple or Samsung gain map to carry it"
+        case .heic: return "HDR not kept: HEIC output is written without the gain map"
         case .webp: return "HDR not kept: WebP has no gain map"
         default: return "HDR not kept: \(format.rawValue.uppercased()) has no gain map"
         }

@@ -40,6 +40,7 @@ extension PhotoConverter {
             xmp = map.metadata.samsungPrimaryXMP(merging: xmp)
         } else if let makerNote = map.appleMakerNote, exif.map({ AppleHeadroom.stops(exif: $0) == nil }) ?? true {
             exif = (exif.flatMap { Exif(tiff: $0) } ?? Exif(tiff: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]))?.settingMakerNote(makerNote)
+            note("the maker note's HDR headroom tags kept for the gain map")
         }
         return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in
