@@ -15,7 +15,9 @@ Each file's HDR rendition is rebuilt from its own planes and its own parameters,
 
 The source's rendition is area-averaged to the output's size when the output was resized. Prints
 one JSON line: the output's auxiliary types, both headrooms, the PSNR of the output's HDR
-rendition against the source's (peak = headroom) and of the SDR pictures.
+rendition against the source's (peak = headroom) and of the SDR pictures, and whether the
+output has an ISO 21496-1 `tmap` item with the source's values (read by gainmap-oracle.py's own
+box walker; "tmap": null when the source has none).
 """
 import importlib.util
 import json
@@ -78,7 +80,12 @@ def main():
             raise SystemExit(f"shape differs: {hdr.shape} vs {source_hdr.shape}")
         size = (hdr.shape[1], hdr.shape[0])
         source_hdr, source_sdr = base.shrink(source_hdr, size), base.shrink(source_sdr, size)
-    print(json.dumps({"aux": types, "source_headroom": source_hdr_headroom, "headroom": headroom,
+    source_tmap = base.tmap_record(sys.argv[1])
+    same_tmap = None
+    if source_tmap is not None:
+        ours = base.tmap_record(sys.argv[2])
+        same_tmap = ours is not None and all(abs(ours[k] - v) < 1e-6 for k, v in source_tmap.items())
+    print(json.dumps({"aux": types, "tmap": same_tmap, "source_headroom": source_hdr_headroom, "headroom": headroom,
                       "hdr_psnr": psnr(hdr, source_hdr, source_hdr_headroom), "sdr_psnr": psnr(sdr, source_sdr, 1.0),
                       "width": hdr.shape[1], "height": hdr.shape[0]}))
 

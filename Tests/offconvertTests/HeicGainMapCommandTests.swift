@@ -42,12 +42,14 @@ struct HeicGainMapCommandTests {
         try GainMapCommandTests.tags(path, ["XMP-hdrgm:all"]).filter { $0.key.hasPrefix("XMP-hdrgm:") }
     }
 
+    /// An iOS 18 file's `tmap` item (ISO 21496-1) comes along too: `info` then reads it first, as
+    /// it does for the source.
     @Test("HEIC to HEIC keeps Apple's gain map as an auxiliary image with the headroom", arguments: [
-        ("photos/pug.heic", [String](), 1.8, 4032, 3024),
-        ("photos/IMG_3853.HEIC", ["--max-size", "1600"], 2.8, 1600, 1200),
-        ("generated/gainmap/pug-irot1.heic", ["--max-size", "1200", "--keep-metadata"], 1.8, 900, 1200),
+        ("photos/pug.heic", [String](), 1.8, 4032, 3024, "Apple"),
+        ("photos/IMG_3853.HEIC", ["--max-size", "1600"], 2.8, 1600, 1200, "ISO 21496-1"),
+        ("generated/gainmap/pug-irot1.heic", ["--max-size", "1200", "--keep-metadata"], 1.8, 900, 1200, "Apple"),
     ])
-    func apple(source: String, options: [String], stops: Double, width: Int, height: Int) async throws {
+    func apple(source: String, options: [String], stops: Double, width: Int, height: Int, infoOrigin: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add(source, as: "in.heic")
@@ -70,7 +72,11 @@ struct HeicGainMapCommandTests {
         let headrooms = (result["headroom"] as? Double, result["source_headroom"] as? Double)
         #expect(headrooms.0 != nil && headrooms.0 == headrooms.1)
         let info = try await Self.run(folder, ["info", "out.heic"])
-        #expect(info.contains("HDR: gain map (Apple), headroom \(stops) stops"), "\(info)")
+        #expect(info.contains("HDR: gain map (\(infoOrigin)), headroom \(stops) stops"), "\(info)")
+        // The tmap (only where the source has one): its values are the source's, and it is in
+        // an altr group with the primary.
+        #expect(result["tmap"] as? Bool == (infoOrigin == "ISO 21496-1" ? true : nil), "\(result)")
+        #expect(dump.contains("item_type: tmap") == (infoOrigin == "ISO 21496-1"))
     }
 
     @Test("a Samsung HEIC's gain map: info, Ultra HDR JPEG with its hdrgm: values, HEIC with its URN")

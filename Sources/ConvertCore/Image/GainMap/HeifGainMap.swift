@@ -17,6 +17,9 @@ package struct HeifGainMap: Sendable {
     /// For a HEIC output of Apple's map: a MakerNote with only the headroom tags, for when the
     /// metadata policy removes the source's (Apple's reader takes the headroom from there).
     package var appleMakerNote: [UInt8]?
+    /// For a HEIC output of Apple's map that an iOS 18 `tmap` item also describes: that item's
+    /// payload (version byte and ISO 21496-1 record), which the output's own `tmap` carries.
+    package var isoRecord: [UInt8]?
 
     /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)".
     package var keptNote: String {
@@ -61,6 +64,13 @@ package struct HeifGainMap: Sendable {
             metadata.maxStops > metadata.minStops
         else { return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP") }
         return .samsung(item: aux.id, metadata: metadata)
+    }
+
+    /// The payload of the file's first `tmap` item (version byte, then the ISO 21496-1 record).
+    private static func toneMapRecord(in file: HeifFile) -> [UInt8]? {
+        let table = file.meta
+        guard let item = table.itemIDs.first(where: { table.types[$0] == "tmap" }) else { return nil }
+        return try? table.data(of: item, limit: 4096)
     }
 
     /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
@@ -115,8 +125,12 @@ package struct HeifGainMap: Sendable {
             let plane = try displayedPlane(file, item: aux.id)
         else { return nil }
         try cancellation.check()
-        return HeifGainMap(
+        var map = HeifGainMap(
             plane: plane, metadata: .apple(stops: stops), origin: "Apple", appleMakerNote: AppleHeadroom.headroomMakerNote(exif: exif))
+        if case .iso(let item, _) = presence(in: file), item == aux.id {
+            map.isoRecord = toneMapRecord(in: file)
+        }
+        return map
     }
 
     /// The luma plane of `item` turned and mirrored as it is displayed: an auxiliary image is

@@ -46,7 +46,7 @@ extension PhotoConverter {
             (temporary, display) throws(ConvertError) in
             let attached = try HeifEncoding.encode(
                 bitmap, format: .heic, quality: request.quality, bitDepth: bitDepth, exif: exif, xmp: xmp,
-                auxiliary: (plane, map.auxiliaryType), to: temporary, displayPath: display)
+                auxiliary: (plane, map.auxiliaryType), toneMapRecord: map.isoRecord, to: temporary, displayPath: display)
             note(attached ? map.keptNote : "HDR not kept: the gain map could not be attached to the HEIC")
         } cancellation: { cancellation }
     }

@@ -12,6 +12,27 @@
 /// by as many bytes. Returns nil for a layout this editor does not know (the caller then keeps
 /// the file without the map and says so).
 enum HeifAuxiliaryEditor {
+    /// An ISO 21496-1 `tmap` item to add beside the auxiliary image: a derived image of the
+    /// primary and the map (`dimg` in that order), with the primary's size, in an `altr` group
+    /// with the primary (readers that do not know it show the primary); its payload (a version
+    /// byte and the standard's metadata record) in an `mdat` box appended to the file.
+    struct ToneMap {
+        var record: [UInt8]
+        var width: Int
+        var height: Int
+    }
+
+    /// `file` with `item` made an auxiliary image of type `type` of `primary`, and `toneMap`
+    /// added when given.
+    static func makingAuxiliary(
+        _ file: [UInt8], item: UInt32, of primary: UInt32, type: String, toneMap: ToneMap? = nil
+    ) -> [UInt8]? {
+        guard let toneMap else { return makingAuxiliary(file, item: item, of: primary, type: type) }
+        guard let withMap = makingAuxiliary(file, item: item, of: primary, type: type) else { return nil }
+        // The tmap is a second description of the same map: without it the file still has Apple's.
+        return addingToneMap(withMap, toneMap, primary: primary, map: item) ?? withMap
+    }
+
     /// `file` with `item` made an auxiliary image of type `type` of `primary`.
     static func makingAuxiliary(_ file: [UInt8], item: UInt32, of primary: UInt32, type: String) -> [UInt8]? {
         guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }), !meta.large,
@@ -44,6 +65,90 @@ enum HeifAuxiliaryEditor {
         guard var edited = shiftingLocations(newMeta, past: meta.end, by: grown) else { return nil }
         edited = Array(file[..<meta.start]) + edited + Array(file[meta.end...])
         return edited
+    }
+
+    /// `file` (its map already auxiliary) with a `tmap` item, see ``ToneMap``. Needs the
+    /// version 0 `iloc` and 16-bit item IDs libheif 1.15 writes; nil otherwise.
+    private static func addingToneMap(_ file: [UInt8], _ toneMap: ToneMap, primary: UInt32, map: UInt32) -> [UInt8]? {
+        guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }), !meta.large,
+            let children = try? ByteBox.children(of: file, in: (meta.payloadStart + 4)..<meta.end),
+            let iinf = children.first(where: { $0.type == "iinf" }), file[iinf.payloadStart] == 0,
+            let iloc = children.first(where: { $0.type == "iloc" }), file[iloc.payloadStart] == 0,
+            !children.contains(where: { $0.type == "grpl" }),
+            let entries = try? ByteBox.children(of: file, in: (iinf.payloadStart + 6)..<iinf.end)
+        else { return nil }
+        let ids = entries.filter { $0.type == "infe" }.map { UInt32(ByteBox.u16(file, $0.payloadStart + 4)) }
+        guard let highest = ids.max(), highest + 2 < 0xFFFF else { return nil }
+        let tmap = highest + 1
+        let sizes = (offset: Int(file[iloc.payloadStart + 4] >> 4), length: Int(file[iloc.payloadStart + 4] & 15),
+                     base: Int(file[iloc.payloadStart + 5] >> 4))
+        guard sizes.base == 4 || sizes.base == 8, sizes.length == 4 || sizes.length == 8 else { return nil }
+        var body: [UInt8] = []
+        for box in children {
+            let bytes = Array(file[box.start..<box.end])
+            switch box.type {
+            case "iinf":
+                let count = UInt32(ByteBox.u16(bytes, 12)) + 1
+                body += Self.box("iinf", Array(bytes[8..<12]) + u16(count) + Array(bytes[14...])
+                    + Self.box("infe", [2, 0, 0, 0] + u16(tmap) + u16(0) + Array("tmap".utf8) + [0]))
+            case "iref":
+                body += Self.box("iref", Array(bytes[8...]) + Self.box("dimg", u16(tmap) + u16(2) + u16(primary) + u16(map)))
+            case "iprp":
+                guard let edited = addingProperty(bytes, newItem: tmap, width: toneMap.width, height: toneMap.height) else { return nil }
+                body += edited
+            case "iloc":
+                let count = UInt32(ByteBox.u16(bytes, 14)) + 1
+                // The offset is filled in below, once the new meta's size is known.
+                let entry = u16(tmap) + u16(0) + [UInt8](repeating: 0, count: sizes.base) + u16(1)
+                    + [UInt8](repeating: 0, count: sizes.offset) + width(UInt64(toneMap.record.count), sizes.length)
+                body += Self.box("iloc", Array(bytes[8..<14]) + u16(count) + Array(bytes[16...]) + entry)
+            default:
+                body += bytes
+            }
+        }
+        body += Self.box("grpl", Self.box("altr", [0, 0, 0, 0] + u32(tmap + 1) + u32(2) + u32(tmap) + u32(primary)))
+        var newMeta = box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
+        let grown = newMeta.count - (meta.end - meta.start)
+        guard var shifted = shiftingLocations(newMeta, past: meta.end, by: grown) else { return nil }
+        // The new entry is the iloc's last; its base offset points into the appended mdat.
+        guard let newChildren = try? ByteBox.children(of: shifted, in: 12..<shifted.count),
+            let newIloc = newChildren.first(where: { $0.type == "iloc" })
+        else { return nil }
+        let recordAt = file.count + grown + 8
+        let baseAt = newIloc.end - (sizes.length + sizes.offset + 2 + sizes.base)
+        guard sizes.base == 8 || recordAt <= Int(UInt32.max) else { return nil }
+        shifted.replaceSubrange(baseAt..<(baseAt + sizes.base), with: width(UInt64(recordAt), sizes.base))
+        newMeta = shifted
+        return Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record)
+    }
+
+    /// `iprp` with an `ispe` of `width`×`height` appended to `ipco` and associated with the new
+    /// item `newItem` (the highest ID, so its `ipma` entry goes last).
+    private static func addingProperty(_ iprp: [UInt8], newItem: UInt32, width: Int, height: Int) -> [UInt8]? {
+        guard let children = try? ByteBox.children(of: iprp, in: 8..<iprp.count),
+            let ipco = children.first(where: { $0.type == "ipco" }),
+            let count = try? ByteBox.children(of: iprp, in: ipco.payloadStart..<ipco.end).count
+        else { return nil }
+        let ispe = box("ispe", [0, 0, 0, 0] + u32(UInt32(width)) + u32(UInt32(height)))
+        let index = count + 1
+        var body: [UInt8] = []
+        for child in children {
+            let bytes = Array(iprp[child.start..<child.end])
+            switch child.type {
+            case "ipco":
+                body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + ispe)
+            case "ipma":
+                guard bytes.count >= 16, bytes[8] == 0 else { return nil }
+                let wide = bytes[11] & 1 == 1
+                guard wide || index <= 0x7F else { return nil }
+                let entries = ByteBox.u32(bytes, 12) + 1
+                let link: [UInt8] = wide ? u16(UInt32(index)) : [UInt8(index)]
+                body += box("ipma", Array(bytes[8..<12]) + u32(entries) + Array(bytes[16...]) + u16(newItem) + [1] + link)
+            default:
+                body += bytes
+            }
+        }
+        return box("iprp", body)
     }
 
     // MARK: The boxes
@@ -193,6 +298,10 @@ enum HeifAuxiliaryEditor {
 
     private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         u32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+    }
+
+    private static func width(_ value: UInt64, _ bytes: Int) -> [UInt8] {
+        (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(bytes - 1 - $0))) }
     }
 
     private static func u16(_ value: UInt32) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }

@@ -134,13 +134,14 @@ enum HeifEncoding {
 
     /// Writes `bitmap` to `path` as one primary image at `bitDepth` (8 or 10) bits with EXIF
     /// and XMP attached; with `auxiliary` (a gain map and its auxiliary type), that plane as a
-    /// hidden 8-bit monochrome auxiliary image of the primary (see ``HeifAuxiliaryEditor``).
+    /// hidden 8-bit monochrome auxiliary image of the primary (see ``HeifAuxiliaryEditor``), and
+    /// with `toneMapRecord` an ISO 21496-1 `tmap` item of the primary and that map.
     /// Returns false when the auxiliary image could not be attached (the file is then written
     /// without it).
     @discardableResult
     static func encode(
         _ bitmap: Bitmap, format: Format, quality: Int, bitDepth: Int = 8, exif: [UInt8]?, xmp: [UInt8]?,
-        auxiliary: (plane: GrayPlane, type: String)? = nil, to path: String, displayPath: String
+        auxiliary: (plane: GrayPlane, type: String)? = nil, toneMapRecord: [UInt8]? = nil, to path: String, displayPath: String
     ) throws(ConvertError) -> Bool {
         let context = try HeifContext(forWritingTo: displayPath)
         let encoder = try HeifEncoderHandle(context: context, format: format)
@@ -183,7 +184,9 @@ enum HeifEncoding {
         try context.write(to: path)
         let written = try ImageDecoder.readAll(path: path)
         guard others.count == 1,
-            let edited = HeifAuxiliaryEditor.makingAuxiliary(written, item: others[0], of: primary, type: auxiliary.type)
+            let edited = HeifAuxiliaryEditor.makingAuxiliary(
+                written, item: others[0], of: primary, type: auxiliary.type,
+                toneMap: toneMapRecord.map { HeifAuxiliaryEditor.ToneMap(record: $0, width: bitmap.width, height: bitmap.height) })
         else {
             // The second image must not stay a picture of its own: the file is written again without it.
             _ = try encode(bitmap, format: format, quality: quality, bitDepth: bitDepth, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
