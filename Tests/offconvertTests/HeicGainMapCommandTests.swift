@@ -14,10 +14,11 @@ struct HeicGainMapCommandTests {
     static let heicOracle = CLIRunner.root.appendingPathComponent("Tests/Oracles/heic-gainmap-oracle.py").path
 
     /// Runs `offconvert arguments` in `folder` with an allowance of its own (each run is one of
-    /// today's free conversions); the run must succeed. Its stdout and stderr.
+    /// today's free conversions); the run must succeed. Its stdout and stderr. The time limit is
+    /// generous: two x265 encodes of a camera-sized photo on a machine shared with other builds.
     static func run(_ folder: UserFolder, _ arguments: [String]) async throws -> String {
         let state = folder.url.appendingPathComponent(".state-\(UUID().uuidString.prefix(8))").path
-        let outcome = try await folder.run(arguments, environment: ["XDG_STATE_HOME": state])
+        let outcome = try await CLIRunner.run(arguments, environment: ["XDG_STATE_HOME": state], directory: folder.url, timeout: 1200)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout + outcome.stderr
     }
@@ -45,7 +46,7 @@ struct HeicGainMapCommandTests {
     /// An iOS 18 file's `tmap` item (ISO 21496-1) comes along too: `info` then reads it first, as
     /// it does for the source.
     @Test("HEIC to HEIC keeps Apple's gain map as an auxiliary image with the headroom", arguments: [
-        ("photos/pug.heic", [String](), 1.8, 4032, 3024, "Apple"),
+        ("photos/pug.heic", ["--max-size", "2016"], 1.8, 2016, 1512, "Apple"),
         ("photos/IMG_3853.HEIC", ["--max-size", "1600"], 2.8, 1600, 1200, "ISO 21496-1"),
         ("generated/gainmap/pug-irot1.heic", ["--max-size", "1200", "--keep-metadata"], 1.8, 900, 1200, "Apple"),
     ])
