@@ -1,6 +1,7 @@
 /// An HDR gain map found in a HEIC, decoded: the Apple auxiliary image
-/// (`urn:com:apple:photo:2020:aux:hdrgainmap`) as an 8-bit plane turned with the primary, and its
-/// parameters in Ultra HDR's terms.
+/// (`urn:com:apple:photo:2020:aux:hdrgainmap`) or Samsung's
+/// (`urn:com:samsung:photo:2024:aux:hdrgainmap`) as an 8-bit plane turned with the primary, and
+/// its parameters in Ultra HDR's terms.
 package struct HeifGainMap: Sendable {
     /// The URN of Apple's gain-map auxiliary image.
     package static let appleType = HeifGainMapType.apple
