@@ -3,7 +3,10 @@ heif-enc: a grid of tiles (its last row and column may overhang the picture, as 
 Sony's do) or one image without a grid, with an optional irot and an nclx box or ICC profile.
 
     heif_layout.py OUT.heic --picture WxH [--grid COLSxROWS] [--irot N] [--nclx P,T,M,FULL]
-                   [--icc PROFILE] CODED.heic...
+                   [--icc PROFILE] [--aux URN=CODED.heic] [--xmp PACKET] CODED.heic...
+
+--aux adds one heif-enc image as a hidden auxiliary image of the primary (auxC with URN, auxl
+reference), e.g. a gain map; --xmp adds an XMP item (mime application/rdf+xml, cdsc) to it.
 
 Each CODED.heic is one heif-enc output (its hvcC and coded bytes are taken, its other boxes
 dropped); a grid takes them row by row, and they must share one hvcC. Used by the generators
@@ -77,6 +80,8 @@ def main():
     parser.add_argument("--irot", type=int)
     parser.add_argument("--nclx")
     parser.add_argument("--icc")
+    parser.add_argument("--aux")
+    parser.add_argument("--xmp")
     parser.add_argument("coded", nargs="+")
     args = parser.parse_args()
     width, height = map(int, args.picture.split("x"))
@@ -115,9 +120,27 @@ def main():
         items.append((1, "hvc1", False, images[0][2], False))
         assoc[1] = [(hvcc, True), (tile_ispe, False)] + colour + rotation
 
+    if args.aux:
+        urn, path = args.aux.split("=", 1)
+        aux_hvcc, aux_size, aux_data = coded(path)
+        aux_props = [prop(aux_hvcc), prop(full("ispe", 0, 0, struct.pack(">II", *aux_size))),
+                     prop(full("auxC", 0, 0, urn.encode() + b"\0"))]
+        items.append((50, "hvc1", False, aux_data, False))
+        assoc[50] = [(aux_props[0], True), (aux_props[1], False), (aux_props[2], True)] + rotation
+        refs.append(("auxl", 50, [1]))
+    xmp_item = None
+    if args.xmp:
+        items.append((60, "mime", False, open(args.xmp, "rb").read(), False))
+        xmp_item = 60
+        refs.append(("cdsc", 60, [1]))
+
+    def entry(iid, kind, hidden):
+        if kind == "mime":
+            return full("infe", 2, 1, struct.pack(">HH", iid, 0) + b"mime\0application/rdf+xml\0")
+        return full("infe", 2, 1 if hidden else 0, struct.pack(">HH", iid, 0) + kind.encode() + b"\0")
+
     def meta(mdat_start):
-        infe = b"".join(full("infe", 2, 1 if hidden else 0, struct.pack(">HH", iid, 0) + kind.encode() + b"\0")
-                        for iid, kind, hidden, _, _ in items)
+        infe = b"".join(entry(iid, kind, hidden or iid == 50) for iid, kind, hidden, _, _ in items)
         iinf = full("iinf", 0, 0, struct.pack(">H", len(items)) + infe)
         iref = full("iref", 0, 0, b"".join(
             box(kind, struct.pack(">HH", src, len(to)) + b"".join(struct.pack(">H", t) for t in to)) for kind, src, to in refs))

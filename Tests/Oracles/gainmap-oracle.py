@@ -12,6 +12,9 @@ centred on white bars that have no boost for pad). --srgb: OUTPUT was converted 
 reference's SDR picture goes from Display P3 to sRGB primaries in linear light (clipped, as a
 colour conversion clips), then gets the boost.
 
+When SOURCE has a Samsung gain map, its primary's hdrgm: XMP (exiftool) gives the same
+parameters and the same formula applies.
+
 When SOURCE has an ISO 21496-1 `tmap` item (iOS 18), its record is read here (a small box
 walker of its own, per ISO 21496-1: versions, flags, fractions) and the reference is the
 standard's formula over the same planes:
@@ -82,6 +85,20 @@ def source_planes(path):
         aux = primary.get_aux_image(aux_id)
         return sdr, np.asarray(aux.to_pillow().convert("L"))
     raise SystemExit("no Apple gain map in " + path)
+
+
+def samsung_record(path):
+    """The hdrgm: parameters of SOURCE's primary XMP (exiftool) when SOURCE has a Samsung gain map
+    (auxiliary type urn:com:samsung:photo:2024:aux:hdrgainmap, listed by pillow-heif), in the
+    ISO record's names; else None."""
+    import pillow_heif
+    if "urn:com:samsung:photo:2024:aux:hdrgainmap" not in pillow_heif.open_heif(path).info.get("aux", {}):
+        return None
+    out = subprocess.run(["exiftool", "-j", "-n", "-XMP-hdrgm:all", path], capture_output=True, text=True, check=True).stdout
+    tags = json.loads(out)[0]
+    names = {"HDRCapacityMin": "base_headroom", "HDRCapacityMax": "alternate_headroom", "GainMapMin": "min",
+             "GainMapMax": "max", "Gamma": "gamma", "OffsetSDR": "base_offset", "OffsetHDR": "alternate_offset"}
+    return {ours: float(tags[theirs]) for theirs, ours in names.items()}
 
 
 def boxes(data, start, end):
@@ -255,7 +272,7 @@ def main():
     source, output = sys.argv[1], sys.argv[2]
     source_bytes = open(source, "rb").read()
     is_jpeg = source_bytes[:2] == b"\xff\xd8"
-    iso = None if is_jpeg else tmap_record(source)
+    iso = None if is_jpeg else tmap_record(source) or samsung_record(source)
     if is_jpeg:
         if not imagecodecs.ultrahdr_check(source_bytes):
             raise SystemExit("libultrahdr does not see an Ultra HDR image in " + source)

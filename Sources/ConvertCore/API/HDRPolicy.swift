@@ -10,4 +10,6 @@ public enum HDRPolicy: String, Sendable, Codable, CaseIterable {
 public enum HeifGainMapType {
     /// Apple's (iPhone 12 and later).
     public static let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
+    /// Samsung's (Galaxy S24 and later), described by `hdrgm:` XMP on the primary image.
+    public static let samsung = "urn:com:samsung:photo:2024:aux:hdrgainmap"
 }

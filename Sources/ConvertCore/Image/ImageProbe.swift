@@ -213,6 +213,7 @@ public enum ImageProbe {
         switch HeifGainMap.presence(in: file) {
         case .apple(_, let stops): info.gainMap = ImageInfo.GainMap(origin: "Apple", headroomStops: stops)
         case .iso(_, let metadata): info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+        case .samsung(_, let metadata): info.gainMap = ImageInfo.GainMap(origin: "Samsung", headroomStops: metadata.alternateHeadroomStops, brightens: metadata.brightens)
         case .none, .unusable: break
         }
         for transform in file.transforms(primary) {

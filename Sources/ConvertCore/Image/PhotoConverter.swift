@@ -143,6 +143,14 @@ public enum PhotoConverter {
                     let plane = carried.plane(
                         resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
                     try cancellation.check()
+                    if request.format == .heic {
+                        outputs.append(
+                            try writeHEIC(
+                                bitmap, plane: plane, map: carried.map, request: request, bitDepth: depth.bits, metadata: sized,
+                                to: names[index], note: note, cancellation: cancellation))
+                        reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
+                        continue
+                    }
                     let file = try ultraHDRFile(
                         bitmap, plane: plane, metadata: carried.map.metadata, quality: request.quality, exif: sized.exif, xmp: sized.xmp,
                         iptc: sized.iptc)

@@ -28,6 +28,33 @@ package enum AppleHeadroom {
         return max(stops, 0)
     }
 
+    /// A MakerNote holding only the HDR headroom tags (0x0021, 0x0030) of the MakerNote in
+    /// `exif`, their values as stored: what a HEIC output with Apple's gain map keeps when the
+    /// rest of the MakerNote (which may hold serial numbers) is removed. Nil without tag 0x0021.
+    package static func headroomMakerNote(exif: [UInt8]) -> [UInt8]? {
+        guard let parsed = Exif(tiff: exif), let note = parsed.ifd0.entry(Exif.Tag.exifIFD)?.child?.entry(Exif.Tag.makerNote)
+        else { return nil }
+        let bytes = note.value
+        guard rationals(makerNote: bytes)?[0x0021] != nil else { return nil }
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        var kept: [(tag: Int, value: [UInt8])] = []
+        for index in 0..<u16(ifdStart) {
+            let at = ifdStart + 2 + index * 12
+            guard at + 12 <= bytes.count else { break }
+            let tag = u16(at), offset = u32(at + 8)
+            guard tag == 0x0021 || tag == 0x0030, u16(at + 2) == 10, offset + 8 <= bytes.count else { continue }
+            kept.append((tag, Array(bytes[offset..<(offset + 8)])))
+        }
+        func be(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * (width - 1 - $0))) } }
+        var out = Array(bytes[0..<ifdStart]) + be(kept.count, 2)
+        let values = ifdStart + 2 + kept.count * 12 + 4
+        for (index, entry) in kept.enumerated() { out += be(entry.tag, 2) + be(10, 2) + be(1, 4) + be(values + index * 8, 4) }
+        out += be(0, 4)
+        for entry in kept { out += entry.value }
+        return out
+    }
+
     /// The signed-rational (type 10) single values of the MakerNote's IFD, by tag.
     private static func rationals(makerNote bytes: [UInt8]) -> [UInt16: Double]? {
         guard bytes.count >= ifdStart + 2, bytes.starts(with: signature), bytes[12] == 0x4D, bytes[13] == 0x4D else { return nil }

@@ -58,16 +58,27 @@ package struct GainMapMetadata: Sendable, Equatable {
     }
 
     /// The `hdrgm:` description of the gain-map image (Ultra HDR v1.1: values in stops).
-    package var gainMapXMP: [UInt8] {
+    package var gainMapXMP: [UInt8] { Array(Self.packet(hdrgmDescription).utf8) }
+
+    /// A HEIC primary's XMP that describes its Samsung gain map: `packet` (the photo's own, or
+    /// none) with the `hdrgm:` description added.
+    package func samsungPrimaryXMP(merging packet: [UInt8]?) -> [UInt8] {
+        let closing = Array("</rdf:RDF>".utf8)
+        if let packet, let at = Self.lastRange(of: closing, in: packet) {
+            return Array(packet[..<at]) + Array(hdrgmDescription.utf8) + Array(packet[at...])
+        }
+        return gainMapXMP
+    }
+
+    private var hdrgmDescription: String {
         func number(_ value: Double) -> String { String(format: "%.6f", value) }
-        let description = """
+        return """
             <rdf:Description rdf:about="" xmlns:hdrgm="\(Self.hdrgmNamespace)" hdrgm:Version="1.0" \
             hdrgm:GainMapMin="\(number(minStops))" hdrgm:GainMapMax="\(number(maxStops))" hdrgm:Gamma="\(number(gamma))" \
             hdrgm:OffsetSDR="\(number(baseOffset))" hdrgm:OffsetHDR="\(number(alternateOffset))" \
             hdrgm:HDRCapacityMin="\(number(baseHeadroomStops))" hdrgm:HDRCapacityMax="\(number(alternateHeadroomStops))" \
             hdrgm:BaseRenditionIsHDR="False"/>
             """
-        return Array(Self.packet(description).utf8)
     }
 
     /// The primary image's XMP: `packet` (the photo's own, or none) with a description added that

@@ -1,6 +1,7 @@
 /// An HDR gain map found in a HEIC, decoded: the Apple auxiliary image
-/// (`urn:com:apple:photo:2020:aux:hdrgainmap`) as an 8-bit plane turned with the primary, and its
-/// parameters in Ultra HDR's terms.
+/// (`urn:com:apple:photo:2020:aux:hdrgainmap`) or Samsung's
+/// (`urn:com:samsung:photo:2024:aux:hdrgainmap`) as an 8-bit plane turned with the primary, and
+/// its parameters in Ultra HDR's terms.
 package struct HeifGainMap: Sendable {
     /// The URN of Apple's gain-map auxiliary image.
     package static let appleType = HeifGainMapType.apple
@@ -15,6 +16,14 @@ package struct HeifGainMap: Sendable {
     /// The HDR transfer ("PQ", "HLG") of a picture the map was computed from (``HDRStill``),
     /// nil for a map read from the file.
     package var computedFrom: String? = nil
+    /// The auxiliary type a HEIC output gives the map (``HeifGainMapType``).
+    package var auxiliaryType: String = HeifGainMapType.apple
+    /// For a HEIC output of Apple's map: a MakerNote with only the headroom tags, for when the
+    /// metadata policy removes the source's (Apple's reader takes the headroom from there).
+    package var appleMakerNote: [UInt8]?
+    /// For a HEIC output of Apple's map that an iOS 18 `tmap` item also describes: that item's
+    /// payload (version byte and ISO 21496-1 record), which the output's own `tmap` carries.
+    package var isoRecord: [UInt8]?
 
     /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)", or "HDR kept as a
     /// gain map computed from the PQ picture (headroom 2.3 stops)".
@@ -32,6 +41,9 @@ package struct HeifGainMap: Sendable {
         /// A gain map that an ISO 21496-1 `tmap` item describes (iOS 18 writes one beside
         /// Apple's own description of the same map): its values are already logarithmic.
         case iso(item: UInt32, metadata: GainMapMetadata)
+        /// A Samsung gain map (`urn:com:samsung:photo:2024:aux:hdrgainmap`), described by Ultra
+        /// HDR's `hdrgm:` XMP on the primary image: its values are logarithmic.
+        case samsung(item: UInt32, metadata: GainMapMetadata)
         /// A gain map that cannot be kept, and why.
         case unusable(String)
     }
@@ -41,12 +53,31 @@ package struct HeifGainMap: Sendable {
     package static func presence(in file: HeifFile) -> Presence {
         let primary = file.primaryID
         if let iso = isoPresence(in: file) { return iso }
+        if let samsung = samsungPresence(in: file) { return samsung }
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
         guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
             return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
         }
         guard stops > 0 else { return .unusable("HDR not kept: the Apple gain map has no headroom (0 stops)") }
         return .apple(item: aux.id, stops: stops)
+    }
+
+    /// A Samsung gain map with the primary's `hdrgm:` parameters; an unusable one when they are
+    /// missing; nil without a Samsung gain map.
+    private static func samsungPresence(in file: HeifFile) -> Presence? {
+        let primary = file.primaryID
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == HeifGainMapType.samsung }) else { return nil }
+        guard let xmp = file.xmp(primary), let metadata = GainMapMetadata(hdrgmXMP: xmp), metadata.alternateHeadroomStops > 0,
+            metadata.maxStops > metadata.minStops
+        else { return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP") }
+        return .samsung(item: aux.id, metadata: metadata)
+    }
+
+    /// The payload of the file's first `tmap` item (version byte, then the ISO 21496-1 record).
+    private static func toneMapRecord(in file: HeifFile) -> [UInt8]? {
+        let table = file.meta
+        guard let item = table.itemIDs.first(where: { table.types[$0] == "tmap" }) else { return nil }
+        return try? table.data(of: item, limit: 4096)
     }
 
     /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
@@ -76,17 +107,46 @@ package struct HeifGainMap: Sendable {
             (item, metadata, origin, table) = (apple, .apple(stops: stops), "Apple", GainMapTable(appleStops: stops))
         case .iso(let iso, let isoMetadata):
             (item, metadata, origin) = (iso, isoMetadata, "ISO 21496-1")
+        case .samsung(let samsung, let samsungMetadata):
+            (item, metadata, origin) = (samsung, samsungMetadata, "Samsung")
         case .none, .unusable:
             return nil
         }
-        guard var plane = try lumaPlane(file, item: item) else { return nil }
+        guard var plane = try displayedPlane(file, item: item) else { return nil }
         try cancellation.check()
         table?.apply(to: &plane)
-        // An auxiliary image is displayed as its master is: the primary's transforms apply to
-        // it, unless it carries its own.
+        var map = HeifGainMap(plane: plane, metadata: metadata, origin: origin)
+        if origin == "Samsung" { map.auxiliaryType = HeifGainMapType.samsung }
+        return map
+    }
+
+    /// The gain map of `file` as a HEIC output stores it: Apple's (also when an iOS 18 `tmap`
+    /// describes it) with its values as stored (Apple's coding, whose headroom the MakerNote
+    /// gives), or Samsung's; turned as the primary is displayed. Nil when the file has neither
+    /// with usable parameters, or the map cannot be decoded.
+    package static func decodeStored(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
+        let primary = file.primaryID
+        if case .samsung = presence(in: file) { return try decode(file, cancellation: cancellation) }
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }),
+            let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif), stops > 0,
+            let plane = try displayedPlane(file, item: aux.id)
+        else { return nil }
+        try cancellation.check()
+        var map = HeifGainMap(
+            plane: plane, metadata: .apple(stops: stops), origin: "Apple", appleMakerNote: AppleHeadroom.headroomMakerNote(exif: exif))
+        if case .iso(let item, _) = presence(in: file), item == aux.id {
+            map.isoRecord = toneMapRecord(in: file)
+        }
+        return map
+    }
+
+    /// The luma plane of `item` turned and mirrored as it is displayed: an auxiliary image is
+    /// displayed as its master is, so the primary's transforms apply to it unless it carries its own.
+    private static func displayedPlane(_ file: HeifFile, item: UInt32) throws(ConvertError) -> GrayPlane? {
+        guard var plane = try lumaPlane(file, item: item) else { return nil }
         let own = file.transforms(item)
         for transform in own.isEmpty ? file.transforms(file.primaryID) : own { plane = plane.applying(transform) }
-        return HeifGainMap(plane: plane, metadata: metadata, origin: origin)
+        return plane
     }
 
     /// The luma samples of HEVC image `item` (a single picture or a grid of them), at 8 bits.

@@ -4,7 +4,7 @@ extension PhotoConverter {
     static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag) -> PendingGainMap? {
         guard request.hdr == .keep, let file = source.file else { return nil }
         switch HeifGainMap.presence(in: file) {
-        case .apple, .iso:
+        case .apple, .iso, .samsung:
             return PendingGainMap.start(
                 file: file, size: (source.width, source.height), quality: request.quality, cancellation: cancellation)
         case .none, .unusable:
@@ -32,14 +32,15 @@ extension PhotoConverter {
     static func generalGainMap(
         _ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?, cancellation: CancellationFlag
     ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
-        guard request.hdr == .keep else { return (nil, nil) }
+        guard request.hdr == .keep else { return (nil, sdrNote(request, format: format, heif: heif)) }
         if format == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
         guard format == .heic, let file = heif else { return (nil, nil) }
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)
-        case .apple, .iso:
+        case .apple, .iso, .samsung:
             switch request.format {
+            case .heic: return try heicGainMap(request, file: file, cancellation: cancellation)
             case .jpeg:
                 let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
                 guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
@@ -52,6 +53,17 @@ extension PhotoConverter {
                 return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
             default: return (nil, notKeptNote(request.format))
             }
+        }
+    }
+
+    /// What a HEIC output of a HEIC with a gain map says under `--hdr sdr` (a HEIC output could
+    /// carry the map, so its absence is the request's doing); nil for every other output, whose
+    /// notes say nothing of HDR when it was not asked for.
+    static func sdrNote(_ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?) -> String? {
+        guard request.format == .heic, format == .heic, let file = heif else { return nil }
+        switch HeifGainMap.presence(in: file) {
+        case .apple, .iso, .samsung: return "gain map removed (--hdr sdr)"
+        case .none, .unusable: return nil
         }
     }
 

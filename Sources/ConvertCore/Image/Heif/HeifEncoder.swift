@@ -88,6 +88,29 @@ final class HeifImageForEncoding {
         }
     }
 
+    /// An 8-bit monochrome image of `plane` (a gain map).
+    init(gray plane: GrayPlane, path: String) throws(ConvertError) {
+        var image: OpaquePointer?
+        try Heif.check(
+            heif_image_create(Int32(plane.width), Int32(plane.height), heif_colorspace_monochrome, heif_chroma_monochrome, &image),
+            "encode", path: path)
+        guard let image else {
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+        }
+        pointer = image
+        try Heif.check(heif_image_add_plane(image, heif_channel_Y, Int32(plane.width), Int32(plane.height), 8), "encode", path: path)
+        var stride: Int32 = 0
+        guard let target = heif_image_get_plane(image, heif_channel_Y, &stride) else {
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+        }
+        plane.pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
+            guard let base = source.baseAddress else { return }
+            for y in 0..<plane.height {
+                UnsafeMutableRawPointer(target + y * Int(stride)).copyMemory(from: base + y * plane.width, byteCount: plane.width)
+            }
+        }
+    }
+
     deinit { heif_image_release(pointer) }
 }
 
@@ -110,11 +133,16 @@ enum HeifEncoding {
     }
 
     /// Writes `bitmap` to `path` as one primary image at `bitDepth` (8 or 10) bits with EXIF
-    /// and XMP attached.
+    /// and XMP attached; with `auxiliary` (a gain map and its auxiliary type), that plane as a
+    /// hidden 8-bit monochrome auxiliary image of the primary (see ``HeifAuxiliaryEditor``), and
+    /// with `toneMapRecord` an ISO 21496-1 `tmap` item of the primary and that map.
+    /// Returns false when the auxiliary image could not be attached (the file is then written
+    /// without it).
+    @discardableResult
     static func encode(
-        _ bitmap: Bitmap, format: Format, quality: Int, bitDepth: Int = 8, exif: [UInt8]?, xmp: [UInt8]?, to path: String,
-        displayPath: String
-    ) throws(ConvertError) {
+        _ bitmap: Bitmap, format: Format, quality: Int, bitDepth: Int = 8, exif: [UInt8]?, xmp: [UInt8]?,
+        auxiliary: (plane: GrayPlane, type: String)? = nil, toneMapRecord: [UInt8]? = nil, to path: String, displayPath: String
+    ) throws(ConvertError) -> Bool {
         let context = try HeifContext(forWritingTo: displayPath)
         let encoder = try HeifEncoderHandle(context: context, format: format)
         heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality))
@@ -138,6 +166,33 @@ enum HeifEncoding {
                 try Heif.check(heif_context_add_XMP_metadata(raw, handle, xmp, Int32(xmp.count)), "encode", path: displayPath)
             }
         }
+        guard let auxiliary else {
+            try context.write(to: path)
+            return true
+        }
+        let map = try HeifImageForEncoding(gray: auxiliary.plane, path: displayPath)
+        let primary = try context.withContext { (raw) throws(ConvertError) -> UInt32 in
+            var primary: heif_item_id = 0
+            try Heif.check(heif_context_get_primary_image_ID(raw, &primary), "encode", path: displayPath)
+            var handle: OpaquePointer?
+            try Heif.check(heif_context_encode_image(raw, map.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
+            if let handle { heif_image_handle_release(handle) }
+            return primary
+        }
+        // libheif 1.15 cannot name a handle's item: the map is the top-level image that is not the primary.
+        let others = context.topLevelImageIDs.filter { $0 != primary }
         try context.write(to: path)
+        let written = try ImageDecoder.readAll(path: path)
+        guard others.count == 1,
+            let edited = HeifAuxiliaryEditor.makingAuxiliary(
+                written, item: others[0], of: primary, type: auxiliary.type,
+                toneMap: toneMapRecord.map { HeifAuxiliaryEditor.ToneMap(record: $0, width: bitmap.width, height: bitmap.height) })
+        else {
+            // The second image must not stay a picture of its own: the file is written again without it.
+            _ = try encode(bitmap, format: format, quality: quality, bitDepth: bitDepth, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
+            return false
+        }
+        try ImageEncoder.writeFile(edited, to: path, displayPath: displayPath)
+        return true
     }
 }

@@ -242,6 +242,24 @@ package struct Exif: Sendable {
         return out
     }
 
+    /// A new TIFF stream like ``rebuilt(keepLocation:keepIdentifiers:)`` keeping every tag,
+    /// with `makerNote` (UNDEFINED bytes whose offsets count from its own start, as Apple's do)
+    /// as the Exif IFD's MakerNote, replacing one that was there.
+    package func settingMakerNote(_ makerNote: [UInt8]) -> [UInt8] {
+        let note = Entry(tag: Tag.makerNote, type: 7, count: UInt32(makerNote.count), value: makerNote, child: nil, valueOffset: 0)
+        var root = ifd0
+        if let index = root.entries.firstIndex(where: { $0.tag == Tag.exifIFD && $0.child != nil }) {
+            root.entries[index].child?.entries.removeAll { $0.tag == Tag.makerNote }
+            root.entries[index].child?.entries.append(note)
+        } else {
+            root.entries.removeAll { $0.tag == Tag.exifIFD }
+            root.entries.append(Entry(tag: Tag.exifIFD, type: 4, count: 1, value: [], child: Directory(entries: [note]), valueOffset: 0))
+        }
+        var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42, 0, 0, 0, 8] : [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        write(root, into: &out)
+        return out
+    }
+
     /// The original block with every GPS directory (IFD0's and IFD1's) unlinked and blanked, at
     /// the same length: the GPS pointer entry is removed from its directory (the entries after it
     /// move up one slot, the count drops by one) and the GPS directory and its values are zeroed.
