@@ -31,54 +31,7 @@ public enum PhotoConverter {
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         let input = request.inputPath
-        guard (1...100).contains(request.quality) else {
-            throw ConvertError(.request, code: .requestQuality, message: "Quality must be between 1 and 100.")
-        }
-        if let target = request.targetByteCount {
-            guard target > 0 else {
-                throw ConvertError(.request, code: .requestTargetSize, message: "The target size must be positive.")
-            }
-            guard request.format == .jpeg || request.format == .webp else {
-                throw ConvertError(
-                    .request, code: .requestTargetFormat, message: "A target size can be met for JPEG and WebP outputs only.")
-            }
-        }
-        if let resize = request.resize {
-            guard request.maxLongEdge == nil else {
-                throw ConvertError(
-                    .request, code: .requestResize, message: "A resize box and a long-edge limit cannot be used together.")
-            }
-            guard resize.width > 0, resize.height > 0 else {
-                throw ConvertError(.request, code: .requestResize, message: "A resize box needs a positive width and height.")
-            }
-            // Each side first, so the product cannot overflow.
-            guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
-                resize.width * resize.height <= request.maxPixels
-            else {
-                throw ConvertError(
-                    .request, code: .requestResizeTooLarge,
-                    message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
-            }
-        }
-        guard request.format != .gif else {
-            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
-        }
-        if request.format == .heic || request.format == .avif {
-            let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
-            // Check before decoding: a missing encoder should fail fast, not after a full decode.
-            guard HeifEncoding.isAvailable(format) else {
-                throw ConvertError(
-                    .unsupported, code: .outputEncoderMissing,
-                    message: format == .heic
-                        ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks."
-                        : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
-            }
-        }
-        if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
-            throw ConvertError(
-                .unsupported, code: .outputDepthUnsupported,
-                message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
-        }
+        try check(request)
         // The input is read once: every reader below takes its format and item model from here.
         let opened: PhotoInput
         if let probed = request.probed, probed.path == input { opened = probed } else { opened = try PhotoInput.open(path: input) }
@@ -143,40 +96,82 @@ public enum PhotoConverter {
                     let plane = carried.plane(
                         resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
                     try cancellation.check()
-                    if request.format == .heic {
-                        outputs.append(
-                            try writeHEIC(
-                                bitmap, plane: plane, map: carried.map, request: request, bitDepth: depth.bits, metadata: sized,
-                                to: names[index], note: note, cancellation: cancellation))
-                        reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
-                        continue
-                    }
-                    let file = try ultraHDRFile(
-                        bitmap, plane: plane, metadata: carried.map.metadata, quality: request.quality, exif: sized.exif, xmp: sized.xmp,
-                        iptc: sized.iptc)
-                    file.notes.forEach(note)
-                    note(carried.map.keptNote)
+                    output = request.format == .heic
+                        ? try writeHEIC(
+                            bitmap, plane: plane, map: carried.map, request: request, bitDepth: depth.bits, metadata: sized,
+                            to: names[index], note: note, cancellation: cancellation)
+                        : try writeUltraHDR(
+                            bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: names[index], note: note,
+                            cancellation: cancellation)
+                } else {
                     output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
                         (temporary, display) throws(ConvertError) in
-                        try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
+                        let written = try ImageEncoder.write(
+                            bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
+                            heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
+                            displayPath: display)
+                        written.notes.forEach(note)
                     } cancellation: { cancellation }
-                    outputs.append(output)
-                    reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
-                    continue
                 }
-                output = try write(to: names[index], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
-                    (temporary, display) throws(ConvertError) in
-                    let written = try ImageEncoder.write(
-                        bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                        heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
-                        displayPath: display)
-                    written.notes.forEach(note)
-                } cancellation: { cancellation }
             }
             outputs.append(output)
             reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
         return JobResult(inputPath: input, outputs: outputs, notes: notes, location: location)
+    }
+
+    /// Refuses a request that cannot be carried out, before the input is read: a quality or
+    /// target outside its range, a resize box that contradicts itself or is over the pixel
+    /// limit, an output format this system cannot write.
+    private static func check(_ request: PhotoRequest) throws(ConvertError) {
+        guard (1...100).contains(request.quality) else {
+            throw ConvertError(.request, code: .requestQuality, message: "Quality must be between 1 and 100.")
+        }
+        if let target = request.targetByteCount {
+            guard target > 0 else {
+                throw ConvertError(.request, code: .requestTargetSize, message: "The target size must be positive.")
+            }
+            guard request.format == .jpeg || request.format == .webp else {
+                throw ConvertError(
+                    .request, code: .requestTargetFormat, message: "A target size can be met for JPEG and WebP outputs only.")
+            }
+        }
+        if let resize = request.resize {
+            guard request.maxLongEdge == nil else {
+                throw ConvertError(
+                    .request, code: .requestResize, message: "A resize box and a long-edge limit cannot be used together.")
+            }
+            guard resize.width > 0, resize.height > 0 else {
+                throw ConvertError(.request, code: .requestResize, message: "A resize box needs a positive width and height.")
+            }
+            // Each side first, so the product cannot overflow.
+            guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
+                resize.width * resize.height <= request.maxPixels
+            else {
+                throw ConvertError(
+                    .request, code: .requestResizeTooLarge,
+                    message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
+            }
+        }
+        guard request.format != .gif else {
+            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
+        }
+        if request.format == .heic || request.format == .avif {
+            let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
+            // Check before decoding: a missing encoder should fail fast, not after a full decode.
+            guard HeifEncoding.isAvailable(format) else {
+                throw ConvertError(
+                    .unsupported, code: .outputEncoderMissing,
+                    message: format == .heic
+                        ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks."
+                        : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
+            }
+        }
+        if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
+            throw ConvertError(
+                .unsupported, code: .outputDepthUnsupported,
+                message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
+        }
     }
 
     /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC

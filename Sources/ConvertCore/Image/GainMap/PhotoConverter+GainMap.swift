@@ -131,3 +131,22 @@ extension PhotoConverter {
         return (plane, primarySize, orientation)
     }
 }
+
+extension PhotoConverter {
+    /// Writes `bitmap` and its gain map `plane` (lined up with it) as an Ultra HDR JPEG at
+    /// `destination`, telling `note` what was kept.
+    static func writeUltraHDR(
+        _ bitmap: Bitmap, plane: GrayPlane, map: HeifGainMap, request: PhotoRequest, metadata: OutputMetadata,
+        to destination: String, note: (String) -> Void, cancellation: CancellationFlag
+    ) throws(ConvertError) -> OutputFile {
+        let file = try ultraHDRFile(
+            bitmap, plane: plane, metadata: map.metadata, quality: request.quality, exif: metadata.exif, xmp: metadata.xmp,
+            iptc: metadata.iptc)
+        file.notes.forEach(note)
+        note(map.keptNote)
+        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+            (temporary, display) throws(ConvertError) in
+            try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
+        } cancellation: { cancellation }
+    }
+}
