@@ -241,7 +241,7 @@ package enum ImageDecoder {
             try cancellation.check()
             if let still = HDRStill.apply(
                 decoded.image, matrix: decoded.matrix, fullRange: decoded.fullRange, nclx: file.nclx(id), policy: options.hdrStill,
-                measuring: id == file.primaryID)
+                measuring: id == file.primaryID, threads: max(1, options.decodingThreads))
             {
                 photo.record(still, frameIndex: photo.frames.count)
                 photo.frames.append(DecodedFrame(bitmap: still.bitmap, exif: file.exif(id), xmp: file.xmp(id)))
@@ -274,7 +274,9 @@ package enum ImageDecoder {
             try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
             let nclx = handle.nclx
-            if let still = HDRStill.apply(bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary) {
+            if let still = HDRStill.apply(
+                bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary, threads: max(1, options.decodingThreads))
+            {
                 bitmap = still.bitmap
                 photo.record(still, frameIndex: photo.frames.count)
             } else if bitmap.icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {

@@ -23,7 +23,12 @@ package struct GainMapBuilder: Sendable {
     /// log2(HDR / SDR) of every map sample, row by row.
     private var stops: [Float]
 
-    package init(width sourceWidth: Int, height sourceHeight: Int) {
+    /// A builder for a picture of `sourceWidth`×`sourceHeight` that is given the source rows
+    /// `rows` (all of them by default), which start on a block's first row; bands built apart
+    /// are put together with ``init(joining:)``.
+    package init(width sourceWidth: Int, height sourceHeight: Int, rows: Range<Int>? = nil) {
+        let rows = rows ?? 0..<sourceHeight
+        precondition(rows.lowerBound % Self.scale == 0, "A gain map band starts on a block's first row")
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         width = (sourceWidth + Self.scale - 1) / Self.scale
@@ -31,7 +36,19 @@ package struct GainMapBuilder: Sendable {
         hdrSums = [Float](repeating: 0, count: width)
         sdrSums = [Float](repeating: 0, count: width)
         stops = []
-        stops.reserveCapacity(width * height)
+        stops.reserveCapacity(width * ((rows.count + Self.scale - 1) / Self.scale))
+    }
+
+    /// The builders of consecutive bands of one picture, top to bottom, as one; nil for none.
+    package init?(joining bands: [GainMapBuilder]) {
+        guard var joined = bands.first else { return nil }
+        joined.stops.reserveCapacity(joined.width * joined.height)
+        for band in bands.dropFirst() {
+            precondition(band.sourceWidth == joined.sourceWidth && band.sourceHeight == joined.sourceHeight,
+                         "Gain map bands of different pictures")
+            joined.stops.append(contentsOf: band.stops)
+        }
+        self = joined
     }
 
     /// The bytes this builder holds for a picture of `width`×`height` (its float map), for the

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The tone mapping of one decoded HDR still: the SDR bitmap, the gain map computed beside it,
 /// and the note.
 package struct HDRStill {
@@ -7,36 +9,50 @@ package struct HDRStill {
 
     /// Tone maps `bitmap` (as decoded: R'G'B' in the transfer `nclx` states) when `policy` asks
     /// and `nclx` is PQ or HLG; nil otherwise. `measuring`: this is the picture a gain map is
-    /// computed for (the primary image), when the policy wants one.
-    package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool) -> HDRStill? {
+    /// computed for (the primary image), when the policy wants one. Rows are split among
+    /// `threads` workers.
+    package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool, threads: Int = 1) -> HDRStill? {
         guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: HDRToneMapper.brightestSample(deep))
         let wantsMap = policy == .toneMapWithGainMap && measuring
-        return finish(mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap), transfer: transfer)
+        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap, threads: threads)
+        return finish(mapped, transfer: transfer)
     }
 
     /// Tone maps a picture decoded by offconvert's tile decoder straight from its YCbCr planes:
     /// two passes of the row conversion (the peak, then the pixels), so that no 16-bit RGB
-    /// picture is made (for a 2400x1600 Canon photo that is 23 MB less at the peak).
+    /// picture is made (for a 2400x1600 Canon photo that is 23 MB less at the peak). Both passes
+    /// split the rows among `threads` workers: alone, a single photo's tone map would leave a
+    /// core idle for as long as the tile decode took.
     package static func apply(
-        _ image: YCbCr420Image, matrix: Int, fullRange: Bool, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool
+        _ image: YCbCr420Image, matrix: Int, fullRange: Bool, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool,
+        threads: Int = 1
     ) -> HDRStill? {
         guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
-        var brightest: UInt16 = 0
-        if transfer == .pq {
-            image.withRGBRows(matrix: matrix, fullRange: fullRange) { _, samples in
-                for sample in samples { brightest = max(brightest, sample) }
-            }
-        }
+        let brightest = transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: brightest)
         let mapped = mapper.toneMap(
             width: image.width, height: image.height, channels: 3, icc: sdrProfile(primaries: nclx.primaries),
-            gainMap: policy == .toneMapWithGainMap && measuring
-        ) { row in
-            image.withRGBRows(matrix: matrix, fullRange: fullRange, row)
+            gainMap: policy == .toneMapWithGainMap && measuring, threads: threads
+        ) { rows, row in
+            image.withRGBRows(matrix: matrix, fullRange: fullRange, rows: rows, row)
         }
         return finish(mapped, transfer: transfer)
+    }
+
+    /// The largest 16-bit RGB sample of `image`, as ``YCbCr420Image/withRGBRows(matrix:fullRange:rows:_:)``
+    /// converts it.
+    private static func brightestSample(_ image: YCbCr420Image, matrix: Int, fullRange: Bool, threads: Int) -> UInt16 {
+        let brightest = Mutex<UInt16>(0)
+        RowBands(rows: image.height, workers: threads).forEach { _, rows in
+            var band: UInt16 = 0
+            image.withRGBRows(matrix: matrix, fullRange: fullRange, rows: rows) { _, samples in
+                for sample in samples { band = max(band, sample) }
+            }
+            brightest.withLock { $0 = max($0, band) }
+        }
+        return brightest.withLock { $0 }
     }
 
     private static func finish(_ mapped: (bitmap: Bitmap, gainMap: GainMapBuilder?), transfer: HDRTransfer) -> HDRStill {

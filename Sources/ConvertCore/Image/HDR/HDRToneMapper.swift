@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Tone maps a PQ or HLG still to SDR, and measures the HDR it leaves out as a gain map.
 ///
@@ -111,42 +112,47 @@ package struct HDRToneMapper: Sendable {
 
     /// The SDR picture of `bitmap` (16-bit R'G'B' in the HDR transfer; alpha kept) as 8-bit
     /// samples tagged with `icc`, and with `gainMap` the log2 HDR / SDR luminance ratio of each
-    /// block (``GainMapBuilder``).
-    package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
+    /// block (``GainMapBuilder``); rows are split among `threads` workers.
+    package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool, threads: Int = 1) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
         guard case .sixteen(let source) = bitmap.samples else { return (bitmap, nil) }
         let (width, height, channels) = (bitmap.width, bitmap.height, bitmap.channels)
-        return toneMap(width: width, height: height, channels: channels, icc: icc, gainMap: gainMap) { row in
-            source.withUnsafeBufferPointer { input in
-                for y in 0..<height {
-                    let start = y * width * channels
-                    row(y, UnsafeBufferPointer(rebasing: input[start..<(start + width * channels)]))
-                }
+        let length = width * channels
+        return source.withUnsafeBufferPointer { input in
+            let input = SharedRows(base: input.baseAddress!)
+            return toneMap(width: width, height: height, channels: channels, icc: icc, gainMap: gainMap, threads: threads) { rows, row in
+                for y in rows { row(y, UnsafeBufferPointer(start: input.base + y * length, count: length)) }
             }
         }
     }
 
-    /// The SDR picture of rows of 16-bit samples that `rows` hands, top to bottom, to the closure
-    /// it is given (no whole 16-bit picture needs to exist: see
-    /// ``YCbCr420Image/withRGBRows(matrix:fullRange:_:)``).
+    /// The SDR picture of rows of 16-bit samples that `rows` hands, top to bottom within each
+    /// band of rows it is asked for, to the closure it is given (no whole 16-bit picture needs to
+    /// exist: see ``YCbCr420Image/withRGBRows(matrix:fullRange:rows:_:)``). The bands are split
+    /// among `threads` workers and `rows` is called for several at once.
     package func toneMap(
-        width: Int, height: Int, channels: Int, icc: [UInt8]?, gainMap: Bool,
-        rows: (_ row: (Int, UnsafeBufferPointer<UInt16>) -> Void) -> Void
+        width: Int, height: Int, channels: Int, icc: [UInt8]?, gainMap: Bool, threads: Int = 1,
+        rows: @Sendable (_ band: Range<Int>, _ row: (Int, UnsafeBufferPointer<UInt16>) -> Void) -> Void
     ) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
-        var builder = gainMap ? GainMapBuilder(width: width, height: height) : nil
+        let bands = RowBands(rows: height, workers: threads, alignment: GainMapBuilder.scale)
+        let builders = Mutex<[GainMapBuilder?]>(Array(repeating: nil, count: bands.ranges.count))
+        let length = width * channels
         var out = [UInt8](repeating: 0, count: width * height * channels)
-        var hdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
-        var sdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
         out.withUnsafeMutableBufferPointer { target in
-            rows { y, input in
-                let start = y * width * channels
-                mapRow(
-                    input, into: UnsafeMutableBufferPointer(rebasing: target[start..<(start + width * channels)]),
-                    channels: channels, hdr: &hdrRow, sdr: &sdrRow)
-                builder?.add(row: y, hdr: hdrRow, sdr: sdrRow)
+            let target = SharedRows(base: target.baseAddress!)
+            bands.forEach { band, range in
+                var builder = gainMap ? GainMapBuilder(width: width, height: height, rows: range) : nil
+                var hdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
+                var sdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
+                rows(range) { y, input in
+                    let output = UnsafeMutableBufferPointer(start: target.base + y * length, count: length)
+                    mapRow(input, into: output, channels: channels, hdr: &hdrRow, sdr: &sdrRow)
+                    builder?.add(row: y, hdr: hdrRow, sdr: sdrRow)
+                }
+                builders.withLock { $0[band] = builder }
             }
         }
         let mapped = Bitmap(width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
-        return (mapped, builder)
+        return (mapped, GainMapBuilder(joining: builders.withLock { $0 }.compactMap { $0 }))
     }
 
     /// One row: each pixel's output, and (when the rows are not empty) its HDR and SDR luminance.
@@ -187,4 +193,13 @@ package struct HDRToneMapper: Sendable {
             }
         }
     }
+}
+
+/// One picture's samples, shared by the bands of a tone map: each band reads and writes only
+/// its own rows, so no two workers touch the same element.
+private struct SharedRows<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+
+    init(base: UnsafeMutablePointer<Element>) { self.base = base }
+    init(base: UnsafePointer<Element>) { self.base = UnsafeMutablePointer(mutating: base) }
 }

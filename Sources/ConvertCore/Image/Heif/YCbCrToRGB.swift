@@ -41,13 +41,16 @@ extension YCbCr420Image {
         return Bitmap(width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
     }
 
-    /// Converts the picture row by row, top to bottom, handing each row's interleaved RGB as
-    /// 16-bit samples (0...65535, the values ``rgbBitmap(matrix:fullRange:icc:)`` stores) to
-    /// `body`, for a caller that makes its own pixels from them (HDR tone mapping) and so needs
-    /// no 16-bit bitmap of the whole picture.
-    package func withRGBRows(matrix: Int, fullRange: Bool, _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void) {
+    /// Converts the picture's `rows` (all of them by default) one by one, top to bottom, handing
+    /// each row's interleaved RGB as 16-bit samples (0...65535, the values
+    /// ``rgbBitmap(matrix:fullRange:icc:)`` stores) to `body`, for a caller that makes its own
+    /// pixels from them (HDR tone mapping) and so needs no 16-bit bitmap of the whole picture.
+    /// Calls for different rows may run at once: each has its own row buffers.
+    package func withRGBRows(
+        matrix: Int, fullRange: Bool, rows: Range<Int>? = nil, _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void
+    ) {
         var samples = [UInt16](repeating: 0, count: width * 3)
-        convert(conversion(matrix: matrix, fullRange: fullRange)) { row, values in
+        convert(conversion(matrix: matrix, fullRange: fullRange), rows: rows ?? 0..<height) { row, values in
             samples.withUnsafeMutableBufferPointer { target in
                 for index in 0..<values.count { target[index] = UInt16(max(0, min(65535, values[index] * 65535 + 0.5))) }
             }
@@ -83,9 +86,12 @@ extension YCbCr420Image {
         var identity: Bool
     }
 
-    /// Converts row by row, handing each row's interleaved RGB (0...1) to `store`. Samples are
-    /// loaded into float rows first, so the arithmetic is the same code at every bit depth.
-    private func convert(_ c: Conversion, store: (_ row: Int, _ values: UnsafeBufferPointer<Float>) -> Void) {
+    /// Converts `rows` (all of them by default) one by one, handing each row's interleaved RGB
+    /// (0...1) to `store`. Samples are loaded into float rows first, so the arithmetic is the
+    /// same code at every bit depth.
+    private func convert(
+        _ c: Conversion, rows: Range<Int>? = nil, store: (_ row: Int, _ values: UnsafeBufferPointer<Float>) -> Void
+    ) {
         let (width, height, chromaHeight) = (self.width, self.height, self.chromaHeight)
         let deep = bitDepth > 8
         withRawPlanes { planes, strides in
@@ -93,7 +99,7 @@ extension YCbCr420Image {
             var cb = [Float](repeating: 0, count: width)
             var cr = [Float](repeating: 0, count: width)
             var rgb = [Float](repeating: 0, count: width * 3)
-            for row in 0..<height {
+            for row in rows ?? 0..<height {
                 let chromaRow = min(row / 2, chromaHeight - 1)
                 Self.load(planes[0], offset: row * strides[0], deep: deep, count: width, halved: false, into: &luma)
                 Self.load(planes[1], offset: chromaRow * strides[1], deep: deep, count: width, halved: true, into: &cb)
