@@ -21,6 +21,9 @@ final class LUTToneMapper {
     private var table: ToneMapTable?
     /// Rows are split among this many workers.
     private let workers: Int
+    /// The output pictures, reused once the graph downstream releases them; replaced when the
+    /// frame size changes.
+    private var pool: OutputFramePool?
 
     init(source: ToneMapDecision.Source, path: String, workers: Int = 2) {
         self.source = source
@@ -55,7 +58,7 @@ final class LUTToneMapper {
             self.table = table
         }
         let (width, height) = (Int(input.width), Int(input.height))
-        try output.allocate(format: .yuv420p, width: width, height: height, propertiesOf: input, path: path)
+        try outputPool(width: width, height: height).attach(to: output, propertiesOf: input, path: path)
         // HDR side data describes the source's light, not the SDR picture.
         output.markTonedToSDR()
         guard let siting = Self.siting(input.chromaLocation) else {
@@ -66,6 +69,13 @@ final class LUTToneMapper {
                 render(Planes(source: source, target: target, width: width, height: height, siting: siting), table: table)
             }
         }
+    }
+
+    private func outputPool(width: Int, height: Int) throws(ConvertError) -> OutputFramePool {
+        if let pool, pool.width == width, pool.height == height { return pool }
+        let fresh = try OutputFramePool(width: width, height: height, path: path)
+        pool = fresh
+        return fresh
     }
 
     private func render(_ planes: Planes, table: ToneMapTable) {
