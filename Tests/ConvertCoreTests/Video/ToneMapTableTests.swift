@@ -162,6 +162,101 @@ struct ToneMapTableTests {
         }
     }
 
+    /// A 10-bit 4:2:0 picture of 32 × 32 blocks, each with its own random Cb, Cr node of the table
+    /// (codes 320–704, multiples of 16) and, with `noisyLuma`, random luma per pixel (64–940), else
+    /// one random luma node per block. At nodes the table interpolates nothing, so the float chain's
+    /// own values must come out: an index off by one line or cell is many levels off.
+    /// Deterministic (xorshift from a fixed seed).
+    static func blocks(width: Int, height: Int, noisyLuma: Bool, transfer: AVColorTransferCharacteristic) throws -> Frame {
+        let frame = try ramp(width: width, height: height, cb: 512, cr: 512, transfer: transfer)
+        let picture = frame.lent.pointee
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ range: ClosedRange<Int>) -> UInt16 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt16(range.lowerBound + Int(state % UInt64(range.count)))
+        }
+        func row(_ plane: Int, _ index: Int) -> UnsafeMutablePointer<UInt16> {
+            let base = plane == 0 ? picture.data.0! : plane == 1 ? picture.data.1! : picture.data.2!
+            let stride = plane == 0 ? picture.linesize.0 : plane == 1 ? picture.linesize.1 : picture.linesize.2
+            return UnsafeMutableRawPointer(base + index * Int(stride)).assumingMemoryBound(to: UInt16.self)
+        }
+        for blockRow in 0..<(height / 32) {
+            for blockColumn in 0..<(width / 32) {
+                let cb = 16 * random(20...44), cr = 16 * random(20...44), luma = 16 * random(4...58)
+                for y in (blockRow * 32)..<(blockRow * 32 + 32) {
+                    for x in (blockColumn * 32)..<(blockColumn * 32 + 32) { row(0, y)[x] = noisyLuma ? random(64...940) : luma }
+                }
+                for y in (blockRow * 16)..<(blockRow * 16 + 16) {
+                    for x in (blockColumn * 16)..<(blockColumn * 16 + 16) {
+                        row(1, y)[x] = cb
+                        row(2, y)[x] = cr
+                    }
+                }
+            }
+        }
+        return frame
+    }
+
+    /// The planes of a `yuv420p10le` (`bytesPerSample` 2) or `yuv420p` frame, rows packed.
+    static func packed(_ frame: Frame, bytesPerSample: Int) -> Data {
+        let picture = frame.lent.pointee
+        let width = Int(picture.width), height = Int(picture.height)
+        var bytes = Data()
+        for (base, stride, columns, rows) in [(picture.data.0!, picture.linesize.0, width, height),
+                                              (picture.data.1!, picture.linesize.1, width / 2, height / 2),
+                                              (picture.data.2!, picture.linesize.2, width / 2, height / 2)] {
+            for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns * bytesPerSample) }
+        }
+        return bytes
+    }
+
+    @Test("Random colours on table nodes: every pixel within 1 level of the ffmpeg CLI's float chain away from block edges (catches a wrong cell or line)",
+          arguments: [true, false])
+    func randomBlocks(_ noisyLuma: Bool) throws {
+        let (width, height) = (512, 256)
+        for (source, transfer, name) in [(ToneMapDecision.Source.pq, AVCOL_TRC_SMPTE2084, "smpte2084"),
+                                         (.hlg, AVCOL_TRC_ARIB_STD_B67, "arib-std-b67")] {
+            let input = try Self.blocks(width: width, height: height, noisyLuma: noisyLuma, transfer: transfer)
+            let output = try Frame()
+            try LUTToneMapper(source: source, path: "blocks").map(input, into: output)
+            let ours = Self.packed(output, bytesPerSample: 1)
+            let directory = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let raw = directory.appendingPathComponent("blocks.yuv")
+            try Self.packed(input, bytesPerSample: 2).write(to: raw)
+            // No side data in a raw file: both sides use the tone curve's default peak.
+            let result = try MediaTool.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s", "\(width)x\(height)",
+                                                      // zscale needs the tags a raw file cannot carry.
+                                                      "-color_primaries", "bt2020", "-color_trc", name, "-colorspace", "bt2020nc",
+                                                      "-color_range", "tv", "-i", raw.path, "-vf", ToneMapDecision.filter(for: name == "smpte2084" ? .pq : .hlg),
+                                                      "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+            #expect(result.status == 0, "\(result.errors)")
+            let reference = result.output
+            try #require(reference.count == ours.count)
+            // Block interiors only: the chain resamples chroma across block edges, the table does not.
+            var worst = (luma: 0, chroma: 0), compared = 0
+            for (offset, columns, rows, margin) in [(0, width, height, 8), (width * height, width / 2, height / 2, 4),
+                                                    (width * height * 5 / 4, width / 2, height / 2, 4)] {
+                let block = offset == 0 ? 32 : 16
+                for y in 0..<rows where (margin..<(block - margin)).contains(y % block) {
+                    for x in 0..<columns where (margin..<(block - margin)).contains(x % block) {
+                        let i = offset + y * columns + x
+                        let error = abs(Int(ours[i]) - Int(reference[i]))
+                        if offset == 0 { worst.luma = max(worst.luma, error) } else { worst.chroma = max(worst.chroma, error) }
+                        compared += 1
+                    }
+                }
+            }
+            #expect(compared > width * height / 3)
+            #expect(worst.luma <= 1, "\(source) luma: worst error \(worst.luma) levels")
+            // With luma noise the chain downsamples chroma mapped at four different lumas, the
+            // table maps it once at their mean: only flat blocks compare chroma.
+            #expect(noisyLuma || worst.chroma <= 1, "\(source) chroma: worst error \(worst.chroma) levels")
+        }
+    }
+
     @Test("Mapped frames are 8-bit BT.709 limited range with the source's timing and siting, HDR side data dropped")
     func frameProperties() throws {
         let input = try Self.ramp(width: 64, height: 2, cb: 512, cr: 512, transfer: AVCOL_TRC_SMPTE2084)

@@ -21,6 +21,9 @@ final class LUTToneMapper {
     private var table: ToneMapTable?
     /// Rows are split among this many workers.
     private let workers: Int
+    /// The output pictures, reused once the graph downstream releases them; replaced when the
+    /// frame size changes.
+    private var pool: OutputFramePool?
 
     init(source: ToneMapDecision.Source, path: String, workers: Int = 2) {
         self.source = source
@@ -55,7 +58,7 @@ final class LUTToneMapper {
             self.table = table
         }
         let (width, height) = (Int(input.width), Int(input.height))
-        try output.allocate(format: .yuv420p, width: width, height: height, propertiesOf: input, path: path)
+        try outputPool(width: width, height: height).attach(to: output, propertiesOf: input, path: path)
         // HDR side data describes the source's light, not the SDR picture.
         output.markTonedToSDR()
         guard let siting = Self.siting(input.chromaLocation) else {
@@ -68,11 +71,18 @@ final class LUTToneMapper {
         }
     }
 
+    private func outputPool(width: Int, height: Int) throws(ConvertError) -> OutputFramePool {
+        if let pool, pool.width == width, pool.height == height { return pool }
+        let fresh = try OutputFramePool(width: width, height: height, path: path)
+        pool = fresh
+        return fresh
+    }
+
     private func render(_ planes: Planes, table: ToneMapTable) {
         let workers = min(self.workers, planes.chromaHeight)
         table.luma.withUnsafeBufferPointer { luma in
             table.chroma.withUnsafeBufferPointer { chroma in
-                let lookup = Lookup(luma: luma.baseAddress!, chroma: chroma.baseAddress!)
+                let lookup = Lookup(lines: luma.baseAddress!, chroma: chroma.baseAddress!)
                 let work: @Sendable (Int) -> Void = { worker in
                     let rows = planes.chromaHeight
                     for row in (rows * worker / workers)..<(rows * (worker + 1) / workers) {
@@ -91,12 +101,16 @@ final class LUTToneMapper {
 
 /// The table's storage, borrowed for one frame.
 ///
-/// Interpolation is tetrahedral: a cell's cube splits into six tetrahedra along its main
+/// Luma is interpolated in 2D only (``ToneMapTable/luma`` is exact along Y'): the Cb, Cr square
+/// of a chroma sample splits along its diagonal into two triangles, and the triangle's three
+/// nodes and weights (``LumaCell``) serve every luma pixel that sees this chroma.
+///
+/// Chroma interpolation is tetrahedral: a cell's cube splits into six tetrahedra along its main
 /// diagonal, and the one holding the point is picked by sorting the three fractions. The sort is
 /// done with min/max and masks, not branches: fractions of neighbouring pixels are noise, so
 /// branches on them would be mispredicted about half the time.
 private struct Lookup: @unchecked Sendable {
-    let luma: UnsafePointer<UInt16>
+    let lines: UnsafePointer<UInt16>
     let chroma: UnsafePointer<UInt16>
 
     static let n = ToneMapTable.nodes
@@ -146,12 +160,32 @@ private struct Lookup: @unchecked Sendable {
         return (base, a, a &+ second, f1, f2, f3)
     }
 
+    /// The luma half of a chroma sample: the first node's line, the middle node's offset from
+    /// it (one Cb or one Cr step, whichever fraction is larger), and the three weights (sum 16).
+    struct LumaCell {
+        var line: Int, middle: Int
+        var w0: Int, w1: Int, w2: Int
+
+        static let cbStep = ToneMapTable.nodes &* ToneMapTable.codes, crStep = ToneMapTable.codes
+        static let far = cbStep &+ crStep
+
+        @inline(__always)
+        init(cb: Int, cr: Int) {
+            line = ((cb >> 4) &* Lookup.n &+ (cr >> 4)) &* ToneMapTable.codes
+            let fb = cb & 15, fr = cr & 15
+            let bHigh = fb >= fr
+            let high = bHigh ? fb : fr, low = bHigh ? fr : fb
+            middle = bHigh ? LumaCell.cbStep : LumaCell.crStep
+            w0 = 16 &- high
+            w1 = high &- low
+            w2 = low
+        }
+    }
+
     @inline(__always)
-    func y(_ y: Int, _ cell: ChromaCell) -> UInt8 {
-        let t = Lookup.tetrahedron(y, cell)
-        let p = luma + t.base
-        let c0 = Int(p[0]), c1 = Int(p[t.a]), c2 = Int(p[t.b]), c3 = Int(p[Lookup.far])
-        return Lookup.eight(c0 &<< 4 &+ (c1 &- c0) &* t.f1 &+ (c2 &- c1) &* t.f2 &+ (c3 &- c2) &* t.f3)
+    func y(_ y: Int, _ cell: LumaCell) -> UInt8 {
+        let p = lines + (cell.line &+ y)
+        return Lookup.eight(Int(p[0]) &* cell.w0 &+ Int(p[cell.middle]) &* cell.w1 &+ Int(p[LumaCell.far]) &* cell.w2)
     }
 
     @inline(__always)
@@ -215,7 +249,7 @@ private struct Planes: @unchecked Sendable {
             let u1 = Int(u[k] & 0x3FF), v1 = Int(v[k] & 0x3FF)
             let y0 = Int(upper[even] & 0x3FF), y1 = Int(lower[even] & 0x3FF)
             // Even columns see their own chroma sample.
-            let cell = Lookup.ChromaCell(cb: u0, cr: v0)
+            let cell = Lookup.LumaCell(cb: u0, cr: v0)
             outUpper[even] = lookup.y(y0, cell)
             outLower[even] = lookup.y(y1, cell)
             // The chroma sample stands for the luma at its own position.
@@ -224,7 +258,7 @@ private struct Planes: @unchecked Sendable {
             outV[i] = mapped.1
             // Odd columns lie halfway between two chroma samples.
             if odd < width {
-                let between = Lookup.ChromaCell(cb: (u0 &+ u1 &+ 1) >> 1, cr: (v0 &+ v1 &+ 1) >> 1)
+                let between = Lookup.LumaCell(cb: (u0 &+ u1 &+ 1) >> 1, cr: (v0 &+ v1 &+ 1) >> 1)
                 outUpper[odd] = lookup.y(Int(upper[odd] & 0x3FF), between)
                 outLower[odd] = lookup.y(Int(lower[odd] & 0x3FF), between)
             }
