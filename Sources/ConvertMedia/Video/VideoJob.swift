@@ -4,7 +4,7 @@ import ConvertCore
 /// output, stages it, pumps a ``VideoPlan`` into it and commits it.
 ///
 /// ``run(input:output:maxPixels:rawFrameRate:plan:cancellation:reporter:)`` is a whole job of
-/// one plan (convert, send-to-windows, GIF, audio). A job of several passes (compress) calls
+/// one plan (convert, send-to-windows, GIF, audio). A job of several passes calls
 /// ``pass(_:input:destination:cancellation:progress:)`` per plan, measures each, and commits
 /// the one it keeps with ``commit(_:output:reporter:)``.
 enum VideoJob {
