@@ -30,6 +30,22 @@ struct CompressCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["motion.mp4"])
     }
 
+    @Test("compress's output gets the source's permissions, as send-to-windows's does (one pipeline, one commit)",
+          arguments: [["compress", "--target", "250KiB"], ["compress", "--target", "25MB"], ["send-to-windows"]])
+    func permissionsFollowSource(_ command: [String]) async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("private.mov").path
+        try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("video/motion.mov").path, toPath: input)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: input)
+        let out = directory.appendingPathComponent("out")
+        let outcome = try await CLIRunner.run([command[0], input] + command.dropFirst() + ["--output-dir", out.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["private.mp4"])
+        let mode = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("private.mp4").path)[.posixPermissions]
+        #expect(mode as? Int == 0o600, "\(command): \(String(describing: mode))")
+    }
+
     @Test("an impossible target exits 1 with the smallest reachable size and writes nothing")
     func impossible() async throws {
         let directory = try Self.temporaryDirectory()

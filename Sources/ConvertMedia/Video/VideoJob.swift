@@ -1,6 +1,12 @@
 import ConvertCore
 
-/// The blocking body shared by every video job.
+/// The blocking body shared by every video job: the one place that opens the input, names the
+/// output, stages it, pumps a ``VideoPlan`` into it and commits it.
+///
+/// ``run(input:output:maxPixels:rawFrameRate:plan:cancellation:reporter:)`` is a whole job of
+/// one plan (convert, send-to-windows, GIF, audio). A job of several passes calls
+/// ``pass(_:input:destination:cancellation:progress:)`` per plan, measures each, and commits
+/// the one it keeps with ``commit(_:output:reporter:)``.
 enum VideoJob {
     static func run(
         input: String, output: OutputLocation, maxPixels: Int, rawFrameRate: Double? = nil,
@@ -13,36 +19,59 @@ enum VideoJob {
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()
-        let destination = try OutputNamer.destination(
+        let destination = try self.destination(input: input, output: output, format: plan.format)
+        let progress = PassProgress(stage: plan.isPassthrough ? .remuxing : .encoding, to: 0.98)
+        let pass = try self.pass(plan, demuxer: demuxer, destination: destination, cancellation: cancellation,
+                                 progress: progress.callback(reporter))
+        let file = try commit(pass, output: output, reporter: reporter)
+        return result(input: input, file: file, pass: pass, plan: plan, media: media)
+    }
+
+    /// The path `input`'s output in `format` goes to, numbered around names already taken.
+    static func destination(input: String, output: OutputLocation, format: OutputFormat) throws(ConvertError) -> String {
+        try OutputNamer.destination(
             input: input, explicitPath: output.path, directory: output.directory, overwrite: output.overwrite,
-            pathExtension: plan.format.fileExtension)[0]
+            pathExtension: format.fileExtension)[0]
+    }
+
+    /// Runs `plan` from a freshly opened `input` into a staged output next to `destination`.
+    static func pass(_ plan: VideoPlan, input: String, destination: String, cancellation: CancellationFlag,
+                     progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoPass {
+        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: plan.maxPixels,
+                                  rawFrameRate: plan.rawFrameRate)
+        return try pass(plan, demuxer: demuxer, destination: destination, cancellation: cancellation, progress: progress)
+    }
+
+    /// Runs `plan` from `demuxer` (unread) into a staged output next to `destination`; the stage
+    /// is removed if the pump fails or is cancelled.
+    static func pass(_ plan: VideoPlan, demuxer: Demuxer, destination: String, cancellation: CancellationFlag,
+                     progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoPass {
         let staged = try StagedOutput(destination: destination)
-        let removedTags: Int
-        let damaged: Int
-        let laneNotes: [String]
-        do {
-            let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
-            let stage: JobStage = plan.isPassthrough ? .remuxing : .encoding
-            let pump = try FramePump(demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation) { fraction in
-                reporter.report(stage, fraction * 0.98)
-            }
-            try pump.run()
-            removedTags = pump.removedLocationTags
-            laneNotes = pump.notes
-            damaged = pump.damagedPackets
-        }
+        let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
+        let pump = try FramePump(demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, progress: progress)
+        try pump.run()
+        return VideoPass(staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,
+                         laneNotes: pump.notes)
+    }
+
+    /// Moves the pass's file into place.
+    static func commit(_ pass: VideoPass, output: OutputLocation, reporter: ProgressReporter) throws(ConvertError) -> OutputFile {
         reporter.report(.writing, 0.99)
-        // A name chosen here may be taken by a concurrent job before this commit: number around it.
-        let file = try staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
-        var notes = plan.notes + laneNotes
-        if removedTags > 0 { notes.append("location removed") }
-        if damaged > 0 { notes.append("\(damaged) damaged packet\(damaged == 1 ? "" : "s") skipped") }
+        // A name chosen before the pass may be taken by a concurrent job by now: number around it.
+        return try pass.staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
+    }
+
+    /// A one-plan job's result: the plan's and the lanes' notes, then what happened to the tags.
+    static func result(input: String, file: OutputFile, pass: VideoPass, plan: VideoPlan, media: MediaSnapshot) -> JobResult {
+        var notes = plan.notes + pass.laneNotes
+        if pass.removedLocationTags > 0 { notes.append("location removed") }
+        if let damaged = pass.damagedNote { notes.append(damaged) }
         let keptLocation = plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) })
         if keptLocation { notes.append("location kept") }
         if !plan.keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
             notes.append("serial numbers and owner name removed")
         }
-        let location: LocationOutcome = keptLocation ? .kept : removedTags > 0 ? .removed : .noneFound
+        let location: LocationOutcome = keptLocation ? .kept : pass.removedLocationTags > 0 ? .removed : .noneFound
         return JobResult(inputPath: input, outputs: [file], notes: notes, location: location)
     }
 }

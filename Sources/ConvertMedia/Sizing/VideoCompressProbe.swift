@@ -1,0 +1,181 @@
+import Foundation
+import ConvertCore
+
+/// What compress learns about its input before planning a size, and the ``VideoPlan``s it
+/// builds from that: every pass of one compress job is cut and timed the same way.
+struct VideoCompressProbe {
+    var media: MediaSnapshot
+    var video: StreamSnapshot
+    /// The audio lane an MP4 output would use (copy AAC, else encode), if any.
+    var audio: LanePlan?
+    var source: VideoSizePlanner.Source
+    /// The part of the input kept (`--start`/`--duration`), nil for all of it.
+    var cut: (start: Double, length: Double)?
+    /// The input is a raw elementary stream: timed by its frame rate, never copied.
+    var isElementaryStream = false
+    /// The frame rate asked for a raw stream (`--fps`).
+    var rawFrameRate: Double?
+    /// The most pixels a decoded frame may have.
+    var maxPixels = PixelLimit.defaultMaxPixels
+
+    /// Refuses an encode of frames over ``maxPixels``, before any file is created.
+    func checkPixels(path: String) throws(ConvertError) {
+        try PixelLimit.check(width: Int(video.width), height: Int(video.height), limit: maxPixels, path: path)
+    }
+
+    /// What the output does with the source's location tags.
+    func location(keeping keep: Bool) -> LocationOutcome {
+        .of(hadLocation: media.tags.contains(where: { Metadata.isLocation($0.key) }), kept: keep)
+    }
+
+    /// A plan of `lanes` into an MP4-family `format`, cut and timed as the input needs.
+    func plan(_ format: OutputFormat, lanes: [LanePlan], keepLocation: Bool) -> VideoPlan {
+        var plan = VideoPlan(format: format, lanes: lanes, keepLocation: keepLocation, notes: [])
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
+        plan.timesByFrameRate = isElementaryStream
+        plan.rawFrameRate = rawFrameRate
+        plan.maxPixels = maxPixels
+        return plan
+    }
+
+    /// The filter that keeps only the cut, before `filter`.
+    func cutting(_ filter: String) -> String {
+        guard let cut else { return filter }
+        return "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS," + filter
+    }
+
+    /// `encoding` trimmed to the cut.
+    func cutting(_ encoding: AudioEncoding) -> AudioEncoding {
+        guard let cut else { return encoding }
+        var trimmed = encoding
+        trimmed.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+        return trimmed
+    }
+
+    /// Notes on the cut and on a raw stream's timing.
+    var inputNotes: [String] {
+        var notes: [String] = []
+        if let cut { notes.append(VideoPlanner.cutNote(cut)) }
+        if isElementaryStream { notes.append(VideoPlanner.rawStreamTiming(media)) }
+        return notes
+    }
+}
+
+extension VideoCompressProbe {
+    /// Reads `request`'s input: its video (decodable, not Dolby Vision without a base layer),
+    /// how long the kept part is, its frame rate, its sound (copied AAC counted to the byte) and
+    /// its file size.
+    init(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) {
+        let path = request.input
+        let demuxer = try Demuxer(path: path, cancellation: cancellation, maxPixels: request.maxPixels,
+                                  rawFrameRate: request.rawFrameRate)
+        let media = MediaSnapshot(demuxer)
+        let video = try Self.decodableVideo(media, request: request)
+        let stream = demuxer.stream(video.index)
+        let rate = Self.frameRate(of: stream)
+        let (whole, timed) = try Self.duration(media, video: video, frameRate: rate, demuxer: demuxer, path: path,
+                                               cancellation: cancellation)
+        let cut = try VideoPlanner.cutRange(start: request.start, duration: request.duration, input: path, media: timed)
+        let duration = cut?.length ?? whole
+        let audioLane = try Self.audioLane(media, cut: cut, path: path)
+        let audio = try Self.sizingAudio(of: audioLane, in: demuxer, cancellation: cancellation)
+        var fileBytes = Self.fileBytes(path)
+        // The part kept is about its share of the file: what "never bigger than the source" means for it.
+        if let cut, fileBytes < Int64.max { fileBytes = Int64((Double(fileBytes) * min(cut.length / whole, 1)).rounded(.up)) }
+        // A cut falls on the exact frame, and a raw stream has no timestamps to copy: both re-encode.
+        let videoCopies = VideoPlanner.isWindowsCompatible(video) && cut == nil && !media.isElementaryStream
+        let source = VideoSizePlanner.Source(
+            duration: duration, width: Int(video.isSideways ? video.height : video.width),
+            height: Int(video.isSideways ? video.width : video.height), frameRate: rate, fileBytes: fileBytes,
+            isCopyCompatible: videoCopies && (audioLane.map(\.isCopy) ?? true), audio: audio,
+            videoBitrate: Self.videoBitrate(declared: stream.bitRate, fileBytes: fileBytes, audio: audio, duration: duration),
+            isVideoCopyCompatible: videoCopies)
+        self.init(media: timed, video: video, audio: audioLane, source: source, cut: cut,
+                  isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
+                  maxPixels: request.maxPixels)
+    }
+
+    /// The input's video stream, refused when missing or undecodable.
+    private static func decodableVideo(_ media: MediaSnapshot, request: VideoCompressRequest) throws(ConvertError) -> StreamSnapshot {
+        let path = request.input
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
+        guard video.decodable else {
+            throw ConvertError(.unsupported, code: .unsupportedCodec,
+                               message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                                   + "video codec, which this build of FFmpeg cannot decode.", path: path)
+        }
+        // Fails early for Dolby Vision without a usable base layer.
+        _ = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
+        return video
+    }
+
+    /// The stream's average frame rate, else its base rate, else 30.
+    private static func frameRate(of stream: Demuxer.Stream) -> Double {
+        var rate = stream.averageFrameRate.doubleValue
+        if !(rate.isFinite && rate > 0) { rate = stream.baseFrameRate.doubleValue }
+        if !(rate.isFinite && rate > 0) { rate = 30 }
+        return rate
+    }
+
+    /// How long the whole input is, and the snapshot with that duration when it had to be counted.
+    private static func duration(_ media: MediaSnapshot, video: StreamSnapshot, frameRate: Double, demuxer: Demuxer,
+                                 path: String, cancellation: CancellationFlag) throws(ConvertError) -> (Double, MediaSnapshot) {
+        // The tracks' own durations say how long the media that gets encoded is; the movie
+        // header's is one field that a damaged file can get wrong by millennia (a flipped `mvhd`
+        // version byte reads the following fields as a 64-bit duration), which made the plan
+        // demand petabytes. The container's duration is the fallback for tracks without one.
+        let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
+        // A raw stream says nothing of its length: its frames, counted, at the rate it is timed by.
+        let rawDuration = media.isElementaryStream
+            ? Double(try StreamPayload.measure(video.index, in: demuxer, cancellation: cancellation).packets) / frameRate : nil
+        guard let whole = rawDuration ?? trackDurations.max() ?? media.duration, whole > 0 else {
+            throw ConvertError(.input, code: .inputNoDuration,
+                               message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
+        }
+        var timed = media
+        if rawDuration != nil { timed.duration = whole }
+        return (whole, timed)
+    }
+
+    /// The audio lane an MP4 output takes; a cut re-encodes the sound too, so that it starts and
+    /// ends with the picture.
+    private static func audioLane(_ media: MediaSnapshot, cut: (start: Double, length: Double)?,
+                                  path: String) throws(ConvertError) -> LanePlan? {
+        let format = OutputFormat.video(.mp4)
+        let lane = try VideoPlanner.audioLane(media: media, format: format, path: path)
+        if cut != nil, case .copy(let stream)? = lane {
+            return .audio(stream, VideoPlanner.audioEncoding(for: format, source: stream))
+        }
+        return lane
+    }
+
+    /// The sound as the planner budgets it: a copy's exact payload, or what an encode needs.
+    private static func sizingAudio(of lane: LanePlan?, in demuxer: Demuxer,
+                                    cancellation: CancellationFlag) throws(ConvertError) -> VideoSizePlanner.Audio {
+        switch lane {
+        case .none:
+            return .none
+        case .copy(let stream):
+            let payload = try StreamPayload.measure(stream.index, in: demuxer, cancellation: cancellation)
+            return .copyable(payloadBytes: payload.bytes, packetCount: payload.packets, channels: Int(stream.channels))
+        case .audio(let stream, _), .video(let stream, _):
+            return .needsEncoding(channels: Int(max(stream.channels, 1)), sampleRate: Int(max(stream.sampleRate, 8000)))
+        }
+    }
+
+    /// The size of the file at `path`; `Int64.max` when it cannot be read, which no target fits.
+    private static func fileBytes(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : Int64.max
+    }
+
+    /// The demuxer's bitrate for the stream (MP4/MOV: from the sample sizes); else the file less
+    /// its copied audio, an overestimate that only raises the quality floor.
+    private static func videoBitrate(declared: Int64, fileBytes: Int64, audio: VideoSizePlanner.Audio, duration: Double) -> Double? {
+        if declared > 0 { return Double(declared) }
+        guard fileBytes < Int64.max else { return nil }
+        var audioBytes: Int64 = 0
+        if case .copyable(let bytes, _, _) = audio { audioBytes = bytes }
+        return Double(max(fileBytes - audioBytes, 1)) * 8 / duration
+    }
+}
