@@ -160,8 +160,9 @@ private struct Lookup: @unchecked Sendable {
         return (base, a, a &+ second, f1, f2, f3)
     }
 
-    /// The luma half of a chroma sample: the first node's line, the middle node's offset from
-    /// it (one Cb or one Cr step, whichever fraction is larger), and the three weights (sum 16).
+    /// The luma half of a chroma sample, from its ``ChromaCell`` (the same square and sorted
+    /// fractions): the first node's line, the middle node's offset from it (one Cb or one Cr
+    /// step, whichever fraction is larger), and the three weights (sum 16).
     struct LumaCell {
         var line: Int, middle: Int
         var w0: Int, w1: Int, w2: Int
@@ -170,15 +171,12 @@ private struct Lookup: @unchecked Sendable {
         static let far = cbStep &+ crStep
 
         @inline(__always)
-        init(cb: Int, cr: Int) {
-            line = ((cb >> 4) &* Lookup.n &+ (cr >> 4)) &* ToneMapTable.codes
-            let fb = cb & 15, fr = cr & 15
-            let bHigh = fb >= fr
-            let high = bHigh ? fb : fr, low = bHigh ? fr : fb
-            middle = bHigh ? LumaCell.cbStep : LumaCell.crStep
-            w0 = 16 &- high
-            w1 = high &- low
-            w2 = low
+        init(_ cell: ChromaCell) {
+            line = cell.base &* ToneMapTable.codes
+            middle = cell.highOffset == Lookup.db ? LumaCell.cbStep : LumaCell.crStep
+            w0 = 16 &- cell.high
+            w1 = cell.high &- cell.low
+            w2 = cell.low
         }
     }
 
@@ -189,8 +187,8 @@ private struct Lookup: @unchecked Sendable {
     }
 
     @inline(__always)
-    func cbcr(_ y: Int, _ cb: Int, _ cr: Int) -> (UInt8, UInt8) {
-        let t = Lookup.tetrahedron(y, ChromaCell(cb: cb, cr: cr))
+    func cbcr(_ y: Int, _ cell: ChromaCell) -> (UInt8, UInt8) {
+        let t = Lookup.tetrahedron(y, cell)
         let p = chroma + 2 &* t.base
         let a = 2 &* t.a, b = 2 &* t.b, f = 2 &* Lookup.far
         let u0 = Int(p[0]), u1 = Int(p[a]), u2 = Int(p[b]), u3 = Int(p[f])
@@ -249,16 +247,17 @@ private struct Planes: @unchecked Sendable {
             let u1 = Int(u[k] & 0x3FF), v1 = Int(v[k] & 0x3FF)
             let y0 = Int(upper[even] & 0x3FF), y1 = Int(lower[even] & 0x3FF)
             // Even columns see their own chroma sample.
-            let cell = Lookup.LumaCell(cb: u0, cr: v0)
-            outUpper[even] = lookup.y(y0, cell)
-            outLower[even] = lookup.y(y1, cell)
+            let cell = Lookup.ChromaCell(cb: u0, cr: v0)
+            let luma = Lookup.LumaCell(cell)
+            outUpper[even] = lookup.y(y0, luma)
+            outLower[even] = lookup.y(y1, luma)
             // The chroma sample stands for the luma at its own position.
-            let mapped = lookup.cbcr(left ? (y0 &+ y1 &+ 1) >> 1 : y0, u0, v0)
+            let mapped = lookup.cbcr(left ? (y0 &+ y1 &+ 1) >> 1 : y0, cell)
             outU[i] = mapped.0
             outV[i] = mapped.1
             // Odd columns lie halfway between two chroma samples.
             if odd < width {
-                let between = Lookup.LumaCell(cb: (u0 &+ u1 &+ 1) >> 1, cr: (v0 &+ v1 &+ 1) >> 1)
+                let between = Lookup.LumaCell(Lookup.ChromaCell(cb: (u0 &+ u1 &+ 1) >> 1, cr: (v0 &+ v1 &+ 1) >> 1))
                 outUpper[odd] = lookup.y(Int(upper[odd] & 0x3FF), between)
                 outLower[odd] = lookup.y(Int(lower[odd] & 0x3FF), between)
             }
