@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import ConvertCore
 
 /// Builds a ``ContainerInfo`` from an open ``Demuxer``, merging what our MP4 box reader found.
@@ -25,34 +24,27 @@ struct ContainerProber {
     }
 
     private func track(_ index: Int, warnings: inout [String]) -> TrackInfo {
-        demuxer.stream(index).withUnsafeStream { track($0, index: index, warnings: &warnings) }
-    }
-
-    private func track(_ stream: UnsafeMutablePointer<AVStream>, index: Int, warnings: inout [String]) -> TrackInfo {
-        let parameters = stream.pointee.codecpar.pointee
-        let id = Int(stream.pointee.id)
-        let boxes = isoTrack(id: id, index: index)
-        let entry = boxes?.sampleEntries.first
-        let tag = fourCC(parameters.codec_tag)
-        let known = parameters.codec_id != AV_CODEC_ID_NONE
-        let codec = known ? String(cString: avcodec_get_name(parameters.codec_id))
-            : entry?.format.description ?? tag ?? "unknown"
-        var track = TrackInfo(
-            index: index, trackID: id > 0 ? id : nil, kind: kind(parameters.codec_type), codec: codec,
-            codecTag: entry?.format.description ?? tag,
-            decoderAvailable: known && avcodec_find_decoder(parameters.codec_id) != nil,
-            handler: boxes?.handler?.description)
-        track.profile = avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) }
-        track.language = metadata(stream.pointee.metadata, "language").flatMap { $0 == "und" ? nil : $0 }
-        track.bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
-        if stream.pointee.duration > 0, stream.pointee.duration != FFmpeg.noTimestamp, stream.pointee.time_base.den > 0 {
-            track.durationSeconds = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        let stream = demuxer.stream(index)
+        guard let snapshot = stream.snapshot else {
+            return TrackInfo(index: index, kind: .unknown, codec: "unknown", decoderAvailable: false)
         }
+        let boxes = isoTrack(id: snapshot.trackID, index: index)
+        let entry = boxes?.sampleEntries.first
+        let tag = snapshot.codecTag.isEmpty ? nil : snapshot.codecTag
+        let known = snapshot.codec != .none
+        var track = TrackInfo(
+            index: index, trackID: snapshot.trackID > 0 ? snapshot.trackID : nil, kind: kind(snapshot.kind),
+            codec: known ? snapshot.codecName : entry?.format.description ?? tag ?? "unknown",
+            codecTag: entry?.format.description ?? tag, decoderAvailable: known && snapshot.decodable,
+            handler: boxes?.handler?.description, profile: snapshot.profileName, language: snapshot.language,
+            bitRate: snapshot.bitRate, durationSeconds: snapshot.duration)
         switch track.kind {
         case .video:
-            track.video = video(stream, entry: entry, name: "track \(index)", warnings: &warnings)
+            track.video = video(snapshot, stream: stream, entry: entry, name: "track \(index)", warnings: &warnings)
         case .audio:
-            track.audio = audio(parameters)
+            track.audio = AudioTrackInfo(channels: Int(snapshot.channels), sampleRate: Int(snapshot.sampleRate))
+            track.audio?.channelLayout = snapshot.channelLayout
+            track.audio?.sampleFormat = snapshot.sampleFormat.name
         default:
             break
         }
@@ -68,69 +60,27 @@ struct ContainerProber {
     }
 
     private func video(
-        _ stream: UnsafeMutablePointer<AVStream>, entry: ISOSampleEntry?, name: String, warnings: inout [String]
+        _ snapshot: StreamSnapshot, stream: Demuxer.Stream, entry: ISOSampleEntry?, name: String, warnings: inout [String]
     ) -> VideoTrackInfo {
-        let parameters = stream.pointee.codecpar.pointee
-        var video = VideoTrackInfo(width: Int(parameters.width), height: Int(parameters.height))
-        if let matrix = sideData(stream, AV_PKT_DATA_DISPLAYMATRIX, minimumSize: 36) {
-            let values = matrix.assumingMemoryBound(to: Int32.self)
-            let counterClockwise = av_display_rotation_get(values)
-            if counterClockwise.isFinite {
-                let clockwise = Int((-counterClockwise / 90).rounded()) * 90
-                video.rotation = ((clockwise % 360) + 360) % 360
-            }
-            let determinant = Int64(values[0]) * Int64(values[4]) - Int64(values[1]) * Int64(values[3])
-            video.mirrored = determinant < 0
+        var video = VideoTrackInfo(width: Int(snapshot.width), height: Int(snapshot.height))
+        if snapshot.rotation != 0 || snapshot.mirrored {
+            let clockwise = Int((-snapshot.rotation / 90).rounded()) * 90
+            video.rotation = ((clockwise % 360) + 360) % 360
+            video.mirrored = snapshot.mirrored
         }
-        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        if rate.num > 0, rate.den > 0 { video.frameRate = av_q2d(rate) }
-        let format = PixelFormat(rawValue: parameters.format)
-        video.pixelFormat = format.name
-        video.bitDepth = format.bitDepth
-
-        var colour = ColourDescription(
-            primaries: ColourPrimaries(code: Int(parameters.color_primaries.rawValue)),
-            transfer: TransferCharacteristics(code: Int(parameters.color_trc.rawValue)),
-            matrix: MatrixCoefficients(code: Int(parameters.color_space.rawValue)),
-            range: parameters.color_range == AVCOL_RANGE_JPEG ? .full : parameters.color_range == AVCOL_RANGE_MPEG ? .limited : .unspecified)
-        if let boxColour = entry?.colour {
-            if let icc = boxColour.iccProfileBytes {
-                colour.iccProfileBytes = icc
-            } else {
-                let fromFFmpeg = colour
-                colour.primaries = boxColour.primaries
-                colour.transfer = boxColour.transfer
-                colour.matrix = boxColour.matrix
-                if boxColour.range != .unspecified { colour.range = boxColour.range }
-                if !fromFFmpeg.transfer.isUnspecified && fromFFmpeg.transfer != colour.transfer
-                    || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != colour.primaries {
-                    warnings.append("\(name): the colr box says \(colour.primaries)/\(colour.transfer) but FFmpeg reports "
-                        + "\(fromFFmpeg.primaries)/\(fromFFmpeg.transfer); using the colr box")
-                }
-            }
-        }
-        video.colour = colour
-
-        let ffmpegRecord = dolbyVision(stream)
-        let record = entry?.dolbyVision ?? ffmpegRecord
-        if let boxRecord = entry?.dolbyVision {
-            if let ffmpegRecord, !boxRecord.sameRecord(as: ffmpegRecord) {
-                warnings.append("\(name): the \(boxRecord.configurationBox ?? "Dolby Vision") box says Dolby Vision "
-                    + "\(boxRecord.name) level \(boxRecord.level) but FFmpeg reports \(ffmpegRecord.name) level "
-                    + "\(ffmpegRecord.level); using the box")
-            } else if ffmpegRecord == nil {
-                warnings.append("\(name): FFmpeg does not report the \(boxRecord.configurationBox ?? "Dolby Vision") box")
-            }
-        }
-        video.dynamicRange = DynamicRange.classify(transfer: colour.transfer, dolbyVision: record)
+        video.frameRate = snapshot.frameRate
+        video.pixelFormat = snapshot.pixelFormat.name
+        video.bitDepth = snapshot.pixelFormat.bitDepth
+        video.colour = colour(snapshot.colour, box: entry?.colour, name: name, warnings: &warnings)
+        let record = dolbyVision(snapshot.dolbyVision, box: entry?.dolbyVision, name: name, warnings: &warnings)
+        video.dynamicRange = DynamicRange.classify(transfer: video.colour.transfer, dolbyVision: record)
         if entry?.isStereo == true { video.stereoscopic = true }
-
-        let ffmpegMastering = demuxer.stream(Int(stream.pointee.index)).masteringDisplay
+        let ffmpegMastering = stream.masteringDisplay
         video.masteringDisplay = entry?.masteringDisplay ?? ffmpegMastering
         if let box = entry?.masteringDisplay, let ffmpegMastering, !box.approximatelyEqual(ffmpegMastering) {
             warnings.append("\(name): the mdcv box and FFmpeg disagree on the mastering display; using the box")
         }
-        let ffmpegLight = demuxer.stream(Int(stream.pointee.index)).contentLight
+        let ffmpegLight = stream.contentLight
         video.contentLight = entry?.contentLight ?? ffmpegLight
         if let box = entry?.contentLight, let ffmpegLight, box != ffmpegLight {
             warnings.append("\(name): the clli box says MaxCLL \(box.maxCLL) but FFmpeg reports \(ffmpegLight.maxCLL); using the box")
@@ -138,63 +88,53 @@ struct ContainerProber {
         return video
     }
 
-    private func audio(_ parameters: AVCodecParameters) -> AudioTrackInfo {
-        var layout = parameters.ch_layout
-        var audio = AudioTrackInfo(channels: Int(layout.nb_channels), sampleRate: Int(parameters.sample_rate))
-        if layout.nb_channels > 0 {
-            var buffer = [CChar](repeating: 0, count: 128)
-            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 {
-                audio.channelLayout = String(nulTerminated: buffer)
-            }
+    /// The stream's colour: the `colr` box wins over FFmpeg's parameters, with a warning when they
+    /// disagree on primaries or transfer.
+    private func colour(
+        _ fromFFmpeg: ColourDescription, box: ColourDescription?, name: String, warnings: inout [String]
+    ) -> ColourDescription {
+        guard let box else { return fromFFmpeg }
+        var colour = fromFFmpeg
+        if let icc = box.iccProfileBytes {
+            colour.iccProfileBytes = icc
+            return colour
         }
-        if parameters.format >= 0, let name = av_get_sample_fmt_name(AVSampleFormat(rawValue: parameters.format)) {
-            audio.sampleFormat = String(cString: name)
+        colour.primaries = box.primaries
+        colour.transfer = box.transfer
+        colour.matrix = box.matrix
+        if box.range != .unspecified { colour.range = box.range }
+        if !fromFFmpeg.transfer.isUnspecified && fromFFmpeg.transfer != colour.transfer
+            || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != colour.primaries {
+            warnings.append("\(name): the colr box says \(colour.primaries)/\(colour.transfer) but FFmpeg reports "
+                + "\(fromFFmpeg.primaries)/\(fromFFmpeg.transfer); using the colr box")
         }
-        return audio
+        return colour
     }
 
-    private func dolbyVision(_ stream: UnsafeMutablePointer<AVStream>) -> DolbyVisionConfiguration? {
-        guard let raw = sideData(stream, AV_PKT_DATA_DOVI_CONF, minimumSize: MemoryLayout<AVDOVIDecoderConfigurationRecord>.size)
-        else { return nil }
-        let record = raw.load(as: AVDOVIDecoderConfigurationRecord.self)
-        return DolbyVisionConfiguration(
-            versionMajor: Int(record.dv_version_major), versionMinor: Int(record.dv_version_minor),
-            profile: Int(record.dv_profile), level: Int(record.dv_level), rpuPresent: record.rpu_present_flag != 0,
-            enhancementLayerPresent: record.el_present_flag != 0, baseLayerPresent: record.bl_present_flag != 0,
-            baseLayerCompatibilityID: Int(record.dv_bl_signal_compatibility_id))
-    }
-
-    /// The stream's side data of `type`, if present and at least `minimumSize` bytes long. The
-    /// buffer belongs to the stream: read it before the demuxer goes away.
-    private func sideData(
-        _ stream: UnsafeMutablePointer<AVStream>, _ type: AVPacketSideDataType, minimumSize: Int
-    ) -> UnsafeRawPointer? {
-        var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, type, &size), size >= minimumSize else { return nil }
-        return UnsafeRawPointer(data)
-    }
-
-    private func kind(_ type: AVMediaType) -> TrackKind {
-        switch type {
-        case AVMEDIA_TYPE_VIDEO: .video
-        case AVMEDIA_TYPE_AUDIO: .audio
-        case AVMEDIA_TYPE_SUBTITLE: .subtitle
-        case AVMEDIA_TYPE_DATA: .data
-        case AVMEDIA_TYPE_ATTACHMENT: .attachment
-        default: .unknown
+    /// The Dolby Vision record: the sample entry's box wins over FFmpeg's, with a warning when
+    /// FFmpeg disagrees or misses it.
+    private func dolbyVision(
+        _ fromFFmpeg: DolbyVisionConfiguration?, box: DolbyVisionConfiguration?, name: String, warnings: inout [String]
+    ) -> DolbyVisionConfiguration? {
+        guard let box else { return fromFFmpeg }
+        if let fromFFmpeg, !box.sameRecord(as: fromFFmpeg) {
+            warnings.append("\(name): the \(box.configurationBox ?? "Dolby Vision") box says Dolby Vision "
+                + "\(box.name) level \(box.level) but FFmpeg reports \(fromFFmpeg.name) level "
+                + "\(fromFFmpeg.level); using the box")
+        } else if fromFFmpeg == nil {
+            warnings.append("\(name): FFmpeg does not report the \(box.configurationBox ?? "Dolby Vision") box")
         }
+        return box
     }
 
-    /// FFmpeg's little-endian codec tag as a fourcc, when all four bytes are printable.
-    private func fourCC(_ tag: UInt32) -> String? {
-        let bytes = [tag & 0xFF, (tag >> 8) & 0xFF, (tag >> 16) & 0xFF, tag >> 24].map { UInt8($0) }
-        guard tag != 0, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func metadata(_ dictionary: OpaquePointer?, _ key: String) -> String? {
-        guard let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
+    private func kind(_ kind: StreamSnapshot.Kind) -> TrackKind {
+        switch kind {
+        case .video: .video
+        case .audio: .audio
+        case .subtitle: .subtitle
+        case .data: .data
+        case .attachment: .attachment
+        case .other: .unknown
+        }
     }
 }

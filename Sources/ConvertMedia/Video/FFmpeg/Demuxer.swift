@@ -212,8 +212,9 @@ final class Demuxer {
 
         private var pointer: UnsafeMutablePointer<AVStream> { demuxer.context.pointee.streams[index]! }
 
-        /// Lends the `AVStream` to `body` (for the owner types and the probe's side-data
-        /// readers), which must not keep it.
+        /// Lends the `AVStream` to `body`, which must not keep it: only the other owner types in
+        /// this folder (decoder, muxer, side-data readers) take it; everything above reads a
+        /// ``StreamSnapshot``.
         func withUnsafeStream<Result, Failure: Error>(
             _ body: (UnsafeMutablePointer<AVStream>) throws(Failure) -> Result
         ) throws(Failure) -> Result {

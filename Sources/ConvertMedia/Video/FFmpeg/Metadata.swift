@@ -14,6 +14,13 @@ enum Metadata {
         return result
     }
 
+    /// The value of `key` in `dictionary`, nil when absent or empty.
+    static func value(_ dictionary: OpaquePointer?, _ key: String) -> String? {
+        guard let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
     /// Whether a tag says where the recording was made: `location`, `location-eng`,
     /// `com.apple.quicktime.location.ISO6709` and its accuracy companions, ©xyz.
     static func isLocation(_ key: String) -> Bool {

@@ -1,0 +1,199 @@
+internal import CFFmpeg
+import ConvertCore
+
+/// A `Sendable` copy of what the pipeline needs to know about one demuxed stream, taken while the
+/// demuxer is open so nothing points into FFmpeg's memory afterwards.
+struct StreamSnapshot: Sendable, Equatable {
+    /// The kind of a stream; an open set so an unknown FFmpeg media type never crashes.
+    enum Kind: Sendable, Equatable {
+        case video, audio, subtitle, data, attachment
+        case other(Int32)
+
+        fileprivate init(_ type: AVMediaType) {
+            switch type {
+            case AVMEDIA_TYPE_VIDEO: self = .video
+            case AVMEDIA_TYPE_AUDIO: self = .audio
+            case AVMEDIA_TYPE_SUBTITLE: self = .subtitle
+            case AVMEDIA_TYPE_DATA: self = .data
+            case AVMEDIA_TYPE_ATTACHMENT: self = .attachment
+            default: self = .other(type.rawValue)
+            }
+        }
+    }
+
+    /// Index in the input file.
+    var index: Int
+    /// The container's track ID (`tkhd` in MP4/MOV; FFmpeg's `AVStream.id`), 0 when none.
+    var trackID: Int
+    var kind: Kind
+    /// The codec; ``CodecID/none`` for tracks FFmpeg cannot name (mebx, mett).
+    var codec: CodecID
+    /// The container's four-character code (`hvc1`, `mebx`), empty when none.
+    var codecTag: String
+    /// Codec profile (FFmpeg's number), or a negative value when unknown.
+    var profile: Int32
+    /// FFmpeg's name for the profile (`Main 10`), when it has one.
+    var profileName: String?
+    /// The bit rate the stream's parameters declare, when they declare one.
+    var bitRate: Int?
+    var width: Int32
+    var height: Int32
+    /// The pixel format of a video stream, ``PixelFormat/none`` when unknown (and for other kinds).
+    var pixelFormat: PixelFormat
+    /// The colour the stream's parameters give (FFmpeg's `color_primaries`, `color_trc`,
+    /// `colorspace`, `color_range`); never an ICC profile, which only the container's boxes carry.
+    var colour: ColourDescription
+    /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
+    /// a portrait iPhone clip), 0 when none.
+    var rotation: Double
+    /// Whether the display matrix mirrors the picture (a negative determinant).
+    var mirrored = false
+    /// The frames per second the container states (the average rate, else the base rate).
+    var frameRate: Double?
+    /// The Dolby Vision configuration record FFmpeg read (`dvcC`/`dvvC`), when it read one.
+    var dolbyVision: DolbyVisionConfiguration?
+    /// Dolby Vision profile and base-layer compatibility: FFmpeg's record, or the probe's own box
+    /// reader's where FFmpeg has none (``MediaSnapshot``).
+    var doviProfile: Int32?
+    var doviCompatibility: Int32?
+    var sampleRate: Int32
+    var channels: Int32
+    /// FFmpeg's description of the channel layout (`stereo`, `5.1(side)`), when it has channels.
+    var channelLayout: String?
+    /// The audio sample format, ``SampleFormat/none`` for other kinds.
+    var sampleFormat = SampleFormat.none
+    /// Seconds per tick of the stream's timestamps.
+    var timeBase: Double
+    /// Stream duration in seconds, when known.
+    var duration: Double?
+    /// Whether this FFmpeg build has a decoder for the stream.
+    var decodable: Bool
+    /// Whether the stream is cover art (an attached picture), never the movie.
+    var isAttachedPicture = false
+    /// Packets the container's edit list hides (decoded for reference, never shown or heard):
+    /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
+    /// so in a copy; any other container would show them.
+    var hiddenPackets = 0
+    /// A spatial (3D, MV-HEVC) video: FFmpeg 5.1 decodes and copies only its first (left) view.
+    var isStereo = false
+    /// The stream's `language` tag (ISO 639-2), when it has one other than `und`.
+    var language: String?
+
+    /// The transfer function the stream's parameters give (an H.273 code).
+    var transfer: TransferCharacteristics { colour.transfer }
+
+    /// Whether this is AAC audio.
+    var isAAC: Bool { kind == .audio && codec == .aac }
+
+    /// FFmpeg's short codec name (`h264`, `aac`), or `none` for tracks it cannot name.
+    var codecName: String { codec.name }
+
+    /// Takes the snapshot of `stream`; nil for a stream without codec parameters (which FFmpeg
+    /// never makes, but a nil is not worth a crash).
+    init?(_ stream: UnsafeMutablePointer<AVStream>) {
+        guard let parameters = stream.pointee.codecpar?.pointee else { return nil }
+        index = Int(stream.pointee.index)
+        trackID = Int(stream.pointee.id)
+        kind = Kind(parameters.codec_type)
+        codec = CodecID(rawValue: parameters.codec_id.rawValue)
+        codecTag = StreamSnapshot.fourCC(parameters.codec_tag)
+        profile = parameters.profile
+        profileName = avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) }
+        bitRate = parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil
+        width = parameters.width
+        height = parameters.height
+        pixelFormat = kind == .video ? PixelFormat(rawValue: parameters.format) : .none
+        colour = StreamSnapshot.colour(parameters)
+        rotation = 0
+        sampleRate = parameters.sample_rate
+        channels = parameters.ch_layout.nb_channels
+        let base = stream.pointee.time_base
+        timeBase = base.den != 0 ? Double(base.num) / Double(base.den) : 0
+        let ticks = stream.pointee.duration
+        duration = ticks != FFmpeg.noTimestamp && ticks > 0 && timeBase > 0 ? Double(ticks) * timeBase : nil
+        decodable = codec.hasDecoder
+        hiddenPackets = StreamSnapshot.hiddenPackets(stream)
+        language = Metadata.value(stream.pointee.metadata, "language").flatMap { $0 == "und" ? nil : $0 }
+        readDisplayMatrix(stream)
+        readDolbyVision(stream)
+        if kind == .video { frameRate = StreamSnapshot.frameRate(stream) }
+        if kind == .audio { readAudioLayout(parameters) }
+    }
+
+    /// Rotation and mirroring from the stream's display matrix.
+    private mutating func readDisplayMatrix(_ stream: UnsafeMutablePointer<AVStream>) {
+        var size = 0
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return }
+        data.withMemoryRebound(to: Int32.self, capacity: 9) { values in
+            let angle = av_display_rotation_get(values)
+            rotation = angle.isFinite ? angle : 0
+            mirrored = Int64(values[0]) * Int64(values[4]) - Int64(values[1]) * Int64(values[3]) < 0
+        }
+    }
+
+    /// The Dolby Vision configuration record FFmpeg read, if any.
+    private mutating func readDolbyVision(_ stream: UnsafeMutablePointer<AVStream>) {
+        var size = 0
+        guard let raw = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
+              size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+        else { return }
+        let record = UnsafeRawPointer(raw).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
+        dolbyVision = DolbyVisionConfiguration(
+            versionMajor: Int(record.dv_version_major), versionMinor: Int(record.dv_version_minor),
+            profile: Int(record.dv_profile), level: Int(record.dv_level), rpuPresent: record.rpu_present_flag != 0,
+            enhancementLayerPresent: record.el_present_flag != 0, baseLayerPresent: record.bl_present_flag != 0,
+            baseLayerCompatibilityID: Int(record.dv_bl_signal_compatibility_id))
+        doviProfile = Int32(record.dv_profile)
+        doviCompatibility = Int32(record.dv_bl_signal_compatibility_id)
+    }
+
+    /// The channel layout's description and the sample format of an audio stream.
+    private mutating func readAudioLayout(_ parameters: AVCodecParameters) {
+        var layout = parameters.ch_layout
+        if layout.nb_channels > 0 {
+            var buffer = [CChar](repeating: 0, count: 128)
+            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 { channelLayout = String(nulTerminated: buffer) }
+        }
+        sampleFormat = SampleFormat(rawValue: parameters.format)
+    }
+
+    private static func colour(_ parameters: AVCodecParameters) -> ColourDescription {
+        let range: ColourRange = switch parameters.color_range {
+        case AVCOL_RANGE_JPEG: .full
+        case AVCOL_RANGE_MPEG: .limited
+        default: .unspecified
+        }
+        return ColourDescription(
+            primaries: ColourPrimaries(code: Int(parameters.color_primaries.rawValue)),
+            transfer: TransferCharacteristics(code: Int(parameters.color_trc.rawValue)),
+            matrix: MatrixCoefficients(code: Int(parameters.color_space.rawValue)), range: range)
+    }
+
+    private static func frameRate(_ stream: UnsafeMutablePointer<AVStream>) -> Double? {
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        return rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+    }
+
+    /// Index entries the MP4/MOV demuxer marked `AVINDEX_DISCARD_FRAME` for the edit list.
+    private static func hiddenPackets(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var hidden = 0
+        for entry in 0..<avformat_index_get_entries_count(stream) {
+            if let item = avformat_index_get_entry(stream, entry), item.pointee.flags & AVINDEX_DISCARD_FRAME != 0 { hidden += 1 }
+        }
+        return hidden
+    }
+
+    /// The four printable characters of a codec tag, or empty.
+    static func fourCC(_ tag: UInt32) -> String {
+        guard tag != 0 else { return "" }
+        let bytes = (0..<4).map { UInt8((tag >> (8 * UInt32($0))) & 0xFF) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the display matrix turns the picture sideways (±90°), so width and height swap.
+    var isSideways: Bool {
+        let quarter = (abs(rotation).truncatingRemainder(dividingBy: 180))
+        return abs(quarter - 90) < 1
+    }
+}
