@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import ConvertCore
+import Synchronization
 
 /// Owns an encoding `AVCodecContext`, freed with `avcodec_free_context`.
 ///
@@ -36,7 +37,21 @@ final class CodecEncoder {
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
+        withLifecycleLock { avcodec_free_context(&owned) }
+    }
+
+    /// Serialises opening and freeing SVT-AV1 encoders across the process. SVT-AV1 (1.4 in
+    /// Debian 12, and later releases) keeps its CPU topology in one unguarded global: every
+    /// encoder's set-up fills it in and every encoder's teardown frees it, whatever other encoders
+    /// are alive, so two jobs opening or closing AV1 encoders at once crash inside the library.
+    private static let svtLifecycle = Mutex(())
+
+    /// Whether this encoder is SVT-AV1, whose set-up and teardown must not overlap another's.
+    private var needsLifecycleLock: Bool { String(cString: codec.pointee.name) == "libsvtav1" }
+
+    private func withLifecycleLock<T>(_ body: () -> T) -> T {
+        guard needsLifecycleLock else { return body() }
+        return CodecEncoder.svtLifecycle.withLock { _ in body() }
     }
 
     /// The encoder's sample rates; empty when it accepts any.
@@ -147,7 +162,7 @@ final class CodecEncoder {
     func open(options: [(String, String)]) throws(ConvertError) {
         var dictionary: OpaquePointer? = nil
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let code = avcodec_open2(context, codec, &dictionary)
+        let code = withLifecycleLock { avcodec_open2(context, codec, &dictionary) }
         av_dict_free(&dictionary)
         try FFmpeg.check(code, "open the \(String(cString: codec.pointee.name)) encoder", path: path, category: .internal)
     }

@@ -9,13 +9,11 @@ import Glibc
 /// FFmpeg logs to stderr by default, and a library must not write there: errors reach the caller
 /// as ``ConvertError``s instead. Setting `OFFCONVERT_FFMPEG_LOG` (to anything) leaves FFmpeg's own
 /// log on, for debugging. x265 is quietened through its `log-level` option; SVT-AV1 reads
-/// `SVT_LOG` from the environment, which only an executable may set (``FFmpegLogging/quietEncodersEnvironment``).
+/// `SVT_LOG` from the environment, which only an executable may set, at its start
+/// (``FFmpegLogging/quietEncodersEnvironment``): the library never changes the environment.
 package enum FFmpegLogging {
     private static let configured: Void = {
         if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
-        // Still set here as well as by the executables: a library user's process (the test
-        // runner) crashed inside libSvtAv1Enc 1.4.1 without it. Moving it out is #21's open part.
-        quietEncodersEnvironment()
     }()
 
     /// Configures FFmpeg's logging; every entry point that opens FFmpeg calls it first.
