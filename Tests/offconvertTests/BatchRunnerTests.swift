@@ -247,7 +247,7 @@ struct BatchRunnerTests {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["--testing-library", "swift-testing", "--filter", "BatchKillChild"]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLIRunner.childEnvironment
         environment[KillChildEnvironment.folder] = folder.path
         child.environment = environment
         child.standardOutput = FileHandle.nullDevice

@@ -214,7 +214,7 @@ struct EverydayUseTests {
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": folder.state]) { $1 }
+        process.environment = CLIRunner.childEnvironment.merging(["XDG_STATE_HOME": folder.state]) { $1 }
         try process.run()
         let out = folder.url.appendingPathComponent("out").path
         // Once the encoder writes its temporary, x265 has half a minute of work left.

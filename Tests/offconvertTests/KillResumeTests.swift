@@ -10,7 +10,7 @@ extension CLIRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLIRunner.childEnvironment
         environment["NO_COLOR"] = "1"
         environment["XDG_STATE_HOME"] = stateHome
         process.environment = environment
@@ -83,7 +83,7 @@ struct KillResumeTests {
             let path = out.appendingPathComponent(name).path
             #expect(try await Self.decodesCleanly(path), "\(name) is not a whole JPEG")
         }
-        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path]).status()
+        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone).status()
         #expect(allowance.used == 1, "the batch is charged once, its resume included")
         #expect(allowance.reserved == 0, "the killed run's reservation is freed, not charged twice")
     }
@@ -116,7 +116,7 @@ struct KillResumeTests {
         let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? .max
         #expect(size <= 1_000_000)
         #expect(try await Self.decodesCleanly(output))
-        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path]).status()
+        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone).status()
         #expect(allowance.used == 1, "the killed run placed nothing and costs nothing")
         #expect(allowance.reserved == 0)
     }

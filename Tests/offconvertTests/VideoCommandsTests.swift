@@ -76,7 +76,7 @@ struct VideoCommandsTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         // Its own allowance, so the run neither uses nor depends on the tester's.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLIRunner.childEnvironment
         environment["XDG_STATE_HOME"] = directory.path + "-state"
         process.environment = environment
         defer { try? FileManager.default.removeItem(atPath: directory.path + "-state") }

@@ -16,7 +16,7 @@ struct WatchCommandTests {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.executableURL = CLIRunner.executable
             process.arguments = ["watch"] + arguments
-            var environment = ProcessInfo.processInfo.environment
+            var environment = CLIRunner.childEnvironment
             environment["XDG_STATE_HOME"] = state
             environment["NO_COLOR"] = "1"
             process.environment = environment

@@ -21,14 +21,34 @@ enum CLIRunner {
         return root.appendingPathComponent(".build/debug/offconvert")
     }()
 
+    /// Hours ahead of UTC of a zone in which it was about noon when the tests started. The daily
+    /// allowance counts local days, so a suite that ran across local midnight saw the count go back
+    /// to zero half-way through a test; no run of the suite lasts twelve hours.
+    static let noonHoursAhead: Int = {
+        var now = time(nil)
+        var utc = tm()
+        gmtime_r(&now, &utc)
+        return 12 - Int(utc.tm_hour)
+    }()
+
+    /// The zone of ``childEnvironment``, for tests that read a child's allowance in-process.
+    static let childTimeZone = TimeZone(secondsFromGMT: noonHoursAhead * 3600)
+
+    /// The environment every child process of the tests starts from: this process's, with `TZ`
+    /// set to the fixed-offset zone of ``noonHoursAhead``.
+    static let childEnvironment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        // POSIX TZ offsets count hours west of UTC: "OFFCONVERT-3" is three hours ahead.
+        environment["TZ"] = "OFFCONVERT\(-noonHoursAhead)"
+        return environment
+    }()
+
     /// The standard output of another tool (`ldd`, `exiftool`) run to completion, as text.
     static func toolOutput(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = childEnvironment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -84,7 +104,7 @@ enum CLIRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = childEnvironment
         env["NO_COLOR"] = "1"
         env["XDG_STATE_HOME"] = stateHome + "/" + UUID().uuidString
         for (key, value) in environment { env[key] = value }
