@@ -122,7 +122,7 @@ package enum CLI {
         return ExitCode.usage
     }
 
-    package static func overview(_ commands: [any Command.Type]) -> String {
+    static func overview(_ commands: [any Command.Type]) -> String {
         var lines = [
             "OVERVIEW: Convert and shrink photos and videos on this machine. Nothing is uploaded.",
             "",

@@ -10,7 +10,7 @@ package enum MediaRunners {
     package typealias Runner = @Sendable (MediaWork, ParsedArguments, Console) async throws -> Int32
 
     /// The executable with the video engine, installed next to `offconvert` and `offconvert-photo`.
-    package static let executableName = "offconvert-media"
+    static let executableName = "offconvert-media"
 
     private static let installed = Mutex<Runner?>(nil)
 
@@ -32,7 +32,7 @@ package enum MediaRunners {
     /// Replaces this process with `offconvert-media` running this process's own command line
     /// (exec): the same PID, terminal, open files and environment, so a script, a signal or
     /// `kill` sees one program. Returns only when the exec fails, with the exit code to leave with.
-    package static func handOff(console: Console) -> Int32 {
+    static func handOff(console: Console) -> Int32 {
         let own = ownExecutablePath()
         // The engine without a runner would exec itself forever; it cannot happen with the runner
         // installed at start, and is an error rather than a loop if it ever does.

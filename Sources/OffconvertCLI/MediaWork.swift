@@ -29,12 +29,12 @@ package enum MediaWork: String, CaseIterable, Sendable {
     case convertVideo = "convert"
 
     /// The command whose work this is.
-    package var commandName: String { rawValue }
+    var commandName: String { rawValue }
 
     /// Whether the whole command always needs the engine: the `offconvert` launcher then starts
     /// `offconvert-media` for it directly. The other cases run in `offconvert-photo` until their
     /// options say they need the engine, and then hand the command line on.
-    package var alwaysNeedsEngine: Bool {
+    var alwaysNeedsEngine: Bool {
         switch self {
         case .heicToJpgLive, .convertVideo: false
         case .sendToWindows, .compress, .email, .gif, .extractAudio, .stripLocation, .info, .capabilities, .livePhoto: true

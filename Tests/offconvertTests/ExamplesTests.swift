@@ -1,5 +1,5 @@
 import Foundation
-import OffconvertCLI
+@testable import OffconvertCLI
 import Testing
 
 /// Every example in the README and in every command's `--help`, run exactly as written by a

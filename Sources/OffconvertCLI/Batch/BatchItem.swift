@@ -18,7 +18,7 @@ package struct BatchItem: Sendable {
     package var inputBytes: Int64 = 0
     /// The input's permission bits and modification time before the conversion, given to its
     /// outputs (read before, so an in-place change keeps the original's time).
-    package var inputStamp: FileStamp?
+    var inputStamp: FileStamp?
     /// Every input the item reads: ``input`` alone, or all of the batch's inputs when they go
     /// into one output (after inputs of another kind were set aside).
     package var sources: [String] = []

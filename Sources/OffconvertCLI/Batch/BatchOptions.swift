@@ -11,20 +11,20 @@ package struct BatchOptions: Sendable {
     package var inputs: [String]
     /// For inputs found inside a folder argument, the folders between it and the file, so the
     /// outputs keep that layout under `--output-dir` (see ``InputCollector/File/subfolder``).
-    package var subfolders: [String: String] = [:]
+    var subfolders: [String: String] = [:]
     /// Folders inside folder arguments that were not opened (no `--recursive`).
-    package var skippedFolders: [String] = []
+    var skippedFolders: [String] = []
     /// `--output-dir`; nil to write next to each input (or to ``outputFile``).
     package var outputDirectory: String?
     /// `-o NAME.EXT` for a single input: the output file itself rather than a folder (a name with
     /// a media file extension that is not an existing folder).
-    package var outputFile: String?
+    var outputFile: String?
     /// `--overwrite`.
     package var overwrite = false
     /// `--jobs`.
     package var jobs: Int
     /// `--memory-budget` in bytes.
-    package var memoryBudget: Int64
+    var memoryBudget: Int64
     /// `--dry-run`.
     package var dryRun = false
     /// Not `--no-resume`.
@@ -38,13 +38,13 @@ package struct BatchOptions: Sendable {
     /// `--shard I/N` as (I, N), 1-based.
     package var shard: (index: Int, count: Int)?
     /// Not `--no-keep-times`: outputs take their source's modification time.
-    package var keepTimes = true
+    var keepTimes = true
     /// `--max-pixels`: the decompression-bomb limit handed to every request.
     package var maxPixels = PixelLimit.defaultMaxPixels
 
     /// `--max-pixels`, shared by every converting command (batch or not) so the limit is spelled
     /// and checked in one place.
-    package static let maxPixelsOption = Option.integer(
+    static let maxPixelsOption = Option.integer(
         "max-pixels", in: 1...Int(Int32.max) * 16,
         help: "Refuse images and video frames with more pixels than this (protects against decompression bombs).",
         default: String(PixelLimit.defaultMaxPixels))
@@ -60,39 +60,39 @@ package struct BatchOptions: Sendable {
         help: "Write the outputs to this folder (created if missing) instead of next to each input. "
             + "For one input, a name with the output's extension (-o small.jpg) is the output file itself.")
     /// `-r`.
-    package static let recursive = Flag(
+    static let recursive = Flag(
         "recursive", short: "r", help: "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir).")
     /// `--overwrite`.
-    package static let overwriteFlag = Flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced.")
+    static let overwriteFlag = Flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced.")
     /// `-j`.
-    package static let jobsOption = Option.integer("jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
+    static let jobsOption = Option.integer("jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
     /// `--memory-budget`.
-    package static let memoryBudgetOption = Option.byteCount(
+    static let memoryBudgetOption = Option.byteCount(
         "memory-budget", help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory")
     /// `--from-file`.
-    package static let fromFile = Option.text(
+    static let fromFile = Option.text(
         "from-file", value: "list",
         help: "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped.")
     /// `--shard`.
-    package static let shardOption = Option.text(
+    static let shardOption = Option.text(
         "shard", value: "i/n", help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path.")
     /// `--dry-run`.
-    package static let dryRunFlag = Flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing.")
+    static let dryRunFlag = Flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing.")
     /// `--keep-times`.
-    package static let keepTimesFlag = Flag("keep-times", help: "Outputs keep the source's modification time (the default).")
+    static let keepTimesFlag = Flag("keep-times", help: "Outputs keep the source's modification time (the default).")
     /// `--no-keep-times`.
-    package static let noKeepTimes = Flag(
+    static let noKeepTimes = Flag(
         "no-keep-times",
         help: "Give outputs the time of the conversion. By default they keep the source's modification time "
             + "(--keep-times), so galleries and 'ls -t' keep their order; permissions always follow the source.")
     /// `--no-resume`.
-    package static let noResume = Flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command.")
+    static let noResume = Flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command.")
     /// `--json`.
-    package static let jsonFlag = Flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
+    static let jsonFlag = Flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
     /// `--quiet`.
-    package static let quietFlag = Flag("quiet", help: "Print only errors: no progress, notes or summary.")
+    static let quietFlag = Flag("quiet", help: "Print only errors: no progress, notes or summary.")
     /// `--verbose`.
-    package static let verboseFlag = Flag("verbose", help: "Also print the low-level cause of each error.")
+    static let verboseFlag = Flag("verbose", help: "Also print the low-level cause of each error.")
 
     /// The input files argument of a command over many files: optional on the command line
     /// because `--from-file` and `-` can supply them (``parse(_:standardInput:)`` requires some).
@@ -114,7 +114,7 @@ package struct BatchOptions: Sendable {
     ] + outputStyleSpecs
 
     /// `--quiet` and `--verbose`: every converting command has them.
-    package static let outputStyleSpecs: [OptionSpec] = [quietFlag.spec, verboseFlag.spec]
+    static let outputStyleSpecs: [OptionSpec] = [quietFlag.spec, verboseFlag.spec]
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
     package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput) throws(UsageError) -> BatchOptions {
@@ -198,7 +198,7 @@ package struct BatchOptions: Sendable {
     }
 
     /// Extensions that make `-o NAME` a file name rather than a folder.
-    package static let outputFileExtensions: Set<String> = [
+    static let outputFileExtensions: Set<String> = [
         "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "jxl", "mp4", "mov", "mkv", "webm", "m4a", "mp3", "wav", "flac", "opus", "ogg",
     ]
 
@@ -213,7 +213,7 @@ package struct BatchOptions: Sendable {
         return Int(hash % UInt64(count)) + 1
     }
 
-    package static func readStandardInput() -> String {
+    static func readStandardInput() -> String {
         String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     }
 }

@@ -123,20 +123,20 @@ package final class BatchPrinter: Sendable {
     }
 
     /// Folders inside folder arguments that were not opened.
-    package func foldersNotOpened(_ folders: [String]) {
+    func foldersNotOpened(_ folders: [String]) {
         guard !json, !quiet, let first = folders.first else { return }
         text(Messages.text(.foldersNotOpened, "\(folders.count)", first.terminalSafe), error: true)
     }
 
     /// The command line asked for something the batch cannot do (exit 64).
-    package func usageFailed(_ message: String) {
+    func usageFailed(_ message: String) {
         board?.clear()
         if json { return emit(.failed(ConvertError(.request, code: .usage, message: message))) }
         text(red(Messages.text(.errorPrefix)) + " " + message.terminalSafe, error: true)
     }
 
     /// The allowance refused the batch: one line, or a `failed` line per item with `--json`.
-    package func allowanceRefused(_ error: ConvertError, items: [BatchItem]) {
+    func allowanceRefused(_ error: ConvertError, items: [BatchItem]) {
         guard json else { return commandFailed(error) }
         for item in items { emit(.failed(index: item.index, input: item.input, error)) }
     }
@@ -147,7 +147,7 @@ package final class BatchPrinter: Sendable {
         text(red(Messages.text(.errorPrefix)) + " " + describe(error), error: true)
     }
 
-    package func journalFailed(_ error: ConvertError) {
+    func journalFailed(_ error: ConvertError) {
         // The output is in place; only resuming after a crash would redo this item.
         text(Messages.text(.warningPrefix) + " " + Messages.text(.journalFailed, describe(error)), error: true)
     }

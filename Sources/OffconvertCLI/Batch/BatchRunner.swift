@@ -250,7 +250,7 @@ package enum BatchRunner {
 
 extension ConvertError {
     /// Any error from the allowance wrapper as a `ConvertError` (it only ever throws those).
-    package static func wrap(_ error: any Error) -> ConvertError {
+    static func wrap(_ error: any Error) -> ConvertError {
         if let error = error as? ConvertError { return error }
         return ConvertError(.internal, code: .internalError, message: "An unexpected error stopped the batch.",
             underlying: String(describing: error))

@@ -22,7 +22,7 @@ package struct BatchWork: Sendable {
     /// Set when every input goes into one output at this path (`images-to-pdf`): the batch is
     /// then one item (reported under the first input) whose conversion reads all the inputs.
     /// An existing file there is replaced only with `--overwrite`, and never when it is an input.
-    package var singleOutput: String? = nil
+    var singleOutput: String? = nil
     /// What the batch converts; other inputs are set aside (see ``InputTriage``). Every input
     /// by default; each command says what it reads.
     package var accepts: InputTriage.Accepts = .anything

@@ -21,13 +21,13 @@ package struct InputCollector {
     }
 
     /// Whether subfolders of a folder argument are opened too.
-    package var recursive: Bool
+    var recursive: Bool
     /// The files, in order: arguments as given, a folder's files sorted by name.
     package private(set) var files: [File] = []
     /// Folders found inside folder arguments and not opened (no `--recursive`).
-    package private(set) var skippedFolders: [String] = []
+    private(set) var skippedFolders: [String] = []
     /// Whether any argument was a folder.
-    package private(set) var hadFolders = false
+    private(set) var hadFolders = false
     /// Folders deeper than this are not opened: a symlink loop or a hostile tree stops here.
     package static let maximumDepth = 64
 
@@ -41,7 +41,7 @@ package struct InputCollector {
     /// The non-comment lines of a `--from-file` list: blank lines and lines starting with `#`
     /// (after leading white space) are skipped; a trailing `\r` (a list saved on Windows) is
     /// dropped.
-    package static func listLines(_ text: String) -> [String] {
+    static func listLines(_ text: String) -> [String] {
         // "\r\n" is one Character in Swift: split on both.
         text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).compactMap { raw in
             var line = Substring(raw)

@@ -33,7 +33,7 @@ package enum InputTriage {
         /// Why, in words (`a video, not a photo`); for `--json` and the skipped line.
         package var reason: String
         /// Whether it is only counted, not named (sidecars, hidden files).
-        package var silent: Bool
+        var silent: Bool
     }
 
     /// What an input is, from its name (sidecars) and its first bytes.
@@ -48,7 +48,7 @@ package enum InputTriage {
     }
 
     /// Extensions of files that accompany a photo or video and are not media themselves.
-    package static let sidecarExtensions: Set<String> = ["aae", "xmp", "thm", "lrv", "lrf", "json", "xml", "ini", "db", "md5"]
+    static let sidecarExtensions: Set<String> = ["aae", "xmp", "thm", "lrv", "lrf", "json", "xml", "ini", "db", "md5"]
 
     /// Extensions of photos offconvert reads; a file so named that does not read as a photo is
     /// a damaged photo (a failure), not a file to skip.
@@ -72,7 +72,7 @@ package enum InputTriage {
     }
 
     /// Nil when `input` is converted; otherwise why it is set aside.
-    package static func verdict(for input: String, content: Content, accepts: Accepts) -> SetAside? {
+    static func verdict(for input: String, content: Content, accepts: Accepts) -> SetAside? {
         switch (content, accepts) {
         case (.sidecar, _):
             return SetAside(path: input, reason: "a sidecar file, not a photo or video", silent: true)

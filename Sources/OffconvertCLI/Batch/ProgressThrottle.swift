@@ -14,7 +14,7 @@ package final class ProgressThrottle: Sendable {
     }
 
     /// Whether `progress` of item `index` should be printed now (and records it if so).
-    package func admit(_ index: Int, _ progress: JobProgress, now: ContinuousClock.Instant = .now) -> Bool {
+    func admit(_ index: Int, _ progress: JobProgress, now: ContinuousClock.Instant = .now) -> Bool {
         last.withLock { last in
             if let previous = last[index], previous.stage == progress.stage, progress.fraction < 1,
                 now - previous.at < interval
@@ -27,7 +27,7 @@ package final class ProgressThrottle: Sendable {
     }
 
     /// Drops what is remembered about an item that has ended.
-    package func forget(_ index: Int) {
+    func forget(_ index: Int) {
         _ = last.withLock { $0.removeValue(forKey: index) }
     }
 }

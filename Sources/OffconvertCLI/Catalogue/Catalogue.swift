@@ -11,27 +11,27 @@ package enum Catalogue {
         /// The output format, as `--to` and file extensions spell it (`jpg`, `mp4`, `pdf`).
         package var target: String
         /// What reads it: photos or videos.
-        package var inputKind: MediaKind
+        var inputKind: MediaKind
         /// The command that writes it.
         package var command: String
         /// Whether the command takes `--to target`.
-        package var usesTo: Bool
+        var usesTo: Bool
         /// The options that apply to this output (the batch options apply to every output).
         package var options: [OptionSpec]
 
         /// How to ask for it: `convert --to jpg` or `heic-to-jpg`.
-        package var invocation: String { usesTo ? "\(command) --to \(target)" : command }
+        var invocation: String { usesTo ? "\(command) --to \(target)" : command }
     }
 
     /// The photo formats offconvert writes, by `--to` name.
-    package static let photoTargets: [String] = PhotoFormat.allCases.filter(isWritable).map(\.fileExtension)
+    static let photoTargets: [String] = PhotoFormat.allCases.filter(isWritable).map(\.fileExtension)
     /// Every `convert --to` value.
-    package static let allTargets: [String] = photoTargets + VideoContainer.allCases.map(\.rawValue)
+    static let allTargets: [String] = photoTargets + VideoContainer.allCases.map(\.rawValue)
 
     /// Photo inputs (read by content), by short name.
-    package static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
+    static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
     /// Video inputs the engine is built for (anything else FFmpeg reads is tried too).
-    package static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts"]
+    static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts"]
 
     /// The photo engine writes every format but GIF.
     private static func isWritable(_ format: PhotoFormat) -> Bool { format != .gif }
@@ -45,7 +45,7 @@ package enum Catalogue {
     /// encoders (not PNG), lossless for WebP and JPEG XL, a target size for JPEG and WebP, a bit depth for
     /// HEIC (AVIF is written at 8 bits only: libheif 1.15's AV1 encoder aborts on 10-bit input,
     /// so `--depth` is not offered for it).
-    package static func photoOption(_ long: String, appliesTo format: PhotoFormat) -> Bool {
+    static func photoOption(_ long: String, appliesTo format: PhotoFormat) -> Bool {
         switch long {
         case "quality": format != .png
         case "lossless": format == .webp || format == .jxl
@@ -102,7 +102,7 @@ package enum Catalogue {
     }()
 
     /// The `convert --to target` output, or a usage error listing every target.
-    package static func convertOutput(_ target: String) throws(UsageError) -> Output {
+    static func convertOutput(_ target: String) throws(UsageError) -> Output {
         let name = photoFormat(target)?.fileExtension ?? target
         guard let output = outputs.first(where: { $0.command == ConvertCommand.spec.name && $0.target == name }) else {
             var message = "The value '\(target.terminalSafe)' is invalid for '--to': expected one of \(allTargets.joined(separator: ", "))."
@@ -117,7 +117,7 @@ package enum Catalogue {
 
     /// Refuses options given on the command line that do not shape `output`, listing the ones
     /// that do.
-    package static func validate(_ arguments: ParsedArguments, for output: Output) throws(UsageError) {
+    static func validate(_ arguments: ParsedArguments, for output: Output) throws(UsageError) {
         let allowed = Set(output.options.map(\.long) + BatchOptions.specs.map(\.long) + ["to"])
         let given = Array(arguments.values.keys) + Array(arguments.flags)
         for long in given.sorted() where !allowed.contains(long) {

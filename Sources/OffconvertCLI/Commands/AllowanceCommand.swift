@@ -27,7 +27,7 @@ package enum AllowanceCommand: Command {
         package var resetsAt: String
         package var unlocked: Bool
         package var licensee: String?
-        package var licenseExpires: String?
+        var licenseExpires: String?
         package var licenseProblem: String?
         package var damaged: Bool
 

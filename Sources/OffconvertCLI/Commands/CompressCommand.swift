@@ -10,7 +10,7 @@ package enum CompressCommand: MediaCommand {
         "target", short: "t", value: "size",
         help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes).")
     /// `--duration`, as the size commands explain it.
-    package static let sizedDuration = VideoOptions.duration.spec.helping(
+    static let sizedDuration = VideoOptions.duration.spec.helping(
         "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part.")
 
     package static let spec = CommandSpec(

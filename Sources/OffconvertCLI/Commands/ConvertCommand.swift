@@ -20,7 +20,7 @@ package enum ConvertCommand: Command {
             + "(AVIF is always 8-bit: 10-bit AVIF is not available with Debian 12's libheif.)")
 
     /// The photo-only options of `convert` (the photo commands' options, `--lossless` and `--depth`).
-    package static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [lossless.spec, depth.spec]
+    static let photoOptions: [OptionSpec] = PhotoWork.commonOptions + [lossless.spec, depth.spec]
 
     package static let spec = CommandSpec(
         name: "convert",

@@ -12,7 +12,7 @@ package enum ExtractAudioCommand: MediaCommand {
             + "(default: the sound's own format when it is one of these, else m4a).")
 
     /// Its own options (the batch options follow them).
-    package static let ownOptions: [OptionSpec] = [
+    static let ownOptions: [OptionSpec] = [
         format.spec,
         VideoOptions.audioTrack.spec.helping("Save this audio track (1 is the first) instead of the first AAC one."),
         VideoOptions.allAudio.spec.helping("Save every audio track, together in one .m4a (the one audio format here that holds several)."),

@@ -24,7 +24,7 @@ package enum FormatsCommand: Command {
         package struct Option: Encodable {
             package var name: String
             package var value: String?
-            package var defaultValue: String?
+            var defaultValue: String?
             package var help: String
         }
 
@@ -40,8 +40,8 @@ package enum FormatsCommand: Command {
             package var outputs: [Output]
         }
 
-        package var groups: [Group]
-        package var sharedOptions: [String]
+        var groups: [Group]
+        var sharedOptions: [String]
     }
 
     package static func report() -> Report {

@@ -16,7 +16,7 @@ package enum GIFCommand: MediaCommand {
                                               help: "Width in pixels, 16 to 1280; never enlarged.", default: "480")
 
     /// Its own options (the batch options follow them).
-    package static let ownOptions: [OptionSpec] = [
+    static let ownOptions: [OptionSpec] = [
         start.spec, duration.spec, fps.spec, width.spec,
     ]
 

@@ -49,7 +49,7 @@ package enum HeicToJpgCommand: Command {
     }
 
     /// The summary's line about the Live Photo videos a run without `--live` did not touch.
-    package static func leftAloneLine(_ count: Int) -> String {
+    static func leftAloneLine(_ count: Int) -> String {
         "\(count) Live Photo video\(count == 1 ? " was" : "s were") not converted "
             + "(add --live mp4 or --live gif to write each beside its photo)."
     }

@@ -5,7 +5,7 @@ import Foundation
 package enum ImagesToPdfCommand: Command {
     /// Its own options (a subset of the batch options follows them: one output needs no
     /// naming, sharding or parallelism).
-    package static let ownOptions: [OptionSpec] = [output.spec, page.spec, margin.spec, quality.spec, maxSize.spec]
+    static let ownOptions: [OptionSpec] = [output.spec, page.spec, margin.spec, quality.spec, maxSize.spec]
 
     /// `-o`.
     package static let output = Option.text("output", short: "o", value: "file", help: "The PDF to write (required).")
@@ -24,12 +24,12 @@ package enum ImagesToPdfCommand: Command {
     package static let quality = Option.integer(
         "quality", short: "q", in: 1...100, help: "JPEG quality for images that must be re-encoded.", default: "90")
     /// `--max-size`.
-    package static let maxSize = Option.integer(
+    static let maxSize = Option.integer(
         "max-size", value: "px", in: 16...65535,
         help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded.")
 
     /// The batch options that apply to one output from many inputs.
-    package static let batchOptions: [OptionSpec] = [
+    static let batchOptions: [OptionSpec] = [
         BatchOptions.recursive.spec,
         // The PDF's name is the user's choice: it is replaced or refused, never numbered.
         BatchOptions.overwriteFlag.spec.helping("Replace the PDF if it exists (never one of the images)."),
@@ -84,7 +84,7 @@ package enum ImagesToPdfCommand: Command {
     }
 
     /// Points from `10mm`, `1cm`, `0.5in`, `36pt` or a bare number of points.
-    package static func parseMargin(_ text: String) -> Double? {
+    static func parseMargin(_ text: String) -> Double? {
         let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1)]
         let lowered = text.lowercased()
         for (suffix, factor) in units where lowered.hasSuffix(suffix) {

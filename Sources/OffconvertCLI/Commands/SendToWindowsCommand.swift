@@ -9,7 +9,7 @@ package enum SendToWindowsCommand: MediaCommand {
     package static let preset = VideoOptions.preset(default: VideoSituation.sendToWindows.defaultPreset)
 
     /// Its own options (the batch options follow them).
-    package static let ownOptions: [OptionSpec] = [
+    static let ownOptions: [OptionSpec] = [
         VideoOptions.keepLocation.spec, preset.spec, VideoOptions.start.spec, VideoOptions.duration.spec,
         VideoOptions.rawFrameRate.spec,
     ]

@@ -4,7 +4,7 @@ import ConvertCore
 /// container and codec asked for. ``ConvertCommand`` parses the command line and calls it.
 package enum VideoConvertCommand {
     /// The video-only options of `convert`.
-    package static let ownOptions: [OptionSpec] = [
+    static let ownOptions: [OptionSpec] = [
         VideoOptions.codec(for: .mp4).spec, VideoOptions.crf.spec, preset.spec, VideoOptions.maxHeight.spec,
         VideoOptions.keepLocation.spec, VideoOptions.audioTrack.spec, VideoOptions.allAudio.spec, VideoOptions.start.spec,
         VideoOptions.duration.spec, VideoOptions.rawFrameRate.spec,

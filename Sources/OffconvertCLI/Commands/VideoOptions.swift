@@ -55,7 +55,7 @@ package enum VideoOptions {
 
     /// Seconds from `12.5`, `mm:ss` or `hh:mm:ss`; nil for anything else (negative, 60 or more
     /// minutes or seconds in a field with a larger one before it, more than three fields).
-    package static func parseTime(_ text: String) -> Double? {
+    static func parseTime(_ text: String) -> Double? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(fields.count), let last = Double(fields[fields.count - 1]), last.isFinite, last >= 0,
               fields.last?.first?.isNumber == true

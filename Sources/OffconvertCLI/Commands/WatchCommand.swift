@@ -11,7 +11,7 @@ package enum WatchCommand: Command {
     package static let output = Option.text(
         "output-dir", short: "o", value: "dir", help: "Write the outputs here (created if missing) instead of next to each file.")
     /// `-r`.
-    package static let recursive = Flag("recursive", short: "r", help: "Also watch the subfolders (and the ones created later).")
+    static let recursive = Flag("recursive", short: "r", help: "Also watch the subfolders (and the ones created later).")
     /// `--settle`.
     package static let settle = Option.integer(
         "settle", value: "ms", in: 0...600_000, help: "How long a file must stay unchanged before it is converted.", default: "1500")

@@ -11,18 +11,18 @@ package struct DesktopAction: Sendable {
     /// The offconvert command the action runs on the selection.
     package var command: String
     /// The MIME types it is offered for (Dolphin, Nemo).
-    package var mimeTypes: [String]
+    var mimeTypes: [String]
     /// The file extensions it is offered for, lowercase (Thunar's patterns).
     package var extensions: [String]
     /// A freedesktop icon name.
-    package var icon: String
+    var icon: String
     /// Whether its result is text to show (info) rather than files written next to the inputs.
-    package var showsOutput = false
+    var showsOutput = false
 
     /// Whether it is offered for photos (Thunar's `<image-files/>`).
-    package var forPhotos: Bool { mimeTypes.contains { $0.hasPrefix("image/") } }
+    var forPhotos: Bool { mimeTypes.contains { $0.hasPrefix("image/") } }
     /// Whether it is offered for videos (Thunar's `<video-files/>`).
-    package var forVideos: Bool { mimeTypes.contains { $0.hasPrefix("video/") } }
+    var forVideos: Bool { mimeTypes.contains { $0.hasPrefix("video/") } }
 
     /// Photo formats offconvert reads that are not already JPEG.
     static let photoTypes = ["image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif"]

@@ -20,7 +20,7 @@ package enum DesktopInstaller {
 
     /// The `offconvert` launcher installed beside this executable: the command every menu runs,
     /// by absolute path, because a file manager's PATH may not have `~/.local/bin`.
-    package static func launcherPath() -> String {
+    static func launcherPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let own = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
@@ -28,7 +28,7 @@ package enum DesktopInstaller {
     }
 
     /// What installing writes.
-    package static func installPlan(places: DesktopPlaces, executable: String) throws(ThunarActions.Unreadable) -> [Change] {
+    static func installPlan(places: DesktopPlaces, executable: String) throws(ThunarActions.Unreadable) -> [Change] {
         var changes = DesktopMenus.files(DesktopAction.all, places: places, executable: executable).map(Change.write)
         let existing = try? String(contentsOfFile: places.thunarActions, encoding: .utf8)
         let merged = try ThunarActions.merged(existing, actions: DesktopAction.all, executable: executable)
@@ -38,7 +38,7 @@ package enum DesktopInstaller {
 
     /// What uninstalling changes: our files (those carrying ``DesktopMenus/marker``) removed,
     /// and `uca.xml` rewritten without our actions when it has any.
-    package static func uninstallPlan(places: DesktopPlaces) throws(ThunarActions.Unreadable) -> [Change] {
+    static func uninstallPlan(places: DesktopPlaces) throws(ThunarActions.Unreadable) -> [Change] {
         var changes: [Change] = []
         for file in DesktopMenus.files(DesktopAction.all, places: places, executable: "") {
             guard let text = try? String(contentsOfFile: file.path, encoding: .utf8), text.contains(DesktopMenus.marker) else { continue }

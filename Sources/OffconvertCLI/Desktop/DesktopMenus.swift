@@ -15,8 +15,8 @@ package struct DesktopFile: Sendable, Equatable {
 /// directories: `$XDG_DATA_HOME` (default `~/.local/share`) and `$XDG_CONFIG_HOME` (default
 /// `~/.config`). A relative XDG value is ignored, as the spec requires.
 package struct DesktopPlaces: Sendable {
-    package var dataHome: String
-    package var configHome: String
+    var dataHome: String
+    var configHome: String
 
     package init(environment: [String: String]) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -29,13 +29,13 @@ package struct DesktopPlaces: Sendable {
     }
 
     /// GNOME Files' scripts, in a submenu "offconvert".
-    package var nautilusScripts: String { dataHome + "/nautilus/scripts/offconvert" }
+    var nautilusScripts: String { dataHome + "/nautilus/scripts/offconvert" }
     /// Nemo's actions.
-    package var nemoActions: String { dataHome + "/nemo/actions" }
+    var nemoActions: String { dataHome + "/nemo/actions" }
     /// Dolphin's (KIO's) service menus, KDE Frameworks 5.85 and later.
-    package var serviceMenus: String { dataHome + "/kio/servicemenus" }
+    var serviceMenus: String { dataHome + "/kio/servicemenus" }
     /// Thunar's custom actions.
-    package var thunarActions: String { configHome + "/Thunar/uca.xml" }
+    var thunarActions: String { configHome + "/Thunar/uca.xml" }
 }
 
 /// The menu files of every file manager but Thunar (whose actions share one file with the
@@ -117,7 +117,7 @@ package enum DesktopMenus {
     }
 
     /// `word` for a POSIX shell (and GLib's g_shell_parse_argv): bare when safe, else in single quotes.
-    package static func shellQuoted(_ word: String) -> String {
+    static func shellQuoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@")
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -126,7 +126,7 @@ package enum DesktopMenus {
     /// `word` as one argument of a Desktop Entry `Exec` value: bare when it has no reserved
     /// character, else in double quotes with `"`, `` ` ``, `$` and `\` escaped; then every `\`
     /// doubled, because the value itself is a string in which `\\` stands for `\`.
-    package static func desktopQuoted(_ word: String) -> String {
+    static func desktopQuoted(_ word: String) -> String {
         let reserved = Set(" \t\n\"'\\><~|&;$*?#()`=%")
         guard word.contains(where: { reserved.contains($0) }) else { return word }
         var quoted = "\""
@@ -139,5 +139,5 @@ package enum DesktopMenus {
     }
 
     /// `text` with `%` doubled, where the file manager expands `%F`-style field codes.
-    package static func tokenSafe(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+    static func tokenSafe(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
 }

@@ -7,7 +7,7 @@
 /// them is enough; a file it cannot read that way is refused, never rewritten.
 package enum ThunarActions {
     /// Starts the `<unique-id>` of every action offconvert installs.
-    package static let idPrefix = "offconvert-"
+    static let idPrefix = "offconvert-"
 
     /// A `uca.xml` that could not be read as Thunar's: left alone, and the install says so.
     package struct Unreadable: Error, Sendable {
@@ -53,7 +53,7 @@ package enum ThunarActions {
     }
 
     /// The `unique-id`s of the actions in `text`, in order (for tests and `--dry-run`).
-    package static func uniqueIDs(_ text: String) throws(Unreadable) -> [String] {
+    static func uniqueIDs(_ text: String) throws(Unreadable) -> [String] {
         try split(text).pieces.compactMap { piece in
             guard case .action(let block) = piece, let start = block.range(of: "<unique-id>"),
                 let end = block.range(of: "</unique-id>", range: start.upperBound..<block.endIndex)

@@ -1,7 +1,7 @@
 /// Generates bash, zsh and fish completion scripts from the command specs.
 package enum Completions {
     /// The shells a script can be generated for.
-    package static let shells = ["bash", "zsh", "fish"]
+    static let shells = ["bash", "zsh", "fish"]
 
     package static func render(shell: String, commands: [CommandSpec]) -> String? {
         switch shell {

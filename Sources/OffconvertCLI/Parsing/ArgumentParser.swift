@@ -9,7 +9,7 @@ package struct ParsedArguments: Sendable {
     /// Flags that were given, by long name.
     package var flags: Set<String> = []
     /// Whether `-h`/`--help` was given.
-    package var wantsHelp = false
+    var wantsHelp = false
 }
 
 /// Parses `--name value`, `--name=value`, `-n value`, flags, bundled short flags (`-qv`) and `--`.

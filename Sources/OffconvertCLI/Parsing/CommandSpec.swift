@@ -3,15 +3,15 @@ package struct CommandSpec: Sendable {
     /// The subcommand's name, e.g. `heic-to-jpg`.
     package var name: String
     /// One line saying what it is for.
-    package var abstract: String
+    var abstract: String
     /// Longer help text shown after OVERVIEW, or empty.
-    package var discussion: String = ""
+    var discussion: String = ""
     /// Positional arguments, in order.
     package var arguments: [ArgumentSpec] = []
     /// Options and flags, in the order --help lists them. `-h/--help` is added by the parser.
     package var options: [OptionSpec] = []
     /// A few example invocations (without the leading `offconvert`).
-    package var examples: [String] = []
+    var examples: [String] = []
 }
 
 /// A positional argument.
@@ -33,14 +33,14 @@ package struct OptionSpec: Sendable {
     /// The short name, e.g. `q` for `-q`.
     package var short: Character? = nil
     /// The value's name in help (`<n>`); nil makes this a flag that takes no value.
-    package var valueName: String? = nil
+    var valueName: String? = nil
     /// What it does.
     package var help: String
     /// The default shown as `(default: …)`.
-    package var defaultValue: String? = nil
+    var defaultValue: String? = nil
 
     /// The same option with other help text: for a command whose help says more about it.
-    package func helping(_ text: String) -> OptionSpec {
+    func helping(_ text: String) -> OptionSpec {
         var copy = self
         copy.help = text
         return copy

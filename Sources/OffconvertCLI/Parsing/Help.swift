@@ -1,6 +1,6 @@
 /// Renders help in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, EXAMPLES.
 package enum Help {
-    package static func usageLine(_ spec: CommandSpec) -> String {
+    static func usageLine(_ spec: CommandSpec) -> String {
         var parts = ["offconvert", spec.name]
         for argument in spec.arguments {
             var text = "<\(argument.name.lowercased())>" + (argument.repeating ? " ..." : "")

@@ -50,7 +50,7 @@ package enum PhotoWork {
     }
 
     /// How a resize is named in the batch journal's identity (a changed box is another run).
-    package static func resizeIdentity(_ resize: PhotoResize?) -> String {
+    static func resizeIdentity(_ resize: PhotoResize?) -> String {
         guard let resize else { return "-" }
         return "\(resize.width)x\(resize.height) \(resize.fit.rawValue) \(resize.padding.map { "\($0)" } ?? "-")"
     }
@@ -77,10 +77,10 @@ package enum PhotoWork {
             + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
         default: "85; 55 for HEIC; 90 for JPEG XL")
     /// `--max-size`.
-    package static let maxSize = Option.integer(
+    static let maxSize = Option.integer(
         "max-size", value: "px", in: 16...65535, help: "Shrink so the long edge is at most this many pixels (never enlarged).")
     /// `--resize`.
-    package static let resizeBox = Option.text(
+    static let resizeBox = Option.text(
         "resize", value: "WxH", help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size.")
     /// `--fit`.
     package static let fit = Option<PhotoResize.Fit>.choice(
@@ -95,7 +95,7 @@ package enum PhotoWork {
     /// `--keep-metadata`.
     package static let keepMetadata = Flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails.")
     /// `--strip-metadata`.
-    package static let stripMetadata = Flag("strip-metadata", help: "Remove all EXIF and XMP metadata.")
+    static let stripMetadata = Flag("strip-metadata", help: "Remove all EXIF and XMP metadata.")
     /// `--color`.
     package static let color = Option<ColorPolicy>.choice(
         "color", help: "Keep the colour profile, or convert the pixels to sRGB.", default: .keep)
@@ -117,7 +117,7 @@ package enum PhotoWork {
 
     /// The options every photo conversion command accepts (the batch options are added by
     /// ``options(_:)``).
-    package static let commonOptions: [OptionSpec] = [
+    static let commonOptions: [OptionSpec] = [
         quality.spec, maxSize.spec, resizeBox.spec, fit.spec, keepLocation.spec, keepMetadata.spec, stripMetadata.spec,
         color.spec, hdr.spec, background.spec, allImages.spec,
     ]
@@ -181,7 +181,7 @@ package enum PhotoWork {
 
     /// The ``BatchWork`` of a photo command: each input probed once for its cost, and that probe
     /// handed to its conversion.
-    package static func batchWork(
+    static func batchWork(
         command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "", shrinking: Bool = false
     ) -> BatchWork {
         var work = BatchWork(
@@ -217,7 +217,7 @@ package enum PhotoWork {
     }
 
     /// `result` with a note when its outputs are larger than the source's `inputBytes`.
-    package static func noteIfLarger(_ result: JobResult, than inputBytes: Int64) -> JobResult {
+    static func noteIfLarger(_ result: JobResult, than inputBytes: Int64) -> JobResult {
         let written = result.outputs.reduce(Int64(0)) { $0 + $1.byteCount }
         guard inputBytes > 0, written > inputBytes else { return result }
         var noted = result
@@ -228,7 +228,7 @@ package enum PhotoWork {
     }
 
     /// Why `input` would not convert as a photo, from its header (what `--dry-run` checks), or nil.
-    package static func photoProblem(_ input: String, maxPixels: Int) -> ConvertError? {
+    static func photoProblem(_ input: String, maxPixels: Int) -> ConvertError? {
         if let problem = BatchPlan.fileProblem(input) { return problem }
         do {
             let info = try ImageProbe.probe(path: input)

@@ -7,9 +7,9 @@ import Foundation
 /// metadata), so a hostile file name cannot move the cursor or change the terminal's title.
 package struct Console: Sendable {
     /// Whether stdout is a terminal.
-    package var stdoutIsTTY: Bool
+    var stdoutIsTTY: Bool
     /// Whether stderr is a terminal.
-    package var stderrIsTTY: Bool
+    var stderrIsTTY: Bool
     /// Whether ANSI colour may be used on stderr.
     package var colour: Bool
 
@@ -28,14 +28,14 @@ package struct Console: Sendable {
     package func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
     /// Writes raw text to stderr (for progress redraws).
-    package func errRaw(_ text: String) { write(text, to: STDERR_FILENO) }
+    func errRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
     /// `text` in bold red when colour is allowed.
     package func red(_ text: String) -> String { colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text }
     /// `text` in green when colour is allowed.
     package func green(_ text: String) -> String { colour ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
     /// `text` in yellow when colour is allowed.
-    package func yellow(_ text: String) -> String { colour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    func yellow(_ text: String) -> String { colour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
 
     private func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)

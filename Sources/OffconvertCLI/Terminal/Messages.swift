@@ -43,7 +43,7 @@ package enum Messages {
     }
 
     /// English, built in: every key has a text here (a test checks it).
-    package static let english: [Key: String] = [
+    static let english: [Key: String] = [
         .errorPrefix: "Error:",
         .warningPrefix: "Warning:",
         .itemFailed: "{1}: {2}",
@@ -75,10 +75,10 @@ package enum Messages {
     ]
 
     /// The environment variable naming a translation file.
-    package static let environmentVariable = "OFFCONVERT_MESSAGES"
+    static let environmentVariable = "OFFCONVERT_MESSAGES"
 
     /// The translation in use, read once from `OFFCONVERT_MESSAGES`.
-    package static let overrides: [String: String] = {
+    static let overrides: [String: String] = {
         guard let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty,
             let text = try? String(contentsOfFile: path, encoding: .utf8)
         else { return [:] }

@@ -23,8 +23,8 @@ package final class ProgressBoard: Sendable {
     private struct State {
         package var items: [Int: Item] = [:]
         package var finished = 0
-        package var linesDrawn = 0
-        package var lastDraw = Date.distantPast
+        var linesDrawn = 0
+        var lastDraw = Date.distantPast
     }
 
     private let console: Console
@@ -36,7 +36,7 @@ package final class ProgressBoard: Sendable {
 
     /// After this long without a new step, an item's line says it is working instead of
     /// showing a stale percentage and ETA.
-    package static let quietInterval: TimeInterval = 1.5
+    static let quietInterval: TimeInterval = 1.5
 
     /// A board for `total` items; `enabled` false makes every call a no-op.
     package init(console: Console, total: Int, enabled: Bool) {

@@ -48,7 +48,7 @@ package enum SignalHandling {
 
         /// First signal: cancel every run in progress. A signal with nothing left to cancel
         /// (no run, or every run already cancelled) ends the process.
-        package func received() {
+        func received() {
             let cancelled = runs.withLock { runs -> Set<Int> in
                 let pending = runs.active.filter { !$0.value.interrupted }
                 for (key, run) in pending {
@@ -65,7 +65,7 @@ package enum SignalHandling {
             }
         }
 
-        package func register(_ task: Task<Void, Never>) -> Int {
+        func register(_ task: Task<Void, Never>) -> Int {
             runs.withLock { runs in
                 let key = runs.next
                 runs.next += 1
@@ -74,7 +74,7 @@ package enum SignalHandling {
             }
         }
 
-        package func unregister(_ key: Int) -> Bool {
+        func unregister(_ key: Int) -> Bool {
             runs.withLock { $0.active.removeValue(forKey: key)?.interrupted ?? false }
         }
     }
@@ -87,7 +87,7 @@ package enum SignalHandling {
     package static let exitsWithoutWaiting = Atomic<Bool>(false)
 
     /// How long cancelled work may take to stop before the process exits without it.
-    package static let gracePeriod: DispatchTimeInterval = .milliseconds(800)
+    static let gracePeriod: DispatchTimeInterval = .milliseconds(800)
 
     /// Exits 130 now, without waiting for conversions: their temporaries are removed first.
     static func exitNow() -> Never {
