@@ -196,4 +196,31 @@ struct PrivacyCommandsTests {
         #expect(tags.contains("com.apple.quicktime.make=apple"))
         #expect(!tags.contains("sn123456") && !tags.contains("5f1b0c2e") && !tags.contains("iso6709"))
     }
+
+    @Test("compress reports the tags it dropped as convert does: the same notes and privacy facts",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+    func compressTagNotesMatchConvert() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = CLIRunner.media.appendingPathComponent("generated/location-keys.mov").path
+        func finished(_ arguments: [String], into name: String) async throws -> (notes: [String], location: String?, output: String) {
+            let target = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            let outcome = try await CLIRunner.run(arguments + [input, "--json", "-o", target.path])
+            let line = try #require(outcome.stdout.split(separator: "\n").first { $0.contains("\"event\":\"finished\"") }, "\(outcome.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (object["notes"] as? [String] ?? [], (object["privacy"] as? [String: String])?["location"], object["output"] as? String ?? "")
+        }
+        let converted = try await finished(["convert", "--to", "mp4"], into: "convert")
+        let compressed = try await finished(["compress", "--target", "10MB"], into: "compress")
+        for tagNote in ["location removed", "serial numbers and owner name removed"] {
+            #expect(converted.notes.contains(tagNote), "\(converted.notes)")
+            #expect(compressed.notes.contains(tagNote), "\(compressed.notes)")
+        }
+        #expect(converted.location == "removed" && compressed.location == "removed")
+        let tags = try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-show_format", compressed.output]).lowercased()
+        #expect(!tags.contains("sn123456") && !tags.contains("iso6709"), "\(tags)")
+        let kept = try await finished(["compress", "--target", "10MB", "--keep-location"], into: "kept")
+        #expect(kept.location == "kept" && kept.notes.contains("location kept"), "\(kept.notes)")
+    }
 }

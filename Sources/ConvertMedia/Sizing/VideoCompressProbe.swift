@@ -23,11 +23,6 @@ struct VideoCompressProbe {
         try PixelLimit.check(width: Int(video.width), height: Int(video.height), limit: maxPixels, path: path)
     }
 
-    /// What the output does with the source's location tags.
-    func location(keeping keep: Bool) -> LocationOutcome {
-        .of(hadLocation: media.tags.contains(where: { Metadata.isLocation($0.key) }), kept: keep)
-    }
-
     /// A plan of `lanes` into an MP4-family `format`, cut and timed as the input needs.
     func plan(_ format: OutputFormat, lanes: [LanePlan], keepLocation: Bool) -> VideoPlan {
         var plan = VideoPlan(format: format, lanes: lanes, keepLocation: keepLocation, notes: [])

@@ -123,17 +123,13 @@ enum VideoCompressor {
         return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
     }
 
-    /// Puts the kept pass in place; its notes end with what happened to the location.
+    /// Puts the kept pass in place; its notes end with what happened to the tags, by the rule
+    /// every video job shares (``VideoJob/tagOutcome(pass:keepLocation:keepIdentifiers:media:)``).
     static func commit(_ pass: VideoPass, request: VideoCompressRequest, probe: VideoCompressProbe, notes: [String],
                        reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         let file = try VideoJob.commit(pass, output: request.output, reporter: reporter)
-        let location = probe.location(keeping: request.keepLocation)
-        var notes = notes
-        switch location {
-        case .removed: notes.append("location removed")
-        case .kept: notes.append("location kept")
-        case .noneFound: break
-        }
-        return JobResult(inputPath: request.input, outputs: [file], notes: notes, location: location)
+        let tags = VideoJob.tagOutcome(pass: pass, keepLocation: request.keepLocation, keepIdentifiers: false, media: probe.media)
+        let removed = tags.location == .removed ? ["location removed"] : []
+        return JobResult(inputPath: request.input, outputs: [file], notes: notes + removed + tags.notes, location: tags.location)
     }
 }

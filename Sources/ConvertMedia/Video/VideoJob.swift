@@ -64,14 +64,27 @@ enum VideoJob {
     /// A one-plan job's result: the plan's and the lanes' notes, then what happened to the tags.
     static func result(input: String, file: OutputFile, pass: VideoPass, plan: VideoPlan, media: MediaSnapshot) -> JobResult {
         var notes = plan.notes + pass.laneNotes
-        if pass.removedLocationTags > 0 { notes.append("location removed") }
+        let tags = tagOutcome(pass: pass, keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers, media: media)
+        if tags.location == .removed { notes.append("location removed") }
         if let damaged = pass.damagedNote { notes.append(damaged) }
-        let keptLocation = plan.keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) })
+        return JobResult(inputPath: input, outputs: [file], notes: notes + tags.notes, location: tags.location)
+    }
+
+    /// What a pass did with the source's location and identifying tags, the one rule every video
+    /// job (convert, send-to-windows, compress) reports by: the location is removed when the pump
+    /// left location tags out, kept when the plan kept tags that the source had.
+    /// `notes` holds "location kept" and "serial numbers and owner name removed"; a removed
+    /// location's note is the caller's to place.
+    static func tagOutcome(
+        pass: VideoPass, keepLocation: Bool, keepIdentifiers: Bool, media: MediaSnapshot
+    ) -> (notes: [String], location: LocationOutcome) {
+        var notes: [String] = []
+        let keptLocation = keepLocation && media.tags.contains(where: { Metadata.isLocation($0.key) })
         if keptLocation { notes.append("location kept") }
-        if !plan.keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
+        if !keepIdentifiers && media.tags.contains(where: { Metadata.isIdentifying($0.key) }) {
             notes.append("serial numbers and owner name removed")
         }
         let location: LocationOutcome = keptLocation ? .kept : pass.removedLocationTags > 0 ? .removed : .noneFound
-        return JobResult(inputPath: input, outputs: [file], notes: notes, location: location)
+        return (notes, location)
     }
 }
