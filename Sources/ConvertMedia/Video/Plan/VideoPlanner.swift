@@ -2,6 +2,9 @@ import ConvertCore
 
 /// Turns requests into plans.
 enum VideoPlanner {
+    /// A cut of the source: where it starts and how long it lasts, in seconds.
+    typealias Cut = (start: Double, length: Double)
+
     /// Video codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, videoCodec codec: CodecID) -> Bool {
         switch format.muxer {
@@ -29,82 +32,126 @@ enum VideoPlanner {
         }
     }
 
-    /// Plans a video conversion.
+    /// Plans a video conversion: the video lane (copied or re-encoded), the audio lanes, and the
+    /// notes that say what each does, in the order a reader meets them.
     static func plan(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
-        let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
+        try check(request)
+        let format = OutputFormat.video(request.container)
+        let cut = try cutRange(request, media: media)
+        let planned = try plannedVideo(request, video: video, media: media, format: format, cut: cut)
+        var lanes = [planned.lane]
+        // A re-encode's own notes lead, then the cut, then what it did to HDR.
+        var notes = planned.lead + (cut.map { [cutNote($0)] } ?? []) + planned.rest
+        // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
+        if video.isStereo { notes.append("3D video: left eye only") }
+        let audio = try plannedAudio(request, media: media, format: format, cut: cut)
+        lanes += audio.lanes
+        notes += audio.notes
+        notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
+        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+                             notes: notes)
+        plan.timesByFrameRate = media.isElementaryStream
+        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
+        plan.keepIdentifiers = request.keepMetadata
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: request.input)
+        return plan
+    }
+
+    /// Refuses request values no plan can honour.
+    private static func check(_ request: VideoRequest) throws(ConvertError) {
         if let crf = request.crf, !(0...63).contains(crf) {
             throw ConvertError(.request, code: .requestCrf, message: "The quality (CRF) must be between 0 and 63.")
         }
         if let height = request.maxHeight, height < 16 {
             throw ConvertError(.request, code: .requestMaxHeight, message: "The maximum height must be at least 16 pixels.")
         }
-        let format = OutputFormat.video(request.container)
-        let cut = try cutRange(request, media: media)
-        var notes: [String] = cut.map { [cutNote($0)] } ?? []
+    }
+
+    /// Whether the situation lets the video be copied as it is (before asking whether the
+    /// container can take the copy).
+    private static func wantsCopy(_ request: VideoRequest, video: StreamSnapshot, format: OutputFormat, cut: Cut?) -> Bool {
+        // A copy can only start on a keyframe; a cut is made on the exact frame.
+        guard cut == nil, request.crf == nil else { return false }
         let displayHeight = video.isSideways ? video.width : video.height
-        let scales = request.maxHeight.map { Int32($0) < displayHeight } ?? false
-        var copyVideo: Bool
+        if let height = request.maxHeight, Int32(height) < displayHeight { return false }
         switch request.situation {
         case .sendToWindows:
-            copyVideo = isWindowsCompatible(video) && !scales && request.crf == nil
+            return isWindowsCompatible(video)
         case .convert:
             let wanted = request.codec.map(CodecID.init) ?? video.codec
-            copyVideo = wanted == video.codec && accepts(format, videoCodec: video.codec)
-                && !scales && request.crf == nil
+            return wanted == video.codec && accepts(format, videoCodec: video.codec)
         }
-        // A copy can only start on a keyframe; a cut is made on the exact frame.
-        if cut != nil { copyVideo = false }
-        var lanes: [LanePlan] = []
+    }
+
+    /// The video lane and its notes: a copy when the situation and container allow one, else a
+    /// re-encode whose notes say why and what it did to HDR.
+    private static func plannedVideo(
+        _ request: VideoRequest, video: StreamSnapshot, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+    ) throws(ConvertError) -> (lane: LanePlan, lead: [String], rest: [String]) {
+        let copyVideo = wantsCopy(request, video: video, format: format, cut: cut)
         let copyProblem = copyVideo
             ? (media.isElementaryStream ? rawStreamTiming(media) : copyProblem(video, format: format))
             : nil
-        if copyVideo && copyProblem == nil {
-            lanes.append(.copy(video))
-            notes.append("video copied without re-encoding")
-        } else {
-            guard video.decodable else {
-                throw ConvertError(.unsupported, code: .unsupportedCodec,
-                                   message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
-                                       + "video codec, which this build of FFmpeg cannot decode.", path: path)
-            }
-            // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
-            // codec when the container takes it.
-            let sourceCodec = VideoCodec.allCases.first { CodecID($0) == video.codec && accepts(format, videoCodec: video.codec) }
-            let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
-            guard accepts(format, videoCodec: CodecID(codec)) else {
-                throw ConvertError(.request, code: .requestCodec,
-                                   message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
-            }
-            if let preset = request.preset, codec != .h264 && codec != .hevc {
-                throw ConvertError(.request, code: .requestPreset,
-                                   message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
-            }
-            var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
-                                             preset: request.preset ?? request.situation.defaultPreset,
-                                             maxHeight: request.maxHeight, path: path)
-            if let cut {
-                encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS,"
-                    + encoding.filter
-            }
-            switch encoding.dynamicRange {
-            case .toneMap(let source):
-                notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
-            case .keepHDR:
-                notes.append("HDR kept")
-            case .none:
-                break
-            }
-            if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
-            notes.insert("video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? ""), at: 0)
-            // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
-            if media.isElementaryStream && copyProblem == nil { notes.insert(rawStreamTiming(media), at: 1) }
-            lanes.append(.video(video, encoding))
+        if copyVideo && copyProblem == nil { return (.copy(video), [], ["video copied without re-encoding"]) }
+        let (codec, encoding) = try reencoding(request, video: video, format: format, cut: cut)
+        var lead = ["video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? "")]
+        // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
+        if media.isElementaryStream && copyProblem == nil { lead.append(rawStreamTiming(media)) }
+        var notes: [String] = []
+        switch encoding.dynamicRange {
+        case .toneMap(let source):
+            notes.append("HDR (\(source == .hlg ? "HLG" : "PQ")) tone mapped to SDR BT.709")
+        case .keepHDR:
+            notes.append("HDR kept")
+        case .none:
+            break
         }
-        // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
-        if video.isStereo { notes.append("3D video: left eye only") }
+        if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
+        return (.video(video, encoding), lead, notes)
+    }
+
+    /// The codec and encoder settings of a video re-encode, refusing what the container or the
+    /// codec cannot do.
+    private static func reencoding(
+        _ request: VideoRequest, video: StreamSnapshot, format: OutputFormat, cut: Cut?
+    ) throws(ConvertError) -> (VideoCodec, VideoEncoding) {
+        let path = request.input
+        guard video.decodable else {
+            throw ConvertError(.unsupported, code: .unsupportedCodec,
+                               message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                                   + "video codec, which this build of FFmpeg cannot decode.", path: path)
+        }
+        // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
+        // codec when the container takes it.
+        let sourceCodec = VideoCodec.allCases.first { CodecID($0) == video.codec && accepts(format, videoCodec: video.codec) }
+        let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
+        guard accepts(format, videoCodec: CodecID(codec)) else {
+            throw ConvertError(.request, code: .requestCodec,
+                               message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
+        }
+        if let preset = request.preset, codec != .h264 && codec != .hevc {
+            throw ConvertError(.request, code: .requestPreset,
+                               message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
+        }
+        var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
+                                         preset: request.preset ?? request.situation.defaultPreset,
+                                         maxHeight: request.maxHeight, path: path)
+        if let cut {
+            encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS," + encoding.filter
+        }
+        return (codec, encoding)
+    }
+
+    /// The audio lanes (trimmed with the cut) and a note for each.
+    private static func plannedAudio(
+        _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+    ) throws(ConvertError) -> (lanes: [LanePlan], notes: [String]) {
         let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
-        for var audio in try audioLanes(media: media, format: format, path: path, choice: choice) {
+        var lanes: [LanePlan] = []
+        var notes: [String] = []
+        for var audio in try audioLanes(media: media, format: format, path: request.input, choice: choice) {
             if let cut {
                 var encoding = audioEncoding(for: format, source: audio.stream)
                 encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
@@ -116,15 +163,7 @@ enum VideoPlanner {
             default: notes.append("audio copied without re-encoding")
             }
         }
-        notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
-        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
-                             notes: notes)
-        plan.timesByFrameRate = media.isElementaryStream
-        if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
-        plan.keepIdentifiers = request.keepMetadata
-        plan.maxPixels = request.maxPixels
-        try plan.checkPixels(path: path)
-        return plan
+        return (lanes, notes)
     }
 
     /// How a raw stream's frames are timed, for its note.
