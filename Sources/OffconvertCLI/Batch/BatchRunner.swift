@@ -78,14 +78,51 @@ package enum BatchRunner {
         let plan = BatchPlan(work: work, options: options, namer: namer)
         if options.dryRun { return await dryRun(plan, tally: tally, started: started, printer: printer) }
         namer.removeStaleTemporaries(for: options.inputs)
+        let journal = try openJournal(work, options: options, namer: namer, stateDirectory: stateDirectory)
+        defer { journal.release() }
+        var tally = tally
+        let (pending, resumed) = try pendingItems(plan, work: work, journal: journal, tally: &tally, printer: printer)
+        guard !pending.isEmpty else {
+            journal.end(allSucceeded: true)
+            printer.summary(tally, seconds: Date().timeIntervalSince(started))
+            return ExitCode.success
+        }
+        let costed = await costed(pending, work: work, jobs: options.jobs)
+        // A batch resumed after an interruption was charged when its first output was placed:
+        // finishing it is the same conversion, even when today's allowance is used up since.
+        let charged = resumed || work.alreadyCharged
+        let before = tally
+        let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
+            do {
+                let body: (AllowanceReservation) async -> BatchTally = { reservation in
+                    await convert(costed, plan: plan, tally: before, journal: journal, printer: printer, reservation: reservation)
+                }
+                if charged { return .success(await body(AllowanceReservation(store: allowance, id: nil))) }
+                return .success(try await allowance.withAllowance(body))
+            } catch {
+                return .failure(ConvertError.wrap(error))
+            }
+        }
+        return try finish(outcome, interrupted: interrupted, pending: costed, before: before, journal: journal,
+                          started: started, printer: printer)
+    }
+
+    /// The resume journal of this command over these inputs, to these outputs.
+    private static func openJournal(
+        _ work: BatchWork, options: BatchOptions, namer: OutputNamer, stateDirectory: String?
+    ) throws(ConvertError) -> BatchJournal {
         let recipe = [work.command] + work.identity
             + [namer.outputDirectory ?? "", options.overwrite ? "overwrite" : "", (work.singleOutput ?? options.outputFile).map(absolute) ?? ""]
-        let journal = try BatchJournal(
+        return try BatchJournal(
             identity: recipe + options.inputs.map(absolute), recipe: recipe, stateDirectory: stateDirectory,
             resume: options.resume, restartIfComplete: options.overwrite)
-        defer { journal.release() }
+    }
 
-        var tally = tally
+    /// The items still to convert, each skipped one printed and counted; `resumed` when the
+    /// journal says an earlier run of this batch already finished some.
+    private static func pendingItems(
+        _ plan: BatchPlan, work: BatchWork, journal: BatchJournal, tally: inout BatchTally, printer: BatchPrinter
+    ) throws(ConvertError) -> (items: [BatchItem], resumed: Bool) {
         var pending: [BatchItem] = []
         var resumed = false
         for (index, input) in plan.itemInputs.enumerated() {
@@ -103,38 +140,30 @@ package enum BatchRunner {
                 pending.append(try plan.item(index: index, input: input))
             }
         }
-        // Costs only steer admissions when items could run side by side: a lone item (or
-        // --jobs 1) always runs, and for a video its cost is a whole probe of the file that the
-        // conversion then opens again (a tenth of a short remux's time).
-        if pending.count > 1 && options.jobs > 1 {
-            for position in pending.indices {
-                if let probe = work.probe {
-                    (pending[position].cost, pending[position].photo) = await probe(pending[position].input)
-                } else {
-                    pending[position].cost = await work.cost(pending[position].input)
-                }
+        return (pending, resumed)
+    }
+
+    /// `items` with their costs. Costs only steer admissions when items could run side by side: a
+    /// lone item (or --jobs 1) always runs, and for a video its cost is a whole probe of the file
+    /// that the conversion then opens again (a tenth of a short remux's time).
+    private static func costed(_ items: [BatchItem], work: BatchWork, jobs: Int) async -> [BatchItem] {
+        guard items.count > 1 && jobs > 1 else { return items }
+        var items = items
+        for position in items.indices {
+            if let probe = work.probe {
+                (items[position].cost, items[position].photo) = await probe(items[position].input)
+            } else {
+                items[position].cost = await work.cost(items[position].input)
             }
         }
-        guard !pending.isEmpty else {
-            journal.end(allSucceeded: true)
-            printer.summary(tally, seconds: Date().timeIntervalSince(started))
-            return ExitCode.success
-        }
-        // A batch resumed after an interruption was charged when its first output was placed:
-        // finishing it is the same conversion, even when today's allowance is used up since.
-        let charged = resumed || work.alreadyCharged
-        let (items, before) = (pending, tally)
-        let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
-            do {
-                let body: (AllowanceReservation) async -> BatchTally = { reservation in
-                    await convert(items, plan: plan, tally: before, journal: journal, printer: printer, reservation: reservation)
-                }
-                if charged { return .success(await body(AllowanceReservation(store: allowance, id: nil))) }
-                return .success(try await allowance.withAllowance(body))
-            } catch {
-                return .failure(ConvertError.wrap(error))
-            }
-        }
+        return items
+    }
+
+    /// Ends the journal and prints the summary of a run over `pending`; the exit code.
+    private static func finish(
+        _ outcome: Result<BatchTally, ConvertError>, interrupted: Bool, pending: [BatchItem], before tally: BatchTally,
+        journal: BatchJournal, started: Date, printer: BatchPrinter
+    ) throws(ConvertError) -> Int32 {
         var counts: BatchTally
         switch outcome {
         case .success(let value):
