@@ -19,6 +19,13 @@ struct VideoPassSharingTests {
                                     plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
                                     cancellation: flag, reporter: reporter)
         }),
+        ("convert to AV1 (SVT-AV1), mid-encode", .encoding, { directory, flag, reporter throws(ConvertError) in
+            let request = VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .webm, codec: .av1, maxHeight: 144,
+                                       output: OutputLocation(directory: directory))
+            return try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
+                                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
+                                    cancellation: flag, reporter: reporter)
+        }),
         ("compress, mid pass 1", .pass(1, of: 2), { directory, flag, reporter throws(ConvertError) in
             try VideoCompressor.run(VideoCompressRequest(input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
                                                          output: OutputLocation(directory: directory)),

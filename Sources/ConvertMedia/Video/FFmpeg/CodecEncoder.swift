@@ -10,6 +10,10 @@ final class CodecEncoder {
     let path: String
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let codec: UnsafePointer<AVCodec>
+    /// Whether ``open(options:)`` succeeded, and how many frames the encoder has taken since.
+    private var isOpen = false
+    private var framesSent = 0
+    private var draining = false
 
     /// What one ``receive(into:)`` produced.
     enum Step: Equatable {
@@ -37,7 +41,37 @@ final class CodecEncoder {
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        withLifecycleLock { avcodec_free_context(&owned) }
+        withLifecycleLock {
+            // SVT-AV1 1.4's teardown waits for an end of stream that an encoder given no frame
+            // never puts out (a job cancelled, or whose input failed, before its first frame):
+            // one blank frame and a drain let it close.
+            if isOpen && framesSent == 0 && needsLifecycleLock { drainBlankFrame() }
+            avcodec_free_context(&owned)
+        }
+    }
+
+    /// Sends one blank frame of the opened size and format, then drains, discarding the packets.
+    private func drainBlankFrame() {
+        var owned: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
+        defer { av_frame_free(&owned) }
+        guard let frame = owned else { return }
+        frame.pointee.format = context.pointee.pix_fmt.rawValue
+        (frame.pointee.width, frame.pointee.height) = (context.pointee.width, context.pointee.height)
+        guard av_frame_get_buffer(frame, 0) >= 0 else { return }
+        withUnsafeBytes(of: &frame.pointee.buf) { buffers in
+            for case let buffer? in buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self) {
+                buffer.pointee.data.update(repeating: 0, count: Int(buffer.pointee.size))
+            }
+        }
+        var ownedPacket: UnsafeMutablePointer<AVPacket>? = av_packet_alloc()
+        defer { av_packet_free(&ownedPacket) }
+        guard let packet = ownedPacket, avcodec_send_frame(context, frame) >= 0, avcodec_send_frame(context, nil) >= 0
+        else { return }
+        // A few packets at most come out of one frame; the bound only guards against a loop.
+        for _ in 0..<64 {
+            guard avcodec_receive_packet(context, packet) >= 0 else { return }
+            av_packet_unref(packet)
+        }
     }
 
     /// Serialises opening and freeing SVT-AV1 encoders across the process. SVT-AV1 (1.4 in
@@ -165,18 +199,24 @@ final class CodecEncoder {
         let code = withLifecycleLock { avcodec_open2(context, codec, &dictionary) }
         av_dict_free(&dictionary)
         try FFmpeg.check(code, "open the \(String(cString: codec.pointee.name)) encoder", path: path, category: .internal)
+        isOpen = true
     }
 
     /// Sends one frame, or `nil` to start draining.
     func send(_ frame: Frame?) throws(ConvertError) {
+        if frame == nil { draining = true }
+        // SVT-AV1 1.4 never ends a stream it was given no frame of (see deinit): nothing to drain.
+        if frame == nil && framesSent == 0 && needsLifecycleLock { return }
         let code = frame?.withUnsafePointer { avcodec_send_frame(context, $0) } ?? avcodec_send_frame(context, nil)
         // EOF here means draining already started; sending nil twice is harmless.
         if code == FFmpeg.endOfFile && frame == nil { return }
         if code < 0 { throw FFmpeg.encoderError(code, path: path) }
+        if frame != nil { framesSent += 1 }
     }
 
     /// Receives the next encoded packet into `packet`.
     func receive(into packet: Packet) throws(ConvertError) -> Step {
+        if draining && framesSent == 0 && needsLifecycleLock { return .endOfStream }
         let code = packet.withUnsafePointer { avcodec_receive_packet(context, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
