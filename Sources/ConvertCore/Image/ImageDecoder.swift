@@ -154,21 +154,23 @@ package enum ImageDecoder {
         return DecodedFrame(bitmap: bitmap.applyingOrientation(orientation), exif: exif, xmp: xmp)
     }
 
-    /// Decodes `path`; `opened` is its format and HEIF reader when the caller read them already
-    /// (see ``PhotoInput``), so the file's structure is not parsed again.
-    package static func decode(
-        path: String, options: DecodeOptions, cancellation: CancellationFlag,
-        opened: (format: PhotoFormat, heif: HeifFile?)? = nil
+    /// Decodes `path`; `opened` is its readers when the caller opened it already (see
+    /// ``OpenedPhoto``), so neither offconvert's reader nor libheif parses its structure again.
+    static func decode(
+        path: String, options: DecodeOptions, cancellation: CancellationFlag, opened: OpenedPhoto? = nil
     ) throws(ConvertError) -> DecodedPhoto {
         let format: PhotoFormat
         if let opened { format = opened.format } else { format = try sniff(path: path) }
         var photo: DecodedPhoto
         switch format {
         case .heic, .avif:
-            // Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
-            var heif: HeifFile?
-            if let opened { heif = opened.heif } else if format == .heic { heif = try PhotoInput.open(path: path).heifFile() }
-            photo = try decodeHeif(path: path, format: format, heif: heif, options: options, cancellation: cancellation)
+            let readers: OpenedPhoto
+            if let opened {
+                readers = opened
+            } else {
+                readers = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: options.decodingThreads)
+            }
+            photo = try decodeHeif(readers, options: options, cancellation: cancellation)
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options)
         case .png:
@@ -210,13 +212,16 @@ package enum ImageDecoder {
         return photo
     }
 
+    /// Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
     private static func decodeHeif(
-        path: String, format: PhotoFormat, heif: HeifFile?, options: DecodeOptions, cancellation: CancellationFlag
+        _ opened: OpenedPhoto, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
-        if format == .heic, let heif, let photo = try decodeHEVC(heif, path: path, options: options, cancellation: cancellation) {
+        if opened.format == .heic, let heif = opened.heif,
+            let photo = try decodeHEVC(heif, path: opened.path, options: options, cancellation: cancellation)
+        {
             return photo
         }
-        return try decodeWithLibheif(path: path, format: format, options: options, cancellation: cancellation)
+        return try decodeWithLibheif(opened.libheif(), format: opened.format, options: options, cancellation: cancellation)
     }
 
     /// Decodes an HEVC-coded HEIF with offconvert's own reader (``HeifFile``) and tile decoder,
@@ -258,9 +263,9 @@ package enum ImageDecoder {
     }
 
     private static func decodeWithLibheif(
-        path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
+        _ context: HeifContext, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
-        let context = try HeifContext(reading: path, decodingThreads: options.decodingThreads)
+        let path = context.path
         let handles: [HeifImageHandle]
         if options.allImages {
             var list: [HeifImageHandle] = []

@@ -54,11 +54,12 @@ extension PhotoConverter {
 
     /// Encodes `frame` as JPEG or WebP at the best quality (and, if needed, resolution) whose
     /// file is at most `target` bytes. Lower resolutions are decoded afresh from the source
-    /// file, never resampled from an earlier bitmap; `frame` is the only reference to the
-    /// current bitmap and is emptied before each new decode, so at most one full-size bitmap is
-    /// alive at a time.
-    package static func encodeToTarget(
-        _ request: PhotoRequest, frameIndex: Int, frame: inout DecodedFrame?, target: Int64, metadata: OutputMetadata,
+    /// file through `opened` (no structure read again), never resampled from an earlier bitmap;
+    /// `frame` is the only reference to the current bitmap and is emptied before each new decode,
+    /// so at most one full-size bitmap is alive at a time.
+    static func encodeToTarget(
+        _ request: PhotoRequest, opened: OpenedPhoto, frameIndex: Int, frame: inout DecodedFrame?, target: Int64,
+        metadata: OutputMetadata,
         gainMap: CarriedGainMap? = nil, cancellation: CancellationFlag
     ) throws(ConvertError) -> (bytes: [UInt8], quality: Int?, longEdge: Int?, notes: [String]) {
         let path = request.inputPath
@@ -74,8 +75,6 @@ extension PhotoConverter {
             case .shrink(let next):
                 longEdge = next
                 frame = nil
-                var opened: (format: PhotoFormat, heif: HeifFile?)?
-                if let probed = request.probed, probed.path == path { opened = (probed.format, try probed.heifFile()) }
                 var photo = try ImageDecoder.decode(
                     path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation,
                     opened: opened)
