@@ -28,13 +28,13 @@ public final class BatchJournal: Sendable {
     package struct Entry: Codable, Equatable {
         package var index: Int
         package var input: String
-        package var inputSize: Int64
-        package var inputModified: Double
+        var inputSize: Int64
+        var inputModified: Double
         package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
         package var started: Double?
         /// The input made absolute, so other batches of the same recipe recognise it.
-        package var absoluteInput: String?
+        var absoluteInput: String?
     }
 
     /// An output as recorded.

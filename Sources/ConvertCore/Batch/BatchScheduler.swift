@@ -121,9 +121,9 @@ public struct BatchScheduler: Sendable {
             cgroupCurrent: try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
     }
 
-    package static let minimumBudget: Int64 = 256 << 20
+    static let minimumBudget: Int64 = 256 << 20
     /// Used when nothing can be read (no /proc): a modest machine's worth.
-    package static let fallbackAvailable: Int64 = 2 << 30
+    static let fallbackAvailable: Int64 = 2 << 30
 
     package static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
         var available = meminfo.flatMap(memAvailable) ?? fallbackAvailable

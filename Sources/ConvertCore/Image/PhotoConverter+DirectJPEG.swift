@@ -98,7 +98,7 @@ extension PhotoConverter {
 
     /// A HEIC's primary image as the direct JPEG path reads it: by offconvert's own reader
     /// (``HeifFile``) for an HEVC-coded file, else by libheif.
-    package struct DirectSource {
+    struct DirectSource {
         /// Offconvert's reader of the file, when it takes it.
         var file: HeifFile?
         /// libheif's handle, when offconvert's reader does not take the file.
@@ -150,7 +150,7 @@ extension PhotoConverter {
     }
 
     /// The pixels of a direct-path photo, in a layout the JPEG encoder takes as it is.
-    package enum DirectPicture {
+    enum DirectPicture {
         /// 8-bit full-range YCbCr 4:2:0 decoded from the HEVC tiles by ``HeifYCbCrDecoder``.
         case ycbcr(YCbCr420Image)
         /// libheif's own planes (see ``directPlanes(_:cancellation:)``).
@@ -182,7 +182,7 @@ extension PhotoConverter {
     /// Decodes a direct-path photo to planes the JPEG encoder takes as they are: libheif's own
     /// layout when it is one of those (no colour conversion at all), otherwise (a grey image,
     /// say) a second decode asking libheif for YCbCr 4:2:0.
-    package static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+    static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
         let image = try handle.decodeNative(cancellation: cancellation)
         if image.hasEightBitPlanes { return image }
         return try handle.decodeYCbCr420(cancellation: cancellation)

@@ -30,7 +30,7 @@ public enum PhotoConverter {
     /// Converts one photo on the calling thread: the direct HEIC → JPEG path or a lossless JPEG
     /// recompression when the request qualifies, otherwise decode, gain map, then each frame
     /// encoded with its metadata and written.
-    package static func convertBlocking(
+    static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         try check(request)
@@ -240,7 +240,7 @@ public enum PhotoConverter {
     /// The bits per channel a HEIC/AVIF output of `bitmap` gets: the request's, or 10 for HEIC
     /// when the source had more than 8; with a note when a deep source is written at 8 bits
     /// because the format cannot take more here.
-    package static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
+    static func heifBitDepth(for request: PhotoRequest, bitmap: Bitmap) -> (bits: Int, note: String?) {
         guard request.format == .heic || request.format == .avif else { return (8, nil) }
         let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif
         if let depth = request.bitDepth { return (depth.rawValue, nil) }
@@ -250,7 +250,7 @@ public enum PhotoConverter {
     }
 
     /// How `request` wants its input decoded (and resized on the way).
-    package static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
+    static func decodeOptions(for request: PhotoRequest, maxLongEdge: Int? = nil) -> DecodeOptions {
         var options = DecodeOptions()
         options.allImages = request.allImages
         options.maxLongEdge = maxLongEdge ?? request.maxLongEdge
@@ -268,7 +268,7 @@ public enum PhotoConverter {
     }
 
     /// Applies the colour policy and flattens alpha where the target cannot hold it.
-    package static func prepare(_ source: Bitmap, for request: PhotoRequest, path: String) throws(ConvertError) -> Bitmap {
+    static func prepare(_ source: Bitmap, for request: PhotoRequest, path: String) throws(ConvertError) -> Bitmap {
         var bitmap = source
         if bitmap.hasAlpha && (!ImageEncoder.supportsAlpha(request.format) || !bitmap.hasTransparency) {
             bitmap = bitmap.flattened(onto: request.background)
@@ -293,7 +293,7 @@ public enum PhotoConverter {
 
     /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for
     /// several images), or fresh names from ``OutputNamer`` in the output folder.
-    package static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {
+    static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {
         try OutputNamer.destination(
             input: request.inputPath, explicitPath: request.outputPath, directory: request.outputDirectory,
             overwrite: request.overwrite, pathExtension: request.format.fileExtension,

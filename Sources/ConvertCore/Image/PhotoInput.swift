@@ -13,7 +13,7 @@ package struct PhotoInput: Sendable {
     package let format: PhotoFormat
     /// The HEIF item model (HEIC and AVIF inputs); nil for other formats and for a HEIF whose
     /// boxes are not an item structure this reader follows (libheif then judges it).
-    package let heifMeta: HeifMeta?
+    let heifMeta: HeifMeta?
 
     /// What an input is opened for, which decides whether an AVIF's item structure is read.
     package enum Purpose: Sendable {
@@ -48,7 +48,7 @@ package struct PhotoInput: Sendable {
 
     /// The HEIF file as offconvert's reader takes it (see ``HeifFile/init(meta:path:)``), its
     /// file opened again when this input was detached; nil when it is not one.
-    package func heifFile() throws(ConvertError) -> HeifFile? {
+    func heifFile() throws(ConvertError) -> HeifFile? {
         guard var meta = heifMeta else { return nil }
         if meta.isDetached {
             let source = try FileByteSource(path: path)

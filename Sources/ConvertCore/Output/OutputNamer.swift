@@ -35,9 +35,9 @@ public final class OutputNamer: Sendable {
 
     /// Longest output name in bytes: the staged temporary adds about 30 bytes and a file name
     /// may have at most 255.
-    package static let maximumNameBytes = 200
+    static let maximumNameBytes = 200
     /// Highest collision number tried before giving up.
-    package static let maximumAttempts = 10_000
+    static let maximumAttempts = 10_000
 
     /// Creates a namer for a batch over `inputs`.
     /// - Parameters:
@@ -159,7 +159,7 @@ public final class OutputNamer: Sendable {
 
     /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
     /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
-    package static func nextNumbered(_ path: String) -> String {
+    static func nextNumbered(_ path: String) -> String {
         let ext = PathText.fileExtension(path)
         var stem = PathText.stem(path)
         var number = 2
@@ -215,7 +215,7 @@ public final class OutputNamer: Sendable {
     /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`
     /// become `_`; leading dots, dashes and spaces and trailing dots and spaces are removed
     /// (no hidden files, nothing a later tool reads as an option); an empty result is `output`.
-    package static func sanitise(_ name: String) -> String {
+    static func sanitise(_ name: String) -> String {
         let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
             let value = scalar.value
             let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C

@@ -22,7 +22,7 @@ package struct GainMapTable: Sendable {
     }
 
     /// BT.709's inverse OETF: the linear value of an encoded one.
-    package static func rec709ToLinear(_ value: Double) -> Double {
+    static func rec709ToLinear(_ value: Double) -> Double {
         value < 0.081 ? value / 4.5 : pow((value + 0.099) / 1.099, 1 / 0.45)
     }
 

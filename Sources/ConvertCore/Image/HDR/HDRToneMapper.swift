@@ -25,7 +25,7 @@ import Synchronization
 package struct HDRToneMapper: Sendable {
     package let transfer: HDRTransfer
     /// The source peak the EETF maps to SDR white, in nits.
-    package let peakNits: Double
+    let peakNits: Double
     /// Luminance weights of the primaries (for HLG's OOTF and the gain map).
     private let weights: (r: Float, g: Float, b: Float)
     /// 12-bit signal → display light ÷ peak (PQ), or scene light (HLG).
@@ -82,7 +82,7 @@ package struct HDRToneMapper: Sendable {
     }
 
     /// The largest sample of a 16-bit bitmap's colour channels.
-    package static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
+    static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
         guard case .sixteen(let values) = bitmap.samples else { return 65535 }
         let channels = bitmap.channels
         return values.withUnsafeBufferPointer { samples in
@@ -94,7 +94,7 @@ package struct HDRToneMapper: Sendable {
 
     /// BT.2390 EETF (no black lift: the SDR target's black is 0): display light `nits` of a
     /// source whose peak is `peak` → display light of a display whose peak is SDR white.
-    package static func eetf(nits: Double, peak: Double) -> Double {
+    static func eetf(nits: Double, peak: Double) -> Double {
         let sourcePeak = HDRTransfer.nitsToPQ(peak)
         let maxLum = HDRTransfer.nitsToPQ(HDRTransfer.sdrWhiteNits) / sourcePeak
         let e1 = min(1, HDRTransfer.nitsToPQ(nits) / sourcePeak)
