@@ -53,7 +53,7 @@ package final class BatchJournal: Sendable {
     private let earlierOutputPaths: Set<String>
 
     /// How long a journal nobody touched is kept: a re-run weeks later is a new batch.
-    package static let retention: TimeInterval = 30 * 24 * 3600
+    static let retention: TimeInterval = 30 * 24 * 3600
 
     /// The line that marks a batch complete.
     private struct CompleteMarker: Codable {
@@ -113,7 +113,7 @@ package final class BatchJournal: Sendable {
     }
 
     /// How many items the journal lists as finished.
-    package var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
+    var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
 
     /// The outputs of item `index` if it finished in an earlier run and nothing changed since:
     /// same input path, size and modification time; every output still present with its size.

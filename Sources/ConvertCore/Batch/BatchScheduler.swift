@@ -29,9 +29,9 @@ package struct BatchScheduler: Sendable {
         /// Items whose result was delivered.
         package var finished: Int
         /// The largest sum of declared costs that was in flight at once.
-        package var peakBytes: Int64
+        var peakBytes: Int64
         /// The most items that were in flight at once.
-        package var peakConcurrency: Int
+        var peakConcurrency: Int
     }
 
     /// Creates a scheduler.

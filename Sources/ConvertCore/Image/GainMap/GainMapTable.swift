@@ -7,7 +7,7 @@ import Foundation
 /// Apple: the map is Rec.709-encoded linear gain `g`, and `hdr = sdr × (1 + (headroom − 1) × g)`.
 /// Ultra HDR with ``GainMapMetadata/apple(stops:)``: `hdr = sdr × 2^(stops × r)`. So
 /// `r = log2(1 + (headroom − 1) × g) / stops`.
-package struct GainMapTable: Sendable {
+struct GainMapTable: Sendable {
     package let values: [UInt8]
 
     /// The table for a headroom of `stops` (> 0).

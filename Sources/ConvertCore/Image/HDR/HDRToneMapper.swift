@@ -22,7 +22,7 @@ import Synchronization
 /// (the EOTF, or HLG's inverse OETF), √Ys → Ys^(γ−1) for HLG's OOTF, √maxRGB → the EETF's ratio,
 /// and √(SDR linear) → the 8-bit sRGB code; the square roots spread the tables' steps where the
 /// eye needs them (near black).
-package struct HDRToneMapper: Sendable {
+struct HDRToneMapper: Sendable {
     package let transfer: HDRTransfer
     /// The source peak the EETF maps to SDR white, in nits.
     let peakNits: Double

@@ -19,7 +19,7 @@ package struct HeifMeta: Sendable {
 
     /// Bounds on a file's tables: far above what phones and cameras write (an iPhone photo has
     /// about 70 items, a 200 MP Samsung grid under 1,000), far below what exhausts memory.
-    package enum Limits {
+    enum Limits {
         package static let items = 50_000
         static let references = 200_000
         package static let properties = 20_000
