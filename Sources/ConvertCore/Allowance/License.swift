@@ -93,13 +93,13 @@ public struct License: Sendable, Equatable {
         return license
     }
 
-    static func parseDate(_ text: String) -> Date? {
+    fileprivate static func parseDate(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
     }
 
-    static func formatDate(_ date: Date) -> String {
+    fileprivate static func formatDate(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

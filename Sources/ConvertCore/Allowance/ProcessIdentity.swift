@@ -14,7 +14,7 @@ struct ProcessIdentity: Codable, Equatable, Sendable {
     /// Start time in clock ticks after boot.
     package var startTime: UInt64
     /// `/proc/sys/kernel/random/boot_id` of the boot the process ran in.
-    var boot: String
+    fileprivate var boot: String
 
     /// This process.
     package static let current: ProcessIdentity = {

@@ -29,12 +29,12 @@ package final class BatchJournal: Sendable {
         package var index: Int
         package var input: String
         var inputSize: Int64
-        var inputModified: Double
+        fileprivate var inputModified: Double
         package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
         package var started: Double?
         /// The input made absolute, so other batches of the same recipe recognise it.
-        var absoluteInput: String?
+        fileprivate var absoluteInput: String?
     }
 
     /// An output as recorded.
@@ -53,7 +53,7 @@ package final class BatchJournal: Sendable {
     private let earlierOutputPaths: Set<String>
 
     /// How long a journal nobody touched is kept: a re-run weeks later is a new batch.
-    static let retention: TimeInterval = 30 * 24 * 3600
+    fileprivate static let retention: TimeInterval = 30 * 24 * 3600
 
     /// The line that marks a batch complete.
     private struct CompleteMarker: Codable {

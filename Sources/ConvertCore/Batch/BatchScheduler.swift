@@ -121,9 +121,9 @@ package struct BatchScheduler: Sendable {
             cgroupCurrent: try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
     }
 
-    static let minimumBudget: Int64 = 256 << 20
+    fileprivate static let minimumBudget: Int64 = 256 << 20
     /// Used when nothing can be read (no /proc): a modest machine's worth.
-    static let fallbackAvailable: Int64 = 2 << 30
+    fileprivate static let fallbackAvailable: Int64 = 2 << 30
 
     package static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
         var available = meminfo.flatMap(memAvailable) ?? fallbackAvailable

@@ -30,7 +30,7 @@ public enum PhotoConverter {
     /// Converts one photo on the calling thread: the direct HEIC → JPEG path or a lossless JPEG
     /// recompression when the request qualifies, otherwise decode, gain map, then each frame
     /// encoded with its metadata and written.
-    static func convertBlocking(
+    fileprivate static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         try check(request)

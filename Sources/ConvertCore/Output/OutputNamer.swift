@@ -215,7 +215,7 @@ package final class OutputNamer: Sendable {
     /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`
     /// become `_`; leading dots, dashes and spaces and trailing dots and spaces are removed
     /// (no hidden files, nothing a later tool reads as an option); an empty result is `output`.
-    static func sanitise(_ name: String) -> String {
+    fileprivate static func sanitise(_ name: String) -> String {
         let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
             let value = scalar.value
             let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C

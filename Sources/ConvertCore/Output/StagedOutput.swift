@@ -22,7 +22,7 @@ package final class StagedOutput {
     /// 0666 minus the process umask, read once. Linux reports the umask in /proc/self/status;
     /// `umask()` can only read it by setting it, which changes it process-wide for a moment
     /// while other threads may be creating files, so it is the last resort.
-    static let outputMode: mode_t = 0o666 & ~(processUmask() ?? swappedUmask())
+    fileprivate static let outputMode: mode_t = 0o666 & ~(processUmask() ?? swappedUmask())
 
     private static func processUmask() -> mode_t? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

@@ -7,7 +7,7 @@ enum TargetSizeSolver {
     /// The quality range searched before the resolution is lowered.
     static let qualities: ClosedRange<Int> = 40...95
     /// Below this long edge the target is declared unreachable.
-    static let smallestLongEdge = 64
+    fileprivate static let smallestLongEdge = 64
 
     /// The largest quality in `range` whose size is at most `target`, with that size, assuming
     /// size grows with quality; nil when even the lowest quality is too big. Calls `sizeAt` at

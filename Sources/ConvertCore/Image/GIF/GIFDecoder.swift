@@ -110,14 +110,14 @@ enum GIFDecoder {
     }
 
     /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.
-    static func interlacedRows(_ height: Int) -> [Int] {
+    fileprivate static func interlacedRows(_ height: Int) -> [Int] {
         stride(from: 0, to: height, by: 8).map { $0 } + stride(from: 4, to: height, by: 8).map { $0 }
             + stride(from: 2, to: height, by: 4).map { $0 } + stride(from: 1, to: height, by: 2).map { $0 }
     }
 
     /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
     /// an invalid code.
-    static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
+    fileprivate static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)

@@ -4,7 +4,7 @@
 /// its parameters in Ultra HDR's terms.
 package struct HeifGainMap: Sendable {
     /// The URN of Apple's gain-map auxiliary image.
-    static let appleType = HeifGainMapType.apple
+    fileprivate static let appleType = HeifGainMapType.apple
     /// The most samples a gain map may have (Apple's is a quarter of the photo).
     private static let maximumItemBytes = 64 << 20
 

@@ -25,7 +25,7 @@ import Synchronization
 struct HDRToneMapper: Sendable {
     package let transfer: HDRTransfer
     /// The source peak the EETF maps to SDR white, in nits.
-    let peakNits: Double
+    fileprivate let peakNits: Double
     /// Luminance weights of the primaries (for HLG's OOTF and the gain map).
     private let weights: (r: Float, g: Float, b: Float)
     /// 12-bit signal → display light ÷ peak (PQ), or scene light (HLG).

@@ -73,7 +73,7 @@ package struct HeifMeta: Sendable {
     /// Items whose `infe` flags mark them hidden (grid tiles, most metadata).
     package let hidden: Set<UInt32>
     /// The content type of `mime` items (`application/rdf+xml` for XMP).
-    let contentTypes: [UInt32: String]
+    fileprivate let contentTypes: [UInt32: String]
     package let locations: [UInt32: Location]
     /// Every `iref` reference: by type, each item's referenced items in order.
     let references: [FourCC: [UInt32: [UInt32]]]

@@ -68,8 +68,8 @@ enum HeifYCbCrDecoder {
         package var width: Int
         package var height: Int
         package var columns: Int
-        var tileWidth: Int
-        var tileHeight: Int
+        fileprivate var tileWidth: Int
+        fileprivate var tileHeight: Int
         package var configuration: HEVCConfiguration
         /// Each tile's coded bytes, row by row.
         var tiles: [[UInt8]]
@@ -77,7 +77,7 @@ enum HeifYCbCrDecoder {
         /// The item's nclx range and matrix, which take precedence over the stream's.
         var signalling: (fullRange: Bool, matrix: Int)?
 
-        struct Unsuitable: Error {}
+        fileprivate struct Unsuitable: Error {}
 
         package init(file: HeifFile, item: UInt32, maxPixels: Int) throws {
             let table = file.meta

@@ -5,7 +5,7 @@
 package enum JPEGMarkers {
     package static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     package static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-    static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    fileprivate static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
     /// The largest EXIF TIFF stream one APP1 segment can carry.
     static let maxEXIFBytes = 65533 - 6
 

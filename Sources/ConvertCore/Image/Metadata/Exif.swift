@@ -32,15 +32,15 @@ package struct Exif: Sendable {
         package static let orientation: UInt16 = 0x0112
         static let exifIFD: UInt16 = 0x8769
         static let gpsIFD: UInt16 = 0x8825
-        static let interopIFD: UInt16 = 0xA005
+        fileprivate static let interopIFD: UInt16 = 0xA005
         package static let dateTimeOriginal: UInt16 = 0x9003
         static let makerNote: UInt16 = 0x927C
-        static let imageUniqueID: UInt16 = 0xA420
-        static let cameraOwnerName: UInt16 = 0xA430
-        static let bodySerialNumber: UInt16 = 0xA431
-        static let lensSerialNumber: UInt16 = 0xA435
+        fileprivate static let imageUniqueID: UInt16 = 0xA420
+        fileprivate static let cameraOwnerName: UInt16 = 0xA430
+        fileprivate static let bodySerialNumber: UInt16 = 0xA431
+        fileprivate static let lensSerialNumber: UInt16 = 0xA435
         static let pixelXDimension: UInt16 = 0xA002
-        static let pixelYDimension: UInt16 = 0xA003
+        fileprivate static let pixelYDimension: UInt16 = 0xA003
     }
 
     /// Tags that identify the camera's owner or the device itself; removed unless metadata is
@@ -94,7 +94,7 @@ package struct Exif: Sendable {
     private struct Reader {
         package let bytes: [UInt8]
         let bigEndian: Bool
-        var visited: Set<Int> = []
+        fileprivate var visited: Set<Int> = []
 
         package func u16(_ offset: Int) -> UInt16? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }

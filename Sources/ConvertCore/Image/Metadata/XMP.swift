@@ -48,7 +48,7 @@ package enum XMP {
     }
 
     /// The most mentions of the removed properties a packet may have before it is dropped whole.
-    static let maximumMentions = 64
+    fileprivate static let maximumMentions = 64
     /// The largest packet edited (real ones are a few KB, Lightroom's with history a few hundred);
     /// a larger one is dropped whole.
     static let maximumSize = 4 << 20

@@ -7,7 +7,7 @@ enum MotionXMP {
     /// One `Container:Item` of a Google container directory.
     package struct Item: Sendable, Equatable {
         var mime: String?
-        var semantic: String?
+        fileprivate var semantic: String?
         package var length: Int?
         package var padding: Int?
 
@@ -46,7 +46,7 @@ enum MotionXMP {
 
     /// The properties that point at the video, removed by `strip-motion` (regular expressions
     /// over qualified names, for ``XMP/removing(_:from:)``).
-    static let pointerProperties: [String] = [
+    fileprivate static let pointerProperties: [String] = [
         "[A-Za-z0-9_]+:MotionPhoto[A-Za-z]*", "[A-Za-z0-9_]+:MicroVideo[A-Za-z]*",
     ]
 

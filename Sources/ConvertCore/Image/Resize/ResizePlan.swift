@@ -93,7 +93,7 @@ struct ResizePlan: Equatable, Sendable {
 
     /// The largest centred region of a `width`×`height` picture with the aspect ratio of
     /// `boxWidth`×`boxHeight`.
-    static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
+    fileprivate static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
         var w = width, h = height
         if width * boxHeight > boxWidth * height {
             w = max(1, min(width, Int((Double(height) * Double(boxWidth) / Double(boxHeight)).rounded())))

@@ -69,7 +69,7 @@ package struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleB
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
