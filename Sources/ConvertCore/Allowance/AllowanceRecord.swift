@@ -12,7 +12,7 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
         /// Random identifier the reservation is committed or released by.
         package var id: String
         /// The process that holds it; when that process is gone the slot is freed.
-        package var holder: ProcessIdentity
+        var holder: ProcessIdentity
     }
 
     /// Layout version of this record.
@@ -23,20 +23,20 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
     package var used: Int
     /// The latest clock reading any run saw (seconds since 1970). Time never goes back below
     /// it, so moving the clock back cannot return to a day with allowance left.
-    package var highWater: Double
+    var highWater: Double
     /// The record was found edited or corrupt on `day`: no free conversions until the next day.
     package var damaged: Bool
     /// Reservations in flight; they count against the day like charged conversions.
-    package var reservations: [Entry]
+    var reservations: [Entry]
 
     /// Whether `other` charges the same: the same day, count and damage, whatever reservations
     /// and high-water mark either has.
-    package func chargesEqual(_ other: AllowanceRecord) -> Bool {
+    func chargesEqual(_ other: AllowanceRecord) -> Bool {
         version == other.version && day == other.day && used == other.used && damaged == other.damaged
     }
 
     /// The file contents: JSON line, MAC line.
-    package func sealed(secret: [UInt8]) throws(ConvertError) -> [UInt8] {
+    func sealed(secret: [UInt8]) throws(ConvertError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json: Data
@@ -51,7 +51,7 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
 
     /// The record in `bytes` if its MAC is right and it decodes; nil for anything else
     /// (truncated, edited, written under another secret, not JSON).
-    package static func unsealed(_ bytes: [UInt8], secret: [UInt8]) -> AllowanceRecord? {
+    static func unsealed(_ bytes: [UInt8], secret: [UInt8]) -> AllowanceRecord? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count == 3, lines[2].isEmpty else { return nil }
         let json = Array(lines[0])

@@ -188,7 +188,7 @@ public final class AllowanceStore: Sendable {
 
     /// Locks the folder, loads and normalises the record, runs `body`, and writes the record
     /// back if it changed.
-    package func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
+    fileprivate func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
         let folder = try StateDirectory(path: directory)
         return try folder.withLock { () throws(ConvertError) -> T in
             folder.removeStaleTemporaries()
@@ -253,7 +253,7 @@ public final class AllowanceStore: Sendable {
         }
     }
 
-    package func dayKey(_ date: Date) -> String {
+    fileprivate func dayKey(_ date: Date) -> String {
         days.key(date)
     }
 

@@ -33,12 +33,12 @@ public struct License: Sendable, Equatable {
     /// The first line of every licence file of this version.
     package static let header = "offconvert license 1"
     /// Licence files are a few hundred bytes; anything far bigger is not one.
-    package static let maximumSize = 64 * 1024
+    static let maximumSize = 64 * 1024
 
     /// Parses `bytes` and checks the signature with `key`, and the expiry against `now`.
     /// Throws `.allowance` errors keyed `license.malformed`, `license.invalid` (altered, or not
     /// signed with the key) and `license.expired`.
-    package static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
+    static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
         func malformed(_ why: String) -> ConvertError {
             ConvertError(
                 .allowance, code: .licenseMalformed, message: "This is not an offconvert licence file (\(why)).",
@@ -93,13 +93,13 @@ public struct License: Sendable, Equatable {
         return license
     }
 
-    package static func parseDate(_ text: String) -> Date? {
+    fileprivate static func parseDate(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)
     }
 
-    package static func formatDate(_ date: Date) -> String {
+    fileprivate static func formatDate(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
@@ -140,7 +140,7 @@ public struct LicensePublicKey: Sendable, Equatable {
 
     private init(uncheckedRawBytes: [UInt8]) { rawBytes = uncheckedRawBytes }
 
-    package func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+    func verify(signature: [UInt8], message: [UInt8]) -> Bool {
         guard let key = Ed25519PublicKey(raw: rawBytes) else { return false }
         return key.verify(signature: signature, message: message)
     }

@@ -13,7 +13,7 @@ import Foundation
 /// (measured on a photo conversion: peak RSS 45 MB, of which the allowance's calendar was 5).
 /// The system's zone is read through libc (`localtime_r`, which honours `TZ` and
 /// /etc/localtime as every other program does); an explicit `TimeZone` (tests) asks it.
-package struct LocalDay: Sendable {
+struct LocalDay: Sendable {
     private let zone: TimeZone?
 
     /// Days in `zone`, or in the system's zone when nil.
@@ -23,11 +23,11 @@ package struct LocalDay: Sendable {
 
     /// The local calendar date and time of `date`.
     package struct Parts: Equatable, Sendable {
-        package var year: Int
-        package var month: Int
+        var year: Int
+        var month: Int
         package var day: Int
-        package var hour: Int
-        package var minute: Int
+        var hour: Int
+        var minute: Int
     }
 
     /// "2026-12-01": the key of `date`'s local day.
@@ -45,7 +45,7 @@ package struct LocalDay: Sendable {
     /// The first local midnight after `date`. Where a daylight-saving change falls on midnight
     /// the zone's offset is read again at the candidate instant, so the answer is the moment the
     /// local date changes.
-    package func nextMidnight(after date: Date) -> Date {
+    func nextMidnight(after date: Date) -> Date {
         let now = Self.seconds(date)
         let localDay = Self.floorDivide(now + offset(now), 86_400)
         let midnight = (localDay + 1) * 86_400
@@ -84,7 +84,7 @@ package struct LocalDay: Sendable {
 
     /// Year, month and day of the `days`-th day since 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`, exact over the whole proleptic Gregorian calendar).
-    package static func civil(days: Int) -> (Int, Int, Int) {
+    static func civil(days: Int) -> (Int, Int, Int) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097

@@ -8,13 +8,13 @@ import Glibc
 /// ticks since that boot (`/proc/PID/stat` field 22). A pid alone is not enough, because the
 /// kernel reuses pids: a reservation is only "held" while a process with the same pid, boot and
 /// start time is still running.
-package struct ProcessIdentity: Codable, Equatable, Sendable {
+struct ProcessIdentity: Codable, Equatable, Sendable {
     /// The process id.
     package var pid: Int32
     /// Start time in clock ticks after boot.
     package var startTime: UInt64
     /// `/proc/sys/kernel/random/boot_id` of the boot the process ran in.
-    package var boot: String
+    fileprivate var boot: String
 
     /// This process.
     package static let current: ProcessIdentity = {
@@ -24,7 +24,7 @@ package struct ProcessIdentity: Codable, Equatable, Sendable {
 
     /// Whether this exact process still runs. Unknown (no /proc) counts as running, so a
     /// reservation is never released from under a live process; it is then freed at the next day.
-    package var isRunning: Bool {
+    var isRunning: Bool {
         if let boot = Self.currentBoot(), !self.boot.isEmpty, boot != self.boot { return false }
         if kill(pid, 0) != 0 && errno == ESRCH { return false }
         guard let start = Self.startTime(of: pid) else { return access("/proc/self/stat", F_OK) != 0 }

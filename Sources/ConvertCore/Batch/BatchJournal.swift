@@ -23,18 +23,18 @@ import Glibc
 ///
 /// While a batch runs it holds an exclusive lock on its journal: the same batch started twice
 /// at once fails with `batch.running` instead of converting everything twice.
-public final class BatchJournal: Sendable {
+package final class BatchJournal: Sendable {
     /// One item: finished, or (with ``started`` set) begun, with its planned destination.
     package struct Entry: Codable, Equatable {
         package var index: Int
         package var input: String
-        package var inputSize: Int64
-        package var inputModified: Double
+        var inputSize: Int64
+        fileprivate var inputModified: Double
         package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
         package var started: Double?
         /// The input made absolute, so other batches of the same recipe recognise it.
-        package var absoluteInput: String?
+        fileprivate var absoluteInput: String?
     }
 
     /// An output as recorded.
@@ -44,7 +44,7 @@ public final class BatchJournal: Sendable {
     }
 
     /// The journal file.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
     private let entries: [Int: Entry]
     /// Finished items of other batches with the same recipe, by absolute input path.
@@ -53,7 +53,7 @@ public final class BatchJournal: Sendable {
     private let earlierOutputPaths: Set<String>
 
     /// How long a journal nobody touched is kept: a re-run weeks later is a new batch.
-    public static let retention: TimeInterval = 30 * 24 * 3600
+    fileprivate static let retention: TimeInterval = 30 * 24 * 3600
 
     /// The line that marks a batch complete.
     private struct CompleteMarker: Codable {
@@ -67,7 +67,7 @@ public final class BatchJournal: Sendable {
     /// (command, options, output folder), without the inputs: batches of the same recipe see
     /// each other's finished items, so `heic-to-jpg *` run again in a folder that now also
     /// holds its JPEGs skips both the photos it converted and the JPEGs it made.
-    public init(
+    package init(
         identity: [String], recipe: [String] = [], stateDirectory: String? = nil, resume: Bool = true,
         restartIfComplete: Bool = false
     ) throws(ConvertError) {
@@ -108,12 +108,12 @@ public final class BatchJournal: Sendable {
     /// lock lasts as long as the journal object, and one captured by a task can outlive the
     /// batch by a moment (the task's context is freed after its awaiter resumes), making an
     /// immediate re-run fail with `batch.running`. Nothing may be recorded afterwards.
-    public func release() {
+    package func release() {
         flock(descriptor, LOCK_UN)
     }
 
     /// How many items the journal lists as finished.
-    public var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
+    var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
 
     /// The outputs of item `index` if it finished in an earlier run and nothing changed since:
     /// same input path, size and modification time; every output still present with its size.
@@ -121,7 +121,7 @@ public final class BatchJournal: Sendable {
     /// An item that was started but whose finish was not recorded counts as done when its planned
     /// destination now exists and was written after the start: outputs only appear, complete,
     /// when a conversion commits them, so the crash fell between that commit and the journal.
-    public func completedOutputs(index: Int, input: String) -> [OutputFile]? {
+    package func completedOutputs(index: Int, input: String) -> [OutputFile]? {
         guard let entry = entries[index], entry.input == input, let (size, modified) = Self.fingerprint(input),
             entry.inputSize == size, entry.inputModified == modified
         else { return nil }
@@ -143,7 +143,7 @@ public final class BatchJournal: Sendable {
 
     /// The outputs an earlier batch of the same recipe made from `input`, if its input is
     /// unchanged and they are all still there.
-    public func earlierOutputs(for input: String) -> [OutputFile]? {
+    package func earlierOutputs(for input: String) -> [OutputFile]? {
         guard let entry = earlier[Self.absolute(input)], let (size, modified) = Self.fingerprint(input),
             entry.inputSize == size, entry.inputModified == modified
         else { return nil }
@@ -154,14 +154,14 @@ public final class BatchJournal: Sendable {
     }
 
     /// Whether `input` is an output an earlier batch of the same recipe made.
-    public func isEarlierOutput(_ input: String) -> Bool {
+    package func isEarlierOutput(_ input: String) -> Bool {
         earlierOutputPaths.contains(Self.absolute(input))
     }
 
     /// Records that item `index` is starting and will write `destination`; durable before it
     /// returns, so a crash right after the output is committed cannot make a re-run convert the
     /// item again under a new name.
-    public func recordStarted(index: Int, input: String, destination: String) throws(ConvertError) {
+    package func recordStarted(index: Int, input: String, destination: String) throws(ConvertError) {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(Entry(
             index: index, input: input, inputSize: size, inputModified: modified,
@@ -171,7 +171,7 @@ public final class BatchJournal: Sendable {
 
     /// Records that item `index` finished with `outputs`. Not flushed: if a crash loses the line,
     /// the durable start line and the committed destination still mark the item done.
-    public func recordFinished(index: Int, input: String, outputs: [OutputFile]) throws(ConvertError) {
+    package func recordFinished(index: Int, input: String, outputs: [OutputFile]) throws(ConvertError) {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(Entry(
             index: index, input: input, inputSize: size, inputModified: modified,
@@ -194,7 +194,7 @@ public final class BatchJournal: Sendable {
 
     /// Ends the batch: when every item succeeded, marks the journal complete (a re-run then
     /// skips the items whose outputs are still there).
-    public func end(allSucceeded: Bool) {
+    package func end(allSucceeded: Bool) {
         guard allSucceeded, let json = try? JSONEncoder().encode(CompleteMarker(complete: true)) else { return }
         let line = Array(json) + [UInt8(ascii: "\n")]
         _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

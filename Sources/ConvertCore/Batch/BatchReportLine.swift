@@ -22,18 +22,18 @@ import Foundation
 /// stops before any item (allowance used up, bad output folder) prints one `failed` line
 /// without `index` and `input`. `privacy.location` is `removed`, `kept` or `none found`, for
 /// photos and videos alike.
-public struct BatchReportLine: Codable, Sendable, Equatable {
+package struct BatchReportLine: Codable, Sendable, Equatable {
     /// The error part of a `failed` line.
-    public struct ErrorInfo: Codable, Sendable, Equatable {
+    package struct ErrorInfo: Codable, Sendable, Equatable {
         /// ``ConvertError/Category`` identifier.
-        public var category: String
+        package var category: String
         /// ``ConvertError/key``.
-        public var key: String
+        package var key: String
         /// ``ConvertError/message``.
-        public var message: String
+        package var message: String
 
         /// The parts of `error` scripts branch on.
-        public init(_ error: ConvertError) {
+        package init(_ error: ConvertError) {
             category = error.category.identifier
             key = error.key
             message = error.message
@@ -41,81 +41,81 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// One output file of a `finished` line.
-    public struct Output: Codable, Sendable, Equatable {
+    package struct Output: Codable, Sendable, Equatable {
         /// Where it is.
-        public var path: String
+        package var path: String
         /// Its size.
-        public var bytes: Int64
+        package var bytes: Int64
     }
 
     /// What happened to location metadata in a finished item.
-    public struct Privacy: Codable, Sendable, Equatable {
+    package struct Privacy: Codable, Sendable, Equatable {
         /// `removed`, `kept` or `none found`.
-        public var location: String
+        package var location: String
 
         /// The result's own fact, not its notes (which are words for people).
-        public init(_ outcome: LocationOutcome) {
+        package init(_ outcome: LocationOutcome) {
             location = outcome.rawValue
         }
     }
 
     /// `started`, `progress`, `finished`, `failed`, `skipped`, `planned` or `summary`.
-    public var event: String
+    package var event: String
     /// The input's position in the batch.
-    public var index: Int?
+    package var index: Int?
     /// The input path as given.
-    public var input: String?
+    package var input: String?
     /// The (first or planned) output path.
-    public var output: String?
+    package var output: String?
     /// The size of ``output``.
-    public var bytes: Int64?
+    package var bytes: Int64?
     /// Every output of a finished item.
-    public var outputs: [Output]?
+    package var outputs: [Output]?
     /// Short facts about a finished item ("location removed").
-    public var notes: [String]?
+    package var notes: [String]?
     /// Whether location metadata was removed or kept in a finished item.
-    public var privacy: Privacy?
+    package var privacy: Privacy?
     /// The stage of a `progress` line.
-    public var stage: String?
+    package var stage: String?
     /// The fraction done of a `progress` line.
-    public var fraction: Double?
+    package var fraction: Double?
     /// Why an item failed.
-    public var error: ErrorInfo?
+    package var error: ErrorInfo?
     /// Why an item was skipped (e.g. `already converted` when resuming).
-    public var reason: String?
+    package var reason: String?
     /// Declared peak memory of a `planned` item.
-    public var memoryBytes: Int64?
+    package var memoryBytes: Int64?
     /// Summary: items that succeeded.
-    public var done: Int?
+    package var done: Int?
     /// Summary: items that failed.
-    public var failed: Int?
+    package var failed: Int?
     /// Summary: items skipped.
-    public var skipped: Int?
+    package var skipped: Int?
     /// `summary`: inputs set aside as not the command's kind (each had a `skipped` line
     /// without an `index`).
-    public var setAside: Int?
+    package var setAside: Int?
     /// `summary`: sidecars and hidden files left alone (each had a `skipped` line with reason
     /// `sidecar`).
-    public var ignored: Int?
+    package var ignored: Int?
     /// `summary` of a `--dry-run`: items that would be converted.
-    public var planned: Int?
+    package var planned: Int?
     /// Summary: items not converted because the batch was interrupted (never started, or
     /// cancelled while running; they are not counted as failed).
-    public var unfinished: Int?
+    package var unfinished: Int?
     /// Summary: whether SIGINT/SIGTERM stopped the batch.
-    public var interrupted: Bool?
+    package var interrupted: Bool?
     /// Summary: bytes read from the inputs of converted items.
-    public var bytesIn: Int64?
+    package var bytesIn: Int64?
     /// Summary: bytes written to outputs.
-    public var bytesOut: Int64?
+    package var bytesOut: Int64?
     /// Summary: how long the batch took.
-    public var seconds: Double?
+    package var seconds: Double?
 
     /// A line with only `event` set; use the factories below.
-    public init(event: String) { self.event = event }
+    package init(event: String) { self.event = event }
 
     /// An item started.
-    public static func started(index: Int, input: String, output: String?) -> BatchReportLine {
+    package static func started(index: Int, input: String, output: String?) -> BatchReportLine {
         var line = BatchReportLine(event: "started")
         line.index = index
         line.input = input
@@ -124,7 +124,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// An item progressed.
-    public static func progress(index: Int, input: String, _ progress: JobProgress) -> BatchReportLine {
+    package static func progress(index: Int, input: String, _ progress: JobProgress) -> BatchReportLine {
         var line = BatchReportLine(event: "progress")
         line.index = index
         line.input = input
@@ -134,7 +134,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// An item finished with `result`.
-    public static func finished(index: Int, input: String, _ result: JobResult) -> BatchReportLine {
+    package static func finished(index: Int, input: String, _ result: JobResult) -> BatchReportLine {
         var line = BatchReportLine(event: "finished")
         line.index = index
         line.input = input
@@ -147,7 +147,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// An item failed with `error`; without `index`/`input` the whole command failed.
-    public static func failed(index: Int? = nil, input: String? = nil, _ error: ConvertError) -> BatchReportLine {
+    package static func failed(index: Int? = nil, input: String? = nil, _ error: ConvertError) -> BatchReportLine {
         var line = BatchReportLine(event: "failed")
         line.index = index
         line.input = input
@@ -156,7 +156,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// An item was skipped.
-    public static func skipped(index: Int?, input: String, output: String?, reason: String) -> BatchReportLine {
+    package static func skipped(index: Int?, input: String, output: String?, reason: String) -> BatchReportLine {
         var line = BatchReportLine(event: "skipped")
         line.index = index
         line.input = input
@@ -166,7 +166,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// `--dry-run`: what an item would do.
-    public static func planned(index: Int, input: String, output: String, memoryBytes: Int64) -> BatchReportLine {
+    package static func planned(index: Int, input: String, output: String, memoryBytes: Int64) -> BatchReportLine {
         var line = BatchReportLine(event: "planned")
         line.index = index
         line.input = input
@@ -176,7 +176,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// The last line of a batch.
-    public static func summary(
+    package static func summary(
         done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0, bytesOut: Int64 = 0,
         seconds: Double = 0,
         setAside: Int = 0, ignored: Int = 0, planned: Int? = nil
@@ -197,7 +197,7 @@ public struct BatchReportLine: Codable, Sendable, Equatable {
     }
 
     /// The line as compact JSON with sorted keys, without the newline.
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail; NaN fractions are clamped by JobProgress.

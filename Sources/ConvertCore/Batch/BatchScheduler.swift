@@ -16,29 +16,29 @@ import Foundation
 /// Cancelling the task that calls ``run(_:cost:body:onResult:)`` stops admissions and cancels
 /// the items in flight (their bodies see `Task.isCancelled` and should throw or return a
 /// cancelled result); `run` then returns once they have ended.
-public struct BatchScheduler: Sendable {
+package struct BatchScheduler: Sendable {
     /// The most bytes of declared cost in flight at once.
-    public let budgetBytes: Int64
+    package let budgetBytes: Int64
     /// The most items in flight at once (`--jobs`).
-    public let maxConcurrent: Int
+    package let maxConcurrent: Int
 
     /// What a run did, for summaries and tests.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Items that were started (a prefix of the input when the run was cancelled).
-        public var started: Int
+        package var started: Int
         /// Items whose result was delivered.
-        public var finished: Int
+        package var finished: Int
         /// The largest sum of declared costs that was in flight at once.
-        public var peakBytes: Int64
+        var peakBytes: Int64
         /// The most items that were in flight at once.
-        public var peakConcurrency: Int
+        var peakConcurrency: Int
     }
 
     /// Creates a scheduler.
     /// - Parameters:
     ///   - budgetBytes: Memory budget; ``defaultBudget()`` by default.
     ///   - maxConcurrent: Parallelism (`--jobs N`); the number of active cores by default.
-    public init(budgetBytes: Int64 = BatchScheduler.defaultBudget(), maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(budgetBytes: Int64 = BatchScheduler.defaultBudget(), maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount) {
         precondition(budgetBytes > 0, "a memory budget must be positive")
         precondition(maxConcurrent > 0, "at least one item must be able to run")
         self.budgetBytes = budgetBytes
@@ -56,7 +56,7 @@ public struct BatchScheduler: Sendable {
     ///   - onResult: Called on the caller's task, in input order, as results become reportable.
     /// - Returns: What ran; after a cancellation `started` tells how many items never began.
     @discardableResult
-    public func run<Item: Sendable, Output: Sendable>(
+    package func run<Item: Sendable, Output: Sendable>(
         _ items: [Item], cost: (Item) -> Int64, body: @escaping @Sendable (Item) async -> Output,
         onResult: (Int, Output) async -> Void = { _, _ in }
     ) async -> Statistics {
@@ -93,7 +93,7 @@ public struct BatchScheduler: Sendable {
     }
 
     /// Runs the batch and returns every started item's result in input order.
-    public func results<Item: Sendable, Output: Sendable>(
+    package func results<Item: Sendable, Output: Sendable>(
         _ items: [Item], cost: (Item) -> Int64, body: @escaping @Sendable (Item) async -> Output
     ) async -> [Output] {
         var outputs: [Output] = []
@@ -103,7 +103,7 @@ public struct BatchScheduler: Sendable {
 
     /// Bytes of `count` decoded bitmaps of `width` x `height` pixels, for an item's declared
     /// cost (a 48 MP RGBA photo is about 190 MB). Saturates instead of overflowing.
-    public static func bitmapBytes(width: Int, height: Int, bytesPerPixel: Int = 4, count: Int = 1) -> Int64 {
+    package static func bitmapBytes(width: Int, height: Int, bytesPerPixel: Int = 4, count: Int = 1) -> Int64 {
         let parts = [width, height, bytesPerPixel, count].map { Int64(max(0, $0)) }
         return parts.reduce(Int64(1)) { product, part in
             let (result, overflow) = product.multipliedReportingOverflow(by: part)
@@ -114,16 +114,16 @@ public struct BatchScheduler: Sendable {
     /// Half the memory available now (`MemAvailable` in `/proc/meminfo`, lowered to the room
     /// left under the cgroup's `memory.max` when one is set), and at least 256 MiB. Half,
     /// because the codecs' own buffers and the files' page cache need room beyond the bitmaps.
-    public static func defaultBudget() -> Int64 {
+    package static func defaultBudget() -> Int64 {
         defaultBudget(
             meminfo: try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
             cgroupMax: try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
             cgroupCurrent: try? String(contentsOfFile: "/sys/fs/cgroup/memory.current", encoding: .utf8))
     }
 
-    package static let minimumBudget: Int64 = 256 << 20
+    fileprivate static let minimumBudget: Int64 = 256 << 20
     /// Used when nothing can be read (no /proc): a modest machine's worth.
-    package static let fallbackAvailable: Int64 = 2 << 30
+    fileprivate static let fallbackAvailable: Int64 = 2 << 30
 
     package static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
         var available = meminfo.flatMap(memAvailable) ?? fallbackAvailable

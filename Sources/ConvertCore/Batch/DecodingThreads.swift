@@ -10,10 +10,10 @@ import Foundation
 /// the cores are already busy, and the parts of a conversion that are not tile decoding (the
 /// file's parse, the JPEG encode, the write) of one job overlap another job's decode instead of
 /// leaving a core idle. Benchmarks/RESULTS-threads.md has the measurements behind this.
-public enum DecodingThreads {
+package enum DecodingThreads {
     /// libheif's tile-decoding threads for each photo when `jobs` photos of a batch of `items`
     /// run at once on `cores` cores. `0` means "decode the tiles on the calling thread".
-    public static func perPhoto(jobs: Int, items: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    package static func perPhoto(jobs: Int, items: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
         let inFlight = max(1, min(jobs, items))
         let cores = max(1, cores)
         if inFlight >= cores { return 0 }

@@ -17,7 +17,7 @@ package struct Bitmap: Sendable {
     package var channels: Int
     package var samples: Samples
     /// Bits per sample of the source (8, 10, 12, 16).
-    package var sourceBitDepth: Int
+    var sourceBitDepth: Int
     /// The ICC profile describing the pixels, when known.
     package var icc: [UInt8]?
 
@@ -39,13 +39,13 @@ package struct Bitmap: Sendable {
     package var hasAlpha: Bool { channels == 4 }
 
     /// Whether samples are stored 16 bits wide.
-    package var isSixteenBit: Bool {
+    var isSixteenBit: Bool {
         if case .sixteen = samples { return true }
         return false
     }
 
     /// The 8-bit samples, converting 16-bit ones with correct rounding (v * 255 / 65535, nearest).
-    package var eightBitSamples: [UInt8] {
+    var eightBitSamples: [UInt8] {
         switch samples {
         case .eight(let values): return values
         case .sixteen(let values):
@@ -54,7 +54,7 @@ package struct Bitmap: Sendable {
     }
 
     /// This bitmap with 8-bit storage.
-    package func toEightBit() -> Bitmap {
+    func toEightBit() -> Bitmap {
         guard isSixteenBit else { return self }
         var copy = self
         copy.samples = .eight(eightBitSamples)
@@ -62,7 +62,7 @@ package struct Bitmap: Sendable {
     }
 
     /// This bitmap with 16-bit storage (8-bit samples scaled by 257, so 255 maps to 65535).
-    package func toSixteenBit() -> Bitmap {
+    func toSixteenBit() -> Bitmap {
         guard case .eight(let values) = samples else { return self }
         var copy = self
         copy.samples = .sixteen(values.map { UInt16($0) * 257 })
@@ -70,7 +70,7 @@ package struct Bitmap: Sendable {
     }
 
     /// Whether any pixel is not fully opaque.
-    package var hasTransparency: Bool {
+    var hasTransparency: Bool {
         guard hasAlpha else { return false }
         switch samples {
         case .eight(let values):
@@ -114,7 +114,7 @@ package struct Bitmap: Sendable {
     }
 
     /// This bitmap with an opaque alpha channel added (for encoders that want RGBA).
-    package func withAlpha() -> Bitmap {
+    func withAlpha() -> Bitmap {
         guard !hasAlpha else { return self }
         var copy = self
         copy.channels = 4
@@ -142,7 +142,7 @@ package struct Bitmap: Sendable {
 
     /// This bitmap with EXIF orientation `orientation` (1...8) undone, so it displays upright
     /// without any tag. Values outside 2...8 return the bitmap unchanged.
-    package func applyingOrientation(_ orientation: Int) -> Bitmap {
+    func applyingOrientation(_ orientation: Int) -> Bitmap {
         guard (2...8).contains(orientation) else { return self }
         // Orientations 5...8 swap the axes. For each output pixel (x, y) find the source pixel;
         // the table follows the TIFF/EXIF definition of where row 0 / column 0 are stored.

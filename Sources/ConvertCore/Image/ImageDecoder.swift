@@ -45,7 +45,7 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// One decoded picture with the metadata that belongs to it.
-package struct DecodedFrame: Sendable {
+struct DecodedFrame: Sendable {
     /// Upright pixels (orientation already applied) tagged with their ICC profile.
     package var bitmap: Bitmap
     /// The EXIF TIFF stream, if the image had one.
@@ -57,20 +57,20 @@ package struct DecodedFrame: Sendable {
 }
 
 /// A decoded input: its format, the picture(s) asked for, and notes for the user.
-package struct DecodedPhoto: Sendable {
+struct DecodedPhoto: Sendable {
     package var format: PhotoFormat
     package var frames: [DecodedFrame]
     package var notes: [String]
     /// The scale the decoder itself decoded at (a JPEG's DCT scaling), 1/1 for a full-size
     /// decode. Tests read it to prove the shrink-on-load path was taken.
-    package var decodeScale = JPEGScale.full
+    var decodeScale = JPEGScale.full
     /// The resize plan made for the full-size picture when the decoder scaled it on load, so the
     /// output size is the same as from a full-size decode.
     package var plan: ResizePlan?
     /// The HDR transfer a PQ/HLG still was tone mapped from (``DecodeOptions/hdrStill``).
     package var toneMapped: HDRTransfer?
     /// The gain map computed from such a still's HDR picture, lined up with its primary frame.
-    package var hdrGainMap: CarriedGainMap?
+    var hdrGainMap: CarriedGainMap?
 
     /// Records the tone mapping of frame `index`: its note, and its gain map.
     mutating func record(_ still: HDRStill, frameIndex index: Int) {
@@ -83,7 +83,7 @@ package struct DecodedPhoto: Sendable {
 }
 
 /// What to decode and how.
-package struct DecodeOptions: Sendable {
+struct DecodeOptions: Sendable {
     /// Every top-level image of a multi-image HEIF instead of the primary one.
     package var allImages = false
     /// Shrink so the long edge is at most this (after ``resize``), using the decoder's own
@@ -98,14 +98,14 @@ package struct DecodeOptions: Sendable {
     /// Refuse images with more pixels than this before allocating them.
     package var maxPixels = PixelLimit.defaultMaxPixels
     /// What happens to a PQ/HLG still; nil keeps its code values.
-    package var hdrStill: HDRStillPolicy?
+    var hdrStill: HDRStillPolicy?
 }
 
 /// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
 /// content, not its name (a JPEG renamed `.heic` is read as the JPEG it is).
 package enum ImageDecoder {
     /// Reads the first bytes of `path` and identifies the format.
-    package static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
+    static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
         let head = try readHead(path: path, count: 64)
         guard let format = MediaSniffer.kind(of: head).photoFormat else {
             throw ConvertError(
@@ -116,7 +116,7 @@ package enum ImageDecoder {
         return format
     }
 
-    package static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
+    static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
         try checkRegularFile(path)
         guard let handle = FileHandle(forReadingAtPath: path) else { throw openError(path) }
         defer { try? handle.close() }
@@ -154,21 +154,23 @@ package enum ImageDecoder {
         return DecodedFrame(bitmap: bitmap.applyingOrientation(orientation), exif: exif, xmp: xmp)
     }
 
-    /// Decodes `path`; `opened` is its format and HEIF reader when the caller read them already
-    /// (see ``PhotoInput``), so the file's structure is not parsed again.
-    package static func decode(
-        path: String, options: DecodeOptions, cancellation: CancellationFlag,
-        opened: (format: PhotoFormat, heif: HeifFile?)? = nil
+    /// Decodes `path`; `opened` is its readers when the caller opened it already (see
+    /// ``OpenedPhoto``), so neither offconvert's reader nor libheif parses its structure again.
+    static func decode(
+        path: String, options: DecodeOptions, cancellation: CancellationFlag, opened: OpenedPhoto? = nil
     ) throws(ConvertError) -> DecodedPhoto {
         let format: PhotoFormat
         if let opened { format = opened.format } else { format = try sniff(path: path) }
         var photo: DecodedPhoto
         switch format {
         case .heic, .avif:
-            // Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
-            var heif: HeifFile?
-            if let opened { heif = opened.heif } else if format == .heic { heif = try PhotoInput.open(path: path).heifFile() }
-            photo = try decodeHeif(path: path, format: format, heif: heif, options: options, cancellation: cancellation)
+            let readers: OpenedPhoto
+            if let opened {
+                readers = opened
+            } else {
+                readers = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: options.decodingThreads)
+            }
+            photo = try decodeHeif(readers, options: options, cancellation: cancellation)
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options)
         case .png:
@@ -210,13 +212,16 @@ package enum ImageDecoder {
         return photo
     }
 
+    /// Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
     private static func decodeHeif(
-        path: String, format: PhotoFormat, heif: HeifFile?, options: DecodeOptions, cancellation: CancellationFlag
+        _ opened: OpenedPhoto, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
-        if format == .heic, let heif, let photo = try decodeHEVC(heif, path: path, options: options, cancellation: cancellation) {
+        if opened.format == .heic, let heif = opened.heif,
+            let photo = try decodeHEVC(heif, path: opened.path, options: options, cancellation: cancellation)
+        {
             return photo
         }
-        return try decodeWithLibheif(path: path, format: format, options: options, cancellation: cancellation)
+        return try decodeWithLibheif(opened.libheif(), format: opened.format, options: options, cancellation: cancellation)
     }
 
     /// Decodes an HEVC-coded HEIF with offconvert's own reader (``HeifFile``) and tile decoder,
@@ -258,9 +263,9 @@ package enum ImageDecoder {
     }
 
     private static func decodeWithLibheif(
-        path: String, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
+        _ context: HeifContext, format: PhotoFormat, options: DecodeOptions, cancellation: CancellationFlag
     ) throws(ConvertError) -> DecodedPhoto {
-        let context = try HeifContext(reading: path, decodingThreads: options.decodingThreads)
+        let path = context.path
         let handles: [HeifImageHandle]
         if options.allImages {
             var list: [HeifImageHandle] = []

@@ -2,14 +2,14 @@ import Foundation
 
 /// Encodes upright bitmaps to the output formats, embedding the ICC profile, EXIF and XMP each
 /// format can carry.
-package enum ImageEncoder {
+enum ImageEncoder {
     /// Notes about metadata a format could not carry.
-    package struct Written {
+    struct Written {
         package var notes: [String]
     }
 
     /// Encodes a JPEG entirely in memory (used directly by the target-size search).
-    package static func jpegBytes(
+    static func jpegBytes(
         _ bitmap: Bitmap, quality: Int, subsampling: JPEGSubsampling = .s420, exif: [UInt8]?, xmp: [UInt8]?,
         iptc: [UInt8]? = nil
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
@@ -22,7 +22,7 @@ package enum ImageEncoder {
     }
 
     /// The APP segments for a JPEG's metadata, and notes on anything that could not be carried.
-    package static func jpegSegments(
+    static func jpegSegments(
         exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?
     ) -> (bytes: [UInt8], notes: [String]) {
         var exif = exif
@@ -82,16 +82,16 @@ package enum ImageEncoder {
     }
 
     /// Whether `format` can store an alpha channel.
-    package static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
+    static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
 
     /// Writes `bytes` to the (already created) file at `path`.
-    package static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
+    static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {
         try writeFile(pieces: [bytes[...]], to: path, displayPath: displayPath)
     }
 
     /// Writes `pieces` one after another to the file at `path`: a JPEG stream and the segments
     /// that go inside it, say, without joining them into one more copy of the photo first.
-    package static func writeFile(pieces: [ArraySlice<UInt8>], to path: String, displayPath: String) throws(ConvertError) {
+    static func writeFile(pieces: [ArraySlice<UInt8>], to path: String, displayPath: String) throws(ConvertError) {
         let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
         defer { close(fd) }

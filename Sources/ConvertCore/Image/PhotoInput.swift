@@ -13,14 +13,25 @@ package struct PhotoInput: Sendable {
     package let format: PhotoFormat
     /// The HEIF item model (HEIC and AVIF inputs); nil for other formats and for a HEIF whose
     /// boxes are not an item structure this reader follows (libheif then judges it).
-    package let heifMeta: HeifMeta?
+    let heifMeta: HeifMeta?
 
-    /// Sniffs the file at `path` and, for a HEIF, reads its item structure. Throws what the
-    /// sniffer and the reader refuse: a missing or unreadable file, an unknown format, an item
-    /// table over one of ``HeifMeta/Limits``.
-    package static func open(path: String) throws(ConvertError) -> PhotoInput {
+    /// What an input is opened for, which decides whether an AVIF's item structure is read.
+    package enum Purpose: Sendable {
+        /// Describing it (``ImageProbe``, a batch item's cost): the item model of a HEIC and of
+        /// an AVIF (its `irot` and `imir`, which libheif applies and does not report).
+        case describing
+        /// Converting it: the item model of a HEIC only. libheif decodes an AVIF and reads its
+        /// structure itself, and no other step of a conversion looks inside one.
+        case converting
+    }
+
+    /// Sniffs the file at `path` and, for a HEIF, reads its item structure (see ``Purpose``).
+    /// Throws what the sniffer and the reader refuse: a missing or unreadable file, an unknown
+    /// format, an item table over one of ``HeifMeta/Limits``.
+    package static func open(path: String, for purpose: Purpose = .describing) throws(ConvertError) -> PhotoInput {
         let format = try ImageDecoder.sniff(path: path)
-        guard format == .heic || format == .avif else { return PhotoInput(path: path, format: format, heifMeta: nil) }
+        let readsItems = format == .heic || (format == .avif && purpose == .describing)
+        guard readsItems else { return PhotoInput(path: path, format: format, heifMeta: nil) }
         let source = try FileByteSource(path: path)
         do {
             return PhotoInput(path: path, format: format, heifMeta: try HeifMeta(source: source))
@@ -37,7 +48,7 @@ package struct PhotoInput: Sendable {
 
     /// The HEIF file as offconvert's reader takes it (see ``HeifFile/init(meta:path:)``), its
     /// file opened again when this input was detached; nil when it is not one.
-    package func heifFile() throws(ConvertError) -> HeifFile? {
+    func heifFile() throws(ConvertError) -> HeifFile? {
         guard var meta = heifMeta else { return nil }
         if meta.isDetached {
             let source = try FileByteSource(path: path)

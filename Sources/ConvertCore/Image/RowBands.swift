@@ -7,7 +7,7 @@ import Dispatch
 /// map's 2×2 blocks, 4:2:0 chroma rows) never has a block split between two workers. The work
 /// runs on Dispatch's workers, not on the cooperative pool: callers are already on a blocking
 /// thread (``runBlocking(_:)``), and `concurrentPerform` returns when every band is done.
-package struct RowBands: Sendable {
+struct RowBands: Sendable {
     /// The bands, top to bottom; never empty for a picture with rows.
     package let ranges: [Range<Int>]
 

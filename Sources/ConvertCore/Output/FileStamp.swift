@@ -10,8 +10,8 @@ package struct FileStamp: Sendable, Equatable {
     /// bits: photos and videos are not programs, and files copied from a FAT card all look 0755.
     package var permissions: UInt32
     /// Modification time, seconds and nanoseconds since 1970.
-    package var modifiedSeconds: Int
-    package var modifiedNanoseconds: Int
+    fileprivate var modifiedSeconds: Int
+    fileprivate var modifiedNanoseconds: Int
 
     /// `UTIME_NOW` from <sys/stat.h> (`(1l << 30) - 1l`), a macro Swift does not import.
     private static let utimeNow = (1 << 30) - 1

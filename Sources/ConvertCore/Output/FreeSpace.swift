@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// Free space checks before a batch writes anything.
-public enum FreeSpace {
+package enum FreeSpace {
     /// Bytes an unprivileged process can still write in the file system holding `directory`
     /// (`statvfs`: available blocks times fragment size).
-    public static func available(in directory: String) throws(ConvertError) -> Int64 {
+    package static func available(in directory: String) throws(ConvertError) -> Int64 {
         var info = statvfs()
         guard statvfs(directory, &info) == 0 else {
             throw ConvertError.fileSystem(errno, action: "check the free space of", path: directory)
@@ -19,7 +19,7 @@ public enum FreeSpace {
     /// free. `needed` is the caller's estimate of the outputs' total size (the inputs' size is
     /// a fair upper bound for most conversions); a batch still handles running out mid-way, as
     /// each write failing with ENOSPC becomes the same error for that item.
-    public static func check(needed: Int64, in directory: String) throws(ConvertError) {
+    package static func check(needed: Int64, in directory: String) throws(ConvertError) {
         let free = try available(in: directory)
         guard free < needed else { return }
         // A folder nothing can be written in (a read-only mount, no write permission) is

@@ -19,11 +19,11 @@ import Glibc
 /// name is chosen when asked for, so another process may still take it before the output is
 /// committed; `StagedOutput`'s no-clobber commit then fails with `output.exists` rather than
 /// replacing that file.
-public final class OutputNamer: Sendable {
+package final class OutputNamer: Sendable {
     /// `--output-dir`, resolved; nil to write next to each input.
-    public let outputDirectory: String?
+    package let outputDirectory: String?
     /// Whether existing files (other than inputs) may be replaced.
-    public let overwrite: Bool
+    package let overwrite: Bool
 
     private struct FileID: Hashable {
         package var device: UInt64
@@ -35,16 +35,16 @@ public final class OutputNamer: Sendable {
 
     /// Longest output name in bytes: the staged temporary adds about 30 bytes and a file name
     /// may have at most 255.
-    package static let maximumNameBytes = 200
+    static let maximumNameBytes = 200
     /// Highest collision number tried before giving up.
-    package static let maximumAttempts = 10_000
+    static let maximumAttempts = 10_000
 
     /// Creates a namer for a batch over `inputs`.
     /// - Parameters:
     ///   - outputDirectory: Where every output goes (created if missing); nil for next to its input.
     ///   - overwrite: Replace existing files instead of numbering around them (never an input).
     ///   - inputs: Every input of the batch, so none of them is ever chosen as an output.
-    public init(outputDirectory: String?, overwrite: Bool, inputs: [String]) throws(ConvertError) {
+    package init(outputDirectory: String?, overwrite: Bool, inputs: [String]) throws(ConvertError) {
         if let outputDirectory {
             try Self.createFolders(outputDirectory)
             var info = stat()
@@ -64,7 +64,7 @@ public final class OutputNamer: Sendable {
     /// The folder `input`'s output goes to, resolved (symlinks followed): `subfolder` (the
     /// input's folders below a folder argument) inside the output folder, created when missing;
     /// next to the input without an output folder.
-    public func directory(for input: String, subfolder: String = "") throws(ConvertError) -> String {
+    package func directory(for input: String, subfolder: String = "") throws(ConvertError) -> String {
         guard let outputDirectory else { return try Self.resolve(PathText.parent(input)) }
         let parts = subfolder.split(separator: "/").map { Self.sanitise(String($0)) }
         guard !parts.isEmpty else { return outputDirectory }
@@ -94,7 +94,7 @@ public final class OutputNamer: Sendable {
     /// `suffix` added to the name (`"-small"` gives `photo-small.jpg`), in `subfolder` of the
     /// output folder (see ``directory(for:subfolder:)``). The name is reserved for
     /// this batch: no other call returns it.
-    public func destination(
+    package func destination(
         for input: String, pathExtension: String, suffix: String = "", subfolder: String = ""
     ) throws(ConvertError) -> String {
         let folder = try directory(for: input, subfolder: subfolder)
@@ -118,7 +118,7 @@ public final class OutputNamer: Sendable {
     /// many it removed. Temporaries of conversions still running elsewhere are locked and left
     /// alone. Call once at the start.
     @discardableResult
-    public func removeStaleTemporaries(for inputs: [String]) -> Int {
+    package func removeStaleTemporaries(for inputs: [String]) -> Int {
         var folders: Set<String> = []
         if let outputDirectory {
             folders.insert(outputDirectory)
@@ -159,7 +159,7 @@ public final class OutputNamer: Sendable {
 
     /// The name after `path` in the numbering ``destination(for:pathExtension:suffix:)`` uses:
     /// `photo.jpg` → `photo (2).jpg`, `photo (2).jpg` → `photo (3).jpg`.
-    package static func nextNumbered(_ path: String) -> String {
+    static func nextNumbered(_ path: String) -> String {
         let ext = PathText.fileExtension(path)
         var stem = PathText.stem(path)
         var number = 2
@@ -215,7 +215,7 @@ public final class OutputNamer: Sendable {
     /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`
     /// become `_`; leading dots, dashes and spaces and trailing dots and spaces are removed
     /// (no hidden files, nothing a later tool reads as an option); an empty result is `output`.
-    package static func sanitise(_ name: String) -> String {
+    fileprivate static func sanitise(_ name: String) -> String {
         let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
             let value = scalar.value
             let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C

@@ -13,7 +13,7 @@ import Glibc
 /// path (error, cancellation) can leave a half-written output behind.
 package final class StagedOutput {
     /// Suffix of every temporary output; used to find leftovers from a crash.
-    package static let partialSuffix = ".partial"
+    static let partialSuffix = ".partial"
     package static let marker = ".offconvert-"
     /// Suffix of a two-pass encode's locked statistics owner file (ConvertMedia's `StatsFile`);
     /// stale-file cleanup removes the statistics files named after it.
@@ -22,7 +22,7 @@ package final class StagedOutput {
     /// 0666 minus the process umask, read once. Linux reports the umask in /proc/self/status;
     /// `umask()` can only read it by setting it, which changes it process-wide for a moment
     /// while other threads may be creating files, so it is the last resort.
-    package static let outputMode: mode_t = 0o666 & ~(processUmask() ?? swappedUmask())
+    fileprivate static let outputMode: mode_t = 0o666 & ~(processUmask() ?? swappedUmask())
 
     private static func processUmask() -> mode_t? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
@@ -162,7 +162,7 @@ package final class StagedOutput {
 
     /// For the name of one of offconvert's temporary files, the name of the file whose lock says
     /// whether it is in use (itself, for a `.partial` or an `.x264`); nil for any other name.
-    package static func lockOwner(of name: String) -> String? {
+    static func lockOwner(of name: String) -> String? {
         guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards),
             let randomEnd = name.index(found.upperBound, offsetBy: 6, limitedBy: name.endIndex)
         else { return nil }

@@ -25,5 +25,5 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     package static let all: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl]
 
     /// Whether it is an ISO/HEIF item file (HEIC, plain HEIF, AVIF): read through ``HeifMeta``.
-    package var isHEIF: Bool { self == .heic || self == .heif || self == .avif }
+    var isHEIF: Bool { self == .heic || self == .heif || self == .avif }
 }

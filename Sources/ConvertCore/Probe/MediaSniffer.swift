@@ -21,7 +21,7 @@ package enum MediaSniffer {
         }
 
         /// Whether it is a HEIF item file (HEIC, HEIF, AVIF).
-        package var isHEIF: Bool {
+        var isHEIF: Bool {
             if case .image(let format) = self { format.isHEIF } else { false }
         }
     }

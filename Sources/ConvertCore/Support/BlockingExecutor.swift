@@ -17,7 +17,7 @@ package final class BlockingExecutor: @unchecked Sendable {
     package static let shared = BlockingExecutor(maximumThreads: 512)
 
     /// The most threads this executor ever runs at once.
-    package let maximumThreads: Int
+    let maximumThreads: Int
     private let stackSize: Int
     // `condition` guards everything below it.
     private let condition = NSCondition()
@@ -33,14 +33,14 @@ package final class BlockingExecutor: @unchecked Sendable {
     }
 
     /// Threads started so far (they stay until the process ends).
-    package var startedThreads: Int {
+    var startedThreads: Int {
         condition.lock()
         defer { condition.unlock() }
         return threads
     }
 
     /// Queues `work`; it runs on one of the executor's threads as soon as one is free.
-    package func submit(_ work: @escaping @Sendable () -> Void) {
+    func submit(_ work: @escaping @Sendable () -> Void) {
         condition.lock()
         queue.append(work)
         let waiting = queue.count - next

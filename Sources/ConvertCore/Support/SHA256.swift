@@ -5,7 +5,7 @@
 /// provider and its name map: about 2 MB of resident memory and a few thousand hash-table inserts
 /// on every command, for hashing a few hundred bytes. Checked against the FIPS and RFC 4231
 /// vectors and against libcrypto in the tests.
-package struct SHA256 {
+struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -34,7 +34,7 @@ package struct SHA256 {
     }
 
     /// HMAC-SHA256 of `data` under `key`.
-    package static func hmac(key: [UInt8], data: [UInt8]) -> [UInt8] {
+    static func hmac(key: [UInt8], data: [UInt8]) -> [UInt8] {
         var block = key.count > 64 ? hash(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         var inner = SHA256()

@@ -1,4 +1,4 @@
-import ConvertCore
+@testable import ConvertCore
 import Foundation
 import Testing
 

@@ -4,17 +4,67 @@ import Testing
 
 /// A HEIC's item structure is read once per conversion: the direct JPEG path, the gain-map worker
 /// beside it, the general decoder and the probe that estimated its cost all share one
-/// ``HeifMeta``. Counted with ``HeifParseCounter`` on a private copy of each file (tests run in
-/// parallel; only watched paths are counted), and each output checked with ffprobe.
+/// ``HeifMeta``; a file libheif decodes is read by libheif once, its one context shared by the
+/// direct path's fallback, the decoder and every smaller decode of a target-size search.
+/// Counted with ``HeifParseCounter`` on a private copy of each file (tests run in parallel; only
+/// watched paths are counted), and each output checked with ffprobe.
 @Suite("HEIF: parsed once per conversion")
 struct HeifParseOnceTests {
-    /// A copy of `fixture` in a fresh folder, watched by the parse counter.
+    /// A copy of `fixture` in a fresh folder, watched by both counters.
     static func watchedCopy(_ fixture: String) throws -> (folder: URL, path: String) {
         let folder = try Fixtures.temporaryDirectory("heif-once")
         let path = folder.appendingPathComponent("in.heic").path
         try FileManager.default.copyItem(atPath: Fixtures.path(fixture), toPath: path)
         HeifMeta.parses.watch(path)
+        HeifContext.reads.watch(path)
         return (folder, path)
+    }
+
+    /// A conversion of a fixture and how often each reader may read its structure.
+    struct Reads: Sendable, CustomTestStringConvertible {
+        var fixture: String
+        var format: PhotoFormat
+        var target: Int64? = nil
+        /// ``HeifMeta`` parses: one for a HEIC (offconvert's reader decides how to decode it);
+        /// none for an AVIF, which libheif decodes and no other step of a conversion reads.
+        var parses: Int
+        /// libheif contexts read from the file: none where offconvert's reader decodes it.
+        var libheifReads: Int
+        var testDescription: String { "\(fixture) → \(format.rawValue)\(target.map { " under \($0) B" } ?? "")" }
+    }
+
+    @Test(
+        "an AVIF, a HEIC offconvert decodes and one libheif decodes are each read once by each reader",
+        arguments: [
+            Reads(fixture: "generated/gps-exif-xmp.avif", format: .jpeg, parses: 0, libheifReads: 1),
+            Reads(fixture: "generated/gps-exif-xmp.avif", format: .png, parses: 0, libheifReads: 1),
+            Reads(fixture: "photos/pug.heic", format: .jpeg, parses: 1, libheifReads: 0),
+            Reads(fixture: "photos/pug.heic", format: .png, parses: 1, libheifReads: 0),
+            Reads(fixture: "photos/zPug_3.heic", format: .jpeg, parses: 1, libheifReads: 1),
+            Reads(fixture: "photos/cat.hif", format: .png, parses: 1, libheifReads: 1),
+            // Shrunk several times to meet the target: each smaller decode reuses the one context.
+            Reads(fixture: "photos/cat.hif", format: .jpeg, target: 150_000, parses: 1, libheifReads: 1),
+        ])
+    func readsOnce(_ reads: Reads) async throws {
+        let (folder, path) = try Self.watchedCopy(reads.fixture)
+        defer {
+            HeifMeta.parses.stopWatching(path)
+            HeifContext.reads.stopWatching(path)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let info = try ImageProbe.probe(path: Fixtures.path(reads.fixture))
+        var request = PhotoRequest(inputPath: path, format: reads.format, outputDirectory: folder.path)
+        request.targetByteCount = reads.target
+        let result = try await PhotoConverter.convert(request).result()
+        #expect(HeifMeta.parses.parses(of: path) == reads.parses)
+        #expect(HeifContext.reads.parses(of: path) == reads.libheifReads)
+        let output = try #require(result.outputs.first)
+        if let target = reads.target {
+            #expect(output.byteCount <= target)
+            #expect(result.notes.contains { $0.hasPrefix("resized to") }, "\(result.notes)")
+        } else {
+            #expect(try Self.size(output.path) == "\(info.width),\(info.height)")
+        }
     }
 
     /// ffprobe's `width,height` of `path`'s first video stream.

@@ -161,11 +161,11 @@ struct HeifCameraLayoutTests {
     @Test("heic-to-jpg decodes them straight from the tiles, not through libheif", arguments: layouts)
     func directPath(name: String) throws {
         let path = Self.path(name)
-        let source = try #require(try PhotoConverter.directJPEGSource(
-            path: path, heif: try HeifFile.open(path: path), decodingThreads: 2, maxPixels: PixelLimit.defaultMaxPixels))
+        let opened = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: 2)
+        let source = try #require(try PhotoConverter.directJPEGSource(opened, maxPixels: PixelLimit.defaultMaxPixels))
         #expect(source.file != nil)
         let picture = try #require(try PhotoConverter.directPicture(
-            path: path, source: source, decodingThreads: 2, maxPixels: PixelLimit.defaultMaxPixels, cancellation: CancellationFlag()))
+            source, opened: opened, maxPixels: PixelLimit.defaultMaxPixels, cancellation: CancellationFlag()))
         guard case .ycbcr(let image) = picture else {
             Issue.record("libheif decoded \(name)")
             return

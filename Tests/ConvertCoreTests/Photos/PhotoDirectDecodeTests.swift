@@ -14,7 +14,8 @@ struct PhotoDirectDecodeTests {
     ])
     func encoderReadyPlanes(fixture: String) throws {
         let path = Fixtures.path(fixture)
-        let handle = try #require(try PhotoConverter.libheifSource(path: path, decodingThreads: 0, maxPixels: PixelLimit.defaultMaxPixels))
+        let context = try HeifContext(reading: path, decodingThreads: 0)
+        let handle = try #require(try PhotoConverter.libheifSource(context, maxPixels: PixelLimit.defaultMaxPixels))
         let image = try PhotoConverter.directPlanes(handle, cancellation: CancellationFlag())
         #expect(image.hasEightBitPlanes)
         let ycbcr = try image.withYCbCr420Planes { _, _, width, height in (width, height) }

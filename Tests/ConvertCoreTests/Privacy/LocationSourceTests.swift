@@ -1,4 +1,4 @@
-import ConvertCore
+@testable import ConvertCore
 import ConvertMedia
 import Foundation
 import Testing

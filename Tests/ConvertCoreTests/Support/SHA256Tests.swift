@@ -1,4 +1,4 @@
-import ConvertCore
+@testable import ConvertCore
 import Testing
 
 /// ``SHA256`` against digests Python's hashlib/hmac (OpenSSL) computed, and the RFC 4231 vectors.

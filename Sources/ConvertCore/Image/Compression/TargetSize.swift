@@ -3,16 +3,16 @@ import Foundation
 /// The arithmetic of hitting a file-size target: which quality to try next, when to give up on
 /// quality, and how far to shrink the resolution. Pure functions over sizes, so every boundary
 /// is unit-tested without encoding anything.
-package enum TargetSizeSolver {
+enum TargetSizeSolver {
     /// The quality range searched before the resolution is lowered.
-    package static let qualities: ClosedRange<Int> = 40...95
+    static let qualities: ClosedRange<Int> = 40...95
     /// Below this long edge the target is declared unreachable.
-    package static let smallestLongEdge = 64
+    fileprivate static let smallestLongEdge = 64
 
     /// The largest quality in `range` whose size is at most `target`, with that size, assuming
     /// size grows with quality; nil when even the lowest quality is too big. Calls `sizeAt` at
     /// most ⌈log2(count)⌉ + 1 times.
-    package static func largestQuality(
+    static func largestQuality(
         in range: ClosedRange<Int>, target: Int64, sizeAt: (Int) throws(ConvertError) -> Int64
     ) throws(ConvertError) -> (quality: Int, size: Int64)? {
         let top = try sizeAt(range.upperBound)
@@ -37,7 +37,7 @@ package enum TargetSizeSolver {
     /// bytes at `longEdge`. Encoded size grows roughly with the pixel count, so the edge scales
     /// with the square root of the ratio, with a 10% margin. The ratio is below 1, so the result
     /// is always at least 10% smaller than `longEdge` and the search ends.
-    package static func nextLongEdge(current longEdge: Int, bytesAtFloor: Int64, target: Int64) -> Int {
+    static func nextLongEdge(current longEdge: Int, bytesAtFloor: Int64, target: Int64) -> Int {
         precondition(bytesAtFloor > target && target > 0, "only called when the floor misses a positive target")
         let ratio = (Double(target) / Double(bytesAtFloor)).squareRoot() * 0.9
         return max(1, Int((Double(longEdge) * ratio).rounded(.down)))
@@ -54,11 +54,12 @@ extension PhotoConverter {
 
     /// Encodes `frame` as JPEG or WebP at the best quality (and, if needed, resolution) whose
     /// file is at most `target` bytes. Lower resolutions are decoded afresh from the source
-    /// file, never resampled from an earlier bitmap; `frame` is the only reference to the
-    /// current bitmap and is emptied before each new decode, so at most one full-size bitmap is
-    /// alive at a time.
-    package static func encodeToTarget(
-        _ request: PhotoRequest, frameIndex: Int, frame: inout DecodedFrame?, target: Int64, metadata: OutputMetadata,
+    /// file through `opened` (no structure read again), never resampled from an earlier bitmap;
+    /// `frame` is the only reference to the current bitmap and is emptied before each new decode,
+    /// so at most one full-size bitmap is alive at a time.
+    static func encodeToTarget(
+        _ request: PhotoRequest, opened: OpenedPhoto, frameIndex: Int, frame: inout DecodedFrame?, target: Int64,
+        metadata: OutputMetadata,
         gainMap: CarriedGainMap? = nil, cancellation: CancellationFlag
     ) throws(ConvertError) -> (bytes: [UInt8], quality: Int?, longEdge: Int?, notes: [String]) {
         let path = request.inputPath
@@ -74,8 +75,6 @@ extension PhotoConverter {
             case .shrink(let next):
                 longEdge = next
                 frame = nil
-                var opened: (format: PhotoFormat, heif: HeifFile?)?
-                if let probed = request.probed, probed.path == path { opened = (probed.format, try probed.heifFile()) }
                 var photo = try ImageDecoder.decode(
                     path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation,
                     opened: opened)

@@ -4,12 +4,12 @@
 /// Only the first frame is decoded (a GIF converts to a still photo): the frames after it are
 /// never read, so an animation of thousands of frames costs what its first one does, the
 /// picture of its logical screen.
-package enum GIFDecoder {
+enum GIFDecoder {
     /// Where the first image of a GIF is, and what it is drawn on.
-    package struct FirstImage {
+    struct FirstImage {
         /// The picture: the logical screen, grown to hold the first frame if it sticks out.
-        package var canvasWidth: Int
-        package var canvasHeight: Int
+        var canvasWidth: Int
+        var canvasHeight: Int
         var left: Int, top: Int, width: Int, height: Int
         var interlaced: Bool
         var palette: [UInt8]
@@ -20,7 +20,7 @@ package enum GIFDecoder {
 
     /// Finds the first image descriptor (palettes and extensions before it are walked, nothing is
     /// decoded): enough to know the picture's size, for `info` and a batch's memory cost.
-    package static func firstImage(_ data: [UInt8], path: String) throws(ConvertError) -> FirstImage {
+    static func firstImage(_ data: [UInt8], path: String) throws(ConvertError) -> FirstImage {
         let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
         func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
@@ -110,14 +110,14 @@ package enum GIFDecoder {
     }
 
     /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.
-    package static func interlacedRows(_ height: Int) -> [Int] {
+    fileprivate static func interlacedRows(_ height: Int) -> [Int] {
         stride(from: 0, to: height, by: 8).map { $0 } + stride(from: 4, to: height, by: 8).map { $0 }
             + stride(from: 2, to: height, by: 4).map { $0 } + stride(from: 1, to: height, by: 2).map { $0 }
     }
 
     /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
     /// an invalid code.
-    package static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
+    fileprivate static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)

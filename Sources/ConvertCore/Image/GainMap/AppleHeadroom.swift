@@ -1,7 +1,7 @@
 /// The HDR headroom of an iPhone photo, from its Apple MakerNote: tags 0x0021 and 0x0030 (signed
 /// rationals), turned into stops with the formula Apple publishes in "Applying Apple HDR effect to
 /// your photos".
-package enum AppleHeadroom {
+enum AppleHeadroom {
     /// The MakerNote's signature: "Apple iOS", a NUL, a 2-byte version, then "MM" (big-endian);
     /// its IFD starts right after, and its offsets count from the MakerNote's first byte.
     private static let signature: [UInt8] = Array("Apple iOS".utf8) + [0]
@@ -31,7 +31,7 @@ package enum AppleHeadroom {
     /// A MakerNote holding only the HDR headroom tags (0x0021, 0x0030) of the MakerNote in
     /// `exif`, their values as stored: what a HEIC output with Apple's gain map keeps when the
     /// rest of the MakerNote (which may hold serial numbers) is removed. Nil without tag 0x0021.
-    package static func headroomMakerNote(exif: [UInt8]) -> [UInt8]? {
+    static func headroomMakerNote(exif: [UInt8]) -> [UInt8]? {
         guard let parsed = Exif(tiff: exif), let note = parsed.ifd0.entry(Exif.Tag.exifIFD)?.child?.entry(Exif.Tag.makerNote)
         else { return nil }
         let bytes = note.value

@@ -1,13 +1,13 @@
 /// A photo's gain map (a HEIC's, or a gain-map JPEG's) as the general path carries it: decoded
 /// once at its own size, then cut, scaled and padded by the same ``ResizePlan`` as the picture,
 /// for each resolution the conversion (or its target-size search) writes.
-package struct CarriedGainMap: Sendable {
+struct CarriedGainMap: Sendable {
     package var map: HeifGainMap
     /// The displayed size of the source picture the map covers.
     package var sourceWidth: Int
     package var sourceHeight: Int
     /// Which of the decoded frames is the primary picture (`--all-images` decodes them all).
-    package var frameIndex: Int
+    var frameIndex: Int
 
     /// The map lined up with a picture `bitmap` made from the source by `resize` and then
     /// `maxLongEdge`: the plan's crop, scale and canvas at the map's own resolution (never

@@ -4,15 +4,15 @@ import Foundation
 /// gain, SDR base), and how they are written: `hdrgm:` XMP and the ISO 21496-1 binary record.
 package struct GainMapMetadata: Sendable, Equatable {
     /// log2 of the smallest and largest boost a gain-map value of 0 and 1 stand for.
-    package var minStops: Double = 0
-    package var maxStops: Double
+    var minStops: Double = 0
+    var maxStops: Double
     package var gamma: Double = 1
     /// Offsets added to the SDR and HDR values before and after the boost (Apple's formula has none).
-    package var baseOffset: Double = 0
-    package var alternateOffset: Double = 0
+    var baseOffset: Double = 0
+    var alternateOffset: Double = 0
     /// Display headroom (stops) at which the boost starts and is applied in full.
-    package var baseHeadroomStops: Double = 0
-    package var alternateHeadroomStops: Double
+    var baseHeadroomStops: Double = 0
+    var alternateHeadroomStops: Double
 
     /// Apple's gain map is `hdr = sdr × (1 + (headroom − 1) × gain)`: a boost between 1× and the
     /// headroom, with no offsets; in Ultra HDR's log form that is a boost from 0 to `stops` stops.
@@ -26,23 +26,23 @@ package struct GainMapMetadata: Sendable, Equatable {
 
     /// The 8-bit map value that stands for no boost (log boost 0), for bars added around a
     /// padded picture: `((0 − min) / (max − min))^gamma`.
-    package var noBoostCode: UInt8 {
+    var noBoostCode: UInt8 {
         guard maxStops > minStops else { return 0 }
         let recovery = max(0, min(1, -minStops / (maxStops - minStops)))
         return UInt8((pow(recovery, gamma) * 255).rounded())
     }
 
     /// The ISO 21496-1 namespace that starts the APP2 segment (NUL-terminated).
-    package static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
-    package static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
+    static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
+    fileprivate static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
 
     /// The primary image's ISO 21496-1 payload: only the versions (minimum 0, writer 0), which
     /// says "this file has an ISO gain map".
-    package static let isoPrimaryPayload: [UInt8] = isoNamespace + [0, 0, 0, 0]
+    static let isoPrimaryPayload: [UInt8] = isoNamespace + [0, 0, 0, 0]
 
     /// The gain-map image's ISO 21496-1 payload: versions, flags (one channel, the base image's
     /// colour space, a common denominator), then every value as a fraction over it.
-    package var isoGainMapPayload: [UInt8] {
+    var isoGainMapPayload: [UInt8] {
         let denominator: Int64 = 1_000_000
         func fraction(_ value: Double) -> [UInt8] {
             let scaled = UInt32(bitPattern: Int32(clamping: Int64((value * Double(denominator)).rounded())))
@@ -58,11 +58,11 @@ package struct GainMapMetadata: Sendable, Equatable {
     }
 
     /// The `hdrgm:` description of the gain-map image (Ultra HDR v1.1: values in stops).
-    package var gainMapXMP: [UInt8] { Array(Self.packet(hdrgmDescription).utf8) }
+    var gainMapXMP: [UInt8] { Array(Self.packet(hdrgmDescription).utf8) }
 
     /// A HEIC primary's XMP that describes its Samsung gain map: `packet` (the photo's own, or
     /// none) with the `hdrgm:` description added.
-    package func samsungPrimaryXMP(merging packet: [UInt8]?) -> [UInt8] {
+    func samsungPrimaryXMP(merging packet: [UInt8]?) -> [UInt8] {
         let closing = Array("</rdf:RDF>".utf8)
         if let packet, let at = Self.lastRange(of: closing, in: packet) {
             return Array(packet[..<at]) + Array(hdrgmDescription.utf8) + Array(packet[at...])
@@ -83,7 +83,7 @@ package struct GainMapMetadata: Sendable, Equatable {
 
     /// The primary image's XMP: `packet` (the photo's own, or none) with a description added that
     /// names the gain map (`hdrgm:Version`, `Container:Directory` with its length in bytes).
-    package static func primaryXMP(merging packet: [UInt8]?, gainMapLength: Int) -> [UInt8] {
+    static func primaryXMP(merging packet: [UInt8]?, gainMapLength: Int) -> [UInt8] {
         let description = """
             <rdf:Description rdf:about="" xmlns:Container="http://ns.google.com/photos/1.0/container/" \
             xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:hdrgm="\(hdrgmNamespace)" hdrgm:Version="1.0">\

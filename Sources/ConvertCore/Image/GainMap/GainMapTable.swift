@@ -7,7 +7,7 @@ import Foundation
 /// Apple: the map is Rec.709-encoded linear gain `g`, and `hdr = sdr × (1 + (headroom − 1) × g)`.
 /// Ultra HDR with ``GainMapMetadata/apple(stops:)``: `hdr = sdr × 2^(stops × r)`. So
 /// `r = log2(1 + (headroom − 1) × g) / stops`.
-package struct GainMapTable: Sendable {
+struct GainMapTable: Sendable {
     package let values: [UInt8]
 
     /// The table for a headroom of `stops` (> 0).
@@ -22,7 +22,7 @@ package struct GainMapTable: Sendable {
     }
 
     /// BT.709's inverse OETF: the linear value of an encoded one.
-    package static func rec709ToLinear(_ value: Double) -> Double {
+    static func rec709ToLinear(_ value: Double) -> Double {
         value < 0.081 ? value / 4.5 : pow((value + 0.099) / 1.099, 1 / 0.45)
     }
 

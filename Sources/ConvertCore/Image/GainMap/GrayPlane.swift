@@ -14,7 +14,7 @@ package struct GrayPlane: Sendable, Equatable {
 
     /// The plane after a HEIF `irot` (anticlockwise quarter turns) or `imir`, as
     /// ``YCbCr420Image/applying(_:)`` moves a luma plane.
-    package func applying(_ transform: YCbCr420Image.Transform) -> GrayPlane {
+    func applying(_ transform: YCbCr420Image.Transform) -> GrayPlane {
         switch transform {
         case .rotate(let quarterTurns):
             let turns = ((quarterTurns % 4) + 4) % 4
@@ -80,7 +80,7 @@ package struct GrayPlane: Sendable, Equatable {
     }
 
     /// The `width`×`height` region at (`x`, `y`), cut at the plane's edges (at least 1×1).
-    package func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayPlane {
+    func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayPlane {
         let left = max(0, min(width - 1, x)), top = max(0, min(height - 1, y))
         let w = max(1, min(width - left, cropWidth)), h = max(1, min(height - top, cropHeight))
         guard left != 0 || top != 0 || w != width || h != height else { return self }
@@ -106,7 +106,7 @@ package struct GrayPlane: Sendable, Equatable {
 
     /// The plane turned upright by EXIF Orientation `orientation`, as
     /// ``Bitmap/applyingOrientation(_:)`` turns the picture it belongs to.
-    package func applyingOrientation(_ orientation: Int) -> GrayPlane {
+    func applyingOrientation(_ orientation: Int) -> GrayPlane {
         guard (2...8).contains(orientation) else { return self }
         let swaps = orientation >= 5
         let outWidth = swaps ? height : width, outHeight = swaps ? width : height

@@ -4,7 +4,7 @@
 /// its parameters in Ultra HDR's terms.
 package struct HeifGainMap: Sendable {
     /// The URN of Apple's gain-map auxiliary image.
-    package static let appleType = HeifGainMapType.apple
+    fileprivate static let appleType = HeifGainMapType.apple
     /// The most samples a gain map may have (Apple's is a quarter of the photo).
     private static let maximumItemBytes = 64 << 20
 
@@ -15,19 +15,19 @@ package struct HeifGainMap: Sendable {
     package var origin: String
     /// The HDR transfer ("PQ", "HLG") of a picture the map was computed from (``HDRStill``),
     /// nil for a map read from the file.
-    package var computedFrom: String? = nil
+    var computedFrom: String? = nil
     /// The auxiliary type a HEIC output gives the map (``HeifGainMapType``).
-    package var auxiliaryType: String = HeifGainMapType.apple
+    var auxiliaryType: String = HeifGainMapType.apple
     /// For a HEIC output of Apple's map: a MakerNote with only the headroom tags, for when the
     /// metadata policy removes the source's (Apple's reader takes the headroom from there).
-    package var appleMakerNote: [UInt8]?
+    var appleMakerNote: [UInt8]?
     /// For a HEIC output of Apple's map that an iOS 18 `tmap` item also describes: that item's
     /// payload (version byte and ISO 21496-1 record), which the output's own `tmap` carries.
-    package var isoRecord: [UInt8]?
+    var isoRecord: [UInt8]?
 
     /// The result's note: "HDR gain map kept (Apple, headroom 1.8 stops)", or "HDR kept as a
     /// gain map computed from the PQ picture (headroom 2.3 stops)".
-    package var keptNote: String {
+    var keptNote: String {
         let stops = (metadata.alternateHeadroomStops * 10).rounded() / 10
         if let computedFrom { return "HDR kept as a gain map computed from the \(computedFrom) picture (headroom \(stops) stops)" }
         return "HDR gain map kept (\(origin), headroom \(stops) stops)"
@@ -124,7 +124,7 @@ package struct HeifGainMap: Sendable {
     /// describes it) with its values as stored (Apple's coding, whose headroom the MakerNote
     /// gives), or Samsung's; turned as the primary is displayed. Nil when the file has neither
     /// with usable parameters, or the map cannot be decoded.
-    package static func decodeStored(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
+    static func decodeStored(_ file: HeifFile, cancellation: CancellationFlag) throws(ConvertError) -> HeifGainMap? {
         let primary = file.primaryID
         if case .samsung = presence(in: file) { return try decode(file, cancellation: cancellation) }
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }),

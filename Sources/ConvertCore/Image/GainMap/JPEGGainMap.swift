@@ -3,7 +3,7 @@ import Foundation
 /// The gain map of a JPEG that carries one as a second image (Ultra HDR from Pixel and Samsung,
 /// ISO 21496-1 from iPhone 16): where it is, from the primary's MPF index (CIPA DC-007), and
 /// its parameters, from its ISO 21496-1 APP2 record or else its `hdrgm:` XMP.
-package struct JPEGGainMap: Sendable {
+struct JPEGGainMap: Sendable {
     /// The gain-map JPEG's bytes (SOI to EOI) within the file.
     package var range: Range<Int>
     package var metadata: GainMapMetadata
@@ -11,7 +11,7 @@ package struct JPEGGainMap: Sendable {
     package var origin: String
 
     /// The note of an output that keeps the map: "HDR gain map kept (Ultra HDR, headroom 2.2 stops)".
-    package var keptNote: String {
+    var keptNote: String {
         "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
     }
 
@@ -19,7 +19,7 @@ package struct JPEGGainMap: Sendable {
 
     /// The gain map of JPEG `data`, or nil when it has none this reader understands (no MPF
     /// second image, or one with neither an ISO record nor `hdrgm:` parameters).
-    package static func locate(_ data: [UInt8]) -> JPEGGainMap? {
+    static func locate(_ data: [UInt8]) -> JPEGGainMap? {
         guard let mpf = JPEGMarkers.segments(data).first(where: { $0.marker == 0xE2 && data[$0.payload].starts(with: mpfSignature) })
         else { return nil }
         let tiff = mpf.payload.lowerBound + mpfSignature.count

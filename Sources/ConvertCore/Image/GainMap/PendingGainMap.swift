@@ -9,7 +9,7 @@ import Synchronization
 /// two threads may read it at once; the file is not parsed again) and owns its own TurboJPEG
 /// compressor. ``wait()`` is always called before the conversion returns, so the
 /// map's bitmap never outlives the job that counted it against the memory budget.
-package final class PendingGainMap: Sendable {
+final class PendingGainMap: Sendable {
     /// The encoded map: its parameters (``HeifGainMap/plane`` as encoded) and the JPEG stream.
     package typealias Encoded = (map: HeifGainMap, stream: [UInt8])
 

@@ -4,7 +4,7 @@
 ///
 /// The segment order is libultrahdr's (EXIF, XMP, ICC, ISO 21496-1, MPF), which Android and
 /// Chrome read.
-package enum UltraHDRWriter {
+enum UltraHDRWriter {
     private static let mpfSignature: [UInt8] = Array("MPF".utf8) + [0]
     /// An MPF APP2 payload: signature, big-endian TIFF header, an index IFD of 3 entries
     /// (version, image count, the MP entry list), and two 16-byte MP entries.
@@ -13,7 +13,7 @@ package enum UltraHDRWriter {
     /// The Ultra HDR file of `primary` (a JPEG stream as the encoder wrote it, without
     /// metadata) with its `exif`/`xmp`/`iptc`/`icc`, and `gainMap` (a greyscale JPEG stream).
     /// Notes say what metadata could not be kept.
-    package static func assemble(
+    static func assemble(
         primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?, gainMap: [UInt8], metadata: GainMapMetadata
     ) -> (bytes: [UInt8], notes: [String]) {
         let gainMapFile = JPEGMarkers.inserting(

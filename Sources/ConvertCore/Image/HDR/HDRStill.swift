@@ -72,10 +72,10 @@ package struct HDRStill {
     /// The smallest boost (in stops) worth a gain map.
     private static let minimumStops = 0.05
     /// Why a JPEG that keeps HDR got no gain map, when that is so.
-    package var notKeptNote: String?
+    var notKeptNote: String?
 
     /// The note of an SDR output: "HDR tone mapped to SDR (PQ, BT.2390)".
-    package var toneMappedNote: String { "HDR tone mapped to SDR (\(transfer.name), BT.2390)" }
+    var toneMappedNote: String { "HDR tone mapped to SDR (\(transfer.name), BT.2390)" }
 
     /// An ICC profile of the source's primaries over the sRGB curve (what the tone-mapped pixels
     /// are coded in): BT.709 is lcms2's sRGB, Display P3 and BT.2020 matrix/TRC profiles.

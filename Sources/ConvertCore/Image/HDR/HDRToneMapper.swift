@@ -22,10 +22,10 @@ import Synchronization
 /// (the EOTF, or HLG's inverse OETF), √Ys → Ys^(γ−1) for HLG's OOTF, √maxRGB → the EETF's ratio,
 /// and √(SDR linear) → the 8-bit sRGB code; the square roots spread the tables' steps where the
 /// eye needs them (near black).
-package struct HDRToneMapper: Sendable {
+struct HDRToneMapper: Sendable {
     package let transfer: HDRTransfer
     /// The source peak the EETF maps to SDR white, in nits.
-    package let peakNits: Double
+    fileprivate let peakNits: Double
     /// Luminance weights of the primaries (for HLG's OOTF and the gain map).
     private let weights: (r: Float, g: Float, b: Float)
     /// 12-bit signal → display light ÷ peak (PQ), or scene light (HLG).
@@ -82,7 +82,7 @@ package struct HDRToneMapper: Sendable {
     }
 
     /// The largest sample of a 16-bit bitmap's colour channels.
-    package static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
+    static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
         guard case .sixteen(let values) = bitmap.samples else { return 65535 }
         let channels = bitmap.channels
         return values.withUnsafeBufferPointer { samples in
@@ -94,7 +94,7 @@ package struct HDRToneMapper: Sendable {
 
     /// BT.2390 EETF (no black lift: the SDR target's black is 0): display light `nits` of a
     /// source whose peak is `peak` → display light of a display whose peak is SDR white.
-    package static func eetf(nits: Double, peak: Double) -> Double {
+    static func eetf(nits: Double, peak: Double) -> Double {
         let sourcePeak = HDRTransfer.nitsToPQ(peak)
         let maxLum = HDRTransfer.nitsToPQ(HDRTransfer.sdrWhiteNits) / sourcePeak
         let e1 = min(1, HDRTransfer.nitsToPQ(nits) / sourcePeak)

@@ -24,11 +24,11 @@ package enum HDRTransfer: Sendable, Equatable {
     }
 
     /// The luminance of SDR reference white in nits (BT.2408: HDR reference white, graphics white).
-    package static let sdrWhiteNits = 203.0
+    static let sdrWhiteNits = 203.0
     /// The nominal peak of an HLG display (BT.2100's reference OOTF is defined for 1000 nits).
-    package static let hlgPeakNits = 1000.0
+    static let hlgPeakNits = 1000.0
     /// The HLG system gamma at 1000 nits (BT.2100 table 5).
-    package static let hlgSystemGamma = 1.2
+    static let hlgSystemGamma = 1.2
 
     private static let m1 = 2610.0 / 16384
     private static let m2 = 2523.0 / 4096 * 128
@@ -37,13 +37,13 @@ package enum HDRTransfer: Sendable, Equatable {
     private static let c3 = 2392.0 / 4096 * 32
 
     /// ST 2084 EOTF: a PQ signal (0...1) to display luminance in nits (0...10000).
-    package static func pqToNits(_ signal: Double) -> Double {
+    static func pqToNits(_ signal: Double) -> Double {
         let e = pow(max(0, min(1, signal)), 1 / m2)
         return 10000 * pow(max(0, e - c1) / (c2 - c3 * e), 1 / m1)
     }
 
     /// ST 2084 inverse EOTF: display luminance in nits to a PQ signal (0...1).
-    package static func nitsToPQ(_ nits: Double) -> Double {
+    static func nitsToPQ(_ nits: Double) -> Double {
         let y = pow(max(0, min(10000, nits)) / 10000, m1)
         return pow((c1 + c2 * y) / (1 + c3 * y), m2)
     }
@@ -53,7 +53,7 @@ package enum HDRTransfer: Sendable, Equatable {
     private static let hlgC = 0.5 - hlgA * log(4 * hlgA)
 
     /// HLG inverse OETF (BT.2100 table 5): a signal (0...1) to normalised scene light (0...1).
-    package static func hlgToScene(_ signal: Double) -> Double {
+    static func hlgToScene(_ signal: Double) -> Double {
         let e = max(0, min(1, signal))
         return e <= 0.5 ? e * e / 3 : (exp((e - hlgC) / hlgA) + hlgB) / 12
     }

@@ -19,21 +19,21 @@ public enum DecodeFloor {
     /// encoded or written.
     public static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
         let cancellation = CancellationFlag()
+        var opened: OpenedPhoto?
         if try ImageDecoder.sniff(path: path) == .heic {
             switch decoder {
             case .product:
-                if let source = try PhotoConverter.directJPEGSource(
-                    path: path, heif: PhotoInput.open(path: path).heifFile(), decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels),
+                let readers = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: decodingThreads)
+                opened = readers
+                if let source = try PhotoConverter.directJPEGSource(readers, maxPixels: PixelLimit.defaultMaxPixels),
                     try PhotoConverter.directPicture(
-                        path: path, source: source, decodingThreads: decodingThreads,
-                        maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation) != nil
+                        source, opened: readers, maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation) != nil
                 {
                     return
                 }
             case .libheif:
-                if let handle = try PhotoConverter.libheifSource(
-                    path: path, decodingThreads: decodingThreads, maxPixels: PixelLimit.defaultMaxPixels)
-                {
+                let context = try HeifContext(reading: path, decodingThreads: decodingThreads)
+                if let handle = try PhotoConverter.libheifSource(context, maxPixels: PixelLimit.defaultMaxPixels) {
                     _ = try PhotoConverter.directPlanes(handle, cancellation: cancellation)
                     return
                 }
@@ -41,6 +41,6 @@ public enum DecodeFloor {
         }
         var options = DecodeOptions()
         options.decodingThreads = decodingThreads
-        _ = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
+        _ = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation, opened: opened)
     }
 }

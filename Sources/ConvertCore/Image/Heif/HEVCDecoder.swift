@@ -2,7 +2,7 @@ internal import CDe265
 
 /// The 4:2:0 (or, where the caller takes it, 4:2:2) planes of one decoded HEVC picture, lent by
 /// ``HEVCDecoder``. Valid only inside the closure they are lent to.
-package struct HEVCPicture {
+struct HEVCPicture {
     /// Y, Cb, Cr: bytes at 8 bits, native-endian 16-bit words (value in the low bits) above.
     var planes: [UnsafePointer<UInt8>]
     /// Row lengths in bytes.
@@ -164,7 +164,7 @@ final class HEVCDecoder {
 
 /// The parts of an `hvcC` decoder configuration record the decoder needs: the NAL length field's
 /// size and the parameter-set NAL units (VPS, SPS, PPS, SEI), in order.
-package struct HEVCConfiguration: Equatable, Sendable {
+struct HEVCConfiguration: Equatable, Sendable {
     var lengthSize: Int
     var parameterSets: [[UInt8]]
     /// Chroma format (1 = 4:2:0) and bit depths as the record declares them.

@@ -2,6 +2,9 @@ internal import CHeif
 
 /// Owns a `heif_context` (one HEIF file being read or written); freed with `heif_context_free`.
 final class HeifContext {
+    /// The reads of watched files (tests prove with it that a conversion gives libheif its input once).
+    static let reads = HeifParseCounter()
+
     private let pointer: OpaquePointer
     let path: String
 
@@ -23,6 +26,7 @@ final class HeifContext {
         pointer = context
         self.path = path
         heif_context_set_max_decoding_threads(context, Int32(clamping: max(0, decodingThreads)))
+        Self.reads.count(path: path)
         try Heif.check(heif_context_read_from_file(context, path, nil), "read", path: path)
     }
 

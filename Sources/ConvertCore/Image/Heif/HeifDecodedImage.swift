@@ -1,7 +1,7 @@
 internal import CHeif
 
 /// Owns a decoded `heif_image`; released with `heif_image_release`.
-package final class HeifDecodedImage {
+final class HeifDecodedImage {
     private let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }

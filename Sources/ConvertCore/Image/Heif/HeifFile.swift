@@ -10,7 +10,7 @@ package struct HeifFile: Sendable {
     /// The item model the answers are read from.
     package let meta: HeifMeta
     /// The primary item.
-    package let primaryID: UInt32
+    let primaryID: UInt32
 
     /// The largest metadata item read (an iPhone's EXIF is a few KB; XMP tens of KB).
     private static let maximumMetadataBytes = 16 << 20
@@ -65,7 +65,7 @@ package struct HeifFile: Sendable {
     /// Whether every item's data (pictures, tiles, EXIF, XMP) lies inside the file: a file cut
     /// short keeps its item table at the front and loses what its `mdat` held last, which only
     /// reading each item would otherwise notice (and a location there would go unseen).
-    package var isStoredWhole: Bool {
+    var isStoredWhole: Bool {
         let size = meta.source.size
         return meta.locations.values.allSatisfy { location in
             location.inIdat || location.extents.allSatisfy { extent in
@@ -76,7 +76,7 @@ package struct HeifFile: Sendable {
     }
 
     /// Whether item `id` is an image coded in HEVC: an `hvc1` item, or a grid of them.
-    package func isHEVC(_ id: UInt32) -> Bool {
+    func isHEVC(_ id: UInt32) -> Bool {
         switch meta.types[id] {
         case "hvc1": return true
         case "grid":
@@ -95,7 +95,7 @@ package struct HeifFile: Sendable {
 
     /// The images a viewer lists: image items that are not hidden, not thumbnails or auxiliary
     /// images, and not the inputs of a derived image, in file order.
-    package var topLevelImageIDs: [UInt32] {
+    var topLevelImageIDs: [UInt32] {
         let references = meta.references
         let excluded = Set((references["thmb"] ?? [:]).keys).union((references["auxl"] ?? [:]).keys)
             .union(meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap { meta.derivedFrom[$0] ?? [] })
@@ -114,13 +114,13 @@ package struct HeifFile: Sendable {
     }
 
     /// Width and height as coded (`ispe`), before any transform.
-    package func codedSize(_ id: UInt32) -> (width: Int, height: Int)? {
+    func codedSize(_ id: UInt32) -> (width: Int, height: Int)? {
         for case .ispe(let width, let height) in properties(id) { return (width, height) }
         return nil
     }
 
     /// The transforms of item `id` in the order they apply.
-    package func transforms(_ id: UInt32) -> [YCbCr420Image.Transform] {
+    func transforms(_ id: UInt32) -> [YCbCr420Image.Transform] {
         properties(id).compactMap { property in
             switch property {
             case .irot(let turns): .rotate(quarterTurns: turns)
@@ -132,7 +132,7 @@ package struct HeifFile: Sendable {
 
     /// The size as displayed: the coded size, cropped by `clap` and turned by each quarter turn,
     /// in property order.
-    package func displayedSize(_ id: UInt32) -> (width: Int, height: Int)? {
+    func displayedSize(_ id: UInt32) -> (width: Int, height: Int)? {
         guard var size = codedSize(id) else { return nil }
         for property in properties(id) {
             switch property {
@@ -145,7 +145,7 @@ package struct HeifFile: Sendable {
     }
 
     /// The ICC profile of item `id` (a grid without its own takes its first tile's).
-    package func iccProfile(_ id: UInt32) -> [UInt8]? {
+    func iccProfile(_ id: UInt32) -> [UInt8]? {
         for item in [id, codedItem(id)] {
             for case .icc(let bytes) in properties(item) where !bytes.isEmpty { return bytes }
         }
@@ -161,7 +161,7 @@ package struct HeifFile: Sendable {
     }
 
     /// The HEVC configuration of item `id` (its first tile's, for a grid).
-    package func hevcConfiguration(_ id: UInt32) -> HEVCConfiguration? {
+    func hevcConfiguration(_ id: UInt32) -> HEVCConfiguration? {
         for case .hvcC(let record) in properties(codedItem(id)) { return HEVCConfiguration(record) }
         return nil
     }
@@ -190,12 +190,12 @@ package struct HeifFile: Sendable {
     }
 
     /// How many depth images `id` has.
-    package func depthImageCount(_ id: UInt32) -> Int {
+    func depthImageCount(_ id: UInt32) -> Int {
         auxiliaryImages(of: id).filter { Self.depthTypes.contains($0.type) }.count
     }
 
     /// The types of `id`'s auxiliary images other than alpha and depth (HDR gain maps, ...).
-    package func otherAuxiliaryTypes(_ id: UInt32) -> [String] {
+    func otherAuxiliaryTypes(_ id: UInt32) -> [String] {
         auxiliaryImages(of: id).map(\.type).filter { !Self.alphaTypes.contains($0) && !Self.depthTypes.contains($0) }
     }
 

@@ -2,7 +2,7 @@ internal import CHeif
 
 /// Owns a `heif_image_handle` (one image item's description); released with
 /// `heif_image_handle_release`. Keeps its context alive, since the handle points into it.
-package final class HeifImageHandle {
+final class HeifImageHandle {
     private let pointer: OpaquePointer
     private let context: HeifContext
 

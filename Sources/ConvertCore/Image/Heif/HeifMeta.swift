@@ -19,11 +19,11 @@ package struct HeifMeta: Sendable {
 
     /// Bounds on a file's tables: far above what phones and cameras write (an iPhone photo has
     /// about 70 items, a 200 MP Samsung grid under 1,000), far below what exhausts memory.
-    package enum Limits {
+    enum Limits {
         package static let items = 50_000
-        package static let references = 200_000
+        static let references = 200_000
         package static let properties = 20_000
-        package static let associations = 500_000
+        static let associations = 500_000
     }
 
     /// A property of an item, the kinds the YCbCr decoder acts on; the rest are ``other``.
@@ -56,33 +56,33 @@ package struct HeifMeta: Sendable {
     /// One property association: the property and whether the item declares it essential.
     package struct Association: Sendable {
         package var property: Property
-        package var essential: Bool
+        var essential: Bool
     }
 
     /// Where an item's bytes are: file offsets, or offsets into `idat`.
     package struct Location: Sendable {
-        package var inIdat: Bool
+        var inIdat: Bool
         package var extents: [(offset: UInt64, length: UInt64)]
     }
 
     /// The primary item (`pitm`); nil when the file names none.
-    package let primaryID: UInt32?
+    let primaryID: UInt32?
     /// Item types, in `iinf` order (``itemIDs``).
     package let types: [UInt32: FourCC]
-    package let itemIDs: [UInt32]
+    let itemIDs: [UInt32]
     /// Items whose `infe` flags mark them hidden (grid tiles, most metadata).
     package let hidden: Set<UInt32>
     /// The content type of `mime` items (`application/rdf+xml` for XMP).
-    package let contentTypes: [UInt32: String]
+    fileprivate let contentTypes: [UInt32: String]
     package let locations: [UInt32: Location]
     /// Every `iref` reference: by type, each item's referenced items in order.
-    package let references: [FourCC: [UInt32: [UInt32]]]
+    let references: [FourCC: [UInt32: [UInt32]]]
     package let properties: [UInt32: [Association]]
     /// Why `iprp` could not be read (missing, damaged, or over a limit); nil when it was.
-    package let propertyDamage: BoxError?
+    let propertyDamage: BoxError?
 
     /// `dimg` references: a derived image's source items, in order.
-    package var derivedFrom: [UInt32: [UInt32]] { references["dimg"] ?? [:] }
+    var derivedFrom: [UInt32: [UInt32]] { references["dimg"] ?? [:] }
     /// Where the `idat` payload starts and how long it is.
     private let idat: (offset: UInt64, length: UInt64)?
     /// The bytes the model was read from, for the items' data (none once ``detached()``).
@@ -90,7 +90,7 @@ package struct HeifMeta: Sendable {
     /// The size of the file when it was read.
     package let fileSize: UInt64
     /// Whether the model was ``detached()`` from its file (and must be ``rebound(to:)`` to read data).
-    package private(set) var isDetached = false
+    private(set) var isDetached = false
 
     /// Reads the `meta` box of the file in `source`.
     package init(source: any ByteSource) throws(BoxError) {
@@ -145,7 +145,7 @@ package struct HeifMeta: Sendable {
 
     /// The same model reading its items' data from `source`, the same file opened again (the
     /// caller checked that its size is still ``fileSize``).
-    package func rebound(to source: any ByteSource) -> HeifMeta {
+    func rebound(to source: any ByteSource) -> HeifMeta {
         var copy = self
         copy.source = source
         copy.isDetached = false

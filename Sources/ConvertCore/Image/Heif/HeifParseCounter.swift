@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Counts how often ``HeifMeta`` is built from each watched file, so a test can prove that a
-/// conversion reads a HEIC's item structure once (a count, not a timing). Only paths a caller
-/// asked to watch are counted: a long batch or `watch` run keeps no record of its inputs.
+/// Counts how often each watched file's HEIF structure is read: ``HeifMeta`` built from it
+/// (``HeifMeta/parses``) or a libheif context read from it (``HeifContext/reads``), so a test
+/// can prove that a conversion reads a HEIC or AVIF once (a count, not a timing). Only paths a
+/// caller asked to watch are counted: a long batch or `watch` run keeps no record of its inputs.
 package final class HeifParseCounter: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
@@ -27,6 +28,11 @@ package final class HeifParseCounter: Sendable {
     /// Records one parse of `source` when it is a watched file.
     func count(_ source: any ByteSource) {
         guard let path = (source as? FileByteSource)?.path else { return }
+        count(path: path)
+    }
+
+    /// Records one read of the file at `path` when it is watched.
+    func count(path: String) {
         counts.withLock { counts in
             if let count = counts[path] { counts[path] = count + 1 }
         }

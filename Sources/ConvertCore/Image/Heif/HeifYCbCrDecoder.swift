@@ -18,7 +18,7 @@ import Synchronization
 /// Anything it does not decode exactly (a `clap` crop, an unknown essential property, alpha,
 /// other chroma formats, a tile that does not decode cleanly) makes it return nil, and the caller
 /// decodes with libheif, which then gives the canonical result or error.
-package enum HeifYCbCrDecoder {
+enum HeifYCbCrDecoder {
     /// The decoded picture and the YCbCr signalling it was coded with: the item's nclx box where
     /// it has one, else its stream's (VUI); for ``Output/jpeg`` a BT.709 or BT.2020 picture is
     /// re-expressed in BT.601 on the planes, and `matrix` says 6.
@@ -68,16 +68,16 @@ package enum HeifYCbCrDecoder {
         package var width: Int
         package var height: Int
         package var columns: Int
-        package var tileWidth: Int
-        package var tileHeight: Int
+        fileprivate var tileWidth: Int
+        fileprivate var tileHeight: Int
         package var configuration: HEVCConfiguration
         /// Each tile's coded bytes, row by row.
-        package var tiles: [[UInt8]]
-        package var transforms: [YCbCr420Image.Transform]
+        var tiles: [[UInt8]]
+        var transforms: [YCbCr420Image.Transform]
         /// The item's nclx range and matrix, which take precedence over the stream's.
-        package var signalling: (fullRange: Bool, matrix: Int)?
+        var signalling: (fullRange: Bool, matrix: Int)?
 
-        package struct Unsuitable: Error {}
+        fileprivate struct Unsuitable: Error {}
 
         package init(file: HeifFile, item: UInt32, maxPixels: Int) throws {
             let table = file.meta

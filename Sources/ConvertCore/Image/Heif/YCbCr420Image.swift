@@ -52,7 +52,7 @@ package final class YCbCr420Image: @unchecked Sendable {
     /// image) each sample goes through its tables; without one the picture must have this image's
     /// sample size and is copied as it is. A 4:2:2 picture's chroma rows are averaged in pairs
     /// (what nearest upsampling to RGB and JPEG's 2×2 averaging give), before any mapping.
-    package func paste(_ picture: HEVCPicture, x: Int, y: Int, mapping: SampleMapping? = nil) {
+    func paste(_ picture: HEVCPicture, x: Int, y: Int, mapping: SampleMapping? = nil) {
         precondition(x >= 0 && y >= 0 && x % 2 == 0 && y % 2 == 0, "tiles start on even luma positions")
         precondition(mapping == nil ? (picture.bitDepth > 8) == (bitDepth > 8) : bitDepth == 8, "sample sizes agree")
         let targets = [(luma, lumaStride, height, x, y), (cb, chromaWidth, chromaHeight, x / 2, y / 2), (cr, chromaWidth, chromaHeight, x / 2, y / 2)]
@@ -146,7 +146,7 @@ package final class YCbCr420Image: @unchecked Sendable {
 
     /// A matrix ``convertToBT601(_:)`` re-expresses in BT.601: the chroma mix from its YCbCr
     /// through RGB to BT.601's, in 1/65536 units, from H.273's Kr and Kb.
-    package struct MatrixChange: Sendable, Equatable {
+    struct MatrixChange: Sendable, Equatable {
         let yFromCb: Int, yFromCr: Int
         let cbFromCb: Int, cbFromCr: Int
         let crFromCb: Int, crFromCr: Int
@@ -169,7 +169,7 @@ package final class YCbCr420Image: @unchecked Sendable {
     /// luma difference of its own chroma sample. That is what decoding to RGB with nearest chroma
     /// (libheif's upsampling) and JPEG's RGB → YCbCr with averaged chroma give, without the RGB
     /// picture.
-    package func convertToBT601(_ change: MatrixChange) {
+    func convertToBT601(_ change: MatrixChange) {
         precondition(bitDepth == 8, "8-bit planes")
         let luma = self.luma.assumingMemoryBound(to: UInt8.self)
         let cb = self.cb.assumingMemoryBound(to: UInt8.self)
@@ -195,14 +195,14 @@ package final class YCbCr420Image: @unchecked Sendable {
     }
 
     /// One of HEIF's transformative properties: `irot` (anticlockwise quarter turns) or `imir`.
-    package enum Transform: Equatable, Sendable {
+    enum Transform: Equatable, Sendable {
         case rotate(quarterTurns: Int)
         /// `topToBottom` swaps top and bottom, otherwise left and right.
         case mirror(topToBottom: Bool)
     }
 
     /// The picture after `transform`, each plane moved on its own (as libheif does).
-    package func applying(_ transform: Transform) -> YCbCr420Image {
+    func applying(_ transform: Transform) -> YCbCr420Image {
         let turns: Int
         switch transform {
         case .rotate(let quarterTurns): turns = ((quarterTurns % 4) + 4) % 4
@@ -287,7 +287,7 @@ package final class YCbCr420Image: @unchecked Sendable {
 /// Per-sample tables that turn a tile's samples into JPEG's: 8-bit, full range. A deeper sample
 /// is rounded to 8 bits; a limited-range one is stretched (luma 16...235, chroma 16...240 scaled
 /// by 2^(bits−8)) to the full range, each plane on its own, which is exact for one matrix.
-package struct SampleMapping: Sendable, Equatable {
+struct SampleMapping: Sendable, Equatable {
     let luma: [UInt8]
     let chroma: [UInt8]
 

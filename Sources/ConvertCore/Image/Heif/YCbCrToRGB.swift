@@ -19,7 +19,7 @@ extension YCbCr420Image {
 
     /// The picture as interleaved RGB: 8-bit samples from an 8-bit picture, 16-bit samples
     /// (0...65535) from a deeper one; `sourceBitDepth` records the picture's depth.
-    package func rgbBitmap(matrix: Int, fullRange: Bool, icc: [UInt8]?) -> Bitmap {
+    func rgbBitmap(matrix: Int, fullRange: Bool, icc: [UInt8]?) -> Bitmap {
         let conversion = conversion(matrix: matrix, fullRange: fullRange)
         if bitDepth == 8 {
             var out = [UInt8](repeating: 0, count: width * height * 3)
@@ -46,7 +46,7 @@ extension YCbCr420Image {
     /// ``rgbBitmap(matrix:fullRange:icc:)`` stores) to `body`, for a caller that makes its own
     /// pixels from them (HDR tone mapping) and so needs no 16-bit bitmap of the whole picture.
     /// Calls for different rows may run at once: each has its own row buffers.
-    package func withRGBRows(
+    func withRGBRows(
         matrix: Int, fullRange: Bool, rows: Range<Int>? = nil, _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void
     ) {
         var samples = [UInt16](repeating: 0, count: width * 3)

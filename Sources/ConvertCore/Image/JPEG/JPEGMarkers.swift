@@ -5,9 +5,9 @@
 package enum JPEGMarkers {
     package static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     package static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-    package static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    fileprivate static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
     /// The largest EXIF TIFF stream one APP1 segment can carry.
-    package static let maxEXIFBytes = 65533 - 6
+    static let maxEXIFBytes = 65533 - 6
 
     /// One marker segment before the scan data.
     package struct Segment {
@@ -72,7 +72,7 @@ package enum JPEGMarkers {
     /// APP segments carrying `exif` (TIFF stream), `xmp` and `icc`, ready to insert after SOI/APP0.
     /// Segments have a 64 KiB limit: the ICC profile is split into chunks; EXIF or XMP larger than
     /// one segment is dropped (returned in `dropped`) rather than written as an invalid file.
-    package static func appSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], dropped: [String]) {
+    static func appSegments(exif: [UInt8]?, xmp: [UInt8]?, icc: [UInt8]?) -> (bytes: [UInt8], dropped: [String]) {
         var out: [UInt8] = []
         var dropped: [String] = []
         let maxPayload = 65533
@@ -120,7 +120,7 @@ package enum JPEGMarkers {
     }
 
     /// `jpeg` with `segments` inserted after SOI and any APP0 (JFIF) segment that follows it.
-    package static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+    static func inserting(_ segmentBytes: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         guard !segmentBytes.isEmpty, jpeg.count >= 2 else { return jpeg }
         let insertAt = insertionPoint(in: jpeg)
         // One copy of the stream (a chain of `+` on slices made three of a photo-sized stream).
@@ -134,7 +134,7 @@ package enum JPEGMarkers {
 
     /// Where ``inserting(_:into:)`` puts segments in `jpeg`: after SOI and any APP0 (JFIF)
     /// segment that follows it.
-    package static func insertionPoint(in jpeg: [UInt8]) -> Int {
+    static func insertionPoint(in jpeg: [UInt8]) -> Int {
         if let first = segments(jpeg).first, first.marker == 0xE0, first.whole.lowerBound == 2 {
             return first.whole.upperBound
         }

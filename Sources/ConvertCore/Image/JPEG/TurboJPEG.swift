@@ -153,7 +153,7 @@ extension TurboJPEGHandle {
 }
 
 /// A scale TurboJPEG decodes at directly (DCT scaling), as a fraction.
-package struct JPEGScale: Equatable, Sendable {
+struct JPEGScale: Equatable, Sendable {
     var numerator: Int
     var denominator: Int
 

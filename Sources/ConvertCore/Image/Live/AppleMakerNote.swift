@@ -2,7 +2,7 @@
 ///
 /// Layout: `Apple iOS\0`, a 2-byte version, `MM`, then a big-endian IFD whose offsets count from
 /// the start of the MakerNote. Every offset is checked before it is followed.
-package enum AppleMakerNote {
+enum AppleMakerNote {
     /// Tag 0x0011: the content identifier (a UUID) the Live Photo's MOV repeats in its
     /// `com.apple.quicktime.content.identifier` key (exiftool calls it MediaGroupUUID).
     static let contentIdentifierTag: UInt16 = 0x0011

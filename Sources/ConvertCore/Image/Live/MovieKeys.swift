@@ -3,7 +3,7 @@ import Foundation
 /// Reads a text value of a QuickTime metadata key (`meta` with `hdlr` mdta, `keys` and `ilst`)
 /// from a movie's boxes, in `moov/meta` (iPhones) or `moov/udta/meta` (FFmpeg): only the movie
 /// box is read, never the samples.
-package enum MovieKeys {
+enum MovieKeys {
     /// The key an iPhone writes into a Live Photo's MOV, equal to the photo's MakerNote tag 0x0011.
     package static let contentIdentifier = "com.apple.quicktime.content.identifier"
 

@@ -1,7 +1,7 @@
 /// The EXIF block of a photo held in memory, found with our own readers (no decoder): a JPEG's
 /// APP1 segment, or a HEIF file's `Exif` item. A HEIC that libheif cannot open (newer iOS
 /// layouts) still gives its EXIF here.
-package enum PhotoEXIF {
+enum PhotoEXIF {
     /// The EXIF TIFF stream of a JPEG (APP1) or a HEIF file (the `Exif` item, after its 4-byte
     /// offset to the TIFF header).
     package static func tiff(of file: [UInt8]) -> [UInt8]? {

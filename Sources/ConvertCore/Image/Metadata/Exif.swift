@@ -16,7 +16,7 @@ package struct Exif: Sendable {
         /// The sub-directory this entry points to (Exif, GPS, Interop), parsed.
         package var child: Directory?
         /// Where the value's bytes start in the original block (for in-place patches).
-        package var valueOffset: Int
+        var valueOffset: Int
     }
 
     /// One IFD.
@@ -26,36 +26,36 @@ package struct Exif: Sendable {
         package func entry(_ tag: UInt16) -> Entry? { entries.first { $0.tag == tag } }
     }
 
-    package enum Tag {
+    enum Tag {
         package static let make: UInt16 = 0x010F
         package static let model: UInt16 = 0x0110
         package static let orientation: UInt16 = 0x0112
-        package static let exifIFD: UInt16 = 0x8769
-        package static let gpsIFD: UInt16 = 0x8825
-        package static let interopIFD: UInt16 = 0xA005
+        static let exifIFD: UInt16 = 0x8769
+        static let gpsIFD: UInt16 = 0x8825
+        fileprivate static let interopIFD: UInt16 = 0xA005
         package static let dateTimeOriginal: UInt16 = 0x9003
-        package static let makerNote: UInt16 = 0x927C
-        package static let imageUniqueID: UInt16 = 0xA420
-        package static let cameraOwnerName: UInt16 = 0xA430
-        package static let bodySerialNumber: UInt16 = 0xA431
-        package static let lensSerialNumber: UInt16 = 0xA435
-        package static let pixelXDimension: UInt16 = 0xA002
-        package static let pixelYDimension: UInt16 = 0xA003
+        static let makerNote: UInt16 = 0x927C
+        fileprivate static let imageUniqueID: UInt16 = 0xA420
+        fileprivate static let cameraOwnerName: UInt16 = 0xA430
+        fileprivate static let bodySerialNumber: UInt16 = 0xA431
+        fileprivate static let lensSerialNumber: UInt16 = 0xA435
+        static let pixelXDimension: UInt16 = 0xA002
+        fileprivate static let pixelYDimension: UInt16 = 0xA003
     }
 
     /// Tags that identify the camera's owner or the device itself; removed unless metadata is
     /// kept on purpose. MakerNote goes too: vendors hide serial numbers in it, and its internal
     /// offsets break when the block is rebuilt anyway.
-    package static let identifyingTags: Set<UInt16> = [
+    static let identifyingTags: Set<UInt16> = [
         Tag.makerNote, Tag.imageUniqueID, Tag.cameraOwnerName, Tag.bodySerialNumber, Tag.lensSerialNumber,
     ]
 
     /// The original bytes.
     package let bytes: [UInt8]
-    package let bigEndian: Bool
-    package var ifd0: Directory
+    let bigEndian: Bool
+    var ifd0: Directory
     /// Whether the block had an IFD1 (a thumbnail directory).
-    package let hasThumbnail: Bool
+    let hasThumbnail: Bool
     /// Whether IFD1's own directory carries GPS (a thumbnail directory with a GPS pointer).
     package let thumbnailHasGPS: Bool
 
@@ -93,8 +93,8 @@ package struct Exif: Sendable {
 
     private struct Reader {
         package let bytes: [UInt8]
-        package let bigEndian: Bool
-        package var visited: Set<Int> = []
+        let bigEndian: Bool
+        fileprivate var visited: Set<Int> = []
 
         package func u16(_ offset: Int) -> UInt16? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }
@@ -178,13 +178,13 @@ package struct Exif: Sendable {
     /// Whether a GPS IFD with at least one entry is present.
     package var hasGPS: Bool { !(ifd0.entry(Tag.gpsIFD)?.child?.entries.isEmpty ?? true) }
     /// The identifying tags present, in IFD0 and the Exif IFD.
-    package var identifyingTagsPresent: Set<UInt16> {
+    var identifyingTagsPresent: Set<UInt16> {
         let tags = ifd0.entries.map(\.tag) + (exifDirectory?.entries.map(\.tag) ?? [])
         return Set(tags).intersection(Exif.identifyingTags)
     }
 
     /// Whether serial numbers, owner names or a maker note are present.
-    package var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
+    var hasIdentifyingTags: Bool { !identifyingTagsPresent.isEmpty }
 
     // MARK: Writing
 
@@ -192,7 +192,7 @@ package struct Exif: Sendable {
     /// where they are stored (their values sit in the entry itself), everything else as it was.
     /// A SHORT too small for the new value becomes a LONG in place. Without them, the block
     /// is returned unchanged.
-    package func settingPixelDimensions(width: Int, height: Int) -> [UInt8] {
+    func settingPixelDimensions(width: Int, height: Int) -> [UInt8] {
         var out = bytes
         guard let directory = exifDirectory else { return out }
         for (tag, value) in [(Tag.pixelXDimension, width), (Tag.pixelYDimension, height)] {
@@ -211,7 +211,7 @@ package struct Exif: Sendable {
 
     /// The original block with Orientation set to 1 where it is stored, everything else
     /// byte-identical (what `--keep-metadata` writes: nothing is dropped, offsets stay valid).
-    package func withOrientationResetInPlace() -> [UInt8] {
+    func withOrientationResetInPlace() -> [UInt8] {
         var out = bytes
         if let entry = ifd0.entry(Tag.orientation), entry.type == 3, entry.valueOffset + 2 <= out.count {
             out[entry.valueOffset] = bigEndian ? 0 : 1
@@ -222,7 +222,7 @@ package struct Exif: Sendable {
 
     /// A new TIFF stream with IFD0 and its sub-IFDs only: no IFD1 (so no thumbnail can carry
     /// anything out), Orientation 1, optionally without the GPS IFD and identifying tags.
-    package func rebuilt(keepLocation: Bool, keepIdentifiers: Bool) -> [UInt8] {
+    func rebuilt(keepLocation: Bool, keepIdentifiers: Bool) -> [UInt8] {
         func filter(_ directory: Directory) -> Directory {
             var result = Directory(entries: [])
             for var entry in directory.entries {
@@ -245,7 +245,7 @@ package struct Exif: Sendable {
     /// A new TIFF stream like ``rebuilt(keepLocation:keepIdentifiers:)`` keeping every tag,
     /// with `makerNote` (UNDEFINED bytes whose offsets count from its own start, as Apple's do)
     /// as the Exif IFD's MakerNote, replacing one that was there.
-    package func settingMakerNote(_ makerNote: [UInt8]) -> [UInt8] {
+    func settingMakerNote(_ makerNote: [UInt8]) -> [UInt8] {
         let note = Entry(tag: Tag.makerNote, type: 7, count: UInt32(makerNote.count), value: makerNote, child: nil, valueOffset: 0)
         var root = ifd0
         if let index = root.entries.firstIndex(where: { $0.tag == Tag.exifIFD && $0.child != nil }) {

@@ -66,7 +66,7 @@ package enum IPTC {
     }
 
     /// `iim` without its location datasets; nil when it does not parse or nothing is left.
-    package static func removingLocation(_ iim: [UInt8]) -> [UInt8]? {
+    static func removingLocation(_ iim: [UInt8]) -> [UInt8]? {
         guard let kept = datasets(iim)?.filter({ !($0.record == 2 && locationDatasets.contains($0.number)) }),
             kept.contains(where: { $0.record == 2 && $0.number != 0 })
         else { return nil }
@@ -106,7 +106,7 @@ package enum IPTC {
     }
 
     /// An APP13 payload holding `iim` as the only image resource.
-    package static func app13Payload(_ iim: [UInt8]) -> [UInt8] {
+    static func app13Payload(_ iim: [UInt8]) -> [UInt8] {
         let size = iim.count
         var out = photoshopHeader + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
         out += [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]

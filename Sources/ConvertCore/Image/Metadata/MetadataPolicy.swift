@@ -16,7 +16,7 @@ public enum MetadataPolicy: String, Sendable, Codable, CaseIterable {
 }
 
 /// The metadata a conversion writes, and what it removed on the way.
-package struct OutputMetadata: Sendable {
+struct OutputMetadata: Sendable {
     /// The EXIF TIFF stream to embed, or nil.
     package var exif: [UInt8]?
     /// The XMP packet to embed, or nil.
@@ -42,7 +42,7 @@ package struct OutputMetadata: Sendable {
 
     /// This metadata for a picture of `width`×`height`: EXIF PixelXDimension/PixelYDimension
     /// describe the source's picture, stale once it is rotated, resized or cropped.
-    package func withPixelSize(width: Int, height: Int) -> OutputMetadata {
+    func withPixelSize(width: Int, height: Int) -> OutputMetadata {
         var sized = self
         if let block = exif, let parsed = Exif(tiff: block) { sized.exif = parsed.settingPixelDimensions(width: width, height: height) }
         return sized

@@ -16,7 +16,7 @@ package enum XMP {
     ]
 
     /// Properties that identify the camera body or its owner.
-    package static let identifyingProperties: [String] = [
+    static let identifyingProperties: [String] = [
         "aux:SerialNumber", "aux:OwnerName", "aux:LensSerialNumber", "exifEX:BodySerialNumber",
         "exifEX:CameraOwnerName", "exifEX:LensSerialNumber", "exif:ImageUniqueID", "exifEX:ImageUniqueID",
     ]
@@ -25,10 +25,10 @@ package enum XMP {
     /// the `hdrgm:` parameters and the container directory listing the gain-map item. Photo
     /// outputs carry the primary picture only, so a declaration left behind would point HDR
     /// viewers at an image that is not there; always removed.
-    package static let gainMapProperties: [String] = ["hdrgm:[A-Za-z]*", "Container:Directory", "GContainer:Directory"]
+    static let gainMapProperties: [String] = ["hdrgm:[A-Za-z]*", "Container:Directory", "GContainer:Directory"]
 
     /// Orientation properties: stale once the pixels are rotated, so always removed.
-    package static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
+    static let orientationProperties: [String] = ["tiff:Orientation", "exif:Orientation"]
 
     /// Whether `packet` mentions any location property.
     package static func hasLocation(_ packet: [UInt8]) -> Bool {
@@ -43,15 +43,15 @@ package enum XMP {
     /// The start of a name pattern up to its first pattern syntax (`exif:GPS` of
     /// `exif:GPS[A-Za-z]*`): text matching the pattern contains it, so where it does not occur
     /// the (far dearer) regular expression need not run.
-    package static func literalStart(of name: String) -> String {
+    static func literalStart(of name: String) -> String {
         String(name.prefix { !"[(*+?.\\".contains($0) })
     }
 
     /// The most mentions of the removed properties a packet may have before it is dropped whole.
-    package static let maximumMentions = 64
+    fileprivate static let maximumMentions = 64
     /// The largest packet edited (real ones are a few KB, Lightroom's with history a few hundred);
     /// a larger one is dropped whole.
-    package static let maximumSize = 4 << 20
+    static let maximumSize = 4 << 20
 
     /// `packet` without the properties matching `names` (regular expressions over qualified
     /// names); nil when the packet is not UTF-8 text or names them suspiciously often.

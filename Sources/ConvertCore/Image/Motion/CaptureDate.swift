@@ -1,11 +1,11 @@
 import Foundation
 
 /// When a photo was taken, from its EXIF DateTimeOriginal and OffsetTimeOriginal.
-package struct CaptureDate: Sendable, Equatable {
+struct CaptureDate: Sendable, Equatable {
     /// Seconds since 1970 UTC.
-    package var secondsSince1970: Int
+    var secondsSince1970: Int
     /// Whether the EXIF gave the UTC offset; without one the local time is read as UTC.
-    package var hasOffset: Bool
+    var hasOffset: Bool
     /// The date in UTC, `2020-07-10 06:16:29 UTC`.
     package var text: String
 

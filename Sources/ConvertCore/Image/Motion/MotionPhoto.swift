@@ -30,7 +30,7 @@ package struct MotionPhoto: Sendable, Equatable {
     package var video: Range<Int>?
     /// Where the still ends: everything from here on belongs to the motion part (the MP4 and,
     /// for Samsung files, the trailer that indexes it), so `strip-motion` keeps `0..<stillEnd`.
-    package var stillEnd: Int
+    var stillEnd: Int
     /// Why the declared video is not there; nil when it is.
     package var problem: String?
 
@@ -48,7 +48,7 @@ package struct MotionPhoto: Sendable, Equatable {
     /// Whether the photo at `path` carries (or its metadata claims) a motion part; false when it
     /// cannot be read. Reads only the head (a JPEG's XMP), the last bytes (Samsung's `SEFT`) or
     /// a HEIF file's top-level box headers, never the whole photo: every conversion asks.
-    package static func isMotionPhoto(path: String) -> Bool {
+    static func isMotionPhoto(path: String) -> Bool {
         guard let source = try? FileByteSource(path: path), source.size >= 16,
             let head = try? source.read(at: 0, count: Int(min(source.size, UInt64(BoxLimits.maximumRead))))
         else { return false }

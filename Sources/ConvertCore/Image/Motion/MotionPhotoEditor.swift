@@ -27,7 +27,7 @@ public struct MotionPhotoRequest: Sendable, Equatable {
 /// ```
 public enum MotionPhotoEditor {
     /// The note every photo conversion of a motion photo carries.
-    public static let motionNotKeptNote = "motion part not kept (only the still was converted)"
+    static let motionNotKeptNote = "motion part not kept (only the still was converted)"
 
     /// Starts writing the embedded video of `request.input` as an MP4.
     ///

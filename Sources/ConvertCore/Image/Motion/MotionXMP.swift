@@ -3,11 +3,11 @@ import Foundation
 /// The motion-photo properties of an XMP packet, read by local name whatever the prefix:
 /// Google's own files bind the camera namespace to `Camera:` (Pixel 3) or `GCamera:` (later),
 /// and writers use both the attribute and the element form of RDF.
-package enum MotionXMP {
+enum MotionXMP {
     /// One `Container:Item` of a Google container directory.
     package struct Item: Sendable, Equatable {
-        package var mime: String?
-        package var semantic: String?
+        var mime: String?
+        fileprivate var semantic: String?
         package var length: Int?
         package var padding: Int?
 
@@ -46,14 +46,14 @@ package enum MotionXMP {
 
     /// The properties that point at the video, removed by `strip-motion` (regular expressions
     /// over qualified names, for ``XMP/removing(_:from:)``).
-    package static let pointerProperties: [String] = [
+    fileprivate static let pointerProperties: [String] = [
         "[A-Za-z0-9_]+:MotionPhoto[A-Za-z]*", "[A-Za-z0-9_]+:MicroVideo[A-Za-z]*",
     ]
 
     /// `packet` as it is when it names no motion part, else without the pointers (a converted
     /// still has no video, and a pointer to one would send readers looking); nil when it names
     /// one but cannot be edited, so the caller drops it.
-    package static func withoutPointers(_ packet: [UInt8]) -> [UInt8]? {
+    static func withoutPointers(_ packet: [UInt8]) -> [UInt8]? {
         guard let text = String(validating: packet, as: UTF8.self) else { return packet }
         guard text.contains(":MotionPhoto") || text.contains(":MicroVideo") else { return packet }
         return removingPointers(from: packet)
@@ -62,7 +62,7 @@ package enum MotionXMP {
     /// `packet` without the motion pointers: the flags, and the container directory when it
     /// lists nothing but the primary image and the video (otherwise only the video's entry goes,
     /// so a gain map it also lists is still found). Nil when the packet is not editable text.
-    package static func removingPointers(from packet: [UInt8]) -> [UInt8]? {
+    static func removingPointers(from packet: [UInt8]) -> [UInt8]? {
         guard let stripped = XMP.removing(pointerProperties, from: packet),
             var text = String(validating: stripped, as: UTF8.self)
         else { return nil }

@@ -1,7 +1,7 @@
 /// Sets the creation and modification times of an MP4 held in memory (`mvhd`, every `tkhd` and
 /// `mdhd`), in place: the fields keep their width, so no offset moves and every sample stays
 /// where it was.
-package enum MovieTimes {
+enum MovieTimes {
     /// Seconds from 1904-01-01 (the MP4 epoch) to 1970-01-01.
     static let epochDifference = 2_082_844_800
 

@@ -5,7 +5,7 @@
 ///
 /// Every offset is checked before it is followed; a trailer whose entries point outside the file
 /// (one that an editor shortened) has no entries.
-package struct SamsungTrailer: Sendable {
+struct SamsungTrailer: Sendable {
     /// One entry's data.
     package struct Entry: Sendable {
         /// The entry's name.
@@ -17,7 +17,7 @@ package struct SamsungTrailer: Sendable {
     }
 
     /// The marker that comes before a Samsung motion photo's MP4.
-    package static let markerBytes: [UInt8] = Array("MotionPhoto_Data".utf8)
+    static let markerBytes: [UInt8] = Array("MotionPhoto_Data".utf8)
 
     /// Where the `SEFH` directory starts (everything from here to the end is the trailer's index).
     package var start: Int
@@ -25,9 +25,9 @@ package struct SamsungTrailer: Sendable {
     package var entries: [Entry]
 
     /// The entry holding the motion photo's MP4.
-    package var motionEntry: Entry? { entries.first { $0.name == "MotionPhoto_Data" } }
+    var motionEntry: Entry? { entries.first { $0.name == "MotionPhoto_Data" } }
     /// Where the first entry's data starts: the end of the JPEG the trailer was appended to.
-    package var firstDataStart: Int? { entries.map(\.data.lowerBound).min() }
+    var firstDataStart: Int? { entries.map(\.data.lowerBound).min() }
 
     /// The trailer at the end of `file`, or nil when there is none.
     package init?(_ file: [UInt8]) {

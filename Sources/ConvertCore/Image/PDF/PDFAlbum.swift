@@ -59,7 +59,7 @@ public enum PDFAlbum {
         }
     }
 
-    package static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
+    fileprivate static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
         throws(ConvertError) -> JobResult
     {
         guard !request.inputPaths.isEmpty else {
@@ -148,7 +148,7 @@ public enum PDFAlbum {
     }
 
     /// The JPEG for one page, and whether it is the input's own compressed data.
-    package static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
+    fileprivate static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
         if try ImageDecoder.sniff(path: path) == .jpeg {

@@ -3,7 +3,7 @@ import Foundation
 /// A minimal PDF 1.4 writer for image albums: one image per page, streamed to a file (only the
 /// current image is in memory), objects numbered as they are written, cross-reference table at
 /// the end.
-package final class PDFWriter {
+final class PDFWriter {
     private let handle: FileHandle
     private let path: String
     private var offset = 0
@@ -53,19 +53,19 @@ package final class PDFWriter {
     }
 
     /// The encoded image of one page.
-    package struct PageImage {
+    struct PageImage {
         /// A baseline or progressive JPEG stream (DCTDecode).
         package var jpeg: [UInt8]
         package var width: Int
         package var height: Int
         /// 1 (grey) or 3 (RGB) components.
-        package var components: Int
+        var components: Int
         /// An ICC profile for the components, embedded as an ICCBased colour space.
         package var icc: [UInt8]?
     }
 
     /// Adds a page of `pageWidth`×`pageHeight` points showing `image` in `box` (x, y, w, h).
-    package func addPage(_ image: PageImage, pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
+    func addPage(_ image: PageImage, pageWidth: Double, pageHeight: Double, box: (Double, Double, Double, Double))
         throws(ConvertError)
     {
         var colorSpace = image.components == 1 ? "/DeviceGray" : "/DeviceRGB"

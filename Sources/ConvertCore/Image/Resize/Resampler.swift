@@ -38,7 +38,7 @@ final class ScaleContext {
 }
 
 /// Resizing of bitmaps.
-package enum Resampler {
+enum Resampler {
     /// The size that fits `width`×`height` within a long edge of `longEdge`, keeping the aspect
     /// ratio; the same size when it already fits. Pure arithmetic.
     static func fitting(width: Int, height: Int, longEdge: Int) -> (width: Int, height: Int) {
@@ -101,7 +101,7 @@ package enum Resampler {
     }
 
     /// What fills the bars a padded resize adds.
-    package enum Padding: Sendable, Equatable {
+    enum Padding: Sendable, Equatable {
         /// Transparent (the result gets an alpha channel).
         case transparent
         /// An opaque colour.

@@ -2,9 +2,9 @@
 /// scaled to, and the canvas it is centred on (larger than the scaled picture only for
 /// ``PhotoResize/Fit/pad``). Pure arithmetic over sizes, so every mode's rounding is unit-tested
 /// without decoding anything.
-package struct ResizePlan: Equatable, Sendable {
+struct ResizePlan: Equatable, Sendable {
     /// A rectangle in pixels.
-    package struct Rect: Equatable, Sendable {
+    struct Rect: Equatable, Sendable {
         package var x: Int
         package var y: Int
         package var width: Int
@@ -17,25 +17,25 @@ package struct ResizePlan: Equatable, Sendable {
     /// The region of the source that is kept.
     package var crop: Rect
     /// The size the region is scaled to.
-    package var scaledWidth: Int
-    package var scaledHeight: Int
+    var scaledWidth: Int
+    var scaledHeight: Int
     /// The size of the output; the scaled picture is centred on it.
-    package var canvasWidth: Int
-    package var canvasHeight: Int
+    var canvasWidth: Int
+    var canvasHeight: Int
 
     /// Where the scaled picture sits on the canvas: centred, odd pixels going right and down.
-    package var offsetX: Int { (canvasWidth - scaledWidth) / 2 }
-    package var offsetY: Int { (canvasHeight - scaledHeight) / 2 }
+    var offsetX: Int { (canvasWidth - scaledWidth) / 2 }
+    var offsetY: Int { (canvasHeight - scaledHeight) / 2 }
 
     /// Whether the plan leaves the source as it is.
-    package var isIdentity: Bool {
+    var isIdentity: Bool {
         crop == Rect(x: 0, y: 0, width: sourceWidth, height: sourceHeight) && scaledWidth == sourceWidth
             && scaledHeight == sourceHeight && canvasWidth == scaledWidth && canvasHeight == scaledHeight
     }
 
     /// The linear factor the kept region shrinks by (1 when it is not shrunk): a decode at this
     /// fraction of the full size still has every pixel the output needs.
-    package var requiredScale: Double {
+    var requiredScale: Double {
         min(1, max(Double(scaledWidth) / Double(crop.width), Double(scaledHeight) / Double(crop.height)))
     }
 
@@ -93,7 +93,7 @@ package struct ResizePlan: Equatable, Sendable {
 
     /// The largest centred region of a `width`×`height` picture with the aspect ratio of
     /// `boxWidth`×`boxHeight`.
-    package static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
+    fileprivate static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
         var w = width, h = height
         if width * boxHeight > boxWidth * height {
             w = max(1, min(width, Int((Double(height) * Double(boxWidth) / Double(boxHeight)).rounded())))
@@ -106,7 +106,7 @@ package struct ResizePlan: Equatable, Sendable {
     /// This plan for the same picture decoded at `width`×`height` (a DCT-scaled JPEG decode):
     /// the kept region is scaled with the picture, the output sizes stay, so the result has the
     /// same dimensions however the source was decoded.
-    package func forSource(width: Int, height: Int) -> ResizePlan {
+    func forSource(width: Int, height: Int) -> ResizePlan {
         guard width != sourceWidth || height != sourceHeight else { return self }
         let sx = Double(width) / Double(sourceWidth), sy = Double(height) / Double(sourceHeight)
         var plan = self

@@ -1,12 +1,12 @@
 /// Bounds that keep the box reader's work and memory proportional to what it needs, whatever
 /// sizes a hostile file claims.
-package enum BoxLimits {
+enum BoxLimits {
     /// The largest single read, and so the largest box payload ever held in memory.
-    package static let maximumRead = 1 << 20
+    static let maximumRead = 1 << 20
     /// Boxes nested deeper than this are refused (real files nest about ten deep).
     package static let maximumDepth = 24
     /// Box headers read per file before giving up (a moov of millions of 8-byte boxes is hostile).
-    package static let maximumBoxes = 100_000
+    static let maximumBoxes = 100_000
 }
 
 /// Why a box structure could not be read. Converted to a ``ConvertError`` naming the file by the
@@ -69,7 +69,7 @@ package struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleB
 }
 
 extension String {
-    package func leftPadded(to width: Int) -> String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
@@ -96,7 +96,7 @@ package struct BoxHeader: Equatable {
     }
 
     /// Offset of the first payload byte.
-    package var payloadOffset: UInt64 { offset + headerSize }
+    var payloadOffset: UInt64 { offset + headerSize }
     /// Offset just past the box.
     package var end: UInt64 { offset + size }
     /// Payload length.
