@@ -34,8 +34,13 @@ package func runBlocking<T: Sendable>(
     let flag = CancellationFlag()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let outcome = Mutex<Result<T, any Error>?>(nil)
             executor.submit {
-                continuation.resume(with: Result { try body(flag) })
+                let result = Result { try body(flag) }
+                outcome.withLock { $0 = result }
+            } then: {
+                // Resumed once the thread is free again, so the caller's next call reuses it.
+                if let result = outcome.withLock({ $0 }) { continuation.resume(with: result) }
             }
         }
     } onCancel: {

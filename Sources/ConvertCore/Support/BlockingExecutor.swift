@@ -21,7 +21,7 @@ package final class BlockingExecutor: @unchecked Sendable {
     private let stackSize: Int
     // `condition` guards everything below it.
     private let condition = NSCondition()
-    private var queue: [@Sendable () -> Void] = []
+    private var queue: [(work: @Sendable () -> Void, then: (@Sendable () -> Void)?)] = []
     private var next = 0
     private var threads = 0
     private var busy = 0
@@ -39,10 +39,13 @@ package final class BlockingExecutor: @unchecked Sendable {
         return threads
     }
 
-    /// Queues `work`; it runs on one of the executor's threads as soon as one is free.
-    func submit(_ work: @escaping @Sendable () -> Void) {
+    /// Queues `work`; it runs on one of the executor's threads as soon as one is free. `then` runs
+    /// on the same thread once the thread counts as free again: a caller resumed from there (an
+    /// awaiting task) that submits its next piece of work finds this thread idle, rather than
+    /// starting another.
+    func submit(_ work: @escaping @Sendable () -> Void, then: (@Sendable () -> Void)? = nil) {
         condition.lock()
-        queue.append(work)
+        queue.append((work, then))
         let waiting = queue.count - next
         let free = threads - busy
         if waiting > free, threads < maximumThreads {
@@ -65,7 +68,7 @@ package final class BlockingExecutor: @unchecked Sendable {
         condition.lock()
         while true {
             while next == queue.count { condition.wait() }
-            let work = queue[next]
+            let (work, then) = queue[next]
             next += 1
             if next == queue.count {
                 queue.removeAll(keepingCapacity: true)
@@ -76,6 +79,11 @@ package final class BlockingExecutor: @unchecked Sendable {
             work()
             condition.lock()
             busy -= 1
+            if let then {
+                condition.unlock()
+                then()
+                condition.lock()
+            }
         }
     }
 }
