@@ -209,16 +209,11 @@ struct LocationStripperTests {
     func refused() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (input, key) in [(Fixtures.generated("sdr-h264.mkv"), "privacy.unsupported-format"),
-                             (Fixtures.generated("playlist.mp4"), "input.corrupt")] {
+        for (input, code) in [(Fixtures.generated("sdr-h264.mkv"), ConvertError.Code.privacyUnsupportedFormat),
+                              (Fixtures.generated("playlist.mp4"), .inputCorrupt)] {
             let destination = folder.appendingPathComponent("out").path
-            await #expect(throws: ConvertError.self) {
-                _ = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
-            }
-            do {
-                _ = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
-            } catch {
-                #expect(error.key == key, "\(input): \(error)")
+            await expectConvertError(code) {
+                try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

@@ -147,7 +147,10 @@ struct VideoCompressTests {
         var events: [JobEvent] = []
         for await event in job.events {
             events.append(event)
-            if case .progress(let progress) = event, progress.stage == .pass(2, of: 2) { job.cancel() }
+            // At the first event: the event stream is buffered and can lag a whole pass behind on a
+            // loaded machine (a cancel sent on pass 2's first event once arrived after the job had
+            // finished); cancellations at an exact point in a pass are VideoPassSharingTests'.
+            if events.count == 1 { job.cancel() }
         }
         await job.completion()
         guard case .failed(let error)? = events.last else {
