@@ -37,6 +37,7 @@ final class CodecEncoder {
         }
         self.codec = codec
         context = allocated
+        needsLifecycleLock = String(cString: codec.pointee.name) == "libsvtav1"
     }
 
     deinit {
@@ -81,7 +82,7 @@ final class CodecEncoder {
     private static let svtLifecycle = Mutex(())
 
     /// Whether this encoder is SVT-AV1, whose set-up and teardown must not overlap another's.
-    private var needsLifecycleLock: Bool { String(cString: codec.pointee.name) == "libsvtav1" }
+    private let needsLifecycleLock: Bool
 
     private func withLifecycleLock<T>(_ body: () -> T) -> T {
         guard needsLifecycleLock else { return body() }
