@@ -57,7 +57,7 @@ final class HEVCDecoder {
     /// plane is lent (`planes` and `strides` then have one element); with `taking422` a 4:2:2
     /// picture is lent as well (Canon's cameras write 4:2:2).
     func decode<T>(
-        configuration: HEVCConfiguration, data: [UInt8], lumaOnly: Bool = false, taking422: Bool = false,
+        configuration: HEVCConfiguration, data: consuming [UInt8], lumaOnly: Bool = false, taking422: Bool = false,
         _ body: (HEVCPicture) -> T
     ) throws(Failure) -> T {
         de265_reset(context)
@@ -79,6 +79,9 @@ final class HEVCDecoder {
             return nil
         }
         if let failure { throw failure }
+        // libde265 copied every NAL unit it was given: the coded bytes can go before the picture
+        // is decoded (a caller that hands them over, as HeifYCbCrDecoder does, frees them here).
+        data = []
         de265_flush_data(context)
         // `more` counts pictures waiting in the output queue once the input has ended, so the
         // loop stops at the first picture (a tile is one intra picture).

@@ -60,7 +60,29 @@ enum HeifYCbCrDecoder {
     ) throws(ConvertError) -> Decoded? {
         guard let plan = try? Plan(file: file, item: item, maxPixels: maxPixels) else { return nil }
         try cancellation.check()
-        return try decode(plan, threads: threads, output: output, cancellation: cancellation)
+        return try decode(consume plan, threads: threads, output: output, cancellation: cancellation)
+    }
+
+    /// The tiles' coded bytes, each handed out once: a worker takes a tile's bytes and lets them go
+    /// as soon as libde265 holds its own copy, so the coded picture (7 MB for a 12 MP single
+    /// image) is not kept beside the decoded one.
+    private final class TileBytes: Sendable {
+        private let tiles: Mutex<[[UInt8]]>
+        /// How many tiles there are.
+        let count: Int
+
+        init(_ tiles: [[UInt8]]) {
+            count = tiles.count
+            self.tiles = Mutex(tiles)
+        }
+
+        /// Tile `index`'s bytes; empty when it was taken before.
+        func take(_ index: Int) -> [UInt8] {
+            tiles.withLock { tiles in
+                defer { tiles[index] = [] }
+                return tiles[index]
+            }
+        }
     }
 
     /// What to decode and how to assemble it, read from the file's item structure.
@@ -169,18 +191,22 @@ enum HeifYCbCrDecoder {
         }
     }
 
-    private static func decode(_ plan: Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+    private static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
         // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
         // needs every chroma row, and libheif gives it.
         guard plan.configuration.chromaFormat == 1 || output != .native else { return nil }
         let depth = output == .jpeg ? 8 : plan.configuration.lumaBitDepth
         let image = YCbCr420Image(width: plan.width, height: plan.height, bitDepth: depth)
-        let workers = max(1, min(threads, plan.tiles.count))
+        let bytes = TileBytes(plan.tiles)
+        plan.tiles = []
+        let layout = copy plan
+        let workers = max(1, min(threads, bytes.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
         let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
             let outcome = decodeTiles(
-                plan, worker: worker, of: workers, threads: threads, into: image, output: output, cancellation: cancellation)
+                layout, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
+                cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
         if workers == 1 {
@@ -218,21 +244,21 @@ enum HeifYCbCrDecoder {
 
     /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
     private static func decodeTiles(
-        _ plan: Plan, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image, output: Output,
-        cancellation: CancellationFlag
+        _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
+        output: Output, cancellation: CancellationFlag
     ) -> Outcome {
         // One picture (not a grid): libde265's own threads are the only way to use the cores.
-        let decoderThreads = plan.tiles.count == 1 ? threads : 0
+        let decoderThreads = bytes.count == 1 ? threads : 0
         guard let decoder = try? HEVCDecoder(workerThreads: decoderThreads) else { return .failed }
         var signalling: (fullRange: Bool, matrix: Int)?
         var mappings: [Bool: SampleMapping?] = [:]
-        for index in stride(from: worker, to: plan.tiles.count, by: workers) {
+        for index in stride(from: worker, to: bytes.count, by: workers) {
             guard !cancellation.isCancelled else { return .failed }
             let x = (index % plan.columns) * plan.tileWidth
             let y = (index / plan.columns) * plan.tileHeight
             do {
                 let taking422 = plan.configuration.chromaFormat == 2
-                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: plan.tiles[index], taking422: taking422) {
+                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: bytes.take(index), taking422: taking422) {
                     picture -> (Bool, Int)? in
                     guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
                         picture.bitDepth == plan.configuration.lumaBitDepth, picture.chromaFullHeight == taking422
