@@ -102,7 +102,14 @@ package final class BatchJournal: Sendable {
             ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
     }
 
-    deinit { close(descriptor) }
+    // Unlocked before it is closed: a child process another thread is spawning may hold a copy of
+    // the descriptor until its exec closes it, and the lock belongs to the open file, so closing
+    // ours alone left the batch locked for that moment (a re-run in the test runner, which spawns
+    // processes all the time, once failed with batch.running).
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 
     /// Releases the batch's lock now, so the same batch can start again at once. Without it the
     /// lock lasts as long as the journal object, and one captured by a task can outlive the
