@@ -10,8 +10,9 @@ final class CodecEncoder {
     let path: String
     private let context: UnsafeMutablePointer<AVCodecContext>
     private let codec: UnsafePointer<AVCodec>
-    /// Whether ``open(options:)`` succeeded, and how many frames the encoder has taken since.
+    /// Whether ``open(options:)`` succeeded.
     private var isOpen = false
+    /// How many frames the encoder has taken, and whether draining has started.
     private var framesSent = 0
     private var draining = false
 
@@ -46,32 +47,30 @@ final class CodecEncoder {
             // SVT-AV1 1.4's teardown waits for an end of stream that an encoder given no frame
             // never puts out (a job cancelled, or whose input failed, before its first frame):
             // one blank frame and a drain let it close.
-            if isOpen && framesSent == 0 && needsLifecycleLock { drainBlankFrame() }
+            if isOpen && isIdleSVT { drainBlankFrame() }
             avcodec_free_context(&owned)
         }
     }
 
     /// Sends one blank frame of the opened size and format, then drains, discarding the packets.
     private func drainBlankFrame() {
-        var owned: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
-        defer { av_frame_free(&owned) }
-        guard let frame = owned else { return }
-        frame.pointee.format = context.pointee.pix_fmt.rawValue
-        (frame.pointee.width, frame.pointee.height) = (context.pointee.width, context.pointee.height)
-        guard av_frame_get_buffer(frame, 0) >= 0 else { return }
-        withUnsafeBytes(of: &frame.pointee.buf) { buffers in
-            for case let buffer? in buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self) {
-                buffer.pointee.data.update(repeating: 0, count: Int(buffer.pointee.size))
+        guard let frame = try? Frame(), let packet = try? Packet() else { return }
+        let sent = frame.withUnsafePointer { frame -> Bool in
+            frame.pointee.format = context.pointee.pix_fmt.rawValue
+            (frame.pointee.width, frame.pointee.height) = (context.pointee.width, context.pointee.height)
+            guard av_frame_get_buffer(frame, 0) >= 0 else { return false }
+            withUnsafeBytes(of: &frame.pointee.buf) { buffers in
+                for case let buffer? in buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self) {
+                    buffer.pointee.data.update(repeating: 0, count: Int(buffer.pointee.size))
+                }
             }
+            return avcodec_send_frame(context, frame) >= 0
         }
-        var ownedPacket: UnsafeMutablePointer<AVPacket>? = av_packet_alloc()
-        defer { av_packet_free(&ownedPacket) }
-        guard let packet = ownedPacket, avcodec_send_frame(context, frame) >= 0, avcodec_send_frame(context, nil) >= 0
-        else { return }
+        guard sent, avcodec_send_frame(context, nil) >= 0 else { return }
         // A few packets at most come out of one frame; the bound only guards against a loop.
         for _ in 0..<64 {
-            guard avcodec_receive_packet(context, packet) >= 0 else { return }
-            av_packet_unref(packet)
+            guard packet.withUnsafePointer({ avcodec_receive_packet(context, $0) }) >= 0 else { return }
+            packet.unref()
         }
     }
 
@@ -83,6 +82,9 @@ final class CodecEncoder {
 
     /// Whether this encoder is SVT-AV1, whose set-up and teardown must not overlap another's.
     private let needsLifecycleLock: Bool
+
+    /// An SVT-AV1 encoder that has been given no frame: SVT-AV1 1.4 never ends its stream.
+    private var isIdleSVT: Bool { needsLifecycleLock && framesSent == 0 }
 
     private func withLifecycleLock<T>(_ body: () -> T) -> T {
         guard needsLifecycleLock else { return body() }
@@ -207,7 +209,7 @@ final class CodecEncoder {
     func send(_ frame: Frame?) throws(ConvertError) {
         if frame == nil { draining = true }
         // SVT-AV1 1.4 never ends a stream it was given no frame of (see deinit): nothing to drain.
-        if frame == nil && framesSent == 0 && needsLifecycleLock { return }
+        if frame == nil && isIdleSVT { return }
         let code = frame?.withUnsafePointer { avcodec_send_frame(context, $0) } ?? avcodec_send_frame(context, nil)
         // EOF here means draining already started; sending nil twice is harmless.
         if code == FFmpeg.endOfFile && frame == nil { return }
@@ -217,7 +219,7 @@ final class CodecEncoder {
 
     /// Receives the next encoded packet into `packet`.
     func receive(into packet: Packet) throws(ConvertError) -> Step {
-        if draining && framesSent == 0 && needsLifecycleLock { return .endOfStream }
+        if draining && isIdleSVT { return .endOfStream }
         let code = packet.withUnsafePointer { avcodec_receive_packet(context, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
