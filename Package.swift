@@ -29,14 +29,15 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // libjxl 0.7 (Debian 12) with its thread pool, libjxl_threads: JPEG XL in and out,
-        // including lossless JPEG recompression.
-        // No `pkgConfig:`: libjxl.pc's cflags carry libhwy's -D define, which SwiftPM refuses with a
-        // warning; the headers are in /usr/include and the module map links both libraries.
-        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // including lossless JPEG recompression. Not linked: CJXL.h opens the libraries on first
+        // use (libjxl-dev gives the headers), so photo commands without JPEG XL do not pay for
+        // loading them.
+        .target(name: "CJXL"),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg.
-        .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+        // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg. Not
+        // linked: CSwscale.h opens it on first use (libswscale-dev gives the headers), as for CJXL.
+        .target(name: "CSwscale"),
         // libpng reports errors by longjmp; Swift cannot call setjmp, so the whole encode/decode
         // call that may longjmp lives in this small C target.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),

@@ -233,6 +233,9 @@ extension ConvertError.Code {
     public static let unsupportedDolbyVisionProfile = ConvertError.Code("unsupported.dolby-vision-profile")
     /// `unsupported.encoder`.
     public static let unsupportedEncoder = ConvertError.Code("unsupported.encoder")
+    /// `unsupported.library`: a codec library loaded only when a conversion needs it (libjxl,
+    /// libswscale) is not installed.
+    public static let unsupportedLibrary = ConvertError.Code("unsupported.library")
     /// `unsupported.ffmpeg`.
     public static let unsupportedFfmpeg = ConvertError.Code("unsupported.ffmpeg")
     /// `unsupported.size`.

@@ -25,11 +25,14 @@ struct JXLImage {
 /// Single use: each file gets a new decoder.
 final class JXLDecoder {
     private let decoder: OpaquePointer
+    /// libjxl's functions (loaded on first use: see ``JXLLibrary``).
+    private let jxl: offc_jxl_api
     /// Kept for as long as `decoder`, which calls into it.
     private let runner: JXLThreadRunner
 
     init(threads: Int) throws(ConvertError) {
-        guard let decoder = JxlDecoderCreate(nil) else {
+        jxl = try JXLLibrary.functions()
+        guard let decoder = jxl.JxlDecoderCreate(nil) else {
             throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         self.decoder = decoder
@@ -39,19 +42,19 @@ final class JXLDecoder {
         }
     }
 
-    deinit { JxlDecoderDestroy(decoder) }
+    deinit { jxl.JxlDecoderDestroy(decoder) }
 
     /// Reads `data` (a whole file): the header, colour and metadata boxes, and the first frame's
     /// pixels when `pixels` is set (refused before allocation when over `maxPixels`).
     func read(_ data: [UInt8], pixels: Bool, maxPixels: Int, path: String) throws(ConvertError) -> JXLImage {
         var events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_BOX.rawValue)
         if pixels { events |= Int32(JXL_DEC_FULL_IMAGE.rawValue) }
-        guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-            JxlDecoderSetDecompressBoxes(decoder, 1) == JXL_DEC_SUCCESS
+        guard jxl.JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
+            jxl.JxlDecoderSetDecompressBoxes(decoder, 1) == JXL_DEC_SUCCESS
         else { throw Self.corrupt(path) }
         return try data.withUnsafeBufferPointer { (input) throws(ConvertError) -> JXLImage in
-            guard JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
-            JxlDecoderCloseInput(decoder)
+            guard jxl.JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+            jxl.JxlDecoderCloseInput(decoder)
             var state = ReadState(wantsPixels: pixels)
             defer { state.release() }
             return try run(&state, maxPixels: maxPixels, path: path)
@@ -96,10 +99,10 @@ final class JXLDecoder {
 
     private func run(_ state: inout ReadState, maxPixels: Int, path: String) throws(ConvertError) -> JXLImage {
         while true {
-            let status = JxlDecoderProcessInput(decoder)
+            let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
-                guard JxlDecoderGetBasicInfo(decoder, &state.info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+                guard jxl.JxlDecoderGetBasicInfo(decoder, &state.info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
                 state.haveInfo = true
                 let size = uprightSize(state.info)
                 try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
@@ -117,11 +120,11 @@ final class JXLDecoder {
                 }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
-                guard JxlDecoderImageOutBufferSize(decoder, &state.format, &size) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+                guard jxl.JxlDecoderImageOutBufferSize(decoder, &state.format, &size) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
                 state.pixels?.deallocate()
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
                 state.pixels = buffer
-                guard JxlDecoderSetImageOutBuffer(decoder, &state.format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
+                guard jxl.JxlDecoderSetImageOutBuffer(decoder, &state.format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
                     throw Self.corrupt(path)
                 }
             case JXL_DEC_FULL_IMAGE:
@@ -135,7 +138,7 @@ final class JXLDecoder {
                 finishBox(&state)
                 try startBox(&state, path: path)
             case JXL_DEC_BOX_NEED_MORE_OUTPUT:
-                let left = JxlDecoderReleaseBoxBuffer(decoder)
+                let left = jxl.JxlDecoderReleaseBoxBuffer(decoder)
                 let old = state.boxBuffer?.count ?? 0
                 let buffer = state.growBox(to: old * 2 + (1 << 12), keeping: old - left)
                 try setBoxBuffer(buffer, from: old - left, path: path)
@@ -159,17 +162,17 @@ final class JXLDecoder {
     private func isLinear(_ target: JxlColorProfileTarget, format: JxlPixelFormat) -> Bool {
         var format = format
         var encoding = JxlColorEncoding()
-        guard JxlDecoderGetColorAsEncodedProfile(decoder, &format, target, &encoding) == JXL_DEC_SUCCESS else { return false }
+        guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, target, &encoding) == JXL_DEC_SUCCESS else { return false }
         return encoding.transfer_function == JXL_TRANSFER_FUNCTION_LINEAR
     }
 
     private func profile(_ target: JxlColorProfileTarget, format: JxlPixelFormat) -> [UInt8]? {
         var format = format
         var size = 0
-        guard JxlDecoderGetICCProfileSize(decoder, &format, target, &size) == JXL_DEC_SUCCESS, size > 0 else { return nil }
+        guard jxl.JxlDecoderGetICCProfileSize(decoder, &format, target, &size) == JXL_DEC_SUCCESS, size > 0 else { return nil }
         var icc = [UInt8](repeating: 0, count: size)
         let ok = icc.withUnsafeMutableBufferPointer {
-            JxlDecoderGetColorAsICCProfile(decoder, &format, target, $0.baseAddress, size) == JXL_DEC_SUCCESS
+            jxl.JxlDecoderGetColorAsICCProfile(decoder, &format, target, $0.baseAddress, size) == JXL_DEC_SUCCESS
         }
         return ok ? icc : nil
     }
@@ -177,7 +180,7 @@ final class JXLDecoder {
     /// Starts reading the box just found when it is metadata (`Exif`, `xml `).
     private func startBox(_ state: inout ReadState, path: String) throws(ConvertError) {
         var type: (CChar, CChar, CChar, CChar) = (0, 0, 0, 0)
-        guard withUnsafeMutableBytes(of: &type, { JxlDecoderGetBoxType(decoder, $0.baseAddress?.assumingMemoryBound(to: CChar.self), 1) })
+        guard withUnsafeMutableBytes(of: &type, { jxl.JxlDecoderGetBoxType(decoder, $0.baseAddress?.assumingMemoryBound(to: CChar.self), 1) })
             == JXL_DEC_SUCCESS
         else { return }
         let name = String(decoding: withUnsafeBytes(of: &type) { Array($0) }, as: UTF8.self)
@@ -190,12 +193,12 @@ final class JXLDecoder {
     /// released it (``finishBox(_:)`` or the next NEED_MORE_OUTPUT).
     private func setBoxBuffer(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int, path: String) throws(ConvertError) {
         let start = buffer.baseAddress.map { ($0 + offset).assumingMemoryBound(to: UInt8.self) }
-        guard JxlDecoderSetBoxBuffer(decoder, start, buffer.count - offset) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+        guard jxl.JxlDecoderSetBoxBuffer(decoder, start, buffer.count - offset) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
     }
 
     private func finishBox(_ state: inout ReadState) {
         guard let name = state.boxType, let buffer = state.boxBuffer else { return }
-        let left = JxlDecoderReleaseBoxBuffer(decoder)
+        let left = jxl.JxlDecoderReleaseBoxBuffer(decoder)
         state.boxes[name] = Array(buffer[..<(buffer.count - left)])
         state.boxType = nil
         buffer.deallocate()

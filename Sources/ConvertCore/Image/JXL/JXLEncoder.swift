@@ -4,6 +4,8 @@ internal import CJXL
 /// with `JxlEncoderDestroy`. Single use: each encode makes a new encoder.
 final class JXLEncoder {
     private let encoder: OpaquePointer
+    /// libjxl's functions (loaded on first use: see ``JXLLibrary``).
+    private let jxl: offc_jxl_api
     /// Kept for as long as `encoder`, which calls into it; released after `deinit` has destroyed
     /// the encoder.
     private let runner: JXLThreadRunner
@@ -11,17 +13,18 @@ final class JXLEncoder {
     /// An encoder with a pool of `threads` workers, writing the ISOBMFF container (so that EXIF
     /// and XMP boxes can be added).
     init(threads: Int) throws(ConvertError) {
-        guard let encoder = JxlEncoderCreate(nil) else {
+        jxl = try JXLLibrary.functions()
+        guard let encoder = jxl.JxlEncoderCreate(nil) else {
             throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         self.encoder = encoder
         runner = try JXLThreadRunner(threads: threads)
-        guard runner.attach(to: encoder), JxlEncoderUseContainer(encoder, 1) == JXL_ENC_SUCCESS else {
+        guard runner.attach(to: encoder), jxl.JxlEncoderUseContainer(encoder, 1) == JXL_ENC_SUCCESS else {
             throw Self.failure("setting up the encoder")
         }
     }
 
-    deinit { JxlEncoderDestroy(encoder) }
+    deinit { jxl.JxlEncoderDestroy(encoder) }
 
     /// What the pixels are coded with.
     enum Coding {
@@ -49,7 +52,7 @@ final class JXLEncoder {
         _ bitmap: Bitmap, bitDepth: Int, coding: Coding, color: Color, effort: Int, exif: [UInt8]?, xmp: [UInt8]?
     ) throws(ConvertError) -> [UInt8] {
         var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
+        jxl.JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(bitmap.width)
         info.ysize = UInt32(bitmap.height)
         info.bits_per_sample = UInt32(bitDepth)
@@ -58,7 +61,7 @@ final class JXLEncoder {
         info.alpha_bits = bitmap.hasAlpha ? UInt32(bitDepth) : 0
         info.orientation = JXL_ORIENT_IDENTITY  // the pixels are upright already
         if case .lossless = coding { info.uses_original_profile = 1 } else { info.uses_original_profile = 0 }
-        guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else { throw Self.failure("the image header") }
+        guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else { throw Self.failure("the image header") }
         switch color {
         case .icc: try setColor(icc: bitmap.icc)
         case .displayP3: try setDisplayP3()
@@ -72,12 +75,12 @@ final class JXLEncoder {
         let added: JxlEncoderStatus
         switch bitmap.samples {
         case .eight(let values):
-            added = values.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+            added = values.withUnsafeBytes { jxl.JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
         case .sixteen(let values):
-            added = values.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
+            added = values.withUnsafeBytes { jxl.JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
         }
         guard added == JXL_ENC_SUCCESS else { throw Self.failure("the pixels") }
-        JxlEncoderCloseInput(encoder)
+        jxl.JxlEncoderCloseInput(encoder)
         return try output()
     }
 
@@ -85,31 +88,31 @@ final class JXLEncoder {
     /// same bytes (JPEG reconstruction data; libjxl copies its EXIF and XMP into boxes itself).
     /// Nil when libjxl cannot take this JPEG (some unusual marker layouts), with nothing written.
     func recompressJPEG(_ jpeg: [UInt8], effort: Int) throws(ConvertError) -> [UInt8]? {
-        guard JxlEncoderStoreJPEGMetadata(encoder, 1) == JXL_ENC_SUCCESS else { throw Self.failure("JPEG reconstruction") }
+        guard jxl.JxlEncoderStoreJPEGMetadata(encoder, 1) == JXL_ENC_SUCCESS else { throw Self.failure("JPEG reconstruction") }
         let settings = try frameSettings(coding: .lossless, effort: effort)
-        let added = jpeg.withUnsafeBufferPointer { JxlEncoderAddJPEGFrame(settings, $0.baseAddress, $0.count) }
+        let added = jpeg.withUnsafeBufferPointer { jxl.JxlEncoderAddJPEGFrame(settings, $0.baseAddress, $0.count) }
         guard added == JXL_ENC_SUCCESS else { return nil }
-        JxlEncoderCloseInput(encoder)
+        jxl.JxlEncoderCloseInput(encoder)
         return try? output()
     }
 
     private func setDisplayP3() throws(ConvertError) {
         var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
+        jxl.JxlColorEncodingSetToSRGB(&color, 0)
         color.primaries = JXL_PRIMARIES_P3
         color.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL
-        guard JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
     }
 
     private func setColor(icc: [UInt8]?) throws(ConvertError) {
         if let icc, !icc.isEmpty {
-            let set = icc.withUnsafeBufferPointer { JxlEncoderSetICCProfile(encoder, $0.baseAddress, $0.count) }
+            let set = icc.withUnsafeBufferPointer { jxl.JxlEncoderSetICCProfile(encoder, $0.baseAddress, $0.count) }
             if set == JXL_ENC_SUCCESS { return }
             // A profile libjxl cannot parse is dropped for sRGB, like a damaged one elsewhere.
         }
         var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
-        guard JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+        jxl.JxlColorEncodingSetToSRGB(&color, 0)
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
     }
 
     /// EXIF goes in an `Exif` box (its content starts with the 4-byte offset of the TIFF header,
@@ -117,23 +120,23 @@ final class JXLEncoder {
     private func addBoxes(exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) {
         let boxes = [("Exif", exif.map { [0, 0, 0, 0] + $0 }), ("xml ", xmp)].compactMap { name, bytes in bytes.map { (name, $0) } }
         guard !boxes.isEmpty else { return }
-        guard JxlEncoderUseBoxes(encoder) == JXL_ENC_SUCCESS else { throw Self.failure("metadata boxes") }
+        guard jxl.JxlEncoderUseBoxes(encoder) == JXL_ENC_SUCCESS else { throw Self.failure("metadata boxes") }
         for (name, bytes) in boxes where !bytes.isEmpty {
-            let added = bytes.withUnsafeBufferPointer { JxlEncoderAddBox(encoder, name, $0.baseAddress, $0.count, 0) }
+            let added = bytes.withUnsafeBufferPointer { jxl.JxlEncoderAddBox(encoder, name, $0.baseAddress, $0.count, 0) }
             guard added == JXL_ENC_SUCCESS else { throw Self.failure("the \(name) box") }
         }
-        JxlEncoderCloseBoxes(encoder)
+        jxl.JxlEncoderCloseBoxes(encoder)
     }
 
     /// The settings of the (only) frame; owned by the encoder and freed with it.
     private func frameSettings(coding: Coding, effort: Int) throws(ConvertError) -> OpaquePointer {
-        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+        guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
-        var ok = JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
+        var ok = jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
         switch coding {
-        case .lossless: ok = ok && JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS
-        case .lossy(let distance): ok = ok && JxlEncoderSetFrameDistance(settings, distance) == JXL_ENC_SUCCESS
+        case .lossless: ok = ok && jxl.JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS
+        case .lossy(let distance): ok = ok && jxl.JxlEncoderSetFrameDistance(settings, distance) == JXL_ENC_SUCCESS
         }
         guard ok else { throw Self.failure("the frame settings") }
         return settings
@@ -147,14 +150,14 @@ final class JXLEncoder {
             let status = bytes.withUnsafeMutableBufferPointer { buffer -> JxlEncoderStatus in
                 var next: UnsafeMutablePointer<UInt8>? = buffer.baseAddress.map { $0 + used }
                 var available = buffer.count - used
-                let status = JxlEncoderProcessOutput(encoder, &next, &available)
+                let status = jxl.JxlEncoderProcessOutput(encoder, &next, &available)
                 used = buffer.count - available
                 return status
             }
             switch status {
             case JXL_ENC_SUCCESS: return Array(bytes[..<used])
             case JXL_ENC_NEED_MORE_OUTPUT: bytes += [UInt8](repeating: 0, count: bytes.count)
-            default: throw Self.failure("the output (libjxl error \(JxlEncoderGetError(encoder).rawValue))")
+            default: throw Self.failure("the output (libjxl error \(jxl.JxlEncoderGetError(encoder).rawValue))")
             }
         }
     }

@@ -5,24 +5,27 @@ internal import CJXL
 /// (libjxl allows one `JxlThreadParallelRunner` call per instance at a time).
 final class JXLThreadRunner {
     private let runner: UnsafeMutableRawPointer
+    /// libjxl's functions (loaded on first use: see ``JXLLibrary``).
+    private let jxl: offc_jxl_api
 
     /// A pool of `threads` workers (at least 1).
     init(threads: Int) throws(ConvertError) {
-        guard let runner = JxlThreadParallelRunnerCreate(nil, max(1, threads)) else {
+        jxl = try JXLLibrary.functions()
+        guard let runner = jxl.JxlThreadParallelRunnerCreate(nil, max(1, threads)) else {
             throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
         }
         self.runner = runner
     }
 
-    deinit { JxlThreadParallelRunnerDestroy(runner) }
+    deinit { jxl.JxlThreadParallelRunnerDestroy(runner) }
 
     /// Attaches the pool to `encoder`; the encoder must not outlive this runner.
     func attach(to encoder: OpaquePointer) -> Bool {
-        JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner) == JXL_ENC_SUCCESS
+        jxl.JxlEncoderSetParallelRunner(encoder, jxl.JxlThreadParallelRunner, runner) == JXL_ENC_SUCCESS
     }
 
     /// Attaches the pool to `decoder`; the decoder must not outlive this runner.
     func attach(decoder: OpaquePointer) -> Bool {
-        JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, runner) == JXL_DEC_SUCCESS
+        jxl.JxlDecoderSetParallelRunner(decoder, jxl.JxlThreadParallelRunner, runner) == JXL_DEC_SUCCESS
     }
 }

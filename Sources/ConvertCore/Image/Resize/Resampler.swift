@@ -4,8 +4,11 @@ internal import CSwscale
 final class ScaleContext {
     private let pointer: OpaquePointer
     private let format: AVPixelFormat
+    /// libswscale's functions (loaded on first use: see ``SwscaleLibrary``).
+    private let swscale: offc_swscale_api
 
     init(width: Int, height: Int, toWidth: Int, toHeight: Int, channels: Int, sixteenBit: Bool) throws(ConvertError) {
+        swscale = try SwscaleLibrary.functions()
         let little = UInt16(1).littleEndian == 1
         switch (channels, sixteenBit) {
         case (4, true): format = little ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA64BE
@@ -16,7 +19,7 @@ final class ScaleContext {
         // Lanczos with accurate rounding: the high-quality filter photos deserve when shrinking.
         let flags = Int32(SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
         guard
-            let context = sws_getContext(
+            let context = swscale.sws_getContext(
                 Int32(width), Int32(height), format, Int32(toWidth), Int32(toHeight), format, flags, nil, nil, nil)
         else {
             throw ConvertError(.internal, code: .internalResize, message: "Could not set up resizing.")
@@ -24,7 +27,7 @@ final class ScaleContext {
         pointer = context
     }
 
-    deinit { sws_freeContext(pointer) }
+    deinit { swscale.sws_freeContext(pointer) }
 
     func scale(
         _ source: UnsafeRawPointer, sourceStride: Int, height: Int, into target: UnsafeMutableRawPointer, targetStride: Int
@@ -33,7 +36,7 @@ final class ScaleContext {
         var sourceStrides: [Int32] = [Int32(sourceStride), 0, 0, 0]
         var targetPlanes: [UnsafeMutablePointer<UInt8>?] = [target.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var targetStrides: [Int32] = [Int32(targetStride), 0, 0, 0]
-        sws_scale(pointer, &sourcePlanes, &sourceStrides, 0, Int32(height), &targetPlanes, &targetStrides)
+        _ = swscale.sws_scale(pointer, &sourcePlanes, &sourceStrides, 0, Int32(height), &targetPlanes, &targetStrides)
     }
 }
 

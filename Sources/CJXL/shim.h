@@ -1,4 +1,0 @@
-#include <jxl/decode.h>
-#include <jxl/encode.h>
-#include <jxl/thread_parallel_runner.h>
-#include <jxl/butteraugli.h>

@@ -1,2 +1,0 @@
-#include <libswscale/swscale.h>
-#include <libavutil/pixfmt.h>
