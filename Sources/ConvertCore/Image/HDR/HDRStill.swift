@@ -16,8 +16,8 @@ package struct HDRStill {
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: HDRToneMapper.brightestSample(deep))
         let wantsMap = policy == .toneMapWithGainMap && measuring
-        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap, threads: threads)
-        return finish(mapped, transfer: transfer)
+        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap && mapper.hasHighlights, threads: threads)
+        return finish(mapped, transfer: transfer, wantedMap: wantsMap)
     }
 
     /// Tone maps a picture decoded by offconvert's tile decoder straight from its YCbCr planes:
@@ -32,13 +32,14 @@ package struct HDRStill {
         guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let brightest = transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: brightest)
+        let wantsMap = policy == .toneMapWithGainMap && measuring
         let mapped = mapper.toneMap(
             width: image.width, height: image.height, channels: 3, icc: sdrProfile(primaries: nclx.primaries),
-            gainMap: policy == .toneMapWithGainMap && measuring, threads: threads
+            gainMap: wantsMap && mapper.hasHighlights, threads: threads
         ) { rows, row in
             image.withRGBRows(matrix: matrix, fullRange: fullRange, rows: rows, row)
         }
-        return finish(mapped, transfer: transfer)
+        return finish(mapped, transfer: transfer, wantedMap: wantsMap)
     }
 
     /// The largest 16-bit RGB sample of `image`, as ``YCbCr420Image/withRGBRows(matrix:fullRange:rows:_:)``
@@ -55,16 +56,18 @@ package struct HDRStill {
         return brightest.withLock { $0 }
     }
 
-    private static func finish(_ mapped: (bitmap: Bitmap, gainMap: GainMapBuilder?), transfer: HDRTransfer) -> HDRStill {
+    /// The still with the gain map `mapped` measured, when one was `wantedMap`. The map is not
+    /// measured at all for a PQ picture whose peak is at most SDR white (``HDRToneMapper/hasHighlights``):
+    /// such a picture is its own SDR rendition, each pixel's only change its 8-bit rounding, which
+    /// is under 0.02 stops, below ``minimumStops``.
+    private static func finish(_ mapped: (bitmap: Bitmap, gainMap: GainMapBuilder?), transfer: HDRTransfer, wantedMap: Bool) -> HDRStill {
         var still = HDRStill(bitmap: mapped.bitmap, gainMap: nil, transfer: transfer)
-        if let builder = mapped.gainMap {
-            let (plane, metadata) = builder.finish()
+        guard wantedMap else { return still }
+        if let (plane, metadata) = mapped.gainMap?.finish(), metadata.maxStops >= minimumStops {
+            still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
+        } else {
             // A picture no brighter than SDR white is its SDR rendition: a map would boost nothing.
-            if metadata.maxStops >= minimumStops {
-                still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
-            } else {
-                still.notKeptNote = "HDR not kept: the picture has no highlights above SDR white"
-            }
+            still.notKeptNote = "HDR not kept: the picture has no highlights above SDR white"
         }
         return still
     }

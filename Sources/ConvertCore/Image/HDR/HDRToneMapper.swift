@@ -81,6 +81,10 @@ struct HDRToneMapper: Sendable {
         }
     }
 
+    /// Whether the picture can be brighter than SDR white: always for HLG (its 1000-nit
+    /// reference display), for PQ when its brightest sample is above 203 nits.
+    var hasHighlights: Bool { peakNits > HDRTransfer.sdrWhiteNits }
+
     /// The largest sample of a 16-bit bitmap's colour channels.
     static func brightestSample(_ bitmap: Bitmap) -> UInt16 {
         guard case .sixteen(let values) = bitmap.samples else { return 65535 }
