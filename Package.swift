@@ -41,9 +41,12 @@ let package = Package(
         // libpng reports errors by longjmp; Swift cannot call setjmp, so the whole encode/decode
         // call that may longjmp lives in this small C target.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // libjpeg-turbo's libjpeg API (libjpeg62-turbo-dev), for a JPEG fed band by band: TurboJPEG
+        // 2.1 only encodes whole pictures. libjpeg errors longjmp too, so the calls live in C.
+        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CPNGShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
+            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(

@@ -2,7 +2,7 @@
 heif-enc: a grid of tiles (its last row and column may overhang the picture, as Nokia's and
 Sony's do) or one image without a grid, with an optional irot and an nclx box or ICC profile.
 
-    heif_layout.py OUT.heic --picture WxH [--grid COLSxROWS] [--irot N] [--nclx P,T,M,FULL]
+    heif_layout.py OUT.heic --picture WxH [--grid COLSxROWS] [--irot N] [--imir AXIS] [--nclx P,T,M,FULL]
                    [--icc PROFILE] [--aux URN=CODED.heic] [--xmp PACKET] CODED.heic...
 
 --aux adds one heif-enc image as a hidden auxiliary image of the primary (auxC with URN, auxl
@@ -78,6 +78,7 @@ def main():
     parser.add_argument("--picture", required=True)
     parser.add_argument("--grid")
     parser.add_argument("--irot", type=int)
+    parser.add_argument("--imir", type=int, help="mirror axis: 0 vertical (left and right swap), 1 horizontal")
     parser.add_argument("--nclx")
     parser.add_argument("--icc")
     parser.add_argument("--aux")
@@ -103,6 +104,8 @@ def main():
     if args.icc:
         colour.append((prop(box("colr", b"prof" + open(args.icc, "rb").read())), True))
     rotation = [(prop(box("irot", bytes([args.irot]))), True)] if args.irot else []
+    if args.imir is not None:
+        rotation.append((prop(box("imir", bytes([args.imir]))), True))
     items, assoc, refs = [], {}, []
     if args.grid:
         columns, rows = map(int, args.grid.split("x"))

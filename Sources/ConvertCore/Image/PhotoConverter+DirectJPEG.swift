@@ -68,30 +68,58 @@ extension PhotoConverter {
     }
 
     /// Decodes a direct-path photo and encodes it as a bare JPEG stream (no metadata yet), or nil
-    /// when neither offconvert's decoder nor libheif's planes take it; `decoded` runs between the
-    /// two. The pictures' planes are freed when this returns, before the file is put together.
+    /// when neither offconvert's decoder nor libheif's planes take it; `decoded` runs once the
+    /// picture is decoded. The pictures' planes are freed when this returns, before the file is
+    /// put together.
     private static func directStream(
         _ request: PhotoRequest, source: DirectSource, opened: OpenedPhoto, reporter: ProgressReporter,
         cancellation: CancellationFlag, decoded: () -> Void
     ) throws(ConvertError) -> [UInt8]? {
-        guard let picture = try directPicture(source, opened: opened, maxPixels: request.maxPixels, cancellation: cancellation)
-        else { return nil }
+        if let file = source.file,
+            let outcome = try HeifYCbCrDecoder.jpeg(
+                file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: request.maxPixels, quality: request.quality,
+                cancellation: cancellation)
+        {
+            switch outcome {
+            case .stream(let stream, let width, let height) where width == source.width && height == source.height:
+                decoded()
+                reporter.report(.encoding, 0.6)
+                return stream
+            case .planes(let planes) where planes.image.width == source.width && planes.image.height == source.height
+                && HeifYCbCrDecoder.jpegMatrices.contains(planes.matrix):
+                decoded()
+                return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
+            default: break
+            }
+        }
+        var handle = source.handle
+        if handle == nil { handle = try libheifSource(opened.libheif(), maxPixels: request.maxPixels) }
+        guard let handle else { return nil }
+        let planes = try directPlanes(handle, cancellation: cancellation)
         decoded()
+        return try encode(.heif(planes), quality: request.quality, reporter: reporter, cancellation: cancellation)
+    }
+
+    /// A decoded direct-path picture's bare JPEG stream; nil when libheif's planes are in neither
+    /// layout the encoder takes.
+    private static func encode(
+        _ picture: DirectPicture, quality: Int, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> [UInt8]? {
         try cancellation.check()
         reporter.report(.encoding, 0.6)
         let encoder = try TurboJPEGHandle.compressor()
         switch picture {
         case .ycbcr(let image):
             return try image.withPlanes { (planes, strides) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: request.quality)
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: quality)
             }
         case .heif(let image):
             let viaYCbCr = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: quality)
             }
             if let viaYCbCr { return viaYCbCr }
             return try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: request.quality)
+                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: quality)
             }
         }
     }
@@ -111,8 +139,6 @@ extension PhotoConverter {
         var xmp: [UInt8]?
     }
 
-    /// JPEG codes BT.601 YCbCr; 2 (unspecified) is read as BT.601, as libheif does.
-    private static let jpegMatrices: Set<Int> = [2, 5, 6]
     /// Matrices the direct path takes: BT.601, and BT.709 and BT.2020 (non-constant luminance),
     /// which ``HeifYCbCrDecoder`` re-expresses in BT.601 on the planes.
     private static let directMatrices: Set<Int> = [1, 2, 5, 6, 9]
@@ -144,7 +170,7 @@ extension PhotoConverter {
     static func libheifSource(_ context: HeifContext, maxPixels: Int) throws(ConvertError) -> HeifImageHandle? {
         let handle = try context.primaryImage()
         try PixelLimit.check(width: handle.width, height: handle.height, limit: maxPixels, path: context.path)
-        let jpegLayout = handle.nclx.map { jpegMatrices.contains($0.matrix) && $0.fullRange } ?? true
+        let jpegLayout = handle.nclx.map { HeifYCbCrDecoder.jpegMatrices.contains($0.matrix) && $0.fullRange } ?? true
         guard !handle.hasAlpha, handle.bitDepth == 8, jpegLayout else { return nil }
         return handle
     }
@@ -168,7 +194,7 @@ extension PhotoConverter {
             if let decoded = try HeifYCbCrDecoder.decode(
                 file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: maxPixels, output: .jpeg,
                 cancellation: cancellation),
-                decoded.image.width == source.width, decoded.image.height == source.height, jpegMatrices.contains(decoded.matrix)
+                decoded.image.width == source.width, decoded.image.height == source.height, HeifYCbCrDecoder.jpegMatrices.contains(decoded.matrix)
             {
                 return .ycbcr(decoded.image)
             }

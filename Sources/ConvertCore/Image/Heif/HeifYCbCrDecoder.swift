@@ -66,7 +66,7 @@ enum HeifYCbCrDecoder {
     /// The tiles' coded bytes, each handed out once: a worker takes a tile's bytes and lets them go
     /// as soon as libde265 holds its own copy, so the coded picture (7 MB for a 12 MP single
     /// image) is not kept beside the decoded one.
-    private final class TileBytes: Sendable {
+    final class TileBytes: Sendable {
         private let tiles: Mutex<[[UInt8]]>
         /// How many tiles there are.
         let count: Int
@@ -90,8 +90,8 @@ enum HeifYCbCrDecoder {
         package var width: Int
         package var height: Int
         package var columns: Int
-        fileprivate var tileWidth: Int
-        fileprivate var tileHeight: Int
+        var tileWidth: Int
+        var tileHeight: Int
         package var configuration: HEVCConfiguration
         /// Each tile's coded bytes, row by row.
         var tiles: [[UInt8]]
@@ -200,30 +200,10 @@ enum HeifYCbCrDecoder {
         let bytes = TileBytes(plan.tiles)
         plan.tiles = []
         let layout = copy plan
-        let workers = max(1, min(threads, bytes.count))
-        // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
-        let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
-        let work: @Sendable (Int) -> Void = { worker in
-            let outcome = decodeTiles(
-                layout, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
-                cancellation: cancellation)
-            outcomes.withLock { $0[worker] = outcome }
-        }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        }
-        try cancellation.check()
-        let results = outcomes.withLock { $0 }
-        var signalling: (fullRange: Bool, matrix: Int)?
-        for result in results {
-            guard case .decoded(let fullRange, let matrix) = result else { return nil }
-            // Tiles that disagree on their YCbCr signalling cannot share one picture.
-            if let signalling, signalling != (fullRange, matrix) { return nil }
-            signalling = (fullRange, matrix)
-        }
-        guard var signalling = plan.signalling ?? signalling else { return nil }
+        let tiles = TileRegion(tiles: Array(0..<bytes.count), x: 0, y: 0)
+        guard let decoded = try paste(tiles, of: layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
+        else { return nil }
+        var signalling = plan.signalling ?? decoded
         if output == .jpeg, let matrix = YCbCr420Image.MatrixChange(from: signalling.matrix) {
             try cancellation.check()
             image.convertToBT601(matrix)
@@ -237,14 +217,55 @@ enum HeifYCbCrDecoder {
         return Decoded(image: picture, fullRange: signalling.fullRange, matrix: signalling.matrix)
     }
 
+    /// Some of a plan's tiles and where `image` starts on the grid: the whole picture, or one band.
+    struct TileRegion: Sendable {
+        /// The tiles' indices, row by row.
+        var tiles: [Int]
+        /// The grid position of `image`'s top-left corner (even: on whole tiles).
+        var x: Int
+        var y: Int
+    }
+
+    /// Decodes `region`'s tiles on up to `threads` workers and pastes them into `image`, returning
+    /// the YCbCr signalling (VUI) they agree on, or nil when a tile fails or they disagree.
+    static func paste(
+        _ region: TileRegion, of plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output,
+        cancellation: CancellationFlag
+    ) throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
+        let workers = max(1, min(threads, region.tiles.count))
+        // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
+        let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
+        let work: @Sendable (Int) -> Void = { worker in
+            let outcome = decodeTiles(
+                plan, region: region, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
+                cancellation: cancellation)
+            outcomes.withLock { $0[worker] = outcome }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        try cancellation.check()
+        var signalling: (fullRange: Bool, matrix: Int)?
+        for result in outcomes.withLock({ $0 }) {
+            guard case .decoded(let fullRange, let matrix) = result else { return nil }
+            // Tiles that disagree on their YCbCr signalling cannot share one picture.
+            if let signalling, signalling != (fullRange, matrix) { return nil }
+            signalling = (fullRange, matrix)
+        }
+        return signalling
+    }
+
     private enum Outcome: Sendable {
         case decoded(fullRange: Bool, matrix: Int)
         case failed
     }
 
-    /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
+    /// Decodes `region`'s tiles `worker`, `worker + workers`, ... with one decoder, pasting each
+    /// into `image`.
     private static func decodeTiles(
-        _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
+        _ plan: Plan, region: TileRegion, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
         output: Output, cancellation: CancellationFlag
     ) -> Outcome {
         // One picture (not a grid): libde265's own threads are the only way to use the cores.
@@ -252,10 +273,11 @@ enum HeifYCbCrDecoder {
         guard let decoder = try? HEVCDecoder(workerThreads: decoderThreads) else { return .failed }
         var signalling: (fullRange: Bool, matrix: Int)?
         var mappings: [Bool: SampleMapping?] = [:]
-        for index in stride(from: worker, to: bytes.count, by: workers) {
+        for position in stride(from: worker, to: region.tiles.count, by: workers) {
             guard !cancellation.isCancelled else { return .failed }
-            let x = (index % plan.columns) * plan.tileWidth
-            let y = (index / plan.columns) * plan.tileHeight
+            let index = region.tiles[position]
+            let x = (index % plan.columns) * plan.tileWidth - region.x
+            let y = (index / plan.columns) * plan.tileHeight - region.y
             do {
                 let taking422 = plan.configuration.chromaFormat == 2
                 let tileSignalling = try decoder.decode(configuration: plan.configuration, data: bytes.take(index), taking422: taking422) {
