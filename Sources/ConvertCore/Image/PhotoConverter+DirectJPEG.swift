@@ -68,26 +68,32 @@ extension PhotoConverter {
     }
 
     /// Decodes a direct-path photo and encodes it as a bare JPEG stream (no metadata yet), or nil
-    /// when neither offconvert's decoder nor libheif's planes take it; `decoded` runs once the
-    /// picture is decoded. The pictures' planes are freed when this returns, before the file is
+    /// when neither offconvert's decoder nor libheif's planes take it; `decoded` runs once, when
+    /// the picture is decoded (a banded one: when its bands start). The pictures' planes are freed when this returns, before the file is
     /// put together.
     private static func directStream(
         _ request: PhotoRequest, source: DirectSource, opened: OpenedPhoto, reporter: ProgressReporter,
         cancellation: CancellationFlag, decoded: () -> Void
     ) throws(ConvertError) -> [UInt8]? {
+        // A banded picture is decoded and encoded together: what waits for the decode starts
+        // beside the bands.
+        var started = false
+        func start() {
+            if !started { decoded() }
+            started = true
+        }
         if let file = source.file,
             let outcome = try HeifYCbCrDecoder.jpeg(
                 file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: request.maxPixels, quality: request.quality,
-                cancellation: cancellation)
+                cancellation: cancellation, banding: start)
         {
             switch outcome {
             case .stream(let stream, let width, let height) where width == source.width && height == source.height:
-                decoded()
                 reporter.report(.encoding, 0.6)
                 return stream
             case .planes(let planes) where planes.image.width == source.width && planes.image.height == source.height
                 && HeifYCbCrDecoder.jpegMatrices.contains(planes.matrix):
-                decoded()
+                start()
                 return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
             default: break
             }
@@ -96,7 +102,7 @@ extension PhotoConverter {
         if handle == nil { handle = try libheifSource(opened.libheif(), maxPixels: request.maxPixels) }
         guard let handle else { return nil }
         let planes = try directPlanes(handle, cancellation: cancellation)
-        decoded()
+        start()
         return try encode(.heif(planes), quality: request.quality, reporter: reporter, cancellation: cancellation)
     }
 

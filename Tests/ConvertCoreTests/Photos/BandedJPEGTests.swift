@@ -84,7 +84,7 @@ extension YCbCr420Image {
     /// planes to `chroma`.
     func fill(luma: UInt8, chroma: UInt8) {
         withRawPlanes { planes, strides in
-            let sizes = [strides[0] * (height + 1) / 2 * 2, strides[1] * chromaHeight, strides[2] * chromaHeight]
+            let sizes = [strides[0] * ((height + 1) / 2 * 2), strides[1] * chromaHeight, strides[2] * chromaHeight]
             for (index, plane) in planes.enumerated() {
                 UnsafeMutableRawPointer(mutating: plane).initializeMemory(as: UInt8.self, repeating: index == 0 ? luma : chroma, count: sizes[index])
             }

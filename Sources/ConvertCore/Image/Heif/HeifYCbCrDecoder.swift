@@ -191,7 +191,7 @@ enum HeifYCbCrDecoder {
         }
     }
 
-    private static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+    static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
         // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
         // needs every chroma row, and libheif gives it.
         guard plan.configuration.chromaFormat == 1 || output != .native else { return nil }
