@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OffconvertCLI
 
 // `offconvert-photo`: the whole command line, with the photo engine only. The `offconvert`
