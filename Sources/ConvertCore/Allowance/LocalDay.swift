@@ -72,13 +72,14 @@ package struct LocalDay: Sendable {
     /// The local date and time of `date`.
     package func parts(_ date: Date) -> Parts {
         let now = Self.seconds(date)
-        let local = now + offset(now)
+        let zoneOffset = offset(now)
+        let local = now + zoneOffset
         let days = Self.floorDivide(local, 86_400)
         let second = local - days * 86_400
         let (year, month, day) = Self.civil(days: days)
         return Parts(
             year: year, month: month, day: day, hour: second / 3_600, minute: second % 3_600 / 60,
-            second: second % 60, offset: offset(now))
+            second: second % 60, offset: zoneOffset)
     }
 
     /// Seconds east of UTC at `seconds` since 1970.
