@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A subcommand of `offconvert`.
 package protocol Command: SendableMetatype {
@@ -162,6 +163,6 @@ extension Console {
     }
 
     private func errRawToStdout(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        _ = RawFile.write(Array(text.utf8)[...], to: STDOUT_FILENO)
     }
 }

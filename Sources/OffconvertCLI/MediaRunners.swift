@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// How the work that needs the video engine runs. `offconvert-media` links the engine and

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OffconvertCLI
 
 // `offconvert-photo`: the whole command line, with the photo engine only. The `offconvert`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the `allowance` file holds: today's count, the latest time ever seen, and the
 /// reservations of conversions in flight.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A verified offconvert licence: who it was issued to and until when it is valid.
 ///
@@ -49,7 +49,7 @@ public struct License: Sendable, Equatable {
         guard let markerStart = lastRange(of: marker, in: bytes) else { throw malformed("no signature line") }
         let message = Array(bytes[...markerStart])
         let signatureText = String(decoding: bytes[(markerStart + marker.count)...], as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespaceAndNewlines()
         guard let signature = Data(base64Encoded: signatureText), signature.count == 64 else {
             throw malformed("the signature is not 64 bytes of base64")
         }
@@ -60,8 +60,8 @@ public struct License: Sendable, Equatable {
         var fields: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { throw malformed("a line is not 'key: value'") }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmingWhitespace()
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             guard fields[name] == nil else { throw malformed("'\(name)' appears twice") }
             fields[name] = value
         }
@@ -94,15 +94,11 @@ public struct License: Sendable, Equatable {
     }
 
     fileprivate static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        try? Date.ISO8601FormatStyle().parse(text)
     }
 
     fileprivate static func formatDate(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle())
     }
 
     private static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {

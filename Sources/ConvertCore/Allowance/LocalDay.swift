@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +13,7 @@ import Foundation
 /// (measured on a photo conversion: peak RSS 45 MB, of which the allowance's calendar was 5).
 /// The system's zone is read through libc (`localtime_r`, which honours `TZ` and
 /// /etc/localtime as every other program does); an explicit `TimeZone` (tests) asks it.
-struct LocalDay: Sendable {
+package struct LocalDay: Sendable {
     private let zone: TimeZone?
 
     /// Days in `zone`, or in the system's zone when nil.
@@ -28,18 +28,32 @@ struct LocalDay: Sendable {
         package var day: Int
         var hour: Int
         var minute: Int
+        var second: Int
+        /// Seconds east of UTC.
+        var offset: Int
     }
 
     /// "2026-12-01": the key of `date`'s local day.
     package func key(_ date: Date) -> String {
         let parts = self.parts(date)
-        return "\(Self.padded(parts.year, 4))-\(Self.padded(parts.month, 2))-\(Self.padded(parts.day, 2))"
+        return "\(zeroPadded(parts.year, width: 4))-\(zeroPadded(parts.month, width: 2))-\(zeroPadded(parts.day, width: 2))"
     }
 
     /// "2026-12-01 00:00": `date` in local time, for messages.
     package func describe(_ date: Date) -> String {
         let parts = self.parts(date)
-        return key(date) + " \(Self.padded(parts.hour, 2)):\(Self.padded(parts.minute, 2))"
+        return key(date) + " \(zeroPadded(parts.hour, width: 2)):\(zeroPadded(parts.minute, width: 2))"
+    }
+
+    /// "2026-12-01T00:00:00+01:00" ("Z" for UTC): `date` in local time, ISO 8601 with the
+    /// zone's offset, as `ISO8601DateFormatter` writes it with `.withInternetDateTime`.
+    package func iso8601(_ date: Date) -> String {
+        let parts = self.parts(date)
+        let time = "\(zeroPadded(parts.hour, width: 2)):\(zeroPadded(parts.minute, width: 2)):\(zeroPadded(parts.second, width: 2))"
+        guard parts.offset != 0 else { return key(date) + "T" + time + "Z" }
+        let minutes = abs(parts.offset) / 60
+        let zone = (parts.offset < 0 ? "-" : "+") + "\(zeroPadded(minutes / 60, width: 2)):\(zeroPadded(minutes % 60, width: 2))"
+        return key(date) + "T" + time + zone
     }
 
     /// The first local midnight after `date`. Where a daylight-saving change falls on midnight
@@ -58,11 +72,14 @@ struct LocalDay: Sendable {
     /// The local date and time of `date`.
     package func parts(_ date: Date) -> Parts {
         let now = Self.seconds(date)
-        let local = now + offset(now)
+        let zoneOffset = offset(now)
+        let local = now + zoneOffset
         let days = Self.floorDivide(local, 86_400)
         let second = local - days * 86_400
         let (year, month, day) = Self.civil(days: days)
-        return Parts(year: year, month: month, day: day, hour: second / 3_600, minute: second % 3_600 / 60)
+        return Parts(
+            year: year, month: month, day: day, hour: second / 3_600, minute: second % 3_600 / 60,
+            second: second % 60, offset: zoneOffset)
     }
 
     /// Seconds east of UTC at `seconds` since 1970.
@@ -96,8 +113,4 @@ struct LocalDay: Sendable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +35,7 @@ struct ProcessIdentity: Codable, Equatable, Sendable {
         guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
             return nil
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingWhitespaceAndNewlines()
     }
 
     /// Field 22 of `/proc/PID/stat`. The command name (field 2) may contain spaces and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of a command's `--json` output: every command that works on files prints one of
 /// these per event, one JSON object per line, and nothing else on stdout.

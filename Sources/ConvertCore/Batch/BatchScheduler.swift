@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs a batch's items concurrently, admitted by the memory they will need rather than by count.
 ///
@@ -127,8 +128,8 @@ package struct BatchScheduler: Sendable {
 
     package static func defaultBudget(meminfo: String?, cgroupMax: String?, cgroupCurrent: String?) -> Int64 {
         var available = meminfo.flatMap(memAvailable) ?? fallbackAvailable
-        if let limit = cgroupMax.flatMap({ Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
-            let used = cgroupCurrent.flatMap({ Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        if let limit = cgroupMax.flatMap({ Int64($0.trimmingWhitespaceAndNewlines()) }),
+            let used = cgroupCurrent.flatMap({ Int64($0.trimmingWhitespaceAndNewlines()) })
         {
             available = min(available, max(0, limit - used))
         }

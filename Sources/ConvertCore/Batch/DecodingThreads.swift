@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the cores are shared between photos in flight (`--jobs`) and the tile-decoding threads
 /// per photo: the workers of ``HeifYCbCrDecoder`` on the direct HEIC → JPEG path, libheif's

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A still-image file format offconvert reads or writes.
 public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
@@ -118,9 +119,8 @@ package enum ImageDecoder {
 
     static func readHead(path: String, count: Int) throws(ConvertError) -> [UInt8] {
         try checkRegularFile(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw openError(path) }
-        defer { try? handle.close() }
-        return Array((try? handle.read(upToCount: count)) ?? Data())
+        guard let head = RawFile.head(of: path, count: count) else { throw openError(path) }
+        return head
     }
 
     package static func readAll(path: String) throws(ConvertError) -> [UInt8] {

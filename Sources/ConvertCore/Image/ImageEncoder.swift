@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Encodes upright bitmaps to the output formats, embedding the ICC profile, EXIF and XMP each
 /// format can carry.
@@ -96,15 +97,7 @@ enum ImageEncoder {
         guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
         defer { close(fd) }
         for bytes in pieces {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw .fileSystem(errno, action: "write", path: displayPath)
-                }
-                offset += written
-            }
+            if let failure = RawFile.write(bytes, to: fd) { throw .fileSystem(failure, action: "write", path: displayPath) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PhotoConverter {
     /// HEIC → JPEG without a colour round trip: when nothing needs an RGB bitmap (no alpha, no

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Converts photos between formats: decode (orientation applied), colour, alpha, metadata policy,
 /// encode, and a staged write that never leaves a partial file or replaces the input.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -163,7 +163,7 @@ package final class OutputNamer: Sendable {
         let ext = PathText.fileExtension(path)
         var stem = PathText.stem(path)
         var number = 2
-        if stem.hasSuffix(")"), let open = stem.range(of: " (", options: .backwards),
+        if stem.hasSuffix(")"), let open = stem.lastRange(of: " ("),
             let current = Int(stem[open.upperBound..<stem.index(before: stem.endIndex)]), current >= 2
         {
             number = current + 1

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +27,7 @@ package final class StagedOutput {
     private static func processUmask() -> mode_t? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-            let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            let mask = mode_t(line.dropFirst("Umask:".count).trimmingWhitespace(), radix: 8)
         else { return nil }
         return mask
     }
@@ -163,7 +163,7 @@ package final class StagedOutput {
     /// For the name of one of offconvert's temporary files, the name of the file whose lock says
     /// whether it is in use (itself, for a `.partial` or an `.x264`); nil for any other name.
     static func lockOwner(of name: String) -> String? {
-        guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards),
+        guard name.hasPrefix("."), let found = name.lastRange(of: marker),
             let randomEnd = name.index(found.upperBound, offsetBy: 6, limitedBy: name.endIndex)
         else { return nil }
         let family = name[..<randomEnd]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identifies a file by its first bytes, never by its name: a JPEG called `.heic` is a JPEG. The
 /// one sniffer: the batch triage, the photo decoder, the probe and the motion/Live readers all ask it.
@@ -104,10 +104,8 @@ extension MediaKind {
     /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
     /// input of a batch before any work); nil when the file cannot be read.
     public static func of(path: String) -> MediaKind? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 64) else { return nil }
-        if case .image = MediaSniffer.kind(of: Array(head)) { return .photo }
+        guard let head = RawFile.head(of: path, count: 64) else { return nil }
+        if case .image = MediaSniffer.kind(of: head) { return .photo }
         return .video
     }
 }

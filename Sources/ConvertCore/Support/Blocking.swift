@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A cancellation flag shared between an async task and the blocking C work it started.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A bounded set of long-lived threads for blocking C work, the way NIOThreadPool serves SwiftNIO:
 /// codecs, file-system transactions and syncs run here, never on Swift's cooperative pool (which
@@ -20,7 +20,7 @@ package final class BlockingExecutor: @unchecked Sendable {
     let maximumThreads: Int
     private let stackSize: Int
     // `condition` guards everything below it.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var queue: [(work: @Sendable () -> Void, then: (@Sendable () -> Void)?)] = []
     private var next = 0
     private var threads = 0
@@ -57,10 +57,9 @@ package final class BlockingExecutor: @unchecked Sendable {
     }
 
     private func startThread() {
-        let thread = Thread { [self] in serve() }
-        thread.stackSize = stackSize
-        thread.name = "offconvert-blocking"
-        thread.start()
+        // (Foundation's Thread was named "offconvert-blocking", which Linux refused as longer
+        // than 15 bytes; these threads keep the process's name, as those did.)
+        DetachedThread.start(stackSize: stackSize) { [self] in serve() }
     }
 
     /// A thread's life: take the oldest waiting work, run it, and wait when there is none.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How sizes and lengths of time read in every message, note and line offconvert prints: one
 /// spelling everywhere (SI byte units, as `--target 25MB` takes them; seconds as "s", clock time
@@ -9,9 +10,9 @@ package enum UnitText {
         let value = Double(count)
         switch value {
         case ..<1_000: return "\(count) B"
-        case ..<1_000_000: return String(format: "%.1f kB", value / 1_000)
-        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
-        default: return String(format: "%.2f GB", value / 1_000_000_000)
+        case ..<1_000_000: return fixed(value / 1_000, digits: 1) + " kB"
+        case ..<1_000_000_000: return fixed(value / 1_000_000, digits: 1) + " MB"
+        default: return fixed(value / 1_000_000_000, digits: 2) + " GB"
         }
     }
 
@@ -25,12 +26,13 @@ package enum UnitText {
         if rounded < 60 { return decimal(rounded, places) + " s" }
         let total = Int(seconds.rounded())
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+        let clock = "\(zeroPadded(minutes, width: hours > 0 ? 2 : 1)):\(zeroPadded(rest, width: 2))"
+        return hours > 0 ? "\(hours):" + clock : clock
     }
 
     /// `value` with at most `places` decimals, trailing zeros removed: "4", "4.5", "0.125".
     package static func decimal(_ value: Double, _ places: Int = 3) -> String {
-        var text = String(format: "%.\(places)f", value)
+        var text = fixed(value, digits: places)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

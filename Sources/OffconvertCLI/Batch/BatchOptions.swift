@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The options every command over many files shares, parsed once.
 ///
@@ -214,6 +215,6 @@ package struct BatchOptions: Sendable {
     }
 
     static func readStandardInput() -> String {
-        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: RawFile.readToEnd(STDIN_FILENO), as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Prints a batch's events: `--json` lines on stdout, or text: each output's path on stdout (with

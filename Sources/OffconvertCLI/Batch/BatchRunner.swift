@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Runs a command over many files: sorting the inputs, naming, stale cleanup, free space, the

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// Sorts a batch's inputs before any work: what the command converts, what it leaves alone and
 /// says so, and what it leaves alone silently.
@@ -96,11 +96,9 @@ package enum InputTriage {
         if name.hasPrefix(".") || sidecarExtensions.contains(PathText.fileExtension(name).lowercased()) {
             return .sidecar
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .unknown }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 64) else { return .unknown }
+        guard let head = RawFile.head(of: path, count: 64) else { return .unknown }
         if head.isEmpty { return .empty }
-        switch MediaSniffer.kind(of: Array(head)) {
+        switch MediaSniffer.kind(of: head) {
         case .image: return .photo
         case .isoMedia, .matroska: return .video
         case .other: return isText(Array(head)) ? .text : .unknown

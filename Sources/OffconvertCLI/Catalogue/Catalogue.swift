@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// What offconvert can turn into what, and with which options: built from the commands' specs
 /// and the engines' format enums (never a hand-kept list), printed by `offconvert formats` and

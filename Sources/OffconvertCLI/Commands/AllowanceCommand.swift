@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert allowance`: what is left of today's free conversions.
 package enum AllowanceCommand: Command {
@@ -84,16 +84,10 @@ package enum AllowanceCommand: Command {
     }
 
     package static func iso(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = .current
-        return formatter.string(from: date)
+        LocalDay(zone: nil).iso8601(date)
     }
 
     package static func local(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
+        LocalDay(zone: nil).describe(date)
     }
 }

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert capabilities`: the encoders and hardware this machine offers offconvert.
 package enum CapabilitiesCommand: MediaCommand {

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert desktop install|uninstall|run`: right-click actions in the file managers.
 package enum DesktopCommand: Command {

@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `offconvert extract-motion FILES...`: the video inside each motion photo, as its own MP4.
 package enum ExtractMotionCommand: Command {

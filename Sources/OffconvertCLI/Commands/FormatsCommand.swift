@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert formats`: the catalogue of inputs, the outputs they can become, and the options
 /// each output takes.
@@ -71,7 +71,9 @@ package enum FormatsCommand: Command {
             lines.append("  Inputs (recognised by content): \(group.inputs.joined(separator: ", "))")
             lines.append("  Outputs:")
             for output in group.outputs {
-                lines.append("    \(output.format.padding(toLength: 5, withPad: " ", startingAt: 0)) offconvert \(output.command)")
+                let format = String(output.format.prefix(5))
+                let padded = format + String(repeating: " ", count: 5 - format.count)
+                lines.append("    \(padded) offconvert \(output.command)")
                 let options = output.options.map { option in
                     var text = option.name + (option.value.map { " <\($0)>" } ?? "")
                     if let value = option.defaultValue { text += " (default: \(value))" }

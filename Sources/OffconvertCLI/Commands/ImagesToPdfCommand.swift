@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert images-to-pdf FILES... -o album.pdf`: photos into one PDF, one per page.
 package enum ImagesToPdfCommand: Command {

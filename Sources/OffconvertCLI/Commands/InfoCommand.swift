@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert info FILE... [--json]`: what each file is, one block (or JSON line) per file.
 ///

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// `offconvert strip-location FILES... [--in-place]`: removes where a photo or video was made,
 /// without re-encoding anything.

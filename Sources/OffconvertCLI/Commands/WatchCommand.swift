@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `offconvert watch DIR [--to jpg] [-o OUT] [--recursive] [--json]`: converts each photo (or
 /// video) that arrives in a folder, once it is complete.

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -79,7 +79,7 @@ enum ChildCommand {
     /// arrives.
     private static func drain(_ descriptor: Int32, to forward: Int32?) async -> String {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            DetachedThread.start {
                 var collected: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 64 << 10)
                 while true {

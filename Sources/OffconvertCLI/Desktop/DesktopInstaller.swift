@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Installs and removes the file-manager actions of the current user: no root, only files under
 /// `$XDG_DATA_HOME` and `$XDG_CONFIG_HOME`, and in Thunar's shared `uca.xml` only the actions

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file `offconvert desktop install` writes.
 package struct DesktopFile: Sendable, Equatable {
@@ -19,7 +19,7 @@ package struct DesktopPlaces: Sendable {
     var configHome: String
 
     package init(environment: [String: String]) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         func base(_ key: String, _ fallback: String) -> String {
             guard let value = environment[key], value.hasPrefix("/") else { return home + "/" + fallback }
             return value
@@ -120,7 +120,7 @@ package enum DesktopMenus {
     static func shellQuoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@")
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + word.replacing("'", with: "'\\''") + "'"
     }
 
     /// `word` as one argument of a Desktop Entry `Exec` value: bare when it has no reserved
@@ -135,9 +135,9 @@ package enum DesktopMenus {
             quoted.append(character)
         }
         quoted.append("\"")
-        return tokenSafe(quoted.replacingOccurrences(of: "\\", with: "\\\\"))
+        return tokenSafe(quoted.replacing("\\", with: "\\\\"))
     }
 
     /// `text` with `%` doubled, where the file manager expands `%F`-style field codes.
-    static func tokenSafe(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+    static func tokenSafe(_ text: String) -> String { text.replacing("%", with: "%%") }
 }

@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `offconvert desktop run ACTION -- FILES...`: what a file-manager menu entry runs. It runs the
 /// action's command on the files (results next to them, as the command always does), passes its
@@ -56,8 +57,8 @@ package enum DesktopRunner {
 
     /// Whether `line` is a batch's summary ("2 done, 1 failed, ..." or "Interrupted: 1 done, ...").
     static func isSummary(_ line: String) -> Bool {
-        let done = " " + Messages.text(.summaryDone, "").trimmingCharacters(in: .whitespaces)
-        guard let range = line.range(of: done) else { return false }
+        let done = " " + Messages.text(.summaryDone, "").trimmingWhitespace()
+        guard let range = line.firstRange(of: done) else { return false }
         let count = line[..<range.lowerBound].split(separator: " ").last ?? ""
         return !count.isEmpty && count.allSatisfy(\.isNumber)
     }

@@ -55,8 +55,8 @@ package enum ThunarActions {
     /// The `unique-id`s of the actions in `text`, in order (for tests and `--dry-run`).
     static func uniqueIDs(_ text: String) throws(Unreadable) -> [String] {
         try split(text).pieces.compactMap { piece in
-            guard case .action(let block) = piece, let start = block.range(of: "<unique-id>"),
-                let end = block.range(of: "</unique-id>", range: start.upperBound..<block.endIndex)
+            guard case .action(let block) = piece, let start = block.firstRange(of: "<unique-id>"),
+                let end = block[start.upperBound..<block.endIndex].firstRange(of: "</unique-id>")
             else { return nil }
             return String(block[start.upperBound..<end.lowerBound])
         }
@@ -83,14 +83,14 @@ package enum ThunarActions {
             }
         }
         // Whitespace runs left by removals are folded so repeated installs do not grow the file.
-        while text.contains("\n\n\n") { text = text.replacingOccurrences(of: "\n\n\n", with: "\n\n") }
+        while text.contains("\n\n\n") { text = text.replacing("\n\n\n", with: "\n\n") }
         return text + parts.tail
     }
 
     /// Splits `text` into the root's head, its content's pieces and its tail.
     static func split(_ text: String) throws(Unreadable) -> Parts {
         guard let open = rootStart(text) else { throw Unreadable(reason: "it has no <actions> element") }
-        guard let close = text.range(of: "</actions>", options: .backwards), close.lowerBound >= open else {
+        guard let close = text.lastRange(of: "</actions>"), close.lowerBound >= open else {
             throw Unreadable(reason: "its <actions> element is not closed")
         }
         var pieces: [Piece] = []
@@ -99,11 +99,11 @@ package enum ThunarActions {
         while index < close.lowerBound {
             let rest = text[index..<close.lowerBound]
             if rest.hasPrefix("<!--") {
-                guard let end = rest.range(of: "-->") else { throw Unreadable(reason: "a comment is not closed") }
+                guard let end = rest.firstRange(of: "-->") else { throw Unreadable(reason: "a comment is not closed") }
                 pending += rest[..<end.upperBound]
                 index = end.upperBound
             } else if rest.hasPrefix("<action>") || rest.hasPrefix("<action ") {
-                guard let end = rest.range(of: "</action>") else { throw Unreadable(reason: "an <action> is not closed") }
+                guard let end = rest.firstRange(of: "</action>") else { throw Unreadable(reason: "an <action> is not closed") }
                 if !pending.isEmpty { pieces.append(.text(pending)) }
                 pending = ""
                 pieces.append(.action(String(rest[..<end.upperBound])))
@@ -120,7 +120,7 @@ package enum ThunarActions {
     /// Where the content of the root `<actions>` element starts (after its start tag).
     private static func rootStart(_ text: String) -> String.Index? {
         var search = text.startIndex
-        while let found = text.range(of: "<actions", range: search..<text.endIndex) {
+        while let found = text[search..<text.endIndex].firstRange(of: "<actions") {
             let after = text[found.upperBound...]
             if let next = after.first, next == ">" || next.isWhitespace, let end = after.firstIndex(of: ">") {
                 return text.index(after: end)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The arguments of one subcommand after parsing: positionals, option values and flags.
 package struct ParsedArguments: Sendable {
@@ -124,7 +124,7 @@ package enum Suggestion {
 
     /// `word` lowercased without separators, `2` read as "to".
     private static func folded(_ word: String) -> String {
-        word.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }.replacingOccurrences(of: "2", with: "to")
+        word.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }.replacing("2", with: "to")
     }
 
     /// Levenshtein distance.
@@ -149,10 +149,10 @@ package enum Suggestion {
 /// Parses sizes with explicit units: MB = 10^6 bytes, MiB = 2^20 bytes, and so on.
 package enum ByteCountParser {
     package static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         guard !digits.isEmpty, let number = Double(digits), number > 0 else { return nil }
-        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let unit = trimmed.dropFirst(digits.count).trimmingWhitespace().lowercased()
         let multipliers: [String: Double] = [
             "": 1, "b": 1,
             "k": 1e3, "kb": 1e3, "kib": 1024,

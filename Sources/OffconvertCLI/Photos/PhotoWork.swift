@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// What the photo commands share: their options, the request they build, the memory an item
 /// costs, and the ``BatchWork`` that runs it through ``BatchRunner``.

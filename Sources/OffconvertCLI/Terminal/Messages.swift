@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// The one localization hook for what the CLI tells people: every user-facing message has a
 /// stable key with its English text built in, and a translation can replace any of them.
@@ -95,14 +95,14 @@ package enum Messages {
     /// library's English message.
     package static func error(_ error: ConvertError, overrides: [String: String] = Messages.overrides) -> String {
         guard let template = overrides["error." + error.key] else { return error.message }
-        return template.replacingOccurrences(of: "{path}", with: error.path ?? "")
+        return template.replacing("{path}", with: error.path ?? "")
     }
 
     /// Parses `.strings` text: `"key" = "text";` lines with `\"`, `\\` and `\n` escapes.
     package static func parse(strings text: String) -> [String: String] {
         var table: [String: String] = [:]
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             guard line.hasPrefix("\"") else { continue }
             var scanner = Substring(line)
             guard let key = quoted(&scanner) else { continue }

@@ -1,4 +1,5 @@
-import Foundation
+import ConvertCore
+import FoundationEssentials
 
 /// What files record in codes, said in words for people: auxiliary-image URNs, ISO 6709
 /// coordinates. `--json` keeps the codes; text output uses these.
@@ -47,10 +48,10 @@ package enum PlainWords {
         if let value = Double(current) { numbers.append(value) }
         // Only the decimal-degrees form phones write (±DD.DDDD±DDD.DDDD[±AAA.AAA]/).
         guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
-        let latitude = String(format: "%.4f° %@", abs(numbers[0]), numbers[0] < 0 ? "S" : "N")
-        let longitude = String(format: "%.4f° %@", abs(numbers[1]), numbers[1] < 0 ? "W" : "E")
+        let latitude = fixed(abs(numbers[0]), digits: 4) + "° " + (numbers[0] < 0 ? "S" : "N")
+        let longitude = fixed(abs(numbers[1]), digits: 4) + "° " + (numbers[1] < 0 ? "W" : "E")
         var text = latitude + ", " + longitude
-        if numbers.count >= 3 { text += String(format: ", %.0f m", numbers[2]) }
+        if numbers.count >= 3 { text += ", " + fixed(numbers[2], digits: 0) + " m" }
         return text
     }
 }

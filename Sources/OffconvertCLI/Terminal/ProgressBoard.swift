@@ -1,5 +1,6 @@
 import ConvertCore
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// Live progress on a terminal: one line per running item (name, stage, percent, elapsed time,

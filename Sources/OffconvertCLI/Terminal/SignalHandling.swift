@@ -1,6 +1,7 @@
 import ConvertCore
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Ctrl-C and SIGTERM for commands that work on files.

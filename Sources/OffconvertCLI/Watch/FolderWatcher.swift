@@ -1,5 +1,7 @@
 import ConvertCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The loop behind `offconvert watch`: finds the files already in the folder and those that
 /// arrive, waits until each is complete (``SettleQueue``), and converts each once by running
@@ -157,27 +159,27 @@ final class FolderWatcher {
     /// output and per failure; remembers the outputs so they are never converted themselves.
     private func relay(_ outcome: DesktopRunner.Outcome) {
         for line in outcome.stdout.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            let event = object["event"] as? String ?? ""
-            if event == "finished", let files = object["outputs"] as? [[String: Any]] {
+            guard let object = try? JSONDecoder().decode(RelayedLine.self, from: Data(line.utf8)) else { continue }
+            let event = object.event ?? ""
+            if event == "finished", let files = object.outputs {
                 converted += 1
-                for file in files { if let path = file["path"] as? String { outputs.insert(path) } }
+                for file in files { if let path = file.path { outputs.insert(path) } }
             }
-            let category = (object["error"] as? [String: Any])?["category"] as? String
+            let category = object.error?.category
             // Refused by the allowance is not a failed file: the watch stops and says why.
             if event == "failed" && category != "allowance" { failed += 1 }
             if settings.json {
                 // Progress lines would flood a log kept of a long watch; the rest pass as they are.
                 guard event != "progress" else { continue }
                 console.out(String(line))
-            } else if event == "finished", let input = object["input"] as? String, let files = object["outputs"] as? [[String: Any]] {
-                let written = files.compactMap { $0["path"] as? String }.map(\.terminalSafe).joined(separator: ", ")
+            } else if event == "finished", let input = object.input, let files = object.outputs {
+                let written = files.compactMap(\.path).map(\.terminalSafe).joined(separator: ", ")
                 console.err("\(input.terminalSafe) → \(written)")
-            } else if event == "failed", let error = object["error"] as? [String: Any], let message = error["message"] as? String {
+            } else if event == "failed", let message = object.error?.message {
                 console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
             }
         }
-        let stderr = outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stderr = outcome.stderr.trimmingWhitespaceAndNewlines()
         if !stderr.isEmpty { console.err(stderr) }
     }
 
@@ -185,7 +187,7 @@ final class FolderWatcher {
     private func note(_ path: String, _ reason: String, quiet: Bool = false) {
         guard noted.insert(path).inserted else { return }
         if settings.json {
-            console.out(Self.line(["event": "skipped", "input": path, "reason": reason]))
+            console.out(Self.line(["event": "skipped", "input": .text(path), "reason": .text(reason)]))
         } else if !quiet {
             console.err("\(path.terminalSafe): \(reason).")
         }
@@ -193,8 +195,10 @@ final class FolderWatcher {
 
     private func announce() {
         if settings.json {
-            var object: [String: Any] = ["event": "watching", "folder": settings.folder, "to": settings.target, "recursive": settings.recursive]
-            if let output = settings.outputDirectory { object["output"] = output }
+            var object: [String: LineValue] = [
+                "event": "watching", "folder": .text(settings.folder), "to": .text(settings.target), "recursive": .flag(settings.recursive),
+            ]
+            if let output = settings.outputDirectory { object["output"] = .text(output) }
             console.out(Self.line(object))
         } else if !settings.once {
             console.err("Watching \(settings.folder.terminalSafe) for new \(settings.isPhotoTarget ? "photos" : "videos"); "
@@ -218,7 +222,7 @@ final class FolderWatcher {
         case .finished: "done"
         }
         if settings.json {
-            console.out(Self.line(["event": "stopped", "converted": converted, "failed": failed, "reason": reason]))
+            console.out(Self.line(["event": "stopped", "converted": .number(converted), "failed": .number(failed), "reason": .text(reason)]))
             return
         }
         if ending == .allowance {
@@ -229,11 +233,39 @@ final class FolderWatcher {
     }
 
     /// One JSON line with sorted keys.
-    static func line(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}"
-        }
+    static func line(_ object: [String: LineValue]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(object) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A value in one of the watcher's own JSON lines.
+    enum LineValue: Encodable, ExpressibleByStringLiteral {
+        case text(String)
+        case number(Int)
+        case flag(Bool)
+
+        init(stringLiteral value: String) { self = .text(value) }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let value): try container.encode(value)
+            case .number(let value): try container.encode(value)
+            case .flag(let value): try container.encode(value)
+            }
+        }
+    }
+
+    /// What the watcher reads of a conversion's JSON line; anything else in it is passed on as is.
+    private struct RelayedLine: Decodable {
+        struct Output: Decodable { var path: String? }
+        struct Failure: Decodable { var category: String?; var message: String? }
+        var event: String?
+        var input: String?
+        var outputs: [Output]?
+        var error: Failure?
     }
 
     /// A monotonic clock in nanoseconds (the wall clock may jump).

@@ -1,5 +1,5 @@
 import ConvertCore
-import Foundation
+import FoundationEssentials
 
 /// Files waiting to be complete: a file counts as complete once its size and modification time
 /// have not changed for the settle time. A file manager or `cp` closes a file once, but a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The arithmetic of hitting a file-size target: which quality to try next, when to give up on
 /// quality, and how far to shrink the resolution. Pure functions over sizes, so every boundary

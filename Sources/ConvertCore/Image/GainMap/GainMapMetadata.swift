@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The parameters of an HDR gain map as Ultra HDR v1.1 and ISO 21496-1 state them (logarithmic
 /// gain, SDR base), and how they are written: `hdrgm:` XMP and the ISO 21496-1 binary record.
@@ -71,7 +72,7 @@ package struct GainMapMetadata: Sendable, Equatable {
     }
 
     private var hdrgmDescription: String {
-        func number(_ value: Double) -> String { String(format: "%.6f", value) }
+        func number(_ value: Double) -> String { fixed(value, digits: 6) }
         return """
             <rdf:Description rdf:about="" xmlns:hdrgm="\(Self.hdrgmNamespace)" hdrgm:Version="1.0" \
             hdrgm:GainMapMin="\(number(minStops))" hdrgm:GainMapMax="\(number(maxStops))" hdrgm:Gamma="\(number(gamma))" \

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Apple's linear gain values re-expressed as Ultra HDR's logarithmic ones, one table entry per
 /// 8-bit value, so no approximation lies between the two: each Apple code gives the log code whose

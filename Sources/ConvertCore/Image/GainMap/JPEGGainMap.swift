@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The gain map of a JPEG that carries one as a second image (Ultra HDR from Pixel and Samsung,
 /// ISO 21496-1 from iPhone 16): where it is, from the primary's MPF index (CIPA DC-007), and
@@ -83,12 +83,12 @@ extension GainMapMetadata {
         let text = String(decoding: packet, as: UTF8.self)
         func value(_ name: String) -> Double? {
             for pattern in ["hdrgm:\(name)=\"", "hdrgm:\(name)='", "<hdrgm:\(name)>"] {
-                guard let start = text.range(of: pattern) else { continue }
+                guard let start = text.firstRange(of: pattern) else { continue }
                 let rest = text[start.upperBound...]
                 let number = rest.prefix { "0123456789.-+eE".contains($0) }
                 if let parsed = Double(number) { return parsed }
                 // A per-channel value (rdf:Seq): the first channel's.
-                if let li = rest.range(of: "<rdf:li>") {
+                if let li = rest.firstRange(of: "<rdf:li>") {
                     return Double(rest[li.upperBound...].prefix { "0123456789.-+eE".contains($0) })
                 }
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import Synchronization
 
 /// A HEIC's gain map decoded and encoded as a greyscale JPEG on a thread of its own, while the
@@ -25,16 +26,14 @@ final class PendingGainMap: Sendable {
     ) -> PendingGainMap {
         let pending = PendingGainMap()
         let (width, height) = size
-        let thread = Thread {
+        // libde265 uses a deep stack, as in ``runBlocking(_:)``.
+        DetachedThread.start(stackSize: 16 << 20) {
             let result = Result { () throws(ConvertError) -> Encoded? in
                 try encode(file: file, size: (width, height), quality: quality, cancellation: cancellation)
             }
             pending.outcome.withLock { $0 = result }
             pending.finished.signal()
         }
-        // libde265 uses a deep stack, as in ``runBlocking(_:)``.
-        thread.stackSize = 16 << 20
-        thread.start()
         return pending
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Computes an Ultra HDR gain map from an HDR picture and its SDR rendition, row by row: for
 /// each 2×2 block (a map of half the picture's width and height, a quarter of its pixels, as

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Tone maps a PQ or HLG still to SDR, and measures the HDR it leaves out as a gain map.

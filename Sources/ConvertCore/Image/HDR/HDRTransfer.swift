@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The HDR transfer functions of BT.2100 a still can be coded in (the nclx transfer code point):
 /// PQ (SMPTE ST 2084, 16) and HLG (ARIB STD-B67, 18). Their formulas, in display or scene light.

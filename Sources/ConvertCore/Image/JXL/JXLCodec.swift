@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// JPEG XL through libjxl 0.7: decode (first frame, upright), encode from pixels (VarDCT at a
 /// distance or modular lossless), and lossless recompression of a JPEG file.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An iPhone Live Photo: the still (HEIC or JPEG) and the MOV that share a content identifier.
 public struct LivePhotoPair: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a text value of a QuickTime metadata key (`meta` with `hdlr` mdta, `keys` and `ilst`)
 /// from a movie's boxes, in `moov/meta` (iPhones) or `moov/udta/meta` (FFmpeg): only the movie
@@ -56,6 +56,6 @@ enum MovieKeys {
 
     private static func text(_ bytes: [UInt8]) -> String {
         let cut = bytes.prefix { $0 != 0 }
-        return String(decoding: cut, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return String(decoding: cut, as: UTF8.self).trimmingWhitespace()
     }
 }

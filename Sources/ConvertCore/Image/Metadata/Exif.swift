@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An EXIF block (a TIFF stream: byte-order mark, IFD0, Exif/GPS/Interop sub-IFDs, IFD1 thumbnail)
 /// parsed defensively and rewritten.
@@ -155,7 +155,7 @@ package struct Exif: Sendable {
     private func string(_ entry: Entry?) -> String? {
         guard let entry, entry.type == 2 else { return nil }
         let text = String(decoding: entry.value.prefix { $0 != 0 }, as: UTF8.self)
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         return trimmed.isEmpty ? nil : trimmed
     }
 

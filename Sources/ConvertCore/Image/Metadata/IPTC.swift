@@ -152,7 +152,7 @@ extension IPTC {
         let description = "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
             + "xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" "
             + "xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\">" + properties.joined() + "</rdf:Description>"
-        if let end = existing.range(of: "</rdf:RDF>") {
+        if let end = existing.firstRange(of: "</rdf:RDF>") {
             var merged = existing
             merged.insert(contentsOf: description, at: end.lowerBound)
             return Array(merged.utf8)
@@ -167,11 +167,11 @@ extension IPTC {
     private static func text(_ value: [UInt8]) -> String {
         let decoded = String(validating: value, as: UTF8.self) ?? String(value.map { Character(Unicode.Scalar($0)) })
         return String(decoded.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" }.map(Character.init))
-            .trimmingCharacters(in: .whitespaces)
+            .trimmingWhitespace()
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Edits an XMP packet as text: removes properties by qualified name, both as attributes
 /// (`exif:GPSLatitude="..."`) and as elements (`<exif:GPSLatitude>...</exif:GPSLatitude>`,
@@ -36,7 +36,7 @@ package enum XMP {
         return locationProperties.contains { name in
             let literal = literalStart(of: name)
             return (literal.isEmpty || text.contains(literal))
-                && text.range(of: "[<\\s]" + name + "[\\s=>/]", options: .regularExpression) != nil
+                && text.containsMatch(of: "[<\\s]" + name + "[\\s=>/]")
         }
     }
 
@@ -70,19 +70,17 @@ package enum XMP {
         // dozens of times is dropped whole, which errs on the side of privacy.
         var mentions = 0
         for name in names {
-            guard let expression = try? NSRegularExpression(pattern: "[<\\s]" + name + "[\\s=/>]") else { return nil }
-            mentions += expression.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+            guard let count = text.matchCount(of: "[<\\s]" + name + "[\\s=/>]") else { return nil }
+            mentions += count
             if mentions > maximumMentions { return nil }
         }
         for name in names {
             // Attribute form, with either quote style.
-            text = text.replacingOccurrences(
-                of: "\\s" + name + "\\s*=\\s*(\"[^\"]*\"|'[^']*')", with: "", options: .regularExpression)
+            text = text.removingMatches(of: "\\s" + name + "\\s*=\\s*(\"[^\"]*\"|'[^']*')")
             // Empty element form.
-            text = text.replacingOccurrences(of: "<(" + name + ")(\\s[^>]*)?/>", with: "", options: .regularExpression)
+            text = text.removingMatches(of: "<(" + name + ")(\\s[^>]*)?/>")
             // Element with content, possibly nested structures; the closing tag repeats the name.
-            text = text.replacingOccurrences(
-                of: "<(" + name + ")(\\s[^>]*)?>[\\s\\S]*?</\\1>", with: "", options: .regularExpression)
+            text = text.removingMatches(of: "<(" + name + ")(\\s[^>]*)?>[\\s\\S]*?</\\1>")
         }
         return Array(text.utf8)
     }

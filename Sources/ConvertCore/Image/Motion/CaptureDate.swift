@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When a photo was taken, from its EXIF DateTimeOriginal and OffsetTimeOriginal.
 struct CaptureDate: Sendable, Equatable {
@@ -25,14 +26,10 @@ struct CaptureDate: Sendable, Equatable {
     package static func parse(_ local: String, offset: String?) -> CaptureDate? {
         let numbers = local.split(whereSeparator: { ":- ".contains($0) }).compactMap { Int($0) }
         guard numbers.count >= 6, numbers[0] > 1904 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (numbers[0], numbers[1], numbers[2])
-        (components.hour, components.minute, components.second) = (numbers[3], numbers[4], numbers[5])
-        var calendar = Calendar(identifier: .gregorian)
-        guard let utc = TimeZone(identifier: "UTC") else { return nil }
-        calendar.timeZone = utc
-        guard let date = calendar.date(from: components) else { return nil }
-        var seconds = Int(date.timeIntervalSince1970)
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(clamping: numbers[0] - 1900), Int32(clamping: numbers[1] - 1), Int32(clamping: numbers[2]))
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(clamping: numbers[3]), Int32(clamping: numbers[4]), Int32(clamping: numbers[5]))
+        var seconds = Int(timegm(&parts))
         var hasOffset = false
         if let offset, offset.count == 6, let sign = offset.first, "+-".contains(sign) {
             let parts = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
@@ -41,11 +38,15 @@ struct CaptureDate: Sendable, Equatable {
                 hasOffset = true
             }
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = utc
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        return CaptureDate(secondsSince1970: seconds, hasOffset: hasOffset,
-                           text: formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        return CaptureDate(secondsSince1970: seconds, hasOffset: hasOffset, text: utcText(seconds))
+    }
+
+    /// "2020-07-10 06:16:29 UTC" for `seconds` since 1970.
+    private static func utcText(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        _ = gmtime_r(&time, &parts)
+        let date = "\(zeroPadded(Int(parts.tm_year) + 1900, width: 4))-\(zeroPadded(Int(parts.tm_mon) + 1, width: 2))-\(zeroPadded(Int(parts.tm_mday), width: 2))"
+        return date + " \(zeroPadded(Int(parts.tm_hour), width: 2)):\(zeroPadded(Int(parts.tm_min), width: 2)):\(zeroPadded(Int(parts.tm_sec), width: 2)) UTC"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A short video carried inside a still photo: a Google motion photo (XMP `Camera:MotionPhoto`
 /// with a `Container:Directory`, or the older `Camera:MicroVideo` + `MicroVideoOffset`), a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `extract-motion` and `strip-motion` ask for: one motion photo and where the result goes.
 public struct MotionPhotoRequest: Sendable, Equatable {

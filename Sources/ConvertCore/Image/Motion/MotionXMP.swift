@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The motion-photo properties of an XMP packet, read by local name whatever the prefix:
 /// Google's own files bind the camera namespace to `Camera:` (Pixel 3) or `GCamera:` (later),
@@ -21,20 +21,15 @@ enum MotionXMP {
         let attribute = "[\\s<][A-Za-z0-9_]+:" + name + "\\s*=\\s*[\"']([^\"']*)[\"']"
         let element = "<[A-Za-z0-9_]+:" + name + ">([^<]*)<"
         for pattern in [attribute, element] {
-            guard let expression = try? NSRegularExpression(pattern: pattern),
-                let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                let range = Range(match.range(at: 1), in: text)
-            else { continue }
-            return text[range].trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let value = text.firstCapture(of: pattern) else { continue }
+            return value.trimmingWhitespaceAndNewlines()
         }
         return nil
     }
 
     /// The items of the container directory, in order; nil when there is none.
     package static func items(_ text: String) -> [Item]? {
-        guard let start = try? NSRegularExpression(pattern: "<[A-Za-z0-9_]+:Item[\\s>/]") else { return nil }
-        let starts = start.matches(in: text, range: NSRange(text.startIndex..., in: text))
-            .compactMap { Range($0.range, in: text)?.lowerBound }
+        let starts = text.matchStarts(of: "<[A-Za-z0-9_]+:Item[\\s>/]")
         guard !starts.isEmpty else { return nil }
         return starts.enumerated().map { index, lower in
             let upper = index + 1 < starts.count ? starts[index + 1] : text.endIndex
@@ -68,13 +63,11 @@ enum MotionXMP {
         else { return nil }
         let items = Self.items(text) ?? []
         if items.filter({ !$0.isVideo }).count <= 1 {
-            text = text.replacingOccurrences(
-                of: "<([A-Za-z0-9_]+:Directory)(\\s[^>]*)?>[\\s\\S]*?</\\1>", with: "", options: .regularExpression)
+            text = text.removingMatches(of: "<([A-Za-z0-9_]+:Directory)(\\s[^>]*)?>[\\s\\S]*?</\\1>")
         } else {
             // The entry of the video item: an rdf:li holding an Item whose Semantic is MotionPhoto.
-            text = text.replacingOccurrences(
-                of: "<rdf:li(\\s[^>]*)?>(?:(?!</rdf:li>)[\\s\\S])*?:Semantic\\s*=\\s*[\"']MotionPhoto[\"'][\\s\\S]*?</rdf:li>",
-                with: "", options: .regularExpression)
+            text = text.removingMatches(
+                of: "<rdf:li(\\s[^>]*)?>(?:(?!</rdf:li>)[\\s\\S])*?:Semantic\\s*=\\s*[\"']MotionPhoto[\"'][\\s\\S]*?</rdf:li>")
         }
         return Array(text.utf8)
     }

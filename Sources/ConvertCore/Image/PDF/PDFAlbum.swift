@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The page size of an image album.
 public enum PDFPageSize: String, Sendable, Codable, CaseIterable {

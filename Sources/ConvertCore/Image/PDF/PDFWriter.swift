@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A minimal PDF 1.4 writer for image albums: one image per page, streamed to a file (only the
 /// current image is in memory), objects numbered as they are written, cross-reference table at
 /// the end.
 final class PDFWriter {
-    private let handle: FileHandle
+    private var fd: Int32
     private let path: String
     private var offset = 0
     /// Byte offset of each object, by object number (index 0 unused).
@@ -13,23 +14,18 @@ final class PDFWriter {
 
     /// Object numbers 1 and 2 are reserved for the catalog and the page tree, written last.
     package init(path: String) throws(ConvertError) {
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw .fileSystem(errno, action: "write", path: path)
-        }
-        self.handle = handle
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: path) }
+        self.fd = fd
         self.path = path
         // The binary comment marks the file as binary for transfer tools, as the spec advises.
         try write(Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
     }
 
-    deinit { try? handle.close() }
+    deinit { if fd >= 0 { close(fd) } }
 
     private func write(_ bytes: [UInt8]) throws(ConvertError) {
-        do {
-            try handle.write(contentsOf: Data(bytes))
-        } catch {
-            throw ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: "\(error)")
-        }
+        if let failure = RawFile.write(bytes[...], to: fd) { throw writeError(failure) }
         offset += bytes.count
     }
 
@@ -103,18 +99,20 @@ final class PDFWriter {
         }
         table += "trailer\n<< /Size \(offsets.count) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         try write(table)
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            throw ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: "\(error)")
-        }
+        guard fsync(fd) == 0 else { throw writeError(errno) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw writeError(errno) }
+    }
+
+    private func writeError(_ code: Int32) -> ConvertError {
+        ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: String(cString: strerror(code)))
     }
 
     /// A PDF real number: at most 3 decimals, no exponent.
     package static func number(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
         if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(format: "%.3f", rounded)
+        return fixed(rounded, digits: 3)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Random-access bytes the box reader walks: a file (``FileByteSource``) or a buffer already in
 /// memory (``MemoryByteSource``, used for a sample-description box and in tests).

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import Glibc
+
+/// Plain reads and writes on file descriptors through the C library, where full Foundation's
+/// `FileHandle` was used before (FoundationEssentials has none).
+package enum RawFile {
+    /// Up to the first `count` bytes of the file at `path` (fewer for a shorter file, none for
+    /// an empty one); nil when it cannot be opened or read.
+    package static func head(of path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return read(fd, upTo: count)
+    }
+
+    /// Everything left to read on `fd` (standard input, say); what was read before an error.
+    package static func readToEnd(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let chunk = read(fd, upTo: 65_536), !chunk.isEmpty { bytes += chunk }
+        return bytes
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying after signals; the `errno` of a failed write, or
+    /// nil once everything is written.
+    package static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Up to `count` bytes from `fd`, stopping early only at the end of the file; nil on an error.
+    private static func read(_ fd: Int32, upTo count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+}
