@@ -34,4 +34,7 @@ package final class ThreadCondition: @unchecked Sendable {
 
     /// Wakes one thread waiting on this condition, if any.
     package func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every thread waiting on this condition.
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }

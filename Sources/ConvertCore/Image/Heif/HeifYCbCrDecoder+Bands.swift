@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 extension HeifYCbCrDecoder {
     /// What ``jpeg(_:item:threads:maxPixels:quality:cancellation:)`` gives.
     package enum JPEGOutcome {
@@ -33,9 +30,7 @@ extension HeifYCbCrDecoder {
         return try encode(plan, in: bands, threads: threads, quality: quality, cancellation: cancellation)
     }
 
-    /// Encodes the bands in order. Band k + 1 is decoded on other threads while band k is
-    /// encoded on this one, so that the encode (single-threaded) and the workers' wait for the
-    /// slowest tile of a band do not leave a core idle: two bands' planes exist at a time.
+    /// Encodes the bands in order as ``BandPipeline`` decodes them.
     private static func encode(
         _ plan: consuming Plan, in bands: Bands, threads: Int, quality: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> JPEGOutcome? {
@@ -43,23 +38,16 @@ extension HeifYCbCrDecoder {
         plan.tiles = []
         let layout = copy plan
         let writer = try JPEGStreamWriter(width: bands.outputWidth, height: bands.outputHeight, quality: quality)
-        func decode(_ index: Int) -> BandDecode {
-            let region = bands.region(index)
-            return BandDecode(YCbCr420Image(width: region.width, height: region.height)) { band throws(ConvertError) in
-                try paste(region.tiles, of: layout, bytes: bytes, into: band, threads: threads, output: .jpeg, cancellation: cancellation)
-            }
-        }
-        var next: BandDecode? = decode(0)
-        // Returning or throwing early, the band still being decoded is waited for.
-        defer { _ = try? next?.wait() }
+        let pipeline = BandPipeline(layout, bytes: bytes, bands: bands, threads: threads, cancellation: cancellation)
+        defer { pipeline.finish() }
         var agreed: (fullRange: Bool, matrix: Int)?
         for index in 0..<bands.count {
-            guard let pending = next else { return nil }
-            let signalling = try pending.wait()
-            next = index + 1 < bands.count ? decode(index + 1) : nil
-            guard let signalling, agreed == nil || agreed! == signalling else { return nil }
+            guard let (band, signalling) = pipeline.band(index) else {
+                try cancellation.check()
+                return nil
+            }
+            guard agreed == nil || agreed! == signalling else { return nil }
             agreed = signalling
-            let band = pending.band
             let matrix = layout.signalling?.matrix ?? signalling.matrix
             if let change = YCbCr420Image.MatrixChange(from: matrix) {
                 band.convertToBT601(change)
@@ -67,31 +55,9 @@ extension HeifYCbCrDecoder {
                 return nil
             }
             try writer.add(bands.transform.map { band.applying($0) } ?? band)
+            pipeline.release(index)
         }
         return .stream(try writer.finish(), width: bands.outputWidth, height: bands.outputHeight)
-    }
-
-    /// One band's tiles being decoded into `band` on a thread of its own.
-    private final class BandDecode: Sendable {
-        let band: YCbCr420Image
-        private let outcome = Mutex<Result<(fullRange: Bool, matrix: Int)?, ConvertError>?>(nil)
-        private let finished = DispatchSemaphore(value: 0)
-
-        /// Starts `work` on `band`; it gives the tiles' signalling, or nil when one failed.
-        init(_ band: YCbCr420Image, _ work: @escaping @Sendable (YCbCr420Image) throws(ConvertError) -> (fullRange: Bool, matrix: Int)?) {
-            self.band = band
-            DispatchQueue.global().async { [self] in
-                let result = Result { () throws(ConvertError) in try work(band) }
-                outcome.withLock { $0 = result }
-                finished.signal()
-            }
-        }
-
-        /// The signalling, once the band is decoded (each later call returns at once).
-        func wait() throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
-            if outcome.withLock({ $0 == nil }) { finished.wait() }
-            return try outcome.withLock { $0! }.get()
-        }
     }
 
     /// The matrices JPEG codes in: BT.601 (5, 6), and 2 (unspecified) read as BT.601, as libheif does.

@@ -278,33 +278,43 @@ enum HeifYCbCrDecoder {
             let index = region.tiles[position]
             let x = (index % plan.columns) * plan.tileWidth - region.x
             let y = (index / plan.columns) * plan.tileHeight - region.y
-            do {
-                let taking422 = plan.configuration.chromaFormat == 2
-                let tileSignalling = try decoder.decode(configuration: plan.configuration, data: bytes.take(index), taking422: taking422) {
-                    picture -> (Bool, Int)? in
-                    guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
-                        picture.bitDepth == plan.configuration.lumaBitDepth, picture.chromaFullHeight == taking422
-                    else { return nil }
-                    var mapping: SampleMapping?
-                    if output == .jpeg {
-                        let fullRange = plan.signalling?.fullRange ?? picture.fullRange
-                        if let known = mappings[fullRange] {
-                            mapping = known
-                        } else {
-                            mapping = SampleMapping(bitDepth: picture.bitDepth, fullRange: fullRange)
-                            mappings[fullRange] = mapping
-                        }
-                    }
-                    image.paste(picture, x: x, y: y, mapping: mapping)
-                    return (picture.fullRange, picture.matrix)
-                }
-                guard let tileSignalling, signalling == nil || signalling! == tileSignalling else { return .failed }
-                signalling = tileSignalling
-            } catch {
-                return .failed
-            }
+            guard
+                let tileSignalling = decodeTile(
+                    index, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: output, mappings: &mappings),
+                signalling == nil || signalling! == tileSignalling
+            else { return .failed }
+            signalling = tileSignalling
         }
         guard let signalling else { return .failed }
         return .decoded(fullRange: signalling.fullRange, matrix: signalling.matrix)
+    }
+
+    /// Decodes tile `index` with `decoder` and pastes it into `image` at (`x`, `y`) (for JPEG
+    /// through the sample tables of its range, kept in `mappings`): its YCbCr signalling (VUI),
+    /// or nil when it does not decode cleanly to the plan's tile.
+    static func decodeTile(
+        _ index: Int, of plan: Plan, bytes: TileBytes, with decoder: HEVCDecoder, into image: YCbCr420Image, x: Int, y: Int,
+        output: Output, mappings: inout [Bool: SampleMapping?]
+    ) -> (fullRange: Bool, matrix: Int)? {
+        let taking422 = plan.configuration.chromaFormat == 2
+        let decoded = try? decoder.decode(configuration: plan.configuration, data: bytes.take(index), taking422: taking422) {
+            picture -> (Bool, Int)? in
+            guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
+                picture.bitDepth == plan.configuration.lumaBitDepth, picture.chromaFullHeight == taking422
+            else { return nil }
+            var mapping: SampleMapping?
+            if output == .jpeg {
+                let fullRange = plan.signalling?.fullRange ?? picture.fullRange
+                if let known = mappings[fullRange] {
+                    mapping = known
+                } else {
+                    mapping = SampleMapping(bitDepth: picture.bitDepth, fullRange: fullRange)
+                    mappings[fullRange] = mapping
+                }
+            }
+            image.paste(picture, x: x, y: y, mapping: mapping)
+            return (picture.fullRange, picture.matrix)
+        }
+        return decoded.map { (fullRange: $0.0, matrix: $0.1) }
     }
 }

@@ -1,0 +1,131 @@
+import Dispatch
+
+/// The tiles of a banded grid (``HeifYCbCrDecoder/Bands``), decoded by a pool of workers that
+/// take them one at a time in output order, while the caller encodes the bands as they complete.
+///
+/// A worker never waits at the end of a band for the others (a band of 9 tiles on 2 workers
+/// would leave one idle for a tenth of it): it goes on to the next band's tiles, up to one band
+/// ahead of the band being encoded, so that at most two bands' planes exist at once. Each
+/// worker keeps one libde265 decoder for all its tiles.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written with `condition` held.
+final class BandPipeline: @unchecked Sendable {
+    private let plan: HeifYCbCrDecoder.Plan
+    private let bands: HeifYCbCrDecoder.Bands
+    private let bytes: HeifYCbCrDecoder.TileBytes
+    private let cancellation: CancellationFlag
+    /// Every tile in the order the workers take them: band by band, in output order.
+    private let order: [(band: Int, tile: Int)]
+    private let condition = ThreadCondition()
+    private let workers = DispatchGroup()
+
+    private var next = 0
+    /// Bands before this one are encoded and freed.
+    private var released = 0
+    private var images: [YCbCr420Image?]
+    private var remaining: [Int]
+    /// Each band's YCbCr signalling, once its first tile is decoded.
+    private var signalling: [(fullRange: Bool, matrix: Int)?]
+    private var failed = false
+
+    /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
+    init(_ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int, cancellation: CancellationFlag) {
+        self.plan = plan
+        self.bands = bands
+        self.bytes = bytes
+        self.cancellation = cancellation
+        let regions = (0..<bands.count).map { bands.region($0).tiles.tiles }
+        order = regions.enumerated().flatMap { band, tiles in tiles.map { (band, $0) } }
+        images = Array(repeating: nil, count: bands.count)
+        remaining = regions.map(\.count)
+        signalling = Array(repeating: nil, count: bands.count)
+        for _ in 0..<max(1, min(threads, order.count)) {
+            DispatchQueue.global().async(group: workers) { [self] in work() }
+        }
+    }
+
+    /// Band `index`'s decoded planes and their signalling, once all its tiles are in; nil when a
+    /// tile failed to decode, tiles disagree on their signalling, or the job was cancelled (the
+    /// workers then stop). Bands are asked for in order, each once.
+    func band(_ index: Int) -> (image: YCbCr420Image, signalling: (fullRange: Bool, matrix: Int))? {
+        condition.lock()
+        defer { condition.unlock() }
+        while remaining[index] > 0 && !failed { condition.wait() }
+        guard !failed, let image = images[index], let signalling = signalling[index] else { return nil }
+        return (image, signalling)
+    }
+
+    /// Frees band `index` (after its encode), letting the workers start the band after the next.
+    func release(_ index: Int) {
+        condition.lock()
+        images[index] = nil
+        released = index + 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the workers (when the caller gives up early) and waits until they are all done:
+    /// called before the caller returns, whatever happened.
+    func finish() {
+        condition.lock()
+        if next < order.count { failed = true }
+        condition.broadcast()
+        condition.unlock()
+        workers.wait()
+    }
+
+    private func work() {
+        guard let decoder = try? HEVCDecoder(workerThreads: 0) else { return fail() }
+        var mappings: [Bool: SampleMapping?] = [:]
+        while let (band, tile, image) = take() {
+            let region = bands.region(band).tiles
+            let x = (tile % plan.columns) * plan.tileWidth - region.x
+            let y = (tile / plan.columns) * plan.tileHeight - region.y
+            let decoded = HeifYCbCrDecoder.decodeTile(
+                tile, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: .jpeg, mappings: &mappings)
+            finished(band, decoded)
+        }
+    }
+
+    /// The next tile to decode and its band's planes (made by the first worker to reach it); nil
+    /// when there is none left or the pipeline failed. Waits while the tile's band is more than
+    /// one ahead of the band being encoded.
+    private func take() -> (band: Int, tile: Int, image: YCbCr420Image)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            guard !failed, !cancellation.isCancelled, next < order.count else { return nil }
+            let (band, tile) = order[next]
+            guard band <= released + 1 else {
+                condition.wait()
+                continue
+            }
+            next += 1
+            if images[band] == nil {
+                let size = bands.region(band)
+                images[band] = YCbCr420Image(width: size.width, height: size.height)
+            }
+            return (band, tile, images[band]!)
+        }
+    }
+
+    private func finished(_ band: Int, _ decoded: (fullRange: Bool, matrix: Int)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        // Tiles that disagree on their YCbCr signalling cannot share one picture.
+        if let decoded, signalling[band] == nil || signalling[band]! == decoded {
+            signalling[band] = decoded
+        } else {
+            failed = true
+        }
+        remaining[band] -= 1
+        condition.broadcast()
+    }
+
+    private func fail() {
+        condition.lock()
+        failed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
