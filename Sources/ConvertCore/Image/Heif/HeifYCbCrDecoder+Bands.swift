@@ -10,8 +10,8 @@ extension HeifYCbCrDecoder {
 
     /// HEIC → JPEG for the direct path: a grid is decoded one row of tiles at a time (one column,
     /// when `irot` turns it a quarter), each band mapped, re-expressed in BT.601 and turned on its
-    /// own planes and handed to a ``JPEGStreamWriter``, so that only one band's planes exist at a
-    /// time (a 12 MP iPhone photo's are 18 MB whole, 2.3 MB a band). The stream is the one the
+    /// own planes and handed to a ``JPEGStreamWriter``, so that at most two bands' planes exist at
+    /// a time (``BandPipeline``; a 12 MP iPhone photo's are 18 MB whole, 3 MB a band). The stream is the one the
     /// whole picture's planes would give. Other pictures are decoded whole. Nil when this path does
     /// not take the picture (as for ``decode(_:item:threads:maxPixels:output:cancellation:)``),
     /// also when its matrix is not one JPEG codes or can be re-expressed in. `banding` runs
