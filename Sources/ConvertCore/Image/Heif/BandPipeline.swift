@@ -11,9 +11,10 @@ import Dispatch
 /// `@unchecked Sendable`: every stored `var` is read and written with `condition` held.
 final class BandPipeline: @unchecked Sendable {
     private let plan: HeifYCbCrDecoder.Plan
-    private let bands: HeifYCbCrDecoder.Bands
     private let bytes: HeifYCbCrDecoder.TileBytes
     private let cancellation: CancellationFlag
+    /// Each band's tiles, grid position and size, in output order.
+    private let regions: [(tiles: HeifYCbCrDecoder.TileRegion, width: Int, height: Int)]
     /// Every tile in the order the workers take them: band by band, in output order.
     private let order: [(band: Int, tile: Int)]
     private let condition = ThreadCondition()
@@ -31,13 +32,13 @@ final class BandPipeline: @unchecked Sendable {
     /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
     init(_ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int, cancellation: CancellationFlag) {
         self.plan = plan
-        self.bands = bands
         self.bytes = bytes
         self.cancellation = cancellation
-        let regions = (0..<bands.count).map { bands.region($0).tiles.tiles }
-        order = regions.enumerated().flatMap { band, tiles in tiles.map { (band, $0) } }
+        let regions = (0..<bands.count).map { bands.region($0) }
+        self.regions = regions
+        order = regions.enumerated().flatMap { band, region in region.tiles.tiles.map { (band, $0) } }
         images = Array(repeating: nil, count: bands.count)
-        remaining = regions.map(\.count)
+        remaining = regions.map(\.tiles.tiles.count)
         signalling = Array(repeating: nil, count: bands.count)
         for _ in 0..<max(1, min(threads, order.count)) {
             DispatchQueue.global().async(group: workers) { [self] in work() }
@@ -78,7 +79,7 @@ final class BandPipeline: @unchecked Sendable {
         guard let decoder = try? HEVCDecoder(workerThreads: 0) else { return fail() }
         var mappings: [Bool: SampleMapping?] = [:]
         while let (band, tile, image) = take() {
-            let region = bands.region(band).tiles
+            let region = regions[band].tiles
             let x = (tile % plan.columns) * plan.tileWidth - region.x
             let y = (tile / plan.columns) * plan.tileHeight - region.y
             let decoded = HeifYCbCrDecoder.decodeTile(
@@ -102,8 +103,7 @@ final class BandPipeline: @unchecked Sendable {
             }
             next += 1
             if images[band] == nil {
-                let size = bands.region(band)
-                images[band] = YCbCr420Image(width: size.width, height: size.height)
+                images[band] = YCbCr420Image(width: regions[band].width, height: regions[band].height)
             }
             return (band, tile, images[band]!)
         }

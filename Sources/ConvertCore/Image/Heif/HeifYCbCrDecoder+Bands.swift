@@ -60,6 +60,15 @@ extension HeifYCbCrDecoder {
         return .stream(try writer.finish(), width: bands.outputWidth, height: bands.outputHeight)
     }
 
+    /// One band's tiles and where its planes start on the grid.
+    struct TileRegion: Sendable {
+        /// The tiles' indices, in the order they are taken.
+        var tiles: [Int]
+        /// The grid position of the band's top-left corner (even: on whole tiles).
+        var x: Int
+        var y: Int
+    }
+
     /// The matrices JPEG codes in: BT.601 (5, 6), and 2 (unspecified) read as BT.601, as libheif does.
     static let jpegMatrices: Set<Int> = [2, 5, 6]
 

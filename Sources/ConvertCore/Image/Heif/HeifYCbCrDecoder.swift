@@ -200,8 +200,7 @@ enum HeifYCbCrDecoder {
         let bytes = TileBytes(plan.tiles)
         plan.tiles = []
         let layout = copy plan
-        let tiles = TileRegion(tiles: Array(0..<bytes.count), x: 0, y: 0)
-        guard let decoded = try paste(tiles, of: layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
+        guard let decoded = try paste(layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
         else { return nil }
         var signalling = plan.signalling ?? decoded
         if output == .jpeg, let matrix = YCbCr420Image.MatrixChange(from: signalling.matrix) {
@@ -217,28 +216,17 @@ enum HeifYCbCrDecoder {
         return Decoded(image: picture, fullRange: signalling.fullRange, matrix: signalling.matrix)
     }
 
-    /// Some of a plan's tiles and where `image` starts on the grid: the whole picture, or one band.
-    struct TileRegion: Sendable {
-        /// The tiles' indices, row by row.
-        var tiles: [Int]
-        /// The grid position of `image`'s top-left corner (even: on whole tiles).
-        var x: Int
-        var y: Int
-    }
-
-    /// Decodes `region`'s tiles on up to `threads` workers and pastes them into `image`, returning
-    /// the YCbCr signalling (VUI) they agree on, or nil when a tile fails or they disagree.
-    static func paste(
-        _ region: TileRegion, of plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output,
-        cancellation: CancellationFlag
+    /// Decodes every tile on up to `threads` workers and pastes it into `image`, returning the
+    /// YCbCr signalling (VUI) they agree on, or nil when a tile fails or they disagree.
+    private static func paste(
+        _ plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output, cancellation: CancellationFlag
     ) throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
-        let workers = max(1, min(threads, region.tiles.count))
+        let workers = max(1, min(threads, bytes.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
         let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
             let outcome = decodeTiles(
-                plan, region: region, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
-                cancellation: cancellation)
+                plan, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output, cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
         if workers == 1 {
@@ -262,22 +250,20 @@ enum HeifYCbCrDecoder {
         case failed
     }
 
-    /// Decodes `region`'s tiles `worker`, `worker + workers`, ... with one decoder, pasting each
-    /// into `image`.
+    /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
     private static func decodeTiles(
-        _ plan: Plan, region: TileRegion, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
-        output: Output, cancellation: CancellationFlag
+        _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image, output: Output,
+        cancellation: CancellationFlag
     ) -> Outcome {
         // One picture (not a grid): libde265's own threads are the only way to use the cores.
         let decoderThreads = bytes.count == 1 ? threads : 0
         guard let decoder = try? HEVCDecoder(workerThreads: decoderThreads) else { return .failed }
         var signalling: (fullRange: Bool, matrix: Int)?
         var mappings: [Bool: SampleMapping?] = [:]
-        for position in stride(from: worker, to: region.tiles.count, by: workers) {
+        for index in stride(from: worker, to: bytes.count, by: workers) {
             guard !cancellation.isCancelled else { return .failed }
-            let index = region.tiles[position]
-            let x = (index % plan.columns) * plan.tileWidth - region.x
-            let y = (index / plan.columns) * plan.tileHeight - region.y
+            let x = (index % plan.columns) * plan.tileWidth
+            let y = (index / plan.columns) * plan.tileHeight
             guard
                 let tileSignalling = decodeTile(
                     index, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: output, mappings: &mappings),
