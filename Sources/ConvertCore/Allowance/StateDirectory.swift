@@ -160,15 +160,7 @@ package struct StateDirectory: Sendable {
             defer { close(fd) }
             // mkstemp already uses 0600; fchmod states it rather than relying on that.
             guard fchmod(fd, 0o600) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ConvertError.fileSystem(errno, action: "write", path: target)
-                }
-                offset += written
-            }
+            if let error = RawFile.write(bytes[...], to: fd) { throw ConvertError.fileSystem(error, action: "write", path: target) }
             guard fsync(fd) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
         }
         guard rename(temporary, target) == 0 else {

@@ -20,16 +20,14 @@ package enum RawFile {
         return bytes
     }
 
-    /// Writes all of `bytes` to `fd`, retrying after signals; the `errno` of a failed write, or
-    /// nil once everything is written.
+    /// Writes all of `bytes` to `fd`, retrying after signals; the `errno` of a failed write (EIO
+    /// for one that wrote nothing), or nil once everything is written.
     package static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : EIO }
             offset += written
         }
         return nil

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 import Glibc
 
@@ -39,19 +40,7 @@ package struct Console: Sendable {
     func yellow(_ text: String) -> String { colour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
 
     private func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written <= 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        _ = RawFile.write(Array(text.utf8)[...], to: descriptor)
     }
 }
 
