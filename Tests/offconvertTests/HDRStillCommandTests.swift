@@ -161,4 +161,27 @@ struct HDRStillCommandTests {
         #expect(keep - sdr == GainMapBuilder.workingBytes(width: 384, height: 256))
         #expect(keep - sdr > 0)
     }
+
+    /// A tone-mapped still is tagged with a profile lcms2 makes on the spot, whose header lcms2
+    /// dates with the current time: the same photo converted twice must still give the same bytes.
+    /// exiftool reads the profile's date, which is the fixed one whenever the conversion runs.
+    @Test("the same HDR still converted twice gives the same bytes: the generated profile has a fixed date",
+        arguments: [(canon, "jpg"), (hlg, "png")])
+    func deterministicProfile(input: String, format: String) async throws {
+        let directory = try GainMapCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var outputs: [Data] = []
+        for run in ["first", "second"] {
+            let folder = directory.appendingPathComponent(run)
+            let outcome = try await CLIRunner.run(["convert", input, "--to", format, "--output-dir", folder.path])
+            try #require(outcome.status == 0, "\(outcome.stderr)")
+            let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+            let output = folder.appendingPathComponent("\(name).\(format)").path
+            let tags = try GainMapCommandTests.tags(output, ["ICC-header:ProfileDateTime", "ICC_Profile:ProfileDescription"])
+            #expect(tags["ICC-header:ProfileDateTime"] == "2024:01:01 00:00:00", "\(tags)")
+            #expect(tags["ICC_Profile:ProfileDescription"] == "BT.2020", "\(tags)")
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
 }

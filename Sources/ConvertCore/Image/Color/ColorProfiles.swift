@@ -41,14 +41,23 @@ final class LCMSProfile {
         return profile
     }
 
-    /// The profile serialised to ICC bytes.
+    /// The profile serialised to ICC bytes, with the header's creation date pinned to
+    /// ``creationDate``: lcms2 stamps the time the profile object was made, which made the same
+    /// conversion give different bytes from one minute to the next.
     var bytes: [UInt8]? {
         var size: UInt32 = 0
         guard cmsSaveProfileToMem(handle, nil, &size) != 0, size > 0 else { return nil }
         var out = [UInt8](repeating: 0, count: Int(size))
-        guard cmsSaveProfileToMem(handle, &out, &size) != 0 else { return nil }
+        guard cmsSaveProfileToMem(handle, &out, &size) != 0, size >= 128 else { return nil }
+        out.replaceSubrange(Self.dateField, with: Self.creationDate)
         return Array(out.prefix(Int(size)))
     }
+
+    /// Where an ICC header keeps its creation date: six big-endian 16-bit numbers.
+    private static let dateField = 24..<36
+    /// 2024-01-01 00:00:00 as an ICC dateTimeNumber. Any fixed date will do: no reader uses it,
+    /// and lcms2 writes no profile ID (the MD5 that would cover it) unless asked.
+    private static let creationDate: [UInt8] = [0x07, 0xE8, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
 
     /// The profile's description tag ("Display P3", ...).
     var profileDescription: String? {
