@@ -47,10 +47,7 @@ package struct HDRStill {
     private static func brightestSample(_ image: YCbCr420Image, matrix: Int, fullRange: Bool, threads: Int) -> UInt16 {
         let brightest = Mutex<UInt16>(0)
         RowBands(rows: image.height, workers: threads).forEach { _, rows in
-            var band: UInt16 = 0
-            image.withRGBRows(matrix: matrix, fullRange: fullRange, rows: rows) { _, samples in
-                for sample in samples { band = max(band, sample) }
-            }
+            let band = image.brightestRGBSample(matrix: matrix, fullRange: fullRange, rows: rows)
             brightest.withLock { $0 = max($0, band) }
         }
         return brightest.withLock { $0 }

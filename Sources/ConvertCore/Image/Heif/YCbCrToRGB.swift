@@ -35,7 +35,7 @@ extension YCbCr420Image {
         out.withUnsafeMutableBufferPointer { buffer in
             convert(conversion) { row, values in
                 let target = buffer.baseAddress! + row * values.count
-                for index in 0..<values.count { target[index] = UInt16(max(0, min(65535, values[index] * 65535 + 0.5))) }
+                for index in 0..<values.count { target[index] = Self.sixteenBit(values[index]) }
             }
         }
         return Bitmap(width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
@@ -52,11 +52,25 @@ extension YCbCr420Image {
         var samples = [UInt16](repeating: 0, count: width * 3)
         convert(conversion(matrix: matrix, fullRange: fullRange), rows: rows ?? 0..<height) { row, values in
             samples.withUnsafeMutableBufferPointer { target in
-                for index in 0..<values.count { target[index] = UInt16(max(0, min(65535, values[index] * 65535 + 0.5))) }
+                for index in 0..<values.count { target[index] = Self.sixteenBit(values[index]) }
             }
             samples.withUnsafeBufferPointer { body(row, $0) }
         }
     }
+
+    /// The largest 16-bit sample ``withRGBRows(matrix:fullRange:rows:_:)`` would hand for `rows`
+    /// (a PQ still's peak), without making the 16-bit rows: the packing is monotonic, so the
+    /// largest value packs to the largest sample.
+    func brightestRGBSample(matrix: Int, fullRange: Bool, rows: Range<Int>) -> UInt16 {
+        var brightest: Float = 0
+        convert(conversion(matrix: matrix, fullRange: fullRange), rows: rows) { _, values in
+            for value in values where value > brightest { brightest = value }
+        }
+        return Self.sixteenBit(brightest)
+    }
+
+    /// A value in 0...1 as a 16-bit sample, rounded, out-of-range values clamped.
+    private static func sixteenBit(_ value: Float) -> UInt16 { UInt16(max(0, min(65535, value * 65535 + 0.5))) }
 
     private func conversion(matrix: Int, fullRange: Bool) -> Conversion {
         let maximum = Double((1 << bitDepth) - 1)
@@ -88,53 +102,72 @@ extension YCbCr420Image {
 
     /// Converts `rows` (all of them by default) one by one, handing each row's interleaved RGB
     /// (0...1) to `store`. Samples are loaded into float rows first, so the arithmetic is the
-    /// same code at every bit depth.
+    /// same code at every bit depth; the rows are raw buffers and the matrix is chosen once a
+    /// row, so the per-pixel loop has no bounds checks and no branch (the compiler vectorises it).
     private func convert(
         _ c: Conversion, rows: Range<Int>? = nil, store: (_ row: Int, _ values: UnsafeBufferPointer<Float>) -> Void
     ) {
-        let (width, height, chromaHeight) = (self.width, self.height, self.chromaHeight)
-        let deep = bitDepth > 8
+        let width = self.width
+        let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: width * 6)
+        defer { scratch.deallocate() }
+        let luma = UnsafeMutableBufferPointer(rebasing: scratch[0..<width])
+        let cb = UnsafeMutableBufferPointer(rebasing: scratch[width..<width * 2])
+        let cr = UnsafeMutableBufferPointer(rebasing: scratch[width * 2..<width * 3])
+        let rgb = UnsafeMutableBufferPointer(rebasing: scratch[width * 3..<width * 6])
         withRawPlanes { planes, strides in
-            var luma = [Float](repeating: 0, count: width)
-            var cb = [Float](repeating: 0, count: width)
-            var cr = [Float](repeating: 0, count: width)
-            var rgb = [Float](repeating: 0, count: width * 3)
             for row in rows ?? 0..<height {
-                let chromaRow = min(row / 2, chromaHeight - 1)
-                Self.load(planes[0], offset: row * strides[0], deep: deep, count: width, halved: false, into: &luma)
-                Self.load(planes[1], offset: chromaRow * strides[1], deep: deep, count: width, halved: true, into: &cb)
-                Self.load(planes[2], offset: chromaRow * strides[2], deep: deep, count: width, halved: true, into: &cr)
-                rgb.withUnsafeMutableBufferPointer { out in
+                loadRow(row, planes: planes, strides: strides, luma: luma, cb: cb, cr: cr)
+                let (y0, cb0, cr0, out) = (luma.baseAddress!, cb.baseAddress!, cr.baseAddress!, rgb.baseAddress!)
+                if c.identity {
                     for x in 0..<width {
-                        let y = (luma[x] - c.lumaOffset) * c.lumaGain
-                        let u = (cb[x] - c.chromaOffset) * c.chromaGain
-                        let v = (cr[x] - c.chromaOffset) * c.chromaGain
-                        if c.identity {
-                            (out[x * 3], out[x * 3 + 1], out[x * 3 + 2]) = (v + 0.5, y, u + 0.5)
-                        } else {
-                            out[x * 3] = y + c.crToR * v
-                            out[x * 3 + 1] = y - c.cbToG * u - c.crToG * v
-                            out[x * 3 + 2] = y + c.cbToB * u
-                        }
+                        out[x * 3] = (cr0[x] - c.chromaOffset) * c.chromaGain + 0.5
+                        out[x * 3 + 1] = (y0[x] - c.lumaOffset) * c.lumaGain
+                        out[x * 3 + 2] = (cb0[x] - c.chromaOffset) * c.chromaGain + 0.5
                     }
-                    store(row, UnsafeBufferPointer(out))
+                } else {
+                    for x in 0..<width {
+                        let y = (y0[x] - c.lumaOffset) * c.lumaGain
+                        let u = (cb0[x] - c.chromaOffset) * c.chromaGain
+                        let v = (cr0[x] - c.chromaOffset) * c.chromaGain
+                        out[x * 3] = y + c.crToR * v
+                        out[x * 3 + 1] = y - c.cbToG * u - c.crToG * v
+                        out[x * 3 + 2] = y + c.cbToB * u
+                    }
                 }
+                store(row, UnsafeBufferPointer(rgb))
             }
         }
     }
 
-    /// Loads `count` samples of one row as floats; `halved` reads each chroma sample for the two
-    /// luma columns it covers (nearest neighbour, as libheif converts 4:2:0).
-    private static func load(
-        _ plane: UnsafeRawPointer, offset: Int, deep: Bool, count: Int, halved: Bool, into row: inout [Float]
+    /// Loads luma row `row` and the chroma row that covers it as floats, each chroma sample
+    /// repeated for the two luma columns it covers (nearest neighbour, as libheif converts 4:2:0).
+    private func loadRow(
+        _ row: Int, planes: [UnsafeRawPointer], strides: [Int], luma: UnsafeMutableBufferPointer<Float>,
+        cb: UnsafeMutableBufferPointer<Float>, cr: UnsafeMutableBufferPointer<Float>
     ) {
-        row.withUnsafeMutableBufferPointer { out in
-            if deep {
-                let samples = plane.assumingMemoryBound(to: UInt16.self) + offset
-                for x in 0..<count { out[x] = Float(samples[halved ? x >> 1 : x]) }
+        let chromaRow = min(row / 2, chromaHeight - 1)
+        let deep = bitDepth > 8
+        Self.load(planes[0], offset: row * strides[0], deep: deep, halved: false, into: luma)
+        Self.load(planes[1], offset: chromaRow * strides[1], deep: deep, halved: true, into: cb)
+        Self.load(planes[2], offset: chromaRow * strides[2], deep: deep, halved: true, into: cr)
+    }
+
+    /// Loads `row.count` samples of one row as floats; `halved` reads each sample for two columns.
+    private static func load(_ plane: UnsafeRawPointer, offset: Int, deep: Bool, halved: Bool, into row: UnsafeMutableBufferPointer<Float>) {
+        let out = row.baseAddress!
+        if deep {
+            let samples = plane.assumingMemoryBound(to: UInt16.self) + offset
+            if halved {
+                for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }
             } else {
-                let samples = plane.assumingMemoryBound(to: UInt8.self) + offset
-                for x in 0..<count { out[x] = Float(samples[halved ? x >> 1 : x]) }
+                for x in 0..<row.count { out[x] = Float(samples[x]) }
+            }
+        } else {
+            let samples = plane.assumingMemoryBound(to: UInt8.self) + offset
+            if halved {
+                for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }
+            } else {
+                for x in 0..<row.count { out[x] = Float(samples[x]) }
             }
         }
     }
