@@ -129,6 +129,7 @@ def heic_kinds(work, binary, quick):
     """One photo of each kind cameras other than iPhones write, one row per kind: the real
     Samsung, Xiaomi and Canon HEIFs, and generated camera-sized layouts (CAMERA_KINDS)."""
     photos = [(kind[0], kind[1], lambda kind=kind: camera_heic(work, kind)) for kind in CAMERA_KINDS]
+    floor = decode_floor(binary)
     for name, title, real in [("heic-samsung", "Samsung grid: 6x8 tiles of 512, 3024x4032, no colour box", "photos/Issue_487.heic"),
                               ("heic-xiaomi", "Xiaomi grid, 2592x1944", "photos/xiaomi.heic"),
                               ("heic-canon", "Canon 10-bit 4:2:2 PQ grid, 2400x1600", "photos/hdr/Canon.HIF")]:
@@ -149,7 +150,6 @@ def heic_kinds(work, binary, quick):
             contenders.append(Contender("vips copy", f"vips copy {path} {o}/vips.jpg[Q=85]", reset=reset))
         if have("convert-im6.q16"):
             contenders.append(Contender("ImageMagick convert", f"convert-im6.q16 {path} -quality 85 {o}/im.jpg", reset=reset))
-        floor = decode_floor(binary)
         contenders += [Contender("decode only, same code (floor)", f"{floor} {path}"),
                        Contender("decode only with libheif (heif-convert's floor)", f"{floor} --libheif {path}")]
         workloads.append(Workload(name, f"HEIC → JPEG, one photo: {title}, quality 85", contenders, note=KIND_NOTE))

@@ -103,7 +103,7 @@ extension YCbCr420Image {
     /// Converts `rows` (all of them by default) one by one, handing each row's interleaved RGB
     /// (0...1) to `store`. Samples are loaded into float rows first, so the arithmetic is the
     /// same code at every bit depth; the rows are raw buffers and the matrix is chosen once a
-    /// row, so the per-pixel loop has no bounds checks and no branch (the compiler vectorises it).
+    /// row, so the per-pixel loop has no bounds checks and no branch.
     private func convert(
         _ c: Conversion, rows: Range<Int>? = nil, store: (_ row: Int, _ values: UnsafeBufferPointer<Float>) -> Void
     ) {
@@ -154,21 +154,19 @@ extension YCbCr420Image {
 
     /// Loads `row.count` samples of one row as floats; `halved` reads each sample for two columns.
     private static func load(_ plane: UnsafeRawPointer, offset: Int, deep: Bool, halved: Bool, into row: UnsafeMutableBufferPointer<Float>) {
-        let out = row.baseAddress!
         if deep {
-            let samples = plane.assumingMemoryBound(to: UInt16.self) + offset
-            if halved {
-                for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }
-            } else {
-                for x in 0..<row.count { out[x] = Float(samples[x]) }
-            }
+            load(plane.assumingMemoryBound(to: UInt16.self) + offset, halved: halved, into: row)
         } else {
-            let samples = plane.assumingMemoryBound(to: UInt8.self) + offset
-            if halved {
-                for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }
-            } else {
-                for x in 0..<row.count { out[x] = Float(samples[x]) }
-            }
+            load(plane.assumingMemoryBound(to: UInt8.self) + offset, halved: halved, into: row)
+        }
+    }
+
+    private static func load<Sample: BinaryInteger>(_ samples: UnsafePointer<Sample>, halved: Bool, into row: UnsafeMutableBufferPointer<Float>) {
+        let out = row.baseAddress!
+        if halved {
+            for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }
+        } else {
+            for x in 0..<row.count { out[x] = Float(samples[x]) }
         }
     }
 }
