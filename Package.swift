@@ -49,9 +49,12 @@ let package = Package(
             dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The tone-map table's per-pixel walk for HDR video: eight pixels at a time with AVX2
+        // gathers, which Swift's SIMD types cannot express (see CToneMap.h).
+        .target(name: "CToneMap"),
         .target(
             name: "ConvertMedia",
-            dependencies: ["ConvertCore", "CFFmpeg"],
+            dependencies: ["ConvertCore", "CFFmpeg", "CToneMap"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command line shared by both executables: parsing, terminal, batches, and the

@@ -312,6 +312,8 @@ def tonemap_stage(work, binary, quick):
             ("tonemap-stage-hlg", f"Tone-map stage alone, HLG 1080p, {9 * hlg_times} frames", hlg_clip, "arib-std-b67")]:
         workloads.append(Workload(name, title, [
             Contender("offconvert table (tonemap-floor table)", f"{floor} table {path}", ours=True),
+            Contender("offconvert table, scalar kernel (tonemap-floor table-scalar: a CPU without AVX2)",
+                      f"{floor} table-scalar {path}"),
             Contender("zscale chain in-process (tonemap-floor zscale)", f"{floor} zscale {path}"),
             Contender("decode only (tonemap-floor decode)", f"{floor} decode {path}"),
             Contender("ffmpeg CLI, zscale chain to -f null",

@@ -106,9 +106,9 @@ struct ToneMapTableTests {
         #expect(abs(written - source) < 0.1)
     }
 
-    /// A 10-bit frame whose luma rises from code 64 to 940 across `width` columns (every row the
-    /// same), with fixed chroma.
-    static func ramp(width: Int, height: Int, cb: UInt16, cr: UInt16, transfer: AVColorTransferCharacteristic) throws -> Frame {
+    /// An unfilled 10-bit 4:2:0 BT.2020 frame with `transfer` and left chroma siting.
+    static func picture(width: Int, height: Int, transfer: AVColorTransferCharacteristic,
+                        siting: AVChromaLocation = AVCHROMA_LOC_LEFT) throws -> Frame {
         let frame = try Frame()
         let picture = frame.lent
         picture.pointee.format = AV_PIX_FMT_YUV420P10LE.rawValue
@@ -117,8 +117,16 @@ struct ToneMapTableTests {
         picture.pointee.color_trc = transfer
         picture.pointee.color_primaries = AVCOL_PRI_BT2020
         picture.pointee.colorspace = AVCOL_SPC_BT2020_NCL
-        picture.pointee.chroma_location = AVCHROMA_LOC_LEFT
+        picture.pointee.chroma_location = siting
         try #require(av_frame_get_buffer(picture, 0) >= 0)
+        return frame
+    }
+
+    /// A 10-bit frame whose luma rises from code 64 to 940 across `width` columns (every row the
+    /// same), with fixed chroma.
+    static func ramp(width: Int, height: Int, cb: UInt16, cr: UInt16, transfer: AVColorTransferCharacteristic) throws -> Frame {
+        let frame = try picture(width: width, height: height, transfer: transfer)
+        let picture = frame.lent
         for row in 0..<height {
             let y = UnsafeMutableRawPointer(picture.pointee.data.0! + row * Int(picture.pointee.linesize.0)).assumingMemoryBound(to: UInt16.self)
             for x in 0..<width { y[x] = UInt16(64 + (940 - 64) * x / (width - 1)) }
@@ -199,14 +207,15 @@ struct ToneMapTableTests {
         return frame
     }
 
-    /// The planes of a `yuv420p10le` (`bytesPerSample` 2) or `yuv420p` frame, rows packed.
+    /// The planes of a `yuv420p10le` (`bytesPerSample` 2) or `yuv420p` frame, rows packed (an
+    /// odd size's chroma rounded up).
     static func packed(_ frame: Frame, bytesPerSample: Int) -> Data {
         let picture = frame.lent.pointee
         let width = Int(picture.width), height = Int(picture.height)
         var bytes = Data()
         for (base, stride, columns, rows) in [(picture.data.0!, picture.linesize.0, width, height),
-                                              (picture.data.1!, picture.linesize.1, width / 2, height / 2),
-                                              (picture.data.2!, picture.linesize.2, width / 2, height / 2)] {
+                                              (picture.data.1!, picture.linesize.1, (width + 1) / 2, (height + 1) / 2),
+                                              (picture.data.2!, picture.linesize.2, (width + 1) / 2, (height + 1) / 2)] {
             for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns * bytesPerSample) }
         }
         return bytes
@@ -254,6 +263,53 @@ struct ToneMapTableTests {
             // With luma noise the chain downsamples chroma mapped at four different lumas, the
             // table maps it once at their mean: only flat blocks compare chroma.
             #expect(noisyLuma || worst.chroma <= 1, "\(source) chroma: worst error \(worst.chroma) levels")
+        }
+    }
+
+    @Test("The vector kernel gives the scalar kernel's bytes on real clips (left and top-left siting)",
+          arguments: ["video/hlg10-color-test.mp4", "video/regular.mkv", "video/dolbyVision-hdr.MOV"])
+    func vectorMatchesScalarOnClips(_ clip: String) throws {
+        let input = Self.fixture(clip)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vector = directory.appendingPathComponent("vector.yuv").path, scalar = directory.appendingPathComponent("scalar.yuv").path
+        let frames = try ToneMapFloor.run(path: input, mode: .table, rawOutput: vector)
+        #expect(try ToneMapFloor.run(path: input, mode: .tableScalar, rawOutput: scalar) == frames)
+        let ours = try Data(contentsOf: URL(fileURLWithPath: vector))
+        let frameSize = try Self.frameSize(input), reference = try Data(contentsOf: URL(fileURLWithPath: scalar))
+        #expect(frames > 0 && ours.count == frames * frameSize)
+        #expect(ours == reference)
+    }
+
+    @Test("The vector kernel gives the scalar kernel's bytes on random 10-bit pictures of odd and even sizes, both sitings",
+          arguments: [(323, 183), (17, 5), (1, 1), (64, 2), (1920, 1080)])
+    func vectorMatchesScalarOnNoise(_ size: (Int, Int)) throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for (siting, source) in [(AVCHROMA_LOC_LEFT, ToneMapDecision.Source.pq), (AVCHROMA_LOC_TOPLEFT, .hlg)] {
+            // Every code on every axis, so every cell, triangle and tetrahedron is taken; the
+            // top bits of each 16-bit sample are noise too (the kernels must both ignore them).
+            let input = try Self.picture(width: size.0, height: size.1,
+                                         transfer: source == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67, siting: siting)
+            let picture = input.lent.pointee
+            for (base, stride, columns, rows) in [(picture.data.0!, picture.linesize.0, size.0, size.1),
+                                                  (picture.data.1!, picture.linesize.1, (size.0 + 1) / 2, (size.1 + 1) / 2),
+                                                  (picture.data.2!, picture.linesize.2, (size.0 + 1) / 2, (size.1 + 1) / 2)] {
+                for row in 0..<rows {
+                    let samples = UnsafeMutableRawPointer(base + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
+                    for x in 0..<columns {
+                        state ^= state << 13
+                        state ^= state >> 7
+                        state ^= state << 17
+                        samples[x] = UInt16(truncatingIfNeeded: state >> 20)
+                    }
+                }
+            }
+            let vector = try Frame(), scalar = try Frame()
+            try LUTToneMapper(source: source, path: "noise").map(input, into: vector)
+            try LUTToneMapper(source: source, path: "noise", vector: false).map(input, into: scalar)
+            let ours = Self.packed(vector, bytesPerSample: 1)
+            #expect(ours.count == size.0 * size.1 + 2 * ((size.0 + 1) / 2) * ((size.1 + 1) / 2))
+            #expect(ours == Self.packed(scalar, bytesPerSample: 1), "\(size) \(source)")
         }
     }
 

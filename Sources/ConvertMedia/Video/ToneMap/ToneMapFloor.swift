@@ -13,6 +13,8 @@ public enum ToneMapFloor {
         case decode
         /// The table tone mapper (``LUTToneMapper``), as `send-to-windows` runs it.
         case table
+        /// The same table through its scalar kernel, as on a CPU without AVX2 (same bytes).
+        case tableScalar = "table-scalar"
         /// The zscale+tonemap float chain (``ToneMapDecision/filter(for:)``), the fallback.
         case zscale
     }
@@ -66,7 +68,7 @@ public enum ToneMapFloor {
 
         init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: Rational, path: String) throws(ConvertError) {
             self.mode = mode
-            mapper = LUTToneMapper(source: source, path: path)
+            mapper = LUTToneMapper(source: source, path: path, vector: mode != .tableScalar)
             mapped = try Frame()
             let picture = decoder.video
             graph = mode != .zscale ? nil : try FilterGraph(
@@ -79,7 +81,7 @@ public enum ToneMapFloor {
             switch mode {
             case .decode:
                 return
-            case .table:
+            case .table, .tableScalar:
                 try mapper.map(frame, into: mapped)
                 try sink?.write(mapped)
                 mapped.unref()

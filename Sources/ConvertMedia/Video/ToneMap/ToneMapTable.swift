@@ -1,4 +1,5 @@
 import ConvertCore
+internal import CToneMap
 
 /// A 3D table from 10-bit BT.2020 Y'CbCr (PQ or HLG) to 8-bit BT.709 Y'CbCr, built once per clip.
 ///
@@ -28,12 +29,13 @@ import ConvertCore
 /// Outputs are 16-bit (8-bit value × 256), so the interpolation rounds once, at the end.
 struct ToneMapTable: Sendable {
     /// Nodes per axis (the chroma axes of both tables, also Y' in ``chroma``).
-    static let nodes = 65
+    static let nodes = Int(OFFC_TM_NODES)
     /// log2 of the codes per cell (1024 / 64).
     static let cellShift = 4
     /// 10-bit codes: the length of one line of ``luma``.
-    static let codes = 1024
-    /// Output Y' (16-bit), index `(cb * nodes + cr) * codes + y` for node cb, node cr and code y.
+    static let codes = Int(OFFC_TM_CODES)
+    /// Output Y' (16-bit), index `(cb * nodes + cr) * codes + y` for node cb, node cr and code y,
+    /// then `OFFC_TM_LUMA_PADDING` zeros the vector kernel may read past the last line.
     let luma: [UInt16]
     /// Output Cb, Cr per node (16-bit, interleaved), index `2 × ((y * nodes + cb) * nodes + cr)`.
     let chroma: [UInt16]
@@ -76,7 +78,7 @@ struct ToneMapTable: Sendable {
 
     /// The tables being filled, one mapped Cb node picture at a time.
     private struct Storage {
-        var luma = [UInt16](repeating: 0, count: nodes * nodes * codes)
+        var luma = [UInt16](repeating: 0, count: nodes * nodes * codes + Int(OFFC_TM_LUMA_PADDING))
         var chroma = [UInt16](repeating: 0, count: 2 * nodes * nodes * nodes)
         /// The Cb node of the next picture (the graph keeps their order).
         var next = 0
