@@ -245,6 +245,9 @@ int offc_tm_vector_supported(void) { return 0; }
 
 void offc_tm_map_rows(const offc_tm_planes *planes, const offc_tm_table *table, int32_t first, int32_t end,
                       int vector) {
+#if !defined(__x86_64__)
+    (void)vector; // offc_tm_vector_supported() is 0 here, so callers pass 0
+#endif
     for (int32_t j = first; j < end; j++) {
         row r = row_at(planes, j);
         int32_t from = 0;
