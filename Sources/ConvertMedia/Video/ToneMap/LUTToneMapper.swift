@@ -97,12 +97,7 @@ final class LUTToneMapper {
                         table: ToneMapTable) {
         let chromaHeight = (height + 1) / 2
         let workers = min(self.workers, chromaHeight), vector: Int32 = self.vector ? 1 : 0
-        let frame = offc_tm_planes(
-            y: planes.base(0).assumingMemoryBound(to: UInt8.self), cb: planes.base(1).assumingMemoryBound(to: UInt8.self),
-            cr: planes.base(2).assumingMemoryBound(to: UInt8.self), y_stride: planes.stride(0), c_stride: planes.stride(1),
-            out_y: target.base(0).assumingMemoryBound(to: UInt8.self), out_cb: target.base(1).assumingMemoryBound(to: UInt8.self),
-            out_cr: target.base(2).assumingMemoryBound(to: UInt8.self), out_y_stride: target.stride(0),
-            out_c_stride: target.stride(1), width: Int32(width), height: Int32(height), top_left: siting == .topLeft ? 1 : 0)
+        let frame = offc_tm_planes(planes, into: target, width: width, height: height, siting: siting)
         // The vector kernel reads luma entries 32 bits at a time, so one entry past the last line.
         precondition(table.luma.count == ToneMapTable.nodes * ToneMapTable.nodes * ToneMapTable.codes + Int(OFFC_TM_LUMA_PADDING))
         table.luma.withUnsafeBufferPointer { luma in
@@ -130,5 +125,18 @@ private struct Kernel: @unchecked Sendable {
     func map(rows: Range<Int>, vector: Int32) {
         var planes = planes, table = table
         offc_tm_map_rows(&planes, &table, Int32(rows.lowerBound), Int32(rows.upperBound), vector)
+    }
+}
+
+extension offc_tm_planes {
+    /// The kernel's view of a frame's planes, `yuv420p10le` in and `yuv420p` out.
+    fileprivate init(_ source: FramePlanes, into target: FramePlanes, width: Int, height: Int, siting: LUTToneMapper.Siting) {
+        func bytes(_ planes: FramePlanes, _ index: Int) -> UnsafeMutablePointer<UInt8> {
+            planes.base(index).assumingMemoryBound(to: UInt8.self)
+        }
+        self.init(y: bytes(source, 0), cb: bytes(source, 1), cr: bytes(source, 2), y_stride: source.stride(0),
+                  c_stride: source.stride(1), out_y: bytes(target, 0), out_cb: bytes(target, 1), out_cr: bytes(target, 2),
+                  out_y_stride: target.stride(0), out_c_stride: target.stride(1), width: Int32(width), height: Int32(height),
+                  top_left: siting == .topLeft ? 1 : 0)
     }
 }
