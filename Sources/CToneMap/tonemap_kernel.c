@@ -4,6 +4,11 @@
 #include <immintrin.h>
 #endif
 
+// The arithmetic below (fractions `& 15`, weights summing to 16, `>> 12` = 8 bits of value and 4
+// of weight) is written for cells of 16 codes.
+_Static_assert(OFFC_TM_CELL_SHIFT == 4, "the kernels' weights are in sixteenths");
+_Static_assert((OFFC_TM_NODES - 1) << OFFC_TM_CELL_SHIFT == OFFC_TM_CODES, "one node every 16 codes, then 1023");
+
 // Table geometry, in entries. The chroma table's offsets count Cb, Cr pairs.
 enum {
     NODES = OFFC_TM_NODES,

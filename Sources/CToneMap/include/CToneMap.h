@@ -16,6 +16,8 @@
 #define OFFC_TM_NODES 65
 /// 10-bit codes: the length of one luma line.
 #define OFFC_TM_CODES 1024
+/// log2 of the codes per cell (1024 / 64): interpolation weights are in sixteenths.
+#define OFFC_TM_CELL_SHIFT 4
 /// Readable entries the luma table must hold past its last line: the vector kernel reads table
 /// entries 32 bits at a time and keeps the low 16.
 #define OFFC_TM_LUMA_PADDING 1

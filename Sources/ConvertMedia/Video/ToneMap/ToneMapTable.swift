@@ -31,7 +31,7 @@ struct ToneMapTable: Sendable {
     /// Nodes per axis (the chroma axes of both tables, also Y' in ``chroma``).
     static let nodes = Int(OFFC_TM_NODES)
     /// log2 of the codes per cell (1024 / 64).
-    static let cellShift = 4
+    static let cellShift = Int(OFFC_TM_CELL_SHIFT)
     /// 10-bit codes: the length of one line of ``luma``.
     static let codes = Int(OFFC_TM_CODES)
     /// Output Y' (16-bit), index `(cb * nodes + cr) * codes + y` for node cb, node cr and code y,
