@@ -1,9 +1,11 @@
 #include "CJPEGShim.h"
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 // 4:2:0: one MCU row is 16 luma rows and 8 chroma rows.
 enum { luma_rows = 16, chroma_rows = 8 };
@@ -15,10 +17,16 @@ typedef struct {
 } error_state;
 
 struct offc_jpeg_writer {
-    struct jpeg_compress_struct cinfo;
+    struct jpeg_compress_struct cinfo;  // first: the destination callbacks cast cinfo back to the writer
     error_state errors;
+    // The stream, owned here and grown by the destination below. Not jpeg_mem_dest: it frees its
+    // first buffer when it grows one but hands the new pointer back only in jpeg_finish_compress,
+    // so a writer abandoned after a failed band freed the first buffer a second time.
+    struct jpeg_destination_mgr destination;
     unsigned char *stream;
-    unsigned long stream_size;
+    size_t stream_capacity;
+    size_t stream_size;       // bytes written, set by term_destination
+    int broken;               // a libjpeg error left the compressor unusable
     // One MCU row staged, each component padded to whole blocks (width_in_blocks * 8).
     JSAMPLE *staging[3];
     JSAMPROW rows[3][luma_rows];
@@ -39,6 +47,38 @@ static void on_error(j_common_ptr cinfo) {
 static void on_message(j_common_ptr cinfo, int level) {
     (void)cinfo;
     (void)level;  // warnings and trace messages are not failures
+}
+
+enum { initial_stream_bytes = 64 * 1024 };
+
+static void init_destination(j_compress_ptr cinfo) {
+    offc_jpeg_writer *writer = (offc_jpeg_writer *)cinfo;
+    if (writer->stream == NULL) {
+        writer->stream = malloc(initial_stream_bytes);
+        if (writer->stream == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+        writer->stream_capacity = initial_stream_bytes;
+    }
+    writer->destination.next_output_byte = writer->stream;
+    writer->destination.free_in_buffer = writer->stream_capacity;
+}
+
+// libjpeg calls it with the whole buffer full: the stream doubles, realloc keeping what is there.
+static boolean empty_output_buffer(j_compress_ptr cinfo) {
+    offc_jpeg_writer *writer = (offc_jpeg_writer *)cinfo;
+    size_t used = writer->stream_capacity;
+    if (used > SIZE_MAX / 2) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 11);
+    unsigned char *grown = realloc(writer->stream, used * 2);
+    if (grown == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 11);
+    writer->stream = grown;
+    writer->stream_capacity = used * 2;
+    writer->destination.next_output_byte = grown + used;
+    writer->destination.free_in_buffer = used;
+    return TRUE;
+}
+
+static void term_destination(j_compress_ptr cinfo) {
+    offc_jpeg_writer *writer = (offc_jpeg_writer *)cinfo;
+    writer->stream_size = writer->stream_capacity - writer->destination.free_in_buffer;
 }
 
 static void report(const offc_jpeg_writer *writer, char *error, size_t error_size) {
@@ -73,7 +113,10 @@ static void stage(offc_jpeg_writer *writer, int c, uint32_t row, const uint8_t *
 
 static int setup(offc_jpeg_writer *writer, uint32_t width, uint32_t height, int quality) {
     struct jpeg_compress_struct *cinfo = &writer->cinfo;
-    jpeg_mem_dest(cinfo, &writer->stream, &writer->stream_size);
+    writer->destination.init_destination = init_destination;
+    writer->destination.empty_output_buffer = empty_output_buffer;
+    writer->destination.term_destination = term_destination;
+    cinfo->dest = &writer->destination;
     cinfo->image_width = width;
     cinfo->image_height = height;
     cinfo->input_components = 3;
@@ -128,14 +171,35 @@ offc_jpeg_writer *offc_jpeg_writer_start(uint32_t width, uint32_t height, int qu
     return writer;
 }
 
-int offc_jpeg_writer_add(offc_jpeg_writer *writer, const uint8_t *luma, size_t luma_stride, const uint8_t *cb,
-                         const uint8_t *cr, size_t chroma_stride, uint32_t rows, char *error, size_t error_size) {
-    if (rows % 2 != 0 || rows > writer->expected - writer->added) {
-        fail(writer, rows % 2 != 0 ? "an odd number of rows" : "more rows than the picture has");
+// Whether `rows` rows of `width` samples, `stride` apart, lie inside a plane of `length` bytes.
+static int fits(size_t rows, size_t width, size_t stride, size_t length) {
+    if (rows == 0) return 1;
+    if (stride < width || (rows - 1) > (SIZE_MAX - width) / stride) return 0;
+    return (rows - 1) * stride + width <= length;
+}
+
+// Why a band cannot be added, or NULL when it can.
+static const char *refusal(const offc_jpeg_writer *writer, size_t luma_stride, size_t luma_length, size_t chroma_stride,
+                           size_t chroma_length, uint32_t rows) {
+    if (writer->broken) return "the stream failed before";
+    if (rows % 2 != 0) return "an odd number of rows";
+    if (rows > writer->expected - writer->added) return "more rows than the picture has";
+    if (!fits(rows, writer->plane_width[0], luma_stride, luma_length)) return "a luma plane smaller than its rows";
+    if (!fits(rows / 2, writer->plane_width[1], chroma_stride, chroma_length)) return "a chroma plane smaller than its rows";
+    return NULL;
+}
+
+int offc_jpeg_writer_add(offc_jpeg_writer *writer, const uint8_t *luma, size_t luma_stride, size_t luma_length,
+                         const uint8_t *cb, const uint8_t *cr, size_t chroma_stride, size_t chroma_length, uint32_t rows,
+                         char *error, size_t error_size) {
+    const char *refused = refusal(writer, luma_stride, luma_length, chroma_stride, chroma_length, rows);
+    if (refused != NULL) {
+        fail(writer, refused);
         report(writer, error, error_size);
         return -1;
     }
     if (setjmp(writer->errors.jump)) {
+        writer->broken = 1;
         report(writer, error, error_size);
         return -1;
     }
@@ -152,12 +216,13 @@ int offc_jpeg_writer_add(offc_jpeg_writer *writer, const uint8_t *luma, size_t l
 }
 
 int offc_jpeg_writer_finish(offc_jpeg_writer *writer, const uint8_t **data, size_t *size, char *error, size_t error_size) {
-    if (writer->added != writer->expected) {
-        fail(writer, "the picture's rows were not all added");
+    if (writer->broken || writer->added != writer->expected) {
+        fail(writer, writer->broken ? "the stream failed before" : "the picture's rows were not all added");
         report(writer, error, error_size);
         return -1;
     }
     if (setjmp(writer->errors.jump)) {
+        writer->broken = 1;
         report(writer, error, error_size);
         return -1;
     }

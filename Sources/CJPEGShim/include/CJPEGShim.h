@@ -25,11 +25,14 @@ offc_jpeg_writer *_Nullable offc_jpeg_writer_start(uint32_t width, uint32_t heig
 
 /// Adds the next `rows` rows of luma (each `(width + 1) / 2 * 2` samples long, an odd width's
 /// last sample repeated) and their `rows / 2` chroma rows (each `(width + 1) / 2` samples).
-/// `rows` is even; the picture's last band may end with a repeated row to make it so. Returns 0,
-/// or -1 with `error` filled (also when more rows come than the picture has).
-int offc_jpeg_writer_add(offc_jpeg_writer *writer, const uint8_t *luma, size_t luma_stride,
-                         const uint8_t *cb, const uint8_t *cr, size_t chroma_stride, uint32_t rows,
-                         char *error, size_t error_size);
+/// `rows` is even; the picture's last band may end with a repeated row to make it so.
+/// `luma_length` and `chroma_length` are the bytes readable from `luma` and from each of `cb` and
+/// `cr`: rows, strides and lengths are checked against each other before a byte is read. Returns
+/// 0, or -1 with `error` filled (also when more rows come than the picture has, and for every call
+/// after libjpeg failed once).
+int offc_jpeg_writer_add(offc_jpeg_writer *writer, const uint8_t *luma, size_t luma_stride, size_t luma_length,
+                         const uint8_t *cb, const uint8_t *cr, size_t chroma_stride, size_t chroma_length,
+                         uint32_t rows, char *error, size_t error_size);
 
 /// Ends the stream once every row was added; `*data` and `*size` then give it, owned by the
 /// writer until it is freed. Returns 0, or -1 with `error` filled.

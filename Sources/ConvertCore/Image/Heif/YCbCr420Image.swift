@@ -22,6 +22,10 @@ package final class YCbCr420Image: @unchecked Sendable {
     private var lumaStride: Int { chromaWidth * 2 }
     private var lumaRows: Int { chromaHeight * 2 }
     private var sampleBytes: Int { bitDepth > 8 ? 2 : 1 }
+    /// The bytes the luma plane holds, and each chroma plane: what a C call reading the planes
+    /// lent by ``withPlanes(_:)`` is told, so it can check its rows against them.
+    package var lumaByteCount: Int { lumaStride * lumaRows * sampleBytes }
+    package var chromaByteCount: Int { chromaWidth * chromaHeight * sampleBytes }
     private let luma: UnsafeMutableRawPointer
     private let cb: UnsafeMutableRawPointer
     private let cr: UnsafeMutableRawPointer
@@ -38,6 +42,7 @@ package final class YCbCr420Image: @unchecked Sendable {
         let chromaCount = ((width + 1) / 2) * ((height + 1) / 2) * bytes
         cb = .allocate(byteCount: chromaCount, alignment: 16)
         cr = .allocate(byteCount: chromaCount, alignment: 16)
+        assert(lumaByteCount == ((width + 1) / 2 * 2) * ((height + 1) / 2 * 2) * bytes && chromaByteCount == chromaCount)
     }
 
     deinit {

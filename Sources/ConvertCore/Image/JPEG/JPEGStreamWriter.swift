@@ -34,8 +34,8 @@ final class JPEGStreamWriter {
         let status = band.withPlanes { planes, strides in
             // An odd last band lends its repeated padding row too: the plane's height is even.
             offc_jpeg_writer_add(
-                writer, planes[0], Int(strides[0]), planes[1], planes[2], Int(strides[1]), UInt32((band.height + 1) / 2 * 2),
-                &error, error.count)
+                writer, planes[0], Int(strides[0]), band.lumaByteCount, planes[1], planes[2], Int(strides[1]), band.chromaByteCount,
+                UInt32((band.height + 1) / 2 * 2), &error, error.count)
         }
         guard status == 0 else { throw Self.failure(error) }
         rowsAdded += band.height
