@@ -58,4 +58,29 @@ struct MaxPixelsOptionTests {
         let copied = try await CLIRunner.run([command, h264, "--max-pixels", "30000", "-o", directory.path] + target)
         #expect(copied.status == 0, "\(copied.stderr)")
     }
+
+    @Test("with --max-pixels raised, a bomb larger than the memory the process can get is an error naming its size, never a trap", arguments: [
+        ["convert", "bomb-65500x65500.jpg", "--to", "png"], ["compress-photos", "bomb-65500x65500.jpg", "--target-size", "100KB"],
+        ["convert", "gif-screen-65535.gif", "--to", "webp"], ["convert", "bomb-100000x100000.png", "--to", "jpg"],
+        ["heic-to-jpg", "bomb-20000x20000.heic"],
+    ])
+    func bombsOverMemory(arguments: [String]) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-memory-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(
+            atPath: CLIRunner.media.appendingPathComponent("generated/bombs/" + arguments[1]).path,
+            toPath: directory.appendingPathComponent(arguments[1]).path)
+        // 3 GB of address space: the ceiling whatever the machine has (a 20000x20000 picture
+        // needs 3.2 GB at the least), as a container's or a ulimit's would be.
+        let limited = ["-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", CLIRunner.executable.path]
+        let outcome = try await CLIRunner.run(
+            limited + arguments + ["--max-pixels", "20000000000", "-o", "out"], executable: URL(fileURLWithPath: "/bin/sh"),
+            directory: directory)
+        #expect(outcome.status == 1, "\(outcome.status): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("Not enough memory for a "), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Fatal error"), "\(outcome.stderr)")
+        let outputs = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+        #expect(outputs.isEmpty, "left behind: \(outputs)")
+    }
 }

@@ -21,7 +21,8 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let unsupported = Category("unsupported")
         /// The request itself is invalid: an option out of range, a target that cannot be met.
         public static let request = Category("request")
-        /// Writing failed for a reason outside the file: no space left, read-only folder, I/O error.
+        /// Failed for a reason outside the file: no space left, read-only folder, I/O error, not
+        /// enough memory for the picture.
         public static let device = Category("device")
         /// The job was cancelled; nothing was written.
         public static let cancelled = Category("cancelled")

@@ -41,7 +41,7 @@ extension ConvertError.Code {
     /// `decode.failed`.
     public static let decodeFailed = ConvertError.Code("decode.failed")
 
-    // MARK: device: Writing failed for a reason outside the file (space, permissions, I/O).
+    // MARK: device: Failed for a reason outside the file (space, permissions, I/O, memory).
 
     /// `device.create`.
     public static let deviceCreate = ConvertError.Code("device.create")
@@ -51,6 +51,9 @@ extension ConvertError.Code {
     public static let deviceFfmpeg = ConvertError.Code("device.ffmpeg")
     /// `device.full`.
     public static let deviceFull = ConvertError.Code("device.full")
+    /// `device.memory`: a picture larger than the memory this process can get (RAM and swap,
+    /// its cgroup's limit, its rlimits).
+    public static let deviceMemory = ConvertError.Code("device.memory")
     /// `device.io`.
     public static let deviceIo = ConvertError.Code("device.io")
     /// `device.write`.

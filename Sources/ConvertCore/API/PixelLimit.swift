@@ -19,12 +19,15 @@ public enum PixelLimit {
     }
 
     /// Throws ``exceeded(width:height:limit:path:)`` unless a `width`×`height` picture fits in
-    /// `limit` pixels. Negative sizes come from damaged headers and are refused too.
+    /// `limit` pixels, and `device.memory` unless it fits in the memory this process can get
+    /// (``MemoryCeiling``), whatever the limit says. Negative sizes come from damaged headers and
+    /// are refused too.
     package static func check(width: Int, height: Int, limit: Int, path: String) throws(ConvertError) {
         guard width >= 0, height >= 0 else {
             throw ConvertError(.input, code: .inputCorrupt, message: "\(path) declares a negative picture size.", path: path)
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > limit { throw exceeded(width: width, height: height, limit: limit, path: path) }
+        try MemoryCeiling.check(width: width, height: height, path: path)
     }
 }

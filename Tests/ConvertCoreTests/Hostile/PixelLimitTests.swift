@@ -97,4 +97,20 @@ struct PixelLimitTests {
         #expect(throws: Never.self) { try PixelLimit.check(width: 16383, height: 16383, limit: PixelLimit.defaultMaxPixels, path: "x") }
         #expect(throws: ConvertError.self) { try PixelLimit.check(width: 16384, height: 16383, limit: PixelLimit.defaultMaxPixels, path: "x") }
     }
+
+    @Test("over the memory ceiling a picture is device.memory with its size, whatever the pixel limit; within it, nothing is thrown")
+    func memoryCeiling() throws {
+        let ceiling = 1 << 30
+        #expect(throws: Never.self) { try MemoryCeiling.check(width: 8000, height: 8000, path: "a.jpg", ceiling: ceiling) }
+        for (width, height) in [(20_000, 20_000), (Int.max / 2, 3), (1 << 40, 1 << 40)] {
+            do {
+                try MemoryCeiling.check(width: width, height: height, path: "a.jpg", ceiling: ceiling)
+                Issue.record("\(width)x\(height) passed")
+            } catch {
+                #expect(error.code == .deviceMemory && error.category == .device)
+                #expect(error.message.contains("\(width)×\(height)") && error.message.contains("a.jpg"), "\(error.message)")
+            }
+        }
+        #expect(MemoryCeiling.bytes > 1 << 30, "this machine's ceiling: \(MemoryCeiling.bytes)")
+    }
 }

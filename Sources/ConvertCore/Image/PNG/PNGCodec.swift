@@ -12,6 +12,12 @@ enum PNGCodec {
 
     /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
     static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
+        // IHDR is the first chunk (PNG 11.2.2): its size is checked against the limit and the
+        // machine's memory before libpng allocates and fills the rows.
+        if data.count >= 24, data[12..<16].elementsEqual("IHDR".utf8) {
+            func word(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            try PixelLimit.check(width: word(16), height: word(20), limit: maxPixels, path: path)
+        }
         var image = offc_png_image()
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBufferPointer { buffer in
