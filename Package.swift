@@ -92,6 +92,14 @@ let package = Package(
             path: "Benchmarks/ToneMapFloor",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Fuzzing only: the decode and encode pipelines on arbitrary bytes through the public
+        // API (Fuzz/pipelines builds it with libFuzzer and AddressSanitizer; replays anywhere).
+        .executableTarget(
+            name: "pipeline-fuzz",
+            dependencies: ["ConvertCore", "ConvertMedia"],
+            path: "Fuzz/Pipelines",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "ConvertCoreTests",
             dependencies: ["ConvertCore", "ConvertMedia"],
