@@ -42,6 +42,10 @@ struct CrasherCommandTests {
             return
         }
         #expect(outputs.count == 1, "\(outputs)")
+        if command == ["heic-to-jpg"] {
+            // The direct path found the damaged tile and says the picture is libheif's concealment.
+            #expect((outcome.stdout + outcome.stderr).contains("damaged data: converted what decodes"), "\(outcome.stdout) \(outcome.stderr)")
+        }
         let output = directory.appendingPathComponent("out/" + (outputs.first ?? "")).path
         // An independent decoder reads every pixel of the picture written.
         switch command.last {

@@ -22,21 +22,29 @@ extension PhotoConverter {
         defer { _ = try? pendingGainMap?.wait() }
         // The map starts once the primary is decoded: the decode keeps every core busy, the
         // primary's JPEG encode only one, and the map's decode and encode fit beside it.
-        let stream = try directStream(request, source: source, opened: opened, reporter: reporter, cancellation: cancellation) {
+        var damaged = false
+        let stream = try directStream(
+            request, source: source, opened: opened, reporter: reporter, cancellation: cancellation, damaged: &damaged
+        ) {
             pendingGainMap = startGainMap(request, source: source, cancellation: cancellation)
         }
         guard let stream else { return nil }
         return try writeDirectJPEG(
-            stream, source: source, pendingGainMap: pendingGainMap, request: request, reporter: reporter, cancellation: cancellation)
+            stream, source: source, pendingGainMap: pendingGainMap, request: request, reporter: reporter, cancellation: cancellation,
+            notes: damaged ? [damagedNote] : [])
     }
+
+    /// Said when a tile of the photo did not decode cleanly and libheif's decode (which conceals
+    /// what it cannot read) was written instead.
+    static let damagedNote = "damaged data: converted what decodes (some areas may look wrong)"
 
     /// Puts the direct path's JPEG file together (the stream, its metadata segments and colour
     /// profile, the gain map as Ultra HDR when one was encoded beside it) and writes it.
     private static func writeDirectJPEG(
         _ stream: [UInt8], source: DirectSource, pendingGainMap: PendingGainMap?, request: PhotoRequest,
-        reporter: ProgressReporter, cancellation: CancellationFlag
+        reporter: ProgressReporter, cancellation: CancellationFlag, notes: [String]
     ) throws(ConvertError) -> JobResult {
-        var notes: [String] = []
+        var notes = notes
         var icc = source.icc
         if icc == nil, let nclx = source.nclx, let generated = ColorProfiles.icc(for: nclx) {
             icc = generated.icc
@@ -73,7 +81,7 @@ extension PhotoConverter {
     /// put together.
     private static func directStream(
         _ request: PhotoRequest, source: DirectSource, opened: OpenedPhoto, reporter: ProgressReporter,
-        cancellation: CancellationFlag, decoded: () -> Void
+        cancellation: CancellationFlag, damaged: inout Bool, decoded: () -> Void
     ) throws(ConvertError) -> [UInt8]? {
         // A banded picture is decoded and encoded together: what waits for the decode starts
         // beside the bands.
@@ -95,6 +103,7 @@ extension PhotoConverter {
                 && HeifYCbCrDecoder.jpegMatrices.contains(planes.matrix):
                 start()
                 return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
+            case .damagedTile: damaged = true
             default: break
             }
         }

@@ -51,6 +51,23 @@ struct BandedJPEGTests {
                     try encoder.encodeYUV420(planes: planes, strides: strides, width: decoded.image.width, height: decoded.image.height, quality: quality)
                 }
                 #expect(stream == whole)
+            case .damagedTile:
+                Issue.record("\(fixture): a tile did not decode")
+            }
+        }
+    }
+
+    @Test("a grid with a damaged tile ends its bands early as damagedTile, whose planes and stream are all freed once",
+          arguments: ["pug-flipped-1.heic", "IMG_5195-flipped.HEIC", "xiaomi-flipped.heic"])
+    func damagedTile(name: String) throws {
+        let file = try #require(try HeifFile.open(path: Fixtures.generated("crashers/" + name)))
+        for threads in [1, 2] {
+            let outcome = try HeifYCbCrDecoder.jpeg(
+                file, item: file.primaryID, threads: threads, maxPixels: PixelLimit.defaultMaxPixels, quality: 85,
+                cancellation: CancellationFlag())
+            guard case .damagedTile? = outcome else {
+                Issue.record("\(name), \(threads) threads: \(String(describing: outcome))")
+                continue
             }
         }
     }

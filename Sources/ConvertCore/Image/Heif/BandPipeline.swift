@@ -28,6 +28,7 @@ final class BandPipeline: @unchecked Sendable {
     /// Each band's YCbCr signalling, once its first tile is decoded.
     private var signalling: [(fullRange: Bool, matrix: Int)?]
     private var failed = false
+    private var tileFailed = false
 
     /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
     init(_ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int, cancellation: CancellationFlag) {
@@ -54,6 +55,14 @@ final class BandPipeline: @unchecked Sendable {
         while remaining[index] > 0 && !failed { condition.wait() }
         guard !failed, let image = images[index], let signalling = signalling[index] else { return nil }
         return (image, signalling)
+    }
+
+    /// Whether a tile did not decode cleanly to the grid's tile (a damaged stream), once
+    /// ``band(_:)`` gave nil.
+    var hadDamagedTile: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return tileFailed
     }
 
     /// Frees band `index` (after its encode), letting the workers start the band after the next.
@@ -117,6 +126,7 @@ final class BandPipeline: @unchecked Sendable {
             signalling[band] = decoded
         } else {
             failed = true
+            tileFailed = tileFailed || decoded == nil
         }
         remaining[band] -= 1
         condition.broadcast()

@@ -6,6 +6,9 @@ extension HeifYCbCrDecoder {
         /// The whole picture's planes, for a picture that is not banded (a single coded image,
         /// more than one transform): the caller encodes them.
         case planes(Decoded)
+        /// A tile of the banded picture did not decode cleanly (a damaged stream): the caller
+        /// lets libheif decode what it can, and says so.
+        case damagedTile
     }
 
     /// HEIC → JPEG for the direct path: a grid is decoded one row of tiles at a time (one column,
@@ -44,7 +47,7 @@ extension HeifYCbCrDecoder {
         for index in 0..<bands.count {
             guard let (band, signalling) = pipeline.band(index) else {
                 try cancellation.check()
-                return nil
+                return pipeline.hadDamagedTile ? .damagedTile : nil
             }
             guard agreed == nil || agreed! == signalling else { return nil }
             agreed = signalling
