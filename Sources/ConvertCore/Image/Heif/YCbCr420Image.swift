@@ -24,8 +24,8 @@ package final class YCbCr420Image: @unchecked Sendable {
     private var sampleBytes: Int { bitDepth > 8 ? 2 : 1 }
     /// The bytes the luma plane holds, and each chroma plane: what a C call reading the planes
     /// lent by ``withPlanes(_:)`` is told, so it can check its rows against them.
-    package var lumaByteCount: Int { lumaStride * lumaRows * sampleBytes }
-    package var chromaByteCount: Int { chromaWidth * chromaHeight * sampleBytes }
+    package let lumaByteCount: Int
+    package let chromaByteCount: Int
     private let luma: UnsafeMutableRawPointer
     private let cb: UnsafeMutableRawPointer
     private let cr: UnsafeMutableRawPointer
@@ -38,11 +38,11 @@ package final class YCbCr420Image: @unchecked Sendable {
         self.height = height
         self.bitDepth = bitDepth
         let bytes = bitDepth > 8 ? 2 : 1
-        luma = .allocate(byteCount: ((width + 1) / 2 * 2) * ((height + 1) / 2 * 2) * bytes, alignment: 16)
-        let chromaCount = ((width + 1) / 2) * ((height + 1) / 2) * bytes
-        cb = .allocate(byteCount: chromaCount, alignment: 16)
-        cr = .allocate(byteCount: chromaCount, alignment: 16)
-        assert(lumaByteCount == ((width + 1) / 2 * 2) * ((height + 1) / 2 * 2) * bytes && chromaByteCount == chromaCount)
+        lumaByteCount = ((width + 1) / 2 * 2) * ((height + 1) / 2 * 2) * bytes
+        chromaByteCount = ((width + 1) / 2) * ((height + 1) / 2) * bytes
+        luma = .allocate(byteCount: lumaByteCount, alignment: 16)
+        cb = .allocate(byteCount: chromaByteCount, alignment: 16)
+        cr = .allocate(byteCount: chromaByteCount, alignment: 16)
     }
 
     deinit {
