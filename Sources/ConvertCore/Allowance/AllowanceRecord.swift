@@ -1,11 +1,11 @@
 import FoundationEssentials
 
-/// What the `allowance` file holds: today's count, the latest time ever seen, and the
-/// reservations of conversions in flight.
+/// What the `allowance` file holds: today's count, the latest time ever seen, the reservations of
+/// conversions in flight, the batches charged lately, and a generation that only grows.
 ///
-/// On disk it is one line of JSON followed by a line with the hex HMAC-SHA256 of that JSON's
-/// exact bytes under the install's 32-byte `secret` (a separate 0600 file). The MAC covers the
-/// bytes as written, so no canonical re-encoding is needed to check it.
+/// On disk it is sealed (``SealedJSON``) under the install's 32-byte `secret` (a separate 0600
+/// file). Version 1 records (no generation, no charged batches) are read and rewritten as
+/// version 2.
 package struct AllowanceRecord: Codable, Equatable, Sendable {
     /// One conversion (or batch) that reserved a slot and has not yet committed or released it.
     package struct Entry: Codable, Equatable, Sendable {
@@ -15,8 +15,24 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
         var holder: ProcessIdentity
     }
 
+    /// A batch that was charged: finishing it later (after a kill or Ctrl-C) is free.
+    package struct ChargedBatch: Codable, Equatable, Sendable {
+        /// The batch's key (its journal's name and how often it completed before).
+        package var key: String
+        /// The local day it was charged on; kept for ``AllowanceRecord/chargedRetentionDays``.
+        package var day: String
+    }
+
+    /// The layout version written.
+    package static let currentVersion = 2
+    /// How many days a charged batch is remembered: as long as its resume journal is kept.
+    static let chargedRetentionDays = 31
+
     /// Layout version of this record.
-    package var version = 1
+    package var version = AllowanceRecord.currentVersion
+    /// Grows by one with every change to what is charged. The witness beside the state folder
+    /// keeps the highest generation written, so an older copy of this file put back is found out.
+    package var generation = 0
     /// The local day (`yyyy-MM-dd`) `used` counts.
     package var day: String
     /// Conversions charged on `day`.
@@ -24,42 +40,56 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
     /// The latest clock reading any run saw (seconds since 1970). Time never goes back below
     /// it, so moving the clock back cannot return to a day with allowance left.
     var highWater: Double
-    /// The record was found edited or corrupt on `day`: no free conversions until the next day.
+    /// The record was found edited, replayed or corrupt on `day`: no free conversions until the
+    /// next day.
     package var damaged: Bool
     /// Reservations in flight; they count against the day like charged conversions.
     var reservations: [Entry]
+    /// Batches charged in the last ``chargedRetentionDays`` days.
+    package var charged: [ChargedBatch] = []
 
-    /// Whether `other` charges the same: the same day, count and damage, whatever reservations
-    /// and high-water mark either has.
+    init(day: String, used: Int, highWater: Double, damaged: Bool, reservations: [Entry]) {
+        self.day = day
+        self.used = used
+        self.highWater = highWater
+        self.damaged = damaged
+        self.reservations = reservations
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, generation, day, used, highWater, damaged, reservations, charged
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        generation = try container.decodeIfPresent(Int.self, forKey: .generation) ?? 0
+        day = try container.decode(String.self, forKey: .day)
+        used = try container.decode(Int.self, forKey: .used)
+        highWater = try container.decode(Double.self, forKey: .highWater)
+        damaged = try container.decode(Bool.self, forKey: .damaged)
+        reservations = try container.decode([Entry].self, forKey: .reservations)
+        charged = try container.decodeIfPresent([ChargedBatch].self, forKey: .charged) ?? []
+    }
+
+    /// Whether `other` charges the same: the same day, count, damage and charged batches,
+    /// whatever reservations and high-water mark either has.
     func chargesEqual(_ other: AllowanceRecord) -> Bool {
         version == other.version && day == other.day && used == other.used && damaged == other.damaged
+            && charged == other.charged
     }
 
     /// The file contents: JSON line, MAC line.
     func sealed(secret: [UInt8]) throws(ConvertError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json: Data
-        do { json = try encoder.encode(self) } catch {
-            throw ConvertError.wrapping(error)
-        }
-        guard let mac = Crypto.hmacSHA256(key: secret, data: Array(json)) else {
-            throw ConvertError(.internal, code: .internalError, message: "Could not protect the allowance record.")
-        }
-        return Array(json) + Array("\n".utf8) + Array(Crypto.hex(mac).utf8) + Array("\n".utf8)
+        try SealedJSON.seal(self, domain: "", secret: secret)
     }
 
-    /// The record in `bytes` if its MAC is right and it decodes; nil for anything else
-    /// (truncated, edited, written under another secret, not JSON).
+    /// The record in `bytes` if its MAC is right, it decodes and its values make sense; nil for
+    /// anything else (truncated, edited, written under another secret, not JSON).
     static func unsealed(_ bytes: [UInt8], secret: [UInt8]) -> AllowanceRecord? {
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.count == 3, lines[2].isEmpty else { return nil }
-        let json = Array(lines[0])
-        guard let expected = Crypto.hmacSHA256(key: secret, data: json),
-            Crypto.constantTimeEqual(Array(Crypto.hex(expected).utf8), Array(lines[1]))
-        else { return nil }
-        guard let record = try? JSONDecoder().decode(AllowanceRecord.self, from: Data(json)), record.version == 1,
-            record.used >= 0, record.highWater.isFinite
+        guard let record = SealedJSON.unseal(AllowanceRecord.self, bytes, domain: "", secret: secret),
+            (1...currentVersion).contains(record.version), record.used >= 0, record.generation >= 0,
+            record.highWater.isFinite
         else { return nil }
         return record
     }

@@ -188,69 +188,115 @@ public final class AllowanceStore: Sendable {
     }
 
     /// Locks the folder, loads and normalises the record, runs `body`, and writes the record
-    /// back if it changed.
+    /// (and its witness) back if it changed.
     fileprivate func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
         let folder = try StateDirectory(path: directory)
         return try folder.withLock { () throws(ConvertError) -> T in
             folder.removeStaleTemporaries()
-            var secret = try folder.read("secret")
-            let stored = try folder.read("allowance")
-            var writeSecret = false
-            if secret?.count != 32 {
-                var generator = SystemRandomNumberGenerator()
-                secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-                writeSecret = true
-            }
-            let key = secret ?? []
-            let clockNow = clock()
-            var loaded: AllowanceRecord?
-            if let stored, !writeSecret { loaded = AllowanceRecord.unsealed(stored, secret: key) }
-            let freshInstall = stored == nil && writeSecret
-            let original = loaded
-            var record: AllowanceRecord
-            if let loaded {
-                record = loaded
-            } else {
-                // A record that is missing next to an existing secret, or that does not verify,
-                // was deleted, truncated or edited: fail closed for today. Only a folder with
-                // neither file is a new install.
-                record = AllowanceRecord(
-                    day: dayKey(clockNow), used: freshInstall ? 0 : dailyLimit,
-                    highWater: clockNow.timeIntervalSince1970, damaged: !freshInstall, reservations: [])
-            }
-            let now = max(clockNow, Date(timeIntervalSince1970: record.highWater))
-            record.highWater = now.timeIntervalSince1970
-            let today = dayKey(now)
-            // Keys are yyyy-MM-dd, so string order is date order; a time-zone change that makes
-            // "today" earlier than the stored day never rolls back.
-            if today > record.day {
-                record.day = today
-                record.used = 0
-                record.damaged = false
-            }
-            record.reservations.removeAll { !$0.holder.isRunning }
-
-            var license: License?
-            var licenseProblem: String?
-            if let bytes = try folder.read("license") {
-                do throws(ConvertError) { license = try License.verify(bytes, key: licenseKey, now: now, path: nil) } catch {
-                    licenseProblem = error.message
-                }
-            }
+            let witnessFolder = try StateDirectory(path: AllowanceWitness.folder(for: directory))
+            witnessFolder.removeStaleTemporaries()
+            let loaded = try load(folder, witnessFolder: witnessFolder)
+            var record = loaded.record
+            let now = max(clock(), Date(timeIntervalSince1970: record.highWater))
+            normalise(&record, now: now)
+            let (license, licenseProblem) = try self.license(in: folder, now: now)
             var state = State(
                 directory: folder, record: record, now: now, resetsAt: nextMidnight(after: now), license: license,
                 licenseProblem: licenseProblem)
             let result = try body(&state)
-            if writeSecret { try folder.write("secret", key) }
-            if writeSecret || state.record != original {
-                // Only a change to what is charged must survive a power cut. A reservation or the
-                // clock's high-water mark alone may be lost with the previous record coming back:
-                // a lost reservation frees itself anyway. That saves a folder fsync on every
-                // reservation and every release of one.
-                let durable = writeSecret || original.map { !$0.chargesEqual(state.record) } ?? true
-                try folder.write("allowance", state.record.sealed(secret: key), durable: durable)
-            }
+            try save(state.record, loaded: loaded, folder: folder, witnessFolder: witnessFolder)
             return result
+        }
+    }
+
+    /// What ``load(_:witnessFolder:)`` found.
+    private struct Loaded {
+        var secret: [UInt8]
+        /// The secret is new and must be written.
+        var newSecret: Bool
+        /// The record as stored, when it verified and its witness accepts it.
+        var original: AllowanceRecord?
+        /// The record to work on: the original, or a fresh or damaged one.
+        var record: AllowanceRecord
+        var witness: AllowanceWitness?
+    }
+
+    /// Reads the secret, the record and its witness. A record that is missing next to an existing
+    /// secret, that does not verify, or that its witness shows to be an older copy put back, was
+    /// deleted, edited or replayed: today fails closed. Only a folder with neither file, and no
+    /// witness of an earlier install, is a new install.
+    private func load(_ folder: StateDirectory, witnessFolder: StateDirectory) throws(ConvertError) -> Loaded {
+        var secret = try folder.read("secret") ?? []
+        let stored = try folder.read("allowance")
+        let witnessBytes = try witnessFolder.read("allowance")
+        let newSecret = secret.count != 32
+        if newSecret {
+            var generator = SystemRandomNumberGenerator()
+            secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        }
+        let witness = newSecret ? nil : witnessBytes.flatMap { AllowanceWitness.unsealed($0, secret: secret) }
+        let verified = newSecret ? nil : stored.flatMap { AllowanceRecord.unsealed($0, secret: secret) }
+        let accepted = verified.flatMap {
+            AllowanceWitness.accepts($0, witness: witness, bytesFound: witnessBytes != nil) ? $0 : nil
+        }
+        if let accepted {
+            return Loaded(secret: secret, newSecret: newSecret, original: accepted, record: accepted, witness: witness)
+        }
+        let freshInstall = stored == nil && newSecret && witnessBytes == nil
+        let now = clock()
+        var record = AllowanceRecord(
+            day: dayKey(now), used: freshInstall ? 0 : dailyLimit, highWater: now.timeIntervalSince1970,
+            damaged: !freshInstall, reservations: [])
+        // The replayed record's batches were charged: finishing one stays free.
+        record.charged = verified?.charged ?? []
+        record.generation = max(verified?.generation ?? 0, witness?.generation ?? 0)
+        return Loaded(secret: secret, newSecret: newSecret, original: nil, record: record, witness: witness)
+    }
+
+    /// Moves `record` to `now`: time never below the high-water mark, a new day resets the count
+    /// and the damage, dead processes' reservations are freed, old charged batches forgotten.
+    private func normalise(_ record: inout AllowanceRecord, now: Date) {
+        record.version = AllowanceRecord.currentVersion
+        record.highWater = now.timeIntervalSince1970
+        let today = dayKey(now)
+        // Keys are yyyy-MM-dd, so string order is date order; a time-zone change that makes
+        // "today" earlier than the stored day never rolls back.
+        if today > record.day {
+            record.day = today
+            record.used = 0
+            record.damaged = false
+        }
+        record.reservations.removeAll { !$0.holder.isRunning }
+        let oldest = dayKey(now.addingTimeInterval(-Double(AllowanceRecord.chargedRetentionDays) * 86_400))
+        record.charged.removeAll { $0.day < oldest }
+    }
+
+    /// The stored licence and whether it applies now.
+    private func license(in folder: StateDirectory, now: Date) throws(ConvertError) -> (License?, String?) {
+        guard let bytes = try folder.read("license") else { return (nil, nil) }
+        do throws(ConvertError) { return (try License.verify(bytes, key: licenseKey, now: now, path: nil), nil) } catch {
+            return (nil, error.message)
+        }
+    }
+
+    /// Writes what changed: the secret, the record, then its witness.
+    private func save(
+        _ updated: AllowanceRecord, loaded: Loaded, folder: StateDirectory, witnessFolder: StateDirectory
+    ) throws(ConvertError) {
+        if loaded.newSecret { try folder.write("secret", loaded.secret) }
+        var record = updated
+        // Only a change to what is charged must survive a power cut, and only that moves the
+        // generation on. A reservation or the clock's high-water mark alone may be lost with the
+        // previous record coming back: a lost reservation frees itself anyway. That saves a
+        // folder fsync on every reservation and every release of one.
+        let durable = loaded.newSecret || loaded.original.map { !$0.chargesEqual(record) } ?? true
+        if durable { record.generation = max(record.generation, loaded.witness?.generation ?? 0) + 1 }
+        if loaded.newSecret || record != loaded.original {
+            try folder.write("allowance", record.sealed(secret: loaded.secret), durable: durable)
+        }
+        let witness = AllowanceWitness(record)
+        if witness != loaded.witness {
+            try witnessFolder.write("allowance", witness.sealed(secret: loaded.secret))
         }
     }
 
@@ -275,7 +321,9 @@ public final class AllowanceStore: Sendable {
         return bytes
     }
 
-    package func commit(_ id: String) throws(ConvertError) {
+    /// Charges reservation `id`; with `batch`, remembers the batch as charged (see
+    /// ``hasCharged(batch:)``).
+    package func commit(_ id: String, batch: String? = nil) throws(ConvertError) {
         try transaction { state throws(ConvertError) in
             if let index = state.record.reservations.firstIndex(where: { $0.id == id }) {
                 state.record.reservations.remove(at: index)
@@ -285,86 +333,32 @@ public final class AllowanceStore: Sendable {
                 // backup); the output exists, so charge it anyway, within the day's limit.
                 state.record.used = min(dailyLimit, state.record.used + 1)
             }
+            if let batch, !state.record.charged.contains(where: { $0.key == batch }) {
+                state.record.charged.append(.init(key: batch, day: state.record.day))
+            }
         }
+    }
+
+    /// Gives back the charge of `batch` taken today, when the output it was taken for could not
+    /// be placed after all.
+    package func refund(batch: String) throws(ConvertError) {
+        try transaction { state throws(ConvertError) in
+            guard let index = state.record.charged.firstIndex(where: { $0.key == batch && $0.day == state.record.day })
+            else { return }
+            state.record.charged.remove(at: index)
+            if !state.record.damaged { state.record.used = max(0, state.record.used - 1) }
+        }
+    }
+
+    /// Whether `batch` was charged in the last month: finishing it after an interruption is
+    /// the same conversion, and free.
+    package func hasCharged(batch: String) throws(ConvertError) -> Bool {
+        try transaction { state throws(ConvertError) in state.record.charged.contains { $0.key == batch } }
     }
 
     package func release(_ id: String) throws(ConvertError) {
         try transaction { state throws(ConvertError) in
             state.record.reservations.removeAll { $0.id == id }
-        }
-    }
-}
-
-/// One reserved conversion: commit it once an output is in place, release it otherwise.
-///
-/// A reservation that is neither committed nor released is released when it is deinitialised;
-/// if the process dies first, the next run frees it.
-public final class AllowanceReservation: Sendable {
-    private enum Phase { case open, committed, released }
-
-    private let store: AllowanceStore
-    /// The slot's id; nil on an unlocked install, where nothing is counted.
-    private let id: String?
-    private let phase = Mutex(Phase.open)
-    private let placed = Atomic<Bool>(false)
-
-    package init(store: AllowanceStore, id: String?) {
-        self.store = store
-        self.id = id
-    }
-
-    deinit {
-        // Releasing takes the store's lock and syncs the disk: never on the thread that happened
-        // to drop the last reference, which may be one of the cooperative pool's. If the process
-        // ends first, the lost reservation expires by itself.
-        if phase.withLock({ $0 == .open }), let id {
-            let store = store
-            BlockingExecutor.shared.submit { try? store.release(id) }
-        }
-    }
-
-    /// Whether this reservation is on an unlocked install and charges nothing.
-    public var isUnlimited: Bool { id == nil }
-
-    /// Records that an output was moved into place and charges the reservation right away (the
-    /// first time), so killing the process after outputs are in place does not make them free.
-    /// If that charge cannot be written now, ``AllowanceStore/withAllowance(_:)`` retries it at
-    /// the end. Safe to call from concurrent batch items. The first call returns once the charge
-    /// is on disk (one locked, fsynced update, made on a thread of its own so that many jobs
-    /// charging at once never hold the cooperative pool); later calls return at once.
-    public func outputPlaced() async {
-        guard !placed.exchange(true, ordering: .relaxed) else { return }
-        _ = try? await runBlocking { _ in try self.commit() }
-    }
-
-    /// Charges the reservation. Call once the output is in place. A second call does nothing.
-    public func commit() throws(ConvertError) {
-        guard transition(to: .committed), let id else { return }
-        do { try store.commit(id) } catch {
-            phase.withLock { $0 = .open }
-            throw error
-        }
-    }
-
-    /// Gives the slot back without charging (failure, cancellation). A second call, or a call
-    /// after ``commit()``, does nothing.
-    public func release() throws(ConvertError) {
-        guard transition(to: .released), let id else { return }
-        try store.release(id)
-    }
-
-    /// Commits if an output was placed (unless that already happened), releases otherwise.
-    package func finish() throws(ConvertError) {
-        if placed.load(ordering: .relaxed) { try commit() } else { try release() }
-    }
-
-    /// Moves from open to `next`; false if the reservation was already settled. A commit whose
-    /// write failed returns to open so it can be retried.
-    private func transition(to next: Phase) -> Bool {
-        phase.withLock { phase in
-            guard phase == .open else { return false }
-            phase = next
-            return true
         }
     }
 }

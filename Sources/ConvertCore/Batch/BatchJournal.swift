@@ -23,42 +23,64 @@ import Glibc
 ///
 /// While a batch runs it holds an exclusive lock on its journal: the same batch started twice
 /// at once fails with `batch.running` instead of converting everything twice.
+///
+/// Every line is also appended to a mirror (`NAME.mirror`, never flushed on its own), and each
+/// finished output is recorded with its size and a digest of its content (``ContentDigest``). A
+/// journal that was truncated, edited or garbled is told from its mirror (``isDamaged``); the
+/// items either one records, whose outputs are still there with that content, count as done,
+/// so a damaged journal never makes a re-run convert them again into `photo (2).jpg`.
 package final class BatchJournal: Sendable {
     /// One item: finished, or (with ``started`` set) begun, with its planned destination.
     package struct Entry: Codable, Equatable {
         package var index: Int
         package var input: String
         var inputSize: Int64
-        fileprivate var inputModified: Double
+        var inputModified: Double
         package var outputs: [Output]
         /// When the item started (seconds since 1970); nil on a finished entry.
         package var started: Double?
         /// The input made absolute, so other batches of the same recipe recognise it.
-        fileprivate var absoluteInput: String?
+        var absoluteInput: String?
     }
 
     /// An output as recorded.
     package struct Output: Codable, Equatable {
         package var path: String
         package var bytes: Int64
+        /// The ``ContentDigest`` of the output as written; nil in journals from before digests.
+        var digest: String?
+
+        /// Whether the file at ``path`` is still this output: its size and, when recorded, its
+        /// content digest.
+        func isPresent() -> Bool {
+            guard let (size, _) = BatchJournal.fingerprint(path), size == bytes else { return false }
+            return digest == nil || ContentDigest.of(path) == digest
+        }
     }
 
     /// The journal file.
     package let path: String
+    /// Its mirror, holding the same lines.
+    package let mirrorPath: String
     private let descriptor: Int32
+    private let mirrorDescriptor: Int32
     private let entries: [Int: Entry]
-    /// Finished items of other batches with the same recipe, by absolute input path.
-    private let earlier: [String: Entry]
+    /// The mirror's entries, tried when the journal's do not match the outputs.
+    private let mirrored: [Int: Entry]
+    /// Whether the journal or its mirror was found truncated, edited or garbled.
+    package let isDamaged: Bool
+    /// The key the free tier charges this batch under: its journal's name and how often it
+    /// completed before, so finishing an interrupted run is found charged, while running a
+    /// completed batch again (to remake deleted outputs) is a new conversion.
+    package let chargeKey: String
+    /// Finished items of other batches with the same recipe (from their journals and mirrors),
+    /// by absolute input path.
+    private let earlier: [String: [Entry]]
     /// Every output those batches recorded, absolute.
     private let earlierOutputPaths: Set<String>
 
     /// How long a journal nobody touched is kept: a re-run weeks later is a new batch.
     fileprivate static let retention: TimeInterval = 30 * 24 * 3600
-
-    /// The line that marks a batch complete.
-    private struct CompleteMarker: Codable {
-        var complete: Bool
-    }
 
     /// Opens (or, with `resume: false`, restarts) the journal of the batch described by
     /// `identity`, in `stateDirectory` (the default state folder when nil). With
@@ -72,6 +94,8 @@ package final class BatchJournal: Sendable {
         restartIfComplete: Bool = false
     ) throws(ConvertError) {
         let base = stateDirectory ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment)
+        // The state folder is checked (a folder, not a link) before anything is created in it.
+        _ = try StateDirectory(path: base)
         let folder = try StateDirectory(path: base + "/batches")
         // Identity parts are joined with NUL, which no path or option contains.
         guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)),
@@ -80,26 +104,49 @@ package final class BatchJournal: Sendable {
             throw ConvertError(.internal, code: .internalError, message: "Could not name the batch journal.")
         }
         let prefix = String(Crypto.hex(recipeDigest).prefix(16)) + "-"
-        path = folder.file(prefix + Crypto.hex(digest) + ".journal")
-        guard let fd = try StateDirectory.openRegular(path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
-        else { throw ConvertError.fileSystem(ENOENT, action: "open the batch journal", path: path) }
+        let name = prefix + Crypto.hex(digest)
+        path = folder.file(name + ".journal")
+        mirrorPath = folder.file(name + ".mirror")
+        descriptor = try Self.openLocked(path)
+        do { mirrorDescriptor = try Self.open(mirrorPath) } catch {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+            throw error
+        }
+        Self.endTornLine(descriptor)
+        Self.endTornLine(mirrorDescriptor)
+        Self.removeExpired(in: folder.path, keeping: path)
+        var journal = BatchJournalLog.read(path), mirror = BatchJournalLog.read(mirrorPath)
+        if !resume || (journal.complete && restartIfComplete) {
+            _ = ftruncate(descriptor, 0)
+            _ = ftruncate(mirrorDescriptor, 0)
+            (journal, mirror) = (BatchJournalLog(), BatchJournalLog())
+        }
+        entries = journal.entries
+        mirrored = mirror.entries
+        isDamaged = journal.unreadable > 0 || mirror.unreadable > 0 || mirror.isMissing(from: journal)
+        chargeKey = name + ":" + String(max(journal.completions, mirror.completions))
+        (earlier, earlierOutputPaths) = resume && !restartIfComplete
+            ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
+    }
+
+    /// Opens the journal at `path` and takes its lock; `batch.running` when another process has it.
+    private static func openLocked(_ path: String) throws(ConvertError) -> Int32 {
+        let fd = try open(path)
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ConvertError(
                 .request, code: .batchRunning,
                 message: "The same batch is already running in another offconvert process.", path: path)
         }
-        descriptor = fd
-        Self.endTornLine(fd)
-        Self.removeExpired(in: folder.path, keeping: path)
-        var (loaded, complete) = Self.load(path)
-        if !resume || (complete && restartIfComplete) {
-            _ = ftruncate(fd, 0)
-            loaded = [:]
-        }
-        entries = loaded
-        (earlier, earlierOutputPaths) = resume && !restartIfComplete
-            ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
+        return fd
+    }
+
+    /// Opens (creating) the journal file at `path` for appending.
+    private static func open(_ path: String) throws(ConvertError) -> Int32 {
+        guard let fd = try StateDirectory.openRegular(path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
+        else { throw ConvertError.fileSystem(ENOENT, action: "open the batch journal", path: path) }
+        return fd
     }
 
     // Unlocked before it is closed: a child process another thread is spawning may hold a copy of
@@ -109,6 +156,7 @@ package final class BatchJournal: Sendable {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
+        close(mirrorDescriptor)
     }
 
     /// Releases the batch's lock now, so the same batch can start again at once. Without it the
@@ -122,14 +170,23 @@ package final class BatchJournal: Sendable {
     /// How many items the journal lists as finished.
     var finishedCount: Int { entries.values.filter { $0.started == nil }.count }
 
-    /// The outputs of item `index` if it finished in an earlier run and nothing changed since:
-    /// same input path, size and modification time; every output still present with its size.
+    /// The outputs of item `index` if the journal, or else its mirror, records it done and
+    /// nothing changed since (see ``completedOutputs(of:input:)``).
+    package func completedOutputs(index: Int, input: String) -> [OutputFile]? {
+        if let entry = entries[index], let outputs = Self.completedOutputs(of: entry, input: input) { return outputs }
+        if let entry = mirrored[index], entry != entries[index] { return Self.completedOutputs(of: entry, input: input) }
+        return nil
+    }
+
+    /// The outputs of `entry` if it finished in an earlier run and nothing changed since: same
+    /// input path, size and modification time; every output still present with its size and
+    /// content.
     ///
     /// An item that was started but whose finish was not recorded counts as done when its planned
     /// destination now exists and was written after the start: outputs only appear, complete,
     /// when a conversion commits them, so the crash fell between that commit and the journal.
-    package func completedOutputs(index: Int, input: String) -> [OutputFile]? {
-        guard let entry = entries[index], entry.input == input, let (size, modified) = Self.fingerprint(input),
+    private static func completedOutputs(of entry: Entry, input: String) -> [OutputFile]? {
+        guard entry.input == input, let (size, modified) = Self.fingerprint(input),
             entry.inputSize == size, entry.inputModified == modified
         else { return nil }
         if let started = entry.started {
@@ -142,22 +199,19 @@ package final class BatchJournal: Sendable {
             else { return nil }
             return [OutputFile(path: destination, byteCount: bytes)]
         }
-        for output in entry.outputs {
-            guard let (size, _) = Self.fingerprint(output.path), size == output.bytes else { return nil }
-        }
+        guard entry.outputs.allSatisfy({ $0.isPresent() }) else { return nil }
         return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
     }
 
     /// The outputs an earlier batch of the same recipe made from `input`, if its input is
     /// unchanged and they are all still there.
     package func earlierOutputs(for input: String) -> [OutputFile]? {
-        guard let entry = earlier[Self.absolute(input)], let (size, modified) = Self.fingerprint(input),
-            entry.inputSize == size, entry.inputModified == modified
-        else { return nil }
-        for output in entry.outputs {
-            guard let (bytes, _) = Self.fingerprint(output.path), bytes == output.bytes else { return nil }
+        guard let (size, modified) = Self.fingerprint(input) else { return nil }
+        for entry in earlier[Self.absolute(input)] ?? []
+        where entry.inputSize == size && entry.inputModified == modified && entry.outputs.allSatisfy({ $0.isPresent() }) {
+            return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
         }
-        return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
+        return nil
     }
 
     /// Whether `input` is an output an earlier batch of the same recipe made.
@@ -182,7 +236,10 @@ package final class BatchJournal: Sendable {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(Entry(
             index: index, input: input, inputSize: size, inputModified: modified,
-            outputs: outputs.map { Output(path: Self.absolute($0.path), bytes: $0.byteCount) }, absoluteInput: Self.absolute(input)),
+            outputs: outputs.map {
+                Output(path: Self.absolute($0.path), bytes: $0.byteCount, digest: ContentDigest.of($0.path))
+            },
+            absoluteInput: Self.absolute(input)),
             durable: false)
     }
 
@@ -192,38 +249,25 @@ package final class BatchJournal: Sendable {
         guard let json = try? encoder.encode(entry) else {
             throw ConvertError(.internal, code: .internalError, message: "Could not record progress in the batch journal.")
         }
-        let line = Array(json) + [UInt8(ascii: "\n")]
+        try appendLine(Array(json) + [UInt8(ascii: "\n")], durable: durable)
+    }
+
+    /// Appends `line` to the journal (flushed when `durable`), then to its mirror (never flushed:
+    /// a second copy to tell damage by, not a second disk sync per photo).
+    private func appendLine(_ line: [UInt8], durable: Bool) throws(ConvertError) {
         // One write per line: with O_APPEND the line lands whole at the end.
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
         guard !durable || fdatasync(descriptor) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
+        let mirrored = line.withUnsafeBytes { write(mirrorDescriptor, $0.baseAddress, $0.count) }
+        guard mirrored == line.count else { throw ConvertError.fileSystem(errno, action: "write", path: mirrorPath) }
     }
 
     /// Ends the batch: when every item succeeded, marks the journal complete (a re-run then
     /// skips the items whose outputs are still there).
     package func end(allSucceeded: Bool) {
-        guard allSucceeded, let json = try? JSONEncoder().encode(CompleteMarker(complete: true)) else { return }
-        let line = Array(json) + [UInt8(ascii: "\n")]
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
-
-    /// The entries of the journal at `path`, and whether it was marked complete.
-    private static func load(_ path: String) -> (entries: [Int: Entry], complete: Bool) {
-        guard let bytes = try? StateDirectory.readFile(path, limit: 64 << 20) else { return ([:], false) }
-        var entries: [Int: Entry] = [:]
-        var complete = false
-        let decoder = JSONDecoder()
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            if let marker = try? decoder.decode(CompleteMarker.self, from: Data(line)) {
-                complete = marker.complete
-                continue
-            }
-            guard let entry = try? decoder.decode(Entry.self, from: Data(line)) else { continue }
-            // A finished record is never replaced by a later start of the same item.
-            if entry.started != nil, let known = entries[entry.index], known.started == nil { continue }
-            entries[entry.index] = entry
-        }
-        return (entries, complete)
+        guard allSucceeded, let json = try? JSONEncoder().encode(BatchJournalLog.CompleteMarker(complete: true)) else { return }
+        try? appendLine(Array(json) + [UInt8(ascii: "\n")], durable: false)
     }
 
     /// Ends a line a crash left unfinished, so the next record starts a line of its own instead
@@ -238,16 +282,20 @@ package final class BatchJournal: Sendable {
 
     /// Finished items of the journals in `folder` whose names start with `prefix` (the same
     /// recipe), other than `current`, by absolute input; and all their outputs.
-    private static func loadSiblings(in folder: String, prefix: String, except current: String) -> ([String: Entry], Set<String>) {
+    private static func loadSiblings(
+        in folder: String, prefix: String, except current: String
+    ) -> ([String: [Entry]], Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([:], []) }
-        var byInput: [String: Entry] = [:]
+        let currentMirror = PathText.deletingExtension(current) + ".mirror"
+        var byInput: [String: [Entry]] = [:]
         var outputs: Set<String> = []
-        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".journal") {
+        // Mirrors too: a sibling whose journal was damaged is still known by its mirror.
+        for name in names.sorted() where name.hasPrefix(prefix) && (name.hasSuffix(".journal") || name.hasSuffix(".mirror")) {
             let path = PathText.join(folder, name)
-            guard path != current else { continue }
-            for entry in load(path).entries.values where entry.started == nil {
+            guard path != current, path != currentMirror else { continue }
+            for entry in BatchJournalLog.read(path).entries.values where entry.started == nil {
                 guard let input = entry.absoluteInput else { continue }
-                byInput[input] = entry
+                if byInput[input]?.contains(entry) != true { byInput[input, default: []].append(entry) }
                 outputs.formUnion(entry.outputs.map(\.path))
             }
         }
@@ -267,14 +315,16 @@ package final class BatchJournal: Sendable {
         for name in names where name.hasSuffix(".journal") {
             let path = PathText.join(folder, name)
             guard path != current, let (_, modified) = fingerprint(path), modified < cutoff else { continue }
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                unlink(path)
+                unlink(PathText.deletingExtension(path) + ".mirror")
+            }
             close(fd)
         }
     }
 
-    /// Size and modification time (seconds, with nanoseconds) of `path`.
     /// The size and inode change time (`st_ctim`) of `path`.
     private static func changeStamp(_ path: String) -> (Int64, Double)? {
         var info = stat()
@@ -282,6 +332,7 @@ package final class BatchJournal: Sendable {
         return (Int64(info.st_size), Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
     }
 
+    /// Size and modification time (seconds, with nanoseconds) of `path`.
     package static func fingerprint(_ path: String) -> (Int64, Double)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

@@ -155,6 +155,15 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
         return line
     }
 
+    /// Something about the whole batch worth knowing that is not an error, keyed by `reason`
+    /// (`journal.damaged`).
+    package static func warning(reason: String, message: String) -> BatchReportLine {
+        var line = BatchReportLine(event: "warning")
+        line.reason = reason
+        line.notes = [message]
+        return line
+    }
+
     /// An item was skipped.
     package static func skipped(index: Int?, input: String, output: String?, reason: String) -> BatchReportLine {
         var line = BatchReportLine(event: "skipped")

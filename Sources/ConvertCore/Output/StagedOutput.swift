@@ -89,6 +89,9 @@ package final class StagedOutput {
     /// another process) is numbered around as the namer would have: `photo (2).jpg`, then
     /// `photo (3).jpg`, ...; otherwise the commit fails with `output.exists`. The returned file
     /// has the path actually used.
+    ///
+    /// The task's ``OutputPlacement/gate`` is called just before the move (the free tier charges
+    /// there) and told once the output is in place.
     @discardableResult
     package func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
         precondition(!finished, "a staged output is committed at most once")
@@ -99,6 +102,19 @@ package final class StagedOutput {
             close(fd)
             if synced != 0 { throw .fileSystem(syncErrno, action: "write", path: destination) }
         }
+        let gate = OutputPlacement.gate
+        try gate?.willPlace()
+        let placed = try move(overwrite: overwrite, renumber: renumber)
+        finished = true
+        LiveTemporaries.remove(temporaryPath)
+        gate?.didPlace()
+        var info = stat()
+        let size = stat(placed, &info) == 0 ? Int64(info.st_size) : 0
+        return OutputFile(path: placed, byteCount: size)
+    }
+
+    /// Renames (`overwrite`) or hard-links the temporary file into place; the path used.
+    private func move(overwrite: Bool, renumber: Bool) throws(ConvertError) -> String {
         var placed = destination
         if overwrite {
             guard rename(temporaryPath, destination) == 0 else {
@@ -119,11 +135,7 @@ package final class StagedOutput {
             }
             unlink(temporaryPath)
         }
-        finished = true
-        LiveTemporaries.remove(temporaryPath)
-        var info = stat()
-        let size = stat(placed, &info) == 0 ? Int64(info.st_size) : 0
-        return OutputFile(path: placed, byteCount: size)
+        return placed
     }
 
     /// Removes the temporary file now.

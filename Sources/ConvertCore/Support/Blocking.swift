@@ -26,17 +26,19 @@ package final class CancellationFlag: Sendable {
 /// only as many threads as cores and must never be blocked), and bridges the task's cancellation
 /// to the work through a ``CancellationFlag``. The body runs even when its task is already
 /// cancelled (it sees the flag set): settling work such as an allowance reservation's release
-/// must still happen then.
+/// must still happen then. The task's ``OutputPlacement/gate`` goes with the work, so an output
+/// committed on the thread passes through it.
 package func runBlocking<T: Sendable>(
     on executor: BlockingExecutor = .shared,
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
 ) async throws -> T {
     let flag = CancellationFlag()
+    let gate = OutputPlacement.gate
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let outcome = Mutex<Result<T, any Error>?>(nil)
             executor.submit {
-                let result = Result { try body(flag) }
+                let result = OutputPlacement.$gate.withValue(gate) { Result { try body(flag) } }
                 outcome.withLock { $0 = result }
             } then: {
                 // Resumed once the thread is free again, so the caller's next call reuses it.

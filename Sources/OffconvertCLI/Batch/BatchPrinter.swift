@@ -152,6 +152,14 @@ package final class BatchPrinter: Sendable {
         text(Messages.text(.warningPrefix) + " " + Messages.text(.journalFailed, describe(error)), error: true)
     }
 
+    /// The resume journal of an earlier run was found damaged: said once, before any item.
+    func journalDamaged() {
+        let message = Messages.text(.journalDamaged)
+        if json { return emit(.warning(reason: Messages.Key.journalDamaged.rawValue, message: message)) }
+        guard !quiet else { return }
+        text(Messages.text(.warningPrefix) + " " + message, error: true)
+    }
+
     /// The error's (translated) message, with its low-level cause under `--verbose`.
     private func describe(_ error: ConvertError) -> String {
         var message = Messages.error(error)

@@ -80,22 +80,25 @@ package enum BatchRunner {
         namer.removeStaleTemporaries(for: options.inputs)
         let journal = try openJournal(work, options: options, namer: namer, stateDirectory: stateDirectory)
         defer { journal.release() }
+        if journal.isDamaged { printer.journalDamaged() }
         var tally = tally
-        let (pending, resumed) = try pendingItems(plan, work: work, journal: journal, tally: &tally, printer: printer)
+        let pending = try pendingItems(plan, work: work, journal: journal, tally: &tally, printer: printer)
         guard !pending.isEmpty else {
             journal.end(allSucceeded: true)
             printer.summary(tally, seconds: Date().timeIntervalSince(started))
             return ExitCode.success
         }
         let costed = await costed(pending, work: work, jobs: options.jobs)
-        // A batch resumed after an interruption was charged when its first output was placed:
-        // finishing it is the same conversion, even when today's allowance is used up since.
-        let charged = resumed || work.alreadyCharged
+        let charged = try await alreadyCharged(work, journal: journal, allowance: allowance)
         let before = tally
         let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
             do {
                 let body: (AllowanceReservation) async -> BatchTally = { reservation in
-                    await convert(costed, plan: plan, tally: before, journal: journal, printer: printer, reservation: reservation)
+                    // Charged just before the first output is moved into place, whichever item
+                    // gets there first: a kill can never leave outputs in place uncharged.
+                    await OutputPlacement.$gate.withValue(AllowanceGate(reservation: reservation, batch: journal.chargeKey)) {
+                        await convert(costed, plan: plan, tally: before, journal: journal, printer: printer)
+                    }
                 }
                 if charged { return .success(await body(AllowanceReservation(store: allowance, id: nil))) }
                 return .success(try await allowance.withAllowance(body))
@@ -105,6 +108,21 @@ package enum BatchRunner {
         }
         return try finish(outcome, interrupted: interrupted, pending: costed, before: before, journal: journal,
                           started: started, printer: printer)
+    }
+
+    /// Whether this run finishes a conversion already charged: the motion half of a Live Photo
+    /// batch, or a batch charged by an earlier run that was interrupted. Finishing it is the
+    /// same conversion, even when today's allowance is used up since.
+    private static func alreadyCharged(
+        _ work: BatchWork, journal: BatchJournal, allowance: AllowanceStore
+    ) async throws(ConvertError) -> Bool {
+        if work.alreadyCharged { return true }
+        let key = journal.chargeKey
+        do {
+            return try await runBlocking { _ in try allowance.hasCharged(batch: key) }
+        } catch {
+            throw ConvertError.wrap(error)
+        }
     }
 
     /// The resume journal of this command over these inputs, to these outputs.
@@ -118,16 +136,13 @@ package enum BatchRunner {
             resume: options.resume, restartIfComplete: options.overwrite)
     }
 
-    /// The items still to convert, each skipped one printed and counted; `resumed` when the
-    /// journal says an earlier run of this batch already finished some.
+    /// The items still to convert, each skipped one printed and counted.
     private static func pendingItems(
         _ plan: BatchPlan, work: BatchWork, journal: BatchJournal, tally: inout BatchTally, printer: BatchPrinter
-    ) throws(ConvertError) -> (items: [BatchItem], resumed: Bool) {
+    ) throws(ConvertError) -> [BatchItem] {
         var pending: [BatchItem] = []
-        var resumed = false
         for (index, input) in plan.itemInputs.enumerated() {
             if let outputs = journal.completedOutputs(index: index, input: input) {
-                resumed = true
                 tally.skipped += 1
                 printer.skipped(index: index, input: input, output: outputs.first?.path, reason: "already converted")
             } else if work.singleOutput == nil, let outputs = journal.earlierOutputs(for: input) {
@@ -140,7 +155,7 @@ package enum BatchRunner {
                 pending.append(try plan.item(index: index, input: input))
             }
         }
-        return (pending, resumed)
+        return pending
     }
 
     /// `items` with their costs. Costs only steer admissions when items could run side by side: a
@@ -188,8 +203,7 @@ package enum BatchRunner {
 
     /// Converts `items` under the scheduler, recording each in the journal and the tally.
     private static func convert(
-        _ items: [BatchItem], plan: BatchPlan, tally: BatchTally, journal: BatchJournal, printer: BatchPrinter,
-        reservation: AllowanceReservation
+        _ items: [BatchItem], plan: BatchPlan, tally: BatchTally, journal: BatchJournal, printer: BatchPrinter
     ) async -> BatchTally {
         var tally = tally
         let scheduler = BatchScheduler(budgetBytes: plan.options.memoryBudget, maxConcurrent: plan.options.jobs)
@@ -216,9 +230,6 @@ package enum BatchRunner {
             let item = items[position]
             switch outcome {
             case .success(let result):
-                // Charged only once an output is in place; a failed or cancelled batch, or an
-                // item with nothing to do, costs nothing (withAllowance releases the reservation).
-                if !result.outputs.isEmpty { await reservation.outputPlaced() }
                 for output in result.outputs { item.inputStamp?.apply(to: output.path, times: plan.options.keepTimes) }
                 tally.done += 1
                 tally.bytesIn += item.inputBytes

@@ -25,6 +25,7 @@ package enum Messages {
         case summarySetAside = "summary.set-aside"
         case summaryIgnored = "summary.ignored"
         case journalFailed = "journal.failed"
+        case journalDamaged = "journal.damaged"
         case summaryDone = "summary.done"
         case summaryFailed = "summary.failed"
         case summarySkipped = "summary.skipped"
@@ -57,6 +58,7 @@ package enum Messages {
         .summarySetAside: "{1} not for this command",
         .summaryIgnored: "{1} sidecar file(s) ignored",
         .journalFailed: "could not record progress for resuming ({1}).",
+        .journalDamaged: "the record of the earlier run is damaged; outputs already there are kept.",
         .summaryDone: "{1} done",
         .summaryFailed: "{1} failed",
         .summarySkipped: "{1} skipped",

@@ -167,3 +167,47 @@ struct BatchJournalTests {
         #expect(journal.completedOutputs(index: 3, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
     }
 }
+
+@Suite("Batch journal: damage and a linked state folder")
+struct BatchJournalDamageTests {
+    @Test("a truncated or garbled journal is reported, and its mirror still recognises the outputs", arguments: ["truncate", "garble"])
+    func damaged(_ damage: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("a.heic"), output = folder.appendingPathComponent("a.jpg")
+        try Data("input".utf8).write(to: input)
+        try Data("output!".utf8).write(to: output)
+        let state = folder.appendingPathComponent("state").path
+        let identity = ["heic-to-jpg", input.path]
+        let path: String
+        do {
+            let journal = try BatchJournal(identity: identity, stateDirectory: state)
+            try journal.recordFinished(index: 0, input: input.path, outputs: [OutputFile(path: output.path, byteCount: 7)])
+            #expect(!journal.isDamaged)
+            path = journal.path
+        }
+        if damage == "truncate" {
+            try Data().write(to: URL(fileURLWithPath: path))
+        } else {
+            try Data("{\"index\":0,\"inp\u{0}".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        let again = try BatchJournal(identity: identity, stateDirectory: state)
+        #expect(again.isDamaged)
+        #expect(again.completedOutputs(index: 0, input: input.path) == [OutputFile(path: output.path, byteCount: 7)])
+        // Another file of the same size at the output's path is not the output.
+        try Data("OUTPUT?".utf8).write(to: output)
+        #expect(again.completedOutputs(index: 0, input: input.path) == nil)
+    }
+
+    @Test("a state folder that is a symbolic link is refused before anything is created in it")
+    func linkedStateFolder() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let link = folder.appendingPathComponent("state")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(throws: ConvertError.self) { try BatchJournal(identity: ["x"], stateDirectory: link.path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
+    }
+}
