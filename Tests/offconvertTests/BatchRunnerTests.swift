@@ -215,6 +215,28 @@ struct BatchRunnerTests {
         #expect(try s.allowance.status().used == 2)
     }
 
+    @Test("an interrupted batch whose journal was deleted is a new conversion when run again")
+    func deletedJournalIsCharged() async throws {
+        let s = try setup(["a", "bad", "c"])
+        defer { try? FileManager.default.removeItem(at: s.folder) }
+        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(try s.allowance.status().used == 1)
+        // Deleting the record of the run (journal and mirror) must not make its rest free.
+        try FileManager.default.removeItem(atPath: s.state + "/batches")
+        try Data("b".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
+        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(try s.allowance.status().used == 2)
+        // With the journal kept, finishing an interrupted run stays free.
+        try Data("bad".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
+        var fresh = s.options()
+        fresh.resume = false
+        #expect(await BatchRunner.run(upcase, options: fresh, printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(try s.allowance.status().used == 3)
+        try Data("b".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
+        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(try s.allowance.status().used == 3)
+    }
+
     @Test("SIGINT mid-batch: running items cancelled, nothing partial left, summary printed, exit 130, not charged")
     func interrupted() async throws {
         let s = try setup(["slow", "slow", "slow", "slow"])

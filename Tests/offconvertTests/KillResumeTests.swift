@@ -88,6 +88,44 @@ struct KillResumeTests {
         #expect(allowance.reserved == 0, "the killed run's reservation is freed, not charged twice")
     }
 
+    @Test("a slow first photo, fast ones after, interrupted once fast outputs are in place: charged once, the rerun free",
+          arguments: [SIGKILL, SIGINT])
+    func slowFirstInput(_ signal: Int32) async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-slow-\(UUID().uuidString.prefix(8))")
+        let inputs = work.appendingPathComponent("in"), out = work.appendingPathComponent("out")
+        let state = work.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // A 12 MP photo to JPEG XL takes seconds; the 2 MP ones beside it a fraction of that.
+        let big = inputs.appendingPathComponent("big.heic")
+        try FileManager.default.copyItem(at: CLIRunner.media.appendingPathComponent("photos/IMG_3853.HEIC"), to: big)
+        var paths = [big.path]
+        for index in 1...5 {
+            let input = inputs.appendingPathComponent("s\(index).heic")
+            try FileManager.default.copyItem(at: CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic"), to: input)
+            paths.append(input.path)
+        }
+        let arguments = ["convert"] + paths + ["--to", "jxl", "--output-dir", out.path, "--jobs", "2", "--json"]
+        @Sendable func placed() -> [String] { Self.names(in: out).filter { !$0.hasPrefix(".") } }
+        let environment = ["XDG_STATE_HOME": state.path]
+
+        let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
+        let signalled = await CLIRunner.signal(process, signal, when: { placed().count >= 2 })
+        for await _ in exited {}
+        let before = placed()
+        #expect(signalled, "the first run must be interrupted, not finish")
+        #expect(!before.contains("big.jxl") && before.count >= 2, "interrupted while the big photo ran: \(before)")
+        let store = AllowanceStore(environment: environment, timeZone: CLIRunner.childTimeZone)
+        #expect(try store.status().used == 1, "outputs in place: the batch is charged, whichever input finished first")
+
+        let rerun = try await CLIRunner.run(arguments, environment: environment)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Self.names(in: out) == ["big.jxl", "s1.jxl", "s2.jxl", "s3.jxl", "s4.jxl", "s5.jxl"])
+        let status = try store.status()
+        #expect(status.used == 1, "finishing the interrupted batch is free")
+        #expect(status.reserved == 0)
+    }
+
     @Test("compress killed during pass 1: the rerun succeeds and no x264 statistics or partial file survive")
     func videoCompress() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-compress-\(UUID().uuidString.prefix(8))")

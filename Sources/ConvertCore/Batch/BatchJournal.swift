@@ -69,9 +69,10 @@ package final class BatchJournal: Sendable {
     private let mirrored: [Int: Entry]
     /// Whether the journal or its mirror was found truncated, edited or garbled.
     package let isDamaged: Bool
-    /// The key the free tier charges this batch under: its journal's name and how often it
-    /// completed before, so finishing an interrupted run is found charged, while running a
-    /// completed batch again (to remake deleted outputs) is a new conversion.
+    /// The key the free tier charges this batch under: its journal's name and the id of its
+    /// run, so finishing an interrupted run is found charged, while running a completed batch
+    /// again (to remake deleted outputs), or one whose journal was deleted or restarted, is a
+    /// new conversion.
     package let chargeKey: String
     /// Finished items of other batches with the same recipe (from their journals and mirrors),
     /// by absolute input path.
@@ -125,9 +126,31 @@ package final class BatchJournal: Sendable {
         entries = journal.entries
         mirrored = mirror.entries
         isDamaged = journal.unreadable > 0 || mirror.unreadable > 0 || mirror.isMissing(from: journal)
-        chargeKey = name + ":" + String(max(journal.completions, mirror.completions))
+        chargeKey = name + ":" + (Self.continuingRun(journal, mirror) ?? Self.startRun(descriptor, mirrorDescriptor))
         (earlier, earlierOutputPaths) = resume && !restartIfComplete
             ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
+    }
+
+    /// The id of the run the journal and its mirror say is still going: the journal's latest,
+    /// else the mirror's, unless either records that run complete.
+    private static func continuingRun(_ journal: BatchJournalLog, _ mirror: BatchJournalLog) -> String? {
+        guard let run = journal.run ?? mirror.run else { return nil }
+        let completed = (journal.run == run && journal.runComplete) || (mirror.run == run && mirror.runComplete)
+        return completed ? nil : run
+    }
+
+    /// Starts a run with a fresh random id, recorded in the journal (durably) and its mirror.
+    /// If it cannot be recorded the run still gets its id: the next run then starts anew and
+    /// is charged again, which fails closed.
+    private static func startRun(_ journal: Int32, _ mirror: Int32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let run = String(generator.next() as UInt64, radix: 16) + String(generator.next() as UInt64, radix: 16)
+        guard let json = try? JSONEncoder().encode(BatchJournalLog.RunMarker(run: run)) else { return run }
+        let line = Array(json) + [UInt8(ascii: "\n")]
+        _ = line.withUnsafeBytes { write(journal, $0.baseAddress, $0.count) }
+        _ = fdatasync(journal)
+        _ = line.withUnsafeBytes { write(mirror, $0.baseAddress, $0.count) }
+        return run
     }
 
     /// Opens the journal at `path` and takes its lock; `batch.running` when another process has it.

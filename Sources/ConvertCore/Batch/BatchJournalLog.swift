@@ -12,10 +12,21 @@ struct BatchJournalLog {
     var unreadable = 0
     /// Whether the file exists and holds anything.
     var isEmpty = true
+    /// The id of the latest run (``RunMarker``), nil when the file names none.
+    var run: String?
+    /// Whether a complete marker follows the latest run's marker: that run's charge is spent.
+    var runComplete = false
 
     /// The line that marks a batch complete.
     struct CompleteMarker: Codable {
         var complete: Bool
+    }
+
+    /// The line that starts a run: a random id the free tier charges the batch under, written
+    /// when a journal starts over, so deleting or restarting the journal is a new charge while
+    /// resuming an interrupted run is not.
+    struct RunMarker: Codable {
+        var run: String
     }
 
     /// Reads the file at `path`; an empty log when it does not exist.
@@ -31,7 +42,14 @@ struct BatchJournalLog {
         let decoder = JSONDecoder()
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             if let marker = try? decoder.decode(CompleteMarker.self, from: Data(line)) {
-                if marker.complete { log.completions += 1 }
+                if marker.complete {
+                    log.completions += 1
+                    log.runComplete = true
+                }
+                continue
+            }
+            if let marker = try? decoder.decode(RunMarker.self, from: Data(line)) {
+                (log.run, log.runComplete) = (marker.run, false)
                 continue
             }
             guard let entry = try? decoder.decode(BatchJournal.Entry.self, from: Data(line)) else {

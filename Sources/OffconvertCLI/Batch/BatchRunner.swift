@@ -222,6 +222,7 @@ package enum BatchRunner {
             }
             do throws(ConvertError) {
                 let result = try await plan.work.convert(item) { progress in printer.progress(item, progress) }
+                if !result.outputs.isEmpty { await confirmPlaced() }
                 return Result<JobResult, ConvertError>.success(result)
             } catch {
                 return .failure(error)
@@ -250,6 +251,17 @@ package enum BatchRunner {
             }
         }
         return tally
+    }
+
+    /// Passes a finished item's outputs through the placement gate, for work that placed them
+    /// without ``StagedOutput`` (which calls the gate itself, before the rename). The charge is
+    /// idempotent; if it cannot be written now, the reservation retries it when it is settled.
+    private static func confirmPlaced() async {
+        guard let gate = OutputPlacement.gate else { return }
+        _ = try? await runBlocking { _ in
+            try? gate.willPlace()
+            gate.didPlace()
+        }
     }
 
     /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
