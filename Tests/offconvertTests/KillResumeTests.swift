@@ -126,6 +126,46 @@ struct KillResumeTests {
         #expect(status.reserved == 0)
     }
 
+    @Test("a damaged journal: the rerun says so once, keeps the outputs in place and charges nothing more",
+          arguments: ["truncated", "garbled"])
+    func damagedJournal(_ damage: String) async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-damaged-journal-\(UUID().uuidString.prefix(8))")
+        let out = work.appendingPathComponent("out"), state = work.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let photo = CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic")
+        var paths: [String] = []
+        for name in ["a", "b", "c"] {
+            let input = work.appendingPathComponent(name + ".heic")
+            try FileManager.default.copyItem(at: photo, to: input)
+            paths.append(input.path)
+        }
+        // The second photo is cut short: the first run fails it and converts the others.
+        try Data(try Data(contentsOf: photo).prefix(4000)).write(to: URL(fileURLWithPath: paths[1]))
+        let arguments = ["heic-to-jpg"] + paths + ["--output-dir", out.path, "--json"]
+        let environment = ["XDG_STATE_HOME": state.path]
+        #expect(try await CLIRunner.run(arguments, environment: environment).status == 1)
+        #expect(Self.names(in: out) == ["a.jpg", "c.jpg"])
+
+        let batches = state.appendingPathComponent("offconvert/batches")
+        let journal = try #require(Self.names(in: batches).first { $0.hasSuffix(".journal") })
+        let journalURL = batches.appendingPathComponent(journal)
+        let bytes = try Data(contentsOf: journalURL)
+        let damaged = damage == "truncated" ? bytes.prefix(bytes.count / 3) : Data(bytes.map { $0 == UInt8(ascii: "\"") ? UInt8(ascii: "'") : $0 })
+        try damaged.write(to: journalURL)
+
+        try FileManager.default.removeItem(atPath: paths[1])
+        try FileManager.default.copyItem(at: photo, to: URL(fileURLWithPath: paths[1]))
+        let rerun = try await CLIRunner.run(arguments, environment: environment)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let lines = rerun.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(#""reason":"journal.damaged""#) }.count == 1, "\(rerun.stdout)")
+        #expect(lines.filter { $0.contains(#""event":"skipped""#) }.count == 2)
+        #expect(Self.names(in: out) == ["a.jpg", "b.jpg", "c.jpg"], "no copies beside the outputs in place")
+        let status = try AllowanceStore(environment: environment, timeZone: CLIRunner.childTimeZone).status()
+        #expect(status.used == 1, "finishing the batch is free, its journal damaged or not")
+    }
+
     @Test("compress killed during pass 1: the rerun succeeds and no x264 statistics or partial file survive")
     func videoCompress() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-compress-\(UUID().uuidString.prefix(8))")
