@@ -8,8 +8,8 @@
 #                           has its shape.
 #   gainmap/pug-irot3.heic  irot 3 (270°).
 #
-# The property is appended to ipco and associated (essential) in ipma, rewritten with 15-bit
-# indices; every iloc file offset
+# The property is appended to ipco and associated (essential) in ipma in place of the irot 0
+# pug.heic has, rewritten with 15-bit indices; every iloc file offset
 # moves by the bytes meta grew.
 set -euo pipefail
 mkdir -p "$OUT/gainmap"
@@ -85,6 +85,9 @@ for _ in range(struct.unpack(">I", data[ipma_start + 12:ipma_start + 16])[0]):
             raw.append((data[at] & 0x80) << 8 | (data[at] & 0x7F))
             at += 1
     if item in (primary, gain_map):
+        # pug.heic already associates an irot of 0: it is replaced, since an item may carry
+        # only one (newer libheif refuses the file otherwise).
+        raw = [r for r in raw if not (r & 0x7FFF) or properties[(r & 0x7FFF) - 1][0] != "irot"]
         raw.append(0x8000 | index)
     entries.append((item, raw))
     position = end
