@@ -6,7 +6,7 @@ import Foundation
 /// JSON object (`"motionPhoto"` of ``MediaInfo``):
 /// ```
 /// {
-///   "layout": "google",          // google, google-microvideo, samsung, heif-mpvd
+///   "layout": "google",          // google, google-microvideo, samsung, heif-mpvd, samsung-heif
 ///   "declaredBytes": 1317283,    // what the metadata says; absent when it says nothing
 ///   "videoOffset": 2728123,      // where the MP4 starts; absent when it is not there
 ///   "videoBytes": 1317283,       // absent when it is not there
@@ -15,7 +15,7 @@ import Foundation
 /// }
 /// ```
 public struct MotionPhotoInfo: Sendable, Codable, Hashable {
-    /// How the video is attached (`google`, `google-microvideo`, `samsung`, `heif-mpvd`).
+    /// How the video is attached (`google`, `google-microvideo`, `samsung`, `heif-mpvd`, `samsung-heif`).
     public var layout: String
     /// The video's length as the metadata declares it.
     public var declaredBytes: Int?

@@ -96,7 +96,8 @@ enum InfoFormatter {
     /// or what the metadata promises and why it is not there.
     private static func motionLines(_ motion: MotionPhotoInfo) -> [String] {
         let kinds = ["google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
-                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo"]
+                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo",
+                     "samsung-heif": "Samsung motion photo (HEIC)"]
         let kind = kinds[motion.layout] ?? motion.layout
         guard let video = motion.video, let bytes = motion.videoBytes else {
             var line = "  motion: \(kind), but the video is not there"

@@ -27,6 +27,7 @@ struct MotionPhotoTests {
         Layout(fixture: "motion-microvideo.jpg", layout: .googleMicroVideo),
         Layout(fixture: "motion-samsung.jpg", layout: .samsung),
         Layout(fixture: "motion.heic", layout: .heifBox),
+        Layout(fixture: "motion-samsung-oneui6.heic", layout: .samsungHEIF),
     ]
 
     @Test("each layout's video is exactly the appended clip", arguments: layouts)
@@ -37,9 +38,10 @@ struct MotionPhotoTests {
         #expect(photo.problem == nil)
         let range = try #require(photo.video)
         #expect(Array(file[range]) == (try Self.clip()))
-        // The still ends where the motion part begins and is never empty.
-        #expect(photo.stillEnd <= range.lowerBound)
-        #expect(photo.stillEnd > 1000)
+        // The still holds no byte of the video and is never empty.
+        let still = MotionPhotoEditor.still(of: file, photo).bytes
+        #expect(still.count <= file.count - range.count)
+        #expect(still.count > 1000)
     }
 
     @Test("an ordinary photo and a plain video are not motion photos")
@@ -84,6 +86,37 @@ struct MotionPhotoTests {
         #expect(photo.video == nil)
         #expect(photo.declaredBytes == 50000)
         #expect(photo.problem?.contains("50000") == true)
+    }
+
+    @Test("an mpvd box before the photo's data is extracted but not removed: removing it would move the data")
+    func mpvdBeforeData() throws {
+        let file = try Self.bytes(Fixtures.generated("motion.heic"))
+        let boxes = try ByteBox.topLevel(of: file)
+        let mpvd = try #require(boxes.first { $0.type == "mpvd" })
+        let ftyp = try #require(boxes.first { $0.type == "ftyp" })
+        // ftyp, mpvd, then the rest: the iloc offsets now point past the video's start.
+        let moved = Array(file[ftyp.start..<ftyp.end]) + Array(file[mpvd.start..<mpvd.end])
+            + Array(file[ftyp.end..<mpvd.start])
+        let photo = try #require(MotionPhoto.find(in: moved))
+        #expect(photo.video.map { Array(moved[$0]) } == (try Self.clip()))
+        #expect(photo.problem?.contains("not removed") == true)
+        #expect(MotionPhotoEditor.still(of: moved, photo).bytes.count == moved.count)
+    }
+
+    @Test("a Samsung sefd trailer is rebuilt without its MotionPhoto_ entries, the others byte for byte")
+    func trailerRebuilt() throws {
+        let file = try Self.bytes(Fixtures.generated("motion-samsung-oneui6.heic"))
+        let photo = try #require(MotionPhoto.find(in: file))
+        let still = MotionPhotoEditor.still(of: file, photo).bytes
+        let sefd = try #require(try ByteBox.topLevel(of: still).last)
+        #expect(sefd.type == "sefd" && sefd.end == still.count)
+        let trailer = try #require(SamsungTrailer(still))
+        #expect(trailer.entries.map(\.name) == ["Image_UTC_Data", "MCC_Data"])
+        let original = try #require(SamsungTrailer(file))
+        for (kept, source) in zip(trailer.entries, original.entries) {
+            #expect(Array(still[kept.data]) == Array(file[source.data]))
+        }
+        #expect(!trailer.entries.contains { $0.isMotion })
     }
 
     @Test("damaged trailers and truncations never crash and never invent a video")

@@ -20,6 +20,9 @@ package struct MotionPhoto: Sendable, Equatable {
         case samsung = "samsung"
         /// A HEIC with the MP4 in a top-level `mpvd` box.
         case heifBox = "heif-mpvd"
+        /// A Samsung HEIC (One UI 6 and later): the MP4 in an `mpvd` box, and a `sefd` box whose
+        /// SEF trailer points at it.
+        case samsungHEIF = "samsung-heif"
     }
 
     /// How the video is attached.
@@ -33,6 +36,15 @@ package struct MotionPhoto: Sendable, Equatable {
     var stillEnd: Int
     /// Why the declared video is not there; nil when it is.
     package var problem: String?
+    /// Byte ranges of the still (inside `0..<stillEnd`) that `strip-motion` replaces: a HEIC's
+    /// `mpvd` box removed, its `sefd` box rebuilt without the motion entries.
+    var splices: [Splice] = []
+
+    /// One edit of the still: `range` replaced by `replacement`.
+    struct Splice: Sendable, Equatable {
+        var range: Range<Int>
+        var replacement: [UInt8]
+    }
 
     /// The bytes of the embedded MP4, when it is there.
     package func videoBytes(of file: [UInt8]) -> ArraySlice<UInt8>? { video.map { file[$0] } }
@@ -59,11 +71,11 @@ package struct MotionPhoto: Sendable, Equatable {
             {
                 return true
             }
-            let tail = (try? source.read(at: source.size - 4, count: 4)) ?? []
-            return tail == Array("SEFT".utf8)
+            return SamsungTrailer.entryNames(in: source).contains("MotionPhoto_Data")
         }
         guard kind.isHEIF else { return false }
-        if (try? source.read(at: source.size - 4, count: 4)) == Array("SEFT".utf8) { return true }
+        // A trailer with only Image_UTC_Data, MCC_Data and the like is no motion photo.
+        if SamsungTrailer.entryNames(in: source).contains("MotionPhoto_Data") { return true }
         guard let boxes = try? BoxReader(source: source).children(of: nil, depth: 0) else { return false }
         return boxes.contains { $0.type == "mpvd" }
     }
@@ -187,22 +199,29 @@ package struct MotionPhoto: Sendable, Equatable {
 
     // MARK: HEIF
 
-    /// Google's HEIC motion photos put the MP4 in a top-level `mpvd` box after the image's boxes;
-    /// Samsung's append the SEF trailer (`MotionPhoto_Data` and its index) after the last box,
-    /// which is looked for first: the bytes after the boxes are not boxes themselves.
+    /// A HEIC's MP4 is in a top-level `mpvd` box, wherever it lies (Google's put it last;
+    /// Samsung's One UI 6 put a `sefd` box after it, whose SEF trailer's `MotionPhoto_Data`
+    /// entry is a 12-byte pointer to the box, not the video). Older Samsung HEICs append the
+    /// trailer, with the MP4 in it, after the last box.
     private static func findInHEIF(_ file: [UInt8]) -> MotionPhoto? {
+        if let boxes = try? ByteBox.topLevel(of: file), let box = boxes.first(where: { $0.type == "mpvd" }) {
+            return HEIFMotionBoxes(file: file, boxes: boxes, video: box).photo
+        }
         if let trailer = SamsungTrailer(file), let entry = trailer.motionEntry {
             return fromSamsung(entry, trailer: trailer, file: file)
         }
-        guard let boxes = try? ByteBox.topLevel(of: file), let box = boxes.first(where: { $0.type == "mpvd" }) else { return nil }
-        let photo = MotionPhoto(layout: .heifBox, declaredBytes: box.end - box.payloadStart, video: box.payloadStart..<box.end,
-                                stillEnd: box.start)
-        guard box.end == file.count else {
-            var kept = checked(photo, file)
-            kept.stillEnd = file.count
-            if kept.problem == nil { kept.problem = "boxes follow the video; only the video is extracted" }
-            return kept
-        }
-        return checked(photo, file)
+        return nil
+    }
+
+    /// The motion photo whose video is at `range` (an `mpvd` box's payload), removed from the
+    /// still by `splices`; the video checked as every other layout's is.
+    static func heifBox(
+        _ layout: Layout, video range: Range<Int>, splices: [Splice], problem: String?, file: [UInt8]
+    ) -> MotionPhoto {
+        var photo = checked(MotionPhoto(layout: layout, declaredBytes: range.count, video: range, stillEnd: file.count), file)
+        photo.stillEnd = file.count
+        photo.splices = splices
+        if photo.problem == nil { photo.problem = problem }
+        return photo
     }
 }

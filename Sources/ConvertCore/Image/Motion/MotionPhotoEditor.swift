@@ -68,6 +68,11 @@ public enum MotionPhotoEditor {
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)
+                guard still.count < file.count else {
+                    throw ConvertError(.unsupported, code: .motionMissing,
+                                       message: "\(request.input): the motion part cannot be removed: \(photo.problem ?? "it is not where the metadata says"); nothing was written.",
+                                       path: request.input)
+                }
                 return try write(still, request: request, notes: notes)
             }
         }
@@ -76,9 +81,16 @@ public enum MotionPhotoEditor {
     /// The still without the motion part, and what was done to it.
     package static func still(of file: [UInt8], _ photo: MotionPhoto) -> (bytes: [UInt8], notes: [String]) {
         let kept = Array(file[0..<photo.stillEnd])
-        var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
         let kind = MediaSniffer.kind(of: Array(kept.prefix(64)))
-        if kind.isHEIF { return heifStill(kept, notes: notes) }
+        if kind.isHEIF {
+            // The XMP is edited where it lies first: the splices move what follows them.
+            var (still, notes) = heifStill(kept, notes: [])
+            for splice in photo.splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+                still.replaceSubrange(splice.range, with: splice.replacement)
+            }
+            return (still, ["removed \(file.count - still.count) bytes of motion data"] + notes)
+        }
+        var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
         guard kind == .image(.jpeg) else { return (kept, notes) }
         guard let segment = JPEGMarkers.segments(kept).first(where: {
             $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
