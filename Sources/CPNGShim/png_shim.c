@@ -309,6 +309,13 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc && icc_size > 0) {
+        /* libpng refuses a handful of widespread sRGB profiles as "known incorrect" (the 3,144-byte
+         * HP "sRGB IEC61966-2.1" among them), and makes other profile complaints errors on write:
+         * the profile is written as it came, and a complaint stays a warning. */
+#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
+        png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+        png_set_benign_errors(png, 1);
         png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
     }
 #ifdef PNG_eXIf_SUPPORTED
