@@ -112,3 +112,12 @@ for target, mbs in ((sys.argv[2], int(sys.argv[3])), (sys.argv[4], int(sys.argv[
     open(target, "wb").write(out)
 PY
 ffmpeg -nostdin -v quiet -y -f h264 -i "$tmp/bomb-16000.264" -c copy -fflags +bitexact -map_metadata -1 "$OUT/bombs/bomb-h264-16000.mp4"
+
+# A JPEG whose picture is not there at all: tokyo.jpg's header segments up to its SOS, then EOI
+# (libjpeg: "JPEG datastream contains no image"). A photo cut short is converted with a note;
+# this one has nothing to convert and fails.
+python3 - "$MEDIA/photos/tokyo.jpg" "$OUT/broken-no-picture.jpg" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data[:data.find(b"\xff\xda")] + b"\xff\xd9")
+PY

@@ -31,7 +31,8 @@ struct CLIProductTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = try await CLIRunner.run([
-            "heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("broken/corrupted.jpg"), "--json", "-o", directory.path,
+            "heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"), "--include-jpeg", "--json",
+            "-o", directory.path,
         ])
         let video = try await CLIRunner.run([
             "send-to-windows", Self.media("video/sample.mp4"), Self.media("broken/sample_vvc.mp4"), "--json", "-o", directory.path,
@@ -64,10 +65,10 @@ struct CLIProductTests {
         func run(_ arguments: [String]) async throws -> CLIRunner.Outcome {
             try await CLIRunner.run(arguments + ["-o", out], environment: ["XDG_STATE_HOME": state])
         }
-        let batch = try await run(["heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("photos/tokyo.jpg")])
+        let batch = try await run(["heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("photos/tokyo.jpg"), "--include-jpeg"])
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(try await Self.used(state) == 1)
-        let failing = try await run(["heic-to-jpg", Self.media("broken/corrupted.jpg")])
+        let failing = try await run(["heic-to-jpg", Self.media("generated/broken-no-picture.jpg"), "--include-jpeg"])
         #expect(failing.status == 1)
         #expect(try await Self.used(state) == 1)
         #expect(try await run(["extract-audio", Self.media("video/sample.mp4")]).status == 0)
@@ -75,8 +76,8 @@ struct CLIProductTests {
         #expect(try await Self.used(state) == 3)
         let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         // tokyo.jpg was converted by the same command already: a re-run skips it, free.
-        #expect(try await run(["heic-to-jpg", Self.media("photos/tokyo.jpg")]).status == 0)
-        let refused = try await run(["heic-to-jpg", Self.media("photos/DSCN0010.jpg"), "--json"])
+        #expect(try await run(["heic-to-jpg", Self.media("photos/tokyo.jpg"), "--include-jpeg"]).status == 0)
+        let refused = try await run(["heic-to-jpg", Self.media("photos/DSCN0010.jpg"), "--include-jpeg", "--json"])
         #expect(refused.status == 77)
         let lines = try PhotoCommandsTests.jsonLines(refused.stdout)
         let line = try #require(lines.first)
@@ -84,7 +85,7 @@ struct CLIProductTests {
         #expect(lines.last?["event"] as? String == "summary")
         let error = try #require(line["error"] as? [String: Any])
         #expect(error["category"] as? String == "allowance")
-        let text = try await run(["heic-to-jpg", Self.media("photos/DSCN0010.jpg")])
+        let text = try await run(["heic-to-jpg", Self.media("photos/DSCN0010.jpg"), "--include-jpeg"])
         #expect(text.status == 77)
         #expect(text.stderr.contains("unlock"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == before)
@@ -95,7 +96,7 @@ struct CLIProductTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run([
-            "convert", Self.media("photos/zPug_3.heic"), Self.media("broken/corrupted.jpg"), Self.media("photos/tokyo.jpg"),
+            "convert", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"), Self.media("photos/tokyo.jpg"),
             "--to", "webp", "-o", directory.path,
         ])
         #expect(outcome.status == 1)
@@ -105,14 +106,16 @@ struct CLIProductTests {
         #expect(outcome.stderr.contains("2 done, 1 failed, "))
         #expect(outcome.stderr.contains(" in, ") && outcome.stderr.contains(" out, in "))
         // The path as typed, once (the message itself names it).
-        #expect(outcome.stderr.contains("  failed: \(Self.media("broken/corrupted.jpg")) is damaged"))
+        #expect(outcome.stderr.contains("  failed: \(Self.media("generated/broken-no-picture.jpg")) is damaged"))
         #expect(outcome.stderr.contains("tokyo.jpg: location removed"))
 
         let quiet = try await CLIRunner.run([
             "heic-to-jpg", Self.media("photos/zPug_3.heic"), "-o", directory.path, "--quiet",
         ])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
-        let verbose = try await CLIRunner.run(["heic-to-jpg", Self.media("broken/corrupted.jpg"), "-o", directory.path, "--verbose"])
+        let verbose = try await CLIRunner.run([
+            "heic-to-jpg", Self.media("generated/broken-no-picture.jpg"), "--include-jpeg", "-o", directory.path, "--verbose",
+        ])
         #expect(verbose.status == 1 && verbose.stderr.contains("Error: "))
     }
 

@@ -20,13 +20,16 @@ struct EverydayUseTests {
         return folder
     }
 
-    @Test("heic-to-jpg * in a phone export folder converts the photos, names what it skipped, exits 0")
+    @Test("heic-to-jpg * in a phone export folder converts the HEICs, leaves its JPEGs alone, names what it skipped, exits 0")
     func exportFolderStar() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
         let outcome = try await folder.run(["heic-to-jpg"] + folder.star())
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(folder.files().filter { $0.hasSuffix(".jpg") && $0 != "my photo.jpg" } == ["IMG_0001.jpg", "my photo (2).jpg", "p.jpg"])
+        // No near-duplicates of the JPEGs already there ("my photo (2).jpg"), whatever their name.
+        #expect(folder.files().filter { $0.hasSuffix(".jpg") && $0 != "my photo.jpg" } == ["IMG_0001.jpg"])
+        #expect(outcome.stderr.contains("my photo.jpg: skipped, already JPEG (add --include-jpeg to re-encode it)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("p: skipped, already JPEG"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("IMG_0001.MOV: skipped, a video, not a photo"))
         #expect(outcome.stderr.contains("notes.txt: skipped, a text file"))
         #expect(!outcome.stderr.contains("IMG_0001.AAE"), "sidecars are counted, not named: \(outcome.stderr)")
@@ -35,11 +38,16 @@ struct EverydayUseTests {
         let json = try await folder.run(["heic-to-jpg", "--json", "--no-resume", "-o", "again"] + folder.star().filter { !$0.hasSuffix(".jpg") })
         let lines = try PhotoCommandsTests.jsonLines(json.stdout)
         let skipped = lines.filter { $0["event"] as? String == "skipped" }
-        #expect(Set(skipped.compactMap { $0["input"] as? String }) == ["IMG_0001.AAE", "IMG_0001.MOV", "notes.txt"])
+        #expect(Set(skipped.compactMap { $0["input"] as? String }) == ["IMG_0001.AAE", "IMG_0001.MOV", "notes.txt", "p"])
         #expect(skipped.first { $0["input"] as? String == "IMG_0001.AAE" }?["reason"] as? String == "sidecar")
         let summary = try #require(lines.last)
-        #expect(summary["event"] as? String == "summary" && summary["setAside"] as? Int == 2 && summary["ignored"] as? Int == 1)
-        #expect(summary["done"] as? Int == 2)
+        #expect(summary["event"] as? String == "summary" && summary["setAside"] as? Int == 3 && summary["ignored"] as? Int == 1)
+        #expect(summary["done"] as? Int == 1)
+
+        // Asked for, the JPEGs are re-encoded too.
+        let included = try await folder.run(["heic-to-jpg", "--include-jpeg", "-o", "all"] + folder.star())
+        #expect(included.status == 0, "\(included.stderr)")
+        #expect(folder.files().filter { $0.hasPrefix("all/") } == ["all/IMG_0001.jpg", "all/my photo.jpg", "all/p.jpg"])
     }
 
     @Test("only videos given to a photo command is still a usage error naming what they can become")
@@ -64,12 +72,35 @@ struct EverydayUseTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(folder.files() == first, "nothing converted twice into 'NAME (2).jpg'")
         #expect(again.stderr.contains("IMG_0001.HEIC: already converted, skipped"))
-        #expect(again.stderr.contains("IMG_0001.jpg: made by an earlier run of this command, skipped"))
+        #expect(again.stderr.contains("IMG_0001.jpg: skipped, already JPEG"), "\(again.stderr)")
         #expect(try folder.used() == 1)
-        let overwrite = try await folder.run(["heic-to-jpg", "--overwrite", "IMG_0001.HEIC", "p"])
+        let overwrite = try await folder.run(["heic-to-jpg", "--overwrite", "IMG_0001.HEIC"])
         #expect(overwrite.status == 0)
         #expect(folder.files() == first)
         #expect(overwrite.stdout.contains("IMG_0001.jpg"))
+    }
+
+    @Test("a rerun by another spelling (*.HEIC, then ., then -r . or ./x) writes nothing new and never converts its own outputs",
+          arguments: ["heic-to-jpg", "heic-to-png"])
+    func rerunByAnotherSpelling(_ command: String) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/zPug_3.heic", as: "A.HEIC")
+        try folder.add("photos/sample_still_photo.heic", as: "IMG_0004.HEIC")
+        try folder.add("photos/zPug_3.heic", as: "sub/C.heic")
+        let first = try await folder.run([command] + (try folder.star()).filter { $0.hasSuffix(".HEIC") })
+        #expect(first.status == 0, "\(first.stderr)")
+        let made = folder.files()
+        #expect(made.count == 5, "\(made)")
+        for spelling in [["."], ["./A.HEIC", "IMG_0004.HEIC"], ["-r", "."]] {
+            let again = try await folder.run([command] + spelling)
+            #expect(again.status == 0, "\(again.stderr)")
+            let added = Set(folder.files()).subtracting(made)
+            // Only sub/C.heic is new to the recursive run; nothing else, no "(2)" copies.
+            #expect(added.isSubset(of: ["sub/C.jpg", "sub/C.png"]), "\(spelling): \(added)")
+            #expect(again.stderr.contains("A.HEIC: already converted"), "\(spelling): \(again.stderr)")
+        }
+        #expect(try folder.used() == 2, "the recursive run converted sub/C.heic; the others were free")
     }
 
     @Test("a folder as input: its photos; --recursive keeps the layout under -o; a file given twice once")
@@ -79,14 +110,14 @@ struct EverydayUseTests {
         try folder.add("photos/tokyo.jpg", as: "DCIM/b.jpg")
         try folder.add("photos/DSCN0010.jpg", as: "DCIM/100APPLE/a.jpg")
         try folder.add("photos/zPug_3.heic", as: "DCIM/100APPLE/Ünïcode name.heic")
-        let flat = try await folder.run(["heic-to-jpg", "DCIM", "-o", "flat"])
+        let flat = try await folder.run(["heic-to-png", "DCIM", "-o", "flat"])
         #expect(flat.status == 0, "\(flat.stderr)")
-        #expect(folder.files().filter { $0.hasPrefix("flat/") } == ["flat/b.jpg"])
+        #expect(folder.files().filter { $0.hasPrefix("flat/") } == ["flat/b.png"])
         #expect(flat.stderr.contains("add --recursive"))
-        let deep = try await folder.run(["heic-to-jpg", "DCIM", "--recursive", "-o", "out/new/deep"])
+        let deep = try await folder.run(["heic-to-png", "DCIM", "--recursive", "-o", "out/new/deep"])
         #expect(deep.status == 0, "\(deep.stderr)")
         #expect(folder.files().filter { $0.hasPrefix("out/") }
-            == ["out/new/deep/100APPLE/a.jpg", "out/new/deep/100APPLE/Ünïcode name.jpg", "out/new/deep/b.jpg"])
+            == ["out/new/deep/100APPLE/a.png", "out/new/deep/100APPLE/Ünïcode name.png", "out/new/deep/b.png"])
         let twice = try await folder.run(["convert", "DCIM/b.jpg", "./DCIM/b.jpg", "DCIM//b.jpg", "--to", "png", "-o", "twice", "--json"])
         #expect(twice.status == 0)
         #expect(folder.files().filter { $0.hasPrefix("twice/") } == ["twice/b.png"])
@@ -123,7 +154,7 @@ struct EverydayUseTests {
         let folder = try exportFolder()
         defer { folder.remove() }
         try folder.write("# photos to send\n\np\n   # not this one: my photo.jpg\r\nIMG_0001.HEIC\r\n", to: "list.txt")
-        let outcome = try await folder.run(["heic-to-jpg", "--from-file", "list.txt", "-o", "out"])
+        let outcome = try await folder.run(["heic-to-jpg", "--include-jpeg", "--from-file", "list.txt", "-o", "out"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(folder.files().filter { $0.hasPrefix("out/") } == ["out/IMG_0001.jpg", "out/p.jpg"])
     }
@@ -135,12 +166,12 @@ struct EverydayUseTests {
         let source = folder.url.appendingPathComponent("p").path
         let old = Date(timeIntervalSince1970: 1_577_934_245)
         try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o600], ofItemAtPath: source)
-        #expect(try await folder.run(["heic-to-jpg", "p"]).status == 0)
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("p.jpg").path)
+        #expect(try await folder.run(["heic-to-png", "p"]).status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("p.png").path)
         #expect((attributes[.modificationDate] as? Date) == old)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
-        #expect(try await folder.run(["heic-to-jpg", "p", "--no-keep-times", "-o", "now"]).status == 0)
-        let fresh = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("now/p.jpg").path)
+        #expect(try await folder.run(["heic-to-png", "p", "--no-keep-times", "-o", "now"]).status == 0)
+        let fresh = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("now/p.png").path)
         #expect(((fresh[.modificationDate] as? Date) ?? old) > Date().addingTimeInterval(-600))
     }
 
@@ -165,12 +196,12 @@ struct EverydayUseTests {
         let folder = try exportFolder()
         defer { folder.remove() }
         try folder.write("", to: "empty.jpg")
-        let good = try await folder.run(["heic-to-jpg", "p", "IMG_0001.HEIC", "--dry-run", "--json"])
+        let good = try await folder.run(["heic-to-jpg", "p", "IMG_0001.HEIC", "--include-jpeg", "--dry-run", "--json"])
         #expect(good.status == 0)
         let lines = try PhotoCommandsTests.jsonLines(good.stdout)
         #expect(lines.filter { $0["event"] as? String == "planned" }.count == 2)
         #expect(lines.last?["event"] as? String == "summary" && lines.last?["planned"] as? Int == 2)
-        let bad = try await folder.run(["heic-to-jpg", "p", "nope.heic", "empty.jpg", "--dry-run"])
+        let bad = try await folder.run(["heic-to-jpg", "p", "nope.heic", "empty.jpg", "--include-jpeg", "--dry-run"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("nope.heic does not exist"))
         #expect(bad.stderr.contains("empty.jpg is empty"))

@@ -256,7 +256,7 @@ struct MotionCommandsTests {
     }
 
     @Test("photo conversions of a motion photo say the motion part was not kept, and drop its pointers",
-          .enabled(if: haveTools), arguments: [["heic-to-jpg"], ["convert", "--to", "png"], ["compress-photos"]])
+          .enabled(if: haveTools), arguments: [["heic-to-jpg", "--include-jpeg"], ["convert", "--to", "png"], ["compress-photos"]])
     func conversions(_ command: [String]) async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -40,7 +40,7 @@ struct PhotoCommandsTests {
     func jsonAndFailures() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let broken = CLIRunner.media.appendingPathComponent("broken/corrupted.jpg").path
+        let broken = CLIRunner.media.appendingPathComponent("generated/broken-no-picture.jpg").path
         let inputs = [Self.photo("zPug_3.heic"), broken, Self.photo("orientation/Landscape_3.jpg")]
         let outcome = try await CLIRunner.run(["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
         #expect(outcome.status == 1)

@@ -77,7 +77,7 @@ struct PrivacyCommandsTests {
     }
 
     @Test("--keep-location keeps it", .enabled(if: haveExiftool), arguments: [
-        ["heic-to-jpg", "--keep-location", "photos/tokyo.jpg"], ["heic-to-jpg", "--keep-location", "photos/pug.heic"],
+        ["convert", "--keep-location", "photos/tokyo.jpg"], ["heic-to-jpg", "--keep-location", "photos/pug.heic"],
         ["send-to-windows", "--keep-location", "generated/location-xyz.mp4"],
         ["send-to-windows", "--keep-location", "generated/location-keys.mov"],
     ])
@@ -85,7 +85,8 @@ struct PrivacyCommandsTests {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = CLIRunner.media.appendingPathComponent(arguments[2]).path
-        let outcome = try await CLIRunner.run(Array(arguments[0..<2]) + [input, "-o", folder.path])
+        let target = arguments[0] == "convert" ? ["--to", "jpg"] : []
+        let outcome = try await CLIRunner.run(Array(arguments[0..<2]) + target + [input, "-o", folder.path])
         let output = try #require(try Self.outputs(in: folder).first, "\(outcome.stderr)")
         #expect(!(try await Self.locationLines(output)).isEmpty)
     }
@@ -132,8 +133,8 @@ struct PrivacyCommandsTests {
         }
         let located = CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path
         #expect(try await location(["convert", located, "--to", "png", "--strip-metadata"]) == "removed")
-        #expect(try await location(["heic-to-jpg", located]) == "removed")
-        #expect(try await location(["heic-to-jpg", located, "--keep-location"]) == "kept")
+        #expect(try await location(["heic-to-jpg", located, "--include-jpeg"]) == "removed")
+        #expect(try await location(["heic-to-jpg", located, "--keep-location", "--include-jpeg"]) == "kept")
         let clean = folder.appendingPathComponent("clean.png").path
         _ = try await CLIRunner.run(["convert", located, "--to", "png", "--strip-metadata", "-o", clean])
         #expect(try await location(["convert", clean, "--to", "webp"]) == "none found")

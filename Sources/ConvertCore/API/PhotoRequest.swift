@@ -54,6 +54,10 @@ public struct PhotoRequest: Sendable {
     public var maxPixels: Int
     /// What happens to an HDR gain map (default: kept where the output can carry one).
     public var hdr: HDRPolicy = .keep
+    /// Refuse a damaged input (`input.truncated`) instead of converting what decodes. By default
+    /// a photo cut short or with corrupt data is converted as viewers show it, and the result's
+    /// notes say what is wrong: the user's picture is what must not be lost.
+    public var strict = false
     /// The input as a batch's cost estimate already read it (format and HEIF item model), so the
     /// conversion does not parse it again; nil: the conversion reads it. Ignored when its path
     /// is not ``inputPath``.

@@ -99,12 +99,17 @@ package final class BatchJournal: Sendable {
         _ = try StateDirectory(path: base)
         let folder = try StateDirectory(path: base + "/batches")
         // Identity parts are joined with NUL, which no path or option contains.
+        // Named command, recipe, identity: batches of the same command (whatever its options)
+        // never take each other's outputs as inputs; those of the same recipe also skip the
+        // inputs the other converted.
         guard let digest = Crypto.sha256(Array(identity.joined(separator: "\u{0}").utf8)),
-            let recipeDigest = Crypto.sha256(Array(recipe.joined(separator: "\u{0}").utf8))
+            let recipeDigest = Crypto.sha256(Array(recipe.joined(separator: "\u{0}").utf8)),
+            let commandDigest = Crypto.sha256(Array((recipe.first ?? "").utf8))
         else {
             throw ConvertError(.internal, code: .internalError, message: "Could not name the batch journal.")
         }
-        let prefix = String(Crypto.hex(recipeDigest).prefix(16)) + "-"
+        let commandPrefix = String(Crypto.hex(commandDigest).prefix(8)) + "-"
+        let prefix = commandPrefix + String(Crypto.hex(recipeDigest).prefix(16)) + "-"
         let name = prefix + Crypto.hex(digest)
         path = folder.file(name + ".journal")
         mirrorPath = folder.file(name + ".mirror")
@@ -128,7 +133,7 @@ package final class BatchJournal: Sendable {
         isDamaged = journal.unreadable > 0 || mirror.unreadable > 0 || mirror.isMissing(from: journal)
         chargeKey = name + ":" + (Self.continuingRun(journal, mirror) ?? Self.startRun(descriptor, mirrorDescriptor))
         (earlier, earlierOutputPaths) = resume && !restartIfComplete
-            ? Self.loadSiblings(in: folder.path, prefix: prefix, except: path) : ([:], [])
+            ? Self.loadSiblings(in: folder.path, command: commandPrefix, recipe: prefix, except: path) : ([:], [])
     }
 
     /// The id of the run the journal and its mirror say is still going: the journal's latest,
@@ -303,31 +308,40 @@ package final class BatchJournal: Sendable {
         _ = write(fd, &newline, 1)
     }
 
-    /// Finished items of the journals in `folder` whose names start with `prefix` (the same
-    /// recipe), other than `current`, by absolute input; and all their outputs.
+    /// Finished items of the journals in `folder` whose names start with `recipe` (the same
+    /// recipe), other than `current`, by absolute input; and every output of those starting
+    /// with `command` (the same command, any options).
     private static func loadSiblings(
-        in folder: String, prefix: String, except current: String
+        in folder: String, command: String, recipe prefix: String, except current: String
     ) -> ([String: [Entry]], Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([:], []) }
         let currentMirror = PathText.deletingExtension(current) + ".mirror"
         var byInput: [String: [Entry]] = [:]
         var outputs: Set<String> = []
         // Mirrors too: a sibling whose journal was damaged is still known by its mirror.
-        for name in names.sorted() where name.hasPrefix(prefix) && (name.hasSuffix(".journal") || name.hasSuffix(".mirror")) {
+        for name in names.sorted() where name.hasPrefix(command) && (name.hasSuffix(".journal") || name.hasSuffix(".mirror")) {
             let path = PathText.join(folder, name)
             guard path != current, path != currentMirror else { continue }
+            let sameRecipe = name.hasPrefix(prefix)
             for entry in BatchJournalLog.read(path).entries.values where entry.started == nil {
-                guard let input = entry.absoluteInput else { continue }
+                // Journals written before paths were canonical name them as typed.
+                outputs.formUnion(entry.outputs.map { absolute($0.path) })
+                guard sameRecipe, let input = entry.absoluteInput.map(absolute) else { continue }
                 if byInput[input]?.contains(entry) != true { byInput[input, default: []].append(entry) }
-                outputs.formUnion(entry.outputs.map(\.path))
             }
         }
         return (byInput, outputs)
     }
 
-    /// `path` made absolute against the working directory.
+    /// `path` made absolute and canonical (symbolic links, `.`, `..` and doubled slashes
+    /// resolved), so a file is known by one name however it was typed: `heic-to-jpg *.HEIC`
+    /// and then `heic-to-jpg .` or `-r ..` name the same photos. The absolute path as typed when
+    /// it cannot be resolved (a file no longer there).
     private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : PathText.join(FileManager.default.currentDirectoryPath, path)
+        let absolute = path.hasPrefix("/") ? path : PathText.join(FileManager.default.currentDirectoryPath, path)
+        guard let resolved = realpath(absolute, nil) else { return absolute }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Removes journals in `folder` not modified for ``retention`` (never `current`, nor one

@@ -98,6 +98,8 @@ struct DecodeOptions: Sendable {
     package var decodingThreads = ProcessInfo.processInfo.activeProcessorCount
     /// Refuse images with more pixels than this before allocating them.
     package var maxPixels = PixelLimit.defaultMaxPixels
+    /// Refuse a damaged photo instead of converting what decodes (with a note).
+    package var strict = false
     /// What happens to a PQ/HLG still; nil keeps its code values.
     var hdrStill: HDRStillPolicy?
 }
@@ -315,7 +317,15 @@ package enum ImageDecoder {
             scale = JPEGScale.smallest(for: full)
         }
         let size = (width: scale.scaled(width), height: scale.scaled(height))
-        let pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
+        var pixels: [UInt8]
+        var notes: [String] = []
+        if options.strict {
+            pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
+        } else {
+            let decoded = try decoder.decodeRGBTolerating(data, width: size.width, height: size.height, path: path)
+            pixels = decoded.pixels
+            if let damage = decoded.damage { notes.append(damage.note) }
+        }
         let bitmap = Bitmap(
             width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
             icc: metadata.icc
@@ -323,7 +333,7 @@ package enum ImageDecoder {
         var photo = DecodedPhoto(
             format: .jpeg,
             frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))],
-            notes: [])
+            notes: notes)
         photo.decodeScale = scale
         photo.plan = plan
         return photo

@@ -103,7 +103,13 @@ extension PhotoConverter {
                 && HeifYCbCrDecoder.jpegMatrices.contains(planes.matrix):
                 start()
                 return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
-            case .damagedTile: damaged = true
+            case .damagedTile:
+                guard !request.strict else {
+                    throw ConvertError(.input, code: .inputCorrupt,
+                                       message: "\(request.inputPath) is damaged: a part of the picture could not be decoded.",
+                                       path: request.inputPath)
+                }
+                damaged = true
             default: break
             }
         }

@@ -256,6 +256,7 @@ public enum PhotoConverter {
         options.maxLongEdge = maxLongEdge ?? request.maxLongEdge
         options.resize = request.resize
         options.maxPixels = request.maxPixels
+        options.strict = request.strict
         if let threads = request.decodingThreads { options.decodingThreads = threads }
         options.hdrStill = HDRStillPolicy(format: request.format, hdr: request.hdr)
         // Bars are transparent only where the output keeps alpha; elsewhere the background.

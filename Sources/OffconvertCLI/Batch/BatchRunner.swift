@@ -28,7 +28,7 @@ package enum BatchRunner {
         let started = Date()
         var options = options
         var tally = BatchTally()
-        options.inputs = setAside(options.inputs, accepts: work.accepts, printer: printer, tally: &tally)
+        options.inputs = setAside(options.inputs, accepts: work.accepts, alreadyIn: work.alreadyIn, printer: printer, tally: &tally)
         if !options.skippedFolders.isEmpty { printer.foldersNotOpened(options.skippedFolders) }
         guard !options.inputs.isEmpty else {
             printer.summary(tally, seconds: Date().timeIntervalSince(started))
@@ -51,9 +51,10 @@ package enum BatchRunner {
     /// The inputs of `inputs` the batch converts; the others are reported through `printer`
     /// and counted in `tally` (see ``InputTriage``).
     package static func setAside(
-        _ inputs: [String], accepts: InputTriage.Accepts, printer: BatchPrinter, tally: inout BatchTally
+        _ inputs: [String], accepts: InputTriage.Accepts, alreadyIn: InputTriage.AlreadyInFormat? = nil,
+        printer: BatchPrinter, tally: inout BatchTally
     ) -> [String] {
-        let sorted = InputTriage.sort(inputs, accepts: accepts)
+        let sorted = InputTriage.sort(inputs, accepts: accepts, alreadyIn: alreadyIn)
         for aside in sorted.setAside {
             if aside.silent { tally.ignored += 1 } else { tally.setAside += 1 }
             printer.setAside(aside)

@@ -26,6 +26,8 @@ package struct BatchWork: Sendable {
     /// What the batch converts; other inputs are set aside (see ``InputTriage``). Every input
     /// by default; each command says what it reads.
     package var accepts: InputTriage.Accepts = .anything
+    /// Photos already in the target format, set aside unless asked for (`heic-to-jpg`).
+    package var alreadyIn: InputTriage.AlreadyInFormat? = nil
     /// Set when this batch finishes a conversion already charged to the allowance: the motion
     /// half of `heic-to-jpg --live`, whose photo batch counted the Live Photos as one conversion.
     package var alreadyCharged = false

@@ -56,14 +56,39 @@ package enum InputTriage {
         "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl",
     ]
 
-    /// Splits `inputs` into those the batch converts and those it sets aside.
-    package static func sort(_ inputs: [String], accepts: Accepts) -> (convert: [String], setAside: [SetAside]) {
+    /// Photos already in a command's target format, left alone (`heic-to-jpg *` over a phone's
+    /// export folder, which holds JPEGs beside its HEICs): re-encoding them would only make
+    /// near-duplicates. `hint` says how to ask for them anyway.
+    package struct AlreadyInFormat: Sendable {
+        /// The target format, as the first bytes name it.
+        package var format: ImageFormat
+        /// The format's name in the note (`JPEG`).
+        package var label: String
+        /// The option that includes them (`--include-jpeg`).
+        package var hint: String
+
+        package init(format: ImageFormat, label: String, hint: String) {
+            self.format = format
+            self.label = label
+            self.hint = hint
+        }
+    }
+
+    /// Splits `inputs` into those the batch converts and those it sets aside; photos already in
+    /// `alreadyIn`'s format are set aside too.
+    package static func sort(
+        _ inputs: [String], accepts: Accepts, alreadyIn: AlreadyInFormat? = nil
+    ) -> (convert: [String], setAside: [SetAside]) {
         if case .anything = accepts { return (inputs, []) }
         var convert: [String] = []
         var setAside: [SetAside] = []
         for input in inputs {
-            if let aside = verdict(for: input, content: content(of: input), accepts: accepts) {
+            let content = content(of: input)
+            if let aside = verdict(for: input, content: content, accepts: accepts) {
                 setAside.append(aside)
+            } else if content == .photo, let alreadyIn, isAlready(input, in: alreadyIn.format) {
+                let reason = "already \(alreadyIn.label) (add \(alreadyIn.hint) to re-encode it)"
+                setAside.append(SetAside(path: input, reason: reason, silent: false))
             } else {
                 convert.append(input)
             }
@@ -103,6 +128,12 @@ package enum InputTriage {
         case .isoMedia, .matroska: return .video
         case .other: return isText(Array(head)) ? .text : .unknown
         }
+    }
+
+    /// Whether the photo at `path` is in `format`, by its first bytes.
+    private static func isAlready(_ path: String, in format: ImageFormat) -> Bool {
+        guard let head = RawFile.head(of: path, count: 64) else { return false }
+        return MediaSniffer.kind(of: head) == .image(format)
     }
 
     /// Whether `head` reads as text: valid UTF-8 without control characters other than tab,

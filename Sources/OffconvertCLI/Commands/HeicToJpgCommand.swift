@@ -14,10 +14,12 @@ package enum HeicToJpgCommand: Command {
             were not converted; with --live mp4 (as send-to-windows makes them) or --live gif (as \
             gif makes them) each photo's motion is written beside it under the same name; the \
             photos and their motion count as one conversion of the free allowance, as live-photo does.
+            Photos that are already JPEG are left alone with a note (a phone's export folder holds \
+            both): add --include-jpeg to re-encode them too, or use convert --to jpg.
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to convert (any format offconvert reads).")],
         options: PhotoWork.options(PhotoWork.commonOptions) + [
-            live.spec,
+            live.spec, includeJPEG.spec,
         ],
         examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs", "heic-to-jpg --live mp4 IMG_0001.HEIC IMG_0001.MOV"])
 
@@ -33,13 +35,23 @@ package enum HeicToJpgCommand: Command {
     package static let live = Option<LiveMotion>.choice(
         "live", help: "Also write each Live Photo's motion beside its JPEG: NAME.mp4 or NAME.gif.")
 
+    /// `--include-jpeg`.
+    package static let includeJPEG = Flag(
+        "include-jpeg", help: "Also re-encode photos that are already JPEG (left alone by default).")
+
+    /// What a run leaves alone: JPEGs, unless `--include-jpeg`.
+    static func alreadyIn(_ arguments: ParsedArguments) -> InputTriage.AlreadyInFormat? {
+        arguments.has(includeJPEG) ? nil : InputTriage.AlreadyInFormat(format: .jpeg, label: "JPEG", hint: "--include-jpeg")
+    }
+
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         if try arguments.value(live) != nil {
             // Writing the motion needs the video engine: `offconvert-media` runs the whole command.
             return try await MediaRunners.run(.heicToJpgLive, arguments, console: console)
         }
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
-        let code = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        let code = try await PhotoWork.run(
+            command: spec.name, template: template, arguments: arguments, console: console, alreadyIn: alreadyIn(arguments))
         let options = try BatchOptions.parse(arguments)
         let pairs = LivePhotos.pairs(among: options.inputs)
         if !pairs.isEmpty && !options.json && !options.quiet && !options.dryRun {

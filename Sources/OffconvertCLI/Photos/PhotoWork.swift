@@ -23,6 +23,7 @@ package enum PhotoWork {
         request.hdr = try arguments.value(hdr, default: .keep)
         if let colour = try arguments.value(background) { request.background = colour }
         request.allImages = arguments.has(allImages)
+        request.strict = arguments.has(strict)
         request.maxPixels = try BatchOptions.maxPixels(arguments)
         if let edge = try arguments.value(maxSize) { request.maxLongEdge = edge }
         request.resize = try resize(from: arguments)
@@ -112,6 +113,9 @@ package enum PhotoWork {
         }
         return colour
     }
+    /// `--strict`.
+    package static let strict = Flag(
+        "strict", help: "Refuse a damaged photo instead of converting what decodes (a photo cut short is converted with a note by default).")
     /// `--all-images`.
     package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC (name-1, name-2, ...).")
 
@@ -119,7 +123,7 @@ package enum PhotoWork {
     /// ``options(_:)``).
     static let commonOptions: [OptionSpec] = [
         quality.spec, maxSize.spec, resizeBox.spec, fit.spec, keepLocation.spec, keepMetadata.spec, stripMetadata.spec,
-        color.spec, hdr.spec, background.spec, allImages.spec,
+        color.spec, hdr.spec, background.spec, allImages.spec, strict.spec,
     ]
 
     /// A photo command's own options followed by the batch options.
@@ -171,11 +175,12 @@ package enum PhotoWork {
     /// file must not quietly make a bigger one).
     package static func run(
         command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console, outputSuffix: String = "",
-        shrinking: Bool = false
+        shrinking: Bool = false, alreadyIn: InputTriage.AlreadyInFormat? = nil
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        let work = batchWork(command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
+        var work = batchWork(command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
+        work.alreadyIn = alreadyIn
         return await BatchRunner.run(work, options: options, console: console)
     }
 
@@ -191,7 +196,7 @@ package enum PhotoWork {
                 "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
                 "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
                 "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
-                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)", "strict=\(template.strict)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
             cost: { input in (try? await runBlocking { _ in cost(of: input, request: template) }) ?? 0 },

@@ -109,11 +109,16 @@ struct BatchJournalTests {
         #expect(second.isEarlierOutput(s.output.path))
         #expect(!second.isEarlierOutput(s.input.path))
         second.release()
-        // Another recipe (another quality) sees nothing of it.
+        // Another recipe of the same command (another quality) converts the input again, but
+        // never takes the first run's output as an input; another command may.
         let other = ["heic-to-jpg", "quality=90"]
         let third = try BatchJournal(identity: other + [s.input.path], recipe: other, stateDirectory: s.state)
         #expect(third.earlierOutputs(for: s.input.path) == nil)
-        #expect(!third.isEarlierOutput(s.output.path))
+        #expect(third.isEarlierOutput(s.output.path))
+        third.release()
+        let png = ["heic-to-png", "quality=90"]
+        let fourth = try BatchJournal(identity: png + [s.output.path], recipe: png, stateDirectory: s.state)
+        #expect(!fourth.isEarlierOutput(s.output.path))
     }
 
     @Test("the same batch cannot run twice at once")

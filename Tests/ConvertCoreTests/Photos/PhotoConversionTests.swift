@@ -290,7 +290,8 @@ struct PhotoConversionTests {
         let input: String
         switch kind {
         case "corrupted":
-            input = Fixtures.path("broken/corrupted.jpg")
+            // No picture at all; a JPEG with damaged picture data converts with a note (below).
+            input = Fixtures.generated("broken-no-picture.jpg")
         case "truncated":
             input = directory.appendingPathComponent("truncated.heic").path
             let whole = try #require(FileManager.default.contents(atPath: Fixtures.path("photos/IMG_5195.HEIC")))
@@ -315,6 +316,21 @@ struct PhotoConversionTests {
             #expect(error.path == input)
         }
         #expect(PhotoRun.files(outputs).isEmpty)
+    }
+
+    @Test("a JPEG with corrupt picture data converts with a note saying so; strict refuses it and writes nothing")
+    func corruptJPEG() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Fixtures.path("broken/corrupted.jpg")
+        var request = PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path)
+        request.strict = true
+        await #expect(throws: ConvertError.self) { _ = try await PhotoRun.convert(request) }
+        #expect(PhotoRun.files(directory).isEmpty)
+        request.strict = false
+        let result = try await PhotoRun.convert(request)
+        #expect(result.notes.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes)")
+        #expect(PhotoRun.files(directory) == ["corrupted.png"])
     }
 
     @Test("a cancelled conversion leaves nothing behind")

@@ -54,7 +54,7 @@ struct PhotoDirectDecodeTests {
         try DecodeFloor.decodePrimary(path: Fixtures.path("photos/pug.heic"), decodingThreads: 0)
         try DecodeFloor.decodePrimary(path: Fixtures.path("photos/cat.hif"), decodingThreads: 1)
         #expect(throws: ConvertError.self) {
-            try DecodeFloor.decodePrimary(path: Fixtures.path("broken/corrupted.jpg"), decodingThreads: 0)
+            try DecodeFloor.decodePrimary(path: Fixtures.generated("broken-no-picture.jpg"), decodingThreads: 0)
         }
     }
 

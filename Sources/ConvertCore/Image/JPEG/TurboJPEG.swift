@@ -48,9 +48,23 @@ final class TurboJPEGHandle {
         return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
     }
 
-    /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled sizes).
+    /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled
+    /// sizes). Damaged data throws; see ``decodeRGBTolerating(_:width:height:path:)``.
     func decodeRGB(_ data: [UInt8], width: Int, height: Int, path: String) throws(ConvertError) -> [UInt8] {
         try decode(data, width: width, height: height, format: TJPF_RGB, channels: 3, path: path, what: "the JPEG data")
+    }
+
+    /// Decodes to 8-bit RGB as ``decodeRGB(_:width:height:path:)`` does, but a photo with
+    /// damaged data (cut short by an interrupted copy, or bits flipped on a failing card) gives
+    /// the picture libjpeg made of it, as every viewer shows it, and what was wrong.
+    func decodeRGBTolerating(
+        _ data: [UInt8], width: Int, height: Int, path: String
+    ) throws(ConvertError) -> (pixels: [UInt8], damage: JPEGDamage?) {
+        let (pixels, status) = decodeRaw(data, width: width, height: height, format: TJPF_RGB, channels: 3)
+        if status == 0 { return (pixels, nil) }
+        guard lastWasWarning else { throw failure(path: path, what: "the JPEG data") }
+        // Only a warning: libjpeg finished the picture (flat where data is missing).
+        return (pixels, JPEGDamage(data: data, warning: lastError, pixels: pixels, width: width, height: height))
     }
 
     /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's
@@ -62,6 +76,17 @@ final class TurboJPEGHandle {
     private func decode(
         _ data: [UInt8], width: Int, height: Int, format: TJPF, channels: Int, path: String, what: String
     ) throws(ConvertError) -> [UInt8] {
+        let (pixels, status) = decodeRaw(data, width: width, height: height, format: format, channels: channels)
+        // A warning means the data was damaged but libjpeg produced an image (flat where data is
+        // missing): refused here, where a whole decode is what is asked.
+        guard status == 0 else { throw failure(path: path, what: what) }
+        return pixels
+    }
+
+    /// The pixels TurboJPEG decoded into a buffer of exactly `width`×`height`×`channels`, and its status.
+    private func decodeRaw(
+        _ data: [UInt8], width: Int, height: Int, format: TJPF, channels: Int
+    ) -> (pixels: [UInt8], status: Int32) {
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
         let status = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
@@ -70,14 +95,14 @@ final class TurboJPEGHandle {
                     Int32(height), Int32(format.rawValue), 0)
             }
         }
-        // A warning means the data was damaged but libjpeg produced an image (grey where data is
-        // missing); a truncated photo would silently lose its bottom, so it is refused too.
-        guard status == 0 else {
-            throw ConvertError(
-                .input, code: lastWasWarning ? .inputTruncated : .inputCorrupt,
-                message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
-        }
-        return pixels
+        return (pixels, status)
+    }
+
+    /// The error of a decode that failed (or, where a whole decode is needed, warned).
+    private func failure(path: String, what: String) -> ConvertError {
+        ConvertError(
+            .input, code: lastWasWarning ? .inputTruncated : .inputCorrupt,
+            message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
     }
 
     /// Encodes 8-bit RGB pixels; returns the JPEG stream (SOI, JFIF APP0, ..., EOI).

@@ -1,0 +1,53 @@
+/// What was wrong with a JPEG that libjpeg decoded only with a warning, in words for the
+/// conversion's note.
+///
+/// A file cut short (libjpeg's "Premature end of JPEG file") decodes with its missing part
+/// filled in: in a sequential JPEG the rows after the cut repeat the last colour decoded, so the
+/// flat rows at the bottom say how much was lost. Other warnings (corrupt entropy data,
+/// extraneous bytes before a marker) are repaired by the decoder where they occur.
+struct JPEGDamage: Sendable, Equatable {
+    /// Whether the file ends before its picture does.
+    var truncated: Bool
+    /// The share of rows at the bottom that are filled in, when the file was cut short and the
+    /// fill can be seen; nil otherwise.
+    var missingFraction: Double?
+
+    init(data: [UInt8], warning: String, pixels: [UInt8], width: Int, height: Int) {
+        truncated = warning.contains("Premature end") || !Self.endsWithEOI(data)
+        missingFraction = truncated ? Self.flatBottom(pixels, width: width, height: height) : nil
+    }
+
+    /// The note for the conversion's result.
+    var note: String {
+        guard truncated else { return "corrupt data in the picture, repaired by the decoder (some areas may look wrong)" }
+        if let missingFraction, missingFraction >= 0.005 {
+            let percent = max(1, Int((missingFraction * 100).rounded()))
+            return "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
+        }
+        return "the file ends early (an interrupted copy or download): the end of the picture may be missing"
+    }
+
+    /// Whether the stream ends with EOI (trailing padding bytes allowed).
+    private static func endsWithEOI(_ data: [UInt8]) -> Bool {
+        var end = data.count
+        while end > 2, data[end - 1] == 0 { end -= 1 }
+        return end >= 2 && data[end - 2] == 0xFF && data[end - 1] == 0xD9
+    }
+
+    /// The share of rows at the bottom whose every pixel is the last pixel's colour (±2).
+    private static func flatBottom(_ pixels: [UInt8], width: Int, height: Int) -> Double? {
+        guard width > 0, height > 0, pixels.count >= width * height * 3 else { return nil }
+        let last = Array(pixels[(pixels.count - 3)...])
+        var flatRows = 0
+        rows: for row in stride(from: height - 1, through: 0, by: -1) {
+            let start = row * width * 3
+            for index in stride(from: start, to: start + width * 3, by: 3) {
+                for channel in 0..<3 where abs(Int(pixels[index + channel]) - Int(last[channel])) > 2 { break rows }
+            }
+            flatRows += 1
+        }
+        // A photo whose bottom is one flat colour by nature (a white margin) reads the same:
+        // no figure is given unless the file really ends early, which `truncated` says.
+        return flatRows == height ? nil : Double(flatRows) / Double(height)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// A photo cut short by an interrupted copy or download, or with bits flipped on a failing card,
+/// is the user's picture: it is converted as viewers show it, with a note saying what is wrong,
+/// and refused only with `--strict`. Checked against djpeg (libjpeg-turbo's own tool), which
+/// decodes the same damaged files with a warning, and ffmpeg.
+@Suite("damaged photos: converted with a note", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg")))
+struct DamagedPhotoCommandTests {
+    /// PSNR (dB) of `output` against djpeg's decode of `input`, both as RGB, by ffmpeg.
+    static func psnrAgainstDjpeg(_ folder: UserFolder, input: String, output: String) async throws -> Double {
+        let reference = folder.url.appendingPathComponent("djpeg.ppm").path
+        let djpeg = try await CLIRunner.run(["-outfile", reference, folder.url.appendingPathComponent(input).path],
+                                            executable: URL(fileURLWithPath: "/usr/bin/djpeg"))
+        // djpeg exits 2 when it decoded with a warning, as it does for these files.
+        #expect(djpeg.status == 0 || djpeg.status == 2, "djpeg: \(djpeg.stderr)")
+        let psnr = try await MotionCommandsTests.tool("ffmpeg", [
+            "-v", "info", "-i", reference, "-i", folder.url.appendingPathComponent(output).path,
+            "-lavfi", "[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr", "-f", "null", "-",
+        ])
+        let average = psnr.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(String.init)
+        return average == "inf" ? .infinity : Double(average ?? "") ?? 0
+    }
+
+    @Test("a JPEG cut short becomes a PNG with a note saying how much is missing; --strict refuses it and writes nothing")
+    func cutShort() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        let whole = try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/tokyo.jpg"))
+        try whole.prefix(100_000).write(to: folder.url.appendingPathComponent("IMG 7.jpg"))
+        let strict = try await folder.run(["convert", "IMG 7.jpg", "--to", "png", "--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("is damaged"), "\(strict.stderr)")
+        #expect(try folder.star() == ["IMG 7.jpg"], "nothing written with --strict")
+        #expect(try folder.used() == 0, "a refused photo costs nothing")
+
+        let outcome = try await folder.run(["convert", "IMG 7.jpg", "--to", "png"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("IMG 7.jpg: the file ends early (an interrupted copy or download): the bottom 32% of the picture is missing (shown grey)"),
+                "\(outcome.stderr)")
+        #expect(try folder.star() == ["IMG 7.jpg", "IMG 7.png"])
+        // The picture djpeg makes of the same file, pixel for pixel.
+        #expect(try await Self.psnrAgainstDjpeg(folder, input: "IMG 7.jpg", output: "IMG 7.png") >= 60)
+    }
+
+    @Test("a JPEG with flipped bits in its picture data is converted with a note; a whole one carries none")
+    func flippedBits() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        var bytes = [UInt8](try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/tokyo.jpg")))
+        // Two bytes well inside the entropy-coded data turned into a marker that does not belong
+        // there (libjpeg: "Corrupt JPEG data: premature end of data segment").
+        bytes[60_000] = 0xFF
+        bytes[60_001] = 0x12
+        try Data(bytes).write(to: folder.url.appendingPathComponent("card.jpg"))
+        try folder.add("photos/tokyo.jpg", as: "good.jpg")
+        let outcome = try await folder.run(["convert", "card.jpg", "good.jpg", "--to", "png"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("card.jpg: corrupt data in the picture, repaired by the decoder"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("good.jpg: corrupt") && !outcome.stderr.contains("good.jpg: the file ends early"), "\(outcome.stderr)")
+        #expect(try await Self.psnrAgainstDjpeg(folder, input: "card.jpg", output: "card.png") >= 60)
+    }
+}
