@@ -191,6 +191,50 @@ struct EverydayUseTests {
         #expect(try folder.used() == used)
     }
 
+    @Test("strip-location over many files counts what it wrote apart from those with no location")
+    func stripCounts() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try folder.add("generated/gps-xmp.jpg", as: "located.jpg")
+        #expect(try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"]).status == 0)
+        let outcome = try await folder.run(["strip-location", "located.jpg", "clean.png", "missing.jpg"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("1 written, 1 had no location, 1 failed"), "\(outcome.stderr)")
+        let json = try await folder.run(["strip-location", "--json", "-o", "j", "located.jpg", "clean.png"])
+        let summary = try #require(try PhotoCommandsTests.jsonLines(json.stdout).last)
+        #expect(summary["done"] as? Int == 2 && summary["unchanged"] as? Int == 1, "\(summary)")
+    }
+
+    @Test("an empty folder is named: alone it is an error, among other inputs a note")
+    func emptyFolder() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("x.jpg"), withIntermediateDirectories: false)
+        let alone = try await folder.run(["heic-to-jpg", "x.jpg"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.contains("x.jpg is an empty folder"), "\(alone.stderr)")
+        let among = try await folder.run(["heic-to-jpg", "x.jpg", "IMG_0001.HEIC"])
+        #expect(among.status == 0, "\(among.stderr)")
+        #expect(among.stderr.contains("x.jpg is an empty folder"), "\(among.stderr)")
+        #expect(folder.files().contains("IMG_0001.jpg"))
+    }
+
+    @Test("-q is --quiet, as in most tools; --quality has no one-letter form")
+    func quietShort() async throws {
+        let folder = try exportFolder()
+        defer { folder.remove() }
+        let quiet = try await folder.run(["heic-to-jpg", "-q", "IMG_0001.HEIC"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+        let converted = try await folder.run(["convert", "-q", "p", "--to", "png"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(folder.files().contains("p.png"))
+        // `-q 5` is not a quality: "5" is a file name, and one that is not there fails the run.
+        let five = try await folder.run(["convert", "p", "--to", "webp", "-q", "5"])
+        #expect(five.status == 1, "\(five.stderr)")
+        #expect(five.stderr.contains("5"), "\(five.stderr)")
+    }
+
     @Test("--dry-run checks inputs like the real run: missing and empty files fail it (exit 1), --json ends with a summary")
     func dryRun() async throws {
         let folder = try exportFolder()
@@ -348,6 +392,11 @@ struct EverydayUseTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("Page 2: bad.jpg is damaged"), "\(outcome.stderr)")
         #expect(!folder.files().contains("album.pdf"))
+        // The album's notes are about the album, not its first page.
+        let made = try await folder.run(["images-to-pdf", "p", "IMG_0001.HEIC", "-o", "album.pdf"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("album.pdf: "), "\(made.stderr)")
+        #expect(!made.stderr.contains("p: "), "\(made.stderr)")
         let margin = try await folder.run(["images-to-pdf", "p", "-o", "album.pdf", "--page", "a4", "--margin", "150mm"])
         #expect(margin.status == 64)
         #expect(margin.stderr.contains("leaves no room"))

@@ -64,6 +64,27 @@ struct LivePhotoCommandsTests {
         #expect(streams.contains(kind == "gif" ? "codec_name=gif|width=480" : "codec_name=h264|width=640|height=428"), "\(streams)")
     }
 
+    @Test("heic-to-jpg --live mp4 with only the photo named finds its MOV beside it, and says when there is none",
+          .enabled(if: haveTools))
+    func liveFromPhotoAlone() async throws {
+        let folder = try Self.folder()
+        defer { folder.remove() }
+        let outcome = try await folder.run(["heic-to-jpg", "IMG_5195.HEIC", "--live", "mp4", "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(folder.files().contains("out/IMG_5195.jpg") && folder.files().contains("out/IMG_5195.mp4"), "\(folder.files())")
+        let streams = try await Self.probe(folder.url.appendingPathComponent("out/IMG_5195.mp4").path)
+        #expect(streams.contains("codec_name=h264"), "\(streams)")
+
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("IMG_5195.MOV"))
+        let alone = try await folder.run(["heic-to-jpg", "IMG_5195.HEIC", "tokyo.jpg", "--include-jpeg", "--live", "mp4", "-o", "alone"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(folder.files().filter { $0.hasPrefix("alone/") } == ["alone/IMG_5195.jpg", "alone/tokyo.jpg"], "\(folder.files())")
+        #expect(alone.stderr.contains("IMG_5195.HEIC is a Live Photo, but no MOV with its content identifier was found beside it"),
+                "\(alone.stderr)")
+        // A photo that is not a Live Photo gets no such note.
+        #expect(!alone.stderr.contains("tokyo.jpg is a Live Photo"), "\(alone.stderr)")
+    }
+
     /// Today's used conversions in the folder's own allowance.
     static func used(_ folder: UserFolder) async throws -> Int {
         let outcome = try await folder.run(["allowance", "--json"])

@@ -26,13 +26,13 @@ struct TypedOptionsTests {
     @Test("a whole number in its range, absent, defaulted and refused with the range named")
     func integers() throws {
         let quality = PhotoWork.quality
-        #expect(try parse(["-q", "70"], [quality.spec]).value(quality) == 70)
+        #expect(try parse(["--quality", "70"], [quality.spec]).value(quality) == 70)
         #expect(try parse(["--quality=1"], [quality.spec]).value(quality) == 1)
         #expect(try parse([], [quality.spec]).value(quality) == nil)
         #expect(try parse([], [quality.spec]).value(quality, default: 85) == 85)
-        let refused = message { _ = try parse(["-q", "101"], [quality.spec]).value(quality) }
+        let refused = message { _ = try parse(["--quality", "101"], [quality.spec]).value(quality) }
         #expect(refused == "The value '101' is invalid for '--quality': expected a whole number from 1 to 100.")
-        #expect(message { _ = try parse(["-q", "x"], [quality.spec]).value(quality) }.contains("from 1 to 100"))
+        #expect(message { _ = try parse(["--quality=x"], [quality.spec]).value(quality) }.contains("from 1 to 100"))
     }
 
     @Test("a choice is read in any letter case into its Swift value; a typo gets a guess")

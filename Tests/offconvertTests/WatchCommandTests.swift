@@ -10,10 +10,15 @@ struct WatchCommandTests {
     final class Session: @unchecked Sendable {
         let process = Process()
         let log: String
+        /// Where stderr goes: the lines a person watching the terminal reads.
+        let errorLog: String
 
         init(_ arguments: [String], state: String, directory: String) throws {
-            log = directory + "/../watch-\(UUID().uuidString.prefix(6)).log"
+            let name = UUID().uuidString.prefix(6)
+            log = directory + "/../watch-\(name).log"
+            errorLog = directory + "/../watch-\(name).err"
             _ = FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
             process.executableURL = CLIRunner.executable
             process.arguments = ["watch"] + arguments
             var environment = CLIRunner.childEnvironment
@@ -22,7 +27,7 @@ struct WatchCommandTests {
             process.environment = environment
             process.currentDirectoryURL = URL(fileURLWithPath: directory)
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardError = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }
@@ -32,6 +37,9 @@ struct WatchCommandTests {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
+
+        /// What was printed on stderr so far.
+        func errors() -> String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
 
         /// The inputs of the `finished` lines so far.
         func finished() -> [String] {
@@ -145,6 +153,26 @@ struct WatchCommandTests {
         #expect(Set(finished) == Set(["dropped", "slow", "renamed"].map { place.inbox + "/\($0).heic" }))
         for name in ["dropped", "slow", "renamed"] { try Self.expectWholeJPEG(place.inbox + "/\(name).jpg") }
         #expect(try place.used() == 3, "each converted file is one free conversion")
+    }
+
+    @Test("without --json the watcher says why an arriving JPEG is left alone, and prints each conversion's notes")
+    func plainLines() async throws {
+        let place = try Place()
+        defer { place.remove() }
+        let session = try Session(["Inbox", "--settle", "300"], state: place.state, directory: place.root)
+        #expect(await session.wait { session.errors().contains("Watching") })
+        let located = try Data(contentsOf: CLIRunner.media.appendingPathComponent("generated/gps-exif-xmp.heic"))
+        try located.write(to: URL(fileURLWithPath: place.inbox + "/located.heic"))
+        #expect(await session.wait { place.files(place.inbox).contains("located.jpg") })
+        let jpeg = try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/tokyo.jpg"))
+        try jpeg.write(to: URL(fileURLWithPath: place.inbox + "/arrived.jpg"))
+        #expect(await session.wait { session.errors().contains("arrived.jpg: already jpg, left alone.") }, "\(session.errors())")
+        #expect(await session.interrupt() == 130)
+        let errors = session.errors()
+        #expect(errors.contains("located.heic: location removed"), "\(errors)")
+        #expect(place.files(place.inbox) == ["arrived.jpg", "located.heic", "located.jpg"])
+        // Its own output was not called an arriving JPEG.
+        #expect(!errors.contains("located.jpg: already jpg"), "\(errors)")
     }
 
     @Test("a restart converts what arrived while stopped, and nothing twice (skips cost nothing)")

@@ -87,6 +87,9 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
     package var memoryBytes: Int64?
     /// Summary: items that succeeded.
     package var done: Int?
+    /// `summary`: items that succeeded with nothing to write (`strip-location` on a file with no
+    /// location); counted in `done` too.
+    package var unchanged: Int?
     /// Summary: items that failed.
     package var failed: Int?
     /// Summary: items skipped.
@@ -188,13 +191,14 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
     package static func summary(
         done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0, bytesOut: Int64 = 0,
         seconds: Double = 0,
-        setAside: Int = 0, ignored: Int = 0, planned: Int? = nil
+        setAside: Int = 0, ignored: Int = 0, planned: Int? = nil, unchanged: Int? = nil
     ) -> BatchReportLine {
         var line = BatchReportLine(event: "summary")
         line.bytesIn = bytesIn
         line.bytesOut = bytesOut
         line.seconds = (seconds * 1000).rounded() / 1000
         line.done = done
+        line.unchanged = unchanged
         line.setAside = setAside
         line.ignored = ignored
         line.planned = planned

@@ -15,6 +15,8 @@ package struct BatchOptions: Sendable {
     var subfolders: [String: String] = [:]
     /// Folders inside folder arguments that were not opened (no `--recursive`).
     var skippedFolders: [String] = []
+    /// Folder arguments that held nothing to convert, each named in a note.
+    var emptyFolders: [String] = []
     /// `--output-dir`; nil to write next to each input (or to ``outputFile``).
     package var outputDirectory: String?
     /// `-o NAME.EXT` for a single input: the output file itself rather than a folder (a name with
@@ -91,7 +93,7 @@ package struct BatchOptions: Sendable {
     /// `--json`.
     static let jsonFlag = Flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
     /// `--quiet`.
-    static let quietFlag = Flag("quiet", help: "Print only errors: no progress, notes or summary.")
+    static let quietFlag = Flag("quiet", short: "q", help: "Print only errors: no progress, notes or summary.")
     /// `--verbose`.
     static let verboseFlag = Flag("verbose", help: "Also print the low-level cause of each error.")
 
@@ -122,6 +124,9 @@ package struct BatchOptions: Sendable {
         var collector = InputCollector(recursive: arguments.has(recursive))
         for path in try typedPaths(arguments, standardInput: standardInput) { collector.add(path) }
         guard !collector.files.isEmpty else {
+            if let folder = collector.emptyFolders.first {
+                throw UsageError(message: Messages.text(.emptyFolder, folder.terminalSafe))
+            }
             throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
         }
         var files = collector.files
@@ -147,6 +152,7 @@ package struct BatchOptions: Sendable {
             maxPixels: try maxPixels(arguments))
         options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) { first, _ in first }
         options.skippedFolders = collector.skippedFolders
+        options.emptyFolders = collector.emptyFolders
         if arguments.has(keepTimesFlag) && arguments.has(noKeepTimes) {
             throw UsageError(message: "'--keep-times' and '--no-keep-times' cannot be used together.")
         }

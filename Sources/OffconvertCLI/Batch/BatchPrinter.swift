@@ -51,6 +51,12 @@ package final class BatchPrinter: Sendable {
     /// The name shown for an item: its file name.
     private static func name(_ path: String) -> String { PathText.lastComponent(path).terminalSafe }
 
+    /// What an item's notes are about: its input, or, for one output made from many inputs (a
+    /// PDF album), that output, since the notes describe all of its pages.
+    private static func subject(of item: BatchItem) -> String {
+        item.sources.count > 1 ? item.destination : item.input
+    }
+
     package func planned(index: Int, input: String, output: String, memory: Int64) {
         if json { return emit(.planned(index: index, input: input, output: output, memoryBytes: memory)) }
         text(Messages.text(.itemPlanned, input.terminalSafe, output.terminalSafe, UnitText.bytes(memory)))
@@ -79,7 +85,7 @@ package final class BatchPrinter: Sendable {
                 : output.path.terminalSafe
         }
         let notes = result.notes.isEmpty
-            ? [] : [Messages.text(.itemNotes, Self.name(item.input), result.notes.joined(separator: ", ").terminalSafe)]
+            ? [] : [Messages.text(.itemNotes, Self.name(Self.subject(of: item)), result.notes.joined(separator: ", ").terminalSafe)]
         ended(item, stdout: results, stderr: notes)
     }
 
@@ -128,6 +134,12 @@ package final class BatchPrinter: Sendable {
         text(Messages.text(.foldersNotOpened, "\(folders.count)", first.terminalSafe), error: true)
     }
 
+    /// A folder argument held nothing to convert; the other inputs go on.
+    func emptyFolder(_ folder: String) {
+        guard !json, !quiet else { return }
+        text(Messages.text(.emptyFolder, folder.terminalSafe), error: true)
+    }
+
     /// The command line asked for something the batch cannot do (exit 64).
     func usageFailed(_ message: String) {
         board?.clear()
@@ -167,16 +179,25 @@ package final class BatchPrinter: Sendable {
         return message.terminalSafe
     }
 
+    /// "12 done"; "6 written, 3 had no location" when some items needed no output.
+    private func doneParts(_ tally: BatchTally) -> String {
+        if tally.planned > 0 { return Messages.text(.summaryPlanned, "\(tally.planned)") }
+        guard tally.unchanged > 0 else { return Messages.text(.summaryDone, "\(tally.done)") }
+        return Messages.text(.summaryWritten, "\(tally.done - tally.unchanged)") + ", "
+            + Messages.text(tally.unchangedKey, "\(tally.unchanged)")
+    }
+
     package func summary(_ tally: BatchTally, seconds: Double) {
         board?.clear()
         if json {
             return emit(.summary(
                 done: tally.done, failed: tally.failures.count, skipped: tally.skipped, unfinished: tally.unfinished,
                 interrupted: tally.interrupted, bytesIn: tally.bytesIn, bytesOut: tally.bytesOut, seconds: seconds,
-                setAside: tally.setAside, ignored: tally.ignored, planned: tally.planned > 0 ? tally.planned : nil))
+                setAside: tally.setAside, ignored: tally.ignored, planned: tally.planned > 0 ? tally.planned : nil,
+                unchanged: tally.unchanged > 0 ? tally.unchanged : nil))
         }
         guard !quiet else { return }
-        var parts = [tally.planned > 0 ? Messages.text(.summaryPlanned, "\(tally.planned)") : Messages.text(.summaryDone, "\(tally.done)")]
+        var parts = [doneParts(tally)]
         if !tally.failures.isEmpty { parts.append(Messages.text(.summaryFailed, "\(tally.failures.count)")) }
         if tally.skipped > 0 { parts.append(Messages.text(.summarySkipped, "\(tally.skipped)")) }
         if tally.setAside > 0 { parts.append(Messages.text(.summarySetAside, "\(tally.setAside)")) }

@@ -28,8 +28,10 @@ package enum BatchRunner {
         let started = Date()
         var options = options
         var tally = BatchTally()
+        tally.unchangedKey = work.unchangedSummary
         options.inputs = setAside(options.inputs, accepts: work.accepts, alreadyIn: work.alreadyIn, printer: printer, tally: &tally)
         if !options.skippedFolders.isEmpty { printer.foldersNotOpened(options.skippedFolders) }
+        for folder in options.emptyFolders { printer.emptyFolder(folder) }
         guard !options.inputs.isEmpty else {
             printer.summary(tally, seconds: Date().timeIntervalSince(started))
             return ExitCode.success
@@ -234,6 +236,7 @@ package enum BatchRunner {
             case .success(let result):
                 for output in result.outputs { item.inputStamp?.apply(to: output.path, times: plan.options.keepTimes) }
                 tally.done += 1
+                if result.outputs.isEmpty { tally.unchanged += 1 }
                 tally.bytesIn += item.inputBytes
                 tally.bytesOut += result.outputs.reduce(0) { $0 + $1.byteCount }
                 printer.finished(item, result)

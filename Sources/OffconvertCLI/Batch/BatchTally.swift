@@ -4,6 +4,10 @@ import ConvertCore
 package struct BatchTally: Sendable {
     /// Items converted.
     package var done = 0
+    /// Items among ``done`` that wrote nothing because nothing needed changing.
+    package var unchanged = 0
+    /// How the summary names ``unchanged`` items ("3 had no location").
+    var unchangedKey = Messages.Key.summaryUnchanged
     /// Items that failed, with why, in input order.
     package var failures: [(input: String, error: ConvertError)] = []
     /// Items already done by an earlier run.

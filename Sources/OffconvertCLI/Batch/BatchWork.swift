@@ -28,6 +28,8 @@ package struct BatchWork: Sendable {
     package var accepts: InputTriage.Accepts = .anything
     /// Photos already in the target format, set aside unless asked for (`heic-to-jpg`).
     package var alreadyIn: InputTriage.AlreadyInFormat? = nil
+    /// How the summary counts items that succeeded without writing anything.
+    package var unchangedSummary = Messages.Key.summaryUnchanged
     /// Set when this batch finishes a conversion already charged to the allowance: the motion
     /// half of `heic-to-jpg --live`, whose photo batch counted the Live Photos as one conversion.
     package var alreadyCharged = false

@@ -26,6 +26,8 @@ package struct InputCollector {
     package private(set) var files: [File] = []
     /// Folders found inside folder arguments and not opened (no `--recursive`).
     private(set) var skippedFolders: [String] = []
+    /// Folder arguments with no file in them (nor, with `--recursive`, in their subfolders).
+    package private(set) var emptyFolders: [String] = []
     /// Whether any argument was a folder.
     private(set) var hadFolders = false
     /// Folders deeper than this are not opened: a symlink loop or a hostile tree stops here.
@@ -58,7 +60,10 @@ package struct InputCollector {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             hadFolders = true
+            let before = files.count
             addFolder(path, subfolder: "", depth: 0)
+            // A folder whose files were all given already is not empty; one that gave nothing is.
+            if files.count == before && !Self.hasEntries(path) { emptyFolders.append(path) }
         } else {
             addFile(File(path: path, subfolder: ""))
         }
@@ -91,6 +96,12 @@ package struct InputCollector {
                 addFile(File(path: path, subfolder: subfolder))
             }
         }
+    }
+
+    /// Whether a folder holds anything a user would see (hidden entries do not count).
+    private static func hasEntries(_ folder: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return true }
+        return names.contains { !$0.hasPrefix(".") }
     }
 
     /// Device and inode for an existing file (so `./a.jpg` and a hard link match `a.jpg`), the

@@ -107,7 +107,9 @@ package enum InputTriage {
             return SetAside(path: input, reason: "a video, not a photo", silent: false)
         case (.photo, .videos):
             return SetAside(path: input, reason: "a photo, not a video", silent: false)
-        case (.unknown, .photos) where !photoExtensions.contains(PathText.fileExtension(input).lowercased()):
+        // A name that is not there (a typo, `-q 5` meant as a quality) fails as missing, never
+        // passes as "not a photo" with exit 0.
+        case (.unknown, .photos) where !photoExtensions.contains(PathText.fileExtension(input).lowercased()) && FileStamp.of(input) != nil:
             return SetAside(path: input, reason: "not a photo", silent: false)
         default:
             return nil

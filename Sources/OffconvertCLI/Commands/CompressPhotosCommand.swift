@@ -28,7 +28,7 @@ package enum CompressPhotosCommand: Command {
         ] + PhotoWork.commonOptions.map { option in
             // The same option as everywhere, with the default this command gives it.
             option.long == PhotoWork.quality.long
-                ? .option(option.long, short: "q", value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
+                ? .option(option.long, value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
         }),
         examples: ["compress-photos *.jpg --target-size 500KB", "compress-photos IMG_0001.HEIC --max-size 2048"])
 

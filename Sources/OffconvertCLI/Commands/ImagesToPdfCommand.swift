@@ -20,9 +20,9 @@ package enum ImagesToPdfCommand: Command {
         }
         return points
     }
-    /// `-q`.
+    /// `--quality`.
     package static let quality = Option.integer(
-        "quality", short: "q", in: 1...100, help: "JPEG quality for images that must be re-encoded.", default: "90")
+        "quality", in: 1...100, help: "JPEG quality for images that must be re-encoded.", default: "90")
     /// `--max-size`.
     static let maxSize = Option.integer(
         "max-size", value: "px", in: 16...65535,

@@ -70,9 +70,9 @@ package enum PhotoWork {
         are decoded at a reduced size directly.
         """
 
-    /// `-q`.
+    /// `--quality` (no short form: `-q` is `--quiet`, as in most tools).
     package static let quality = Option.integer(
-        "quality", short: "q", in: 1...100,
+        "quality", in: 1...100,
         help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
             + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
             + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",

@@ -21,12 +21,16 @@ package enum Messages {
         case itemPlanned = "item.planned"
         case itemSetAside = "item.set-aside"
         case foldersNotOpened = "batch.folders-not-opened"
+        case emptyFolder = "batch.empty-folder"
         case summaryPlanned = "summary.planned"
         case summarySetAside = "summary.set-aside"
         case summaryIgnored = "summary.ignored"
         case journalFailed = "journal.failed"
         case journalDamaged = "journal.damaged"
         case summaryDone = "summary.done"
+        case summaryWritten = "summary.written"
+        case summaryUnchanged = "summary.unchanged"
+        case summaryNoLocation = "summary.no-location"
         case summaryFailed = "summary.failed"
         case summarySkipped = "summary.skipped"
         case summaryUnfinished = "summary.unfinished"
@@ -54,12 +58,16 @@ package enum Messages {
         .itemPlanned: "{1} → {2} (about {3} of memory)",
         .itemSetAside: "{1}: skipped, {2}",
         .foldersNotOpened: "Note: {1} subfolder(s) not opened, such as {2}; add --recursive to convert them too.",
+        .emptyFolder: "{1} is an empty folder: there is nothing in it to convert.",
         .summaryPlanned: "{1} would be converted",
         .summarySetAside: "{1} not for this command",
         .summaryIgnored: "{1} sidecar file(s) ignored",
         .journalFailed: "could not record progress for resuming ({1}).",
         .journalDamaged: "the record of the earlier run is damaged; outputs already there are kept.",
         .summaryDone: "{1} done",
+        .summaryWritten: "{1} written",
+        .summaryUnchanged: "{1} needed no change",
+        .summaryNoLocation: "{1} had no location",
         .summaryFailed: "{1} failed",
         .summarySkipped: "{1} skipped",
         .summaryUnfinished: "{1} not converted",

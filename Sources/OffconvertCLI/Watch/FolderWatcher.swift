@@ -39,6 +39,10 @@ final class FolderWatcher {
     private var queue: SettleQueue
     private var outputs: Set<String> = []
     private var noted: Set<String> = []
+    /// Files that were in the folder when the watch started (the first scan).
+    private var foundAtStart: Set<String> = []
+    /// Whether the first scan is over.
+    private var started = false
     private(set) var converted = 0
     private(set) var failed = 0
 
@@ -58,6 +62,7 @@ final class FolderWatcher {
             report(failure: error)
             return .finished
         }
+        started = true
         announce()
         while !Task.isCancelled {
             let now = Self.now()
@@ -88,6 +93,7 @@ final class FolderWatcher {
             if info.st_mode & S_IFMT == S_IFDIR {
                 if settings.recursive { try? addFolder(path, now: now) }
             } else if info.st_mode & S_IFMT == S_IFREG {
+                if !started { foundAtStart.insert(path) }
                 queue.add(path, now: now)
             }
         }
@@ -125,7 +131,9 @@ final class FolderWatcher {
         // is what the watcher writes next to its inputs): re-encoding it would only lose quality.
         let ext = PathText.fileExtension(path).lowercased()
         if ext == settings.target || Catalogue.photoFormat(ext)?.fileExtension == settings.target {
-            note(path, "already \(settings.target)", quiet: true)
+            // Said for a file that arrives; the ones already there at the start (often what an
+            // earlier run wrote beside its inputs) only in --json, so a restart is not a wall of notes.
+            note(path, "already \(settings.target), left alone", quiet: foundAtStart.contains(path))
             return nil
         }
         var arguments = ["convert", "--to", settings.target, "--json", "--jobs", "1"]
@@ -175,6 +183,12 @@ final class FolderWatcher {
             } else if event == "finished", let input = object.input, let files = object.outputs {
                 let written = files.compactMap(\.path).map(\.terminalSafe).joined(separator: ", ")
                 console.err("\(input.terminalSafe) → \(written)")
+                // The same notes a batch prints under each file (damage repaired, HDR kept, ...).
+                if let notes = object.notes, !notes.isEmpty {
+                    console.err(Messages.text(.itemNotes, PathText.lastComponent(input).terminalSafe, notes.joined(separator: ", ").terminalSafe))
+                }
+            } else if event == "skipped", let input = object.input, let reason = object.reason {
+                console.err("\(input.terminalSafe): \(reason.terminalSafe).")
             } else if event == "failed", let message = object.error?.message {
                 console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
             }
@@ -265,6 +279,8 @@ final class FolderWatcher {
         var event: String?
         var input: String?
         var outputs: [Output]?
+        var notes: [String]?
+        var reason: String?
         var error: Failure?
     }
 

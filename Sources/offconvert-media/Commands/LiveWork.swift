@@ -16,7 +16,10 @@ extension HeicToJpgCommand {
         let photos = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
         if photos == ExitCode.allowanceExhausted { return photos }
         let options = try BatchOptions.parse(arguments)
-        let pairs = LivePhotos.pairs(among: options.inputs)
+        let (pairs, alone) = LiveWork.pairsOfPhotos(options.inputs)
+        if !options.json && !options.quiet {
+            for photo in alone { console.err(LiveWork.noMotionLine(photo)) }
+        }
         guard !pairs.isEmpty else { return photos }
         let charged = before.map { used in (try? store.status().used).map { $0 > used } ?? false } ?? false
         let motion = await LiveWork.run(pairs, kind: kind, command: spec.name, options: options, console: console, charged: charged)
@@ -109,6 +112,34 @@ extension LiveWork {
         }
         return (pairs, unpaired)
     }
+
+    /// The Live Photo pairs of a photo batch: partners among the inputs first, then a movie
+    /// beside each photo that was given alone (`heic-to-jpg --live mp4 IMG_0001.HEIC`). `alone`
+    /// are the Live Photos (a photo with Apple's content identifier) whose movie was not found.
+    static func pairsOfPhotos(_ inputs: [String]) -> (pairs: [LivePhotoPair], alone: [String]) {
+        var pairs = LivePhotos.pairs(among: inputs)
+        var covered = Set(pairs.flatMap { [$0.photo, $0.movie] })
+        var alone: [String] = []
+        for input in inputs where !covered.contains(input) && photoExtensions.contains(PathText.fileExtension(input).lowercased()) {
+            let (id, pair) = LivePhotos.pair(of: input)
+            guard id != nil else { continue }
+            guard let pair, !covered.contains(pair.movie) else {
+                alone.append(input)
+                continue
+            }
+            pairs.append(pair)
+            covered.formUnion([pair.photo, pair.movie])
+        }
+        return (pairs, alone)
+    }
+
+    /// The note for a Live Photo whose motion could not be written.
+    static func noMotionLine(_ photo: String) -> String {
+        "Note: \(photo.terminalSafe) is a Live Photo, but no MOV with its content identifier was found beside it: "
+            + "only the JPEG was written."
+    }
+
+    static let photoExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg"]
 
     /// The stills of the pairs as JPEGs, made as `heic-to-jpg` makes them.
     static func stills(command: String, options: BatchOptions, console: Console) async -> Int32 {

@@ -35,6 +35,7 @@ extension StripLocationCommand {
                 return try await LocationStripper.strip(request).result(onProgress: progress)
             })
         work.accepts = .media
+        work.unchangedSummary = .summaryNoLocation
         return await BatchRunner.run(work, options: options, console: console)
     }
 }
