@@ -10,6 +10,7 @@
 #   motion-microvideo.jpg       the older GCamera:MicroVideo + MicroVideoOffset layout.
 #   motion-samsung.jpg          Samsung: Image_UTC_Data and MotionPhoto_Data entries after the JPEG,
 #                               indexed by an SEFH/SEFT trailer; no motion XMP at all.
+#   motion-samsung-mcc.jpg      the same with MCC_Data (310) before a located clip's entry.
 #   motion-gainmap.MP.jpg       Container with Primary, GainMap (a second JPEG) and MotionPhoto.
 #   motion-pointer-only.MP.jpg  XMP declares a 50000-byte video, none appended (a shortened upload).
 #   motion.heic                 a HEIC with the clip in a top-level 'mpvd' box after its boxes.
@@ -73,16 +74,24 @@ open("motion-microvideo.jpg", "wb").write(with_xmp(still, micro) + clip)
 # Samsung: each entry is 00 00, a 16-bit type, a 32-bit name length, the name, the data; the
 # SEFH directory gives each entry's distance back from SEFH and its length.
 samsung = open("motion-samsung-still.jpg", "rb").read()
-entries = [(0x0A01, b"Image_UTC_Data", b"1614834367000"), (0x0A30, b"MotionPhoto_Data", clip)]
-body = b""
-placed = []
-for kind, name, data in entries:
-    placed.append((kind, len(body), 8 + len(name) + len(data)))
-    body += struct.pack("<HHI", 0, kind, len(name)) + name + data
-sefh = b"SEFH" + struct.pack("<II", 106, len(entries))
-for kind, start, length in placed:
-    sefh += struct.pack("<HHII", 0, kind, len(body) - start, length)
-open("motion-samsung.jpg", "wb").write(samsung + body + sefh + struct.pack("<I", len(sefh)) + b"SEFT")
+
+def sef(entries):
+    body = b""
+    placed = []
+    for kind, name, data in entries:
+        placed.append((kind, len(body), 8 + len(name) + len(data)))
+        body += struct.pack("<HHI", 0, kind, len(name)) + name + data
+    sefh = b"SEFH" + struct.pack("<II", 106, len(entries))
+    for kind, start, length in placed:
+        sefh += struct.pack("<HHII", 0, kind, len(body) - start, length)
+    return body + sefh + struct.pack("<I", len(sefh)) + b"SEFT"
+
+utc = (0x0A01, b"Image_UTC_Data", b"1614834367000")
+open("motion-samsung.jpg", "wb").write(samsung + sef([utc, (0x0A30, b"MotionPhoto_Data", clip)]))
+# The country of the phone's network (MCC_Data, 310: United States) before a located clip, as
+# Samsung's camera orders them: strip-location edits both.
+open("motion-samsung-mcc.jpg", "wb").write(
+    samsung + sef([utc, (0x0AA1, b"MCC_Data", b"310"), (0x0A30, b"MotionPhoto_Data", located)]))
 PY
 
 heif-enc -p x265:pools=none -q 50 motion-still.jpg -o motion-still.heic >/dev/null

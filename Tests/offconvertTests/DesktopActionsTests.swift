@@ -104,11 +104,17 @@ struct DesktopActionsTests {
         #expect(!FileManager.default.fileExists(atPath: home.data))
         #expect(try String(contentsOfFile: home.uca, encoding: .utf8) == Self.userAction)
 
+        // A Nemo action of the user's own, in the folder install also writes to.
+        try FileManager.default.createDirectory(atPath: home.data + "/nemo/actions", withIntermediateDirectories: true)
+        try "[Nemo Action]\nName=Mine\n".write(toFile: home.data + "/nemo/actions/mine.nemo_action", atomically: true, encoding: .utf8)
         let install = try await home.offconvert(["desktop", "install"])
         #expect(install.status == 0, "\(install.stderr)")
         let serviceMenus = Self.listing(home.data + "/kio/servicemenus")
         #expect(serviceMenus == Self.actionIDs.map { "offconvert-\($0).desktop" }.sorted())
-        #expect(Self.listing(home.data + "/nemo/actions") == Self.actionIDs.map { "offconvert-\($0).nemo_action" }.sorted())
+        #expect(Self.listing(home.data + "/nemo/actions") == (Self.actionIDs.map { "offconvert-\($0).nemo_action" } + ["mine.nemo_action"]).sorted())
+        // JPEG XL photos get "Convert to JPEG" too.
+        let toJPEG = try String(contentsOfFile: home.data + "/kio/servicemenus/offconvert-convert-to-jpeg.desktop", encoding: .utf8)
+        #expect(toJPEG.contains("image/jxl"), "\(toJPEG)")
         #expect(Self.listing(home.data + "/nautilus/scripts/offconvert").count == 5)
         for name in serviceMenus {
             let path = home.data + "/kio/servicemenus/" + name
@@ -136,9 +142,10 @@ struct DesktopActionsTests {
 
         let uninstall = try await home.offconvert(["desktop", "uninstall"])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
-        #expect(Self.listing(home.data + "/kio/servicemenus").isEmpty)
-        #expect(Self.listing(home.data + "/nemo/actions").isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: home.data + "/nautilus/scripts/offconvert"))
+        // The folders install made are gone with our files; the one holding the user's action stays.
+        for made in ["kio", "nautilus"] { #expect(!FileManager.default.fileExists(atPath: home.data + "/" + made), "\(made) left behind") }
+        #expect(Self.listing(home.data + "/nemo/actions") == ["mine.nemo_action"])
+        #expect(FileManager.default.fileExists(atPath: home.data), "the data folder itself is never removed")
         let left = try String(contentsOfFile: home.uca, encoding: .utf8)
         #expect(Self.tool("/usr/bin/xmllint", ["--noout", home.uca]).status == 0)
         #expect(left.contains("<unique-id>1612104464586264-1</unique-id>"))

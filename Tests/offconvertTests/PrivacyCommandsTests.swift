@@ -121,6 +121,44 @@ struct PrivacyCommandsTests {
         }
     }
 
+    /// exiftool's Samsung trailer tags of `path` (`-s` names).
+    static func samsungTags(_ path: String) async throws -> String {
+        let outcome = try await CLIRunner.run(
+            ["-a", "-G1", "-s", "-Samsung:all", "-b", path], executable: URL(fileURLWithPath: exiftool))
+        return outcome.stdout.split(separator: "\n").filter { !$0.contains("EmbeddedVideoFile") }.joined(separator: "\n")
+    }
+
+    @Test("Samsung's MCC_Data is a location: info names it, strip-location takes it out (and the clip's), the rest and the size kept",
+          .enabled(if: haveExiftool),
+          arguments: ["generated/motion-samsung-mcc.jpg", "generated/samsung-still.heic", "generated/motion-samsung-oneui6.heic"])
+    func samsungCountry(input: String) async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = CLIRunner.media.appendingPathComponent(input).path
+        let before = try await CLIRunner.run(["-a", "-G1", "-s", "-MCCData", "-TimeStamp", path], executable: URL(fileURLWithPath: Self.exiftool))
+        #expect(before.stdout.contains("MCCData") && before.stdout.contains("TimeStamp"), "\(before.stdout)")
+        let info = try await CLIRunner.run(["info", "--json", path])
+        #expect(info.stdout.contains("\"samsung-mcc\""), "\(info.stdout)")
+
+        let outcome = try await CLIRunner.run(["strip-location", "-o", folder.path, path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Samsung's mobile country code"), "\(outcome.stderr)")
+        let output = try #require(try Self.outputs(in: folder).first)
+        let after = try await CLIRunner.run(["-a", "-G1", "-s", "-MCCData", "-TimeStamp", "-EmbeddedVideoType", output], executable: URL(fileURLWithPath: Self.exiftool))
+        #expect(!after.stdout.contains("MCCData") && after.stdout.contains("TimeStamp"), "\(after.stdout)")
+        #expect(after.stdout.contains("EmbeddedVideoType") == input.contains("motion"), "\(after.stdout)")
+        #expect(try await Self.locationLines(output).isEmpty, "\(output)")
+        let size = { (file: String) in (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? -1 }
+        #expect(size(output) == size(path))
+        let reread = try await CLIRunner.run(["info", "--json", output])
+        #expect(reread.stdout.contains("\"location\":{\"present\":false"), "\(reread.stdout)")
+
+        let converted = try await CLIRunner.run(["convert", "--to", "png", "-o", folder.path + "/png", path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let png = try #require(try Self.outputs(in: folder.appendingPathComponent("png")).first)
+        #expect(try await Self.samsungTags(png).isEmpty)
+    }
+
     @Test("--json says 'removed' when --strip-metadata drops a location, 'none found' when there was none, 'kept' when kept")
     func privacyFacts() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()

@@ -18,6 +18,9 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
     /// An MP4/MOV `©xyz` or `com.apple.quicktime.location.ISO6709` tag, or a container's
     /// `location` metadata.
     case container
+    /// Samsung's `MCC_Data` trailer entry: the mobile country code of the network the phone was
+    /// on, so the country the photo was taken in.
+    case samsungCountry = "samsung-mcc"
 
     /// The place in words, for notes and messages: "EXIF GPS", "another image in the file".
     public var words: String {
@@ -30,6 +33,7 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
         case .otherImage: "another image in the file"
         case .motionVideo: "the embedded motion video"
         case .container: "container tag"
+        case .samsungCountry: "Samsung's mobile country code (MCC_Data)"
         }
     }
 }

@@ -77,6 +77,19 @@ public enum ImageProbe {
 
     /// Probes `input`, read already (its HEIF item model is not parsed again).
     package static func probe(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
+        var info = try probeFormat(input)
+        // Samsung's trailer (after a JPEG, in a HEIC's last `sefd` box) records the country of
+        // the network the phone was on: a location, as IPTC's country is.
+        if [.jpeg, .heic, .avif].contains(input.format), let source = try? FileByteSource(path: input.path),
+            SamsungTrailer.entryNames(in: source).contains(SamsungTrailer.countryCodeEntry)
+        {
+            info.locationSources.append(.samsungCountry)
+            info.hasLocation = true
+        }
+        return info
+    }
+
+    private static func probeFormat(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
         let path = input.path
         switch input.format {
         case .heic, .avif: return try probeHeif(input)

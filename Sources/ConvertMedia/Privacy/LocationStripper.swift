@@ -84,6 +84,21 @@ public enum LocationStripper {
         edit.places.append(.motionVideo)
     }
 
+    /// Samsung's `MCC_Data` (the country of the phone's network), taken out of the trailer
+    /// after a JPEG or in a HEIC's last `sefd` box at the trailer's length.
+    static func addSamsungCountry(_ data: [UInt8], heif: Bool, to edit: inout Edit) {
+        var end = data.count
+        if heif {
+            guard let sefd = (try? ByteBox.topLevel(of: data))?.last(where: { $0.type == "sefd" }), !sefd.large else { return }
+            end = sefd.end
+        }
+        guard let trailer = SamsungTrailer(data, end: end),
+            let patch = trailer.patch(removing: SamsungTrailer.countryCodeEntry, from: data, end: end)
+        else { return }
+        edit.patches.append(Patch(offset: patch.offset, bytes: patch.bytes))
+        edit.places.append(.samsungCountry)
+    }
+
     static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError) -> JobResult {
         let path = request.input
         let before = try MediaProbe.probeBlocking(path: path, cancellation: cancellation)
@@ -92,12 +107,15 @@ public enum LocationStripper {
         case "jpeg":
             let data = try ImageDecoder.readAll(path: path)
             edit = try JPEGLocation.edit(data, path: path)
+            // Before the motion video's patches: the trailer's patch spans the MP4 it may hold.
+            addSamsungCountry(data, heif: false, to: &edit)
             try addMotionVideo(data, path: path, to: &edit)
         case "png": edit = try PNGLocation.edit(ImageDecoder.readAll(path: path), path: path)
         case "webp": edit = WebPLocation.edit(try ImageDecoder.readAll(path: path))
         case "heic", "heif", "avif":
             let data = try ImageDecoder.readAll(path: path)
             edit = try HeifLocation.edit(data, path: path)
+            addSamsungCountry(data, heif: true, to: &edit)
             try addMotionVideo(data, path: path, to: &edit)
         case "mp4", "mov", "m4a", "3gp": edit = try MovieLocation.edit(path: path)
         case "gif":

@@ -79,7 +79,7 @@ package enum DesktopCommand: Command {
         }
         guard !dryRun else { return ExitCode.success }
         do throws(ConvertError) {
-            try DesktopInstaller.apply(changes)
+            try DesktopInstaller.apply(changes, places: places)
         } catch {
             console.err("\(Messages.text(.errorPrefix)) \(Messages.error(error).terminalSafe)")
             return ExitCode.failure

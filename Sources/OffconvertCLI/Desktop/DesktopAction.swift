@@ -25,8 +25,8 @@ package struct DesktopAction: Sendable {
     var forVideos: Bool { mimeTypes.contains { $0.hasPrefix("video/") } }
 
     /// Photo formats offconvert reads that are not already JPEG.
-    static let photoTypes = ["image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif"]
-    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif"]
+    static let photoTypes = ["image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl"]
+    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl"]
     /// What phones and cameras record.
     static let videoTypes = [
         "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t", "video/x-msvideo",

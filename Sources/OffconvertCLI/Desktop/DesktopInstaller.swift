@@ -55,7 +55,7 @@ package enum DesktopInstaller {
 
     /// Carries out `changes`. Each file is written whole to a temporary name and renamed, so a
     /// file manager (or a crash) never sees half of one; `uca.xml` keeps its mode.
-    package static func apply(_ changes: [Change]) throws(ConvertError) {
+    package static func apply(_ changes: [Change], places: DesktopPlaces) throws(ConvertError) {
         for change in changes {
             switch change {
             case .write(let file): try write(file)
@@ -65,9 +65,20 @@ package enum DesktopInstaller {
                 }
             }
         }
-        // The Nautilus submenu folder goes with its last script (rmdir fails while it holds others).
-        if let script = changes.first(where: { if case .remove = $0 { $0.path.contains("/nautilus/scripts/") } else { false } }) {
-            rmdir(PathText.parent(script.path))
+        let removed = changes.compactMap { if case .remove(let path) = $0 { path } else { nil } }
+        removeEmptyFolders(around: removed, below: [places.dataHome, places.configHome])
+    }
+
+    /// Removes the folders that `removed` leaves empty (the Nautilus submenu, `nemo/actions`,
+    /// `kio/servicemenus` and their parents, as install created them), deepest first, never
+    /// `roots` themselves. rmdir refuses a folder that still holds anything, the user's own
+    /// scripts and actions included.
+    static func removeEmptyFolders(around removed: [String], below roots: [String]) {
+        var folders = Set(removed.map(PathText.parent))
+        while let folder = folders.max(by: { $0.count < $1.count }) {
+            folders.remove(folder)
+            guard roots.contains(where: { folder.hasPrefix($0 + "/") }), rmdir(folder) == 0 else { continue }
+            folders.insert(PathText.parent(folder))
         }
     }
 

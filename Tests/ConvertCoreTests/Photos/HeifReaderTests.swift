@@ -192,6 +192,26 @@ struct HeifCameraLayoutTests {
         #expect((averaged.image.width, averaged.image.height, averaged.image.bitDepth) == (width, height, 10))
     }
 
+    /// An nclx-only photo gets an ICC profile of its own primaries in JPEG and PNG, as exiftool
+    /// reads it: BT.601's green differs from BT.709's, so its colorant columns must too.
+    @Test("nclx-only sources get a matching ICC profile, BT.601 (nclx primaries 5) included",
+          arguments: [("bt601-limited", "BT.601 (625 lines)"), ("single-709", "BT.709")])
+    func nclxProfile(name: String, description: String) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = Self.path(name)
+        for format in [PhotoFormat.jpeg, .png] {
+            let result = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: format, outputDirectory: directory.path))
+            let output = try #require(result.outputs.first?.path)
+            let tags = try PhotoReference.exiftool(output, ["-ProfileDescription", "-GreenMatrixColumn"])
+            #expect(tags.contains(description), "\(format): \(tags)")
+            if name == "bt601-limited" {
+                // sRGB/BT.709's green colorant, D50-adapted, is 0.3851 0.7169 0.0971.
+                #expect(tags.contains("GreenMatrixColumn") && !tags.contains("0.3851 0.7169"), "\(tags)")
+            }
+        }
+    }
+
     /// A PQ photo is tone mapped for JPEG as for PNG (``HDRStill``): the same BT.2020 profile
     /// (over the sRGB curve) and the same note.
     @Test("heic-to-jpg of 4:2:2 PQ: the same profile and note as the RGB path's PNG")

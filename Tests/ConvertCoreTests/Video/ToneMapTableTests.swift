@@ -142,7 +142,7 @@ struct ToneMapTableTests {
         return frame
     }
 
-    @Test("A smooth 10-bit ramp stays smooth: monotone 8-bit output (one tinted case within 1 level), no step over 2 levels",
+    @Test("A smooth 10-bit ramp stays smooth: monotone 8-bit output (tinted ramps within 1 level), no step over 2 levels",
           arguments: [(512 as UInt16, 512 as UInt16), (480, 540), (540, 490)])
     func gradient(_ chroma: (UInt16, UInt16)) throws {
         for (source, transfer) in [(ToneMapDecision.Source.pq, AVCOL_TRC_SMPTE2084), (.hlg, AVCOL_TRC_ARIB_STD_B67)] {
@@ -157,9 +157,11 @@ struct ToneMapTableTests {
                 var steps = 0
                 for x in 1..<width {
                     let step = Int(y[x]) - Int(y[x - 1])
-                    // Tinted near-white (540, 490) dips by one level just under peak white (measured;
-                    // the clipped curve's own shape there): allowed for that case only.
-                    let dip = chroma == (540, 490) ? -1 : 0
+                    // A tinted ramp may dip by one level just under peak white, where the clipped
+                    // curve is flat and one ulp of the table's float math moves a rounding; which
+                    // tint dips depends on the CPU's libm ((540, 490) where this was first measured,
+                    // (480, 540) at column 1526 on an AMD EPYC). The neutral ramp must not dip.
+                    let dip = chroma == (512, 512) ? 0 : -1
                     #expect(step >= dip && step <= 2, "\(source) column \(x): \(y[x - 1]) → \(y[x])")
                     if step > 0 { steps += 1 }
                 }

@@ -112,6 +112,10 @@ enum ColorProfiles {
         static let bt709 = Primaries(red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06))
         static let displayP3 = Primaries(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060))
         static let bt2020 = Primaries(red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046))
+        /// BT.601 625-line (BT.470 System B/G, nclx primaries 5): PAL cameras, Nokia's HEIFs.
+        static let bt601PAL = Primaries(red: (0.64, 0.33), green: (0.29, 0.60), blue: (0.15, 0.06))
+        /// BT.601 525-line (SMPTE 170M and 240M, nclx primaries 6 and 7).
+        static let bt601NTSC = Primaries(red: (0.630, 0.340), green: (0.310, 0.595), blue: (0.155, 0.070))
     }
 
     /// A transfer curve in lcms2's parametric type 4 form.
@@ -142,6 +146,8 @@ enum ColorProfiles {
             profile = nclx.transfer == 13 || nclx.transfer == 2 ? LCMSProfile.sRGB() : .rgb(primaries: .bt709, curve: curve, description: "BT.709")
         case 12: profile = .rgb(primaries: .displayP3, curve: curve, description: "Display P3")
         case 9: profile = .rgb(primaries: .bt2020, curve: curve, description: "BT.2020")
+        case 5: profile = .rgb(primaries: .bt601PAL, curve: curve, description: "BT.601 (625 lines)")
+        case 6, 7: profile = .rgb(primaries: .bt601NTSC, curve: curve, description: "BT.601 (525 lines)")
         default: return nil
         }
         guard let bytes = profile?.bytes else { return nil }

@@ -6,7 +6,7 @@
 ///
 /// Every offset is checked before it is followed; a trailer whose entries point outside the file
 /// (one that an editor shortened) has no entries.
-struct SamsungTrailer: Sendable {
+package struct SamsungTrailer: Sendable {
     /// One entry's data.
     package struct Entry: Sendable {
         /// The entry's name.
@@ -88,6 +88,37 @@ struct SamsungTrailer: Sendable {
             directory += entry.tag + Self.le32(data.count - start) + Self.le32(entry.data.count)
         }
         return data + directory + Self.le32(directory.count) + Array("SEFT".utf8)
+    }
+
+    /// The name of the entry holding the mobile country code of the network the phone was on
+    /// (`"276"`, Germany): where the photo was taken, to the country, so a location.
+    package static let countryCodeEntry = "MCC_Data"
+
+    /// A same-length patch of the trailer ending at `end` that takes out the entries named
+    /// `name`: their data zeroed, and the directory rewritten without their records, moved back
+    /// by 12 bytes a record with the freed bytes as zero padding before it, every other record's
+    /// offset adjusted. Every other byte, and the file's length, stay (the trailer may be inside
+    /// a `sefd` box whose size must not change). Nil when no such entry is there.
+    package func patch(removing name: String, from file: [UInt8], end: Int) -> (offset: Int, bytes: [UInt8])? {
+        let dropped = entries.filter { $0.name == name }
+        guard let first = dropped.map(\.data.lowerBound).min(), end <= file.count, end - start >= 20 else { return nil }
+        let count = Self.u32(file, start + 8)
+        let recordsEnd = start + 12 + 12 * count
+        guard recordsEnd <= end - 8 else { return nil }
+        let droppedStarts = Set(dropped.map(\.data.lowerBound))
+        let shift = 12 * dropped.count
+        var records: [UInt8] = []
+        for base in stride(from: start + 12, to: recordsEnd, by: 12) {
+            let back = Self.u32(file, base + 4)
+            if back <= start, droppedStarts.contains(start - back) { continue }
+            records += file[base..<(base + 4)] + Self.le32(back + shift) + file[(base + 8)..<(base + 12)]
+        }
+        guard records.count == 12 * (count - dropped.count) else { return nil }
+        var data = Array(file[first..<start])
+        for entry in dropped { data.replaceSubrange((entry.data.lowerBound - first)..<(entry.data.upperBound - first), with: repeatElement(0, count: entry.data.count)) }
+        let directory = Array("SEFH".utf8) + version + Self.le32(count - dropped.count) + records + file[recordsEnd..<(end - 8)]
+        let bytes = data + [UInt8](repeating: 0, count: shift) + directory + Self.le32(directory.count) + Array("SEFT".utf8)
+        return bytes.count == end - first ? (first, bytes) : nil
     }
 
     /// The names of the entries of the trailer at the end of `source`, reading only its
