@@ -340,6 +340,29 @@ struct EverydayUseTests {
         #expect(!small.stderr.contains("larger than the original"))
     }
 
+    @Test("compress-photos --target-size keeps a JPEG that already fits: the same pixels (djpeg), its location gone")
+    func compressFitting() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/DSCN0010.jpg", as: "d.jpg")
+        let outcome = try await folder.run(["compress-photos", "d.jpg", "--target-size", "2MB"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("already within the target size: kept as it is"), "\(outcome.stderr)")
+        let kept = folder.url.appendingPathComponent("d (small).jpg").path
+        let original = folder.url.appendingPathComponent("d.jpg").path
+        let decode = { (path: String) throws -> String in
+            try CLIRunner.toolOutput("/bin/sh", ["-c", "djpeg -pnm \"$0\" | md5sum", path])
+        }
+        #expect(try decode(kept) == decode(original), "not re-encoded")
+        #expect(try await PrivacyCommandsTests.locationLines(kept).isEmpty)
+        // One that does not fit is re-encoded to the target, as before.
+        let smaller = try await folder.run(["compress-photos", "d.jpg", "--target-size", "60KB", "-o", "out"])
+        #expect(smaller.status == 0, "\(smaller.stderr)")
+        #expect(!smaller.stderr.contains("kept as it is"), "\(smaller.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("out/d (small).jpg").path)[.size] as? Int
+        #expect((size ?? .max) <= 60_000)
+    }
+
     @Test("two processes writing the same name into one folder both succeed, numbered")
     func twoProcessesOneName() async throws {
         let folder = try UserFolder()

@@ -40,6 +40,7 @@ public enum PhotoConverter {
         if let result = try directHeicToJPEG(request, opened: opened, reporter: reporter, cancellation: cancellation) {
             return result
         }
+        if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
         let recompression = try recompressedJPEG(request, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)

@@ -28,7 +28,7 @@ struct JPEGDamage: Sendable, Equatable {
     }
 
     /// Whether the stream ends with EOI (trailing padding bytes allowed).
-    private static func endsWithEOI(_ data: [UInt8]) -> Bool {
+    static func endsWithEOI(_ data: [UInt8]) -> Bool {
         var end = data.count
         while end > 2, data[end - 1] == 0 { end -= 1 }
         return end >= 2 && data[end - 2] == 0xFF && data[end - 1] == 0xD9
