@@ -37,8 +37,10 @@ static const char xmp_keyword[] = "XML:com.adobe.xmp";
 /// Real ones are kilobytes (an ICC profile a few hundred, an XMP packet with history a few MB).
 static const size_t max_ancillary_chunk = 16u << 20;
 
-int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t error_size) {
+int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *error, size_t error_size) {
     if (error_size > 0) error[0] = 0;
+    if (cut) *cut = 0;
+    int image_data = 0;
     size_t offset = 8;
     while (size >= 12 && offset <= size - 12) {
         const uint8_t *at = data + offset;
@@ -47,7 +49,13 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t 
         for (int i = 0; i < 4; i++) {
             if (!((name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= 'a' && name[i] <= 'z'))) name[i] = '?';
         }
+        if (memcmp(at + 4, "IDAT", 4) == 0) image_data = 1;
         if (length > size - offset - 12) {
+            // Cut in (or after) the image data: what is there is read, and the rest is missing.
+            if (cut && image_data) {
+                *cut = 1;
+                return 0;
+            }
             snprintf(error, error_size, "its %s chunk declares %u bytes, more than the %zu left in the file",
                      name, length, size - offset - 12);
             return -1;
@@ -58,10 +66,25 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t 
                      name, length, max_ancillary_chunk);
             return -1;
         }
-        if (memcmp(at + 4, "IEND", 4) == 0) break;
+        if (memcmp(at + 4, "IEND", 4) == 0) return 0;
         offset += 12 + (size_t)length;
     }
+    // No IEND: a file cut between chunks, or in a chunk header.
+    if (cut && image_data) *cut = 1;
     return 0;
+}
+
+/// Fills rows `from` to `height` (exclusive) of RGBA pixels with opaque mid grey, byte for byte
+/// the same at 8 and 16 bits (0x80 per colour byte, 0xFF per alpha byte).
+static void fill_missing_rows(uint8_t *pixels, size_t row_bytes, uint32_t from, uint32_t height, int depth) {
+    size_t sample = (size_t)depth / 8;
+    for (uint32_t y = from; y < height; y++) {
+        uint8_t *row = pixels + row_bytes * y;
+        for (size_t at = 0; at + 4 * sample <= row_bytes; at += 4 * sample) {
+            memset(row + at, 0x80, 3 * sample);
+            memset(row + at + 3 * sample, 0xFF, sample);
+        }
+    }
 }
 
 /// Sets the limits every reader applies before libpng allocates anything: picture size, and the
@@ -82,7 +105,7 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t length) 
     state->offset += length;
 }
 
-int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut,
                     offc_png_image *out, char *error, size_t error_size) {
     memset(out, 0, sizeof(*out));
     out->srgb_intent = -1;
@@ -91,7 +114,8 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
         snprintf(error, error_size, "not a PNG file");
         return -1;
     }
-    if (offc_png_check_chunks(data, size, error, error_size) != 0) return -1;
+    int cut = 0;
+    if (offc_png_check_chunks(data, size, tolerate_cut ? &cut : NULL, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
     if (!png) {
@@ -105,7 +129,28 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     uint8_t *volatile icc = NULL;
     uint8_t *volatile exif = NULL;
     uint8_t *volatile xmp = NULL;
+    // The rows read whole so far, and the layout they were read in, for a file cut short.
+    volatile png_uint_32 rows_done = 0;
+    volatile int interlaced = 0;
+    volatile size_t layout_row_bytes = 0;
     if (!info || setjmp(png_jmpbuf(png))) {
+        if (cut && pixels && rows_done > 0 && !interlaced && layout_row_bytes > 0) {
+            // The file ends early: the rows it holds are the picture's top, the rest is grey.
+            fill_missing_rows(pixels, layout_row_bytes, rows_done, out->height, out->bit_depth);
+            free(rows);
+            png_destroy_read_struct(&png, &info, NULL);
+            out->pixels = pixels;
+            out->icc = icc;
+            out->exif = exif;
+            out->xmp = xmp;
+            out->cut = 1;
+            out->rows_missing = out->height - rows_done;
+            if (error_size > 0) error[0] = 0;
+            return 0;
+        }
+        // Nothing is handed over: `out` is left empty, as documented.
+        memset(out, 0, sizeof(*out));
+        out->srgb_intent = -1;
         free(pixels);
         free(rows);
         free(icc);
@@ -119,6 +164,9 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     png_set_read_fn(png, &reader, read_from_memory);
     png_set_sig_bytes(png, 8);
     set_read_limits(png);
+    // libpng asks for image data 8 KiB at a time and fails a request the file cannot fill, so
+    // a cut file would lose the rows of its last 8 KiB: ask for less when the file is cut.
+    if (cut) png_set_compression_buffer_size(png, 256);
     png_read_info(png, info);
 
     png_uint_32 width = 0, height = 0;
@@ -164,17 +212,30 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (bit_depth == 16) png_set_swap(png);
 #endif
-    png_set_interlace_handling(png);
+    interlaced = png_set_interlace_handling(png) > 1;
     png_read_update_info(png, info);
 
     int out_depth = bit_depth == 16 ? 16 : 8;
     size_t row_bytes = (size_t)width * 4 * (out_depth / 8);
     if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected PNG row layout");
+    // Stored before any pixel is read, so a longjmp out of the rows still knows the layout.
+    out->width = width;
+    out->height = height;
+    out->bit_depth = out_depth;
+    out->has_alpha = has_alpha;
     pixels = malloc(row_bytes * height);
     rows = malloc(sizeof(png_bytep) * height);
     if (!pixels || !rows) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + row_bytes * y;
-    png_read_image(png, rows);
+    layout_row_bytes = row_bytes;
+    if (interlaced) {
+        png_read_image(png, rows);
+    } else {
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, rows[y], NULL);
+            rows_done = y + 1;
+        }
+    }
     // With `info`, text chunks after the image data are read too (XMP may sit there).
     png_read_end(png, info);
     png_textp texts = NULL;
@@ -211,7 +272,9 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
         snprintf(error, error_size, "not a PNG file");
         return -1;
     }
-    if (offc_png_check_chunks(data, size, error, error_size) != 0) return -1;
+    // A file cut short is refused here: `info` says it is damaged (metadata after the image data
+    // may be lost); the conversion, which reads it with tolerate_cut, says how much is missing.
+    if (offc_png_check_chunks(data, size, NULL, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
     if (!png) {

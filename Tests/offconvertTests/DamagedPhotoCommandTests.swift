@@ -42,6 +42,45 @@ struct DamagedPhotoCommandTests {
         #expect(try await Self.psnrAgainstDjpeg(folder, input: "IMG 7.jpg", output: "IMG 7.png") >= 60)
     }
 
+    /// PSNR (dB) of the `rows` rows from `top` of two pictures, both as RGB, by ffmpeg; `other`
+    /// may be a lavfi source such as `color=c=0x808080:s=640x10`.
+    static func psnr(_ first: String, _ other: [String], top: Int, rows: Int) async throws -> Double {
+        let result = try await MotionCommandsTests.tool("ffmpeg", ["-v", "info", "-i", first] + other + [
+            "-lavfi", "[0:v]crop=iw:\(rows):0:\(top),format=rgb24[a];[1:v]crop=iw:\(rows):0:0,format=rgb24[b];[a][b]psnr",
+            "-frames:v", "1", "-f", "null", "-",
+        ])
+        let average = result.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(String.init)
+        return average == "inf" ? .infinity : Double(average ?? "") ?? 0
+    }
+
+    @Test("a PNG cut short is converted as far as it goes, the rest grey, with a note; --strict refuses it")
+    func pngCutShort() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // A PNG made by ffmpeg (not by offconvert), then cut at 60% of its bytes.
+        let full = folder.url.appendingPathComponent("full.png").path
+        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        try bytes.prefix(bytes.count * 6 / 10).write(to: folder.url.appendingPathComponent("cut.png"))
+        let strict = try await folder.run(["convert", "cut.png", "--to", "png", "--strict", "-o", "strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("is damaged"), "\(strict.stderr)")
+        #expect(!folder.files().contains { $0.hasPrefix("strict/") })
+
+        let outcome = try await folder.run(["convert", "cut.png", "--to", "png", "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let note = "cut.png: the file ends early (an interrupted copy or download): the bottom "
+        #expect(outcome.stderr.contains(note), "\(outcome.stderr)")
+        let percent = outcome.stderr.components(separatedBy: note).last?.prefix { $0.isNumber }
+        let missing = try #require(percent.flatMap { Int($0) })
+        #expect((20...60).contains(missing), "\(outcome.stderr)")
+        let output = folder.url.appendingPathComponent("out/cut.png").path
+        // 600×800: the rows above the cut are ffmpeg's decode of the whole PNG exactly; the
+        // last rows are mid grey.
+        let kept = 800 * (99 - missing) / 100
+        #expect(try await Self.psnr(output, ["-i", full], top: 0, rows: kept) == .infinity)
+        #expect(try await Self.psnr(output, ["-f", "lavfi", "-i", "color=c=0x808080:s=600x8"], top: 792, rows: 8) == .infinity)
+    }
+
     @Test("a JPEG with flipped bits in its picture data is converted with a note; a whole one carries none")
     func flippedBits() async throws {
         let folder = try UserFolder()

@@ -23,19 +23,26 @@ typedef struct {
     int srgb_intent;      // the sRGB chunk's rendering intent, or -1 when there is none
     uint8_t *xmp;         // the XMP packet (text chunk "XML:com.adobe.xmp", before or after the image data), or NULL
     size_t xmp_size;
+    int cut;              // the file ends before IEND (decoded with tolerate_cut): an interrupted copy
+    uint32_t rows_missing; // with `cut`, the rows at the bottom the file no longer holds, filled mid grey
 } offc_png_image;
 
 /// Decodes a whole PNG held in memory. Returns 0 on success; on failure returns -1, fills `error`
 /// (NUL-terminated, at most error_size bytes) and leaves `out` empty.
 /// `max_pixels` refuses images with more pixels before anything is allocated (0: no limit).
-int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+/// With `tolerate_cut`, a non-interlaced PNG whose file ends inside or after its image data (an
+/// interrupted copy) is decoded as far as it goes: `out->cut` is set and the rows it lacks are
+/// filled mid grey and counted in `out->rows_missing`; at least one row must have decoded.
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut,
                     offc_png_image *out, char *error, size_t error_size);
 
 /// Checks every chunk's declared length before libpng sees the file: each must fit in what is
 /// left of `data`, and an ancillary chunk (text, ICC, EXIF, unknown) must be at most 16 MiB.
 /// Returns 0, or -1 with `error` filled. Every reader below runs it first, so a length of
 /// 0x7FFFFFFF in a small file is refused before anything is allocated for it.
-int offc_png_check_chunks(const uint8_t *data, size_t size, char *error, size_t error_size);
+/// When `cut` is not NULL, a file that ends inside or after an IDAT chunk (before IEND) is not
+/// an error: `*cut` is set to 1 and the caller reads what is there. Otherwise `*cut` is 0.
+int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *error, size_t error_size);
 
 /// Reads only what precedes the image data (IHDR, iCCP, eXIf, sRGB): `out` gets the size, the
 /// source's bit depth (8 or 16, as offc_png_decode would deliver), alpha, ICC and EXIF, and no

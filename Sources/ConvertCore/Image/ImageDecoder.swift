@@ -176,8 +176,10 @@ package enum ImageDecoder {
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options)
         case .png:
-            let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            photo = DecodedPhoto(format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
+            // A PNG cut short is converted as far as it goes, unless --strict refuses it.
+            let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+            photo = DecodedPhoto(
+                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: decoded.damage.map { [$0] } ?? [])
         case .webp:
             let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
             photo = DecodedPhoto(format: .webp, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])

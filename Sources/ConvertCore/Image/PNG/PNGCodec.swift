@@ -8,10 +8,14 @@ enum PNGCodec {
         var exif: [UInt8]?
         /// The XMP packet of an `XML:com.adobe.xmp` text chunk.
         var xmp: [UInt8]?
+        /// What is missing when the file was cut short (decoded with `tolerateCut`), for the note.
+        var damage: String?
     }
 
     /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
-    static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
+    /// With `tolerateCut`, a file that ends inside or after its image data (an interrupted copy)
+    /// is decoded as far as it goes, the rest grey, and ``Decoded/damage`` says so.
+    static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool = false) throws(ConvertError) -> Decoded {
         // IHDR is the first chunk (PNG 11.2.2): its size is checked against the limit and the
         // machine's memory before libpng allocates and fills the rows.
         if data.count >= 24, data[12..<16].elementsEqual("IHDR".utf8) {
@@ -21,7 +25,7 @@ enum PNGCodec {
         var image = offc_png_image()
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBufferPointer { buffer in
-            offc_png_decode(buffer.baseAddress, buffer.count, UInt64(maxPixels), &image, &message, message.count)
+            offc_png_decode(buffer.baseAddress, buffer.count, UInt64(maxPixels), tolerateCut ? 1 : 0, &image, &message, message.count)
         }
         defer { offc_png_free(&image) }
         // -2: the header declares more pixels than `maxPixels`; nothing was allocated for them.
@@ -60,7 +64,17 @@ enum PNGCodec {
         let bitmap = Bitmap(
             width: width, height: height, channels: channels, samples: samples,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
-        return Decoded(bitmap: bitmap, exif: exif, xmp: xmp)
+        let damage = image.cut == 0 ? nil : Self.cutNote(missingRows: Int(image.rows_missing), height: height)
+        return Decoded(bitmap: bitmap, exif: exif, xmp: xmp, damage: damage)
+    }
+
+    /// The note for a PNG cut short, worded as for a JPEG (``JPEGDamage``).
+    static func cutNote(missingRows: Int, height: Int) -> String {
+        guard missingRows > 0, height > 0 else {
+            return "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
+        }
+        let percent = max(1, Int((Double(missingRows) * 100 / Double(height)).rounded()))
+        return "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
     }
 
     /// What a PNG's chunks before the image data say, read without inflating any pixel (for
