@@ -74,6 +74,14 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *erro
     return 0;
 }
 
+/// Gives `out` the decoded buffers (its size and depth are stored before the rows are read).
+static void hand_over(offc_png_image *out, uint8_t *pixels, uint8_t *icc, uint8_t *exif, uint8_t *xmp) {
+    out->pixels = pixels;
+    out->icc = icc;
+    out->exif = exif;
+    out->xmp = xmp;
+}
+
 /// Fills rows `from` to `height` (exclusive) of RGBA pixels with opaque mid grey, byte for byte
 /// the same at 8 and 16 bits (0x80 per colour byte, 0xFF per alpha byte).
 static void fill_missing_rows(uint8_t *pixels, size_t row_bytes, uint32_t from, uint32_t height, int depth) {
@@ -139,10 +147,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
             fill_missing_rows(pixels, layout_row_bytes, rows_done, out->height, out->bit_depth);
             free(rows);
             png_destroy_read_struct(&png, &info, NULL);
-            out->pixels = pixels;
-            out->icc = icc;
-            out->exif = exif;
-            out->xmp = xmp;
+            hand_over(out, pixels, icc, exif, xmp);
             out->cut = 1;
             out->rows_missing = out->height - rows_done;
             if (error_size > 0) error[0] = 0;
@@ -252,15 +257,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     }
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
-
-    out->width = width;
-    out->height = height;
-    out->bit_depth = out_depth;
-    out->has_alpha = has_alpha;
-    out->pixels = pixels;
-    out->icc = icc;
-    out->exif = exif;
-    out->xmp = xmp;
+    hand_over(out, pixels, icc, exif, xmp);
     return 0;
 }
 

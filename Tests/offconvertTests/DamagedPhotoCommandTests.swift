@@ -14,12 +14,7 @@ struct DamagedPhotoCommandTests {
                                             executable: URL(fileURLWithPath: "/usr/bin/djpeg"))
         // djpeg exits 2 when it decoded with a warning, as it does for these files.
         #expect(djpeg.status == 0 || djpeg.status == 2, "djpeg: \(djpeg.stderr)")
-        let psnr = try await MotionCommandsTests.tool("ffmpeg", [
-            "-v", "info", "-i", reference, "-i", folder.url.appendingPathComponent(output).path,
-            "-lavfi", "[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr", "-f", "null", "-",
-        ])
-        let average = psnr.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(String.init)
-        return average == "inf" ? .infinity : Double(average ?? "") ?? 0
+        return try await psnr(reference, ["-i", folder.url.appendingPathComponent(output).path])
     }
 
     @Test("a JPEG cut short becomes a PNG with a note saying how much is missing; --strict refuses it and writes nothing")
@@ -42,11 +37,13 @@ struct DamagedPhotoCommandTests {
         #expect(try await Self.psnrAgainstDjpeg(folder, input: "IMG 7.jpg", output: "IMG 7.png") >= 60)
     }
 
-    /// PSNR (dB) of the `rows` rows from `top` of two pictures, both as RGB, by ffmpeg; `other`
-    /// may be a lavfi source such as `color=c=0x808080:s=640x10`.
-    static func psnr(_ first: String, _ other: [String], top: Int, rows: Int) async throws -> Double {
+    /// PSNR (dB) of two pictures as RGB, by ffmpeg: whole, or the `rows` rows from `top` of the
+    /// first against the top rows of the other. `other` is ffmpeg's input arguments (a file, or a
+    /// lavfi source such as `color=c=0x808080:s=640x10`).
+    static func psnr(_ first: String, _ other: [String], top: Int = 0, rows: Int? = nil) async throws -> Double {
+        let crop = { (y: Int) in rows.map { "crop=iw:\($0):0:\(y)," } ?? "" }
         let result = try await MotionCommandsTests.tool("ffmpeg", ["-v", "info", "-i", first] + other + [
-            "-lavfi", "[0:v]crop=iw:\(rows):0:\(top),format=rgb24[a];[1:v]crop=iw:\(rows):0:0,format=rgb24[b];[a][b]psnr",
+            "-lavfi", "[0:v]\(crop(top))format=rgb24[a];[1:v]\(crop(0))format=rgb24[b];[a][b]psnr",
             "-frames:v", "1", "-f", "null", "-",
         ])
         let average = result.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(String.init)

@@ -293,6 +293,17 @@ public enum PhotoConverter {
         return try stage.commit(overwrite: overwrite, renumber: renumber)
     }
 
+    /// Writes `bytes`, a whole output file made without an encoder pass (a JPEG kept as it is, a
+    /// recompressed one), to the request's one output path.
+    static func writeWhole(_ bytes: [UInt8], for request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> OutputFile {
+        let destination = try outputPaths(for: request, count: 1)[0]
+        return try write(
+            to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) { (temporary, display) throws(ConvertError) in
+            try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
+        } cancellation: { cancellation }
+    }
+
     /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for
     /// several images), or fresh names from ``OutputNamer`` in the output folder.
     static func outputPaths(for request: PhotoRequest, count: Int) throws(ConvertError) -> [String] {

@@ -26,12 +26,7 @@ extension PhotoConverter {
         let (jpeg, notes, location) = filteredJPEG(source, policy: request.metadata)
         guard Int64(jpeg.count) <= target else { return nil }
         try cancellation.check()
-        let destination = try outputPaths(for: request, count: 1)[0]
-        let output = try write(
-            to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) { (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(jpeg, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        let output = try writeWhole(jpeg, for: request, cancellation: cancellation)
         return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [withinTargetNote], location: location)
     }
 }

@@ -39,12 +39,7 @@ extension PhotoConverter {
         let (jpeg, notes, location) = filteredJPEG(source, policy: request.metadata)
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
-        let destination = try outputPaths(for: request, count: 1)[0]
-        let output = try write(
-            to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) { (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        let output = try writeWhole(bytes, for: request, cancellation: cancellation)
         return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [recompressedNote], location: location))
     }
 
