@@ -332,10 +332,13 @@ package enum ImageDecoder {
             width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
             icc: metadata.icc
         ).applyingOrientation(orientation)
-        var photo = DecodedPhoto(
-            format: .jpeg,
-            frames: [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))],
-            notes: notes)
+        var frames = [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))]
+        if options.allImages {
+            frames += try jpegViews(data, first: (width, height), scale: scale, options: options, path: path)
+        } else if let views = MPFIndex(data)?.views, !views.isEmpty {
+            notes.append(viewsLeftOutNote(views.count))
+        }
+        var photo = DecodedPhoto(format: .jpeg, frames: frames, notes: notes)
         photo.decodeScale = scale
         photo.plan = plan
         return photo

@@ -56,6 +56,9 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var thumbnailCount: Int
     /// The HDR gain map the photo carries, when offconvert can read its parameters.
     public var gainMap: GainMap? = nil
+    /// What the other pictures of a multi-picture JPEG (MPO) are: "stereo" for a stereo pair's
+    /// other eye, "multi-angle" for views of one scene; nil for every other file.
+    public var multiPicture: String? = nil
 
     /// An HDR gain map: whose description of it was read, and how far above SDR white it goes.
     public struct GainMap: Sendable, Codable, Hashable {
@@ -177,6 +180,10 @@ public enum ImageProbe {
             hasEXIF: metadata.exif != nil, hasXMP: metadata.xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+        if let views = MPFIndex(data)?.views, !views.isEmpty {
+            info.imageCount = 1 + views.count
+            info.multiPicture = views.allSatisfy { $0.typeCode == 0x02_0002 } ? "stereo" : "multi-angle"
+        }
         if let map = JPEGGainMap.locate(data) {
             info.gainMap = ImageInfo.GainMap(
                 origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops, brightens: map.metadata.brightens)

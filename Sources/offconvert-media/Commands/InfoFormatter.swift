@@ -40,7 +40,7 @@ enum InfoFormatter {
 
     private static func imageLines(_ image: ImageInfo) -> [String] {
         var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
-        if image.imageCount > 1 { picture.append("\(image.imageCount) images") }
+        if image.imageCount > 1 { picture.append("\(image.imageCount) images" + (image.multiPicture.map { " (\($0))" } ?? "")) }
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []
         if let degrees = image.containerRotation {

@@ -15,21 +15,12 @@ struct JPEGGainMap: Sendable {
         "HDR gain map kept (\(origin), headroom \((metadata.alternateHeadroomStops * 10).rounded() / 10) stops)"
     }
 
-    private static let mpfSignature: [UInt8] = Array("MPF".utf8) + [0]
-
     /// The gain map of JPEG `data`, or nil when it has none this reader understands (no MPF
     /// second image, or one with neither an ISO record nor `hdrgm:` parameters).
     static func locate(_ data: [UInt8]) -> JPEGGainMap? {
-        guard let mpf = JPEGMarkers.segments(data).first(where: { $0.marker == 0xE2 && data[$0.payload].starts(with: mpfSignature) })
-        else { return nil }
-        let tiff = mpf.payload.lowerBound + mpfSignature.count
-        for (offset, length) in mpEntries(data, tiff: tiff) where offset > 0 {
-            let start = tiff + offset
-            guard start < data.count, start + 2 <= data.count, data[start] == 0xFF, data[start + 1] == 0xD8 else { continue }
-            let end = min(data.count, start + length)
-            let image = Array(data[start..<end])
-            guard let (metadata, origin) = parameters(image) else { continue }
-            return JPEGGainMap(range: start..<end, metadata: metadata, origin: origin)
+        for entry in MPFIndex(data)?.others ?? [] {
+            guard let (metadata, origin) = parameters(Array(data[entry.range])) else { continue }
+            return JPEGGainMap(range: entry.range, metadata: metadata, origin: origin)
         }
         return nil
     }
@@ -44,33 +35,6 @@ struct JPEGGainMap: Sendable {
         }
         guard let xmp = JPEGMarkers.metadata(image).xmp, let metadata = GainMapMetadata(hdrgmXMP: xmp) else { return nil }
         return (metadata, "Ultra HDR")
-    }
-
-    /// The MP entries' (offset from the TIFF header, length) pairs, in order.
-    private static func mpEntries(_ data: [UInt8], tiff: Int) -> [(Int, Int)] {
-        guard tiff + 8 <= data.count else { return [] }
-        let big = data[tiff] == 0x4D
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= data.count else { return nil }
-            return big ? Int(data[at]) << 8 | Int(data[at + 1]) : Int(data[at + 1]) << 8 | Int(data[at])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let first = u16(at), let second = u16(at + 2) else { return nil }
-            return big ? first << 16 | second : second << 16 | first
-        }
-        guard let ifd = u32(tiff + 4), let count = u16(tiff + ifd), count < 100 else { return [] }
-        for index in 0..<count {
-            let entry = tiff + ifd + 2 + index * 12
-            guard let tag = u16(entry), tag == 0xB002, let size = u32(entry + 4), let offset = u32(entry + 8) else { continue }
-            var entries: [(Int, Int)] = []
-            for item in 0..<min(size / 16, 16) {
-                let at = tiff + offset + item * 16
-                guard let length = u32(at + 4), let start = u32(at + 8) else { break }
-                entries.append((start, length))
-            }
-            return entries
-        }
-        return []
     }
 }
 
