@@ -363,6 +363,24 @@ struct EverydayUseTests {
         #expect((size ?? .max) <= 60_000)
     }
 
+    @Test("a small target on a small photo uses its bytes: 4:4:4 at a higher quality, under the target and closer to the source (ffmpeg PSNR)")
+    func compressUsesTheBytes() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        let png = folder.url.appendingPathComponent("t.png").path
+        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, png])
+        let old = try await folder.run(["compress-photos", "t.png", "--quality", "95", "-o", "q95"])
+        #expect(old.status == 0, "\(old.stderr)")
+        let outcome = try await folder.run(["compress-photos", "t.png", "--target-size", "400KB", "-o", "target"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("chroma at full resolution (4:4:4)"), "\(outcome.stderr)")
+        let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.size] as? Int) ?? 0 }
+        #expect(size("target/t (small).jpg") <= 400_000 && size("target/t (small).jpg") > size("q95/t (small).jpg"))
+        let before = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("q95/t (small).jpg").path, ["-i", png])
+        let after = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("target/t (small).jpg").path, ["-i", png])
+        #expect(after > before + 1, "\(before) → \(after) dB")
+    }
+
     @Test("two processes writing the same name into one folder both succeed, numbered")
     func twoProcessesOneName() async throws {
         let folder = try UserFolder()

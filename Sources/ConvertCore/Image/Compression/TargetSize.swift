@@ -133,6 +133,11 @@ extension PhotoConverter {
             return Int64(bytes.count)
         }
         if let found, let bytes = encoded[found.quality] {
+            if found.quality == TargetSizeSolver.qualities.upperBound, request.format == .jpeg, plane == nil,
+                let fuller = try fullChroma(bitmap, target: target, metadata: metadata, cancellation: cancellation)
+            {
+                return fuller
+            }
             return .found(bytes: bytes, quality: found.quality, notes: notes)
         }
         let floorBytes = Int64(encoded[TargetSizeSolver.qualities.lowerBound]?.count ?? Int.max)
@@ -145,6 +150,28 @@ extension PhotoConverter {
                 path: path)
         }
         return .shrink(to: next)
+    }
+
+    /// The qualities tried with full-resolution chroma when quality 95 at 4:2:0 leaves room
+    /// under the target: a small target on a small picture would otherwise leave bytes unused.
+    static let fullChromaQualities: ClosedRange<Int> = 90...100
+
+    /// A JPEG at 4:4:4 (chroma kept at full resolution, as ImageMagick and vips write from
+    /// quality 90) at the highest quality in ``fullChromaQualities`` that fits `target`, or nil
+    /// when even the lowest does not (4:2:0 at 95 stays).
+    private static func fullChroma(
+        _ bitmap: Bitmap, target: Int64, metadata: OutputMetadata, cancellation: CancellationFlag
+    ) throws(ConvertError) -> Attempt? {
+        var encoded: [Int: (bytes: [UInt8], notes: [String])] = [:]
+        let found = try TargetSizeSolver.largestQuality(in: fullChromaQualities, target: target) { (quality) throws(ConvertError) -> Int64 in
+            try cancellation.check()
+            let result = try ImageEncoder.jpegBytes(
+                bitmap, quality: quality, subsampling: .s444, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc)
+            encoded[quality] = result
+            return Int64(result.bytes.count)
+        }
+        guard let found, let result = encoded[found.quality] else { return nil }
+        return .found(bytes: result.bytes, quality: found.quality, notes: result.notes + ["chroma at full resolution (4:4:4)"])
     }
 
     /// WebP under `target` bytes from libwebp's own size search (about one encode), or nil when
