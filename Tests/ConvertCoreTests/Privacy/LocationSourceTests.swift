@@ -9,7 +9,7 @@ struct LocationSourceTests {
     @Test("the JSON ids are stable")
     func ids() throws {
         let ids = LocationSource.allCases.map(\.rawValue)
-        #expect(ids == ["exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container"])
+        #expect(ids == ["exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container", "samsung-mcc"])
         let json = try JSONEncoder().encode(LocationPresence(sources: [.exif, .motionVideo]))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(object["sources"] as? [String] == ["exif", "motion-video"])

@@ -18,6 +18,10 @@ extension PhotoConverter {
             request.resize == nil, request.maxLongEdge == nil, request.color == .keep
         else { return nil }
         var source = try ImageDecoder.readAll(path: request.inputPath)
+        // The same header checks as a decode: a picture over the pixel limit or larger than the
+        // memory the process can get (a 2 KB file claiming 65500×65500) is refused, not copied.
+        let (width, height, _) = try TurboJPEGHandle.decompressor().header(source, path: request.inputPath)
+        try PixelLimit.check(width: width, height: height, limit: request.maxPixels, path: request.inputPath)
         guard JPEGGainMap.locate(source) == nil else { return nil }
         // A motion photo's MP4 is not part of the still, as in every conversion.
         if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }
