@@ -333,9 +333,10 @@ package enum ImageDecoder {
             icc: metadata.icc
         ).applyingOrientation(orientation)
         var frames = [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))]
+        let views = MPFIndex(data)?.views ?? []
         if options.allImages {
-            frames += try jpegViews(data, first: (width, height), scale: scale, options: options, path: path)
-        } else if let views = MPFIndex(data)?.views, !views.isEmpty {
+            frames += try jpegViews(views, of: data, first: (width, height), scale: scale, options: options, path: path)
+        } else if !views.isEmpty {
             notes.append(viewsLeftOutNote(views.count))
         }
         var photo = DecodedPhoto(format: .jpeg, frames: frames, notes: notes)

@@ -93,13 +93,16 @@ extension LivePhotoCommand {
 extension LiveWork {
     /// The pairs the inputs name (photos, movies, or both), each once: partners among the
     /// inputs first, then beside each file. Inputs that belong to no pair are returned apart.
-    static func resolve(_ inputs: [String]) -> (pairs: [LivePhotoPair], unpaired: [String]) {
+    /// `beside`: the extensions of the inputs whose partner is looked for beside them (a photo
+    /// batch looks only for its photos' movies, never for a stray movie's photo).
+    static func resolve(
+        _ inputs: [String], beside: Set<String> = photoExtensions.union(["mov", "mp4"])
+    ) -> (pairs: [LivePhotoPair], unpaired: [String]) {
         var pairs = LivePhotos.pairs(among: inputs)
         var covered = Set(pairs.flatMap { [$0.photo, $0.movie] })
         var unpaired: [String] = []
         for input in inputs where !covered.contains(input) {
-            let kind = PathText.fileExtension(input).lowercased()
-            guard ["heic", "heif", "jpg", "jpeg", "mov", "mp4"].contains(kind) else {
+            guard beside.contains(PathText.fileExtension(input).lowercased()) else {
                 unpaired.append(input)
                 continue
             }
@@ -117,18 +120,9 @@ extension LiveWork {
     /// beside each photo that was given alone (`heic-to-jpg --live mp4 IMG_0001.HEIC`). `alone`
     /// are the Live Photos (a photo with Apple's content identifier) whose movie was not found.
     static func pairsOfPhotos(_ inputs: [String]) -> (pairs: [LivePhotoPair], alone: [String]) {
-        var pairs = LivePhotos.pairs(among: inputs)
-        var covered = Set(pairs.flatMap { [$0.photo, $0.movie] })
-        var alone: [String] = []
-        for input in inputs where !covered.contains(input) && photoExtensions.contains(PathText.fileExtension(input).lowercased()) {
-            let (id, pair) = LivePhotos.pair(of: input)
-            guard id != nil else { continue }
-            guard let pair, !covered.contains(pair.movie) else {
-                alone.append(input)
-                continue
-            }
-            pairs.append(pair)
-            covered.formUnion([pair.photo, pair.movie])
+        let (pairs, unpaired) = resolve(inputs, beside: photoExtensions)
+        let alone = unpaired.filter {
+            photoExtensions.contains(PathText.fileExtension($0).lowercased()) && LivePhotos.photoIdentifier($0) != nil
         }
         return (pairs, alone)
     }

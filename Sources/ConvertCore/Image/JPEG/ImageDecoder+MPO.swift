@@ -8,14 +8,15 @@ extension ImageDecoder {
             : "a multi-picture (MPO) photo: only the first of its \(count + 1) pictures is kept; --all-images writes each"
     }
 
-    /// The frames of the other views of JPEG `data` (see ``MPFIndex/views``), each upright by
+    /// The frames of `views` (``MPFIndex/views``) of JPEG `data`, each upright by
     /// its own EXIF Orientation and carrying its own metadata. A view the size of the first
     /// picture is decoded at its `scale` (shrink on load, as the first was); another at full size.
     static func jpegViews(
-        _ data: [UInt8], first: (width: Int, height: Int), scale: JPEGScale, options: DecodeOptions, path: String
+        _ views: [MPFIndex.Entry], of data: [UInt8], first: (width: Int, height: Int), scale: JPEGScale, options: DecodeOptions,
+        path: String
     ) throws(ConvertError) -> [DecodedFrame] {
         var frames: [DecodedFrame] = []
-        for view in MPFIndex(data)?.views ?? [] {
+        for view in views {
             let bytes = Array(data[view.range])
             let decoder = try TurboJPEGHandle.decompressor()
             let (width, height, _) = try decoder.header(bytes, path: path)
