@@ -99,7 +99,7 @@ enum CLIRunner {
     /// cooperative pool, and a blocked one would stall other suites' conversions.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
-        directory: URL? = nil, timeout: TimeInterval = 300
+        directory: URL? = nil, timeout: TimeInterval = 900
     ) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
