@@ -70,8 +70,6 @@ extension ConvertError.Code {
     public static let inputAnimated = ConvertError.Code("input.animated")
     /// `input.changed`.
     public static let inputChanged = ConvertError.Code("input.changed")
-    /// `input.cmyk`.
-    public static let inputCmyk = ConvertError.Code("input.cmyk")
     /// `input.color-profile`.
     public static let inputColorProfile = ConvertError.Code("input.color-profile")
     /// `input.corrupt`.

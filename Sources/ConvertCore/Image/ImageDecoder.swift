@@ -300,7 +300,8 @@ package enum ImageDecoder {
     private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
         let data = try readAll(path: path)
         let decoder = try TurboJPEGHandle.decompressor()
-        let (width, height, _) = try decoder.header(data, path: path)
+        let header = try decoder.header(data, path: path)
+        let (width, height) = (header.width, header.height)
         try PixelLimit.check(width: width, height: height, limit: options.maxPixels, path: path)
         let metadata = JPEGMarkers.metadata(data)
         let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
@@ -319,20 +320,10 @@ package enum ImageDecoder {
             scale = JPEGScale.smallest(for: full)
         }
         let size = (width: scale.scaled(width), height: scale.scaled(height))
-        var pixels: [UInt8]
-        var notes: [String] = []
-        if options.strict {
-            pixels = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
-        } else {
-            let decoded = try decoder.decodeRGBTolerating(data, width: size.width, height: size.height, path: path)
-            pixels = decoded.pixels
-            if let damage = decoded.damage { notes.append(damage.note) }
-        }
-        let bitmap = Bitmap(
-            width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
-            icc: metadata.icc
-        ).applyingOrientation(orientation)
-        var frames = [DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))]
+        var (picture, notes) = try jpegPicture(
+            data, header: header, size: size, icc: metadata.icc, strict: options.strict, decoder: decoder, path: path)
+        picture = picture.applyingOrientation(orientation)
+        var frames = [DecodedFrame(bitmap: picture, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))]
         let views = MPFIndex(data)?.views ?? []
         if options.allImages {
             frames += try jpegViews(views, of: data, first: (width, height), scale: scale, options: options, path: path)
@@ -343,5 +334,33 @@ package enum ImageDecoder {
         photo.decodeScale = scale
         photo.plan = plan
         return photo
+    }
+
+    /// The JPEG's picture at `size` (its own or a DCT-scaled one) as RGB, and what to tell the
+    /// user: a damaged stream decoded as far as it goes (unless `strict`), a CMYK one converted.
+    private static func jpegPicture(
+        _ data: [UInt8], header: JPEGHeader, size: (width: Int, height: Int), icc: [UInt8]?, strict: Bool,
+        decoder: TurboJPEGHandle, path: String
+    ) throws(ConvertError) -> (Bitmap, [String]) {
+        var notes: [String] = []
+        let rgb: [UInt8]
+        var profile = icc
+        if header.colorSpace.isInk {
+            let decoded = try decoder.decodeCMYK(data, width: size.width, height: size.height, strict: strict, path: path)
+            if let damage = decoded.damage { notes.append(damage.note) }
+            let converted = CMYKConversion.rgb(
+                cmyk: decoded.pixels, pixelCount: size.width * size.height, inverted: JPEGMarkers.hasAdobeSegment(data),
+                profile: icc)
+            (rgb, profile) = (converted.rgb, converted.icc)
+            notes.append(converted.note)
+        } else if strict {
+            rgb = try decoder.decodeRGB(data, width: size.width, height: size.height, path: path)
+        } else {
+            let decoded = try decoder.decodeRGBTolerating(data, width: size.width, height: size.height, path: path)
+            rgb = decoded.pixels
+            if let damage = decoded.damage { notes.append(damage.note) }
+        }
+        let bitmap = Bitmap(width: size.width, height: size.height, channels: 3, samples: .eight(rgb), sourceBitDepth: 8, icc: profile)
+        return (bitmap, notes)
     }
 }

@@ -3,6 +3,9 @@
 public struct ImageInfo: Sendable, Codable, Hashable {
     /// The colour description of an image.
     public struct Color: Sendable, Codable, Hashable {
+        /// The colour model the samples are stored in when it is not RGB, YCbCr or grey:
+        /// "CMYK" or "YCCK" (a print-shop or Photoshop JPEG); nil otherwise.
+        public var model: String? = nil
         /// The embedded ICC profile's description ("Display P3"), when there is a readable one.
         public var iccDescription: String?
         /// Size of the embedded ICC profile in bytes, when there is one.
@@ -168,7 +171,8 @@ public enum ImageProbe {
 
     private static func probeJPEG(path: String) throws(ConvertError) -> ImageInfo {
         let data = try ImageDecoder.readAll(path: path)
-        let (width, height, _) = try TurboJPEGHandle.decompressor().header(data, path: path)
+        let header = try TurboJPEGHandle.decompressor().header(data, path: path)
+        let (width, height) = (header.width, header.height)
         let metadata = JPEGMarkers.metadata(data)
         let exif = metadata.exif.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
@@ -180,6 +184,7 @@ public enum ImageProbe {
             hasEXIF: metadata.exif != nil, hasXMP: metadata.xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+        if header.colorSpace.isInk { info.color.model = header.colorSpace.name }
         if let views = MPFIndex(data)?.views, !views.isEmpty {
             info.imageCount = 1 + views.count
             info.multiPicture = views.allSatisfy { $0.typeCode == 0x02_0002 } ? "stereo" : "multi-angle"

@@ -51,7 +51,7 @@ enum InfoFormatter {
         if let mirror = image.containerMirror { orientation.append("mirrored \(mirror) by the container (imir)") }
         if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
         if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
-        var colour: [String] = []
+        var colour: [String] = image.color.model.map { [$0] } ?? []
         if let description = image.color.iccDescription {
             colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
         } else if let bytes = image.color.iccBytes {

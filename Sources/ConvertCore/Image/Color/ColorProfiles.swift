@@ -73,6 +73,9 @@ final class LCMSProfile {
 
     /// Whether the profile describes RGB data (a CMYK or grey profile cannot tag RGB pixels).
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
+
+    /// Whether the profile describes CMYK ink samples.
+    var isCMYK: Bool { cmsGetColorSpace(handle) == cmsSigCmykData }
 }
 
 /// Owns an lcms2 transform (`cmsHTRANSFORM`); deleted with `cmsDeleteTransform`.
@@ -92,7 +95,24 @@ final class LCMSTransform {
         self.handle = handle
     }
 
+    /// A transform from 8-bit CMYK samples in `source`'s space (inverted, 255 = no ink, when
+    /// `inverted`) to 8-bit RGB in `target`'s.
+    init?(cmykFrom source: LCMSProfile, inverted: Bool, to target: LCMSProfile) {
+        let input = inverted ? offc_lcms_type_cmyk_8_rev() : offc_lcms_type_cmyk_8()
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, input, target.handle, offc_lcms_type_rgb_8(), UInt32(INTENT_PERCEPTUAL), 0)
+        else { return nil }
+        self.handle = handle
+    }
+
     deinit { cmsDeleteTransform(handle) }
+
+    /// Transforms `count` pixels from `source` into `target`, which hold exactly that many in the
+    /// transform's input and output formats.
+    func apply(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
+        cmsDoTransform(handle, source, target, UInt32(count))
+    }
 
     /// Transforms `count` pixels in place.
     func apply(_ buffer: UnsafeMutableRawPointer, count: Int) {

@@ -20,8 +20,10 @@ extension PhotoConverter {
         var source = try ImageDecoder.readAll(path: request.inputPath)
         // The same header checks as a decode: a picture over the pixel limit or larger than the
         // memory the process can get (a 2 KB file claiming 65500×65500) is refused, not copied.
-        let (width, height, _) = try TurboJPEGHandle.decompressor().header(source, path: request.inputPath)
-        try PixelLimit.check(width: width, height: height, limit: request.maxPixels, path: request.inputPath)
+        let header = try TurboJPEGHandle.decompressor().header(source, path: request.inputPath)
+        try PixelLimit.check(width: header.width, height: header.height, limit: request.maxPixels, path: request.inputPath)
+        // A CMYK photo is re-encoded: kept, it would still be one most screens show wrongly.
+        guard !header.colorSpace.isInk else { return nil }
         guard JPEGGainMap.locate(source) == nil else { return nil }
         // A motion photo's MP4 is not part of the still, as in every conversion.
         if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }

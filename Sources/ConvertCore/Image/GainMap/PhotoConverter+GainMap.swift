@@ -119,7 +119,7 @@ extension PhotoConverter {
     /// A gain-map JPEG `stream` decoded to grey and turned upright by the EXIF Orientation of
     /// `primary` (the whole file); with the primary's stored size and that orientation.
     private static func decodeGainMap(_ stream: [UInt8], primary: [UInt8], path: String, maxPixels: Int) throws(ConvertError) -> (
-        GrayPlane, (width: Int, height: Int, gray: Bool), Int
+        GrayPlane, JPEGHeader, Int
     )? {
         let decoder = try TurboJPEGHandle.decompressor()
         let mapSize = try decoder.header(stream, path: path)

@@ -19,7 +19,8 @@ extension ImageDecoder {
         for view in views {
             let bytes = Array(data[view.range])
             let decoder = try TurboJPEGHandle.decompressor()
-            let (width, height, _) = try decoder.header(bytes, path: path)
+            let header = try decoder.header(bytes, path: path)
+            let (width, height) = (header.width, header.height)
             try PixelLimit.check(width: width, height: height, limit: options.maxPixels, path: path)
             let viewScale = (width, height) == first ? scale : .full
             let size = (width: viewScale.scaled(width), height: viewScale.scaled(height))

@@ -12,9 +12,10 @@ struct JPEGDamage: Sendable, Equatable {
     /// fill can be seen; nil otherwise.
     var missingFraction: Double?
 
-    init(data: [UInt8], warning: String, pixels: [UInt8], width: Int, height: Int) {
+    /// Judges a decode of `data` that warned `warning`, from its `pixels` (`channels` samples each).
+    init(data: [UInt8], warning: String, pixels: [UInt8], width: Int, height: Int, channels: Int = 3) {
         truncated = warning.contains("Premature end") || !Self.endsWithEOI(data)
-        missingFraction = truncated ? Self.flatBottom(pixels, width: width, height: height) : nil
+        missingFraction = truncated ? Self.flatBottom(pixels, width: width, height: height, channels: channels) : nil
     }
 
     /// The note for the conversion's result.
@@ -35,14 +36,14 @@ struct JPEGDamage: Sendable, Equatable {
     }
 
     /// The share of rows at the bottom whose every pixel is the last pixel's colour (±2).
-    private static func flatBottom(_ pixels: [UInt8], width: Int, height: Int) -> Double? {
-        guard width > 0, height > 0, pixels.count >= width * height * 3 else { return nil }
-        let last = Array(pixels[(pixels.count - 3)...])
+    private static func flatBottom(_ pixels: [UInt8], width: Int, height: Int, channels: Int) -> Double? {
+        guard width > 0, height > 0, channels > 0, pixels.count >= width * height * channels else { return nil }
+        let last = Array(pixels[(pixels.count - channels)...])
         var flatRows = 0
         rows: for row in stride(from: height - 1, through: 0, by: -1) {
-            let start = row * width * 3
-            for index in stride(from: start, to: start + width * 3, by: 3) {
-                for channel in 0..<3 where abs(Int(pixels[index + channel]) - Int(last[channel])) > 2 { break rows }
+            let start = row * width * channels
+            for index in stride(from: start, to: start + width * channels, by: channels) {
+                for channel in 0..<channels where abs(Int(pixels[index + channel]) - Int(last[channel])) > 2 { break rows }
             }
             flatRows += 1
         }

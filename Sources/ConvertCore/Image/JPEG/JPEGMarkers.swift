@@ -69,6 +69,13 @@ package enum JPEGMarkers {
         return (exif, xmp, icc)
     }
 
+    /// Whether the stream has Adobe's APP14 segment. A four-component JPEG with it stores its
+    /// inks inverted (255 = no ink), as Photoshop writes them; libjpeg, Pillow, ImageMagick and
+    /// libvips all read the marker this way.
+    static func hasAdobeSegment(_ data: [UInt8]) -> Bool {
+        segments(data).contains { $0.marker == 0xEE && data[$0.payload].starts(with: Array("Adobe".utf8)) }
+    }
+
     /// APP segments carrying `exif` (TIFF stream), `xmp` and `icc`, ready to insert after SOI/APP0.
     /// Segments have a 64 KiB limit: the ICC profile is split into chunks; EXIF or XMP larger than
     /// one segment is dropped (returned in `dropped`) rather than written as an invalid file.

@@ -29,8 +29,8 @@ final class TurboJPEGHandle {
     /// Whether the last failure was only a warning (the image decoded, possibly with damage).
     private var lastWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
 
-    /// Width, height and whether a JPEG held in `data` is greyscale.
-    func header(_ data: [UInt8], path: String) throws(ConvertError) -> (width: Int, height: Int, gray: Bool) {
+    /// The size and colour model of a JPEG held in `data`.
+    func header(_ data: [UInt8], path: String) throws(ConvertError) -> JPEGHeader {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
             tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
@@ -40,12 +40,15 @@ final class TurboJPEGHandle {
                 .input, code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
                 underlying: lastError)
         }
-        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
-            throw ConvertError(
-                .unsupported, code: .inputCmyk, message: "\(path) is a CMYK JPEG, which offconvert does not convert.",
-                path: path)
-        }
-        return (Int(width), Int(height), colorspace == Int32(TJCS_GRAY.rawValue))
+        let space: JPEGHeader.ColorSpace =
+            switch colorspace {
+            case Int32(TJCS_GRAY.rawValue): .gray
+            case Int32(TJCS_RGB.rawValue): .rgb
+            case Int32(TJCS_CMYK.rawValue): .cmyk
+            case Int32(TJCS_YCCK.rawValue): .ycck
+            default: .ycbcr
+            }
+        return JPEGHeader(width: Int(width), height: Int(height), colorSpace: space)
     }
 
     /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled
@@ -60,11 +63,29 @@ final class TurboJPEGHandle {
     func decodeRGBTolerating(
         _ data: [UInt8], width: Int, height: Int, path: String
     ) throws(ConvertError) -> (pixels: [UInt8], damage: JPEGDamage?) {
-        let (pixels, status) = decodeRaw(data, width: width, height: height, format: TJPF_RGB, channels: 3)
+        try decodeTolerating(data, width: width, height: height, format: TJPF_RGB, channels: 3, path: path)
+    }
+
+    /// Decodes a CMYK or YCCK JPEG to its four 8-bit ink samples per pixel (C, M, Y, K as stored:
+    /// inverted in Adobe's files), YCCK's transform undone by libjpeg. Damaged data throws when
+    /// `strict`, and otherwise gives the picture libjpeg made of it and what was wrong.
+    func decodeCMYK(
+        _ data: [UInt8], width: Int, height: Int, strict: Bool, path: String
+    ) throws(ConvertError) -> (pixels: [UInt8], damage: JPEGDamage?) {
+        if strict {
+            return (try decode(data, width: width, height: height, format: TJPF_CMYK, channels: 4, path: path, what: "the JPEG data"), nil)
+        }
+        return try decodeTolerating(data, width: width, height: height, format: TJPF_CMYK, channels: 4, path: path)
+    }
+
+    private func decodeTolerating(
+        _ data: [UInt8], width: Int, height: Int, format: TJPF, channels: Int, path: String
+    ) throws(ConvertError) -> (pixels: [UInt8], damage: JPEGDamage?) {
+        let (pixels, status) = decodeRaw(data, width: width, height: height, format: format, channels: channels)
         if status == 0 { return (pixels, nil) }
         guard lastWasWarning else { throw failure(path: path, what: "the JPEG data") }
         // Only a warning: libjpeg finished the picture (flat where data is missing).
-        return (pixels, JPEGDamage(data: data, warning: lastError, pixels: pixels, width: width, height: height))
+        return (pixels, JPEGDamage(data: data, warning: lastError, pixels: pixels, width: width, height: height, channels: channels))
     }
 
     /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's

@@ -151,25 +151,8 @@ public enum PDFAlbum {
     fileprivate static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
-        if try ImageDecoder.sniff(path: path) == .jpeg {
-            let data = try ImageDecoder.readAll(path: path)
-            let decoder = try TurboJPEGHandle.decompressor()
-            let header = try decoder.header(data, path: path)
-            // A JPEG embedded as it is must decode completely: a damaged or truncated one would
-            // become a page with grey bands. Decoding at the smallest scale reads every entropy-
-            // coded byte at a fraction of a full decode's cost.
-            let check = JPEGScale.reductions.first ?? .full
-            _ = try decoder.decodeRGB(data, width: check.scaled(header.width), height: check.scaled(header.height), path: path)
-            let metadata = JPEGMarkers.metadata(data)
-            let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
-            if orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max {
-                // APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) can hold a location; the rest stays.
-                let stripped = JPEGMarkers.removing(markers: [0xE1, 0xED], from: data)
-                let image = PDFWriter.PageImage(
-                    jpeg: stripped, width: header.width, height: header.height, components: header.gray ? 1 : 3,
-                    icc: metadata.icc)
-                return (image, true)
-            }
+        if try ImageDecoder.sniff(path: path) == .jpeg, let image = try embeddableJPEG(path, maxLongEdge: maxLongEdge) {
+            return (image, true)
         }
         var options = DecodeOptions()
         options.decodingThreads = ProcessInfo.processInfo.activeProcessorCount
@@ -184,5 +167,29 @@ public enum PDFAlbum {
             jpeg: JPEGMarkers.removing(markers: [0xE2], from: encoded.bytes), width: bitmap.width, height: bitmap.height,
             components: 3, icc: bitmap.icc)
         return (image, false)
+    }
+
+    /// The JPEG at `path` as a page image as it is, when it can be: upright, within
+    /// `maxLongEdge`, and in a colour model a PDF reader shows right; nil when it must be decoded.
+    private static func embeddableJPEG(_ path: String, maxLongEdge: Int?) throws(ConvertError) -> PDFWriter.PageImage? {
+        let data = try ImageDecoder.readAll(path: path)
+        let decoder = try TurboJPEGHandle.decompressor()
+        let header = try decoder.header(data, path: path)
+        // Ink samples are decoded to RGB: a reader would take them as DeviceCMYK without
+        // Adobe's inversion, and show a negative.
+        guard !header.colorSpace.isInk else { return nil }
+        // A JPEG embedded as it is must decode completely: a damaged or truncated one would
+        // become a page with grey bands. Decoding at the smallest scale reads every entropy-
+        // coded byte at a fraction of a full decode's cost.
+        let check = JPEGScale.reductions.first ?? .full
+        _ = try decoder.decodeRGB(data, width: check.scaled(header.width), height: check.scaled(header.height), path: path)
+        let metadata = JPEGMarkers.metadata(data)
+        let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        guard orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max else { return nil }
+        // APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) can hold a location; the rest stays.
+        let stripped = JPEGMarkers.removing(markers: [0xE1, 0xED], from: data)
+        return PDFWriter.PageImage(
+            jpeg: stripped, width: header.width, height: header.height, components: header.colorSpace == .gray ? 1 : 3,
+            icc: metadata.icc)
     }
 }
