@@ -66,8 +66,6 @@ extension ConvertError.Code {
 
     // MARK: input: The input is missing, unreadable, damaged, or not what it must be.
 
-    /// `input.animated`.
-    public static let inputAnimated = ConvertError.Code("input.animated")
     /// `input.changed`.
     public static let inputChanged = ConvertError.Code("input.changed")
     /// `input.color-profile`.
@@ -198,6 +196,8 @@ extension ConvertError.Code {
     public static let requestNotHdr = ConvertError.Code("request.not-hdr")
     /// `request.preset`.
     public static let requestPreset = ConvertError.Code("request.preset")
+    /// `request.frame`: `--frame` past an animation's last frame, or on an APNG.
+    public static let requestFrame = ConvertError.Code("request.frame")
     /// `request.quality`.
     public static let requestQuality = ConvertError.Code("request.quality")
     /// `request.resize`.

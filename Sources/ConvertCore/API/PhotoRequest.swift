@@ -58,6 +58,9 @@ public struct PhotoRequest: Sendable {
     /// a photo cut short or with corrupt data is converted as viewers show it, and the result's
     /// notes say what is wrong: the user's picture is what must not be lost.
     public var strict = false
+    /// The frame of an animated GIF or WebP to write as a still, counting from 1; nil: the
+    /// first, with a note, or, for a WebP output, the whole animation.
+    public var frame: Int?
     /// The input as a batch's cost estimate already read it (format and HEIF item model), so the
     /// conversion does not parse it again; nil: the conversion reads it. Ignored when its path
     /// is not ``inputPath``.

@@ -100,6 +100,8 @@ struct DecodeOptions: Sendable {
     package var maxPixels = PixelLimit.defaultMaxPixels
     /// Refuse a damaged photo instead of converting what decodes (with a note).
     package var strict = false
+    /// The frame of an animation (GIF, WebP) to decode, from 0; nil: the first, with a note.
+    package var frame: Int?
     /// What happens to a PQ/HLG still; nil keeps its code values.
     var hdrStill: HDRStillPolicy?
 }
@@ -180,12 +182,13 @@ package enum ImageDecoder {
             let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
             photo = DecodedPhoto(
                 format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: decoded.damage.map { [$0] } ?? [])
-        case .webp:
-            let decoded = try WebPCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            photo = DecodedPhoto(format: .webp, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
-        case .gif:
-            let bitmap = try GIFDecoder.firstFrame(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            photo = DecodedPhoto(format: .gif, frames: [DecodedFrame(bitmap: bitmap)], notes: [])
+            if let animation = AnimationSummary.of(try readAll(path: path), format: .png, path: path) {
+                // libpng reads an APNG's default image only: its other frames cannot be picked.
+                guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false) }
+                photo.notes.append(animation.stillNote(frame: nil, choosable: false))
+            }
+        case .webp, .gif:
+            photo = try decodeAnimatable(readAll(path: path), format: format, options: options, path: path)
         case .jxl:
             // libjxl has applied the codestream's orientation already; the EXIF's is informational.
             let decoded = try JXLCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
@@ -214,6 +217,40 @@ package enum ImageDecoder {
             }
         }
         return photo
+    }
+
+    /// A GIF or WebP: frame ``DecodeOptions/frame`` of an animation (the first by default, with a
+    /// note that the rest is not kept), or the still picture.
+    private static func decodeAnimatable(
+        _ data: [UInt8], format: PhotoFormat, options: DecodeOptions, path: String
+    ) throws(ConvertError) -> DecodedPhoto {
+        guard let animation = try AnimatedPicture.open(data, format: format, maxPixels: options.maxPixels, path: path) else {
+            guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: 1, path: path, picked: true) }
+            let decoded = try WebPCodec.decode(data, maxPixels: options.maxPixels, path: path)
+            return DecodedPhoto(format: format, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
+        }
+        let index = options.frame ?? 0
+        guard index < animation.frameCount else { throw frameError(index, of: animation.frameCount, path: path, picked: true) }
+        var notes: [String] = []
+        if let summary = AnimationSummary.of(data, format: format, path: path) {
+            notes.append(summary.stillNote(frame: options.frame))
+        }
+        // A WebP animation's metadata chunks belong to the file, as a still's do.
+        let mux = format == .webp ? WebPMuxer.parsing(data) : nil
+        var bitmap = try animation.frame(index)
+        bitmap.icc = mux?.chunk("ICCP")
+        let frame = upright(bitmap, exif: mux?.chunk("EXIF"), xmp: mux?.chunk("XMP "))
+        return DecodedPhoto(format: format, frames: [frame], notes: notes)
+    }
+
+    /// The error for `--frame` past the last of `count` frames (`picked`: the format can give
+    /// any frame; an APNG gives its first only).
+    private static func frameError(_ index: Int, of count: Int, path: String, picked: Bool) -> ConvertError {
+        let message =
+            picked
+            ? "\(path) has \(count) frame\(count == 1 ? "" : "s"): there is no frame \(index + 1)."
+            : "\(path) is an animated PNG: only its first frame can be converted (APNG frames are not read)."
+        return ConvertError(.request, code: .requestFrame, message: message, path: path)
     }
 
     /// Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.

@@ -1,6 +1,19 @@
 /// What a still image contains: size, depth, colour, orientation, metadata and where (if
 /// anywhere) it records the place it was taken.
 public struct ImageInfo: Sendable, Codable, Hashable {
+    /// An animation's length.
+    public struct Animation: Sendable, Codable, Hashable {
+        /// The number of frames.
+        public var frames: Int
+        /// One pass through every frame, in seconds.
+        public var duration: Double
+
+        init(_ summary: AnimationSummary) {
+            frames = summary.frames
+            duration = Double(summary.milliseconds) / 1000
+        }
+    }
+
     /// The colour description of an image.
     public struct Color: Sendable, Codable, Hashable {
         /// The colour model the samples are stored in when it is not RGB, YCbCr or grey:
@@ -57,6 +70,8 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var auxiliaryImages: [String]
     /// Number of thumbnail images (HEIF thumbnail items, or 1 for an EXIF IFD1 thumbnail).
     public var thumbnailCount: Int
+    /// The frames of an animated GIF, PNG or WebP; nil for a still image.
+    public var animation: Animation? = nil
     /// The HDR gain map the photo carries, when offconvert can read its parameters.
     public var gainMap: GainMap? = nil
     /// What the other pictures of a multi-picture JPEG (MPO) are: "stereo" for a stereo pair's
@@ -105,21 +120,28 @@ public enum ImageProbe {
             // bitmap's memory for nothing (and a batch probes every input for its cost).
             let data = try ImageDecoder.readAll(path: path)
             let header = try PNGCodec.header(data, path: path)
-            return info(
+            var result = info(
                 format: .png, width: header.width, height: header.height, bitDepth: header.bitDepth,
                 hasAlpha: header.hasAlpha, icc: header.icc, exif: header.exif, xmp: PNGText.xmp(data))
+            result.animation = AnimationSummary.of(data, format: .png, path: path).map(ImageInfo.Animation.init)
+            return result
         case .webp:
             // Headers and metadata chunks only, as for PNG: no limit to apply, no pixels decoded.
-            let header = try WebPCodec.header(ImageDecoder.readAll(path: path), path: path)
-            return info(
+            let data = try ImageDecoder.readAll(path: path)
+            let header = try WebPCodec.header(data, path: path)
+            var result = info(
                 format: .webp, width: header.width, height: header.height, bitDepth: 8, hasAlpha: header.hasAlpha,
                 icc: header.icc, exif: header.exif, xmp: header.xmp)
+            result.animation = AnimationSummary.of(data, format: .webp, path: path).map(ImageInfo.Animation.init)
+            return result
         case .gif:
             // GIF's palette pixels become 8-bit RGBA with alpha (transparent outside the frame).
-            let image = try GIFDecoder.firstImage(ImageDecoder.readAll(path: path), path: path)
-            return info(
-                format: .gif, width: image.canvasWidth, height: image.canvasHeight, bitDepth: 8, hasAlpha: true,
-                icc: nil, exif: nil, xmp: nil)
+            // The blocks are walked, no frame decoded: no limit to apply yet.
+            let data = try ImageDecoder.readAll(path: path)
+            let gif = try GIFAnimation(data, maxPixels: nil, path: path)
+            var result = info(format: .gif, width: gif.width, height: gif.height, bitDepth: 8, hasAlpha: true, icc: nil, exif: nil, xmp: nil)
+            result.animation = AnimationSummary.of(data, format: .gif, path: path).map(ImageInfo.Animation.init)
+            return result
         case .jxl:
             return try probeJXL(path: path)
         }

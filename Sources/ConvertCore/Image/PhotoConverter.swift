@@ -41,6 +41,7 @@ public enum PhotoConverter {
             return result
         }
         if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
+        if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) { return animated }
         let recompression = try recompressedJPEG(request, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
@@ -182,6 +183,9 @@ public enum PhotoConverter {
     /// target outside its range, a resize box that contradicts itself or is over the pixel
     /// limit, an output format this system cannot write.
     private static func check(_ request: PhotoRequest) throws(ConvertError) {
+        if let frame = request.frame, frame < 1 {
+            throw ConvertError(.request, code: .requestFrame, message: "Frames are counted from 1.")
+        }
         guard (1...100).contains(request.quality) else {
             throw ConvertError(.request, code: .requestQuality, message: "Quality must be between 1 and 100.")
         }
@@ -258,6 +262,7 @@ public enum PhotoConverter {
         options.resize = request.resize
         options.maxPixels = request.maxPixels
         options.strict = request.strict
+        options.frame = request.frame.map { $0 - 1 }
         if let threads = request.decodingThreads { options.decodingThreads = threads }
         options.hdrStill = HDRStillPolicy(format: request.format, hdr: request.hdr)
         // Bars are transparent only where the output keeps alpha; elsewhere the background.

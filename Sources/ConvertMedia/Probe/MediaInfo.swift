@@ -24,7 +24,7 @@ import ConvertCore
 /// never `null`. For a still image (detected by its magic bytes: JPEG, PNG, WebP, GIF, or an ISO
 /// file whose `ftyp` brand is heic/heix/heim/heis/mif1/msf1/avif/avis) the container part is
 /// absent and `image` describes the picture (see ``ImageInfo``: `format`, `width`, `height`,
-/// `bitDepth`, `hasAlpha`, `exifOrientation`, `containerRotates`, `color` {`model`, `iccDescription`,
+/// `bitDepth`, `hasAlpha`, `exifOrientation`, `containerRotates`, `animation` {`frames`, `duration`}, `color` {`model`, `iccDescription`,
 /// `iccBytes`, `nclx` {`primaries`, `transfer`, `matrix`, `fullRange`}}, `hasEXIF`, `hasXMP`,
 /// `hasLocation`, `locationSources`, `make`, `model`, `dateTimeOriginal`, `imageCount`,
 /// `auxiliaryImages`, `thumbnailCount`). An image whose details cannot be decoded still gets

@@ -24,6 +24,7 @@ package enum PhotoWork {
         if let colour = try arguments.value(background) { request.background = colour }
         request.allImages = arguments.has(allImages)
         request.strict = arguments.has(strict)
+        request.frame = try arguments.value(frame)
         request.maxPixels = try BatchOptions.maxPixels(arguments)
         if let edge = try arguments.value(maxSize) { request.maxLongEdge = edge }
         request.resize = try resize(from: arguments)
@@ -119,11 +120,17 @@ package enum PhotoWork {
     /// `--all-images`.
     package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC or a stereo MPO (name-1, name-2, ...).")
 
+    /// `--frame`.
+    package static let frame = Option.integer(
+        "frame", value: "N", in: 1...1_000_000,
+        help: "For an animated GIF or WebP: write frame N (from 1) as the still. By default a still output keeps "
+            + "the first frame, and a WebP output keeps the whole animation.")
+
     /// The options every photo conversion command accepts (the batch options are added by
     /// ``options(_:)``).
     static let commonOptions: [OptionSpec] = [
         quality.spec, maxSize.spec, resizeBox.spec, fit.spec, keepLocation.spec, keepMetadata.spec, stripMetadata.spec,
-        color.spec, hdr.spec, background.spec, allImages.spec, strict.spec,
+        color.spec, hdr.spec, background.spec, allImages.spec, strict.spec, frame.spec,
     ]
 
     /// A photo command's own options followed by the batch options.
@@ -197,6 +204,7 @@ package enum PhotoWork {
                 "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
                 "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
                 "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)", "strict=\(template.strict)",
+                "frame=\(template.frame ?? 0)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
             cost: { input in (try? await runBlocking { _ in cost(of: input, request: template) }) ?? 0 },

@@ -40,6 +40,9 @@ enum InfoFormatter {
 
     private static func imageLines(_ image: ImageInfo) -> [String] {
         var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
+        if let animation = image.animation {
+            picture.append("animated: \(animation.frames) frames, \(String(format: "%.2f", animation.duration)) s")
+        }
         if image.imageCount > 1 { picture.append("\(image.imageCount) images" + (image.multiPicture.map { " (\($0))" } ?? "")) }
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []

@@ -71,17 +71,17 @@ struct LengthMutationTests {
         #expect(info.hasEXIF && info.hasXMP && info.hasLocation)
     }
 
-    @Test("a GIF's size comes from its header; frames after the first are never read")
+    @Test("a GIF's size comes from its header; its frames are counted, none decoded")
     func gifHeader() throws {
         let many = try ImageDecoder.readAll(path: Fixtures.generated("bombs/gif-screen-16000-2000.gif"))
-        let image = try GIFDecoder.firstImage(many, path: "many.gif")
-        #expect(image.canvasWidth == 16000 && image.canvasHeight == 16000)
-        // Cut after the first frame: the same answer, so the 1999 others cost nothing.
+        let image = try GIFAnimation(many, maxPixels: nil, path: "many.gif")
+        #expect(image.width == 16000 && image.height == 16000 && image.frameCount == 2000 && !image.isCutShort)
+        // Cut after the first frame: the same canvas, one frame.
         let firstFrameEnd = 13 + 6 + 19 + 8 + 10 + 5
         var cut = Array(many[..<firstFrameEnd])
         cut.append(0x3B)
-        let alone = try GIFDecoder.firstImage(cut, path: "one.gif")
-        #expect(alone.canvasWidth == image.canvasWidth && alone.dataOffset == image.dataOffset)
+        let alone = try GIFAnimation(cut, maxPixels: nil, path: "one.gif")
+        #expect(alone.width == image.width && alone.height == image.height && alone.frameCount == 1)
         let info = try ImageProbe.probe(path: Fixtures.generated("bombs/gif-screen-16000-2000.gif"))
         #expect(info.width == 16000 && info.height == 16000)
     }
@@ -90,7 +90,7 @@ struct LengthMutationTests {
     func gifOverLimit() async throws {
         let input = Fixtures.generated("bombs/gif-screen-65535.gif")
         do {
-            _ = try GIFDecoder.firstFrame(ImageDecoder.readAll(path: input), maxPixels: PixelLimit.defaultMaxPixels, path: input)
+            _ = try GIFAnimation(ImageDecoder.readAll(path: input), maxPixels: PixelLimit.defaultMaxPixels, path: input)
             Issue.record("decoded")
         } catch {
             #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")

@@ -44,10 +44,10 @@ struct LengthSweepTests {
                 bytes[field] = UInt8(word & 0xFF)
                 if field + 1 < bytes.count { bytes[field + 1] = UInt8(word >> 8 & 0xFF) }
                 do {
-                    let image = try GIFDecoder.firstImage(bytes, path: "m.gif")
+                    let image = try GIFAnimation(bytes, maxPixels: nil, path: "m.gif")
                     // Decoding is only tried under a small limit: the header alone must refuse the rest.
-                    _ = try GIFDecoder.firstFrame(bytes, maxPixels: 4096, path: "m.gif")
-                    #expect(image.canvasWidth * image.canvasHeight <= 4096)
+                    _ = try AnimatedPicture.gif(GIFAnimation(bytes, maxPixels: 4096, path: "m.gif")).frame(0)
+                    #expect(image.width * image.height <= 4096)
                 } catch {
                     #expect(error.category == .input, "field \(field) = \(word): \(error.key)")
                     #expect(["input.corrupt", "input.too-many-pixels"].contains(error.key))

@@ -25,10 +25,13 @@ struct HostileImageTests {
         let path = directory.appendingPathComponent("t.gif").path
         try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=48x32:r=1", "-frames:v", "1", path])
         let source = Array(try #require(FileManager.default.contents(atPath: path)))
-        #expect(try GIFDecoder.firstFrame(source, maxPixels: 1 << 20, path: path).width == 48)
+        #expect(try AnimatedPicture.gif(GIFAnimation(source, maxPixels: 1 << 20, path: path)).frame(0).width == 48)
         for bytes in Self.damaged(source, seed: 7, count: 300) {
             do {
-                let bitmap = try GIFDecoder.firstFrame(bytes, maxPixels: 1 << 20, path: path)
+                // Every frame, as an animated output reads them.
+                let gif = try GIFAnimation(bytes, maxPixels: 1 << 20, path: path)
+                try gif.forEachFrame { _, canvas, _ in #expect(canvas.count == gif.width * gif.height * 4) }
+                let bitmap = try AnimatedPicture.gif(gif).frame(0)
                 #expect(bitmap.width > 0)
             } catch {
                 #expect(error.category == .input)

@@ -1,30 +1,39 @@
-/// Reads the first frame of a GIF: a small LZW decoder in Swift, so a still GIF needs no FFmpeg
-/// decoder set-up. Every length is checked against the data; damaged files throw `.input`.
+/// Reads GIFs: a small LZW decoder and block walker in Swift, so a GIF needs no FFmpeg decoder
+/// set-up. Every length is checked against the data; damaged files throw `.input`.
 ///
-/// Only the first frame is decoded (a GIF converts to a still photo): the frames after it are
-/// never read, so an animation of thousands of frames costs what its first one does, the
-/// picture of its logical screen.
+/// ``GIFAnimation`` composites the frames; this type walks the blocks and decodes one image's
+/// palette indices.
 enum GIFDecoder {
-    /// Where the first image of a GIF is, and what it is drawn on.
-    struct FirstImage {
-        /// The picture: the logical screen, grown to hold the first frame if it sticks out.
-        var canvasWidth: Int
-        var canvasHeight: Int
+    /// One image of a GIF as its blocks describe it, nothing decoded.
+    struct ImageBlock {
         var left: Int, top: Int, width: Int, height: Int
         var interlaced: Bool
         var palette: [UInt8]
         var transparentIndex: Int?
+        /// How long the frame shows, in hundredths of a second, as stored.
+        var delay: Int
+        /// What happens to the frame's area before the next one: 0–1 left, 2 cleared, 3 restored.
+        var disposal: Int
         /// The offset of the LZW minimum code size byte.
         var dataOffset: Int
     }
 
-    /// Finds the first image descriptor (palettes and extensions before it are walked, nothing is
-    /// decoded): enough to know the picture's size, for `info` and a batch's memory cost.
-    static func firstImage(_ data: [UInt8], path: String) throws(ConvertError) -> FirstImage {
+    /// The logical screen and every image found, in order. `complete` is false when the walk
+    /// stopped at damage (a file cut short) after at least one whole image.
+    struct Layout {
+        var screenWidth: Int
+        var screenHeight: Int
+        var images: [ImageBlock]
+        var complete: Bool
+    }
+
+    private struct Damage: Error {}
+
+    /// Walks the blocks of `data` (palettes and extensions read, no image decoded). Throws when
+    /// not even one image is whole; damage after that ends the walk.
+    static func layout(_ data: [UInt8], path: String) throws(ConvertError) -> Layout {
         let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
-        func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
-        let screenWidth = u16(6), screenHeight = u16(8)
         let packed = data[10]
         var offset = 13
         var globalPalette: [UInt8] = []
@@ -34,90 +43,101 @@ enum GIFDecoder {
             globalPalette = Array(data[offset..<(offset + size)])
             offset += size
         }
-        var transparentIndex: Int?
+        var layout = Layout(screenWidth: u16(data, 6), screenHeight: u16(data, 8), images: [], complete: true)
+        do {
+            try walk(data, from: offset, globalPalette: globalPalette, into: &layout.images)
+        } catch {
+            layout.complete = false
+        }
+        guard !layout.images.isEmpty else { throw damaged }
+        return layout
+    }
+
+    private static func u16(_ data: [UInt8], _ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
+
+    /// Appends each image block from `offset` on to `images`, until the trailer (or the end).
+    private static func walk(_ data: [UInt8], from start: Int, globalPalette: [UInt8], into images: inout [ImageBlock]) throws(Damage) {
+        var offset = start
+        var control: (transparent: Int?, delay: Int, disposal: Int) = (nil, 0, 0)
         while offset < data.count {
             let introducer = data[offset]
             offset += 1
             if introducer == 0x21 {
-                guard offset < data.count else { throw damaged }
+                guard offset < data.count else { throw Damage() }
                 let label = data[offset]
                 offset += 1
                 if label == 0xF9, offset + 5 <= data.count, data[offset] == 4 {
-                    transparentIndex = data[offset + 1] & 1 != 0 ? Int(data[offset + 4]) : nil
+                    let flags = data[offset + 1]
+                    control = (flags & 1 != 0 ? Int(data[offset + 4]) : nil, u16(data, offset + 2), Int(flags >> 2) & 7)
                 }
-                while offset < data.count, data[offset] != 0 { offset += Int(data[offset]) + 1 }
-                offset += 1
+                offset = try skipSubBlocks(data, from: offset)
             } else if introducer == 0x2C {
-                guard offset + 9 <= data.count else { throw damaged }
-                let left = u16(offset), top = u16(offset + 2), width = u16(offset + 4), height = u16(offset + 6)
+                guard offset + 9 <= data.count else { throw Damage() }
+                var image = ImageBlock(
+                    left: u16(data, offset), top: u16(data, offset + 2), width: u16(data, offset + 4), height: u16(data, offset + 6),
+                    interlaced: data[offset + 8] & 0x40 != 0, palette: globalPalette, transparentIndex: control.transparent,
+                    delay: control.delay, disposal: control.disposal, dataOffset: 0)
                 let flags = data[offset + 8]
                 offset += 9
-                var palette = globalPalette
                 if flags & 0x80 != 0 {
                     let size = 3 << (Int(flags & 7) + 1)
-                    guard offset + size <= data.count else { throw damaged }
-                    palette = Array(data[offset..<(offset + size)])
+                    guard offset + size <= data.count else { throw Damage() }
+                    image.palette = Array(data[offset..<(offset + size)])
                     offset += size
                 }
-                guard width > 0, height > 0, offset < data.count else { throw damaged }
-                return FirstImage(
-                    canvasWidth: max(screenWidth, left + width), canvasHeight: max(screenHeight, top + height),
-                    left: left, top: top, width: width, height: height, interlaced: flags & 0x40 != 0,
-                    palette: palette, transparentIndex: transparentIndex, dataOffset: offset)
+                guard image.width > 0, image.height > 0, offset < data.count else { throw Damage() }
+                image.dataOffset = offset
+                offset = try skipSubBlocks(data, from: offset + 1)
+                images.append(image)
+                control = (nil, 0, 0)
             } else {
-                break
+                // The trailer (0x3B), or bytes that are not a block: the end of the pictures.
+                return
             }
         }
-        throw damaged
     }
 
-    /// The first frame composited onto the logical screen, as 8-bit RGBA (transparent where the
-    /// frame does not cover the screen or uses its transparent index). A picture over `maxPixels`
-    /// is refused as such (`input.too-many-pixels`) before anything is allocated for it.
-    package static func firstFrame(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Bitmap {
-        let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
-        let image = try firstImage(data, path: path)
-        let canvasWidth = image.canvasWidth, canvasHeight = image.canvasHeight
-        try PixelLimit.check(width: canvasWidth, height: canvasHeight, limit: maxPixels, path: path)
+    /// The offset after the data sub-blocks starting at `offset` and their terminator.
+    private static func skipSubBlocks(_ data: [UInt8], from start: Int) throws(Damage) -> Int {
+        var offset = start
+        while offset < data.count, data[offset] != 0 { offset += Int(data[offset]) + 1 }
+        guard offset < data.count else { throw Damage() }
+        return offset + 1
+    }
+
+    /// The palette indices of `image`, row by row in display order (interlacing undone); nil
+    /// when its LZW data is invalid. Indices missing at the end of the data are 0.
+    static func indices(_ data: [UInt8], of image: ImageBlock) -> [UInt8]? {
         var offset = image.dataOffset
         let minimumCodeSize = Int(data[offset])
         offset += 1
-        guard (1...11).contains(minimumCodeSize) else { throw damaged }
+        guard (1...11).contains(minimumCodeSize) else { return nil }
         var compressed: [UInt8] = []
         while offset < data.count, data[offset] != 0 {
             let length = Int(data[offset])
-            guard offset + 1 + length <= data.count else { throw damaged }
+            guard offset + 1 + length <= data.count else { break }
             compressed += data[(offset + 1)..<(offset + 1 + length)]
             offset += 1 + length
         }
-        let (left, top, width, height) = (image.left, image.top, image.width, image.height)
-        guard let indices = lzw(compressed, minimumCodeSize: minimumCodeSize, count: width * height) else { throw damaged }
-        let rows = image.interlaced ? interlacedRows(height) : Array(0..<height)
-        let palette = image.palette
-        var pixels = [UInt8](repeating: 0, count: canvasWidth * canvasHeight * 4)
-        for (sourceRow, row) in rows.enumerated() {
-            for x in 0..<width {
-                let index = Int(indices[sourceRow * width + x])
-                guard index != image.transparentIndex, index * 3 + 2 < palette.count else { continue }
-                let target = ((top + row) * canvasWidth + left + x) * 4
-                pixels[target] = palette[index * 3]
-                pixels[target + 1] = palette[index * 3 + 1]
-                pixels[target + 2] = palette[index * 3 + 2]
-                pixels[target + 3] = 255
-            }
+        let count = image.width * image.height
+        guard let stored = lzw(compressed, minimumCodeSize: minimumCodeSize, count: count) else { return nil }
+        guard image.interlaced else { return stored }
+        var rows = [UInt8](repeating: 0, count: count)
+        for (sourceRow, row) in interlacedRows(image.height).enumerated() {
+            rows.replaceSubrange(row * image.width..<(row + 1) * image.width, with: stored[sourceRow * image.width..<(sourceRow + 1) * image.width])
         }
-        return Bitmap(width: canvasWidth, height: canvasHeight, channels: 4, samples: .eight(pixels), sourceBitDepth: 8)
+        return rows
     }
 
     /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.
-    fileprivate static func interlacedRows(_ height: Int) -> [Int] {
+    private static func interlacedRows(_ height: Int) -> [Int] {
         stride(from: 0, to: height, by: 8).map { $0 } + stride(from: 4, to: height, by: 8).map { $0 }
             + stride(from: 2, to: height, by: 4).map { $0 } + stride(from: 1, to: height, by: 2).map { $0 }
     }
 
     /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
     /// an invalid code.
-    fileprivate static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
+    private static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)

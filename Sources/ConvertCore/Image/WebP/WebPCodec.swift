@@ -73,8 +73,8 @@ enum WebPCodec {
         var xmp: [UInt8]?
     }
 
-    /// Reads `data`'s headers and metadata chunks without decoding a pixel; throws for a file
-    /// that is not a still WebP (damaged, or animated). A file whose chunks do not parse whole
+    /// Reads `data`'s headers and metadata chunks without decoding a pixel (an animation's
+    /// size is its canvas'); throws for a file that is not a WebP. A file whose chunks do not parse whole
     /// (cut short) is damaged here too: its metadata, and so its location, could not be told.
     static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
         let features = try features(data, path: path)
@@ -91,11 +91,6 @@ enum WebPCodec {
         let status = data.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
             throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a WebP image.", path: path)
-        }
-        if features.has_animation != 0 {
-            throw ConvertError(
-                .unsupported, code: .inputAnimated, message: "\(path) is an animated WebP, which offconvert does not convert.",
-                path: path)
         }
         return features
     }

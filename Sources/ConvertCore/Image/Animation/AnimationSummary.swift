@@ -1,0 +1,66 @@
+/// How many frames an animated GIF, PNG (APNG) or WebP has and how long it plays once, read
+/// from its frame headers without decoding a picture (what `info` shows and a still output's
+/// note says).
+struct AnimationSummary: Equatable, Sendable {
+    /// The number of frames (more than one).
+    var frames: Int
+    /// One pass through every frame, in milliseconds.
+    var milliseconds: Int
+
+    /// The summary of `data` in `format`; nil for a still image (one frame) or a format that
+    /// does not animate.
+    static func of(_ data: [UInt8], format: PhotoFormat, path: String) -> AnimationSummary? {
+        let durations: [Int]?
+        switch format {
+        case .gif:
+            durations = try? GIFAnimation(data, maxPixels: nil, path: path).durations
+        case .webp:
+            durations = WebPAnimationReader.durations(of: data)
+        case .png:
+            durations = apngDurations(data)
+        default:
+            durations = nil
+        }
+        guard let durations, durations.count > 1 else { return nil }
+        return AnimationSummary(frames: durations.count, milliseconds: durations.reduce(0, +))
+    }
+
+    /// "24 frames, 2.4 s".
+    var description: String {
+        let seconds = Double(milliseconds) / 1000
+        let text = seconds >= 10 ? String(Int(seconds.rounded())) : String(Double((seconds * 10).rounded()) / 10)
+        return "\(frames) frames, \(text) s"
+    }
+
+    /// The note on a still output made from one frame of the animation; `choosable` when
+    /// another frame, or the whole animation, could have been asked for (not for an APNG).
+    func stillNote(frame: Int?, choosable: Bool = true) -> String {
+        if let frame { return "an animation (\(description)): frame \(frame + 1) kept" }
+        let first = "an animation (\(description)): only the first frame is kept"
+        return choosable ? first + " (--frame N picks another; --to webp keeps the animation)" : first
+    }
+
+    /// The delays of an APNG's frames (its `fcTL` chunks), when an `acTL` chunk makes it
+    /// animated; chunk lengths are checked against the data.
+    private static func apngDurations(_ data: [UInt8]) -> [Int]? {
+        var offset = 8
+        var animated = false
+        var durations: [Int] = []
+        while offset + 12 <= data.count {
+            let length = Int(ByteCursor.u32(data, at: offset))
+            let type = FourCC(rawValue: ByteCursor.u32(data, at: offset + 4))
+            let body = offset + 8
+            guard length <= data.count - body - 4 else { break }
+            if type == "acTL" { animated = true }
+            if type == "fcTL", length >= 26 {
+                let numerator = Int(data[body + 20]) << 8 | Int(data[body + 21])
+                let denominator = Int(data[body + 22]) << 8 | Int(data[body + 23])
+                // A denominator of 0 means hundredths (the APNG specification).
+                durations.append(numerator * 1000 / (denominator == 0 ? 100 : denominator))
+            }
+            if type == "IEND" { break }
+            offset = body + length + 4
+        }
+        return animated ? durations : nil
+    }
+}
