@@ -132,7 +132,8 @@ struct AnimationCommandTests {
         #expect(!folder.files().contains { $0.hasPrefix("past/") }, "\(folder.files())")
         #expect(try folder.used() == 1, "only the conversion that wrote a file is charged")
         let first = try await folder.run(["convert", "a.png", "--to", "jpg"])
-        #expect(first.status == 0 && first.stderr.contains("an animation (24 frames, 2.4 s): only the first frame is kept\n"), "\(first.stderr)")
+        #expect(first.status == 0 && first.stderr.contains("an animation (24 frames, 2.4 s): only the first frame is kept (--to mp4 keeps the animation)"),
+                "\(first.stderr)")
     }
 
     @Test("a GIF cut short keeps the frames that arrived, and says the rest is missing")
@@ -145,5 +146,53 @@ struct AnimationCommandTests {
         #expect(outcome.stderr.contains("the file ends early (an interrupted copy or download): the frames after frame 15 are missing"), "\(outcome.stderr)")
         let structure = try CLIRunner.toolOutput("/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("cut.webp").path])
         #expect(structure.contains("Number of frames: 15"), "\(structure)")
+    }
+}
+
+/// "Make this GIF small enough to send": an animated GIF or APNG is a silent clip to the video
+/// commands. ffprobe counts what was written; ffmpeg's own decode of the GIF is the reference.
+@Suite("Animated GIF and APNG as clips")
+struct AnimationAsVideoTests {
+    @Test("convert --to mp4, send-to-windows and compress take an animated GIF or APNG: every frame, its timing, its picture")
+    func gifToMP4() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/anim/spinner.gif", as: "funny cat.gif")
+        try folder.add("generated/anim/spinner.apng", as: "a.png")
+        try folder.add("photos/tokyo.jpg", as: "still.jpg")
+        let mp4 = try await folder.run(["convert", "funny cat.gif", "--to", "mp4"])
+        #expect(mp4.status == 0, "\(mp4.stderr)")
+        let windows = try await folder.run(["send-to-windows", "a.png", "still.jpg", "-o", "win"])
+        #expect(windows.status == 0 && windows.stderr.contains("still.jpg: skipped, a photo, not a video"), "\(windows.stderr)")
+        let small = try await folder.run(["compress", "funny cat.gif", "--target", "100KB", "-o", "small"])
+        #expect(small.status == 0, "\(small.stderr)")
+        // The reference is ffmpeg's own H.264 of the same animation at CRF 23 (the colour edges of
+        // this test pattern lose to 4:2:0 alike: 19.6 dB RGB against the GIF for both; from the
+        // APNG's full-colour frames our RGB to YCbCr rounds differently, 36 dB from ffmpeg's).
+        for (output, input) in [("funny cat.mp4", "funny cat.gif"), ("win/a.mp4", "a.png"), ("small/funny cat.mp4", "funny cat.gif")] {
+            let reference = folder.url.appendingPathComponent("reference.mp4").path
+            let encoded = try await MotionCommandsTests.tool(
+                "ffmpeg", ["-v", "error", "-y", "-i", folder.url.appendingPathComponent(input).path, "-c:v", "libx264", "-crf", "23", "-pix_fmt", "yuv420p", reference])
+            #expect(encoded.status == 0, "\(encoded.stderr)")
+            let path = folder.url.appendingPathComponent(output).path
+            let probe = try CLIRunner.toolOutput(
+                "/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration", "-of", "compact", path])
+            #expect(probe.contains("codec_name=h264|width=160|height=120|nb_read_frames=24") && probe.contains("duration=2.4"), "\(output): \(probe)")
+            let psnr = try await DamagedPhotoCommandTests.psnr(path, ["-i", reference])
+            #expect(psnr >= 35, "\(output): \(psnr) dB")
+        }
+        #expect(try folder.used() == 3)
+    }
+
+    @Test("a still GIF is still a photo to a video command, and an animated WebP (which FFmpeg cannot decode) too")
+    func stillsAreNotClips() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/anim/spinner.webp", as: "moving.webp")
+        let gif = folder.url.appendingPathComponent("one.gif").path
+        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", gif])
+        let outcome = try await folder.run(["send-to-windows", "one.gif", "moving.webp"])
+        #expect(outcome.status == 64 && outcome.stderr.contains("is a photo and cannot become"), "\(outcome.stderr)")
+        #expect(try folder.star() == ["moving.webp", "one.gif"])
     }
 }

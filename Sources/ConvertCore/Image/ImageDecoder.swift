@@ -185,7 +185,7 @@ package enum ImageDecoder {
             if let animation = AnimationSummary.of(try readAll(path: path), format: .png, path: path) {
                 // libpng reads an APNG's default image only: its other frames cannot be picked.
                 guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false) }
-                photo.notes.append(animation.stillNote(frame: nil, choosable: false))
+                photo.notes.append(animation.stillNote(frame: nil, format: .png))
             }
         case .webp, .gif:
             photo = try decodeAnimatable(readAll(path: path), format: format, options: options, path: path)
@@ -233,7 +233,7 @@ package enum ImageDecoder {
         guard index < animation.frameCount else { throw frameError(index, of: animation.frameCount, path: path, picked: true) }
         var notes: [String] = []
         if let summary = AnimationSummary.of(data, format: format, path: path) {
-            notes.append(summary.stillNote(frame: options.frame))
+            notes.append(summary.stillNote(frame: options.frame, format: format))
         }
         // A WebP animation's metadata chunks belong to the file, as a still's do.
         let mux = format == .webp ? WebPMuxer.parsing(data) : nil

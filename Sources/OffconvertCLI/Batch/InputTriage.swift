@@ -105,7 +105,8 @@ package enum InputTriage {
             return SetAside(path: input, reason: "a text file, not a photo or video", silent: false)
         case (.video, .photos):
             return SetAside(path: input, reason: "a video, not a photo", silent: false)
-        case (.photo, .videos):
+        // An animated GIF or APNG is a silent clip to a video command ("make this GIF an MP4").
+        case (.photo, .videos) where !AnimationSummary.playsAsVideo(path: input):
             return SetAside(path: input, reason: "a photo, not a video", silent: false)
         // A name that is not there (a typo, `-q 5` meant as a quality) fails as missing, never
         // passes as "not a photo" with exit 0.

@@ -31,7 +31,8 @@ package enum Catalogue {
     /// Photo inputs (read by content), by short name.
     static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
     /// Video inputs the engine is built for (anything else FFmpeg reads is tried too).
-    static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts"]
+    /// An animated GIF or APNG is a silent clip to the video commands too.
+    static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
 
     /// The photo engine writes every format but GIF.
     private static func isWritable(_ format: PhotoFormat) -> Bool { format != .gif }

@@ -1,7 +1,7 @@
 /// How many frames an animated GIF, PNG (APNG) or WebP has and how long it plays once, read
 /// from its frame headers without decoding a picture (what `info` shows and a still output's
 /// note says).
-struct AnimationSummary: Equatable, Sendable {
+package struct AnimationSummary: Equatable, Sendable {
     /// The number of frames (more than one).
     var frames: Int
     /// One pass through every frame, in milliseconds.
@@ -25,6 +25,16 @@ struct AnimationSummary: Equatable, Sendable {
         return AnimationSummary(frames: durations.count, milliseconds: durations.reduce(0, +))
     }
 
+    /// Whether the file at `path` is an animation FFmpeg decodes as a video (a GIF or an APNG of
+    /// more than one frame), which the video commands take as a silent clip. FFmpeg 5.1 reads
+    /// no animated WebP, so that stays a photo.
+    package static func playsAsVideo(path: String) -> Bool {
+        guard let head = RawFile.head(of: path, count: 64), let format = MediaSniffer.kind(of: head).photoFormat,
+            format == .gif || format == .png, let data = try? ImageDecoder.readAll(path: path)
+        else { return false }
+        return of(data, format: format, path: path) != nil
+    }
+
     /// "24 frames, 2.4 s".
     var description: String {
         let seconds = Double(milliseconds) / 1000
@@ -32,12 +42,16 @@ struct AnimationSummary: Equatable, Sendable {
         return "\(frames) frames, \(text) s"
     }
 
-    /// The note on a still output made from one frame of the animation; `choosable` when
-    /// another frame, or the whole animation, could have been asked for (not for an APNG).
-    func stillNote(frame: Int?, choosable: Bool = true) -> String {
+    /// The note on a still output made from one frame of an animation in `format`, and what
+    /// keeps the rest: another frame or the animated WebP (GIF, WebP), an MP4 (GIF, APNG).
+    func stillNote(frame: Int?, format: PhotoFormat) -> String {
         if let frame { return "an animation (\(description)): frame \(frame + 1) kept" }
         let first = "an animation (\(description)): only the first frame is kept"
-        return choosable ? first + " (--frame N picks another; --to webp keeps the animation)" : first
+        switch format {
+        case .gif: return first + " (--frame N picks another; --to webp or --to mp4 keeps the animation)"
+        case .webp: return first + " (--frame N picks another; --to webp keeps the animation)"
+        default: return first + " (--to mp4 keeps the animation)"
+        }
     }
 
     /// The delays of an APNG's frames (its `fcTL` chunks), when an `acTL` chunk makes it
