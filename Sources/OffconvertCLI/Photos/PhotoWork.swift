@@ -158,6 +158,12 @@ package enum PhotoWork {
         let bytesPerPixel = info.bitDepth > 8 ? 8 : 4
         var bitmaps = request.targetByteCount == nil ? 2 : 3
         if request.allImages { bitmaps *= max(1, info.imageCount) }
+        // An animation kept as WebP: our canvas, a "restore previous" copy and the resized frame,
+        // and libwebp's previous and current canvases and candidate sub-frames (a 1600x1200 GIF
+        // peaked at 8 canvases over the engine's own footprint).
+        if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil, info.format != .png {
+            bitmaps = 8
+        }
         var (width, height) = (info.width, info.height)
         if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
         // A kept gain map (a HEIC's auxiliary image or a JPEG's second one) is one grey byte a
