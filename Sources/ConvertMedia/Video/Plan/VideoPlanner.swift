@@ -37,12 +37,18 @@ enum VideoPlanner {
     static func plan(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         try check(request)
+        var request = request
+        var fitted: String?
+        if request.situation == .sendToWindows, let fit = windowsFit(video), fit.height < request.maxHeight ?? .max {
+            request.maxHeight = fit.height
+            fitted = fit.note
+        }
         let format = OutputFormat.video(request.container)
         let cut = try cutRange(request, media: media)
         let planned = try plannedVideo(request, video: video, media: media, format: format, cut: cut)
         var lanes = [planned.lane]
-        // A re-encode's own notes lead, then the cut, then what it did to HDR.
-        var notes = planned.lead + (cut.map { [cutNote($0)] } ?? []) + planned.rest
+        // A re-encode's own notes lead, then the fit, the cut, then what it did to HDR.
+        var notes = planned.lead + (fitted.map { [$0] } ?? []) + (cut.map { [cutNote($0)] } ?? []) + planned.rest
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
         if video.isStereo { notes.append("3D video: left eye only") }
         let audio = try plannedAudio(request, media: media, format: format, cut: cut)
