@@ -11,3 +11,7 @@ static inline cmsUInt32Number offc_lcms_type_rgba_8(void) { return TYPE_RGBA_8; 
 static inline cmsUInt32Number offc_lcms_type_rgb_16(void) { return TYPE_RGB_16; }
 /// TYPE_RGBA_16: interleaved 16-bit RGBA in native byte order.
 static inline cmsUInt32Number offc_lcms_type_rgba_16(void) { return TYPE_RGBA_16; }
+/// TYPE_CMYK_8: interleaved 8-bit CMYK, 0 no ink (as TIFF stores it).
+static inline cmsUInt32Number offc_lcms_type_cmyk_8(void) { return TYPE_CMYK_8; }
+/// TYPE_CMYK_16: interleaved 16-bit CMYK in native byte order, 0 no ink.
+static inline cmsUInt32Number offc_lcms_type_cmyk_16(void) { return TYPE_CMYK_16; }

@@ -119,6 +119,15 @@ public enum ImageProbe {
                 icc: nil, exif: nil, xmp: nil)
         case .jxl:
             return try probeJXL(path: path)
+        case .bmp:
+            // Headers only; a V3+ alpha mask is reported as alpha (an all-zero channel, read as
+            // opaque, is only found by decoding).
+            let header = try BMPDecoder.header(ImageDecoder.readAll(path: path), path: path)
+            return info(
+                format: .bmp, width: header.width, height: header.height, bitDepth: 8, hasAlpha: header.mayHaveAlpha,
+                icc: header.icc, exif: nil, xmp: nil)
+        case .tiff:
+            return try probeTIFF(path: path)
         }
     }
 
@@ -134,6 +143,18 @@ public enum ImageProbe {
             hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
             make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
             auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+    }
+
+    /// TIFF: the first page's tags and the page count; its orientation is the TIFF tag (the one
+    /// EXIF copies), applied to the size shown.
+    private static func probeTIFF(path: String) throws(ConvertError) -> ImageInfo {
+        let header = try TIFFDecoder.header(ImageDecoder.readAll(path: path), path: path)
+        let sources = locations(exif: nil, xmp: header.xmp)
+        return ImageInfo(
+            format: .tiff, width: header.width, height: header.height, bitDepth: header.bitDepth, hasAlpha: header.hasAlpha,
+            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil, color: color(icc: header.icc), hasEXIF: false,
+            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: nil, model: nil,
+            dateTimeOriginal: nil, imageCount: header.pageCount, auxiliaryImages: [], thumbnailCount: 0)
     }
 
     private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {

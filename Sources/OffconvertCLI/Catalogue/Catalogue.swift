@@ -33,8 +33,8 @@ package enum Catalogue {
     /// Video inputs the engine is built for (anything else FFmpeg reads is tried too).
     static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts"]
 
-    /// The photo engine writes every format but GIF.
-    private static func isWritable(_ format: PhotoFormat) -> Bool { format != .gif }
+    /// The photo engine writes every format but GIF, BMP and TIFF (read only).
+    private static func isWritable(_ format: PhotoFormat) -> Bool { ![.gif, .bmp, .tiff].contains(format) }
 
     /// The photo format for a `--to` value (`jpg` or `jpeg`, ...).
     package static func photoFormat(_ target: String) -> PhotoFormat? {

@@ -92,7 +92,24 @@ final class LCMSTransform {
         self.handle = handle
     }
 
+    /// A transform from CMYK pixels (four samples, 0 no ink) in `source` to RGB in `target`,
+    /// 8 or 16 bits both sides; nil when lcms2 cannot make it (a profile that is not CMYK).
+    init?(cmykFrom source: LCMSProfile, to target: LCMSProfile, sixteenBit: Bool) {
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, sixteenBit ? offc_lcms_type_cmyk_16() : offc_lcms_type_cmyk_8(), target.handle,
+                sixteenBit ? offc_lcms_type_rgb_16() : offc_lcms_type_rgb_8(), UInt32(INTENT_PERCEPTUAL), 0)
+        else { return nil }
+        self.handle = handle
+    }
+
     deinit { cmsDeleteTransform(handle) }
+
+    /// Transforms `count` pixels from `input` to `output` (which must hold `count` pixels of
+    /// the transform's output format).
+    func apply(_ input: UnsafeRawPointer, to output: UnsafeMutableRawPointer, count: Int) {
+        cmsDoTransform(handle, input, output, UInt32(count))
+    }
 
     /// Transforms `count` pixels in place.
     func apply(_ buffer: UnsafeMutableRawPointer, count: Int) {
@@ -163,6 +180,25 @@ enum ColorProfiles {
 
     /// The description of an ICC profile, or nil when it cannot be parsed.
     static func describe(_ icc: [UInt8]) -> String? { LCMSProfile.open(icc)?.profileDescription }
+
+    /// Converts interleaved CMYK samples (four per pixel, 0 no ink, 8- or 16-bit values in
+    /// `cmyk`) described by the CMYK profile `icc` to RGB samples in sRGB, with the sRGB profile's
+    /// bytes to tag them; nil when the profile is not a CMYK one lcms2 can use.
+    static func cmykToSRGB<Sample: FixedWidthInteger>(_ cmyk: [Sample], icc: [UInt8]) -> (rgb: [Sample], icc: [UInt8])? {
+        guard Sample.bitWidth == 8 || Sample.bitWidth == 16, channelCount(icc) == 4, let source = LCMSProfile.open(icc),
+            let target = LCMSProfile.sRGB(), let targetBytes = target.bytes,
+            let transform = LCMSTransform(cmykFrom: source, to: target, sixteenBit: Sample.bitWidth == 16)
+        else { return nil }
+        let count = cmyk.count / 4
+        var rgb = [Sample](repeating: 0, count: count * 3)
+        cmyk.withUnsafeBytes { input in
+            rgb.withUnsafeMutableBytes { output in
+                guard let from = input.baseAddress, let to = output.baseAddress, count > 0 else { return }
+                transform.apply(from, to: to, count: count)
+            }
+        }
+        return (rgb, targetBytes)
+    }
 
     /// Converts `bitmap` from its ICC profile to sRGB and tags it with lcms2's sRGB profile.
     /// A bitmap without a profile is taken to be sRGB already and only gets the tag.
