@@ -302,7 +302,8 @@ int offc_tiff_read_samples(offc_tiff *tiff, uint8_t *out, size_t out_size, uint3
         uint64_t tile_row = (uint64_t)tile_width * pixel_bytes;
         // A tile must hold exactly its rows of samples: anything else is a layout (subsampling)
         // or damage this copy loop must not read past.
-        if (tile_width == 0 || tile_height == 0 || tile_size <= 0 || (uint64_t)tile_size != tile_row * tile_height) {
+        if (tile_width == 0 || tile_height == 0 || tile_size <= 0 || tile_row / pixel_bytes != tile_width
+            || tile_row > (uint64_t)INT64_MAX / tile_height || (uint64_t)tile_size != tile_row * tile_height) {
             snprintf(tiff->error, sizeof tiff->error, "tiles of an unexpected size");
             return -1;
         }

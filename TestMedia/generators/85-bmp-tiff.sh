@@ -21,7 +21,8 @@
 #   rgb48.tiff and gray16.tiff (deflate, 16-bit gradients with every low byte used, from raw).
 #   tiffcp: tiled.tiff (64x64 tiles, LZW), tiled48.tiff (16-bit, tiles), jpeg.tiff (JPEG-in-TIFF,
 #   YCbCr), bigtiff.tiff (BigTIFF), multi.tiff (3 pages: rgb, gray, a 64x48 rgb).
-#   tiffset: orient6.tiff (Orientation 6: shown turned 90° clockwise).
+#   tiffset: orient6.tiff (Orientation 6: shown turned 90° clockwise), orient8-jpeg.tiff
+#   (jpeg.tiff with Orientation 8: turned 90° anticlockwise; read through libtiff's RGBA interface).
 #   Hand-built (python3): cmyk.tiff (8-bit CMYK, no profile: naive conversion, cmyk.ref.pam the
 #   expected RGB), cmyk-icc.tiff (the same with ghostscript's ps_cmyk.icc embedded; the reference
 #   is lcms2's tificc conversion to sRGB, cmyk-icc.ref.tiff), strips.tiff (uncompressed RGB,
@@ -272,5 +273,6 @@ tiffcp -8 -c lzw tiff/rgb-packbits.tiff tiff/bigtiff.tiff
 ff -i "$MEDIA/photos/tokyo.jpg" -vf scale=64:48 "${exact[@]}" -pix_fmt rgb24 small.tiff
 tiffcp tiff/rgb-lzw.tiff tiff/gray.tiff small.tiff tiff/multi.tiff
 cp tiff/rgb-lzw.tiff tiff/orient6.tiff && tiffset -s 274 6 tiff/orient6.tiff
+cp tiff/jpeg.tiff tiff/orient8-jpeg.tiff && tiffset -s 274 8 tiff/orient8-jpeg.tiff
 tificc -w8 tiff/cmyk-icc.tiff tiff/cmyk-icc.ref.tiff
 rm -f source.rgb rgba.raw rgb48.raw gray16.raw small.tiff

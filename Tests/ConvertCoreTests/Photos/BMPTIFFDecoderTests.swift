@@ -213,6 +213,12 @@ struct BMPTIFFDecoderTests {
         #expect(Self.rgba(bitmap) == (try Self.ffmpeg(Fixtures.generated("tiff/rgb-lzw.tiff"), "rgba", filter: "transpose=clock")))
         let info = try ImageProbe.probe(path: path)
         #expect(info.width == 87 && info.height == 121 && info.exifOrientation == 6)
+        // Through libtiff's RGBA interface (JPEG-in-TIFF, YCbCr) too: Orientation 8 is a quarter
+        // turn anticlockwise of the same page without the tag.
+        let jpeg = try #require(try Self.decode(Fixtures.generated("tiff/jpeg.tiff")).frames.first).bitmap
+        let turned = try #require(try Self.decode(Fixtures.generated("tiff/orient8-jpeg.tiff")).frames.first).bitmap
+        #expect(turned.width == 87 && turned.height == 121)
+        #expect(Self.rgba(turned) == Self.rgba(jpeg.applyingOrientation(8)))
     }
 
     @Test("ICC profiles: an RGB one is kept; a CMYK page comes out tagged sRGB")

@@ -119,9 +119,9 @@ enum BMPDecoder {
             } else if infoSize >= 52 {
                 masks = (u32(54), u32(58), u32(62), infoSize >= 56 ? u32(66) : 0)
             }
-        } else if infoSize >= 56, bitCount == 32 || bitCount == 16 {
+        } else if infoSize >= 56, infoSize != 64, bitCount == 32 || bitCount == 16 {
             // A V3+ header's alpha mask counts with BI_RGB too (as browsers read it); the colour
-            // masks stay the defaults BI_RGB fixes.
+            // masks stay the defaults BI_RGB fixes. (OS/2's 64-byte header has other fields there.)
             masks.alpha = u32(66)
         }
         for mask in [masks.red, masks.green, masks.blue] where mask == 0 && bitCount > 8 {

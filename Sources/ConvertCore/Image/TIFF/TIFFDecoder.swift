@@ -100,12 +100,18 @@ enum TIFFDecoder {
         /// The route for `page`, or nil when libtiff's RGBA interface reads it instead.
         init?(_ page: TIFFHandle.Page) {
             guard [8, 16].contains(page.bitsPerSample), page.planarConfig == 1, page.sampleFormat == 1 else { return nil }
+            let route: Route
             switch page.photometric {
-            case 0, 1: self = .grey(minIsWhite: page.photometric == 0)
-            case 2 where page.samplesPerPixel >= 3: self = .rgb
-            case 5 where page.inkSet == 1 && page.samplesPerPixel >= 4: self = .cmyk
+            case 0, 1: route = .grey(minIsWhite: page.photometric == 0)
+            case 2: route = .rgb
+            case 5 where page.inkSet == 1: route = .cmyk
             default: return nil
             }
+            // The samples as stored are allocated per pixel: a page claiming dozens of extra
+            // samples (real files have one or two) goes through the RGBA interface, whose buffer
+            // is four bytes a pixel whatever the page says.
+            guard (route.colors...(route.colors + 4)).contains(page.samplesPerPixel) else { return nil }
+            self = route
         }
 
         /// Colour samples per pixel (before any alpha).
