@@ -20,7 +20,8 @@
 #   pal8.tiff, monob.tiff; rgba.tiff (alpha varying, from raw samples python3 writes);
 #   rgb48.tiff and gray16.tiff (deflate, 16-bit gradients with every low byte used, from raw).
 #   tiffcp: tiled.tiff (64x64 tiles, LZW), tiled48.tiff (16-bit, tiles), jpeg.tiff (JPEG-in-TIFF,
-#   YCbCr), bigtiff.tiff (BigTIFF), multi.tiff (3 pages: rgb, gray, a 64x48 rgb).
+#   YCbCr), bigtiff.tiff (BigTIFF), planar.tiff (separate planes), multi.tiff (3 pages: rgb,
+#   gray, a 64x48 rgb).
 #   tiffset: orient6.tiff (Orientation 6: shown turned 90° clockwise), orient8-jpeg.tiff
 #   (jpeg.tiff with Orientation 8: turned 90° anticlockwise; read through libtiff's RGBA interface).
 #   Hand-built (python3): cmyk.tiff (8-bit CMYK, no profile: naive conversion, cmyk.ref.pam the
@@ -270,6 +271,7 @@ tiffcp -c lzw -t -w 64 -l 64 tiff/rgb-packbits.tiff tiff/tiled.tiff
 tiffcp -c zip -t -w 64 -l 64 tiff/rgb48.tiff tiff/tiled48.tiff
 tiffcp -c jpeg:90 -r 16 tiff/rgb-packbits.tiff tiff/jpeg.tiff
 tiffcp -8 -c lzw tiff/rgb-packbits.tiff tiff/bigtiff.tiff
+tiffcp -p separate -c lzw tiff/rgb-packbits.tiff tiff/planar.tiff
 ff -i "$MEDIA/photos/tokyo.jpg" -vf scale=64:48 "${exact[@]}" -pix_fmt rgb24 small.tiff
 tiffcp tiff/rgb-lzw.tiff tiff/gray.tiff small.tiff tiff/multi.tiff
 cp tiff/rgb-lzw.tiff tiff/orient6.tiff && tiffset -s 274 6 tiff/orient6.tiff

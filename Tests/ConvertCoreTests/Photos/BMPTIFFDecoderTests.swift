@@ -141,7 +141,7 @@ struct BMPTIFFDecoderTests {
     static let tiffs: [(String, String, Int)] = [
         ("rgb-packbits.tiff", "rgb-packbits.tiff", 0), ("rgb-lzw.tiff", "rgb-lzw.tiff", 0), ("rgb-deflate.tiff", "rgb-deflate.tiff", 0),
         ("gray.tiff", "gray.tiff", 0), ("pal8.tiff", "pal8.tiff", 0), ("monob.tiff", "monob.tiff", 0), ("rgba.tiff", "rgba.tiff", 0),
-        ("strips.tiff", "rgb-packbits.tiff", 0), ("tiled.tiff", "rgb-packbits.tiff", 0), ("bigtiff.tiff", "rgb-packbits.tiff", 0),
+        ("strips.tiff", "rgb-packbits.tiff", 0), ("tiled.tiff", "rgb-packbits.tiff", 0), ("bigtiff.tiff", "rgb-packbits.tiff", 0), ("planar.tiff", "rgb-packbits.tiff", 0),
         ("multi.tiff", "rgb-lzw.tiff", 0), ("icc.tiff", "rgb-packbits.tiff", 0), ("cmyk.tiff", "cmyk.ref.pam", 0),
         ("cmyk-icc.tiff", "cmyk-icc.ref.tiff", 1),
     ]
