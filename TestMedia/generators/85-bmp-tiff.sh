@@ -24,6 +24,7 @@
 #   gray, a 64x48 rgb).
 #   tiffset: orient6.tiff (Orientation 6: shown turned 90° clockwise), orient8-jpeg.tiff
 #   (jpeg.tiff with Orientation 8: turned 90° anticlockwise; read through libtiff's RGBA interface).
+#   exiftool: gps.tiff (rgb-lzw.tiff with Make, Model and a GPS IFD).
 #   Hand-built (python3): cmyk.tiff (8-bit CMYK, no profile: naive conversion, cmyk.ref.pam the
 #   expected RGB), cmyk-icc.tiff (the same with ghostscript's ps_cmyk.icc embedded; the reference
 #   is lcms2's tificc conversion to sRGB, cmyk-icc.ref.tiff), strips.tiff (uncompressed RGB,
@@ -276,5 +277,7 @@ ff -i "$MEDIA/photos/tokyo.jpg" -vf scale=64:48 "${exact[@]}" -pix_fmt rgb24 sma
 tiffcp tiff/rgb-lzw.tiff tiff/gray.tiff small.tiff tiff/multi.tiff
 cp tiff/rgb-lzw.tiff tiff/orient6.tiff && tiffset -s 274 6 tiff/orient6.tiff
 cp tiff/jpeg.tiff tiff/orient8-jpeg.tiff && tiffset -s 274 8 tiff/orient8-jpeg.tiff
+exiftool -q -o tiff/gps.tiff -Make=Scanner -Model=X1 -GPSLatitude=48.85 -GPSLatitudeRef=N -GPSLongitude=2.35 \
+  -GPSLongitudeRef=E tiff/rgb-lzw.tiff
 tificc -w8 tiff/cmyk-icc.tiff tiff/cmyk-icc.ref.tiff
 rm -f source.rgb rgba.raw rgb48.raw gray16.raw small.tiff

@@ -121,6 +121,23 @@ struct BMPTIFFCommandTests {
         #expect(!folder.files().contains { $0.hasPrefix("huge/") })
     }
 
+    @Test("a TIFF's camera and GPS tags: info reports the location, a conversion removes it (exiftool), --keep-location keeps it")
+    func location() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/tiff/gps.tiff", as: "scan.tiff")
+        let info = try await folder.run(["info", "scan.tiff"])
+        #expect(info.stdout.contains("location: yes, in EXIF GPS") && info.stdout.contains("Scanner X1"), "\(info.stdout)")
+        let shared = try await folder.run(["convert", "scan.tiff", "--to", "jpg", "--json"], environment: Self.freshState(folder))
+        #expect(shared.status == 0 && shared.stdout.contains("\"privacy\":{\"location\":\"removed\"}"), "\(shared.stdout)")
+        let tags = try await MotionCommandsTests.tool("exiftool", ["-s", "-Make", "-GPSLatitude", folder.url.appendingPathComponent("scan.jpg").path])
+        #expect(tags.stdout.contains("Scanner") && !tags.stdout.contains("GPSLatitude"), "\(tags.stdout)")
+        let kept = try await folder.run(["convert", "scan.tiff", "--to", "jpg", "--keep-location", "-o", "kept.jpg"], environment: Self.freshState(folder))
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let keptTags = try await MotionCommandsTests.tool("exiftool", ["-s", "-GPSLatitude", folder.url.appendingPathComponent("kept.jpg").path])
+        #expect(keptTags.stdout.contains("48 deg 51"), "\(keptTags.stdout)")
+    }
+
     @Test("a folder's .bmp and .tif files are photos to the batch; a .tif that is not one is a failure, not skipped")
     func triage() async throws {
         let folder = try UserFolder()

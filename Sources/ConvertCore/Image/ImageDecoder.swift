@@ -204,11 +204,17 @@ package enum ImageDecoder {
             photo = DecodedPhoto(format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)], notes: decoded.damage.map { [$0] } ?? [])
         case .tiff:
             // libtiff has no orientation of its own to apply: the decoder turns each page upright.
+            let data = try readAll(path: path)
             let decoded = try TIFFDecoder.decode(
-                readAll(path: path), maxPixels: options.maxPixels, allImages: options.allImages, strict: options.strict, path: path,
+                data, maxPixels: options.maxPixels, allImages: options.allImages, strict: options.strict, path: path,
                 cancellation: cancellation)
+            // The first page's EXIF-like tags (camera, date, GPS) go through the metadata policy
+            // as a JPEG's would; the other pages' directories are not read for them.
+            let exif = Exif.ofTIFFPage(data)
             photo = DecodedPhoto(
-                format: .tiff, frames: decoded.pages.map { DecodedFrame(bitmap: $0.bitmap, xmp: $0.xmp) }, notes: decoded.notes)
+                format: .tiff,
+                frames: decoded.pages.enumerated().map { DecodedFrame(bitmap: $1.bitmap, exif: $0 == 0 ? exif : nil, xmp: $1.xmp) },
+                notes: decoded.notes)
         }
         try cancellation.check()
         // Bitmaps are RGB: a grey (or CMYK) profile from a grey JPEG/PNG expanded to RGB would

@@ -148,13 +148,18 @@ public enum ImageProbe {
     /// TIFF: the first page's tags and the page count; its orientation is the TIFF tag (the one
     /// EXIF copies), applied to the size shown.
     private static func probeTIFF(path: String) throws(ConvertError) -> ImageInfo {
-        let header = try TIFFDecoder.header(ImageDecoder.readAll(path: path), path: path)
-        let sources = locations(exif: nil, xmp: header.xmp)
+        let data = try ImageDecoder.readAll(path: path)
+        let header = try TIFFDecoder.header(data, path: path)
+        // The first page's camera, date and GPS tags, as a conversion carries them.
+        let exifBytes = Exif.ofTIFFPage(data)
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let sources = locations(exif: exif, xmp: header.xmp)
         return ImageInfo(
             format: .tiff, width: header.width, height: header.height, bitDepth: header.bitDepth, hasAlpha: header.hasAlpha,
-            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil, color: color(icc: header.icc), hasEXIF: false,
-            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: nil, model: nil,
-            dateTimeOriginal: nil, imageCount: header.pageCount, auxiliaryImages: [], thumbnailCount: 0)
+            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil, color: color(icc: header.icc),
+            hasEXIF: exif?.make != nil || exif?.model != nil || exif?.dateTimeOriginal != nil || exif?.hasGPS == true,
+            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
+            dateTimeOriginal: exif?.dateTimeOriginal, imageCount: header.pageCount, auxiliaryImages: [], thumbnailCount: 0)
     }
 
     private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {
