@@ -33,6 +33,8 @@ let package = Package(
         // use (libjxl-dev gives the headers), so photo commands without JPEG XL do not pay for
         // loading them.
         .target(name: "CJXL"),
+        // libtiff 4.5 (Debian 12): TIFF and BigTIFF photos in, read only.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg. Not
@@ -41,12 +43,15 @@ let package = Package(
         // libpng reports errors by longjmp; Swift cannot call setjmp, so the whole encode/decode
         // call that may longjmp lives in this small C target.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // libtiff's error handlers take a va_list, which Swift cannot implement; the handlers,
+        // the in-memory client I/O and the bounded strip/tile copies live in this small C target.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"]),
         // libjpeg-turbo's libjpeg API (libjpeg62-turbo-dev), for a JPEG fed band by band: TurboJPEG
         // 2.1 only encodes whole pictures. libjpeg errors longjmp too, so the calls live in C.
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
+            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The tone-map table's per-pixel walk for HDR video: eight pixels at a time with AVX2

@@ -17,6 +17,10 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
     case gif
     /// JPEG XL (libjxl 0.7): lossy, lossless, or a JPEG recompressed losslessly.
     case jxl
+    /// Windows bitmap (read only).
+    case bmp
+    /// TIFF or BigTIFF (read only; every page is an image).
+    case tiff
 
     /// The `--quality` a conversion uses when none is asked for. 85 for JPEG and WebP; 55 for
     /// HEIC, where libheif's x265 scale runs higher: 55 gives a file no bigger than an iPhone's
@@ -41,6 +45,8 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
         case .avif: "avif"
         case .gif: "gif"
         case .jxl: "jxl"
+        case .bmp: "bmp"
+        case .tiff: "tiff"
         }
     }
 }
@@ -115,7 +121,7 @@ package enum ImageDecoder {
         guard let format = MediaSniffer.kind(of: head).photoFormat else {
             throw ConvertError(
                 .unsupported, code: .inputUnknownFormat,
-                message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL).",
+                message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
                 path: path)
         }
         return format
@@ -194,6 +200,23 @@ package enum ImageDecoder {
             let decoded = try JXLCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
             photo = DecodedPhoto(
                 format: .jxl, frames: [DecodedFrame(bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)],
+                notes: decoded.notes)
+        case .bmp:
+            // A BMP cut short is converted as far as it goes, unless --strict refuses it, as for PNG.
+            let decoded = try BMPDecoder.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+            photo = DecodedPhoto(format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)], notes: decoded.damage.map { [$0] } ?? [])
+        case .tiff:
+            // libtiff has no orientation of its own to apply: the decoder turns each page upright.
+            let data = try readAll(path: path)
+            let decoded = try TIFFDecoder.decode(
+                data, maxPixels: options.maxPixels, allImages: options.allImages, strict: options.strict, path: path,
+                cancellation: cancellation)
+            // The first page's EXIF-like tags (camera, date, GPS) go through the metadata policy
+            // as a JPEG's would; the other pages' directories are not read for them.
+            let exif = Exif.ofTIFFPage(data)
+            photo = DecodedPhoto(
+                format: .tiff,
+                frames: decoded.pages.enumerated().map { DecodedFrame(bitmap: $1.bitmap, exif: $0 == 0 ? exif : nil, xmp: $1.xmp) },
                 notes: decoded.notes)
         }
         try cancellation.check()

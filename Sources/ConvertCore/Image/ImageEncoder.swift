@@ -77,8 +77,9 @@ enum ImageEncoder {
             let bytes = try JXLCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
             try writeFile(bytes, to: path, displayPath: displayPath)
             return Written(notes: [])
-        case .gif:
-            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
+        case .gif, .bmp, .tiff:
+            throw ConvertError(
+                .unsupported, code: .outputUnsupported, message: "offconvert does not write \(format.rawValue.uppercased()) photos.")
         }
     }
 

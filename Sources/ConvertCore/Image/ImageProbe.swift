@@ -144,6 +144,15 @@ public enum ImageProbe {
             return result
         case .jxl:
             return try probeJXL(path: path)
+        case .bmp:
+            // Headers only; a V3+ alpha mask is reported as alpha (an all-zero channel, read as
+            // opaque, is only found by decoding).
+            let header = try BMPDecoder.header(ImageDecoder.readAll(path: path), path: path)
+            return info(
+                format: .bmp, width: header.width, height: header.height, bitDepth: 8, hasAlpha: header.mayHaveAlpha,
+                icc: header.icc, exif: nil, xmp: nil)
+        case .tiff:
+            return try probeTIFF(path: path)
         }
     }
 
@@ -159,6 +168,23 @@ public enum ImageProbe {
             hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
             make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
             auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+    }
+
+    /// TIFF: the first page's tags and the page count; its orientation is the TIFF tag (the one
+    /// EXIF copies), applied to the size shown.
+    private static func probeTIFF(path: String) throws(ConvertError) -> ImageInfo {
+        let data = try ImageDecoder.readAll(path: path)
+        let header = try TIFFDecoder.header(data, path: path)
+        // The first page's camera, date and GPS tags, as a conversion carries them.
+        let exifBytes = Exif.ofTIFFPage(data)
+        let exif = exifBytes.flatMap { Exif(block: $0) }
+        let sources = locations(exif: exif, xmp: header.xmp)
+        return ImageInfo(
+            format: .tiff, width: header.width, height: header.height, bitDepth: header.bitDepth, hasAlpha: header.hasAlpha,
+            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil, color: color(icc: header.icc),
+            hasEXIF: exif?.make != nil || exif?.model != nil || exif?.dateTimeOriginal != nil || exif?.hasGPS == true,
+            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
+            dateTimeOriginal: exif?.dateTimeOriginal, imageCount: header.pageCount, auxiliaryImages: [], thumbnailCount: 0)
     }
 
     private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {

@@ -17,12 +17,12 @@ public enum PhotoConverter {
     }
 
     /// Whether this system can write `format`: HEIC and AVIF need libheif encoder plugins
-    /// (x265, an AV1 encoder) that a system may lack; GIF is never written as a photo.
+    /// (x265, an AV1 encoder) that a system may lack; GIF, BMP and TIFF are read only.
     public static func canEncode(_ format: PhotoFormat) -> Bool {
         switch format {
         case .heic: HeifEncoding.isAvailable(.heic)
         case .avif: HeifEncoding.isAvailable(.avif)
-        case .gif: false
+        case .gif, .bmp, .tiff: false
         default: true
         }
     }
@@ -218,11 +218,13 @@ public enum PhotoConverter {
         try checkEncoder(for: request)
     }
 
-    /// Refuses an output this system cannot write: GIF, HEIC or AVIF without libheif's encoder
+    /// Refuses an output this system cannot write: GIF, BMP, TIFF, HEIC or AVIF without libheif's encoder
     /// plugin, 10-bit AVIF where the AV1 encoder fails on it.
     private static func checkEncoder(for request: PhotoRequest) throws(ConvertError) {
-        guard request.format != .gif else {
-            throw ConvertError(.unsupported, code: .outputUnsupported, message: "offconvert does not write GIF photos.")
+        guard ![.gif, .bmp, .tiff].contains(request.format) else {
+            throw ConvertError(
+                .unsupported, code: .outputUnsupported,
+                message: "offconvert does not write \(request.format.rawValue.uppercased()) photos.")
         }
         if request.format == .heic || request.format == .avif {
             let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif

@@ -20,9 +20,11 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     package static let heic = ImageFormat(id: "heic", name: "HEIC image", photoFormat: .heic)
     package static let heif = ImageFormat(id: "heif", name: "HEIF image", photoFormat: .heic)
     package static let avif = ImageFormat(id: "avif", name: "AVIF image", photoFormat: .avif)
+    package static let bmp = ImageFormat(id: "bmp", name: "BMP image", photoFormat: .bmp)
+    package static let tiff = ImageFormat(id: "tiff", name: "TIFF image", photoFormat: .tiff)
 
     /// Every format the sniffer names.
-    package static let all: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl]
+    package static let all: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl, .bmp, .tiff]
 
     /// Whether it is an ISO/HEIF item file (HEIC, plain HEIF, AVIF): read through ``HeifMeta``.
     var isHEIF: Bool { self == .heic || self == .heif || self == .avif }

@@ -49,6 +49,19 @@ package enum MediaSniffer {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(.png) }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(.gif) }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(.webp) }
+        // TIFF's byte order mark and 42 (43 for BigTIFF) in that order.
+        if starts([0x49, 0x49, 0x2A, 0]) || starts([0x4D, 0x4D, 0, 0x2A]) || starts([0x49, 0x49, 0x2B, 0])
+            || starts([0x4D, 0x4D, 0, 0x2B])
+        {
+            return .image(.tiff)
+        }
+        // "BM" alone is two bytes any file may start with: the info header's size must be one
+        // a bitmap has too.
+        if starts(Array("BM".utf8)), head.count >= 18,
+            [12, 40, 52, 56, 64, 108, 124].contains(head[14..<18].reversed().reduce(0) { $0 << 8 | Int($1) })
+        {
+            return .image(.bmp)
+        }
         // A bare JPEG XL codestream, or the ISOBMFF container's 12-byte `JXL ` signature box.
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]) {
             return .image(.jxl)

@@ -51,8 +51,8 @@ public enum LocationStripper {
     /// Starts removing the location from `request.input`.
     ///
     /// Errors: `.input` for missing, unreadable or damaged files; `.unsupported`
-    /// (`privacy.unsupported-format`) for formats without an editor here (GIF has no location
-    /// metadata, Matroska/WebM and others are not edited), `privacy.compressed-metadata` for PNG
+    /// (`privacy.unsupported-format`) for formats without an editor here (GIF and BMP have no
+    /// location metadata; TIFF, Matroska/WebM and others are not edited), `privacy.compressed-metadata` for PNG
     /// metadata stored compressed, `privacy.location-remains` when the check after the edit still
     /// finds a location; `.request` `output.exists` when the destination is taken.
     public static func strip(_ request: StripLocationRequest) -> ConversionJob {
@@ -118,7 +118,8 @@ public enum LocationStripper {
             addSamsungCountry(data, heif: true, to: &edit)
             try addMotionVideo(data, path: path, to: &edit)
         case "mp4", "mov", "m4a", "3gp": edit = try MovieLocation.edit(path: path)
-        case "gif":
+        case "gif", "bmp":
+            // Neither has anywhere to keep a location: nothing to remove.
             edit = Edit()
         default:
             throw ConvertError(

@@ -53,7 +53,7 @@ package enum InputTriage {
     /// Extensions of photos offconvert reads; a file so named that does not read as a photo is
     /// a damaged photo (a failure), not a file to skip.
     package static let photoExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl",
+        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl", "bmp", "dib", "tif", "tiff",
     ]
 
     /// Photos already in a command's target format, left alone (`heic-to-jpg *` over a phone's

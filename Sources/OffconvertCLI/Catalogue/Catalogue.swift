@@ -34,8 +34,8 @@ package enum Catalogue {
     /// An animated GIF or APNG is a silent clip to the video commands too.
     static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
 
-    /// The photo engine writes every format but GIF.
-    private static func isWritable(_ format: PhotoFormat) -> Bool { format != .gif }
+    /// The photo engine writes every format but GIF, BMP and TIFF (read only).
+    private static func isWritable(_ format: PhotoFormat) -> Bool { ![.gif, .bmp, .tiff].contains(format) }
 
     /// The photo format for a `--to` value (`jpg` or `jpeg`, ...).
     package static func photoFormat(_ target: String) -> PhotoFormat? {

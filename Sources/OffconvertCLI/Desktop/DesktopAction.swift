@@ -25,8 +25,10 @@ package struct DesktopAction: Sendable {
     var forVideos: Bool { mimeTypes.contains { $0.hasPrefix("video/") } }
 
     /// Photo formats offconvert reads that are not already JPEG.
-    static let photoTypes = ["image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl"]
-    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl"]
+    static let photoTypes = [
+        "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp", "image/tiff",
+    ]
+    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff"]
     /// What phones and cameras record.
     static let videoTypes = [
         "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t", "video/x-msvideo",

@@ -118,7 +118,7 @@ package enum PhotoWork {
     package static let strict = Flag(
         "strict", help: "Refuse a damaged photo instead of converting what decodes (a photo cut short is converted with a note by default).")
     /// `--all-images`.
-    package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC or a stereo MPO (name-1, name-2, ...).")
+    package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC, a stereo MPO or a multi-page TIFF (name-1, name-2, ...).")
 
     /// `--frame`.
     package static let frame = Option.integer(

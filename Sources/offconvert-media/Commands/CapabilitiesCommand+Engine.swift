@@ -20,7 +20,7 @@ extension CapabilitiesCommand {
 
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let video = VideoConverter.capabilities()
-        let photos = PhotoFormat.allCases.filter { $0 != .gif }
+        let photos = PhotoFormat.allCases.filter { ![.gif, .bmp, .tiff].contains($0) }
         let report = Report(
             photoOutputs: Dictionary(uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
             encoders: video.encoders.map { Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable) },

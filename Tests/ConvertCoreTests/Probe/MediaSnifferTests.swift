@@ -30,6 +30,13 @@ struct MediaSnifferTests {
         (B.box("wide", []) + B.header("mdat", size: 100), .isoMedia(brand: nil)),
         ([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84] + Array("webm".utf8), .matroska(isWebM: true)),
         ([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x88] + Array("matroska".utf8), .matroska(isWebM: false)),
+        (Array("BM".utf8) + [0x36, 0x10, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 40, 0, 0, 0], .image(.bmp)),
+        (Array("BM".utf8) + [0x36, 0x10, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 124, 0, 0, 0], .image(.bmp)),
+        (Array("BMW is a car maker".utf8), .other),
+        ([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0], .image(.tiff)),
+        ([0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8], .image(.tiff)),
+        ([0x49, 0x49, 0x2B, 0, 8, 0, 0, 0], .image(.tiff)),
+        ([0x4D, 0x4D, 0, 0x2B, 0, 8, 0, 0], .image(.tiff)),
         (Array("hello, world".utf8), .other),
         ([0, 0], .other),
         ]

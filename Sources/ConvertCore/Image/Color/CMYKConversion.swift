@@ -41,7 +41,7 @@ enum CMYKConversion {
             guard let out = buffer.baseAddress else { return }
             samples.withUnsafeBytes { input in
                 guard let base = input.baseAddress else { return }
-                transform.apply(base, into: out, count: pixelCount)
+                transform.apply(base, to: out, count: pixelCount)
             }
             initialized = pixelCount * 3
         }

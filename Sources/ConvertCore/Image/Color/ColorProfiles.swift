@@ -95,23 +95,25 @@ final class LCMSTransform {
         self.handle = handle
     }
 
-    /// A transform from 8-bit CMYK samples in `source`'s space (inverted, 255 = no ink, when
-    /// `inverted`) to 8-bit RGB in `target`'s.
-    init?(cmykFrom source: LCMSProfile, inverted: Bool, to target: LCMSProfile) {
-        let input = inverted ? offc_lcms_type_cmyk_8_rev() : offc_lcms_type_cmyk_8()
+    /// A transform from CMYK pixels (four samples, 0 no ink; 255 no ink when `inverted`, as
+    /// Adobe's CMYK JPEGs store them) in `source` to RGB in `target`, 8 or 16 bits both sides;
+    /// nil when lcms2 cannot make it (a profile that is not CMYK).
+    init?(cmykFrom source: LCMSProfile, inverted: Bool = false, to target: LCMSProfile, sixteenBit: Bool = false) {
+        let input = sixteenBit ? offc_lcms_type_cmyk_16() : inverted ? offc_lcms_type_cmyk_8_rev() : offc_lcms_type_cmyk_8()
         guard
             let handle = cmsCreateTransform(
-                source.handle, input, target.handle, offc_lcms_type_rgb_8(), UInt32(INTENT_PERCEPTUAL), 0)
+                source.handle, input, target.handle, sixteenBit ? offc_lcms_type_rgb_16() : offc_lcms_type_rgb_8(),
+                UInt32(INTENT_PERCEPTUAL), 0)
         else { return nil }
         self.handle = handle
     }
 
     deinit { cmsDeleteTransform(handle) }
 
-    /// Transforms `count` pixels from `source` into `target`, which hold exactly that many in the
-    /// transform's input and output formats.
-    func apply(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
-        cmsDoTransform(handle, source, target, UInt32(count))
+    /// Transforms `count` pixels from `input` to `output` (which must hold `count` pixels of
+    /// the transform's output format).
+    func apply(_ input: UnsafeRawPointer, to output: UnsafeMutableRawPointer, count: Int) {
+        cmsDoTransform(handle, input, output, UInt32(count))
     }
 
     /// Transforms `count` pixels in place.
@@ -183,6 +185,25 @@ enum ColorProfiles {
 
     /// The description of an ICC profile, or nil when it cannot be parsed.
     static func describe(_ icc: [UInt8]) -> String? { LCMSProfile.open(icc)?.profileDescription }
+
+    /// Converts interleaved CMYK samples (four per pixel, 0 no ink, 8- or 16-bit values in
+    /// `cmyk`) described by the CMYK profile `icc` to RGB samples in sRGB, with the sRGB profile's
+    /// bytes to tag them; nil when the profile is not a CMYK one lcms2 can use.
+    static func cmykToSRGB<Sample: FixedWidthInteger>(_ cmyk: [Sample], icc: [UInt8]) -> (rgb: [Sample], icc: [UInt8])? {
+        guard Sample.bitWidth == 8 || Sample.bitWidth == 16, channelCount(icc) == 4, let source = LCMSProfile.open(icc),
+            let target = LCMSProfile.sRGB(), let targetBytes = target.bytes,
+            let transform = LCMSTransform(cmykFrom: source, to: target, sixteenBit: Sample.bitWidth == 16)
+        else { return nil }
+        let count = cmyk.count / 4
+        var rgb = [Sample](repeating: 0, count: count * 3)
+        cmyk.withUnsafeBytes { input in
+            rgb.withUnsafeMutableBytes { output in
+                guard let from = input.baseAddress, let to = output.baseAddress, count > 0 else { return }
+                transform.apply(from, to: to, count: count)
+            }
+        }
+        return (rgb, targetBytes)
+    }
 
     /// Converts `bitmap` from its ICC profile to sRGB and tags it with lcms2's sRGB profile.
     /// A bitmap without a profile is taken to be sRGB already and only gets the tag.

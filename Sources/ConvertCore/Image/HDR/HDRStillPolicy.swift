@@ -13,7 +13,7 @@ package enum HDRStillPolicy: Sendable, Equatable {
     package init?(format: PhotoFormat, hdr: HDRPolicy) {
         switch format {
         case .jpeg: self = hdr == .keep ? .toneMapWithGainMap : .toneMap
-        case .png, .webp, .jxl, .gif: self = .toneMap
+        case .png, .webp, .jxl, .gif, .bmp, .tiff: self = .toneMap
         case .heic, .avif: return nil
         }
     }

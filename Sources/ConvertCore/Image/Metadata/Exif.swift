@@ -242,6 +242,26 @@ package struct Exif: Sendable {
         return out
     }
 
+    /// IFD0 tags a TIFF photo's first page shares with EXIF: description, camera, resolution,
+    /// software, date, artist, copyright, Orientation, and the Exif and GPS sub-IFDs.
+    private static let tiffPageTags: Set<UInt16> = [
+        0x010E, Tag.make, Tag.model, Tag.orientation, 0x011A, 0x011B, 0x0128, 0x0131, 0x0132, 0x013B, 0x8298,
+        Tag.exifIFD, Tag.gpsIFD,
+    ]
+
+    /// The EXIF of a TIFF file's first page, as a new TIFF stream: only ``tiffPageTags`` (the
+    /// tags that lay out the file's own pictures, strips, profile and XMP mean nothing in another
+    /// file), so the conversion's metadata policy can judge it like a JPEG's. nil when the file
+    /// cannot be parsed or its first page has none of them.
+    static func ofTIFFPage(_ file: [UInt8]) -> [UInt8]? {
+        guard let parsed = Exif(tiff: file) else { return nil }
+        let entries = parsed.ifd0.entries.filter { tiffPageTags.contains($0.tag) }
+        guard !entries.isEmpty else { return nil }
+        var out: [UInt8] = parsed.bigEndian ? [0x4D, 0x4D, 0, 42, 0, 0, 0, 8] : [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        parsed.write(Directory(entries: entries), into: &out)
+        return out
+    }
+
     /// A new TIFF stream like ``rebuilt(keepLocation:keepIdentifiers:)`` keeping every tag,
     /// with `makerNote` (UNDEFINED bytes whose offsets count from its own start, as Apple's do)
     /// as the Exif IFD's MakerNote, replacing one that was there.
