@@ -64,13 +64,22 @@ enum CLIRunner {
     static func signal(
         _ process: Process, _ signal: Int32, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0
     ) async -> Bool {
-        await withCheckedContinuation { continuation in
+        // A pidfd names this process, not its number: once it has exited and been reaped, a kill
+        // by PID could reach another test's process that got the number again (pid_max is 32768
+        // here, and the suite forks thousands). Opened now, while the process is surely running.
+        let handle = pidfdOpen(process.processIdentifier, 0)
+        return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let deadline = Date().addingTimeInterval(120)
                 while process.isRunning && !condition() && Date() < deadline { usleep(2_000) }
                 usleep(delay)
                 let running = process.isRunning
-                kill(process.processIdentifier, signal)
+                if handle >= 0 {
+                    _ = pidfdSendSignal(handle, signal, nil, 0)
+                    close(handle)
+                } else if running {
+                    kill(process.processIdentifier, signal)
+                }
                 continuation.resume(returning: running)
             }
         }
@@ -142,3 +151,13 @@ enum CLIRunner {
             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 }
+
+/// glibc 2.36's `pidfd_open` (Debian 12), declared here: the Glibc module does not import
+/// <sys/pidfd.h>.
+@_silgen_name("pidfd_open")
+private func pidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
+
+/// glibc 2.36's `pidfd_send_signal`: signals the process the pidfd names, or fails with ESRCH
+/// once it has exited.
+@_silgen_name("pidfd_send_signal")
+private func pidfdSendSignal(_ pidfd: Int32, _ signal: Int32, _ info: UnsafeMutableRawPointer?, _ flags: UInt32) -> Int32
