@@ -13,7 +13,5 @@ static inline cmsUInt32Number offc_lcms_type_rgb_16(void) { return TYPE_RGB_16; 
 static inline cmsUInt32Number offc_lcms_type_rgba_16(void) { return TYPE_RGBA_16; }
 /// TYPE_CMYK_8: interleaved 8-bit C, M, Y, K, 0 = no ink (as TIFF stores it).
 static inline cmsUInt32Number offc_lcms_type_cmyk_8(void) { return TYPE_CMYK_8; }
-/// TYPE_CMYK_8_REV: the same with every sample inverted (255 = no ink), as Adobe's CMYK JPEGs store it.
-static inline cmsUInt32Number offc_lcms_type_cmyk_8_rev(void) { return TYPE_CMYK_8_REV; }
 /// TYPE_CMYK_16: interleaved 16-bit CMYK in native byte order, 0 no ink.
 static inline cmsUInt32Number offc_lcms_type_cmyk_16(void) { return TYPE_CMYK_16; }

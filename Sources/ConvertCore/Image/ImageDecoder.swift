@@ -255,7 +255,7 @@ package enum ImageDecoder {
         let index = options.frame ?? 0
         guard index < animation.frameCount else { throw frameError(index, of: animation.frameCount, path: path, picked: true) }
         var notes: [String] = []
-        if let summary = AnimationSummary.of(data, format: format, path: path) {
+        if let summary = animation.summary {
             notes.append(summary.stillNote(frame: options.frame, format: format))
         }
         // A WebP animation's metadata chunks belong to the file, as a still's do.

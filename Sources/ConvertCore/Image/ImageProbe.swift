@@ -140,7 +140,7 @@ public enum ImageProbe {
             let data = try ImageDecoder.readAll(path: path)
             let gif = try GIFAnimation(data, maxPixels: nil, path: path)
             var result = info(format: .gif, width: gif.width, height: gif.height, bitDepth: 8, hasAlpha: true, icc: nil, exif: nil, xmp: nil)
-            result.animation = AnimationSummary.of(data, format: .gif, path: path).map(ImageInfo.Animation.init)
+            result.animation = AnimationSummary(durations: gif.durations).map(ImageInfo.Animation.init)
             return result
         case .jxl:
             return try probeJXL(path: path)

@@ -2,7 +2,8 @@
 /// a still made of one frame or an animated output made of all of them.
 enum AnimatedPicture {
     case gif(GIFAnimation)
-    case webp(WebPAnimationReader)
+    /// An animated WebP, with each frame's duration as its headers give it.
+    case webp(WebPAnimationReader, durations: [Int])
 
     /// `data` opened for its frames: any GIF (one frame or more), a WebP only when animated
     /// (nil for a still WebP and every other format). A canvas over `maxPixels` is refused before
@@ -12,13 +13,13 @@ enum AnimatedPicture {
         case .gif:
             return .gif(try GIFAnimation(data, maxPixels: maxPixels, path: path))
         case .webp:
-            guard WebPAnimationReader.durations(of: data) != nil else { return nil }
+            guard let durations = WebPAnimationReader.durations(of: data) else { return nil }
             let canvas = try WebPCodec.header(data, path: path)
             try PixelLimit.check(width: canvas.width, height: canvas.height, limit: maxPixels, path: path)
             guard let reader = WebPAnimationReader(data) else {
                 throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: its WebP animation could not be read.", path: path)
             }
-            return .webp(reader)
+            return .webp(reader, durations: durations)
         default:
             return nil
         }
@@ -28,7 +29,7 @@ enum AnimatedPicture {
     var width: Int {
         switch self {
         case .gif(let gif): gif.width
-        case .webp(let reader): reader.width
+        case .webp(let reader, _): reader.width
         }
     }
 
@@ -36,7 +37,7 @@ enum AnimatedPicture {
     var height: Int {
         switch self {
         case .gif(let gif): gif.height
-        case .webp(let reader): reader.height
+        case .webp(let reader, _): reader.height
         }
     }
 
@@ -44,7 +45,15 @@ enum AnimatedPicture {
     var frameCount: Int {
         switch self {
         case .gif(let gif): gif.frameCount
-        case .webp(let reader): reader.frameCount
+        case .webp(let reader, _): reader.frameCount
+        }
+    }
+
+    /// Its frames and length; nil for a one-frame GIF. Read from the headers already parsed.
+    var summary: AnimationSummary? {
+        switch self {
+        case .gif(let gif): AnimationSummary(durations: gif.durations)
+        case .webp(_, let durations): AnimationSummary(durations: durations)
         }
     }
 
@@ -55,7 +64,7 @@ enum AnimatedPicture {
         switch self {
         case .gif(let gif):
             try gif.forEachFrame(through: last, body)
-        case .webp(let reader):
+        case .webp(let reader, _):
             let end = min(reader.frameCount - 1, last ?? .max)
             guard end >= 0 else { return }
             for number in 0...end {

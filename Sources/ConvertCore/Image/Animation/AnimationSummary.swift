@@ -10,20 +10,14 @@ package struct AnimationSummary: Equatable, Sendable {
     /// The summary of `data` in `format`; nil for a still image (one frame) or a format that
     /// does not animate.
     static func of(_ data: [UInt8], format: PhotoFormat, path: String) -> AnimationSummary? {
-        let durations: [Int]?
         switch format {
-        case .gif:
-            durations = try? GIFAnimation(data, maxPixels: nil, path: path).durations
-        case .webp:
-            durations = WebPAnimationReader.durations(of: data)
-        case .png:
-            durations = apngDurations(data)
-        default:
-            durations = nil
+        case .gif: (try? GIFAnimation(data, maxPixels: nil, path: path)).flatMap { AnimationSummary(durations: $0.durations) }
+        case .webp: WebPAnimationReader.durations(of: data).flatMap(AnimationSummary.init(durations:))
+        case .png: apngDurations(data).flatMap(AnimationSummary.init(durations:))
+        default: nil
         }
-        guard let durations, durations.count > 1 else { return nil }
-        return AnimationSummary(frames: durations.count, milliseconds: durations.reduce(0, +))
     }
+
 
     /// Whether the file at `path` is an animation FFmpeg decodes as a video (a GIF or an APNG of
     /// more than one frame), which the video commands take as a silent clip. FFmpeg 5.1 reads
@@ -76,5 +70,14 @@ package struct AnimationSummary: Equatable, Sendable {
             offset = body + length + 4
         }
         return animated ? durations : nil
+    }
+}
+
+extension AnimationSummary {
+    /// The summary of frames shown for `durations` milliseconds each; nil for one frame. (In an
+    /// extension, so the memberwise initialiser stays.)
+    init?(durations: [Int]) {
+        guard durations.count > 1 else { return nil }
+        self.init(frames: durations.count, milliseconds: durations.reduce(0, +))
     }
 }

@@ -9,8 +9,8 @@ extension PhotoConverter {
             opened.format == .gif || opened.format == .webp
         else { return nil }
         let data = try ImageDecoder.readAll(path: request.inputPath)
-        guard let summary = AnimationSummary.of(data, format: opened.format, path: request.inputPath),
-            let animation = try AnimatedPicture.open(data, format: opened.format, maxPixels: request.maxPixels, path: request.inputPath)
+        guard let animation = try AnimatedPicture.open(data, format: opened.format, maxPixels: request.maxPixels, path: request.inputPath),
+            let summary = animation.summary
         else { return nil }
         reporter.report(.decoding, 0)
         let plan = ResizePlan(

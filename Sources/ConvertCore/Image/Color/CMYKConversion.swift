@@ -34,19 +34,10 @@ enum CMYKConversion {
     }
 
     private static func throughProfile(_ samples: [UInt8], pixelCount: Int, inverted: Bool, profile: [UInt8]) -> Result? {
-        guard let source = LCMSProfile.open(profile), source.isCMYK, let target = LCMSProfile.sRGB(),
-            let targetBytes = target.bytes, let transform = LCMSTransform(cmykFrom: source, inverted: inverted, to: target)
-        else { return nil }
-        let rgb = [UInt8](unsafeUninitializedCapacity: pixelCount * 3) { buffer, initialized in
-            guard let out = buffer.baseAddress else { return }
-            samples.withUnsafeBytes { input in
-                guard let base = input.baseAddress else { return }
-                transform.apply(base, to: out, count: pixelCount)
-            }
-            initialized = pixelCount * 3
-        }
-        let name = source.profileDescription.map { " (\"\($0)\")" } ?? ""
-        return Result(rgb: rgb, icc: targetBytes, note: "CMYK converted to sRGB through its colour profile\(name)")
+        // lcms2 reads ink as 0 = none; Adobe's stored samples are turned the right way first.
+        guard let converted = ColorProfiles.cmykToSRGB(inverted ? samples.map { 255 - $0 } : samples, icc: profile) else { return nil }
+        let name = LCMSProfile.open(profile)?.profileDescription.map { " (\"\($0)\")" } ?? ""
+        return Result(rgb: converted.rgb, icc: converted.icc, note: "CMYK converted to sRGB through its colour profile\(name)")
     }
 
     /// R = (1 − C)(1 − K), G = (1 − M)(1 − K), B = (1 − Y)(1 − K), rounded.

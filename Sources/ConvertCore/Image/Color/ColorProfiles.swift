@@ -73,9 +73,6 @@ final class LCMSProfile {
 
     /// Whether the profile describes RGB data (a CMYK or grey profile cannot tag RGB pixels).
     var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
-
-    /// Whether the profile describes CMYK ink samples.
-    var isCMYK: Bool { cmsGetColorSpace(handle) == cmsSigCmykData }
 }
 
 /// Owns an lcms2 transform (`cmsHTRANSFORM`); deleted with `cmsDeleteTransform`.
@@ -95,15 +92,13 @@ final class LCMSTransform {
         self.handle = handle
     }
 
-    /// A transform from CMYK pixels (four samples, 0 no ink; 255 no ink when `inverted`, as
-    /// Adobe's CMYK JPEGs store them) in `source` to RGB in `target`, 8 or 16 bits both sides;
-    /// nil when lcms2 cannot make it (a profile that is not CMYK).
-    init?(cmykFrom source: LCMSProfile, inverted: Bool = false, to target: LCMSProfile, sixteenBit: Bool = false) {
-        let input = sixteenBit ? offc_lcms_type_cmyk_16() : inverted ? offc_lcms_type_cmyk_8_rev() : offc_lcms_type_cmyk_8()
+    /// A transform from CMYK pixels (four samples, 0 no ink) in `source` to RGB in `target`,
+    /// 8 or 16 bits both sides; nil when lcms2 cannot make it (a profile that is not CMYK).
+    init?(cmykFrom source: LCMSProfile, to target: LCMSProfile, sixteenBit: Bool) {
         guard
             let handle = cmsCreateTransform(
-                source.handle, input, target.handle, sixteenBit ? offc_lcms_type_rgb_16() : offc_lcms_type_rgb_8(),
-                UInt32(INTENT_PERCEPTUAL), 0)
+                source.handle, sixteenBit ? offc_lcms_type_cmyk_16() : offc_lcms_type_cmyk_8(), target.handle,
+                sixteenBit ? offc_lcms_type_rgb_16() : offc_lcms_type_rgb_8(), UInt32(INTENT_PERCEPTUAL), 0)
         else { return nil }
         self.handle = handle
     }
