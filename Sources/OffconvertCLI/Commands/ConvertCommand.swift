@@ -26,8 +26,10 @@ package enum ConvertCommand: Command {
         name: "convert",
         abstract: "Convert photos to JPEG, PNG, WebP, HEIC, AVIF or JPEG XL, and videos to MP4, MOV, MKV or WebM.",
         discussion: """
-            Reads JPEG, PNG, WebP, HEIC, AVIF, JPEG XL, GIF (first frame), BMP and TIFF (each page \
-            with --all-images), recognised by content, not by name. Orientation is applied to the pixels, the colour profile is kept, and location \
+            Reads JPEG (CMYK too), PNG, WebP, HEIC, AVIF, JPEG XL, GIF, BMP and TIFF (each page \
+            with --all-images), recognised by content, not by name. An animated GIF or WebP stays \
+            animated as WebP, and an animated GIF or APNG becomes a clip with --to mp4; a still \
+            output keeps one frame (--frame N). Orientation is applied to the pixels, the colour profile is kept, and location \
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \
             without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \

@@ -20,8 +20,10 @@ package enum SendToWindowsCommand: MediaCommand {
         discussion: """
             Copies the video and sound without re-encoding when they already are H.264 and AAC; \
             otherwise re-encodes them (HDR and Dolby Vision are tone mapped to ordinary SDR colours). \
-            Keeps the video and the first sound track only; other tracks are left out. The location \
-            where the video was recorded is removed unless --keep-location is given.
+            Keeps the video and the first sound track only; other tracks are left out. A picture \
+            larger than 3840x2160 (an 8K clip) is scaled into that box, as H.264 beyond level 5.2 \
+            does not play on most Windows PCs. An animated GIF or APNG is taken as a silent clip. \
+            The location where the video was recorded is removed unless --keep-location is given.
             """,
         arguments: [BatchOptions.files("The videos to convert.")],
         options: ownOptions + BatchOptions.specs,
