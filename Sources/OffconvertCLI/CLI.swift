@@ -40,6 +40,10 @@ package enum ExitCode {
 package enum CLI {
     package static let version = "0.1.0"
 
+    /// This process's arguments without the program name, each file name's bytes kept
+    /// (`PathEncoding`): what the executables pass to ``run(_:commands:console:)``.
+    package static var processArguments: [String] { Array(PathEncoding.arguments.dropFirst()) }
+
     /// Runs `arguments` (without the program name) against `commands`, the ones this executable
     /// has; returns the exit code.
     package static func run(_ arguments: [String], commands: [any Command.Type], console: Console) async -> Int32 {

@@ -41,14 +41,14 @@ package enum MediaRunners {
             console.err("Error: \(executableName) was started without its video engine runner. Reinstall offconvert.")
             return ExitCode.failure
         }
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent()
-            .appendingPathComponent(executableName).path
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + CommandLine.arguments.dropFirst()).map { strdup($0) }
+        let path = PathText.join(PathText.parent(own), executableName)
+        // The arguments' own bytes: a file name that is not UTF-8 must reach the engine unchanged.
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + PathEncoding.arguments.dropFirst()).map { PathEncoding.withCString($0) { strdup($0) } }
         argv.append(nil)
         // The engine starts with the signal dispositions of a fresh process.
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
-        execv(path, argv)
+        PathEncoding.withCString(path) { _ = execv($0, argv) }
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }
         console.err(
@@ -62,7 +62,7 @@ package enum MediaRunners {
     private static func ownExecutablePath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard length > 0 else { return PathEncoding.arguments[0] }
+        return PathEncoding.decode(buffer[0..<length].map { UInt8(bitPattern: $0) })
     }
 }

@@ -27,4 +27,4 @@ MediaRunners.install { work, arguments, console in
 }
 FFmpegLogging.quietEncodersEnvironment()
 SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
-exit(await CLI.run(Array(CommandLine.arguments.dropFirst()), commands: Commands.all, console: .current()))
+exit(await CLI.run(CLI.processArguments, commands: Commands.all, console: .current()))

@@ -7,4 +7,4 @@ import OffconvertCLI
 // loading about 130 shared libraries (some 60 ms) on every photo command; a command that turns
 // out to need the video engine (convert --to mp4) becomes `offconvert-media` (see MediaRunners).
 SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
-exit(await CLI.run(Array(CommandLine.arguments.dropFirst()), commands: Commands.all, console: .current()))
+exit(await CLI.run(CLI.processArguments, commands: Commands.all, console: .current()))

@@ -179,6 +179,18 @@ struct DesktopActionsTests {
         return quoted + [UInt8(ascii: "'")]
     }
 
+    /// The names in `folder` as bytes (Foundation's listing replaces a byte that is not UTF-8).
+    static func rawNames(_ folder: String) -> [[UInt8]] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
+        }
+        return names
+    }
+
     /// A Desktop Entry `Exec` value split into arguments as the spec says (string escapes,
     /// then double-quoted words with `\` escapes), with `%F` replaced by `files`, one each.
     static func desktopExec(_ value: String, files: [[UInt8]]) -> [[UInt8]] {
@@ -292,17 +304,21 @@ struct DesktopActionsTests {
         }
         let outcome = await RawSpawn.run(argv, environment: environment, directory: home.files)
         #expect(outcome.status == 0, "\(manager): \(outcome.stderr)")
-        let entries = try FileManager.default.contentsOfDirectory(atPath: home.files)
-        let jpegs = entries.filter { $0.hasSuffix(".jpg") }
-        #expect(jpegs.count == 4, "\(manager): \(entries)")
-        #expect(jpegs.contains("with space.jpg") && jpegs.contains("it's \"quoted\".jpg"), "\(jpegs)")
-        #expect(jpegs.contains("bad\u{FFFD}byte.jpg"), "\(jpegs)")
+        let entries = Self.rawNames(home.files)
+        let jpegs = entries.filter { $0.reversed().starts(with: Array("gpj.".utf8)) }
+        let jpegNames = jpegs.map { String(decoding: $0, as: UTF8.self) }
+        #expect(jpegs.count == 4, "\(manager): \(jpegNames)")
+        #expect(jpegNames.contains("with space.jpg") && jpegNames.contains("it's \"quoted\".jpg"), "\(jpegNames)")
+        // The output keeps the name's own bytes: 0xFF, not U+FFFD's three.
+        #expect(jpegs.contains(Array("bad".utf8) + [0xFF] + Array("byte.jpg".utf8)), "\(jpegNames)")
         for jpeg in jpegs {
-            let decoded = Self.tool("/usr/bin/djpeg", ["-outfile", "/dev/null", home.files + "/" + jpeg])
-            #expect(decoded.status == 0, "\(jpeg): \(decoded.output)")
+            let decoded = await RawSpawn.run(
+                [Array("/usr/bin/djpeg".utf8), Array("-outfile".utf8), Array("/dev/null".utf8), jpeg],
+                environment: CLIRunner.childEnvironment, directory: home.files)
+            #expect(decoded.status == 0, "\(String(decoding: jpeg, as: UTF8.self)): \(decoded.stderr)")
         }
-        // Four photos and four JPEGs: the link that reached the non-UTF-8 name is gone.
-        #expect(entries.count == 8, "\(entries)")
+        // Four photos and four JPEGs, nothing else.
+        #expect(entries.count == 8, "\(entries.map { String(decoding: $0, as: UTF8.self) })")
         let shown = home.notifications()
         #expect(shown.count == 1)
         #expect(shown.first?.contains("offconvert: Convert to JPEG") == true)

@@ -148,10 +148,10 @@ package struct StateDirectory: Sendable {
     /// it a power cut may bring back the previous (whole, valid) file.
     package func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ConvertError) {
         let target = file(name)
-        var template = Array((path + "/." + name + ".tmp-XXXXXX").utf8CString)
+        var template = PathEncoding.cString(path + "/." + name + ".tmp-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
-        let temporary = String(nulTerminated: template)
+        let temporary = PathEncoding.decode(nulTerminated: template)
         var succeeded = false
         defer {
             if !succeeded { unlink(temporary) }
@@ -177,7 +177,7 @@ package struct StateDirectory: Sendable {
     /// Removes temporaries a process killed in the middle of ``write(_:_:)`` left behind.
     /// Called with the lock held, so no live writer's temporary is removed.
     package func removeStaleTemporaries() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        guard let names = FolderListing.names(in: path) else { return }
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             unlink(file(name))
         }

@@ -314,7 +314,7 @@ package final class BatchJournal: Sendable {
     private static func loadSiblings(
         in folder: String, command: String, recipe prefix: String, except current: String
     ) -> ([String: [Entry]], Set<String>) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([:], []) }
+        guard let names = FolderListing.names(in: folder) else { return ([:], []) }
         let currentMirror = PathText.deletingExtension(current) + ".mirror"
         var byInput: [String: [Entry]] = [:]
         var outputs: Set<String> = []
@@ -338,16 +338,14 @@ package final class BatchJournal: Sendable {
     /// and then `heic-to-jpg .` or `-r ..` name the same photos. The absolute path as typed when
     /// it cannot be resolved (a file no longer there).
     private static func absolute(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : PathText.join(FileManager.default.currentDirectoryPath, path)
-        guard let resolved = realpath(absolute, nil) else { return absolute }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        let absolute = path.hasPrefix("/") ? path : PathText.join(FolderListing.currentFolder, path)
+        return realpath(absolute) ?? absolute
     }
 
     /// Removes journals in `folder` not modified for ``retention`` (never `current`, nor one
     /// another process holds locked: a batch running for a month still has its journal).
     private static func removeExpired(in folder: String, keeping current: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = FolderListing.names(in: folder) else { return }
         let cutoff = Date().timeIntervalSince1970 - retention
         for name in names where name.hasSuffix(".journal") {
             let path = PathText.join(folder, name)

@@ -135,8 +135,8 @@ package enum ImageDecoder {
 
     package static func readAll(path: String) throws(ConvertError) -> [UInt8] {
         try checkRegularFile(path)
-        guard let data = FileManager.default.contents(atPath: path) else { throw openError(path) }
-        return Array(data)
+        guard let data = RawFile.contents(of: path) else { throw openError(path) }
+        return data
     }
 
     /// Refuses folders, FIFOs and devices before opening: opening a FIFO for reading would block

@@ -205,11 +205,10 @@ package final class OutputNamer: Sendable {
     }
 
     private static func resolve(_ path: String) throws(ConvertError) -> String {
-        guard let resolved = realpath(path, nil) else {
+        guard let resolved = realpath(path) else {
             throw ConvertError.fileSystem(errno, action: "open the folder", path: path)
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        return resolved
     }
 
     /// `name` made safe as one path component: control characters, bidi controls, `/` and `\`

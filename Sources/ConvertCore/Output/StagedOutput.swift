@@ -52,7 +52,7 @@ package final class StagedOutput {
         let directory = PathText.parent(destination)
         let name = PathText.lastComponent(destination)
         let template = directory + "/." + name + Self.marker + "XXXXXX" + Self.partialSuffix
-        var bytes = Array(template.utf8CString)
+        var bytes = PathEncoding.cString(template)
         let fd = bytes.withUnsafeMutableBufferPointer { buffer in
             mkstemps(buffer.baseAddress!, Int32(Self.partialSuffix.utf8.count))
         }
@@ -64,13 +64,13 @@ package final class StagedOutput {
         guard fchmod(fd, Self.outputMode) == 0 else {
             let code = errno
             close(fd)
-            unlink(String(nulTerminated: bytes))
+            unlink(PathEncoding.decode(nulTerminated: bytes))
             throw ConvertError.fileSystem(code, action: "create the output file in", path: directory)
         }
         // Locked before anyone else can know the name matters: mkstemps just created it.
         _ = flock(fd, LOCK_EX | LOCK_NB)
         lockDescriptor = fd
-        temporaryPath = String(nulTerminated: bytes)
+        temporaryPath = PathEncoding.decode(nulTerminated: bytes)
         LiveTemporaries.add(temporaryPath)
     }
 
@@ -156,7 +156,7 @@ package final class StagedOutput {
     /// lock dies with its process, so whatever a `kill -9` left is recognised as stale.
     @discardableResult
     package static func removeStale(in directory: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        guard let names = FolderListing.names(in: directory) else { return 0 }
         var removed = 0
         for name in names {
             guard let owner = lockOwner(of: name) else { continue }

@@ -13,6 +13,19 @@ package enum RawFile {
         return read(fd, upTo: count)
     }
 
+    /// The whole file at `path`; nil when it cannot be opened or read.
+    package static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        // The size is a first guess: a file still growing is read to its end.
+        guard var bytes = read(fd, upTo: max(0, Int(info.st_size))) else { return nil }
+        bytes += readToEnd(fd)
+        return bytes
+    }
+
     /// Everything left to read on `fd` (standard input, say); what was read before an error.
     package static func readToEnd(_ fd: Int32) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -19,9 +19,9 @@ final class StatsFile {
     private let lockDescriptor: Int32
 
     init(destination: String) throws(ConvertError) {
-        let url = URL(fileURLWithPath: destination)
-        let folder = url.deletingLastPathComponent().path
-        var template: [CChar] = Array("\(folder)/.\(url.lastPathComponent)\(StagedOutput.marker)XXXXXX\(Self.suffix)".utf8CString)
+        let folder = PathText.parent(destination)
+        var template = PathEncoding.cString(
+            "\(folder)/.\(PathText.lastComponent(destination))\(StagedOutput.marker)XXXXXX\(Self.suffix)")
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             return mkstemps(base, Int32(Self.suffix.utf8.count))
@@ -31,7 +31,7 @@ final class StatsFile {
         }
         _ = flock(descriptor, LOCK_EX | LOCK_NB)
         lockDescriptor = descriptor
-        ownerPath = String(nulTerminated: template)
+        ownerPath = PathEncoding.decode(nulTerminated: template)
     }
 
     /// The path given to x264's `stats` option.

@@ -179,7 +179,8 @@ package struct BatchOptions: Sendable {
             if list == "-" {
                 paths += try readStandardInput()
             } else {
-                guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+                // Read as bytes: a list naming a file whose name is not UTF-8 is still a list.
+                guard let text = RawFile.contents(of: list).map(PathEncoding.decode) else {
                     throw UsageError(message: "Cannot read the list '\(list.terminalSafe)' given to '--from-file'.")
                 }
                 paths += InputCollector.listLines(text)
@@ -221,6 +222,6 @@ package struct BatchOptions: Sendable {
     }
 
     static func readStandardInput() -> String {
-        String(decoding: RawFile.readToEnd(STDIN_FILENO), as: UTF8.self)
+        PathEncoding.decode(RawFile.readToEnd(STDIN_FILENO))
     }
 }

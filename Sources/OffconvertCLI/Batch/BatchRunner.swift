@@ -300,7 +300,7 @@ package enum BatchRunner {
 
     /// `path` made absolute against the working directory, for the journal's identity.
     private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        path.hasPrefix("/") ? path : FolderListing.currentFolder + "/" + path
     }
 }
 

@@ -75,7 +75,7 @@ package struct InputCollector {
     }
 
     private mutating func addFolder(_ folder: String, subfolder: String, depth: Int) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        guard let names = FolderListing.names(in: folder) else {
             // An unreadable folder becomes an input that fails with the real reason.
             return addFile(File(path: folder, subfolder: subfolder))
         }
@@ -100,7 +100,7 @@ package struct InputCollector {
 
     /// Whether a folder holds anything a user would see (hidden entries do not count).
     private static func hasEntries(_ folder: String) -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return true }
+        guard let names = FolderListing.names(in: folder) else { return true }
         return names.contains { !$0.hasPrefix(".") }
     }
 

@@ -91,9 +91,7 @@ package enum WatchCommand: Command {
     }
 
     private static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(cString: pointer)
+        realpath(path)
     }
 
     private static func isFolder(_ path: String) -> Bool {

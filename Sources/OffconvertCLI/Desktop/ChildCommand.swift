@@ -50,7 +50,8 @@ enum ChildCommand {
     private static func spawn(
         _ tool: String, _ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32
     ) throws -> pid_t {
-        var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
+        // Arguments are paths: their bytes (`PathEncoding`) reach the child, not their display form.
+        var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { PathEncoding.withCString($0) { strdup($0) } } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
@@ -60,7 +61,7 @@ enum ChildCommand {
         posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, stderr, STDERR_FILENO)
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, tool, &actions, nil, &argv, &envp)
+        let status = PathEncoding.withCString(tool) { posix_spawn(&pid, $0, &actions, nil, &argv, &envp) }
         guard status == 0 else { throw ConvertError.fileSystem(status, action: "start", path: tool) }
         return pid
     }

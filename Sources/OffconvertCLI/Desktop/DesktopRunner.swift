@@ -24,11 +24,9 @@ package enum DesktopRunner {
             return ExitCode.usage
         }
         let launcher = DesktopInstaller.launcherPath()
-        let (paths, links) = reachable(rawSelection() ?? files.map { Array($0.utf8) })
-        defer { for link in links { unlink(link) } }
         let outcome: Outcome
         do {
-            outcome = try await ChildCommand.run(launcher, [action.command, "--"] + paths, environment: environment, forward: true)
+            outcome = try await ChildCommand.run(launcher, [action.command, "--"] + files, environment: environment, forward: true)
         } catch {
             notify(action, body: "offconvert could not start \(launcher): \(error)", failed: true, environment: environment)
             return ExitCode.failure
@@ -74,7 +72,7 @@ package enum DesktopRunner {
             "--urgency=\(failed ? "critical" : "normal")", "offconvert: \(action.label)", body,
         ]
         // posix_spawn, not Process: this child is waited for here alone, with a bound.
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup(PathEncoding.displayed($0)) }
         argv.append(nil)
         defer { argv.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
@@ -112,65 +110,5 @@ package enum DesktopRunner {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
-    }
-
-    /// The selection as the bytes this process was given after `desktop run ACTION --`, read
-    /// from /proc/self/cmdline: Swift's `CommandLine.arguments` replaces bytes that are not
-    /// UTF-8 (a name written on another system), which would name a file that does not exist.
-    static func rawSelection() -> [[UInt8]]? {
-        guard let data = FileManager.default.contents(atPath: "/proc/self/cmdline") else { return nil }
-        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
-        guard let run = arguments.indices.first(where: { arguments[$0] == Array("desktop".utf8) && arguments.indices.contains($0 + 1)
-                && arguments[$0 + 1] == Array("run".utf8) }),
-            let separator = arguments[(run + 2)...].firstIndex(of: Array("--".utf8))
-        else { return nil }
-        // The kernel's copy ends with a NUL, which leaves one empty piece at the end.
-        return Array(arguments[(separator + 1)...].dropLast(arguments.last?.isEmpty == true ? 1 : 0))
-    }
-
-    /// Paths the commands can open for `selection`: a UTF-8 path as it is; a name with bytes
-    /// that are not UTF-8 through a symlink beside it whose name has U+FFFD in their place (so
-    /// the output, named after it, lands next to the file too). Returns the links to remove.
-    /// A folder whose own name is not UTF-8 is passed as it is and fails as not found.
-    static func reachable(_ selection: [[UInt8]]) -> (paths: [String], links: [String]) {
-        var paths: [String] = []
-        var links: [String] = []
-        for bytes in selection {
-            if let path = String(validating: bytes, as: UTF8.self) {
-                paths.append(path)
-                continue
-            }
-            let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
-            let folder = slash.map { Array(bytes[...$0]) } ?? []
-            let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
-            guard let folderText = String(validating: folder, as: UTF8.self) else {
-                paths.append(String(decoding: bytes, as: UTF8.self))
-                continue
-            }
-            let readable = String(decoding: name, as: UTF8.self)
-            var link = folderText + readable
-            var number = 2
-            while access(link, F_OK) == 0 || isLink(link) {
-                link = folderText + PathText.deletingExtension(readable) + " (\(number))." + PathText.fileExtension(readable)
-                number += 1
-            }
-            // The link's target is the raw name, relative: it resolves in the same folder.
-            let made = (name + [0]).withUnsafeBufferPointer { target -> Bool in
-                guard let base = target.baseAddress else { return false }
-                return base.withMemoryRebound(to: CChar.self, capacity: target.count) { symlink($0, link) == 0 }
-            }
-            if made {
-                links.append(link)
-                paths.append(link)
-            } else {
-                paths.append(String(decoding: bytes, as: UTF8.self))
-            }
-        }
-        return (paths, links)
-    }
-
-    private static func isLink(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
     }
 }

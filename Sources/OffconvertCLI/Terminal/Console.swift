@@ -40,7 +40,8 @@ package struct Console: Sendable {
     func yellow(_ text: String) -> String { colour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
 
     private func write(_ text: String, to descriptor: Int32) {
-        _ = RawFile.write(Array(text.utf8)[...], to: descriptor)
+        // A name's bytes that are not UTF-8 are shown as U+FFFD, never written raw to a terminal.
+        _ = RawFile.write(Array(PathEncoding.displayed(text).utf8)[...], to: descriptor)
     }
 }
 

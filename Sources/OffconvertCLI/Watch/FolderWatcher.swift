@@ -85,7 +85,7 @@ final class FolderWatcher {
     private func addFolder(_ folder: String, now: UInt64) throws(ConvertError) {
         guard !isExcluded(folder) else { return }
         try inotify.watch(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        let names = FolderListing.names(in: folder)?.sorted() ?? []
         for name in names where !name.hasPrefix(".") {
             let path = PathText.join(folder, name)
             var info = stat()

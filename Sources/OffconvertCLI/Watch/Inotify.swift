@@ -68,7 +68,8 @@ final class Inotify {
                 events.append(Event(path: folder, isFolder: true, folderGone: true))
                 continue
             }
-            guard !nameBytes.isEmpty, let name = String(validating: Array(nameBytes), as: UTF8.self) else { continue }
+            guard !nameBytes.isEmpty else { continue }
+            let name = PathEncoding.decode(nameBytes)
             let isFolder = record.mask & UInt32(IN_ISDIR) != 0
             // A new file is only announced when it is complete; a new folder at once.
             if !isFolder && record.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) == 0 { continue }

@@ -27,7 +27,7 @@ final class HeifContext {
         self.path = path
         heif_context_set_max_decoding_threads(context, Int32(clamping: max(0, decodingThreads)))
         Self.reads.count(path: path)
-        try Heif.check(heif_context_read_from_file(context, path, nil), "read", path: path)
+        try Heif.check(PathEncoding.withCString(path) { heif_context_read_from_file(context, $0, nil) }, "read", path: path)
     }
 
     deinit { heif_context_free(pointer) }
@@ -68,7 +68,7 @@ final class HeifContext {
 
     /// Writes the context to `path` (a staged temporary file).
     func write(to path: String) throws(ConvertError) {
-        let error = heif_context_write_to_file(pointer, path)
+        let error = PathEncoding.withCString(path) { heif_context_write_to_file(pointer, $0) }
         guard error.code == heif_error_Ok else {
             throw ConvertError(
                 .device, code: .deviceIo, message: "Could not write \(self.path).", path: self.path,

@@ -74,7 +74,7 @@ public enum LivePhotos {
         guard let id = isMovie ? movieIdentifier(path) : photoIdentifier(path) else { return (nil, nil) }
         let wanted = isMovie ? photoExtensions : movieExtensions
         let folder = PathText.parent(path)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let names = (FolderListing.names(in: folder) ?? []).sorted()
         // Partners are named the way the file was: `IMG_1.MOV` beside `IMG_1.HEIC`, `a/IMG_1.MOV` beside `a/IMG_1.HEIC`.
         let prefix = !path.contains("/") ? "" : folder == "/" ? "/" : folder + "/"
         let stem = stemOf(PathText.lastComponent(path))

@@ -140,10 +140,7 @@ public enum MotionPhotoEditor {
             throw ConvertError(.request, code: .outputMissing, message: "No output path was given.", path: request.input)
         }
         let stage = try StagedOutput(destination: destination)
-        let written = bytes.withUnsafeBytes { buffer in
-            FileManager.default.createFile(atPath: stage.temporaryPath, contents: Data(buffer))
-        }
-        guard written else { throw .fileSystem(errno, action: "write", path: destination) }
+        try ImageEncoder.writeFile(bytes, to: stage.temporaryPath, displayPath: destination)
         let output = try stage.commit(overwrite: request.output.overwrite, renumber: request.output.mayRenumber)
         return JobResult(inputPath: request.input, outputs: [output], notes: notes)
     }

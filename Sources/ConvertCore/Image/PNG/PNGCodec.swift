@@ -127,12 +127,12 @@ enum PNGCodec {
             icc.withUnsafeBufferPointer { iccBuffer in
                 exifBytes.withUnsafeBufferPointer { exifBuffer in
                     xmpBytes.withUnsafeBufferPointer { xmpBuffer in
-                        offc_png_encode_file(
+                        PathEncoding.withCString(path) { path in offc_png_encode_file(
                             path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
                             UInt32(bitmap.height), Int32(bitmap.channels), bits,
                             iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
                             exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
-                            xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message, message.count)
+                            xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message, message.count) }
                     }
                 }
             }

@@ -198,7 +198,8 @@ final class CodecEncoder {
     /// Opens the encoder with private `options` (e.g. `crf`, `preset`).
     func open(options: [(String, String)]) throws(ConvertError) {
         var dictionary: OpaquePointer? = nil
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        // A value may be a path (x264's `stats`): its bytes, as PathEncoding keeps them.
+        for (key, value) in options { PathEncoding.withCString(value) { _ = av_dict_set(&dictionary, key, $0, 0) } }
         let code = withLifecycleLock { avcodec_open2(context, codec, &dictionary) }
         av_dict_free(&dictionary)
         try FFmpeg.check(code, "open the \(String(cString: codec.pointee.name)) encoder", path: path, category: .internal)

@@ -63,7 +63,7 @@ final class Demuxer {
         // rate no stream says can. Other readers leave the option unused.
         av_dict_set(&options, "framerate", Demuxer.unsaidRate, 0)
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let opened = avformat_open_input(&contextPointer, path, nil, &options)
+        let opened = PathEncoding.withCString(path) { avformat_open_input(&contextPointer, $0, nil, &options) }
         av_dict_free(&options)
         guard opened >= 0, let contextPointer else {
             // avformat_open_input frees the context on failure.

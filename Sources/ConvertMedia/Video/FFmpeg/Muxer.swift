@@ -20,7 +20,7 @@ final class Muxer {
         self.path = path
         self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
-        let code = avformat_alloc_output_context2(&allocated, nil, format.name, temporaryPath)
+        let code = PathEncoding.withCString(temporaryPath) { avformat_alloc_output_context2(&allocated, nil, format.name, $0) }
         guard code >= 0, let allocated else {
             throw FFmpeg.error(code, "create a \(format) file", path: path, category: .internal)
         }
@@ -34,7 +34,7 @@ final class Muxer {
             var options: OpaquePointer? = nil
             // Only the local file protocol: the faststart pass reopens the file by name.
             av_dict_set(&options, "protocol_whitelist", "file", 0)
-            let opened = avio_open2(&allocated.pointee.pb, temporaryPath, AVIO_FLAG_WRITE, nil, &options)
+            let opened = PathEncoding.withCString(temporaryPath) { avio_open2(&allocated.pointee.pb, $0, AVIO_FLAG_WRITE, nil, &options) }
             av_dict_free(&options)
             if opened < 0 {
                 avformat_free_context(allocated)
