@@ -3,6 +3,7 @@
     Benchmarks/run [--runs N] [--only NAME[,NAME]] [--quick] [--media DIR]
     Benchmarks/run --render [--check]
     Benchmarks/run --estimate
+    Benchmarks/run --footage DIR [--quick] [--runs N] [--binary PATH] [--report FILE]
 
 A measuring run installs the peer tools it needs from Debian packages (Scripts/install-deps
 --bench), builds offconvert in release mode, prepares each workload from the real media in
@@ -24,6 +25,9 @@ ratios.svg and the README's benchmark section (between <!-- bench:begin --> and
 <!-- bench:end -->) are then regenerated from the whole stored set by Benchmarks/render.py: no
 benchmark figure in the README is typed by hand. A workload measured before its terms last
 changed is shown as stale, never as current.
+
+--footage DIR measures the user's own files instead: every video and photo under DIR (see
+Benchmarks/footage.py).
 
 A ratio is peer time / our time: above 1 means offconvert is faster.
 """
@@ -351,15 +355,17 @@ def write_results(fresh, started, order):
 
 
 def main():
-    global SHARED
+    global SHARED, BIN
     sys.path.insert(0, HERE)
     import workloads as catalogue  # Benchmarks/workloads.py: the workload definitions
     import render
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=None, help="timed runs per contender (default 5; heavy workloads at most 3)")
+    parser.add_argument("--runs", type=int, default=None, help="timed runs per contender (default 5; heavy workloads at most 3; "
+                                                            "--footage: default 3)")
     parser.add_argument("--only", default="", help="comma-separated workload names: " + ",".join(catalogue.names()))
     parser.add_argument("--quick", action="store_true",
-                        help="3 runs (1 for heavy workloads), smaller inputs")
+                        help="3 runs (1 for heavy workloads), smaller inputs; with --footage: one run, no warm-up, memory "
+                             "sampled during that run")
     parser.add_argument("--render", action="store_true",
                         help="measure nothing: rebuild RESULTS.md, ratios.svg and the README section between "
                              "<!-- bench:begin --> and <!-- bench:end --> from results.json (idempotent)")
@@ -369,9 +375,33 @@ def main():
     parser.add_argument("--estimate", action="store_true",
                         help="print the estimated wall time of a full run and of --quick (from results.json) and exit")
     parser.add_argument("--media", default=SHARED, help="the real media folder (default: ../shared/media next to the checkout)")
+    parser.add_argument("--footage", metavar="DIR",
+                        help="benchmark every video and photo under DIR (recursively) in the situations people use "
+                             "(send-to-windows, compress --target 25MB, email, heic-to-jpg, compress-photos) against the "
+                             "peers doing the same job; writes a table per file and in total")
+    parser.add_argument("--binary", metavar="PATH",
+                        help="the offconvert to measure with --footage (default: a release build of this checkout, "
+                             "built when missing)")
+    parser.add_argument("--report", metavar="FILE", default="footage-report.md",
+                        help="with --footage: where the table goes (Markdown; the same data as FILE.json beside it); "
+                             "default ./footage-report.md")
+    parser.add_argument("--video-target", default="25MB", help="with --footage: the size target of compress (default 25MB)")
+    parser.add_argument("--photo-target", default="500KB",
+                        help="with --footage: the size target of compress-photos (default 500KB)")
     args = parser.parse_args()
     if args.check and not args.render:
         parser.error("--check goes with --render")
+    if args.footage:
+        import footage
+        if args.binary:
+            BIN = os.path.abspath(args.binary)
+        elif not os.path.exists(BIN):
+            sh(f"cd {ROOT} && swift build -c release --product offconvert && swift build -c release --product offconvert-photo "
+               f"&& swift build -c release --product offconvert-media")
+        try:
+            sys.exit(footage.run(os.path.abspath(args.footage), BIN, args))
+        finally:
+            cleanup_state()
     SHARED = os.path.abspath(args.media)
     only = [n for n in args.only.split(",") if n]
     unknown = [n for n in only if n not in catalogue.names()]
