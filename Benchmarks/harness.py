@@ -1,18 +1,33 @@
 """offconvert benchmarks, side by side with the tools people would use instead.
 
-    Benchmarks/run [--runs N] [--only NAME[,NAME]] [--quick] [--media DIR] [--render]
+    Benchmarks/run [--runs N] [--only NAME[,NAME]] [--quick] [--media DIR]
+    Benchmarks/run --render [--check]
+    Benchmarks/run --estimate
+    Benchmarks/run --footage DIR [--quick] [--runs N] [--binary PATH] [--report FILE]
 
-Installs the peer tools it needs from Debian packages (Scripts/install-deps --bench), builds
-offconvert in release mode, prepares each workload from the real media in ../shared/media (or --media DIR) when
-it is present (committed TestMedia or generated substitutes otherwise), then times whole commands:
-one warm-up, then N runs of every contender, alternating the contenders run by run so machine
-drift hits all of them alike. Heavy workloads (each run two full encodes) skip the warm-up and
-take fewer runs (1 with --quick, at most 3 otherwise). Peak memory is the largest single
-process's maximum RSS (getrusage).
+A measuring run installs the peer tools it needs from Debian packages (Scripts/install-deps
+--bench), builds offconvert in release mode, prepares each workload from the real media in
+../shared/media (or --media DIR) when it is present (committed TestMedia or generated substitutes
+otherwise), then times whole commands: one warm-up, then N runs of every contender, alternating
+the contenders run by run so machine drift hits all of them alike. Heavy workloads (each run two
+full encodes) skip the warm-up and take fewer runs (1 with --quick, at most 3 otherwise).
 
-Every measured workload is stored in Benchmarks/results.json with its date and run count; with
---only the other workloads keep their stored rows (marked with their own date). RESULTS.md and
-ratios.svg are then regenerated from the whole merged set.
+Every contender gets the same terms: the same parallelism (xargs -P<cores> for a tool that converts
+one file per process, or the tool's own threads), the same quality and chroma subsampling (q85,
+4:2:0), the same output format and the same work. Beside each time: the output's size and, for lossy
+outputs, SSIM and PSNR against the source computed by ffmpeg (Benchmarks/quality.py). Peak RSS is
+the whole process tree's (the summed PSS of every process of the run, sampled every 20 ms, and at
+least the largest high-water mark of any one of them), so xargs peers count all their processes.
+
+Every measured workload is stored in Benchmarks/results.json with its date, run count and the
+revision of its terms; with --only the other workloads keep their stored rows. RESULTS.md,
+ratios.svg and the README's benchmark section (between <!-- bench:begin --> and
+<!-- bench:end -->) are then regenerated from the whole stored set by Benchmarks/render.py: no
+benchmark figure in the README is typed by hand. A workload measured before its terms last
+changed is shown as stale, never as current.
+
+--footage DIR measures the user's own files instead: every video and photo under DIR (see
+Benchmarks/footage.py).
 
 A ratio is peer time / our time: above 1 means offconvert is faster.
 """
@@ -26,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,6 +50,7 @@ SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "media"))
 BIN = os.path.join(ROOT, ".build", "release", "offconvert")
 CORES = os.cpu_count() or 1
 START = time.perf_counter()
+RESULTS_JSON = os.path.join(HERE, "results.json")
 
 
 def sh(cmd, **kw):
@@ -54,6 +71,7 @@ def fresh_state():
     global STATE_ROOT, STATE_TEMPLATE
     if STATE_ROOT is None or not os.path.isdir(STATE_ROOT):
         STATE_ROOT = tempfile.mkdtemp(prefix="offconvert-bench-state-")
+        STATE_TEMPLATE = None
     if STATE_TEMPLATE is None:
         STATE_TEMPLATE = os.path.join(STATE_ROOT, "template")
         subprocess.run([BIN, "allowance"], check=True, stdout=subprocess.DEVNULL,
@@ -65,26 +83,112 @@ def fresh_state():
     return env
 
 
-def timed(cmd, cwd):
-    """Runs a shell command and returns its wall time and CPU time (user + system, the whole
-    process tree) in seconds."""
-    env = fresh_state()
+def cleanup_state():
+    global STATE_ROOT, STATE_TEMPLATE
+    if STATE_ROOT:
+        shutil.rmtree(STATE_ROOT, ignore_errors=True)
+    STATE_ROOT = STATE_TEMPLATE = None
+
+
+class TreeSampler:
+    """The peak memory of a process tree: every process of the run's session (bash, xargs and all
+    they started, orphans included), read every 20 ms. The peak is the larger of the tree's summed
+    proportional set size (PSS: a page two processes share counts half in each, so the sum is what
+    the tree really holds at once) and the largest high-water mark (VmHWM) of any one process.
+    getrusage's ru_maxrss is not used: the first process of the run inherits the Python harness's
+    own high-water mark when it is exec'd, which added the harness's size to every row."""
+    INTERVAL = 0.02
+
+    def __init__(self, session):
+        self.session, self.peak_kib = session, 0
+        self._sessions = {}  # pid → its session, read once per process (the sampling stays cheap)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _members(self):
+        pids = []
+        alive = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+        self._sessions = {pid: self._sessions[pid] for pid in alive if pid in self._sessions}  # a PID used again is read again
+        for entry in alive:
+            if entry not in self._sessions:
+                try:
+                    with open(f"/proc/{entry}/stat", "rb") as f:
+                        self._sessions[entry] = int(f.read().rsplit(b")", 1)[1].split()[3])
+                except (OSError, IndexError, ValueError):
+                    continue
+            if self._sessions[entry] == self.session:
+                pids.append(entry)
+        return pids
+
+    @staticmethod
+    def _field_kib(path, key):
+        try:
+            with open(path, "rb") as f:
+                for line in f:
+                    if line.startswith(key):
+                        return int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            pass
+        return 0
+
+    def sample(self):
+        members = self._members()
+        total = sum(self._field_kib(f"/proc/{pid}/smaps_rollup", b"Pss:") for pid in members)
+        largest = max((self._field_kib(f"/proc/{pid}/status", b"VmHWM:") for pid in members), default=0)
+        self.peak_kib = max(self.peak_kib, total, largest)
+
+    def _loop(self):
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.INTERVAL)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+        return self.peak_kib / 1024.0
+
+
+def run_command(cmd, cwd, sample_memory=False, env=None):
+    """Runs a shell command in a session of its own; returns (wall s, CPU s of the whole tree, peak
+    MiB of the tree or None). The command's output goes nowhere; its errors are kept for the message
+    when it fails."""
+    env = env or fresh_state()
     start = time.perf_counter()
-    proc = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                            start_new_session=True)
+    sampler = TreeSampler(proc.pid) if sample_memory else None
+    err = proc.stderr.read().decode(errors="replace")  # a full pipe would stall the command
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise RuntimeError(f"command failed ({code}): {cmd}\n{err[-2000:]}")
-    return elapsed, usage.ru_utime + usage.ru_stime
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    peak = sampler.stop() if sampler else None
+    if proc.returncode != 0:
+        raise RuntimeError(f"command failed ({proc.returncode}): {cmd}\n{err[-2000:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime, peak
+
+
+def timed(cmd, cwd):
+    """Wall time and CPU time (user + system, the whole process tree) of a shell command."""
+    elapsed, cpu, _ = run_command(cmd, cwd)
+    return elapsed, cpu
 
 
 class Contender:
-    def __init__(self, label, cmd, ours=False, reset=None, measure=None):
+    """One command of a workload. `role`: "ours", "peer" (another tool doing the same job) or
+    "reference" (a floor or a variant of ours that explains a row, never a competitor).
+    `outputs`: a glob pattern or a function giving the files the command wrote; `quality`: a
+    function from those files to [(ssim, psnr)] (None for lossless or non-picture output);
+    `target`: a size the outputs must not pass; `source`: the input, for telling a copy from an
+    encode. `measure`: a free-text result (legacy, e.g. the memory budget)."""
+
+    def __init__(self, label, cmd, ours=False, reset=None, measure=None, role=None, outputs=None, quality=None,
+                 target=None, source=None):
         self.label, self.cmd, self.ours, self.reset, self.measure = label, cmd, ours, reset, measure
-        self.times, self.cpu, self.rss, self.extra = [], [], [], None
+        self.role = "ours" if ours else (role or "peer")
+        self.outputs, self.quality, self.target, self.source = outputs, quality, target, source
+        self.times, self.cpu, self.rss, self.extra, self.assessed = [], [], [], None, {}
 
 
 class Workload:
@@ -104,15 +208,35 @@ def fresh_dir(path):
     os.makedirs(path)
 
 
-def rss_isolated(cmd, cwd):
-    """Peak RSS (MiB) of the largest single process a command ran, measured in a fresh Python child
-    so that RUSAGE_CHILDREN covers this command alone."""
-    code = ("import os,resource,subprocess,sys;"
-            "subprocess.run(['bash','-c',sys.argv[1]],check=True,stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, cmd], cwd=cwd, check=True, capture_output=True, text=True,
-                         env=fresh_state())
-    return int(out.stdout.strip()) / 1024.0
+def output_files(c):
+    import glob
+    if c.outputs is None:
+        return []
+    paths = c.outputs() if callable(c.outputs) else glob.glob(c.outputs)
+    return sorted(p for p in paths if os.path.isfile(p))
+
+
+def assess(c):
+    """Size, quality, over-target count and encode mode of a contender's outputs, as they are after
+    its last run (untimed)."""
+    import quality
+    paths = output_files(c)
+    if c.outputs is None:
+        return {}
+    found = {"bytes": quality.output_bytes(paths), "files": len(paths)}
+    if c.target:
+        found["target"] = c.target
+        found["over"] = sum(1 for p in paths if os.path.getsize(p) > c.target)
+    if c.quality and paths:
+        pairs = [q for q in c.quality(paths) if q and q[0] is not None]
+        if pairs:
+            found["ssim"] = statistics.mean(s for s, _ in pairs)
+            found["ssim_min"] = min(s for s, _ in pairs)
+            found["psnr"] = statistics.mean(p for _, p in pairs if p is not None) if any(p is not None for _, p in pairs) else None
+    if c.source and paths:
+        modes = sorted({quality.encode_mode(p, c.source) for p in paths})
+        found["mode"] = ", ".join(modes)
+    return found
 
 
 def run_workload(w, runs, work):
@@ -138,22 +262,33 @@ def run_workload(w, runs, work):
         for c in list(order):
             if c.reset: c.reset()
             try:
-                seconds, cpu = timed(c.cmd, work)
+                last = w.heavy and i == runs - 1
+                # A heavy workload samples memory and measures its result in each contender's
+                # last run, since a separate pass would cost another full encode; the sampler
+                # reads /proc every 20 ms, a cost the other runs do not have.
+                seconds, cpu, peak = run_command(c.cmd, work, sample_memory=last)
                 c.times.append(seconds)
                 c.cpu.append(cpu)
+                if last:
+                    c.rss.append(peak)
+                    if c.measure: c.extra = c.measure()
+                    c.assessed = assess(c)
             except RuntimeError as error:
                 drop(c, error)
                 continue
-            # A heavy workload measures its result after each contender's last run, since
-            # the RSS pass below would cost another full encode.
-            if w.heavy and i == runs - 1 and c.measure: c.extra = c.measure()
     for c in w.contenders:
         if not w.heavy:
             if c.reset: c.reset()
-            c.rss.append(rss_isolated(c.cmd, work))
+            _, _, peak = run_command(c.cmd, work, sample_memory=True)  # untimed: the memory pass
+            c.rss.append(peak)
             if c.measure: c.extra = c.measure()
+            c.assessed = assess(c)
         rss = f"  peak {max(c.rss):7.1f} MiB" if c.rss else ""
-        print(f"   {c.label:<44} median {statistics.median(c.times):7.3f}s  cpu {statistics.median(c.cpu):7.3f}s{rss}"
+        seen = c.assessed
+        quality = (f"  {seen['bytes'] / 1e6:.3f} MB" if "bytes" in seen else "") + \
+                  (f"  SSIM {seen['ssim']:.4f}" if seen.get("ssim") is not None else "") + \
+                  (f"  {seen['mode']}" if seen.get("mode") else "")
+        print(f"   {c.label:<44} median {statistics.median(c.times):7.3f}s  cpu {statistics.median(c.cpu):7.3f}s{rss}{quality}"
               + (f"  {c.extra}" if c.extra else ""), flush=True)
 
 
@@ -165,42 +300,20 @@ def tool_version(cmd):
         return "?"
 
 
-def svg_chart(rows, path):
-    width, bar_h, gap, left = 760, 18, 6, 360
-    height = 40 + len(rows) * (bar_h + gap)
-    top = max([r for _, r in rows] + [1.0])
-    scale = (width - left - 60) / top
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-             '<text x="10" y="20" font-size="14">peer time / offconvert time (above 1: offconvert is faster)</text>']
-    x1 = left + scale * 1.0
-    parts.append(f'<line x1="{x1:.1f}" y1="28" x2="{x1:.1f}" y2="{height - 4}" stroke="#888" stroke-dasharray="3,3"/>')
-    for i, (label, ratio) in enumerate(rows):
-        y = 32 + i * (bar_h + gap)
-        colour = "#2a7" if ratio >= 1 else "#c44"
-        label = label.replace("&", "&amp;").replace("<", "&lt;")
-        parts.append(f'<text x="{left - 8}" y="{y + 13}" text-anchor="end">{label}</text>')
-        parts.append(f'<rect x="{left}" y="{y}" width="{max(ratio * scale, 1):.1f}" height="{bar_h}" fill="{colour}"/>')
-        parts.append(f'<text x="{left + ratio * scale + 4:.1f}" y="{y + 13}">{ratio:.2f}×</text>')
-    parts.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(parts) + "\n")
-
-
-RESULTS_JSON = os.path.join(HERE, "results.json")
-
-
-def measured(w, started, quick):
+def measured(w, started, quick, terms):
     """A measured workload as stored in results.json."""
     ours = statistics.median(next(c for c in w.contenders if c.ours).times)
     rows = []
     for c in w.contenders:
         median = statistics.median(c.times)
-        rows.append({"label": c.label, "ours": c.ours, "median": median, "min": min(c.times), "max": max(c.times),
-                     "cpu": statistics.median(c.cpu),
-                     "ratio": None if c.ours or ours <= 0 else median / ours,
-                     "rss": max(c.rss) if c.rss else None, "result": c.extra or ""})
+        row = {"label": c.label, "ours": c.ours, "role": c.role, "median": median, "min": min(c.times),
+               "max": max(c.times), "cpu": statistics.median(c.cpu),
+               "ratio": None if c.ours or ours <= 0 else median / ours,
+               "rss": max(c.rss) if c.rss else None, "rss_kind": "tree", "result": c.extra or ""}
+        row.update(c.assessed)
+        rows.append(row)
     return {"name": w.name, "title": w.title, "note": w.note, "measured": f"{started:%Y-%m-%d %H:%M} UTC",
-            "runs": w.runs, "quick": quick, "warmup": not w.heavy, "rows": rows,
+            "runs": w.runs, "quick": quick, "warmup": not w.heavy, "terms": terms, "rows": rows,
             "load": round(os.getloadavg()[0], 1)}
 
 
@@ -213,96 +326,104 @@ def merge(stored, fresh, order):
     return known + list(by_name.values())
 
 
+def load_results():
+    if not os.path.exists(RESULTS_JSON):
+        return {"workloads": []}
+    with open(RESULTS_JSON) as f:
+        return json.load(f)
+
+
 def write_results(fresh, started, order):
-    """Merges `fresh` into results.json and rebuilds RESULTS.md and ratios.svg from it; with no
-    `started` (--render) nothing was measured and the stored machine and versions are kept."""
-    stored = {}
-    if os.path.exists(RESULTS_JSON):
-        with open(RESULTS_JSON) as f:
-            stored = json.load(f)
+    """Merges `fresh` into results.json (with this machine and the tools' versions), then
+    regenerates RESULTS.md, ratios.svg and the README's section from it."""
+    import render
+    stored = load_results()
     workloads = merge(stored.get("workloads", []), fresh, order)
-    if started or "machine" not in stored:
-        machine = (f"{platform.machine()}, {CORES} cores, "
-                   f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Linux {platform.release()}")
-        versions = "; ".join(f"{n}: {v}" for n, v in [
-            ("offconvert", tool_version(f"{BIN} --version")), ("ffmpeg", tool_version("ffmpeg -version")),
-            ("heif-convert", tool_version("dpkg-query -W -f 'libheif-examples ${Version}' libheif-examples")),
-            ("vips", tool_version("vips --version")), ("ImageMagick", tool_version("convert-im6.q16 -version")),
-            ("HandBrakeCLI", tool_version("HandBrakeCLI --version 2>/dev/null | grep -i handbrake"))])
-    else:
-        machine, versions = stored["machine"], stored["versions"]
+    machine = (f"{platform.machine()}, {CORES} cores, "
+               f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Linux {platform.release()}")
+    versions = "; ".join(f"{n}: {v}" for n, v in [
+        ("offconvert", tool_version(f"{BIN} --version")), ("ffmpeg", tool_version("ffmpeg -version")),
+        ("heif-convert", tool_version("dpkg-query -W -f 'libheif-examples ${Version}' libheif-examples")),
+        ("vips", tool_version("vips --version")), ("ImageMagick", tool_version("convert-im6.q16 -version")),
+        ("cwebp", tool_version("cwebp -version")),
+        ("HandBrakeCLI", tool_version("HandBrakeCLI --version 2>/dev/null | grep -i handbrake"))])
+    results = {"machine": machine, "cores": CORES, "versions": versions, "workloads": workloads}
     with open(RESULTS_JSON, "w") as f:
-        json.dump({"machine": machine, "versions": versions, "workloads": workloads}, f, indent=1, ensure_ascii=False)
+        json.dump(results, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    dates = sorted({w["measured"] for w in workloads})
-    last = f"{started:%Y-%m-%d %H:%M} UTC" if started else (dates[-1] if dates else "never")
-    lines = ["# Benchmark results", "",
-             f"Generated by `Benchmarks/run` from `results.json`; last run {last}. "
-             + ("Every workload below was measured in that run." if dates == [last] else
-                "Workloads measured in earlier runs (`--only` keeps the others) carry their own date below.")
-             + " Each section says how many timed runs each contender had; contenders were alternated run by run.",
-             "",
-             f"Machine: {machine}.", "",
-             "Versions: " + versions, "",
-             "Ratio = contender's median wall time / offconvert's median wall time (above 1: offconvert is faster). "
-             "CPU s is the median user + system time of the whole process tree: on a busy machine it shows the work "
-             "done where wall times mostly show waiting for a core. "
-             "Peak RSS is the process tree's largest resident set (not measured for heavy workloads).",
-             "",
-             "Target-size accuracy over every test clip (73 runs against a plain ffmpeg 2-pass) is in "
-             "[RESULTS-compress.md](RESULTS-compress.md), made by `Benchmarks/compress-accuracy.py`. The x264 preset "
-             "comparison for `send-to-windows` (medium, fast, faster, veryfast and HandBrake's Fast 1080p30 on SDR clips) "
-             "is in [RESULTS-presets.md](RESULTS-presets.md), made by `Benchmarks/preset-compare.py`.",
-             "",
-             "JPEG XL against JPEG and AVIF at the same `--quality` (size, Butteraugli, SSIM), lossless JPEG "
-             "recompression and the encoder's time against cjxl are in [RESULTS-jxl.md](RESULTS-jxl.md), made by "
-             "`Benchmarks/jxl-compare.py`.",
-             ""]
-    chart = []
-    for w in workloads:
-        lines += [f"## {w['title']}", "",
-                  f"*Measured {w['measured']}, {w['runs']} timed run{'s' if w['runs'] != 1 else ''}"
-                  + (" after one warm-up" if w.get("warmup", True) else ", no warm-up")
-                  + (", quick mode" if w.get("quick") else "")
-                  + (f", 1-minute load average {w['load']} at the end on {CORES} cores (a shared machine: the wall times "
-                     "mostly show waiting for a core, compare CPU s)" if w.get("load", 0) > CORES else "")
-                  + f"; rerun alone with `Benchmarks/run --only {w['name']}`.*", ""]
-        if w["note"]: lines += [w["note"], ""]
-        lines += ["| contender | median s | min–max s | ratio | CPU s | peak RSS MiB | result |", "|---|---:|---:|---:|---:|---:|---|"]
-        for r in w["rows"]:
-            rss = "—" if r["rss"] is None else f"{r['rss']:.0f}"
-            ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}"
-            cpu = "—" if r.get("cpu") is None else f"{r['cpu']:.3f}"
-            lines.append(f"| {r['label']} | {r['median']:.3f} | {r['min']:.3f}–{r['max']:.3f} | {ratio} | {cpu} | {rss} | {r['result']} |")
-            if r["ratio"] is not None: chart.append((f"{w['name']}: {r['label']}", r["ratio"]))
-        lines.append("")
-    lines += ["![ratios](ratios.svg)", ""]
-    with open(os.path.join(HERE, "RESULTS.md"), "w") as f:
-        f.write("\n".join(lines))
-    svg_chart(chart, os.path.join(HERE, "ratios.svg"))
+    render.write_all(results)
 
 
 def main():
-    global SHARED
+    global SHARED, BIN
     sys.path.insert(0, HERE)
     import workloads as catalogue  # Benchmarks/workloads.py: the workload definitions
+    import render
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=None, help="timed runs per contender (default 5; heavy workloads at most 3; "
+                                                            "--footage: default 3)")
     parser.add_argument("--only", default="", help="comma-separated workload names: " + ",".join(catalogue.names()))
-    parser.add_argument("--quick", action="store_true", help="3 runs (1 for heavy workloads), smaller inputs")
-    parser.add_argument("--render", action="store_true", help="only rebuild RESULTS.md and ratios.svg from results.json")
+    parser.add_argument("--quick", action="store_true",
+                        help="3 runs (1 for heavy workloads), smaller inputs; with --footage: one run, no warm-up, memory "
+                             "sampled during that run")
+    parser.add_argument("--render", action="store_true",
+                        help="measure nothing: rebuild RESULTS.md, ratios.svg and the README section between "
+                             "<!-- bench:begin --> and <!-- bench:end --> from results.json (idempotent)")
+    parser.add_argument("--check", action="store_true",
+                        help="with --render: write nothing, exit 1 (with a diff) when README.md, RESULTS.md or ratios.svg "
+                             "differ from what --render writes")
+    parser.add_argument("--estimate", action="store_true",
+                        help="print the estimated wall time of a full run and of --quick (from results.json) and exit")
     parser.add_argument("--media", default=SHARED, help="the real media folder (default: ../shared/media next to the checkout)")
+    parser.add_argument("--footage", metavar="DIR",
+                        help="benchmark every video and photo under DIR (recursively) in the situations people use "
+                             "(send-to-windows, compress --target 25MB, email, heic-to-jpg, compress-photos) against the "
+                             "peers doing the same job; writes a table per file and in total")
+    parser.add_argument("--binary", metavar="PATH",
+                        help="the offconvert to measure with --footage (default: a release build of this checkout, "
+                             "built when missing)")
+    parser.add_argument("--report", metavar="FILE", default="footage-report.md",
+                        help="with --footage: where the table goes (Markdown; the same data as FILE.json beside it); "
+                             "default ./footage-report.md")
+    parser.add_argument("--video-target", default="25MB", help="with --footage: the size target of compress (default 25MB)")
+    parser.add_argument("--photo-target", default="500KB",
+                        help="with --footage: the size target of compress-photos (default 500KB)")
     args = parser.parse_args()
+    if args.check and not args.render:
+        parser.error("--check goes with --render")
+    if args.footage:
+        import footage
+        if args.binary:
+            BIN = os.path.abspath(args.binary)
+        elif not os.path.exists(BIN):
+            sh(f"cd {ROOT} && swift build -c release --product offconvert && swift build -c release --product offconvert-photo "
+               f"&& swift build -c release --product offconvert-media")
+        try:
+            sys.exit(footage.run(os.path.abspath(args.footage), BIN, args))
+        finally:
+            cleanup_state()
     SHARED = os.path.abspath(args.media)
     only = [n for n in args.only.split(",") if n]
     unknown = [n for n in only if n not in catalogue.names()]
     if unknown:
         parser.error(f"unknown workload {', '.join(unknown)}; known: {', '.join(catalogue.names())}")
     if args.render:
-        write_results([], None, catalogue.names())
+        results = load_results()
+        if args.check:
+            differing = render.check(results)
+            for name, diff in differing:
+                print(f"{name} differs from what `Benchmarks/run --render` writes:\n{diff}", file=sys.stderr)
+            if differing:
+                print("run `Benchmarks/run --render` (or a measuring run) and commit the result", file=sys.stderr)
+            sys.exit(1 if differing else 0)
+        render.write_all(results)
+        return
+    if args.estimate:
+        print(render.estimate_text(load_results(), only))
         return
     print(f"real media: {SHARED}" + ("" if os.path.isdir(SHARED) else " (absent: committed and generated substitutes)"))
-    runs = 3 if args.quick else args.runs
+    print(render.estimate_text(load_results(), only), flush=True)
+    runs = 3 if args.quick else (args.runs or 5)
     started = datetime.datetime.now(datetime.timezone.utc)
     sh(f"{ROOT}/Scripts/install-deps --bench")
     sh(f"cd {ROOT} && {ROOT}/TestMedia/generate && swift build -c release --product offconvert && swift build -c release --product offconvert-photo && swift build -c release --product offconvert-media")
@@ -312,15 +433,15 @@ def main():
         for w in catalogue.build(work, BIN, args.quick, only):
             try:
                 run_workload(w, (1 if args.quick else min(runs, 3)) if w.heavy else runs, work)
-                done.append(measured(w, started, args.quick))
+                done.append(measured(w, started, args.quick, catalogue.terms(w.name)))
             except Exception as error:  # one broken workload does not lose the others' results
                 print(f"   skipped: {error}", file=sys.stderr)
         write_results(done, started, catalogue.names())
-        print(f"results: {os.path.join(HERE, 'RESULTS.md')} ({time.perf_counter() - START:.0f} s)")
+        print(f"results: {os.path.join(HERE, 'RESULTS.md')} and README.md's benchmark section "
+              f"({time.perf_counter() - START:.0f} s)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        if STATE_ROOT:
-            shutil.rmtree(STATE_ROOT, ignore_errors=True)
+        cleanup_state()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -42,6 +42,20 @@ struct DocumentationTests {
         #expect(check.terminationStatus == 0)
     }
 
+    /// Every benchmark figure the README states is generated from Benchmarks/results.json by
+    /// `Benchmarks/run --render` (between `<!-- bench:begin -->` and `<!-- bench:end -->`, with
+    /// RESULTS.md and ratios.svg); a figure typed by hand there, or results.json changed without
+    /// rendering, fails here with the diff.
+    @Test("the README's benchmark section is what Benchmarks/run --render writes from results.json")
+    func benchmarkSection() async throws {
+        let outcome = try await CLIRunner.run(
+            ["python3", CLIRunner.root.appendingPathComponent("Benchmarks/run").path, "--render", "--check"],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: CLIRunner.root, timeout: 120)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let readme = try String(contentsOf: CLIRunner.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("<!-- bench:begin -->") && readme.contains("<!-- bench:end -->"))
+    }
+
     @Test("an unknown shell is a usage error")
     func unknownShell() async throws {
         let outcome = try await CLIRunner.run(["--generate-completion-script", "tcsh"])
