@@ -12,4 +12,7 @@ public enum HeifGainMapType {
     public static let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
     /// Samsung's (Galaxy S24 and later), described by `hdrgm:` XMP on the primary image.
     public static let samsung = "urn:com:samsung:photo:2024:aux:hdrgainmap"
+    /// A gain map in ISO 21496-1's logarithmic coding, whose parameters the file's `tmap` item
+    /// states: what offconvert writes in AVIF (the vendor URNs above name their own codings).
+    public static let iso = "urn:com:photo:aux:hdrgainmap"
 }

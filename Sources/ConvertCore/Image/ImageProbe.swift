@@ -164,7 +164,7 @@ public enum ImageProbe {
         let sources = locations(exif: exif, xmp: image.xmp)
         return ImageInfo(
             format: .jxl, width: image.width, height: image.height, bitDepth: image.bitDepth, hasAlpha: image.hasAlpha,
-            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC),
+            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC, nclx: image.hdrCoding),
             hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
             make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
             auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)

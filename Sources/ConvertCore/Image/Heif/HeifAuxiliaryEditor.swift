@@ -119,7 +119,22 @@ enum HeifAuxiliaryEditor {
         guard sizes.base == 8 || recordAt <= Int(UInt32.max) else { return nil }
         shifted.replaceSubrange(baseAt..<(baseAt + sizes.base), with: width(UInt64(recordAt), sizes.base))
         newMeta = shifted
-        return Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record)
+        return addingBrand("tmap", to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record))
+    }
+
+    /// `file` with `brand` among its `ftyp` box's compatible brands (libavif looks for a gain
+    /// map only in a file that lists `tmap`); unchanged when the brand is there or the file does
+    /// not start with `ftyp`. The box grows by four bytes, so every `iloc` file offset moves too.
+    private static func addingBrand(_ brand: String, to file: [UInt8]) -> [UInt8] {
+        guard let top = try? ByteBox.topLevel(of: file), let ftyp = top.first, ftyp.type == "ftyp", !ftyp.large,
+            ftyp.end - ftyp.payloadStart >= 8, (ftyp.end - ftyp.payloadStart) % 4 == 0,
+            let meta = top.first(where: { $0.type == "meta" }), !meta.large
+        else { return file }
+        let code = Array(brand.utf8)
+        let brands = stride(from: ftyp.payloadStart + 8, to: ftyp.end, by: 4).map { Array(file[$0..<($0 + 4)]) }
+        guard !brands.contains(code), let shifted = shiftingLocations(Array(file[meta.start..<meta.end]), past: 0, by: 4) else { return file }
+        let newFtyp = box("ftyp", Array(file[ftyp.payloadStart..<ftyp.end]) + code)
+        return newFtyp + Array(file[ftyp.end..<meta.start]) + shifted + Array(file[meta.end...])
     }
 
     /// `iprp` with an `ispe` of `width`×`height` appended to `ipco` and associated with the new
