@@ -1,6 +1,8 @@
 /// What a photo conversion does with an HDR gain map (`--hdr`).
 public enum HDRPolicy: String, Sendable, Codable, CaseIterable {
-    /// Keep the gain map where the output can carry one (JPEG: Ultra HDR), and say so.
+    /// Keep HDR where the output can carry it, and say so: a gain map as Ultra HDR in a JPEG,
+    /// as an auxiliary image in a HEIC or AVIF; in a JPEG XL, the HDR picture (a gain map
+    /// applied, 16-bit PQ) or a PQ/HLG still's own code values.
     case keep
     /// Write the SDR picture only.
     case sdr

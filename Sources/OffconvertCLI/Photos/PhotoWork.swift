@@ -103,7 +103,9 @@ package enum PhotoWork {
         "color", help: "Keep the colour profile, or convert the pixels to sRGB.", default: .keep)
     /// `--hdr`.
     package static let hdr = Option<HDRPolicy>.choice(
-        "hdr", help: "Keep an HDR gain map where the output can carry one (JPEG: Ultra HDR), or write SDR only.", default: .keep)
+        "hdr",
+        help: "Keep HDR where the output can carry it (JPEG: Ultra HDR; HEIC, AVIF: the gain map; JPEG XL: the HDR picture "
+            + "as 16-bit PQ, or a PQ/HLG photo's own values), or write SDR only.", default: .keep)
     /// `--background`.
     package static let background = Option<RGBColor>(
         spec: .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
