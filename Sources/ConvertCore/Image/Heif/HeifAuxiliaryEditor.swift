@@ -1,7 +1,8 @@
-/// Turns an image item of a HEIF that libheif wrote into an auxiliary image of the primary:
-/// libheif 1.15 has no API to add one (`heif_context_encode_image` makes a top-level image,
-/// `heif_context_encode_thumbnail` a thumbnail), so the encoder writes the map as a second image
-/// and this edits the `meta` box around it:
+/// Turns an image item of a HEIF (HEIC or AVIF: the boxes are the same, only the coding differs)
+/// that libheif wrote into an auxiliary image of the primary: libheif 1.15 has no API to add one
+/// (`heif_context_encode_image` makes a top-level image, `heif_context_encode_thumbnail` a
+/// thumbnail), so the encoder writes the map as a second image and this edits the `meta` box
+/// around it:
 ///
 /// - the item's `infe` gets the hidden flag (it is no picture of its own);
 /// - an `auxC` property with the auxiliary type (a gain map's URN) is appended to `ipco` and
@@ -15,7 +16,8 @@ enum HeifAuxiliaryEditor {
     /// An ISO 21496-1 `tmap` item to add beside the auxiliary image: a derived image of the
     /// primary and the map (`dimg` in that order), with the primary's size, in an `altr` group
     /// with the primary (readers that do not know it show the primary); its payload (a version
-    /// byte and the standard's metadata record) in an `mdat` box appended to the file.
+    /// byte and the standard's metadata record) in an `mdat` box appended to the file, and `tmap`
+    /// among the `ftyp` brands.
     struct ToneMap {
         var record: [UInt8]
         var width: Int
