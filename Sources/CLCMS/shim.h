@@ -15,3 +15,7 @@ static inline cmsUInt32Number offc_lcms_type_rgba_16(void) { return TYPE_RGBA_16
 static inline cmsUInt32Number offc_lcms_type_cmyk_8(void) { return TYPE_CMYK_8; }
 /// TYPE_CMYK_16: interleaved 16-bit CMYK in native byte order, 0 no ink.
 static inline cmsUInt32Number offc_lcms_type_cmyk_16(void) { return TYPE_CMYK_16; }
+/// TYPE_RGB_FLT: interleaved 32-bit float RGB (unbounded: linear light past 1 is kept).
+static inline cmsUInt32Number offc_lcms_type_rgb_flt(void) { return TYPE_RGB_FLT; }
+/// TYPE_RGBA_FLT: interleaved 32-bit float RGBA.
+static inline cmsUInt32Number offc_lcms_type_rgba_flt(void) { return TYPE_RGBA_FLT; }

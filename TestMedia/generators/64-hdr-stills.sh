@@ -10,6 +10,9 @@
 #                        1000 nits (diffuse white at 203).
 #   hdr-stills/hlg.heic  ARIB STD-B67: the same layout in HLG signal values (75% is BT.2408's
 #                        reference white; the ramp ends at 100%).
+#   hdr-stills/pq.jxl    pq.heic's picture as a 16-bit JPEG XL, lossless, its colour encoding
+#                        BT.2100 PQ (cjxl's colour-space hint: D65, Rec.2100 primaries, relative
+#                        intent, PQ); one thread, though cjxl 0.7 gave the same bytes with two.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$OUT/hdr-stills"
@@ -81,3 +84,4 @@ for kind in pq:16 hlg:18; do
     --matrix_coefficients 9 --full_range_flag 1 -o "$tmp/$name-coded.heic" "$tmp/$name.png" >/dev/null
   python3 "$here/heif_layout.py" "$name.heic" --picture 384x256 --nclx "9,$transfer,9,1" "$tmp/$name-coded.heic"
 done
+cjxl "$tmp/pq.png" pq.jxl -d 0 -e 7 -x color_space=RGB_D65_202_Rel_PeQ --num_threads=1 >/dev/null 2>&1

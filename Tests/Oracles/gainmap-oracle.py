@@ -266,10 +266,10 @@ def upright(planes, orientation):
     return np.ascontiguousarray(step(planes)) if step else planes
 
 
-def main():
-    positional, fit, box, srgb = options(sys.argv[1:])
-    sys.argv = [sys.argv[0]] + positional
-    source, output = sys.argv[1], sys.argv[2]
+def source_reference(source, srgb=False):
+    """SOURCE's SDR picture (8-bit codes, linear) and its HDR rendition (linear, SDR white = 1,
+    in SOURCE's primaries; sRGB ones with --srgb), as the usage says, with the headroom and the
+    ISO parameters the reference was built from (None for Apple's formula or a JPEG source)."""
     source_bytes = open(source, "rb").read()
     is_jpeg = source_bytes[:2] == b"\xff\xd8"
     iso = None if is_jpeg else tmap_record(source) or samsung_record(source)
@@ -297,6 +297,15 @@ def main():
         headroom = apple_headroom(source)
         gain = rec709_to_linear(upsample(gain8, height, width) / 255)
         reference = sdr * (1 + (headroom - 1) * gain)[..., None]
+    return sdr8, sdr, reference, headroom, iso
+
+
+def main():
+    positional, fit, box, srgb = options(sys.argv[1:])
+    sys.argv = [sys.argv[0]] + positional
+    source, output = sys.argv[1], sys.argv[2]
+    sdr8, sdr, reference, headroom, iso = source_reference(source, srgb)
+    height, width, _ = sdr8.shape
 
     data = open(output, "rb").read()
     if not imagecodecs.ultrahdr_check(data):

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Independent check of a JPEG made from a PQ or HLG still without a gain map (no offconvert code).
 
-usage: hdrstill-oracle.py SOURCE.heic OUTPUT.jpg [--naive]
+usage: hdrstill-oracle.py SOURCE.heic|SOURCE.jxl OUTPUT.jpg [--naive]
 
-Decodes SOURCE with pillow-heif (libheif) at its own depth, reads the transfer from its nclx,
+Decodes SOURCE with pillow-heif (libheif) at its own depth, reads the transfer from its nclx (a
+JPEG XL: djxl decodes it to 16 bits in its own colour encoding, jxlinfo names the transfer),
 and renders the SDR picture itself, by the formulas offconvert's README states:
   PQ:  ST 2084 EOTF to display light; HLG: BT.2100 inverse OETF, then the OOTF for a 1000-nit
        display (Fd = 1000 x Ys^0.2 x E, Ys with BT.2020 weights);
@@ -26,7 +27,10 @@ Prints one JSON line.
 """
 import io
 import json
+import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pillow_heif
@@ -79,15 +83,36 @@ def psnr(a, b, peak):
     return 99.0 if mse == 0 else 10 * np.log10(peak * peak / mse)
 
 
+def djxl16(path):
+    """A JPEG XL decoded by djxl (libjxl's own tool) to 16 bits in its own colour encoding: the
+    signal (0...1, height x width x 3) and the transfer code point jxlinfo names (16 PQ, 18 HLG)."""
+    info = subprocess.run(["jxlinfo", path], capture_output=True, text=True, check=True).stdout
+    transfer = 16 if "PQ transfer function" in info else 18 if "HLG transfer function" in info else None
+    with tempfile.TemporaryDirectory() as tmp:
+        ppm = os.path.join(tmp, "decoded.ppm")
+        subprocess.run(["djxl", path, ppm, "--bits_per_sample=16"], capture_output=True, check=True)
+        raw = open(ppm, "rb").read()
+    # P6, width, height, maxval, one whitespace byte, then big-endian samples.
+    fields = raw.split(maxsplit=4)
+    assert fields[0] == b"P6" and fields[3] == b"65535", fields[:4]
+    width, height = int(fields[1]), int(fields[2])
+    samples = np.frombuffer(raw[len(raw) - width * height * 6:], dtype=">u2").reshape(height, width, 3)
+    return samples.astype(np.float64) / 65535, transfer
+
+
 def source_light(path):
-    """(display light in nits per component, peak for the EETF, transfer name, signal)."""
-    heif = pillow_heif.open_heif(path, convert_hdr_to_8bit=False)
-    nclx = heif.info.get("nclx_profile") or {}
-    transfer = nclx.get("transfer_characteristics")
-    depth = int(heif.info.get("bit_depth", 10))
-    # pillow-heif puts a 10-bit sample in the top bits of 16.
-    values = np.asarray(heif).astype(np.int64)[..., :3] >> (16 - depth)
-    signal = values / (2**depth - 1)
+    """(display light in nits per component, peak for the EETF, transfer name, signal). A HEIF
+    is decoded by pillow-heif, a JPEG XL by djxl."""
+    if open(path, "rb").read(12) in (b"\x00\x00\x00\x0cJXL \r\n\x87\n",) or open(path, "rb").read(2) == b"\xff\x0a":
+        signal, transfer = djxl16(path)
+    else:
+        heif = pillow_heif.open_heif(path, convert_hdr_to_8bit=False)
+        nclx = heif.info.get("nclx_profile") or {}
+        transfer = nclx.get("transfer_characteristics")
+        depth = int(heif.info.get("bit_depth", 10))
+        # pillow-heif puts a 10-bit sample in the top bits of 16.
+        values = np.asarray(heif).astype(np.int64)[..., :3] >> (16 - depth)
+        signal = values / (2**depth - 1)
     if transfer == 16:
         nits = pq_to_nits(signal)
         return nits, max(WHITE, float(nits.max())), "PQ", signal
@@ -138,4 +163,5 @@ def main():
     print(json.dumps(result))
 
 
-main()
+if __name__ == "__main__":
+    main()

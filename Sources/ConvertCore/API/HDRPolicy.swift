@@ -1,6 +1,8 @@
 /// What a photo conversion does with an HDR gain map (`--hdr`).
 public enum HDRPolicy: String, Sendable, Codable, CaseIterable {
-    /// Keep the gain map where the output can carry one (JPEG: Ultra HDR), and say so.
+    /// Keep HDR where the output can carry it, and say so: a gain map as Ultra HDR in a JPEG,
+    /// as an auxiliary image in a HEIC or AVIF; in a JPEG XL, the HDR picture (a gain map
+    /// applied, 16-bit PQ) or a PQ/HLG still's own code values.
     case keep
     /// Write the SDR picture only.
     case sdr
@@ -12,4 +14,7 @@ public enum HeifGainMapType {
     public static let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
     /// Samsung's (Galaxy S24 and later), described by `hdrgm:` XMP on the primary image.
     public static let samsung = "urn:com:samsung:photo:2024:aux:hdrgainmap"
+    /// A gain map in ISO 21496-1's logarithmic coding, whose parameters the file's `tmap` item
+    /// states: what offconvert writes in AVIF (the vendor URNs above name their own codings).
+    public static let iso = "urn:com:photo:aux:hdrgainmap"
 }

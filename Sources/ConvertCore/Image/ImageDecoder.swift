@@ -61,6 +61,9 @@ struct DecodedFrame: Sendable {
     package var xmp: [UInt8]?
     /// The IPTC-IIM block (a JPEG's APP13 resource 0x0404), if any.
     package var iptc: [UInt8]? = nil
+    /// The nclx of pixels kept in an HDR transfer for an output that states it
+    /// (``HDRStillPolicy/keepTransfer``); the bitmap then has no ICC profile.
+    var hdrCoding: NCLX? = nil
 }
 
 /// A decoded input: its format, the picture(s) asked for, and notes for the user.
@@ -196,11 +199,7 @@ package enum ImageDecoder {
         case .webp, .gif:
             photo = try decodeAnimatable(readAll(path: path), format: format, options: options, path: path)
         case .jxl:
-            // libjxl has applied the codestream's orientation already; the EXIF's is informational.
-            let decoded = try JXLCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-            photo = DecodedPhoto(
-                format: .jxl, frames: [DecodedFrame(bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)],
-                notes: decoded.notes)
+            photo = try decodeJXL(path: path, options: options)
         case .bmp:
             // A BMP cut short is converted as far as it goes, unless --strict refuses it, as for PNG.
             let decoded = try BMPDecoder.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
@@ -302,7 +301,7 @@ package enum ImageDecoder {
             if let size = file.codedSize(id) {
                 try PixelLimit.check(width: size.width, height: size.height, limit: options.maxPixels, path: path)
             }
-            let toneMapping = options.hdrStill != nil && HDRTransfer(file.nclx(id)) != nil
+            let toneMapping = options.hdrStill?.toneMaps(file.nclx(id)) == true
             guard let decoded = try HeifYCbCrDecoder.decode(
                 file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels,
                 output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
@@ -314,6 +313,11 @@ package enum ImageDecoder {
             {
                 photo.record(still, frameIndex: photo.frames.count)
                 photo.frames.append(DecodedFrame(bitmap: still.bitmap, exif: file.exif(id), xmp: file.xmp(id)))
+                continue
+            }
+            if let coding = keptHDRCoding(file.nclx(id), options: options) {
+                let bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: nil)
+                photo.frames.append(DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id), hdrCoding: coding))
                 continue
             }
             var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
@@ -343,17 +347,48 @@ package enum ImageDecoder {
             try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
             let nclx = handle.nclx
+            let coding = keptHDRCoding(nclx, options: options)
             if let still = HDRStill.apply(
                 bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary, threads: max(1, options.decodingThreads))
             {
                 bitmap = still.bitmap
                 photo.record(still, frameIndex: photo.frames.count)
+            } else if coding != nil {
+                bitmap.icc = nil
             } else if bitmap.icc == nil, let nclx, let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
                 if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
             }
-            photo.frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp))
+            photo.frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp, hdrCoding: coding))
         }
+        return photo
+    }
+
+    /// The nclx `nclx` when a frame coded in it keeps its HDR code values for an output that
+    /// states their transfer (``HDRStillPolicy/keepTransfer``); nil otherwise.
+    private static func keptHDRCoding(_ nclx: NCLX?, options: DecodeOptions) -> NCLX? {
+        guard let policy = options.hdrStill, policy == .keepTransfer, let nclx, HDRTransfer(nclx) != nil, !policy.toneMaps(nclx)
+        else { return nil }
+        return nclx
+    }
+
+    /// A JPEG XL: its first frame, upright (libjxl applies the codestream's orientation; the
+    /// EXIF's is informational), tone mapped or kept as the policy says when it is coded in PQ
+    /// or HLG, as a HEIF's is.
+    private static func decodeJXL(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
+        let decoded = try JXLCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
+        var photo = DecodedPhoto(format: .jxl, frames: [], notes: decoded.notes)
+        var frame = DecodedFrame(bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
+        if let still = HDRStill.apply(
+            decoded.bitmap, nclx: decoded.hdrCoding, policy: options.hdrStill, measuring: true, threads: max(1, options.decodingThreads))
+        {
+            frame.bitmap = still.bitmap
+            photo.record(still, frameIndex: 0)
+        } else if let coding = keptHDRCoding(decoded.hdrCoding, options: options) {
+            frame.bitmap.icc = nil
+            frame.hdrCoding = coding
+        }
+        photo.frames = [frame]
         return photo
     }
 

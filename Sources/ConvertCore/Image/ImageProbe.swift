@@ -164,7 +164,7 @@ public enum ImageProbe {
         let sources = locations(exif: exif, xmp: image.xmp)
         return ImageInfo(
             format: .jxl, width: image.width, height: image.height, bitDepth: image.bitDepth, hasAlpha: image.hasAlpha,
-            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC),
+            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC, nclx: image.hdrCoding),
             hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
             make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
             auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
@@ -253,7 +253,12 @@ public enum ImageProbe {
             }
             return probeHEVC(file, format: format)
         }
-        return try probeWithLibheif(path: path, format: format, meta: input.heifMeta)
+        var info = try probeWithLibheif(path: path, format: format, meta: input.heifMeta)
+        // An AVIF's gain map (offconvert writes one) is described by its tmap item, read the same way.
+        if let file = try input.heifFile(), case .iso(_, let metadata) = HeifGainMap.presence(in: file) {
+            info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+        }
+        return info
     }
 
     /// Info for an HEVC-coded HEIF from offconvert's own reader, the way libheif would report it.

@@ -143,7 +143,8 @@ public enum PhotoConverter {
     }
 
     /// Prepares `frame` for the output (colour, alpha) and writes it to `destination`: with its
-    /// gain map as Ultra HDR JPEG or HEIC when it carries one, else as the requested format.
+    /// gain map as Ultra HDR JPEG, HEIC or AVIF, or as the HDR picture it describes in JPEG XL,
+    /// when it carries one; else as the requested format.
     private static func writeFrame(
         _ frame: DecodedFrame, request: PhotoRequest, metadata: OutputMetadata, gainMap: CarriedGainMap?, to destination: String,
         note: (String) -> Void, cancellation: CancellationFlag
@@ -156,13 +157,27 @@ public enum PhotoConverter {
             let plane = carried.plane(
                 resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
             try cancellation.check()
-            return request.format == .heic
-                ? try writeHEIC(
+            switch request.format {
+            case .heic:
+                return try writeHEIC(
                     bitmap, plane: plane, map: carried.map, request: request, bitDepth: depth.bits, metadata: sized,
                     to: destination, note: note, cancellation: cancellation)
-                : try writeUltraHDR(
+            case .avif:
+                return try writeAVIF(
                     bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
                     cancellation: cancellation)
+            case .jxl:
+                return try writeHDRJXL(
+                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
+                    cancellation: cancellation)
+            default:
+                return try writeUltraHDR(
+                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
+                    cancellation: cancellation)
+            }
+        }
+        if request.format == .jxl, let coding = frame.hdrCoding {
+            return try writeHDRJXL(bitmap, coding: coding, request: request, metadata: sized, to: destination, note: note, cancellation: cancellation)
         }
         return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in
@@ -267,6 +282,8 @@ public enum PhotoConverter {
         options.frame = request.frame.map { $0 - 1 }
         if let threads = request.decodingThreads { options.decodingThreads = threads }
         options.hdrStill = HDRStillPolicy(format: request.format, hdr: request.hdr)
+        // `--color srgb` asks for an SDR colour space: the HDR code values cannot be kept in it.
+        if options.hdrStill == .keepTransfer, request.color == .sRGB { options.hdrStill = .toneMap }
         // Bars are transparent only where the output keeps alpha; elsewhere the background.
         if let colour = request.resize?.padding {
             options.padding = .color(colour)

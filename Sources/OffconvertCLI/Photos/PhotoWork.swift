@@ -103,7 +103,9 @@ package enum PhotoWork {
         "color", help: "Keep the colour profile, or convert the pixels to sRGB.", default: .keep)
     /// `--hdr`.
     package static let hdr = Option<HDRPolicy>.choice(
-        "hdr", help: "Keep an HDR gain map where the output can carry one (JPEG: Ultra HDR), or write SDR only.", default: .keep)
+        "hdr",
+        help: "Keep HDR where the output can carry it (JPEG: Ultra HDR; HEIC, AVIF: the gain map; JPEG XL: the HDR picture "
+            + "as 16-bit PQ, or a PQ/HLG photo's own values), or write SDR only.", default: .keep)
     /// `--background`.
     package static let background = Option<RGBColor>(
         spec: .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
@@ -169,7 +171,9 @@ package enum PhotoWork {
         // A kept gain map (a HEIC's auxiliary image or a JPEG's second one) is one grey byte a
         // pixel at most, in two copies (decoded, then looked up or resized).
         let keepsGainMap = request.hdr == .keep && info.gainMap?.brightens == true
-        let gainMap = keepsGainMap ? Int64(width) * Int64(height) * 2 : 0
+        var gainMap = keepsGainMap ? Int64(width) * Int64(height) * 2 : 0
+        // A JPEG XL gets the HDR picture the map describes: a 16-bit bitmap more.
+        if keepsGainMap, request.format == .jxl { gainMap += BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 8) }
         return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
             + toneMappingBytes(of: info, request: request)
     }
@@ -177,7 +181,7 @@ package enum PhotoWork {
     /// What tone mapping a PQ/HLG still adds (``HDRStill``): the 8-bit SDR bitmap beside the
     /// decoded 16-bit one, and for a JPEG that keeps HDR the gain map's float samples and plane.
     private static func toneMappingBytes(of info: ImageInfo, request: PhotoRequest) -> Int64 {
-        guard info.color.nclx?.hdrTransferName != nil, let policy = HDRStillPolicy(format: request.format, hdr: request.hdr) else { return 0 }
+        guard let policy = HDRStillPolicy(format: request.format, hdr: request.hdr), policy.toneMaps(info.color.nclx) else { return 0 }
         let sdr = BatchScheduler.bitmapBytes(width: info.width, height: info.height, bytesPerPixel: 4)
         return sdr + (policy == .toneMapWithGainMap ? GainMapBuilder.workingBytes(width: info.width, height: info.height) : 0)
     }

@@ -8,6 +8,7 @@ package enum PlainWords {
     private static let auxiliaryNames: [String: String] = [
         "urn:com:apple:photo:2020:aux:hdrgainmap": "HDR gain map (Apple)",
         "urn:com:samsung:photo:2024:aux:hdrgainmap": "HDR gain map (Samsung)",
+        "urn:com:photo:aux:hdrgainmap": "HDR gain map (ISO 21496-1)",
         "urn:mpeg:hevc:2015:auxid:1": "transparency",
         "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha": "transparency",
         "urn:mpeg:hevc:2015:auxid:2": "depth",

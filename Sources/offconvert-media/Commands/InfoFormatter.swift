@@ -82,7 +82,7 @@ enum InfoFormatter {
         } else if let transfer = image.color.nclx?.hdrTransferName {
             lines.append(
                 "  HDR: \(transfer) transfer, \(image.bitDepth)-bit, no gain map: tone mapped for SDR outputs; "
-                    + "a JPEG keeps the HDR as a computed gain map")
+                    + "a JPEG keeps the HDR as a computed gain map, a JPEG XL its code values")
         }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)

@@ -79,6 +79,8 @@ struct GainMapTests {
         var newer = separate
         newer[1] = 1
         #expect(GainMapMetadata(isoRecord: newer) == nil)
+        // A tmap item's record is written in iOS 18's (and libavif's) form, byte for byte.
+        #expect(iOS18.toneMapItemRecord == separate)
     }
 
     /// iOS 18 writes a `tmap` item over the primary and the Apple map: its parameters win.

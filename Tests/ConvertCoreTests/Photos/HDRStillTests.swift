@@ -47,12 +47,18 @@ struct HDRStillTests {
         #expect(HDRToneMapper.eetf(nits: 150, peak: 203) == 150)
     }
 
-    /// SDR outputs are tone mapped; HEIC and AVIF keep the code values.
+    /// SDR outputs are tone mapped; a JPEG XL keeps the code values with their transfer unless
+    /// asked for SDR or its primaries cannot be named; HEIC and AVIF keep the code values.
     @Test("the policy of each output format")
     func policy() {
         #expect(HDRStillPolicy(format: .jpeg, hdr: .keep) == .toneMapWithGainMap)
         #expect(HDRStillPolicy(format: .jpeg, hdr: .sdr) == .toneMap)
-        #expect([PhotoFormat.png, .webp, .jxl].allSatisfy { HDRStillPolicy(format: $0, hdr: .keep) == .toneMap })
+        #expect([PhotoFormat.png, .webp].allSatisfy { HDRStillPolicy(format: $0, hdr: .keep) == .toneMap })
+        #expect(HDRStillPolicy(format: .jxl, hdr: .keep) == .keepTransfer && HDRStillPolicy(format: .jxl, hdr: .sdr) == .toneMap)
+        let pq2020 = NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: true)
+        let pqPAL = NCLX(primaries: 5, transfer: 16, matrix: 9, fullRange: true)
+        #expect(!HDRStillPolicy.keepTransfer.toneMaps(pq2020) && HDRStillPolicy.keepTransfer.toneMaps(pqPAL))
+        #expect(HDRStillPolicy.toneMap.toneMaps(pq2020) && !HDRStillPolicy.toneMap.toneMaps(NCLX(primaries: 1, transfer: 13, matrix: 1, fullRange: true)))
         #expect(HDRStillPolicy(format: .heic, hdr: .keep) == nil && HDRStillPolicy(format: .avif, hdr: .sdr) == nil)
         #expect(HDRTransfer(NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: false)) == .pq)
         #expect(HDRTransfer(NCLX(primaries: 9, transfer: 18, matrix: 9, fullRange: true)) == .hlg)
@@ -120,5 +126,24 @@ struct HDRStillTests {
         let psnr = 10 * log10(255 * 255 / max(squared / Double(a.count), 1e-9))
         #expect(psnr > 40, "\(name): \(psnr) dB")
         #expect(ours.frames.first?.bitmap.icc.flatMap(ColorProfiles.describe) == "BT.2020")
+    }
+
+    /// A gain map's HDR rendition in PQ: SDR white (1.0, 203 nits) and the boost of a full map
+    /// value land on ST 2084's codes for those luminances.
+    @Test("the HDR rendition of a gain map is coded as ST 2084 says")
+    func rendition() throws {
+        #expect(HDRRendition.pqCode(0) == 0)
+        #expect(HDRRendition.pqCode(1000) == 65535)
+        func code(_ nits: Double) -> UInt16 { UInt16((HDRTransfer.nitsToPQ(nits) * 65535).rounded()) }
+        #expect(abs(Int(HDRRendition.pqCode(1)) - Int(code(203))) <= 1)
+        // A white picture, a map at its largest value: 2 stops more, 812 nits; at 0, SDR white.
+        let white = Bitmap(width: 4, height: 2, channels: 3, samples: .eight([UInt8](repeating: 255, count: 24)), sourceBitDepth: 8)
+        let map = GrayPlane(width: 2, height: 1, pixels: [0, 255])
+        let metadata = GainMapMetadata(maxStops: 2, alternateHeadroomStops: 2)
+        let hdr = try HDRRendition.pq(white, plane: map, metadata: metadata, threads: 2, path: "white")
+        guard case .sixteen(let samples) = hdr.samples else { Issue.record("16-bit samples"); return }
+        #expect(abs(Int(samples[0]) - Int(code(203))) <= 2, "\(samples[0]) vs \(code(203))")
+        #expect(abs(Int(samples[3 * 3]) - Int(code(812))) <= 2, "\(samples[9]) vs \(code(812))")
+        #expect(samples[0] == samples[1] && samples[1] == samples[2] && hdr.icc == nil)
     }
 }

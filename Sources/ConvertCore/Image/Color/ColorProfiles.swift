@@ -92,6 +92,20 @@ final class LCMSTransform {
         self.handle = handle
     }
 
+    /// A transform from RGB(A) pixels, 8 or 16 bits, in `source` to 32-bit float RGB(A) in
+    /// `target` (alpha copied, scaled to 0...1); nil when lcms2 cannot make it.
+    init?(toFloatFrom source: LCMSProfile, to target: LCMSProfile, sixteenBit: Bool, alpha: Bool) {
+        let input: UInt32 =
+            sixteenBit
+            ? (alpha ? offc_lcms_type_rgba_16() : offc_lcms_type_rgb_16())
+            : (alpha ? offc_lcms_type_rgba_8() : offc_lcms_type_rgb_8())
+        let output = alpha ? offc_lcms_type_rgba_flt() : offc_lcms_type_rgb_flt()
+        let flags: UInt32 = alpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0
+        guard let handle = cmsCreateTransform(source.handle, input, target.handle, output, UInt32(INTENT_PERCEPTUAL), flags)
+        else { return nil }
+        self.handle = handle
+    }
+
     /// A transform from CMYK pixels (four samples, 0 no ink) in `source` to RGB in `target`,
     /// 8 or 16 bits both sides; nil when lcms2 cannot make it (a profile that is not CMYK).
     init?(cmykFrom source: LCMSProfile, to target: LCMSProfile, sixteenBit: Bool) {
@@ -141,6 +155,8 @@ enum ColorProfiles {
 
         static let sRGB = Curve(gamma: 2.4, a: 1 / 1.055, b: 0.055 / 1.055, c: 1 / 12.92, d: 0.04045)
         static let bt709 = Curve(gamma: 1 / 0.45, a: 1 / 1.099, b: 0.099 / 1.099, c: 1 / 4.5, d: 0.081)
+        /// Linear light (Y = X).
+        static let linear = Curve(gamma: 1, a: 1, b: 0, c: 1, d: 0)
     }
 
     /// An ICC profile matching an nclx description, and a note when the match is approximate.

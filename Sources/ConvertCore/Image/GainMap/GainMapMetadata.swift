@@ -41,18 +41,29 @@ package struct GainMapMetadata: Sendable, Equatable {
     /// says "this file has an ISO gain map".
     static let isoPrimaryPayload: [UInt8] = isoNamespace + [0, 0, 0, 0]
 
-    /// The gain-map image's ISO 21496-1 payload: versions, flags (one channel, the base image's
-    /// colour space, a common denominator), then every value as a fraction over it.
-    var isoGainMapPayload: [UInt8] {
+    /// The gain-map image's ISO 21496-1 payload: the namespace, then the record with a common
+    /// denominator (as libultrahdr writes it).
+    var isoGainMapPayload: [UInt8] { Self.isoNamespace + isoRecord(commonDenominator: true) }
+
+    /// The record of a HEIF `tmap` item (after its version byte, 0): every fraction with its own
+    /// denominator, the one form libavif reads (it takes the flags byte as multichannel, base
+    /// colour space and six reserved bits, so a common denominator there reads as truncated).
+    var toneMapItemRecord: [UInt8] { isoRecord(commonDenominator: false) }
+
+    /// The ISO 21496-1 metadata record: versions, flags (one channel, the base image's colour
+    /// space, and whether a common denominator follows), then every value as a fraction over
+    /// 1 000 000.
+    private func isoRecord(commonDenominator: Bool) -> [UInt8] {
         let denominator: Int64 = 1_000_000
+        let over = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: UInt32(denominator) >> UInt32($0)) }
         func fraction(_ value: Double) -> [UInt8] {
             let scaled = UInt32(bitPattern: Int32(clamping: Int64((value * Double(denominator)).rounded())))
-            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: scaled >> UInt32($0)) }
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: scaled >> UInt32($0)) } + (commonDenominator ? [] : over)
         }
         let useBaseColourSpace: UInt8 = 0x40
-        let commonDenominator: UInt8 = 0x08
-        var bytes = Self.isoNamespace + [0, 0, 0, 0, useBaseColourSpace | commonDenominator]
-        bytes += fraction(1)  // the denominator itself: 1_000_000
+        let commonFlag: UInt8 = commonDenominator ? 0x08 : 0
+        var bytes: [UInt8] = [0, 0, 0, 0, useBaseColourSpace | commonFlag]
+        if commonDenominator { bytes += over }
         bytes += fraction(baseHeadroomStops) + fraction(alternateHeadroomStops)
         bytes += fraction(minStops) + fraction(maxStops) + fraction(gamma) + fraction(baseOffset) + fraction(alternateOffset)
         return bytes

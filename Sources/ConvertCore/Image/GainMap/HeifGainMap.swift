@@ -86,7 +86,7 @@ package struct HeifGainMap: Sendable {
         let table = file.meta
         for item in table.itemIDs where table.types[item] == "tmap" {
             guard let inputs = table.derivedFrom[item], inputs.count == 2, inputs[0] == file.primaryID,
-                table.types[inputs[1]] == "hvc1" || table.types[inputs[1]] == "grid",
+                ["hvc1", "grid", "av01"].contains(table.types[inputs[1]]),
                 let record = try? table.data(of: item, limit: 4096), record.first == 0,
                 let metadata = GainMapMetadata(isoRecord: record.dropFirst()), metadata.alternateHeadroomStops > 0
             else { continue }

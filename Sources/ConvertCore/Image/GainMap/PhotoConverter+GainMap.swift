@@ -39,21 +39,31 @@ extension PhotoConverter {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, why)
         case .apple, .iso, .samsung:
-            switch request.format {
-            case .heic: return try heicGainMap(request, file: file, cancellation: cancellation)
-            case .jpeg:
-                let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
-                guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
-                else { return (nil, "HDR not kept: the gain map could not be decoded") }
-                // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
-                let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
-                guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
-                    return (nil, "HDR not kept: the gain map's shape is not the picture's")
-                }
-                return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
-            default: return (nil, notKeptNote(request.format))
-            }
+            if request.format == .heic { return try heicGainMap(request, file: file, cancellation: cancellation) }
+            guard carriesLogGainMap(request.format) else { return (nil, notKeptNote(request.format)) }
+            return try logGainMap(request, file: file, cancellation: cancellation)
         }
+    }
+
+    /// Whether an output of `format` takes a gain map in ISO 21496-1's logarithmic coding: an
+    /// Ultra HDR JPEG and an AVIF carry it (`hdrgm:` XMP and ISO record; a `tmap` item), a JPEG
+    /// XL gets the HDR picture it describes (libjxl 0.7 has no gain-map box).
+    static func carriesLogGainMap(_ format: PhotoFormat) -> Bool { [.jpeg, .avif, .jxl].contains(format) }
+
+    /// A HEIC's gain map decoded into the logarithmic coding (Apple's through its table) and
+    /// carried, or why not.
+    private static func logGainMap(
+        _ request: PhotoRequest, file: HeifFile, cancellation: CancellationFlag
+    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
+        let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
+        guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
+        else { return (nil, "HDR not kept: the gain map could not be decoded") }
+        // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
+        let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
+        guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
+            return (nil, "HDR not kept: the gain map's shape is not the picture's")
+        }
+        return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
     }
 
     /// What a HEIC output of a HEIC with a gain map says under `--hdr sdr` (a HEIC output could
@@ -84,7 +94,7 @@ extension PhotoConverter {
         let path = request.inputPath
         // An unreadable file is the decoder's to report, with its own error.
         guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
-        guard request.format == .jpeg else { return (nil, notKeptNote(request.format)) }
+        guard carriesLogGainMap(request.format) else { return (nil, notKeptNote(request.format)) }
         guard located.metadata.brightens else {
             return (nil, "HDR not kept: the gain map has no headroom")
         }

@@ -1,4 +1,4 @@
-/// HEIC → HEIC with the gain map: the map is decoded with its values as stored (Apple's or
+/// HEIC → HEIC with the gain map (and any gain map → AVIF, below): the map is decoded with its values as stored (Apple's or
 /// Samsung's coding, so the same auxiliary type and parameters still describe it), carried
 /// through every resize like the JPEG path's, and encoded again as a hidden auxiliary image of
 /// the new primary.
@@ -42,12 +42,53 @@ extension PhotoConverter {
             exif = (exif.flatMap { Exif(tiff: $0) } ?? Exif(tiff: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]))?.settingMakerNote(makerNote)
             note("the maker note's HDR headroom tags kept for the gain map")
         }
-        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        let output = HeifGainMapOutput(
+            format: .heic, bitDepth: bitDepth, plane: plane, type: map.auxiliaryType, toneMapRecord: map.isoRecord,
+            keptNote: map.keptNote)
+        return try writeHEIF(bitmap, output, request: request, exif: exif, xmp: xmp, to: destination, note: note, cancellation: cancellation)
+    }
+
+    /// Writes `bitmap` as an AVIF with `plane` (the carried map in the logarithmic coding, lined
+    /// up with it) as its gain map to `destination`, staged: a hidden AV1 auxiliary image of
+    /// type ``HeifGainMapType/iso`` and a `tmap` item whose ISO 21496-1 record states the map's
+    /// parameters (the only description an AVIF reader looks for: no MakerNote or `hdrgm:` XMP
+    /// is written for it). 8 bits, as every AVIF here.
+    static func writeAVIF(
+        _ bitmap: Bitmap, plane: GrayPlane, map: HeifGainMap, request: PhotoRequest, metadata: OutputMetadata,
+        to destination: String, note: (String) -> Void, cancellation: CancellationFlag
+    ) throws(ConvertError) -> OutputFile {
+        let output = HeifGainMapOutput(
+            format: .avif, bitDepth: 8, plane: plane, type: HeifGainMapType.iso, toneMapRecord: [0] + map.metadata.toneMapItemRecord,
+            keptNote: map.keptNote)
+        return try writeHEIF(
+            bitmap, output, request: request, exif: metadata.exif, xmp: metadata.xmp, to: destination, note: note,
+            cancellation: cancellation)
+    }
+
+    /// How a HEIF output carries its gain map.
+    private struct HeifGainMapOutput {
+        var format: HeifEncoding.Format
+        var bitDepth: Int
+        var plane: GrayPlane
+        /// The map's auxiliary type.
+        var type: String
+        /// The `tmap` item's payload (version byte and ISO 21496-1 record), when there is one.
+        var toneMapRecord: [UInt8]?
+        var keptNote: String
+    }
+
+    /// Encodes `bitmap` and its gain map as `output` says, staged, noting whether the map was
+    /// attached.
+    private static func writeHEIF(
+        _ bitmap: Bitmap, _ output: HeifGainMapOutput, request: PhotoRequest, exif: [UInt8]?, xmp: [UInt8]?,
+        to destination: String, note: (String) -> Void, cancellation: CancellationFlag
+    ) throws(ConvertError) -> OutputFile {
+        try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
             (temporary, display) throws(ConvertError) in
             let attached = try HeifEncoding.encode(
-                bitmap, format: .heic, quality: request.quality, bitDepth: bitDepth, exif: exif, xmp: xmp,
-                auxiliary: (plane, map.auxiliaryType), toneMapRecord: map.isoRecord, to: temporary, displayPath: display)
-            note(attached ? map.keptNote : "HDR not kept: the gain map could not be attached to the HEIC")
+                bitmap, format: output.format, quality: request.quality, bitDepth: output.bitDepth, exif: exif, xmp: xmp,
+                auxiliary: (output.plane, output.type), toneMapRecord: output.toneMapRecord, to: temporary, displayPath: display)
+            note(attached ? output.keptNote : "HDR not kept: the gain map could not be attached to the \(output.format.rawValue)")
         } cancellation: { cancellation }
     }
 }

@@ -8,11 +8,11 @@ package struct HDRStill {
     package var transfer: HDRTransfer
 
     /// Tone maps `bitmap` (as decoded: R'G'B' in the transfer `nclx` states) when `policy` asks
-    /// and `nclx` is PQ or HLG; nil otherwise. `measuring`: this is the picture a gain map is
+    /// for it and `nclx` is PQ or HLG (``HDRStillPolicy/toneMaps(_:)``); nil otherwise. `measuring`: this is the picture a gain map is
     /// computed for (the primary image), when the policy wants one. Rows are split among
     /// `threads` workers.
     package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool, threads: Int = 1) -> HDRStill? {
-        guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
+        guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: HDRToneMapper.brightestSample(deep))
         let wantsMap = policy == .toneMapWithGainMap && measuring
@@ -29,7 +29,7 @@ package struct HDRStill {
         _ image: YCbCr420Image, matrix: Int, fullRange: Bool, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool,
         threads: Int = 1
     ) -> HDRStill? {
-        guard let policy, let nclx, let transfer = HDRTransfer(nclx) else { return nil }
+        guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let brightest = transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: brightest)
         let wantsMap = policy == .toneMapWithGainMap && measuring

@@ -1,7 +1,8 @@
-/// Turns an image item of a HEIF that libheif wrote into an auxiliary image of the primary:
-/// libheif 1.15 has no API to add one (`heif_context_encode_image` makes a top-level image,
-/// `heif_context_encode_thumbnail` a thumbnail), so the encoder writes the map as a second image
-/// and this edits the `meta` box around it:
+/// Turns an image item of a HEIF (HEIC or AVIF: the boxes are the same, only the coding differs)
+/// that libheif wrote into an auxiliary image of the primary: libheif 1.15 has no API to add one
+/// (`heif_context_encode_image` makes a top-level image, `heif_context_encode_thumbnail` a
+/// thumbnail), so the encoder writes the map as a second image and this edits the `meta` box
+/// around it:
 ///
 /// - the item's `infe` gets the hidden flag (it is no picture of its own);
 /// - an `auxC` property with the auxiliary type (a gain map's URN) is appended to `ipco` and
@@ -15,7 +16,8 @@ enum HeifAuxiliaryEditor {
     /// An ISO 21496-1 `tmap` item to add beside the auxiliary image: a derived image of the
     /// primary and the map (`dimg` in that order), with the primary's size, in an `altr` group
     /// with the primary (readers that do not know it show the primary); its payload (a version
-    /// byte and the standard's metadata record) in an `mdat` box appended to the file.
+    /// byte and the standard's metadata record) in an `mdat` box appended to the file, and `tmap`
+    /// among the `ftyp` brands.
     struct ToneMap {
         var record: [UInt8]
         var width: Int
@@ -119,7 +121,22 @@ enum HeifAuxiliaryEditor {
         guard sizes.base == 8 || recordAt <= Int(UInt32.max) else { return nil }
         shifted.replaceSubrange(baseAt..<(baseAt + sizes.base), with: width(UInt64(recordAt), sizes.base))
         newMeta = shifted
-        return Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record)
+        return addingBrand("tmap", to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record))
+    }
+
+    /// `file` with `brand` among its `ftyp` box's compatible brands (libavif looks for a gain
+    /// map only in a file that lists `tmap`); unchanged when the brand is there or the file does
+    /// not start with `ftyp`. The box grows by four bytes, so every `iloc` file offset moves too.
+    private static func addingBrand(_ brand: String, to file: [UInt8]) -> [UInt8] {
+        guard let top = try? ByteBox.topLevel(of: file), let ftyp = top.first, ftyp.type == "ftyp", !ftyp.large,
+            ftyp.end - ftyp.payloadStart >= 8, (ftyp.end - ftyp.payloadStart) % 4 == 0,
+            let meta = top.first(where: { $0.type == "meta" }), !meta.large
+        else { return file }
+        let code = Array(brand.utf8)
+        let brands = stride(from: ftyp.payloadStart + 8, to: ftyp.end, by: 4).map { Array(file[$0..<($0 + 4)]) }
+        guard !brands.contains(code), let shifted = shiftingLocations(Array(file[meta.start..<meta.end]), past: 0, by: 4) else { return file }
+        let newFtyp = box("ftyp", Array(file[ftyp.payloadStart..<ftyp.end]) + code)
+        return newFtyp + Array(file[ftyp.end..<meta.start]) + shifted + Array(file[meta.end...])
     }
 
     /// `iprp` with an `ispe` of `width`×`height` appended to `ipco` and associated with the new

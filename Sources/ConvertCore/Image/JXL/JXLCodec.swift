@@ -25,6 +25,8 @@ enum JXLCodec {
         var exif: [UInt8]?
         var xmp: [UInt8]?
         var notes: [String]
+        /// The nclx of pixels coded in PQ or HLG (``JXLImage/hdrCoding``).
+        var hdrCoding: NCLX?
     }
 
     /// Decodes the first frame of `data` to upright pixels (libjxl applies the codestream's
@@ -35,7 +37,8 @@ enum JXLCodec {
             throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: it has no picture.", path: path)
         }
         return Decoded(
-            bitmap: bitmap, exif: image.exif, xmp: image.xmp, notes: image.isAnimated ? ["first frame of the animation only"] : [])
+            bitmap: bitmap, exif: image.exif, xmp: image.xmp, notes: image.isAnimated ? ["first frame of the animation only"] : [],
+            hdrCoding: image.hdrCoding)
     }
 
     /// The header, colour and metadata of `data`, without decoding the pixels.
@@ -56,6 +59,16 @@ enum JXLCodec {
         return try JXLEncoder(threads: threads).encode(
             pixels, bitDepth: bits, coding: lossless ? .lossless : .lossy(distance: distance(quality: quality)),
             color: !lossless && isDisplayP3 ? .displayP3 : .icc, effort: effort, exif: exif, xmp: xmp)
+    }
+
+    /// Encodes `bitmap` (16-bit samples in `transfer` over the primaries of nclx code point
+    /// `primaries`) at 16 bits with a colour encoding that names them; EXIF and XMP as boxes.
+    static func encodeHDR(
+        _ bitmap: Bitmap, transfer: HDRTransfer, primaries: Int, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?
+    ) throws(ConvertError) -> [UInt8] {
+        try JXLEncoder(threads: threads).encode(
+            bitmap.toSixteenBit(), bitDepth: 16, coding: lossless ? .lossless : .lossy(distance: distance(quality: quality)),
+            color: .hdr(transfer, primaries: primaries), effort: effort, exif: exif, xmp: xmp)
     }
 
     /// Recompresses a JPEG file so that `djxl` gives back exactly `jpeg`; nil when libjxl cannot

@@ -13,6 +13,9 @@ struct JXLImage {
     /// The file's own colour profile (for `info`): its ICC, or one libjxl makes from its
     /// colour encoding.
     var originalICC: [UInt8]?
+    /// The nclx of pixels coded in PQ or HLG (the colour encoding they are decoded in), nil
+    /// for any other transfer.
+    var hdrCoding: NCLX?
     /// Whether it is an animation (only the first frame is decoded).
     var isAnimated: Bool
     var exif: [UInt8]?
@@ -69,6 +72,7 @@ final class JXLDecoder {
         var format = JxlPixelFormat()
         var originalICC: [UInt8]?
         var dataICC: [UInt8]?
+        var hdrCoding: NCLX?
         var boxes: [String: [UInt8]] = [:]
         /// The box being read into `boxBuffer`, by type.
         var boxType: String?
@@ -118,6 +122,9 @@ final class JXLDecoder {
                 if state.info.uses_original_profile == 0, isLinear(JXL_COLOR_PROFILE_TARGET_DATA, format: state.format) {
                     state.format.data_type = JXL_TYPE_UINT16
                 }
+                // PQ and HLG code values are read at 16 bits, as a 10-bit HEIF's are.
+                state.hdrCoding = hdrCoding(format: state.format)
+                if state.hdrCoding != nil { state.format.data_type = JXL_TYPE_UINT16 }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
                 guard jxl.JxlDecoderImageOutBufferSize(decoder, &state.format, &size) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
@@ -164,6 +171,30 @@ final class JXLDecoder {
         var encoding = JxlColorEncoding()
         guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, target, &encoding) == JXL_DEC_SUCCESS else { return false }
         return encoding.transfer_function == JXL_TRANSFER_FUNCTION_LINEAR
+    }
+
+    /// The nclx of the pixels as they are decoded when their colour encoding is PQ or HLG over
+    /// BT.2100, Display P3 or sRGB primaries with a D65 white; nil otherwise.
+    private func hdrCoding(format: JxlPixelFormat) -> NCLX? {
+        var format = format
+        var encoding = JxlColorEncoding()
+        guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+            encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65
+        else { return nil }
+        let transfer: Int
+        switch encoding.transfer_function {
+        case JXL_TRANSFER_FUNCTION_PQ: transfer = 16
+        case JXL_TRANSFER_FUNCTION_HLG: transfer = 18
+        default: return nil
+        }
+        let primaries: Int
+        switch encoding.primaries {
+        case JXL_PRIMARIES_2100: primaries = 9
+        case JXL_PRIMARIES_P3: primaries = 12
+        case JXL_PRIMARIES_SRGB: primaries = 1
+        default: return nil
+        }
+        return NCLX(primaries: primaries, transfer: transfer, matrix: 0, fullRange: true)
     }
 
     private func profile(_ target: JxlColorProfileTarget, format: JxlPixelFormat) -> [UInt8]? {
@@ -228,7 +259,7 @@ final class JXLDecoder {
         return JXLImage(
             width: size.width, height: size.height, bitDepth: Int(state.info.bits_per_sample),
             hasAlpha: state.info.alpha_bits > 0, isGrey: state.info.num_color_channels == 1,
-            originalICC: state.originalICC,
+            originalICC: state.originalICC, hdrCoding: state.hdrCoding,
             isAnimated: state.info.have_animation != 0, exif: exif, xmp: state.boxes["xml "], bitmap: bitmap)
     }
 

@@ -44,6 +44,10 @@ final class JXLEncoder {
         /// white point when coding XYB (jxlinfo showed white point x=0.2776 y=0.2963 and shifted
         /// primaries; libjxl issue #4911).
         case displayP3
+        /// Samples coded in an HDR transfer over the primaries of an nclx description (BT.2020,
+        /// Display P3 or BT.709; others are refused): a colour encoding names PQ and HLG, which
+        /// no ICC matrix/TRC profile can.
+        case hdr(HDRTransfer, primaries: Int)
     }
 
     /// Encodes `bitmap` (RGB or RGBA, 8 or 16 bits) with `bitDepth` bits per sample in the file,
@@ -61,10 +65,16 @@ final class JXLEncoder {
         info.alpha_bits = bitmap.hasAlpha ? UInt32(bitDepth) : 0
         info.orientation = JXL_ORIENT_IDENTITY  // the pixels are upright already
         if case .lossless = coding { info.uses_original_profile = 1 } else { info.uses_original_profile = 0 }
+        if case .hdr(let transfer, _) = color {
+            // The brightest value the samples can hold: PQ's 10000 nits (as cjxl sets for PQ
+            // input; libjxl's lossy coding weighs errors by it), HLG's nominal 1000.
+            info.intensity_target = transfer == .pq ? 10000 : Float(HDRTransfer.hlgPeakNits)
+        }
         guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else { throw Self.failure("the image header") }
         switch color {
         case .icc: try setColor(icc: bitmap.icc)
         case .displayP3: try setDisplayP3()
+        case .hdr(let transfer, let primaries): try setHDR(transfer, primaries: primaries)
         }
         try addBoxes(exif: exif, xmp: xmp)
         let settings = try frameSettings(coding: coding, effort: effort)
@@ -101,6 +111,21 @@ final class JXLEncoder {
         jxl.JxlColorEncodingSetToSRGB(&color, 0)
         color.primaries = JXL_PRIMARIES_P3
         color.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+    }
+
+    private func setHDR(_ transfer: HDRTransfer, primaries: Int) throws(ConvertError) {
+        var color = JxlColorEncoding()
+        jxl.JxlColorEncodingSetToSRGB(&color, 0)
+        switch primaries {
+        case 9: color.primaries = JXL_PRIMARIES_2100
+        case 12: color.primaries = JXL_PRIMARIES_P3
+        case 1: color.primaries = JXL_PRIMARIES_SRGB
+        default: throw Self.failure("the colour encoding (primaries \(primaries))")
+        }
+        color.transfer_function = transfer == .pq ? JXL_TRANSFER_FUNCTION_PQ : JXL_TRANSFER_FUNCTION_HLG
+        // BT.2100's own intent: the code values are what a display shows.
+        color.rendering_intent = JXL_RENDERING_INTENT_RELATIVE
         guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
     }
 
