@@ -20,6 +20,9 @@ struct ContainerProber {
         for index in 0..<demuxer.streamCount {
             info.tracks.append(track(index, warnings: &info.warnings))
         }
+        info.chapters = demuxer.chapters.map { chapter in
+            ChapterInfo(start: chapter.start, end: chapter.end, title: chapter.tags.first { $0.key == "title" }?.value)
+        }
         return info
     }
 

@@ -112,6 +112,7 @@ public struct LocationPresence: Sendable, Codable, Hashable {
 ///   "location": "+37.7899-122.4221+081.120/", // ISO 6709 (udta ©xyz or the
 ///                                          // com.apple.quicktime.location.ISO6709 key); absent if none
 ///   "tracks": [ TrackInfo, ... ],
+///   "chapters": [ ChapterInfo, ... ],      // absent when the clip has none
 ///   "warnings": [ "..." ]                  // absent when empty: damage found, disagreements
 /// }
 /// ```
@@ -128,6 +129,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var location: String?
     /// The tracks, in the container's order.
     public var tracks: [TrackInfo]
+    /// The chapters, in order; empty when the clip has none.
+    public var chapters: [ChapterInfo] = []
     /// Things a user may want to know: damage the box reader found, disagreements between our MP4
     /// reader and FFmpeg. Empty for a healthy file.
     public var warnings: [String]
@@ -153,7 +156,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video } }
 
     enum CodingKeys: String, CodingKey {
-        case demuxer, durationSeconds, bitRate, brand, location, tracks, warnings
+        case demuxer, durationSeconds, bitRate, brand, location, tracks, chapters, warnings
     }
 
     /// Decodes the JSON form documented on the type.
@@ -166,6 +169,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         brand = try c.decodeIfPresent(String.self, forKey: .brand)
         location = try c.decodeIfPresent(String.self, forKey: .location)
         tracks = try c.decode([TrackInfo].self, forKey: .tracks)
+        chapters = try c.decodeIfPresent([ChapterInfo].self, forKey: .chapters) ?? []
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     }
 
@@ -179,6 +183,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         try c.encodeIfPresent(brand, forKey: .brand)
         try c.encodeIfPresent(location, forKey: .location)
         try c.encode(tracks, forKey: .tracks)
+        if !chapters.isEmpty { try c.encode(chapters, forKey: .chapters) }
         if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
     }
 }

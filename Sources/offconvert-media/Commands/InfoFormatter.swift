@@ -22,8 +22,18 @@ enum InfoFormatter {
         if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
         lines.append(locationLine(info.location, value: container.location))
         for track in container.tracks { lines += trackLines(track) }
+        if let chapters = chapterLine(container.chapters) { lines.append(chapters) }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
         return lines.joined(separator: "\n")
+    }
+
+    /// "chapters: 3: Intro at 0 s, Verse at 12.5 s, …" (the first eight), nil without chapters.
+    private static func chapterLine(_ chapters: [ChapterInfo]) -> String? {
+        guard !chapters.isEmpty else { return nil }
+        let shown = chapters.prefix(8).map { chapter in
+            "\((chapter.title ?? "untitled").terminalSafe) at \(UnitText.duration(chapter.start, places: 2))"
+        }
+        return "  chapters: \(chapters.count): " + shown.joined(separator: ", ") + (chapters.count > 8 ? ", …" : "")
     }
 
     /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".

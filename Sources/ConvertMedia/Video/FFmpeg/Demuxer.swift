@@ -194,6 +194,18 @@ final class Demuxer {
     /// The container's metadata tags, in file order.
     var metadata: [(key: String, value: String)] { Metadata.entries(context.pointee.metadata) }
 
+    /// The container's chapters, in order, timed from its start (as the pump times packets).
+    var chapters: [Chapter] {
+        guard let list = context.pointee.chapters else { return [] }
+        let origin = Double(startTime) / Double(AV_TIME_BASE)
+        return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
+            guard let chapter = list[index]?.pointee, chapter.time_base.den > 0 else { return nil }
+            let unit = Double(chapter.time_base.num) / Double(chapter.time_base.den)
+            return Chapter(start: Double(chapter.start) * unit - origin, end: Double(chapter.end) * unit - origin,
+                           tags: Metadata.entries(chapter.metadata).map { Chapter.Tag(key: $0.key, value: $0.value) })
+        }
+    }
+
     /// Moves reading to the keyframe at or before `seconds` from the container's start, or back
     /// to the beginning when the file cannot seek there.
     func seek(to seconds: Double) {

@@ -141,6 +141,34 @@ final class Muxer {
                       keepIdentifiers: keepIdentifiers)
     }
 
+    /// Adds `chapters` (before ``writeHeader(options:)``: MP4 and MOV write them as a chapter
+    /// track and `chpl`, which the muxer sets up when the header is written). Timed in
+    /// milliseconds, as ffmpeg's CLI writes them.
+    func addChapters(_ chapters: [Chapter]) throws(ConvertError) {
+        for (index, chapter) in chapters.enumerated() {
+            guard let memory = av_mallocz(MemoryLayout<AVChapter>.size) else { throw FFmpeg.error(offc_averror(ENOMEM), "add the chapters", path: path, category: .internal) }
+            let entry = memory.bindMemory(to: AVChapter.self, capacity: 1)
+            entry.pointee.id = Int64(index)
+            entry.pointee.time_base = AVRational(num: 1, den: 1000)
+            entry.pointee.start = Int64((chapter.start * 1000).rounded())
+            entry.pointee.end = Int64((chapter.end * 1000).rounded())
+            for tag in chapter.tags { av_dict_set(&entry.pointee.metadata, tag.key, tag.value, 0) }
+            // avformat_free_context frees each chapter, its tags and the array.
+            let added = withUnsafeMutablePointer(to: &context.pointee.chapters) { list in
+                withUnsafeMutablePointer(to: &context.pointee.nb_chapters) { count in
+                    count.withMemoryRebound(to: Int32.self, capacity: 1) { count in
+                        av_dynarray_add_nofree(list, count, entry)
+                    }
+                }
+            }
+            guard added >= 0 else {
+                av_dict_free(&entry.pointee.metadata)
+                av_free(entry)
+                throw FFmpeg.error(offc_averror(ENOMEM), "add the chapters", path: path, category: .internal)
+            }
+        }
+    }
+
     /// Writes the header with muxer `options` (e.g. `movflags=+faststart`).
     func writeHeader(options: [(String, String)]) throws(ConvertError) {
         var dictionary: OpaquePointer? = nil

@@ -70,6 +70,9 @@ struct StreamSnapshot: Sendable, Equatable {
     var decodable: Bool
     /// Whether the stream is cover art (an attached picture), never the movie.
     var isAttachedPicture = false
+    /// Whether this is a QuickTime chapter track, which FFmpeg reads as the container's
+    /// chapters (and then discards): kept as chapters, not as a track.
+    var isChapterTrack = false
     /// Packets the container's edit list hides (decoded for reference, never shown or heard):
     /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
     /// so in a copy; any other container would show them.
@@ -112,6 +115,7 @@ struct StreamSnapshot: Sendable, Equatable {
         let ticks = stream.pointee.duration
         duration = ticks != FFmpeg.noTimestamp && ticks > 0 && timeBase > 0 ? Double(ticks) * timeBase : nil
         decodable = codec.hasDecoder
+        isChapterTrack = kind == .data && stream.pointee.discard == AVDISCARD_ALL
         hiddenPackets = StreamSnapshot.hiddenPackets(stream)
         language = Metadata.value(stream.pointee.metadata, "language").flatMap { $0 == "und" ? nil : $0 }
         readDisplayMatrix(stream)

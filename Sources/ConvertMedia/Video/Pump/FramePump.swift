@@ -47,6 +47,8 @@ final class FramePump {
         if plan.format.muxer != .gif {
             removedLocationTags = muxer.copyMetadata(from: demuxer, keepLocation: plan.keepLocation,
                                                      keepIdentifiers: plan.keepIdentifiers)
+            // Chapters of the part kept, timed from its start.
+            try muxer.addChapters(demuxer.chapters.compactMap { $0.clipped(from: plan.start, to: plan.end) })
         }
     }
 
