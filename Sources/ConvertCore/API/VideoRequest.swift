@@ -96,6 +96,8 @@ public struct VideoRequest: Sendable, Equatable {
     public var duration: Double?
     /// The sound tracks kept.
     public var audioTracks = AudioTrackChoice.automatic
+    /// Whether the subtitle tracks are kept where the container can carry them.
+    public var subtitles = SubtitleChoice.keep
     /// The frame rate a raw `.h264`/`.hevc` stream (which has no timestamps) is timed by;
     /// `nil` uses the stream's own timing information, else 30 fps with a note. Other files
     /// keep their own timestamps.

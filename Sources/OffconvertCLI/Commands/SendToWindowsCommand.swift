@@ -11,7 +11,7 @@ package enum SendToWindowsCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     static let ownOptions: [OptionSpec] = [
         VideoOptions.keepLocation.spec, preset.spec, VideoOptions.start.spec, VideoOptions.duration.spec,
-        VideoOptions.rawFrameRate.spec,
+        VideoOptions.rawFrameRate.spec, VideoOptions.subtitles.spec,
     ]
 
     package static let spec = CommandSpec(
@@ -20,7 +20,8 @@ package enum SendToWindowsCommand: MediaCommand {
         discussion: """
             Copies the video and sound without re-encoding when they already are H.264 and AAC; \
             otherwise re-encodes them (HDR and Dolby Vision are tone mapped to ordinary SDR colours). \
-            Keeps the video and the first sound track only; other tracks are left out. A picture \
+            Keeps the video, the first sound track, mov_text subtitles and the chapters; other \
+            tracks are left out, each subtitle track with a note. A picture \
             larger than 3840x2160 (an 8K clip) is scaled into that box, as H.264 beyond level 5.2 \
             does not play on most Windows PCs. An animated GIF or APNG is taken as a silent clip. \
             The location where the video was recorded is removed unless --keep-location is given.

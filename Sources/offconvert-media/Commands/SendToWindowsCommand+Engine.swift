@@ -10,10 +10,11 @@ extension SendToWindowsCommand {
         let (start, duration) = try VideoWork.cut(arguments)
         let rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         let preset = try arguments.value(Self.preset)
+        let subtitles = try arguments.value(VideoOptions.subtitles) ?? .keep
         return try await VideoWork.run(
             command: spec.name,
             identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)",
-                       "preset=\(preset?.rawValue ?? "")"],
+                       "preset=\(preset?.rawValue ?? "")", "subtitles=\(subtitles.rawValue)"],
             outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
@@ -22,6 +23,7 @@ extension SendToWindowsCommand {
             request.preset = preset
             (request.start, request.duration) = (start, duration)
             request.rawFrameRate = rawFrameRate
+            request.subtitles = subtitles
             return VideoConverter.convert(request)
         }
     }

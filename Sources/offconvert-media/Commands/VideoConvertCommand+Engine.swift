@@ -15,12 +15,13 @@ extension VideoConvertCommand {
         let audioTracks = try VideoWork.audioTracks(arguments)
         let rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         let preset = try arguments.value(Self.preset)
+        let subtitles = try arguments.value(VideoOptions.subtitles) ?? .keep
         return try await VideoWork.run(
             command: "convert",
             identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
                        "preset=\(preset?.rawValue ?? "")",
                        "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
-                       "fps=\(rawFrameRate ?? 0)"],
+                       "fps=\(rawFrameRate ?? 0)", "subtitles=\(subtitles.rawValue)"],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest(
@@ -30,6 +31,7 @@ extension VideoConvertCommand {
             request.audioTracks = audioTracks
             request.rawFrameRate = rawFrameRate
             request.preset = preset
+            request.subtitles = subtitles
             return VideoConverter.convert(request)
         }
     }

@@ -45,7 +45,7 @@ struct VideoRemuxTests {
         #expect(try MediaTool.decodeErrors(output) == "")
     }
 
-    @Test("The multi-track MOV keeps the video and the FIRST AAC track only")
+    @Test("The multi-track MOV keeps the video, the FIRST AAC track and its two mov_text subtitle tracks")
     func multiTrackMOV() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -56,12 +56,13 @@ struct VideoRemuxTests {
                                                                    output: OutputLocation(directory: directory.path))).result()
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
-        #expect(probe.streams.map(\.codecName) == ["hevc", "aac"])
+        #expect(probe.streams.map(\.codecName) == ["hevc", "aac", "mov_text", "mov_text"])
         // The first AAC track is the stereo one; the second (mono) is left out.
         #expect(probe.audio?.int("channels") == 2)
         #expect(result.notes.contains("audio track 2 (AAC mono) left out; --audio-track 2 or --all-audio keeps it"))
         #expect(result.notes.contains("audio track 3 (PCM mono) left out; --audio-track 3 or --all-audio keeps it"))
-        #expect(result.notes.contains("3 other tracks left out"))
+        #expect(result.notes.contains("2 subtitle tracks kept"))
+        #expect(result.notes.contains("1 other track left out"), "the timecode track: \(result.notes)")
         #expect(try MediaTool.decodeErrors(output) == "")
         #expect(abs((probe.duration ?? 0) - (source.duration ?? 0)) < 0.05)
     }

@@ -60,8 +60,10 @@ extension VideoPlanner {
             let hint = offerChoice ? "; --audio-track \(position + 1)\(offersAll ? " or --all-audio" : "") keeps it" : ""
             notes.append("audio track \(position + 1) (\(description.joined(separator: " "))) left out\(hint)")
         }
-        // A chapter track is written again as the output's chapters.
-        let others = media.streams.filter { $0.kind != .audio && !$0.isChapterTrack && !keptIndices.contains($0.index) }.count
+        // A chapter track is written again as the output's chapters; subtitles have notes of their own.
+        let others = media.streams.filter {
+            $0.kind != .audio && $0.kind != .subtitle && !$0.isChapterTrack && !keptIndices.contains($0.index)
+        }.count
         if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
         return notes
     }

@@ -54,6 +54,9 @@ enum VideoPlanner {
         let audio = try plannedAudio(request, media: media, format: format, cut: cut)
         lanes += audio.lanes
         notes += audio.notes
+        let subtitles = subtitlePlan(request, media: media, format: format, cut: cut)
+        lanes += subtitles.lanes
+        notes += subtitles.notes
         notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
         var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
                              notes: notes)

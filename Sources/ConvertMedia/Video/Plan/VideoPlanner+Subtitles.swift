@@ -1,0 +1,60 @@
+import ConvertCore
+
+extension VideoPlanner {
+    /// The subtitle tracks kept (copied: each container takes the codecs it can carry) and a note
+    /// for each one left out, saying why.
+    static func subtitlePlan(
+        _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+    ) -> (lanes: [LanePlan], notes: [String]) {
+        let streams = media.streams.filter { $0.kind == .subtitle }
+        guard !streams.isEmpty else { return ([], []) }
+        let count = streams.count == 1 ? "1 subtitle track" : "\(streams.count) subtitle tracks"
+        if request.subtitles == .drop { return ([], ["\(count) left out (--subtitles drop)"]) }
+        // A copied subtitle is not cut; the cut's own timing would have to be applied to it.
+        if cut != nil { return ([], ["\(count) left out of the cut"]) }
+        var lanes: [LanePlan] = []
+        var leftOut: [String] = []
+        for (position, stream) in streams.enumerated() {
+            if accepts(format, subtitleCodec: stream.codecName) {
+                lanes.append(.copy(stream))
+            } else {
+                let name = [stream.language, subtitleName(stream.codecName)].compactMap { $0 }.joined(separator: " ")
+                leftOut.append("\(position + 1): \(name)")
+            }
+        }
+        var notes: [String] = []
+        if !lanes.isEmpty { notes.append(lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept") }
+        if !leftOut.isEmpty {
+            let tracks = leftOut.count == 1 ? "subtitle track" : "\(leftOut.count) subtitle tracks"
+            notes.append("\(tracks) left out (\(leftOut.joined(separator: ", "))): \(carriedNote(format))")
+        }
+        return (lanes, notes)
+    }
+
+    /// Whether `format` carries subtitles in the codec FFmpeg calls `codec`, copied as they are.
+    static func accepts(_ format: OutputFormat, subtitleCodec codec: String) -> Bool {
+        switch format.muxer {
+        case .matroska: return ["subrip", "ass", "ssa", "webvtt", "hdmv_pgs_subtitle", "dvd_subtitle", "dvb_subtitle", "text"].contains(codec)
+        case .mp4, .mov: return codec == "mov_text"
+        case .webm: return codec == "webvtt"
+        default: return false
+        }
+    }
+
+    /// What `format` can carry, for the note on a subtitle track left out.
+    private static func carriedNote(_ format: OutputFormat) -> String {
+        switch format.muxer {
+        case .mp4, .mov: return "\(format.fileExtension.uppercased()) carries only mov_text subtitles; MKV keeps every kind"
+        case .webm: return "WebM carries only WebVTT subtitles; MKV keeps every kind"
+        case .matroska: return "Matroska has no place for this kind"
+        default: return "\(format.fileExtension.uppercased()) has no subtitles"
+        }
+    }
+
+    /// A subtitle codec as people know it (`SRT`, `PGS`), for notes.
+    private static func subtitleName(_ codec: String) -> String {
+        let names = ["subrip": "SRT", "ass": "ASS", "ssa": "SSA", "webvtt": "WebVTT", "hdmv_pgs_subtitle": "PGS",
+                     "dvd_subtitle": "VobSub", "dvb_subtitle": "DVB", "mov_text": "mov_text", "text": "text"]
+        return names[codec] ?? codec
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Subtitle tracks are kept where the output can carry them (issue 39): Matroska takes every
+/// kind, MP4 and MOV mov_text, WebM WebVTT; a track left out is named with the reason. Checked
+/// with ffprobe (codecs, languages, default flag) and ffmpeg (the cues' text and times).
+@Suite("Video subtitles", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+struct VideoSubtitleTests {
+    /// Codec, language and default flag of each subtitle stream of `path`.
+    static func subtitles(_ path: String) throws -> [String] {
+        let text = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
+            "-v", "error", "-select_streams", "s", "-show_entries", "stream=codec_name:stream_tags=language:stream_disposition=default",
+            "-of", "csv=p=0", path])
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// The cues of subtitle stream `index` of `path`, as SRT.
+    static func cues(_ path: String, _ index: Int) throws -> String {
+        try CLIRunner.toolOutput("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:\(index)", "-f", "srt", "-"])
+    }
+
+    @Test("MKV to MKV keeps the SRT, ASS and WebVTT tracks with their languages, default flag and cues")
+    func matroska() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let outcome = try await folder.run(["convert", "film.mkv", "--to", "mkv", "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("3 subtitle tracks kept"), "\(outcome.stderr)")
+        let source = folder.url.appendingPathComponent("film.mkv").path
+        let output = folder.url.appendingPathComponent("out/film.mkv").path
+        #expect(try Self.subtitles(output) == ["subrip,1,eng", "ass,0,fra", "webvtt,0,ger"])
+        for index in 0..<3 {
+            let cues = try Self.cues(output, index)
+            #expect(cues == (try Self.cues(source, index)) && !cues.isEmpty, "track \(index): \(cues)")
+        }
+        #expect(try Self.cues(output, 0).contains("00:00:01,221 --> 00:00:01,921\nGoodbye"))
+    }
+
+    @Test("send-to-windows keeps mov_text tracks with their languages; MP4 from MKV names the tracks it cannot carry")
+    func mp4() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mp4", as: "clip.mp4")
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let windows = try await folder.run(["send-to-windows", "clip.mp4", "-o", "win"])
+        #expect(windows.status == 0, "\(windows.stderr)")
+        #expect(try Self.subtitles(folder.url.appendingPathComponent("win/clip.mp4").path) == ["mov_text,1,eng", "mov_text,0,spa"], "as in the source")
+        let converted = try await folder.run(["convert", "film.mkv", "--to", "mp4"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("3 subtitle tracks left out (1: eng SRT, 2: fra ASS, 3: ger WebVTT): "
+            + "MP4 carries only mov_text subtitles; MKV keeps every kind"), "\(converted.stderr)")
+        #expect(try Self.subtitles(folder.url.appendingPathComponent("film.mp4").path) == [])
+    }
+
+    @Test("--subtitles drop and a cut leave the tracks out and say so")
+    func dropAndCut() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let dropped = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--subtitles", "drop", "-o", "dropped"])
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        #expect(dropped.stderr.contains("3 subtitle tracks left out (--subtitles drop)"), "\(dropped.stderr)")
+        #expect(try Self.subtitles(folder.url.appendingPathComponent("dropped/film.mkv").path) == [])
+        let cut = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--start", "1", "-o", "cut"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.contains("3 subtitle tracks left out of the cut"), "\(cut.stderr)")
+        let bad = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--subtitles", "some"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
+}
