@@ -81,8 +81,10 @@ final class FramePump {
                 continue
             }
             if index == primary {
+                if let shownEnd = Self.presentationEnd(packet, timeBase: timeBase) {
+                    reached.primary = max(reached.primary ?? shownEnd, shownEnd)
+                }
                 if let time {
-                    reached.primary = max(reached.primary ?? time, time)
                     if total > 0 { progress(min(max((time - plan.start) / total, 0), 1)) }
                     // Reordering never spans more than a second; past that the clip is complete.
                     if let end = plan.end, time > end + 1 {
@@ -131,6 +133,15 @@ extension FramePump {
         var anyStream: Double?
     }
 
+    /// Where `packet`'s frame stops being shown (seconds): its presentation time plus its
+    /// duration. With B-frames the last packet read is not the last frame shown, and at 1 fps
+    /// one frame is a second, so its decode time says little about where the clip ends.
+    static func presentationEnd(_ packet: Packet, timeBase: Rational) -> Double? {
+        let start = packet.pts != Packet.noTimestamp ? packet.pts : packet.dts
+        guard start != Packet.noTimestamp else { return nil }
+        return Double(start + max(0, packet.duration)) * timeBase.doubleValue
+    }
+
     /// Throws `input.truncated` when the file ended well before the duration its index
     /// announces: the end of the data is missing (a copy or download cut short), and converting
     /// what is there would silently drop the rest.
@@ -139,6 +150,14 @@ extension FramePump {
     /// (Matroska) the latest packet of any stream is held to the container's duration, so a video
     /// track that simply ends before its sound is not mistaken for a cut.
     private func checkComplete(_ reached: Reached, primary: Int) throws(ConvertError) {
+        // A fragmented MP4's header durations are not its length; its last box tells.
+        if demuxer.isISOBMFF, let ending = FragmentedMovie.ending(path: demuxer.path) {
+            guard ending == .whole else {
+                throw ConvertError(.input, code: .inputTruncated,
+                                   message: "\(demuxer.path) is incomplete: its last fragment is cut short.", path: demuxer.path)
+            }
+            return
+        }
         let expected: Double
         let last: Double
         if let own = demuxer.stream(primary).snapshot?.duration, own > 0 {

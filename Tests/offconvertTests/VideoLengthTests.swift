@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Clips whose headers do not say their length (issue 39): a fragmented MP4 whose durations are
+/// 0xFFFFFFFF ticks converts with every frame, one cut inside its fragments is refused as
+/// incomplete, and a 1 fps clip with B-frames is judged by when its last frame is shown, not
+/// decoded. Frame counts by ffprobe.
+@Suite("Video length from the frames", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+struct VideoLengthTests {
+    static func videoFrames(_ path: String) throws -> Int {
+        let text = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test("a fragmented MP4 whose header claims 143166 s and a 1 fps clip with B-frames convert with all their frames",
+          arguments: [("fragmented.mp4", 90), ("onefps-bframes.mp4", 12)])
+    func whole(_ name: String, _ frames: Int) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/\(name)", as: name)
+        for container in ["mkv", "mp4"] {
+            let outcome = try await folder.run(["convert", name, "--to", container, "-o", container],
+                                               environment: ["XDG_STATE_HOME": folder.state + "-" + container])
+            #expect(outcome.status == 0, "\(container): \(outcome.stderr)")
+            let stem = (name as NSString).deletingPathExtension
+            #expect(try Self.videoFrames(folder.url.appendingPathComponent("\(container)/\(stem).\(container)").path) == frames)
+        }
+        let windows = try await folder.run(["send-to-windows", name, "-o", "win"])
+        #expect(windows.status == 0, "\(windows.stderr)")
+    }
+
+    @Test("a fragmented MP4 cut inside its fragments is refused as incomplete, and nothing is written")
+    func cutShort() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/fragmented-cut.mp4", as: "rec.mp4")
+        let outcome = try await folder.run(["convert", "rec.mp4", "--to", "mkv"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("rec.mp4 is incomplete: its last fragment is cut short."), "\(outcome.stderr)")
+        #expect(folder.files() == ["rec.mp4"])
+        #expect(try folder.used() == 0)
+    }
+}
