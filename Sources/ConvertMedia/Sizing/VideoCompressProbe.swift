@@ -139,7 +139,8 @@ extension VideoCompressProbe {
         let format = OutputFormat.video(.mp4)
         let lane = try VideoPlanner.audioLane(media: media, format: format, path: path)
         if cut != nil, case .copy(let stream)? = lane {
-            return .audio(stream, VideoPlanner.audioEncoding(for: format, source: stream))
+            // The size planner budgets stereo sound.
+            return .audio(stream, VideoPlanner.audioEncoding(for: format, source: stream, maxChannels: 2))
         }
         return lane
     }

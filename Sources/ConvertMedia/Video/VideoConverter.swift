@@ -32,9 +32,16 @@ public enum VideoConverter {
         }
     }
 
+    /// Lossless codecs no output format takes as they are (ALAC in .m4a would need a muxer option).
+    static let losslessCodecs: Set<String> = [
+        "truehd", "mlp", "alac", "pcm_s24le", "pcm_s24be", "pcm_s32le", "pcm_s32be", "pcm_s16be", "pcm_f32le", "pcm_f32be",
+        "pcm_bluray", "pcm_dvd", "wavpack", "tta", "ape",
+    ]
+
     /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:)``
     /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
-    /// `.flac`, `.wav` for 16-bit PCM; nil when the sound needs encoding or cannot be read.
+    /// `.flac`, `.wav` for 16-bit PCM, `.flac` for other lossless sound (TrueHD, ALAC, deeper
+    /// PCM), which stays lossless; nil when the sound needs encoding or cannot be read.
     /// Reads the file's headers only, on the calling thread.
     public static func soundFormat(of input: String, track: AudioTrackChoice = .automatic) -> AudioFormat? {
         FFmpegLogging.configure()
@@ -53,7 +60,8 @@ public enum VideoConverter {
         case .opus: return .opus
         case .flac: return .flac
         case .pcmS16LE: return .wav
-        default: return nil
+        // Lossless sound stays lossless: TrueHD, MLP and PCM that WAV (16-bit) would cut become FLAC.
+        default: return losslessCodecs.contains(chosen.codecName) ? .flac : nil
         }
     }
 

@@ -175,6 +175,14 @@ final class CodecEncoder {
         if settings.globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
     }
 
+    /// The configured channel layout as FFmpeg names it (`stereo`, `5.1`), for the filter that
+    /// feeds the encoder: both then agree on the layout, not only on the count.
+    var channelLayoutName: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        _ = av_channel_layout_describe(&context.pointee.ch_layout, &buffer, buffer.count)
+        return String(nulTerminated: buffer)
+    }
+
     /// The time base of the encoder's frames and packets.
     var timeBase: Rational { Rational(context.pointee.time_base) }
     /// The frame rate it was configured with.

@@ -14,5 +14,8 @@ struct SampleFormat: Hashable, Sendable, CustomStringConvertible {
     /// FFmpeg's name (`fltp`, `s16`), nil for none or an unknown number.
     var name: String? { av_get_sample_fmt_name(avValue).map { String(cString: $0) } }
 
+    /// Bytes one sample takes (2 for `s16`, 4 for `s32` and `flt`), 0 for none.
+    var bytesPerSample: Int { Int(av_get_bytes_per_sample(avValue)) }
+
     var description: String { name ?? "sample format \(rawValue)" }
 }

@@ -6,7 +6,7 @@ struct AudioEncoding: Sendable, Equatable {
     var encoder: String
     /// Output sample rate; `nil` keeps the source's when the encoder accepts it.
     var sampleRate: Int32?
-    /// Output channel count (1 or 2; more is downmixed to stereo).
+    /// Output channel count, in FFmpeg's default layout for that many (5.1 for 6, 7.1 for 8).
     var channels: Int32
     /// Target bit rate in bits per second, for lossy encoders.
     var bitRate: Int64?

@@ -71,17 +71,21 @@ extension VideoPlanner {
     /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
     static func soundName(_ stream: StreamSnapshot) -> String {
         if stream.codecName.hasPrefix("pcm_") { return "PCM" }
-        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC",
+        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC", "truehd": "TrueHD",
                      "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag]
         return names[stream.codecName] ?? stream.codecName
     }
 
     /// The audio encoder for a container.
-    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot) -> AudioEncoding {
-        let channels: Int32 = source.channels == 1 ? 1 : 2
+    /// Surround sound keeps its channels (up to 7.1) in every format but MP3, which holds two;
+    /// `maxChannels` lowers that (a size target's sound budget is stereo).
+    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot, maxChannels: Int32 = 8) -> AudioEncoding {
+        let limit = min(maxChannels, format.muxer == .mp3 ? 2 : 8)
+        let channels = max(1, min(source.channels, limit))
         switch format.muxer {
         case .matroska, .webm, .opus:
-            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: channels == 1 ? 64_000 : 128_000)
+            let rate: Int64 = channels == 1 ? 64_000 : channels == 2 ? 128_000 : 48_000 * Int64(channels)
+            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: rate)
         case .mp3:
             return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: 192_000)
         case .flac:
@@ -89,8 +93,26 @@ extension VideoPlanner {
         case .wav:
             return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
         default:
-            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: channels == 1 ? 96_000 : 160_000)
+            let rate: Int64 = channels == 1 ? 96_000 : channels == 2 ? 160_000 : 64_000 * Int64(channels)
+            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: rate)
         }
+    }
+
+    /// "audio re-encoded", or for lossless sound written as FLAC "TrueHD sound kept lossless as FLAC".
+    static func reencodedNote(_ lane: LanePlan) -> String {
+        guard case .audio(let source, let encoding) = lane, encoding.encoder == "flac",
+            VideoConverter.losslessCodecs.contains(source.codecName) || source.codec == .flac
+        else { return "audio re-encoded" }
+        return "\(soundName(source)) sound kept lossless as FLAC"
+    }
+
+    /// "5.1 sound downmixed to stereo: MP3 holds two channels", for a lane that lost channels.
+    static func downmixNote(_ lane: LanePlan, format: OutputFormat) -> String? {
+        guard case .audio(let source, let encoding) = lane, source.channels > encoding.channels else { return nil }
+        let from = source.channelLayout ?? "\(source.channels)-channel"
+        let to = encoding.channels == 1 ? "mono" : encoding.channels == 2 ? "stereo" : "\(encoding.channels) channels"
+        let reason = format.muxer == .mp3 ? ": MP3 holds two channels" : ""
+        return "\(from) sound downmixed to \(to)\(reason)"
     }
 
     /// Plans an audio extraction.
@@ -133,7 +155,8 @@ extension VideoPlanner {
                 notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded")
             }
         } else {
-            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : "audio re-encoded")
+            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : reencodedNote(lanes[0]))
+            if let downmix = downmixNote(lanes[0], format: format) { notes.append(downmix) }
             notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
         }
         var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)

@@ -171,6 +171,7 @@ enum VideoPlanner {
             case .audio(_, let encoding): notes.append("audio re-encoded with \(encoding.encoder)")
             default: notes.append("audio copied without re-encoding")
             }
+            if let downmix = downmixNote(audio, format: format) { notes.append(downmix) }
         }
         return (lanes, notes)
     }

@@ -28,7 +28,11 @@ final class AudioLane: TranscodingLane {
         let rates = encoder.sampleRates
         var rate = encoding.sampleRate ?? source.sampleRate
         if !rates.isEmpty && !rates.contains(rate) { rate = rates.contains(48000) ? 48000 : rates[0] }
-        guard let sampleFormat = encoder.sampleFormats.first, rate > 0 else {
+        // The encoder's first format, or for a deeper source (24-bit TrueHD or PCM) one as deep:
+        // FLAC's first is s16, which would make a lossless copy lossy.
+        let formats = encoder.sampleFormats
+        let deep = source.sampleFormat.bytesPerSample > 2 ? formats.first { $0.bytesPerSample > 2 } : nil
+        guard let sampleFormat = deep ?? formats.first, rate > 0 else {
             throw ConvertError(.internal, code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
                                path: muxer.path)
         }
@@ -37,7 +41,7 @@ final class AudioLane: TranscodingLane {
         try encoder.open(options: [])
         let frameSize = encoder.acceptsVariableFrameSize ? 0 : encoder.frameSize
         let resample = "aresample=\(rate),aformat=sample_fmts=\(sampleFormat.name ?? "fltp")"
-            + ":channel_layouts=\(encoding.channels == 1 ? "mono" : "stereo")"
+            + ":channel_layouts=\(encoder.channelLayoutName)"
         graph = try FilterGraph(
             audio: .init(sampleRate: source.sampleRate, sampleFormatName: source.sampleFormat.name ?? "fltp",
                          channelLayout: source.channelLayout, timeBase: input.timeBase),
