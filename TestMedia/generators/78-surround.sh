@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Films' sound: surround and lossless.
+# Sound people keep: surround, lossless, covers.
 #   surround-eac3.mkv  H.264 + 5.1(side) E-AC-3 at 384 kb/s, as streaming rips and TV recordings carry it.
 #   truehd.mkv         H.264 + 5.1 TrueHD (24-bit lossless), as Blu-ray rips carry it.
 set -euo pipefail
@@ -10,3 +10,13 @@ noise() { echo "anoisesrc=d=2:c=pink:r=48000:a=0.1:seed=$1,aformat=channel_layou
 
 ff "${video[@]}" -f lavfi -i "$(noise 1)" -c:v libx264 -preset ultrafast -c:a eac3 -b:a 384k "${common[@]}" "$OUT/surround-eac3.mkv"
 ff "${video[@]}" -f lavfi -i "$(noise 2)" -c:v libx264 -preset ultrafast -c:a truehd -strict experimental "${common[@]}" "$OUT/truehd.mkv"
+
+# Music with cover art, as shops and rippers tag it.
+#   song-cover.mp3   MP3 with an ID3v2.3 APIC JPEG cover (320x320), title and artist.
+#   song-cover.flac  FLAC with a PNG PICTURE block (320x320).
+cover=(-f lavfi -i "testsrc2=size=320x320:rate=1:duration=1")
+tone=(-f lavfi -i "sine=frequency=440:sample_rate=44100:duration=2")
+ff "${tone[@]}" "${cover[@]}" -map 0:a -map 1:v -frames:v 1 -c:a libmp3lame -b:a 128k -c:v mjpeg -id3v2_version 3 \
+   -disposition:v attached_pic -metadata title=Song -metadata artist=Band -fflags +bitexact "$OUT/song-cover.mp3"
+ff "${tone[@]}" "${cover[@]}" -map 0:a -map 1:v -frames:v 1 -c:a flac -c:v png -disposition:v attached_pic \
+   -metadata title=Song -fflags +bitexact "$OUT/song-cover.flac"

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Surround and lossless sound (issue 39): 5.1 stays 5.1 in AAC (as ffmpeg's AAC encoder keeps
-/// it), MP3 downmixes to stereo and says so, and TrueHD becomes FLAC with every sample kept.
-/// Channels and layouts by ffprobe; samples compared through ffmpeg's decode.
-@Suite("Surround and lossless sound", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+/// Surround, lossless sound and cover art (issue 39): 5.1 stays 5.1 in AAC (as ffmpeg's AAC
+/// encoder keeps it), MP3 downmixes to stereo and says so, TrueHD becomes FLAC with every sample
+/// kept, and an MP3's or FLAC's cover stays with the sound. Checked by ffprobe and ffmpeg.
+@Suite("Surround and lossless sound, cover art", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
 struct SurroundAudioTests {
     /// Codec, channel count and layout of the first audio stream of `path`.
     static func sound(_ path: String) throws -> String {
@@ -46,5 +46,25 @@ struct SurroundAudioTests {
         let flac = folder.url.appendingPathComponent("disc.flac").path
         #expect(try Self.sound(flac).hasPrefix("flac,6,"))
         #expect(try Self.samples(flac) == (try Self.samples(folder.url.appendingPathComponent("disc.mkv").path)))
+    }
+
+    @Test("extract-audio keeps the cover art of an MP3 (APIC JPEG) and a FLAC (PNG), also into M4A, byte for byte",
+          arguments: [("song-cover.mp3", "mp3", "mjpeg"), ("song-cover.flac", "flac", "png"), ("song-cover.flac", "m4a", "png")])
+    func cover(_ name: String, _ target: String, _ codec: String) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/\(name)", as: name)
+        let outcome = try await folder.run(["extract-audio", name, "--to", target, "-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cover art kept"), "\(outcome.stderr)")
+        let output = folder.url.appendingPathComponent("out/song-cover.\(target)").path
+        let pictures = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
+            "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,width,height:stream_disposition=attached_pic",
+            "-of", "csv=p=0", output]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(pictures == "\(codec),320,320,1", "\(pictures)")
+        let picture = { (path: String) throws -> String in
+            try CLIRunner.toolOutput("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "md5", "-"])
+        }
+        #expect(try picture(output) == (try picture(folder.url.appendingPathComponent(name).path)))
     }
 }

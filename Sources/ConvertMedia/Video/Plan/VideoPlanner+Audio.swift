@@ -98,6 +98,21 @@ extension VideoPlanner {
         }
     }
 
+    /// The cover art (attached pictures: ID3 APIC, FLAC PICTURE, MP4 `covr`) copied where the
+    /// audio format holds it (MP3, FLAC, M4A take JPEG and PNG), or a note saying it was left out.
+    static func coverArt(media: MediaSnapshot, format: OutputFormat) -> (lanes: [LanePlan], notes: [String]) {
+        let pictures = media.streams.filter(\.isAttachedPicture)
+        guard !pictures.isEmpty else { return ([], []) }
+        let holds = [ContainerFormat.mp3, .flac, .ipod].contains(format.muxer)
+        let kept = holds ? pictures.filter { ["mjpeg", "png"].contains($0.codecName) } : []
+        var notes = kept.isEmpty ? [] : [kept.count == 1 ? "cover art kept" : "\(kept.count) pictures kept"]
+        if kept.count < pictures.count {
+            let reason = holds ? "not JPEG or PNG" : "\(format.fileExtension.uppercased()) has no place for it"
+            notes.append("cover art left out: \(reason)")
+        }
+        return (kept.map { .copy($0) }, notes)
+    }
+
     /// "audio re-encoded", or for lossless sound written as FLAC "TrueHD sound kept lossless as FLAC".
     static func reencodedNote(_ lane: LanePlan) -> String {
         guard case .audio(let source, let encoding) = lane, encoding.encoder == "flac",
@@ -159,6 +174,9 @@ extension VideoPlanner {
             if let downmix = downmixNote(lanes[0], format: format) { notes.append(downmix) }
             notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
         }
+        let covers = coverArt(media: media, format: format)
+        lanes += covers.lanes
+        notes += covers.notes
         var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
         if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
