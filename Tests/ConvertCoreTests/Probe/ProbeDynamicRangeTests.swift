@@ -66,6 +66,14 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/hdr10plus.mp4", expected: "hdr10"),
         .init(file: "generated/motion-clip.mp4", expected: "sdr"),
         .init(file: "generated/motion-located-clip.mp4", expected: "sdr"),
+        .init(file: "video/sample_with_chapters.mp4", expected: "sdr"),
+        .init(file: "generated/subtitles.mkv", expected: "sdr"),
+        .init(file: "generated/subtitles.mp4", expected: "sdr"),
+        .init(file: "generated/fragmented.mp4", expected: "sdr"),
+        .init(file: "generated/fragmented-cut.mp4", expected: "sdr"),
+        .init(file: "generated/onefps-bframes.mp4", expected: "sdr"),
+        .init(file: "generated/surround-eac3.mkv", expected: "sdr"),
+        .init(file: "generated/truehd.mkv", expected: "sdr"),
     ]
 }
 
