@@ -25,7 +25,7 @@ package enum MediaWork: String, CaseIterable, Sendable {
     case livePhoto = "live-photo"
     /// `heic-to-jpg --live`: the photos and their motion.
     case heicToJpgLive = "heic-to-jpg"
-    /// `convert --to mp4|mov|mkv|webm`.
+    /// `convert --to mp4|mov|mkv|webm`, or to a sound format (`mp3`, `m4a`, `opus`, `flac`, `wav`).
     case convertVideo = "convert"
 
     /// The command whose work this is.

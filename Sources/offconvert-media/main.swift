@@ -19,10 +19,7 @@ MediaRunners.install { work, arguments, console in
     case .capabilities: try await CapabilitiesCommand.runWithEngine(arguments, console: console)
     case .livePhoto: try await LivePhotoCommand.runWithEngine(arguments, console: console)
     case .heicToJpgLive: try await HeicToJpgCommand.runWithEngine(arguments, console: console)
-    case .convertVideo:
-        // Only the video half of `convert` comes here (ConvertCommand runs photos itself).
-        try await VideoConvertCommand.runWithEngine(
-            arguments, container: VideoContainer(rawValue: (try arguments.value(ConvertCommand.target))?.lowercased() ?? "") ?? .mp4, console: console)
+    case .convertVideo: try await ConvertCommand.runWithEngine(arguments, console: console)
     }
 }
 FFmpegLogging.quietEncodersEnvironment()

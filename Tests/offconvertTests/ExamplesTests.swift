@@ -36,6 +36,7 @@ struct ExamplesTests {
         "mov": ["generated/iphone-like.mov", "generated/location-keys.mov"],
         "mp4": ["video/motion.mov", "video/bikes.mp4"],
         "mkv": ["generated/sdr-h264.mkv"],
+        "flac": ["generated/song-cover.flac"],
         // A Pixel motion photo's `PXL_….MP.jpg`: motion photos, not any JPEG.
         "mp.jpg": ["generated/motion-google.MP.jpg", "generated/motion-samsung.jpg"],
     ]

@@ -26,7 +26,7 @@ package enum Catalogue {
     /// The photo formats offconvert writes, by `--to` name.
     static let photoTargets: [String] = PhotoFormat.allCases.filter(isWritable).map(\.fileExtension)
     /// Every `convert --to` value.
-    static let allTargets: [String] = photoTargets + VideoContainer.allCases.map(\.rawValue)
+    static let allTargets: [String] = photoTargets + VideoContainer.allCases.map(\.rawValue) + AudioFormat.allCases.map(\.fileExtension)
 
     /// Photo inputs (read by content), by short name.
     static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
@@ -98,6 +98,9 @@ package enum Catalogue {
         for format in AudioFormat.allCases {
             outputs.append(Output(target: format.fileExtension, inputKind: .video, command: ExtractAudioCommand.spec.name,
                                   usesTo: format != .m4a, options: own(ExtractAudioCommand.spec)))
+            // A song or a voice memo to another sound format: the same work as extract-audio.
+            outputs.append(Output(target: format.fileExtension, inputKind: .video, command: ConvertCommand.spec.name,
+                                  usesTo: true, options: own(ExtractAudioCommand.spec)))
         }
         return outputs
     }()

@@ -6,8 +6,9 @@ package enum ConvertCommand: Command {
     /// `--to`: the target format's name, as typed (``Catalogue`` reads it).
     package static let target = Option.text(
         "to", short: "t", value: "format",
-        help: "Output format: \(Catalogue.photoTargets.joined(separator: ", ")) (photos) or "
-            + "\(VideoContainer.allCases.map(\.rawValue).joined(separator: ", ")) (videos).")
+        help: "Output format: \(Catalogue.photoTargets.joined(separator: ", ")) (photos), "
+            + "\(VideoContainer.allCases.map(\.rawValue).joined(separator: ", ")) (videos) or "
+            + "\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")) (sound).")
     /// `--lossless`.
     package static let lossless = Flag(
         "lossless",
@@ -33,13 +34,15 @@ package enum ConvertCommand: Command {
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \
             without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \
-            HDR tone mapped to SDR. Keeps the video and the first sound track only.
+            HDR tone mapped to SDR. Keeps the video, the first sound track, subtitles and chapters.
+            Sound (--to mp3|m4a|opus|flac|wav), from a song, a voice memo or a video: as \
+            extract-audio does, with its cover art and tags.
             'offconvert formats' lists which options apply to which target.
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos or videos to convert.")],
         options: mergedOptions,
         examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
-                   "convert clip.mp4 --to webm --codec av1 --max-height 720"])
+                   "convert clip.mp4 --to webm --codec av1 --max-height 720", "convert song.flac --to mp3"])
 
     /// `--to`, the photo options, the video-only ones (an option both engines take is listed
     /// once), then the batch options.
@@ -57,7 +60,7 @@ package enum ConvertCommand: Command {
         }
         let output = try Catalogue.convertOutput(target)
         try Catalogue.validate(arguments, for: output)
-        if VideoContainer(rawValue: target) != nil {
+        if VideoContainer(rawValue: target) != nil || AudioFormat(rawValue: target) != nil {
             return try await MediaRunners.run(.convertVideo, arguments, console: console)
         }
         guard let format = Catalogue.photoFormat(target) else {

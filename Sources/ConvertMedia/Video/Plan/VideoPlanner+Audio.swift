@@ -107,7 +107,8 @@ extension VideoPlanner {
         let kept = holds ? pictures.filter { ["mjpeg", "png"].contains($0.codecName) } : []
         var notes = kept.isEmpty ? [] : [kept.count == 1 ? "cover art kept" : "\(kept.count) pictures kept"]
         if kept.count < pictures.count {
-            let reason = holds ? "not JPEG or PNG" : "\(format.fileExtension.uppercased()) has no place for it"
+            let name = format.muxer == .opus ? "Opus" : format.fileExtension.uppercased()
+            let reason = holds ? "not JPEG or PNG" : "\(name) has no place for it"
             notes.append("cover art left out: \(reason)")
         }
         return (kept.map { .copy($0) }, notes)

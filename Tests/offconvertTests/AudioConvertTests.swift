@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// Sound files are inputs too (issue 39): `convert song.flac --to mp3` and the other sound
+/// formats, with tags and cover art kept, from a song or from a clip, in one batch. Checked by ffprobe.
+@Suite("Converting sound", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
+struct AudioConvertTests {
+    /// The codecs of `path`'s streams, then its title tag (the file's, or in Ogg the stream's).
+    static func streams(_ path: String) throws -> String {
+        let json = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
+            "-v", "error", "-show_entries", "stream=codec_name:stream_tags=title:format_tags=title", "-of", "json", path,
+        ])
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let streams = object?["streams"] as? [[String: Any]] ?? []
+        let titles = [(object?["format"] as? [String: Any])?["tags"]] + streams.map { $0["tags"] }
+        let title = titles.compactMap { ($0 as? [String: String])?["title"] }.first ?? "untitled"
+        return (streams.compactMap { $0["codec_name"] as? String } + [title]).joined(separator: " ")
+    }
+
+    @Test("convert --to mp3, flac, m4a and opus from a FLAC or an MP3 keep the title, and the cover where the format holds one",
+          arguments: [("song-cover.flac", "mp3", "mp3 png Song"), ("song-cover.mp3", "flac", "flac mjpeg Song"),
+                      ("song-cover.flac", "m4a", "aac png Song"), ("song-cover.mp3", "opus", "opus Song")])
+    func song(_ name: String, _ target: String, _ expected: String) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/\(name)", as: name)
+        let outcome = try await folder.run(["convert", name, "--to", target])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let output = folder.url.appendingPathComponent("song-cover.\(target)").path
+        #expect(try Self.streams(output) == expected)
+    }
+
+    @Test("convert * --to mp3 over a folder with a song and a clip converts both; a photo is set aside with a line")
+    func batch() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/song-cover.flac", as: "a song.flac")
+        try folder.add("video/sample.mp4", as: "clip.mp4")
+        try folder.add("photos/DSCN0010.jpg", as: "photo.jpg")
+        let outcome = try await folder.run(["convert"] + (try folder.star()) + ["--to", "mp3"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("2 done"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("photo.jpg"), "\(outcome.stderr)")
+        #expect(folder.files().filter { $0.hasSuffix(".mp3") } == ["a song.mp3", "clip.mp3"])
+    }
+}
