@@ -43,4 +43,18 @@ struct AudioConvertTests {
         #expect(outcome.stderr.contains("photo.jpg"), "\(outcome.stderr)")
         #expect(folder.files().filter { $0.hasSuffix(".mp3") } == ["a song.mp3", "clip.mp3"])
     }
+
+    @Test("info shows a song's cover as a cover, not as a 90000 fps video; --json marks it")
+    func coverInInfo() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/song-cover.flac", as: "song.flac")
+        let info = try await folder.run(["info", "song.flac"])
+        #expect(info.stdout.contains("  #1 cover   png, 320x320\n") || info.stdout.hasSuffix("  #1 cover   png, 320x320"), "\(info.stdout)")
+        #expect(!info.stdout.contains("fps"), "\(info.stdout)")
+        let json = try await folder.run(["info", "song.flac", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let tracks = (object?["container"] as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
+        #expect(tracks.count == 2 && tracks[1]["coverArt"] as? Bool == true && tracks[0]["coverArt"] == nil, "\(json.stdout)")
+    }
 }

@@ -35,6 +35,8 @@ struct VideoSubtitleTests {
             #expect(cues == (try Self.cues(source, index)) && !cues.isEmpty, "track \(index): \(cues)")
         }
         #expect(try Self.cues(output, 0).contains("00:00:01,221 --> 00:00:01,921\nGoodbye"))
+        let info = try await folder.run(["info", "out/film.mkv"])
+        #expect(info.stdout.contains("  #2 subtitle subrip, eng"), "\(info.stdout)")
     }
 
     @Test("send-to-windows keeps mov_text tracks with their languages; MP4 from MKV names the tracks it cannot carry")

@@ -41,6 +41,7 @@ struct ContainerProber {
             codecTag: entry?.format.description ?? tag, decoderAvailable: known && snapshot.decodable,
             handler: boxes?.handler?.description, profile: snapshot.profileName, language: snapshot.language,
             bitRate: snapshot.bitRate, durationSeconds: snapshot.duration)
+        if stream.isAttachedPicture { track.coverArt = true }
         switch track.kind {
         case .video:
             track.video = video(snapshot, stream: stream, entry: entry, name: "track \(index)", warnings: &warnings)

@@ -238,6 +238,7 @@ public struct TrackKind: Hashable, Sendable, Codable, CustomStringConvertible {
 ///   "codecTag": "hvc1",       // the fourcc/sample entry as stored; optional
 ///   "decoderAvailable": true, // whether this build of FFmpeg can decode it
 ///   "handler": "vide",        // MP4/MOV handler type (vide soun meta tmcd text ...); optional
+///   "coverArt": true,         // an attached picture (a song's cover), not a movie; optional
 ///   "profile": "Main 10",     // optional
 ///   "language": "eng",        // ISO 639-2, optional ("und" is omitted)
 ///   "bitRate": 1000000,       // bits per second, optional
@@ -274,6 +275,9 @@ public struct TrackInfo: Sendable, Codable, Hashable {
     public var video: VideoTrackInfo?
     /// Audio details, for audio tracks.
     public var audio: AudioTrackInfo?
+    /// True for cover art (an attached picture: ID3 APIC, FLAC PICTURE, MP4 `covr`), which is a
+    /// video track to FFmpeg but a single picture; absent otherwise.
+    public var coverArt: Bool?
 
     /// Creates a track description.
     public init(
@@ -298,7 +302,7 @@ public struct TrackInfo: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case index, trackID, kind, codec, codecTag, decoderAvailable, handler, profile, language, bitRate
-        case durationSeconds, video, audio
+        case durationSeconds, video, audio, coverArt
     }
 }
 

@@ -133,6 +133,10 @@ enum InfoFormatter {
         var parts = [codec]
         if !track.decoderAvailable { parts.append("no decoder") }
         var detail: [String] = []
+        if track.coverArt == true, let video = track.video {
+            // One picture: no frame rate, colour or dynamic range to speak of.
+            return ["  #\(track.index) cover   \(codec), \(video.width)x\(video.height)".terminalSafe]
+        }
         if let video = track.video {
             var size = "\(video.width)x\(video.height)"
             if video.rotation != 0 { size += " rotated \(video.rotation)°" }
@@ -154,7 +158,9 @@ enum InfoFormatter {
         }
         if let language = track.language { parts.append(language) }
         if let handler = track.handler, track.kind != .video && track.kind != .audio { parts.append("handler \(handler)") }
-        let head = "  #\(track.index) \(track.kind.name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+        // "subtitle" fills the column: it still gets its space.
+        let name = track.kind.name
+        let head = "  #\(track.index) \(name.count >= 8 ? name + " " : name.padding(toLength: 8, withPad: " ", startingAt: 0))"
         return ["\(head)\(parts.joined(separator: ", ").terminalSafe)"]
             + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
     }
