@@ -57,4 +57,22 @@ struct AudioConvertTests {
         let tracks = (object?["container"] as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
         #expect(tracks.count == 2 && tracks[1]["coverArt"] as? Bool == true && tracks[0]["coverArt"] == nil, "\(json.stdout)")
     }
+
+    @Test("video commands set sound files aside with one line each (MP3, FLAC, Opus, M4A) and convert the clip; exit 0")
+    func setAside() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/song-cover.flac", as: "a.flac")
+        try folder.add("generated/song-cover.mp3", as: "b.mp3")
+        try folder.add("video/sample.mp4", as: "clip.mp4")
+        #expect(try await folder.run(["convert", "a.flac", "--to", "opus"]).status == 0)
+        #expect(try await folder.run(["convert", "b.mp3", "--to", "m4a"]).status == 0)
+        let outcome = try await folder.run(["send-to-windows"] + (try folder.star()) + ["-o", "win"],
+                                           environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for name in ["a.flac", "a.opus", "b.mp3", "b.m4a"] {
+            #expect(outcome.stderr.contains("\(name): skipped, a sound file, not a video ('convert --to mp3' converts it)"), "\(outcome.stderr)")
+        }
+        #expect(outcome.stderr.contains("1 done"), "\(outcome.stderr)")
+    }
 }

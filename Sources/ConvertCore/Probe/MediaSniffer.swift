@@ -98,7 +98,7 @@ package enum MediaSniffer {
 
 extension Collection where Element == UInt8 {
     /// Whether `needle` occurs anywhere in this collection.
-    func windows(of needle: [UInt8]) -> Bool {
+    package func windows(of needle: [UInt8]) -> Bool {
         let bytes = Array(self)
         guard bytes.count >= needle.count, !needle.isEmpty else { return false }
         return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }

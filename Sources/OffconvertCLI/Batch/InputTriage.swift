@@ -20,6 +20,8 @@ package enum InputTriage {
     package enum Accepts: Sendable {
         case photos
         case videos
+        /// Videos and sound files (`extract-audio`, `convert --to mp3`).
+        case sound
         /// Photos and videos alike (`strip-location`).
         case media
         /// Every input as given: no sorting (a batch of a library user's own kind of work).
@@ -40,6 +42,8 @@ package enum InputTriage {
     package enum Content: Equatable, Sendable {
         case photo
         case video
+        /// A song, a voice memo, a podcast: sound without a picture track.
+        case sound
         case sidecar
         case text
         case empty
@@ -105,9 +109,15 @@ package enum InputTriage {
             return SetAside(path: input, reason: "a text file, not a photo or video", silent: false)
         case (.video, .photos):
             return SetAside(path: input, reason: "a video, not a photo", silent: false)
+        case (.sound, .photos):
+            return SetAside(path: input, reason: "a sound file, not a photo", silent: false)
+        case (.sound, .videos):
+            return SetAside(path: input, reason: "a sound file, not a video ('convert --to mp3' converts it)", silent: false)
         // An animated GIF or APNG is a silent clip to a video command ("make this GIF an MP4").
         case (.photo, .videos) where !AnimationSummary.playsAsVideo(path: input):
             return SetAside(path: input, reason: "a photo, not a video", silent: false)
+        case (.photo, .sound) where !AnimationSummary.playsAsVideo(path: input):
+            return SetAside(path: input, reason: "a photo, not a video or sound", silent: false)
         // A name that is not there (a typo, `-q 5` meant as a quality) fails as missing, never
         // passes as "not a photo" with exit 0.
         case (.unknown, .photos) where !photoExtensions.contains(PathText.fileExtension(input).lowercased()) && FileStamp.of(input) != nil:
@@ -128,8 +138,9 @@ package enum InputTriage {
         if head.isEmpty { return .empty }
         switch MediaSniffer.kind(of: head) {
         case .image: return .photo
-        case .isoMedia, .matroska: return .video
-        case .other: return isText(Array(head)) ? .text : .unknown
+        case .isoMedia: return isSound(Array(head)) ? .sound : .video
+        case .matroska: return .video
+        case .other: return isSound(Array(head)) ? .sound : isText(Array(head)) ? .text : .unknown
         }
     }
 
@@ -137,6 +148,21 @@ package enum InputTriage {
     private static func isAlready(_ path: String, in format: ImageFormat) -> Bool {
         guard let head = RawFile.head(of: path, count: 64) else { return false }
         return MediaSniffer.kind(of: head) == .image(format)
+    }
+
+    /// Whether `head` starts a sound file: ID3-tagged or bare MPEG audio (MP3), FLAC, WAVE, Ogg
+    /// Opus or Vorbis, or an MPEG-4 file branded as audio (`M4A `, `M4B `, `M4P `: iTunes, voice
+    /// memos, audiobooks).
+    static func isSound(_ head: [UInt8]) -> Bool {
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            let bytes = Array(text.utf8)
+            return head.count >= offset + bytes.count && Array(head[offset..<(offset + bytes.count)]) == bytes
+        }
+        if starts("ID3") || starts("fLaC") || (starts("RIFF") && starts("WAVE", at: 8)) { return true }
+        if starts("ftyp", at: 4) { return ["M4A ", "M4B ", "M4P "].contains { starts($0, at: 8) } }
+        if starts("OggS") { return head.windows(of: Array("OpusHead".utf8)) || head.windows(of: [1] + Array("vorbis".utf8)) }
+        // An MPEG audio frame: 11 sync bits, then a layer that is not "reserved".
+        return head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0 && head[1] & 0x06 != 0
     }
 
     /// Whether `head` reads as text: valid UTF-8 without control characters other than tab,

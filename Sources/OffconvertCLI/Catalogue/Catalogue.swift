@@ -133,8 +133,10 @@ package enum Catalogue {
     /// Refuses a command line none of whose inputs is of `kind` (photos for a photo command),
     /// naming what the first such input can become. When some inputs are of `kind`, the others
     /// are set aside one by one by the batch (see ``InputTriage``) and the rest converted.
-    package static func requireInputs(_ inputs: [String], kind: MediaKind, target: String) throws(UsageError) {
-        let accepts: InputTriage.Accepts = kind == .photo ? .photos : .videos
+    package static func requireInputs(
+        _ inputs: [String], kind: MediaKind, target: String, accepts given: InputTriage.Accepts? = nil
+    ) throws(UsageError) {
+        let accepts: InputTriage.Accepts = given ?? (kind == .photo ? .photos : .videos)
         let sorted = InputTriage.sort(inputs, accepts: accepts)
         guard sorted.convert.isEmpty else { return }
         let wanted = kind == .photo ? "photo" : "video"

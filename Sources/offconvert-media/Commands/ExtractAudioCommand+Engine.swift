@@ -23,7 +23,7 @@ extension ExtractAudioCommand {
             identity: ["to=\(asked?.rawValue ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
                        "duration=\(duration ?? -1)"],
             outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
-            extensionFor: { format($0).fileExtension }
+            extensionFor: { format($0).fileExtension }, accepts: .sound
         ) { input, output in
             var request = AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation, output: output)
             request.audioTrack = track

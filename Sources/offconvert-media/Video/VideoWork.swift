@@ -32,18 +32,18 @@ enum VideoWork {
     static func run(
         command: String, identity: [String], outputExtension: String, arguments: ParsedArguments, console: Console,
         cost: @escaping @Sendable (String) async -> Int64 = { await VideoWork.cost(of: $0) },
-        extensionFor: (@Sendable (_ input: String) -> String)? = nil,
+        extensionFor: (@Sendable (_ input: String) -> String)? = nil, accepts: InputTriage.Accepts = .videos,
         makeJob: @escaping @Sendable (_ input: String, _ output: OutputLocation) -> ConversionJob
     ) async throws(UsageError) -> Int32 {
         let options = try BatchOptions.parse(arguments)
-        try Catalogue.requireInputs(options.inputs, kind: .video, target: outputExtension)
+        try Catalogue.requireInputs(options.inputs, kind: .video, target: outputExtension, accepts: accepts)
         var work = BatchWork(
             command: command, identity: identity, outputExtension: extensionFor ?? { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
                 let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
                 return try await job.result(onProgress: progress)
             })
-        work.accepts = .videos
+        work.accepts = accepts
         work.check = { input in await mediaProblem(input) }
         return await BatchRunner.run(work, options: options, console: console)
     }
