@@ -262,4 +262,21 @@ struct PrivacyCommandsTests {
         let kept = try await finished(["compress", "--target", "10MB", "--keep-location"], into: "kept")
         #expect(kept.location == "kept" && kept.notes.contains("location kept"), "\(kept.notes)")
     }
+
+    @Test("strip-location on a Matroska file without a location tag says none was found and writes nothing; one with a tag is refused")
+    func matroskaWithoutLocation() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let outcome = try await folder.run(["strip-location", "film.mkv"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("film.mkv: no location found; nothing written"), "\(outcome.stderr)")
+        #expect(folder.files() == ["film.mkv"])
+        _ = try CLIRunner.toolOutput("/usr/bin/ffmpeg", ["-v", "error", "-i", folder.url.appendingPathComponent("film.mkv").path,
+                                                         "-map", "0", "-c", "copy", "-metadata", "location=+40.6892-074.0445/",
+                                                         folder.url.appendingPathComponent("placed.mkv").path])
+        let placed = try await folder.run(["strip-location", "placed.mkv"])
+        #expect(placed.status == 1)
+        #expect(placed.stderr.contains("removing a location from Matroska files is not supported"), "\(placed.stderr)")
+    }
 }

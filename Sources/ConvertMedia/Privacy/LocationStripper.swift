@@ -76,6 +76,16 @@ public enum LocationStripper {
 
     /// The location boxes of the MP4 inside a motion photo, edited like any movie's: the same
     /// length, so the still and every video sample stay where they are.
+    /// Whether any container, stream or chapter tag of the file at `path` could hold a place
+    /// (`location`, `©xyz`, GPS keys); true when the file cannot be read, so it is never said
+    /// to have none.
+    static func tagsMayHoldLocation(path: String) -> Bool {
+        guard let demuxer = try? Demuxer(path: path) else { return true }
+        let keys = demuxer.metadata.map(\.key) + (0..<demuxer.streamCount).flatMap { demuxer.stream($0).metadata.map(\.key) }
+            + demuxer.chapters.flatMap { $0.tags.map(\.key) }
+        return keys.contains(where: Metadata.isLocation)
+    }
+
     static func addMotionVideo(_ data: [UInt8], path: String, to edit: inout Edit) throws(ConvertError) {
         guard let range = MotionPhoto.find(in: data)?.video else { return }
         let video = try MovieLocation.edit(source: MemoryByteSource(bytes: Array(data[range])), path: path)
@@ -122,6 +132,12 @@ public enum LocationStripper {
             // Neither has anywhere to keep a location: nothing to remove.
             edit = Edit()
         default:
+            // A Matroska, WebM or AVI file with no tag that could hold a place has nothing to
+            // remove; one that has such a tag cannot be edited here, and is refused.
+            guard before.location.present || Self.tagsMayHoldLocation(path: path) else {
+                edit = Edit()
+                break
+            }
             throw ConvertError(
                 .unsupported, code: .privacyUnsupportedFormat,
                 message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)

@@ -205,18 +205,25 @@ struct LocationStripperTests {
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 
-    @Test("formats without an editor and playlists are refused, nothing is written")
+    @Test("formats without an editor and playlists are refused, nothing is written; a Matroska file without a location tag has none")
     func refused() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (input, code) in [(Fixtures.generated("sdr-h264.mkv"), ConvertError.Code.privacyUnsupportedFormat),
+        let none = try await LocationStripper.strip(StripLocationRequest(
+            input: Fixtures.generated("sdr-h264.mkv"), destination: folder.appendingPathComponent("none.mkv").path)).result()
+        #expect(none.outputs.isEmpty && none.notes == ["no location found; nothing written"], "\(none)")
+        let located = folder.appendingPathComponent("located.mkv").path
+        let made = try MediaTool.run("ffmpeg", ["-v", "error", "-i", Fixtures.generated("sdr-h264.mkv"), "-c", "copy",
+                                                "-metadata", "location=+40.6892-074.0445/", located])
+        #expect(made.status == 0, "\(made.errors)")
+        for (input, code) in [(located, ConvertError.Code.privacyUnsupportedFormat),
                               (Fixtures.generated("playlist.mp4"), .inputCorrupt)] {
             let destination = folder.appendingPathComponent("out").path
             await expectConvertError(code) {
                 try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
             }
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["located.mkv"])
     }
 
     @Test("FFmpeg opens no playlist or list: a file named .mp4 or .m3u8 that lists others is not media")

@@ -256,6 +256,8 @@ final class Demuxer {
         var isVideo: Bool { pointer.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
         /// Whether the stream is cover art (an attached picture), never the movie.
         var isAttachedPicture: Bool { pointer.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+        /// The stream's metadata tags, in order.
+        var metadata: [(key: String, value: String)] { Metadata.entries(pointer.pointee.metadata) }
         /// The codec.
         var codec: CodecID { CodecID(rawValue: pointer.pointee.codecpar?.pointee.codec_id.rawValue ?? 0) }
         /// The codec's out-of-band set-up bytes (an `avcC`/`hvcC` record), empty when none.
