@@ -156,6 +156,9 @@ extension VideoCompressProbe {
             return .copyable(payloadBytes: payload.bytes, packetCount: payload.packets, channels: Int(stream.channels))
         case .audio(let stream, _), .video(let stream, _):
             return .needsEncoding(channels: Int(max(stream.channels, 1)), sampleRate: Int(max(stream.sampleRate, 8000)))
+        case .subtitle:
+            // The sound lane is never a subtitle one.
+            return .none
         }
     }
 

@@ -25,7 +25,7 @@ package enum VideoOptions {
     package static let allAudio = Flag("all-audio", help: "Keep every audio track.")
     /// `--subtitles`.
     package static let subtitles = Option<SubtitleChoice>.choice(
-        "subtitles", help: "Keep the subtitle tracks the output can carry (MKV: every kind; MP4, MOV: mov_text; WebM: WebVTT), or drop them.",
+        "subtitles", help: "Keep the subtitle tracks the output can carry (MKV: every kind; MP4, MOV: text, as mov_text; WebM: WebVTT), or drop them.",
         default: .keep)
     /// `--crf`.
     package static let crf = Option.integer("crf", in: 0...63, help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode.")

@@ -51,6 +51,18 @@ final class CodecDecoder {
         try FFmpeg.check(avcodec_open2(context, codec, nil), "open the decoder", path: path, category: .unsupported)
     }
 
+    /// Decodes one subtitle packet; nil when it holds no cue or is damaged.
+    func decodeSubtitle(_ packet: Packet) -> DecodedSubtitle? {
+        DecodedSubtitle.decode(packet, with: context)
+    }
+
+    /// The ASS header a text subtitle decoder made (styles, play size), which a text subtitle
+    /// encoder needs; empty for others.
+    var subtitleHeader: [UInt8] {
+        guard let header = context.pointee.subtitle_header, context.pointee.subtitle_header_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: header, count: Int(context.pointee.subtitle_header_size)))
+    }
+
     /// What the decoder says about its pictures before the first is decoded (from the stream
     /// parameters).
     struct VideoParameters {

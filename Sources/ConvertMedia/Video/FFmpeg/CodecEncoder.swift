@@ -183,6 +183,30 @@ final class CodecEncoder {
         return String(nulTerminated: buffer)
     }
 
+    /// Sets a text subtitle encoder's time base and the ASS header its decoder made, before
+    /// ``open(options:)``.
+    func configure(subtitleTimeBase timeBase: Rational, header: [UInt8]) throws(ConvertError) {
+        context.pointee.time_base = timeBase.av
+        guard !header.isEmpty else { return }
+        // The encoder frees it with the context; one more byte keeps it a C string.
+        guard let copy = av_mallocz(header.count + 1)?.bindMemory(to: UInt8.self, capacity: header.count + 1) else {
+            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
+        }
+        header.withUnsafeBufferPointer { copy.update(from: $0.baseAddress!, count: header.count) }
+        context.pointee.subtitle_header = copy
+        context.pointee.subtitle_header_size = Int32(header.count)
+    }
+
+    /// Encodes one decoded subtitle; nil when the encoder cannot write it (a picture cue for a
+    /// text format, say).
+    func encode(_ subtitle: DecodedSubtitle) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let size = subtitle.withUnsafeSubtitle { cue in
+            buffer.withUnsafeMutableBufferPointer { avcodec_encode_subtitle(context, $0.baseAddress, Int32($0.count), cue) }
+        }
+        return size > 0 ? Array(buffer.prefix(Int(size))) : nil
+    }
+
     /// The time base of the encoder's frames and packets.
     var timeBase: Rational { Rational(context.pointee.time_base) }
     /// The frame rate it was configured with.

@@ -8,10 +8,12 @@ enum LanePlan: Sendable, Equatable {
     case video(StreamSnapshot, VideoEncoding)
     /// Decoded, resampled and re-encoded as audio.
     case audio(StreamSnapshot, AudioEncoding)
+    /// Text subtitles (SRT, ASS, WebVTT) written again as MP4's `mov_text`.
+    case subtitle(StreamSnapshot)
 
     var stream: StreamSnapshot {
         switch self {
-        case .copy(let stream), .video(let stream, _), .audio(let stream, _): return stream
+        case .copy(let stream), .video(let stream, _), .audio(let stream, _), .subtitle(let stream): return stream
         }
     }
 

@@ -1,8 +1,8 @@
 import ConvertCore
 
 extension VideoPlanner {
-    /// The subtitle tracks kept (copied: each container takes the codecs it can carry) and a note
-    /// for each one left out, saying why.
+    /// The subtitle tracks kept (copied where the container takes the codec; text subtitles
+    /// written again as `mov_text` for MP4 and MOV) and a note on those left out, saying why.
     static func subtitlePlan(
         _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
     ) -> (lanes: [LanePlan], notes: [String]) {
@@ -17,19 +17,28 @@ extension VideoPlanner {
         for (position, stream) in streams.enumerated() {
             if accepts(format, subtitleCodec: stream.codecName) {
                 lanes.append(.copy(stream))
+            } else if format.isISOBMFF && textCodecs.contains(stream.codecName) && stream.decodable {
+                lanes.append(.subtitle(stream))
             } else {
                 let name = [stream.language, subtitleName(stream.codecName)].compactMap { $0 }.joined(separator: " ")
                 leftOut.append("\(position + 1): \(name)")
             }
         }
         var notes: [String] = []
-        if !lanes.isEmpty { notes.append(lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept") }
+        if !lanes.isEmpty {
+            let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
+            let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"
+            notes.append(converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)")
+        }
         if !leftOut.isEmpty {
             let tracks = leftOut.count == 1 ? "subtitle track" : "\(leftOut.count) subtitle tracks"
             notes.append("\(tracks) left out (\(leftOut.joined(separator: ", "))): \(carriedNote(format))")
         }
         return (lanes, notes)
     }
+
+    /// Text subtitle codecs that become `mov_text` in MP4 and MOV.
+    static let textCodecs: Set<String> = ["subrip", "ass", "ssa", "webvtt", "text"]
 
     /// Whether `format` carries subtitles in the codec FFmpeg calls `codec`, copied as they are.
     static func accepts(_ format: OutputFormat, subtitleCodec codec: String) -> Bool {
@@ -44,7 +53,7 @@ extension VideoPlanner {
     /// What `format` can carry, for the note on a subtitle track left out.
     private static func carriedNote(_ format: OutputFormat) -> String {
         switch format.muxer {
-        case .mp4, .mov: return "\(format.fileExtension.uppercased()) carries only mov_text subtitles; MKV keeps every kind"
+        case .mp4, .mov: return "\(format.fileExtension.uppercased()) carries text subtitles only (as mov_text); MKV keeps every kind"
         case .webm: return "WebM carries only WebVTT subtitles; MKV keeps every kind"
         case .matroska: return "Matroska has no place for this kind"
         default: return "\(format.fileExtension.uppercased()) has no subtitles"

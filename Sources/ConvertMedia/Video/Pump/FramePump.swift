@@ -42,6 +42,8 @@ final class FramePump {
                 lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
+            case .subtitle:
+                lanes[lane.stream.index] = try SubtitleLane(input: stream, muxer: muxer)
             }
         }
         if plan.format.muxer != .gif {
