@@ -180,5 +180,10 @@ struct CompressCommandTests {
         let sourceBytes = try Self.size(Self.generated("sizing-lowrate.mp4"))
         #expect(smallest <= sourceBytes * 11 / 10)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // Without --json the summary counts it as failing, not as "would be converted".
+        let text = try await CLIRunner.run(["compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
+                                            "--dry-run", "--output-dir", directory.path])
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("0 would be converted, 1 failed"), "\(text.stderr)")
     }
 }

@@ -181,7 +181,7 @@ package final class BatchPrinter: Sendable {
 
     /// "12 done"; "6 written, 3 had no location" when some items needed no output.
     private func doneParts(_ tally: BatchTally) -> String {
-        if tally.planned > 0 { return Messages.text(.summaryPlanned, "\(tally.planned)") }
+        if tally.planned > 0 || tally.isDryRun { return Messages.text(.summaryPlanned, "\(tally.planned)") }
         guard tally.unchanged > 0 else { return Messages.text(.summaryDone, "\(tally.done)") }
         return Messages.text(.summaryWritten, "\(tally.done - tally.unchanged)") + ", "
             + Messages.text(tally.unchangedKey, "\(tally.unchanged)")

@@ -18,6 +18,8 @@ package struct BatchTally: Sendable {
     package var ignored = 0
     /// Items a dry run planned.
     package var planned = 0
+    /// Whether this is a dry run's tally ("0 would be converted", never "0 done").
+    package var isDryRun = false
     /// Items not converted because the batch was interrupted.
     package var unfinished = 0
     /// Whether SIGINT/SIGTERM stopped the batch.

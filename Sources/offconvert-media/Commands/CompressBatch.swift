@@ -48,6 +48,7 @@ enum CompressBatch {
         let printer = BatchPrinter(console: console, options: options, board: nil)
         var options = options
         var tally = BatchTally()
+        tally.isDryRun = true
         options.inputs = BatchRunner.setAside(options.inputs, accepts: .videos, printer: printer, tally: &tally)
         let namer: OutputNamer
         do {
@@ -67,10 +68,16 @@ enum CompressBatch {
                 request.maxPixels = options.maxPixels
                 let preview = try await VideoConverter.previewCompression(request)
                 allReachable = allReachable && preview.isReachable
-                tally.planned += 1
                 let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
                                             cutStart: cut.start > 0 || cut.duration != nil ? cut.start : nil)
                 console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
+                // A target it cannot reach would fail: counted so, not as "would be converted".
+                if preview.isReachable {
+                    tally.planned += 1
+                } else {
+                    tally.failures.append((input, ConvertError(.request, code: .requestTargetUnreachable,
+                                                               message: "\(input): \(plan.text(unit: unit))", path: input)))
+                }
             } catch {
                 allReachable = false
                 tally.failures.append((input, error))
