@@ -82,10 +82,7 @@ package enum HDRRendition {
 
     /// The 16-bit ST 2084 code of linear light `value` (SDR white = 1 = 203 nits).
     static func pqCode(_ value: Float) -> UInt16 {
-        let m1: Float = 2610.0 / 16384, m2: Float = 2523.0 / 4096 * 128
-        let c1: Float = 3424.0 / 4096, c2: Float = 2413.0 / 4096 * 32, c3: Float = 2392.0 / 4096 * 32
-        let y = powf(max(0, min(1, value * Float(HDRTransfer.sdrWhiteNits) / 10000)), m1)
-        let signal = powf((c1 + c2 * y) / (1 + c3 * y), m2)
+        let signal = HDRTransfer.nitsToPQ(Double(value) * HDRTransfer.sdrWhiteNits)
         return UInt16((max(0, min(1, signal)) * 65535).rounded())
     }
 
