@@ -179,18 +179,6 @@ struct DesktopActionsTests {
         return quoted + [UInt8(ascii: "'")]
     }
 
-    /// The names in `folder` as bytes (Foundation's listing replaces a byte that is not UTF-8).
-    static func rawNames(_ folder: String) -> [[UInt8]] {
-        guard let stream = opendir(folder) else { return [] }
-        defer { closedir(stream) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
-        }
-        return names
-    }
-
     /// A Desktop Entry `Exec` value split into arguments as the spec says (string escapes,
     /// then double-quoted words with `\` escapes), with `%F` replaced by `files`, one each.
     static func desktopExec(_ value: String, files: [[UInt8]]) -> [[UInt8]] {
@@ -304,7 +292,7 @@ struct DesktopActionsTests {
         }
         let outcome = await RawSpawn.run(argv, environment: environment, directory: home.files)
         #expect(outcome.status == 0, "\(manager): \(outcome.stderr)")
-        let entries = Self.rawNames(home.files)
+        let entries = UserFolder.rawNames(Array(home.files.utf8))
         let jpegs = entries.filter { $0.reversed().starts(with: Array("gpj.".utf8)) }
         let jpegNames = jpegs.map { String(decoding: $0, as: UTF8.self) }
         #expect(jpegs.count == 4, "\(manager): \(jpegNames)")

@@ -21,14 +21,20 @@ extension UserFolder {
     /// The names in `folder` (relative to this folder, as bytes), sorted; hidden ones too (a
     /// leftover temporary is one), but not the allowance state.
     func names(in folder: [UInt8] = Array(".".utf8)) -> [[UInt8]] {
-        guard let stream = Self.withPath(Array(url.path.utf8) + [UInt8(ascii: "/")] + folder, { opendir($0) }) else { return [] }
+        Self.rawNames(Array(url.path.utf8) + [UInt8(ascii: "/")] + folder).filter { $0 != Array(".state".utf8) }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The names in the folder at `path` (bytes), as `readdir` gives them, without `.` and `..`.
+    static func rawNames(_ path: [UInt8]) -> [[UInt8]] {
+        guard let stream = withPath(path, { opendir($0) }) else { return [] }
         defer { closedir(stream) }
         var names: [[UInt8]] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if ![".", "..", ".state"].contains(String(decoding: name, as: UTF8.self)) { names.append(name) }
+            if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
         }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }
+        return names
     }
 
     /// The contents of the file named by `name`'s bytes; nil when it cannot be opened.
