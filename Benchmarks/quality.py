@@ -49,13 +49,16 @@ def dimensions(path):
         return None
 
 
-def _compare(output, reference, pre_out, pre_ref, fmt):
+def _compare(output, reference, pre_out, pre_ref, fmt, as_stored=False):
     """Runs ffmpeg's ssim and psnr filters on `output` against `reference`, each through its own
     filters first, the output then scaled (bicubic) to the reference's size and both converted to
-    `fmt`; returns (ssim, psnr), or (None, None) when ffmpeg cannot."""
+    `fmt`; returns (ssim, psnr), or (None, None) when ffmpeg cannot. `as_stored` compares pixels as
+    stored, without ffmpeg's turn by a JPEG's EXIF orientation."""
     graph = (f"[0:v]{pre_out or 'null'}[o];[1:v]{pre_ref or 'null'}[r];[o][r]scale2ref=flags=bicubic[o2][r2];"
              f"[o2]format={fmt},split[a1][a2];[r2]format={fmt},split[b1][b2];[a1][b1]ssim;[a2][b2]psnr")
-    cmd = ["ffmpeg", "-hide_banner", "-nostats", "-i", output, "-i", reference, "-an", "-lavfi", graph, "-f", "null", "-"]
+    rotate = ["-noautorotate"] if as_stored else []
+    cmd = ["ffmpeg", "-hide_banner", "-nostats", *rotate, "-i", output, *rotate, "-i", reference,
+           "-an", "-lavfi", graph, "-f", "null", "-"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         return None, None
@@ -106,7 +109,10 @@ def photo_quality(output, reference):
         if abs(ow / oh - rw / rh) > 0.02 or rw * rh > MAX_PIXELS:
             result = (None, None)
         else:
-            result = _compare(output, reference, None, None, "gbrp")
+            # As stored: ffmpeg turns a JPEG by its EXIF orientation but never the PNG reference, so a
+            # tool that keeps the tag (heif-convert) was scored against a quarter-turned picture
+            # (SSIM 0.63); an output turned in its pixels is refused by the aspect check above.
+            result = _compare(output, reference, None, None, "gbrp", as_stored=True)
     _CACHE[key] = result
     return result
 
