@@ -41,4 +41,26 @@ struct VideoLengthTests {
         #expect(folder.files() == ["rec.mp4"])
         #expect(try folder.used() == 0)
     }
+
+    @Test("a phone clip cut by head -c (its moov whole, its mdat cut) is refused as ending early by every command")
+    func headCut() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample.mp4", as: "full.mp4")
+        let cut = await folder.shell("head -c 70000 full.mp4 > VID.mp4 && rm full.mp4")
+        #expect(cut.status == 0, "\(cut.stderr)")
+        for arguments in [["convert", "VID.mp4", "--to", "mkv"], ["send-to-windows", "VID.mp4"], ["compress", "VID.mp4", "--target", "25MB"]] {
+            let outcome = try await folder.run(arguments)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            // 1.024 s announced; the cut keeps about two thirds of the data.
+            #expect(outcome.stderr.contains("VID.mp4 is incomplete: the file ends early, its data ends at 0."), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains(" of 1.0 s."), "\(outcome.stderr)")
+        }
+        #expect(folder.files() == ["VID.mp4"])
+        #expect(try folder.used() == 0)
+        // info gives the length of the data there, not the header's.
+        let info = try await folder.run(["info", "VID.mp4"])
+        #expect(info.stdout.contains("its data ends at 0."), "\(info.stdout)")
+        #expect(info.stdout.contains("of the 1 s its header announces"), "\(info.stdout)")
+    }
 }

@@ -64,6 +64,7 @@ public enum MediaProbe {
         }
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
         addWarnings(to: &container, movie: movie, boxDamage: boxDamage)
+        if movie?.truncatedBox != nil { measureCutShort(&container, demuxer: demuxer, byteCount: byteCount) }
         let (format, name) = describe(kind: kind, demuxer: demuxer)
         return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, container: container)
     }
@@ -150,6 +151,17 @@ public enum MediaProbe {
                     + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
             }
         }
+    }
+
+    /// A cut-short MP4/MOV's length is where its data ends, not what its header announces (a
+    /// copy of an audiobook stopped at a third still says 1:02:03): the duration becomes the
+    /// end of the last whole sample, and a warning gives both.
+    private static func measureCutShort(_ container: inout ContainerInfo, demuxer: Demuxer, byteCount: Int) {
+        let ends = (0..<demuxer.streamCount).compactMap { demuxer.stream($0).dataEnd(fileSize: Int64(byteCount)) }
+        guard let announced = container.durationSeconds, let end = ends.max(), end < announced else { return }
+        container.durationSeconds = end
+        container.warnings.insert("its data ends at \(UnitText.duration(end)) of the \(UnitText.duration(announced)) its header announces",
+                                  at: min(1, container.warnings.count))
     }
 
     /// The motion part of a JPEG or HEIC, if it has one.

@@ -270,6 +270,23 @@ final class Demuxer {
         /// Whether the stream has a Dolby Vision configuration record.
         var hasDolbyVisionConfiguration: Bool { av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil }
 
+        /// Where the stream's data in the first `fileSize` bytes ends (seconds after the stream's
+        /// start): the time of the first sample of its index (MP4/MOV sample tables, in time
+        /// order) whose bytes are not all in the file, which is when the last whole one ends. Nil
+        /// when every sample is there or the stream has no index.
+        func dataEnd(fileSize: Int64) -> Double? {
+            let base = timeBase.doubleValue
+            guard base > 0 else { return nil }
+            for entry in 0..<avformat_index_get_entries_count(pointer) {
+                guard let item = avformat_index_get_entry(pointer, entry) else { continue }
+                if item.pointee.pos < 0 || item.pointee.pos + Int64(item.pointee.size) > fileSize {
+                    let start = startTime == Packet.noTimestamp ? 0 : startTime
+                    return Double(max(0, item.pointee.timestamp - start)) * base
+                }
+            }
+            return nil
+        }
+
         /// Makes the demuxer drop this stream's packets before they are read out (`AVDISCARD_ALL`).
         func discard() { pointer.pointee.discard = AVDISCARD_ALL }
     }

@@ -152,9 +152,10 @@ extension FramePump {
     /// (Matroska) the latest packet of any stream is held to the container's duration, so a video
     /// track that simply ends before its sound is not mistaken for a cut.
     private func checkComplete(_ reached: Reached, primary: Int) throws(ConvertError) {
+        let ending = demuxer.isISOBMFF ? MovieEnding(path: demuxer.path) : nil
         // A fragmented MP4's header durations are not its length; its last box tells.
-        if demuxer.isISOBMFF, let ending = FragmentedMovie.ending(path: demuxer.path) {
-            guard ending == .whole else {
+        if let ending, ending.isFragmented {
+            guard !ending.isCutShort else {
                 throw ConvertError(.input, code: .inputTruncated,
                                    message: "\(demuxer.path) is incomplete: its last fragment is cut short.", path: demuxer.path)
             }
@@ -171,10 +172,17 @@ extension FramePump {
         }
         // The last packet starts one frame before the end; half a second (or 2 %) more is slack
         // for long final frames and edit lists.
-        if last + max(0.5, expected * 0.02) < expected {
+        // A box cut at the end of the file is proof enough, however short the clip.
+        if ending?.isCutShort == true || last + max(0.5, expected * 0.02) < expected {
+            let (reachedText, expectedText) = (FramePump.seconds(min(last, expected)), FramePump.seconds(expected))
             throw ConvertError(.input, code: .inputTruncated,
-                               message: "\(demuxer.path) is incomplete: its data ends at \(Int(last)) s of \(Int(expected.rounded())) s.",
+                               message: "\(demuxer.path) is incomplete: the file ends early, its data ends at \(reachedText) of \(expectedText).",
                                path: demuxer.path)
         }
+    }
+
+    /// A time as the truncation message gives it: tenths under 10 s ("1.1 s"), whole seconds above.
+    static func seconds(_ value: Double) -> String {
+        value < 10 ? "\(Double((value * 10).rounded(.down)) / 10) s" : "\(Int(value.rounded(.down))) s"
     }
 }

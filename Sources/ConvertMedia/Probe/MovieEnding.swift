@@ -1,0 +1,26 @@
+import ConvertCore
+
+/// How an MP4/MOV file's top-level boxes end: whether the file is fragmented and whether its last
+/// box runs past the end of the file.
+///
+/// A fragmented MP4 (`moov` with `mvex`, then `moof`/`mdat` pairs, as screen recorders, browsers'
+/// MediaRecorder and DASH write it) says nothing true about its length in its header (0, or
+/// 0xFFFFFFFF ticks: "143166 s" at 30000 per second): the fragments are the clip. For any MP4/MOV,
+/// a last box that runs past the end of the file is the sure sign of a recording or copy cut short
+/// (`head -c` of a phone clip keeps its `moov` and loses the end of its `mdat`).
+struct MovieEnding: Equatable {
+    /// Whether the movie is fragmented (its `moov` holds an `mvex`).
+    var isFragmented: Bool
+    /// Whether the last top-level box runs past the end of the file.
+    var isCutShort: Bool
+
+    /// How the MP4/MOV at `path` ends; nil for a file without a readable `moov`.
+    init?(path: String) {
+        guard let source = try? FileByteSource(path: path) else { return nil }
+        let reader = BoxReader(source: source)
+        guard let top = try? reader.children(of: nil, depth: 0), let movie = top.first(where: { $0.type == "moov" })
+        else { return nil }
+        isFragmented = (try? reader.child("mvex", of: movie, depth: 1)) != nil
+        isCutShort = top.last?.isTruncated == true
+    }
+}
