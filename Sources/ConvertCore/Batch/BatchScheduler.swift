@@ -12,7 +12,8 @@ import Glibc
 /// Admission is strictly first-in, first-out: a large item at the head waits for room instead
 /// of letting smaller ones overtake it forever, so nothing starves, and because every admitted
 /// item eventually finishes and frees its cost, the head is always admitted eventually (no
-/// deadlock). Results are delivered in input order.
+/// deadlock). Each result is delivered as its item finishes, so a log shows every file when it is
+/// done, not when every earlier one is.
 ///
 /// Cancelling the task that calls ``run(_:cost:body:onResult:)`` stops admissions and cancels
 /// the items in flight (their bodies see `Task.isCancelled` and should throw or return a
@@ -47,14 +48,15 @@ package struct BatchScheduler: Sendable {
     }
 
     /// Runs `body` for every item, at most `maxConcurrent` at once and within the budget, and
-    /// calls `onResult` with each item's index and result in input order.
+    /// calls `onResult` with each item's index and result as the item finishes.
     ///
     /// - Parameters:
-    ///   - items: The batch, in the order results are reported.
+    ///   - items: The batch, in the order items are started.
     ///   - cost: An item's peak memory in bytes (negative counts as zero).
     ///   - body: The work for one item. It runs in a child task; make it return failures as
     ///     values (e.g. `Result<JobResult, ConvertError>`) so one bad file does not stop the batch.
-    ///   - onResult: Called on the caller's task, in input order, as results become reportable.
+    ///   - onResult: Called on the caller's task with each item's index and result, in the order
+    ///     the items finish.
     /// - Returns: What ran; after a cancellation `started` tells how many items never began.
     @discardableResult
     package func run<Item: Sendable, Output: Sendable>(
@@ -66,7 +68,6 @@ package struct BatchScheduler: Sendable {
         await withTaskGroup(of: (Int, Output).self) { group in
             var inFlight = 0
             var inFlightBytes: Int64 = 0
-            var waiting: [Int: Output] = [:]
             while true {
                 while statistics.started < items.count, !Task.isCancelled, inFlight < maxConcurrent,
                     inFlight == 0 || inFlightBytes + costs[statistics.started] <= budgetBytes
@@ -83,11 +84,8 @@ package struct BatchScheduler: Sendable {
                 guard let (index, output) = await group.next() else { break }
                 inFlight -= 1
                 inFlightBytes -= costs[index]
-                waiting[index] = output
-                while let ready = waiting.removeValue(forKey: statistics.finished) {
-                    await onResult(statistics.finished, ready)
-                    statistics.finished += 1
-                }
+                await onResult(index, output)
+                statistics.finished += 1
             }
         }
         return statistics
@@ -97,9 +95,9 @@ package struct BatchScheduler: Sendable {
     package func results<Item: Sendable, Output: Sendable>(
         _ items: [Item], cost: (Item) -> Int64, body: @escaping @Sendable (Item) async -> Output
     ) async -> [Output] {
-        var outputs: [Output] = []
-        await run(items, cost: cost, body: body) { _, output in outputs.append(output) }
-        return outputs
+        var outputs: [(index: Int, output: Output)] = []
+        await run(items, cost: cost, body: body) { index, output in outputs.append((index, output)) }
+        return outputs.sorted { $0.index < $1.index }.map(\.output)
     }
 
     /// Bytes of `count` decoded bitmaps of `width` x `height` pixels, for an item's declared

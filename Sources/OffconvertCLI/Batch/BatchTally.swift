@@ -8,7 +8,7 @@ package struct BatchTally: Sendable {
     package var unchanged = 0
     /// How the summary names ``unchanged`` items ("3 had no location").
     var unchangedKey = Messages.Key.summaryUnchanged
-    /// Items that failed, with why, in input order.
+    /// Items that failed, with why, in the order they failed.
     package var failures: [(input: String, error: ConvertError)] = []
     /// Items already done by an earlier run.
     package var skipped = 0
