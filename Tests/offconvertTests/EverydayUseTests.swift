@@ -422,6 +422,17 @@ struct EverydayUseTests {
         let failed = lines.filter { $0["event"] as? String == "failed" }
         #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? [String: Any])?["key"] as? String == "device.full" })
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") })
+
+        // As text, each failure line names the photo that did not fit, not only the full folder.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] {
+            try FileManager.default.removeItem(atPath: out + "/" + name)
+        }
+        let text = try await folder.run(["heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1"],
+                                        environment: ["XDG_STATE_HOME": folder.state + "-text"])
+        #expect(text.status == 1)
+        let failures = text.stderr.split(separator: "\n").filter { $0.contains("Not enough space") }
+        #expect(!failures.isEmpty, "\(text.stderr)")
+        #expect(failures.allSatisfy { line in ["1.heic", "2.heic", "3.heic"].contains { line.contains($0) } }, "\(text.stderr)")
     }
 
     @Test("images-to-pdf names the damaged page, and refuses a margin that leaves no room")

@@ -97,10 +97,10 @@ package final class BatchPrinter: Sendable {
     package func failed(_ item: BatchItem, _ error: ConvertError) {
         progressThrottle.forget(item.index)
         if json { return emit(.failed(index: item.index, input: item.input, error)) }
-        // The library's messages usually name the file already; say which input it was otherwise.
+        // The library's messages usually name the input already; say which input it was otherwise
+        // (a full disk or a read-only folder names the output's folder, not the input).
         let message = describe(error)
-        let subject = error.path ?? item.input
-        let line = error.message.contains(subject) ? message : Messages.text(.itemFailed, subject.terminalSafe, message)
+        let line = message.contains(item.input.terminalSafe) ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
         ended(item, stderr: [red(Messages.text(.errorPrefix)) + " " + line])
     }
 
@@ -210,10 +210,10 @@ package final class BatchPrinter: Sendable {
             // Paths as typed (two inputs may share a file name), and named once: most of the
             // library's messages already start with the path.
             let message = describe(failure.error)
-            let subject = failure.error.path ?? failure.input
-            lines.append(message.contains(subject.terminalSafe)
+            let input = failure.input.terminalSafe
+            lines.append(message.contains(input)
                 ? Messages.text(.summaryFailureLineNamed, message)
-                : Messages.text(.summaryFailureLine, subject.terminalSafe, message))
+                : Messages.text(.summaryFailureLine, input, message))
         }
         text(lines.joined(separator: "\n"), error: true)
     }
