@@ -34,6 +34,22 @@ struct VideoTrimCommandTests {
         #expect(abs(made.duration - seconds) < 0.05)
     }
 
+    @Test("a start after the last frame begins (0.99 s of a 1.02 s clip whose last frame starts at 0.968 s) says so",
+          arguments: [["gif"], ["convert", "--to", "mp4"], ["send-to-windows"]])
+    func startAfterLastFrame(_ command: [String]) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample.mp4", as: "s.mp4")
+        let outcome = try await folder.run([command[0], "s.mp4"] + command.dropFirst() + ["--start", "0.99", "-o", "out"])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("The start time is after the last frame of s.mp4, which begins at 0.968 s"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("damaged"), "\(outcome.stderr)")
+        #expect(folder.files() == ["s.mp4"])
+        #expect(try folder.used() == 0)
+        let last = try await folder.run([command[0], "s.mp4"] + command.dropFirst() + ["--start", "0.9", "-o", "out"])
+        #expect(last.status == 0, "\(last.stderr)")
+    }
+
     @Test("A time that is not seconds, mm:ss or hh:mm:ss is a usage error", arguments: ["1:70", "-5", "1:2:3:4", "abc", "0"])
     func badTime(_ value: String) async throws {
         let option = value == "0" ? "--duration" : "--start"

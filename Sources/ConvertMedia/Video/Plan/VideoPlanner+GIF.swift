@@ -22,10 +22,7 @@ extension VideoPlanner {
             throw ConvertError(.request, code: .requestDuration,
                                message: "The GIF duration must be more than 0 and at most \(Int(GIFRequest.maximumDuration)) seconds.")
         }
-        if let total = media.duration, request.start >= total {
-            throw ConvertError(.request, code: .requestStart,
-                               message: "The start time is past the end of \(path) (\(Int(total)) s long).")
-        }
+        try media.checkStart(request.start, input: path)
         let duration = request.duration ?? GIFRequest.maximumDuration
         let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
         var filters: [String] = []

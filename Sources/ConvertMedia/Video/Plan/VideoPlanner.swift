@@ -295,11 +295,8 @@ enum VideoPlanner {
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ConvertError(.request, code: .requestDuration, message: "The duration must be more than 0 seconds.")
         }
+        try media.checkStart(start, input: input)
         let total = media.duration ?? .infinity
-        if start >= total {
-            throw ConvertError(.request, code: .requestStart,
-                               message: "The start time is past the end of \(input) (\(UnitText.duration(total)) long).")
-        }
         return (start, min(duration ?? .infinity, total - start))
     }
 

@@ -18,6 +18,28 @@ struct MediaSnapshot: Sendable {
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
+
+    /// When the video's last frame starts (seconds): the duration less one frame. A cut that
+    /// starts later holds no picture at all.
+    var lastFrameStart: Double? {
+        guard let video, let length = video.duration ?? duration, let rate = video.frameRate, rate > 0, rate.isFinite
+        else { return nil }
+        return max(0, length - 1 / rate)
+    }
+
+    /// Throws `request.start` when `start` is at or past the end of the clip, or after its last
+    /// frame begins (an 8.32 s clip at 30 fps shows its last frame from 8.29 s).
+    func checkStart(_ start: Double, input: String) throws(ConvertError) {
+        if let duration, start >= duration {
+            throw ConvertError(.request, code: .requestStart,
+                               message: "The start time is past the end of \(input) (\(UnitText.duration(duration)) long).")
+        }
+        // A thousandth of slack: a start typed as the last frame's time still gets that frame.
+        if let last = lastFrameStart, start > last + 0.001 {
+            throw ConvertError(.request, code: .requestStart, message: "The start time is after the last frame of \(input), "
+                + "which begins at \(UnitText.duration(last, places: 3)) (the clip is \(UnitText.duration(duration ?? last, places: 2)) long).")
+        }
+    }
     /// Reads the snapshot of an open demuxer.
     init(_ demuxer: Demuxer) {
         path = demuxer.path
