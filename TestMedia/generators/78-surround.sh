@@ -20,3 +20,13 @@ ff "${tone[@]}" "${cover[@]}" -map 0:a -map 1:v -frames:v 1 -c:a libmp3lame -b:a
    -disposition:v attached_pic -metadata title=Song -metadata artist=Band -fflags +bitexact "$OUT/song-cover.mp3"
 ff "${tone[@]}" "${cover[@]}" -map 0:a -map 1:v -frames:v 1 -c:a flac -c:v png -disposition:v attached_pic \
    -metadata title=Song -fflags +bitexact "$OUT/song-cover.flac"
+
+# Sound as phones and dictaphones record it, and a plain tone.
+#   voice-8k.m4a  8 kHz mono AAC at 24 kb/s, titled (a voice memo).
+#   tone-1s.wav   exactly 1 s (44100 samples) of 16-bit PCM.
+ff -f lavfi -i "sine=frequency=300:sample_rate=8000:duration=3" -c:a aac -b:a 24k -metadata title=Memo -fflags +bitexact \
+   -flags:a +bitexact "$OUT/voice-8k.m4a"
+ff -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=1" -c:a pcm_s16le -fflags +bitexact "$OUT/tone-1s.wav"
+#   opus-clip.mkv  H.264 + exactly 1 s of Opus (48000 samples): its last block ends with DiscardPadding.
+ff -f lavfi -i "testsrc2=size=160x120:rate=25:duration=1" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=1" \
+   -c:v libx264 -preset ultrafast -c:a libopus -b:a 64k "${common[@]}" "$OUT/opus-clip.mkv"

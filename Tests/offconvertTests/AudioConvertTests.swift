@@ -75,4 +75,51 @@ struct AudioConvertTests {
         }
         #expect(outcome.stderr.contains("1 done"), "\(outcome.stderr)")
     }
+
+    /// One ffprobe entry of `path` (`stream=bit_rate`, `format_tags`), as `key=value` lines.
+    static func probe(_ path: String, _ entries: String) throws -> String {
+        try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-show_entries", entries, "-of", "default=nw=1", path])
+    }
+
+    @Test("a 24 kb/s voice memo to MP3 stays at most 24 kb/s (not 64), with its title and without the M4A's brand tags")
+    func voiceMemo() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/voice-8k.m4a", as: "memo.m4a")
+        let outcome = try await folder.run(["convert", "memo.m4a", "--to", "mp3"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let mp3 = folder.url.appendingPathComponent("memo.mp3").path
+        let rate = try Self.probe(mp3, "stream=bit_rate").split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(rate.map { $0 <= 24_000 } == true, "\(String(describing: rate))")
+        let tags = try Self.probe(mp3, "format_tags")
+        #expect(tags.contains("TAG:title=Memo"), "\(tags)")
+        for junk in ["major_brand", "minor_version", "compatible_brands", "iTunSMPB"] {
+            #expect(!tags.lowercased().contains(junk.lowercased()), "\(junk) in \(tags)")
+        }
+    }
+
+    @Test("a 1 s WAV to MP3 decodes (by ffmpeg, through the LAME header) to its 44100 samples, no encoder delay added")
+    func gapless() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/tone-1s.wav", as: "tone.wav")
+        let outcome = try await folder.run(["convert", "tone.wav", "--to", "mp3"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let decoded = await folder.shell("ffmpeg -v error -i tone.mp3 -f s16le -ac 1 - | wc -c")
+        #expect(Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 44_100 * 2, "\(decoded.stdout) \(decoded.stderr)")
+    }
+
+    @Test("extract-audio of an MKV's Opus copies it to .opus with its end trim: 48000 samples decoded, as in the MKV")
+    func opusEndTrim() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/opus-clip.mkv", as: "clip.mkv")
+        let outcome = try await folder.run(["extract-audio", "clip.mkv"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("audio copied without re-encoding"), "\(outcome.stderr)")
+        for name in ["clip.mkv", "clip.opus"] {
+            let decoded = await folder.shell("ffmpeg -v error -i \(name) -map 0:a -f s16le -ac 1 -ar 48000 - | wc -c")
+            #expect(Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 48_000 * 2, "\(name): \(decoded.stdout)")
+        }
+    }
 }

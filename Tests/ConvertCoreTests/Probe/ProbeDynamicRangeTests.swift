@@ -74,6 +74,7 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/onefps-bframes.mp4", expected: "sdr"),
         .init(file: "generated/surround-eac3.mkv", expected: "sdr"),
         .init(file: "generated/truehd.mkv", expected: "sdr"),
+        .init(file: "generated/opus-clip.mkv", expected: "sdr"),
     ]
 }
 

@@ -37,6 +37,15 @@ enum Metadata {
         return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains { lower.contains($0) }
     }
 
+    /// Whether a tag describes the source file, not its content, so it is never copied: a
+    /// `timecode` makes the MOV/MP4 muxers add a timecode track; `encoder` names the tool that
+    /// wrote the source; an MP4's brands (`major_brand`, `minor_version`, `compatible_brands`)
+    /// are its container's, which the demuxer shows as tags; and `iTunSMPB` gives the source
+    /// encoding's delay and padding, wrong for any other encoding (an MP3 made from an M4A).
+    static func describesSourceFile(_ key: String) -> Bool {
+        ["timecode", "encoder", "major_brand", "minor_version", "compatible_brands", "itunsmpb"].contains(key.lowercased())
+    }
+
     /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`,
     /// identifying tags unless `keepIdentifiers`, and tags that describe the source file rather
     /// than the content. Returns how many location tags were left out.
@@ -45,9 +54,7 @@ enum Metadata {
                      keepLocation: Bool, keepIdentifiers: Bool = false) -> Int {
         var removed = 0
         for (key, value) in source {
-            // A `timecode` tag makes the MOV/MP4 muxers add a timecode track, and `encoder` names
-            // the tool that wrote the source, not this file.
-            if key == "timecode" || key == "encoder" { continue }
+            if describesSourceFile(key) { continue }
             if !keepIdentifiers && isIdentifying(key) { continue }
             if !keepLocation && isLocation(key) {
                 removed += 1

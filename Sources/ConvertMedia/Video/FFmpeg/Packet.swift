@@ -95,6 +95,17 @@ final class Packet {
         pts == Self.noTimestamp ? nil : pts + max(duration, 0)
     }
 
+    /// Samples the decoder drops from the end of this packet (`AV_PKT_DATA_SKIP_SAMPLES`: Matroska's
+    /// DiscardPadding, an Ogg stream's last granule), 0 when none.
+    var endTrimSamples: Int {
+        var size = 0
+        // The side data is two little-endian 32-bit counts (skipped at the start, at the end),
+        // then a reason byte each for start and end.
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else { return 0 }
+        let raw = UnsafeRawBufferPointer(start: data, count: size)
+        return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+    }
+
     /// Moves both timestamps back by `ticks`, leaving unknown ones unknown.
     func shiftTimestamps(by ticks: Int64) {
         if pts != Self.noTimestamp { pts -= ticks }

@@ -85,17 +85,29 @@ extension VideoPlanner {
         switch format.muxer {
         case .matroska, .webm, .opus:
             let rate: Int64 = channels == 1 ? 64_000 : channels == 2 ? 128_000 : 48_000 * Int64(channels)
-            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: rate)
+            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: capped(rate, source: source))
         case .mp3:
-            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: 192_000)
+            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: capped(192_000, source: source))
         case .flac:
             return AudioEncoding(encoder: "flac", sampleRate: nil, channels: channels, bitRate: nil)
         case .wav:
             return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
         default:
             let rate: Int64 = channels == 1 ? 96_000 : channels == 2 ? 160_000 : 64_000 * Int64(channels)
-            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: rate)
+            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: capped(rate, source: source))
         }
+    }
+
+    /// `rate`, lowered for a lossy source coded with fewer bits (a 24 kb/s voice memo): the source's
+    /// rate rounded up to a whole 8 kb/s, so re-encoding never makes the sound bigger than it was
+    /// (a lossy copy of a lossy sound has no more detail to spend them on). Lossless and unknown
+    /// rates leave `rate` as it is.
+    static func capped(_ rate: Int64, source: StreamSnapshot) -> Int64 {
+        let lossless = source.codec == .flac || source.codecName.hasPrefix("pcm_")
+            || VideoConverter.losslessCodecs.contains(source.codecName)
+        guard !lossless, let sourceRate = source.bitRate, sourceRate > 0 else { return rate }
+        let step: Int64 = 8_000
+        return min(rate, (Int64(sourceRate) + step - 1) / step * step)
     }
 
     /// The cover art (attached pictures: ID3 APIC, FLAC PICTURE, MP4 `covr`) copied where the

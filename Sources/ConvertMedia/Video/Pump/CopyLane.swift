@@ -34,6 +34,9 @@ final class CopyLane: PumpLane {
     private let sourceEnd: Int64?
     /// The output stream's index, the muxer's track number.
     let outputIndex: Int
+    /// The sample rate whose end trims are carried into packet durations, for an Ogg output
+    /// (nil otherwise; see ``carryEndTrim(_:)``).
+    private let endTrimRate: Int32?
 
     /// `containerStart` (`AV_TIME_BASE` units) is what the pump subtracts from every timestamp;
     /// `editListInput` says the demuxer is FFmpeg's MOV/MP4 one, whose stream durations are
@@ -56,6 +59,8 @@ final class CopyLane: PumpLane {
         output = try muxer.addStream(copying: input, codecTag: { CopyLane.codecTag(for: $0, in: format) },
                                      sideData: StreamSideData.allKept)
         outputIndex = output.index
+        let rate = input.snapshot?.sampleRate ?? 0
+        endTrimRate = format.muxer == .opus && rate > 0 ? rate : nil
         if input.hasDolbyVisionConfiguration {
             // movenc writes the dvcC/dvvC box only at "unofficial" compliance; without it a copied
             // Dolby Vision stream would silently lose its configuration.
@@ -94,12 +99,23 @@ final class CopyLane: PumpLane {
         try copy.reference(packet, path: muxer.path)
         copy.rescaleTimestamps(from: inputTimeBase, to: output.timeBase)
         copy.streamIndex = output.index
+        carryEndTrim(copy)
         guard dtsShift != nil else {
             pending.append(copy)
             if pending.count >= Self.lookahead { try settle() }
             return
         }
         try holdOrWrite(copy, hidden: hidden)
+    }
+
+    /// Shortens the last packet of an Opus copy by the samples its source says to drop at the end
+    /// (Matroska's DiscardPadding, 953 samples for a second of sound): FFmpeg's Ogg muxer sets the
+    /// final granule position from the packet's time and duration and ignores that side data, so
+    /// the copy would play the encoder's padding as extra sound.
+    private func carryEndTrim(_ packet: Packet) {
+        guard let endTrimRate, case let trim = packet.endTrimSamples, trim > 0, packet.duration > 0 else { return }
+        let ticks = Rational(1, endTrimRate).rescale(Int64(trim), to: output.timeBase)
+        packet.duration = max(0, packet.duration - ticks)
     }
 
     /// How much longer (seconds) the muxer's edit of this stream would play than the source's:
