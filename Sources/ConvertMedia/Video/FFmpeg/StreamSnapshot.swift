@@ -117,7 +117,7 @@ struct StreamSnapshot: Sendable, Equatable {
         decodable = codec.hasDecoder
         isChapterTrack = kind == .data && stream.pointee.discard == AVDISCARD_ALL
         hiddenPackets = StreamSnapshot.hiddenPackets(stream)
-        language = Metadata.value(stream.pointee.metadata, "language").flatMap { $0 == "und" ? nil : $0 }
+        language = Metadata.value(stream.pointee.metadata, "language").flatMap(StreamSnapshot.knownLanguage)
         readDisplayMatrix(stream)
         readDolbyVision(stream)
         if kind == .video { frameRate = StreamSnapshot.frameRate(stream) }
@@ -173,9 +173,28 @@ struct StreamSnapshot: Sendable, Equatable {
             matrix: MatrixCoefficients(code: Int(parameters.color_space.rawValue)), range: range)
     }
 
+    /// A language tag that names a language: ISO 639-2 ("eng") or a BCP 47 tag ("en-US"), not
+    /// "und" (undetermined) nor the "???" or spaces some writers leave.
+    static func knownLanguage(_ tag: String) -> String? {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard tag != "und", let first = parts.first, (2...3).contains(first.count),
+            first.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }),
+            parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) } })
+        else { return nil }
+        return tag
+    }
+
+    /// The stream's frame rate: the average FFmpeg measured, else the base rate, but never a
+    /// rate that is only the time base's tick rate (Matroska's 1000, MP4's 90000 for a track
+    /// without samples), which says nothing about the frames.
     private static func frameRate(_ stream: UnsafeMutablePointer<AVStream>) -> Double? {
-        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        return rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+        let ticksPerSecond = stream.pointee.time_base.num > 0 ? av_q2d(av_inv_q(stream.pointee.time_base)) : 0
+        for rate in [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate] where rate.num > 0 && rate.den > 0 {
+            let value = av_q2d(rate)
+            if value >= 1000 && abs(value - ticksPerSecond) < 0.5 { continue }
+            return value
+        }
+        return nil
     }
 
     /// Index entries the MP4/MOV demuxer marked `AVINDEX_DISCARD_FRAME` for the edit list.
