@@ -63,14 +63,16 @@ struct VideoCompressEncode {
         return probe.plan(.video(.mp4), lanes: [video] + audioLanes, keepLocation: keepLocation)
     }
 
-    /// Pass 1: statistics only, into a plain MP4 (no faststart rewrite) whose size and sound are measured.
+    /// The fast pass 1 of a tight target: statistics only, into a plain MP4 (no faststart rewrite)
+    /// whose sound is measured.
     var firstPassPlan: VideoPlan {
         var plan = passPlan(firstPassOptions, keepLocation: false)
         plan.format = OutputFormat(muxer: .mp4, fileExtension: "", options: [])
         return plan
     }
 
-    /// The normal-quality encode.
+    /// The normal-quality encode, which is also pass 1: it writes the statistics a pass 2 reads
+    /// when it comes out over the target.
     var qualityPlan: VideoPlan { passPlan(qualityOptions, keepLocation: request.keepLocation) }
 
     /// Pass 2 at `bitrate`.
@@ -86,23 +88,20 @@ struct VideoCompressEncode {
             && plan.frameRate >= probe.source.frameRate - 0.01
     }
 
-    /// Pass 1 writes the statistics pass 2 reads. With an ample target it runs at the normal
-    /// quality, so its size says what that quality costs; with a tight one at the planned
-    /// bitrate, which makes pass 2 land closest. x264's fast first pass is several times
-    /// quicker and the second pass is as good.
+    /// The fast pass 1 of a tight target, at the planned bitrate, which makes pass 2 land
+    /// closest. x264's fast first pass is several times quicker and the second pass is as good.
     var firstPassOptions: [OutputFormat.Option] {
-        let rate: [OutputFormat.Option] = keepsPicture
-            ? [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)")]
-            : [.init(key: "b", value: "\(plan.videoBitrate)"), .init(key: "maxrate", value: "\(plan.maxRate)"),
-               .init(key: "bufsize", value: "\(plan.bufferSize)")]
-        return [.init(key: "preset", value: "medium")] + rate
-            + [.init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
+        [.init(key: "preset", value: "medium"), .init(key: "b", value: "\(plan.videoBitrate)"),
+         .init(key: "maxrate", value: "\(plan.maxRate)"), .init(key: "bufsize", value: "\(plan.bufferSize)"),
+         .init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
     }
 
     /// The normal-quality encode: CRF 23, as `send-to-windows`, but at x264's `medium`: under a
-    /// size limit the slower preset's extra quality per byte is worth its time.
+    /// size limit the slower preset's extra quality per byte is worth its time. It writes pass-1
+    /// statistics at full settings (no fast first pass), so the picture is the plain CRF encode.
     var qualityOptions: [OutputFormat.Option] {
-        [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium")]
+        [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium"),
+         .init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "0")]
     }
 
     /// Pass 2 of a 2-pass encode at `bitrate`, with a VBV cap.

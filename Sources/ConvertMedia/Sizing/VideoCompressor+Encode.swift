@@ -1,53 +1,63 @@
 import ConvertCore
 
-/// The encode: pass 1, the normal quality when it may fit, else pass 2 up to the target. Each
-/// pass is a ``VideoPlan`` from ``VideoCompressEncode`` run by ``VideoJob``; here it is measured
-/// and kept or discarded.
+/// The encode. With an ample target (the picture kept whole), the normal quality is encoded
+/// first, writing x264's pass-1 statistics as it goes: when it fits, it is the output after one
+/// encode; otherwise pass 2 follows at the target's bitrate. With a tight target, a fast pass 1
+/// at the planned bitrate, then pass 2. Each pass is a ``VideoPlan`` from ``VideoCompressEncode``
+/// run by ``VideoJob``; here it is measured and kept or discarded.
 extension VideoCompressor {
     static func encode(_ request: VideoCompressRequest, probe: VideoCompressProbe, plan: VideoSizePlanner.EncodePlan,
                        cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         let job = try VideoCompressEncode(request, probe: probe, plan: plan)
         defer { job.stats.remove() }
-        let firstShare = 0.3
-        let (firstBytes, budget) = try firstPass(job, cancellation: cancellation,
-                                                 progress: PassProgress(stage: .pass(1, of: 2), to: firstShare).callback(reporter))
-        var progress = PassProgress(stage: .pass(2, of: 2), from: firstShare, to: 0.95)
-        var qualityOvershoot: Int64?
-        // The target is a ceiling: when the normal quality fits, that is the output. The first
-        // pass only estimates its size, so it is tried whenever it might fit.
-        let fixed = budget.audioBytes + budget.overheadBytes
-        let mightFit = job.keepsPicture && Double(fixed) + Double(max(firstBytes - fixed, 0)) * qualityMargin <= Double(request.targetBytes)
-        if mightFit || request.alwaysTriesQuality {
-            let pass = try VideoJob.pass(job.qualityPlan, input: request.input, destination: job.destination,
-                                         cancellation: cancellation, progress: progress.callback(reporter))
-            let achieved = try pass.byteCount()
-            if achieved <= request.targetBytes {
-                let notes = ["H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
-                             + "it fits the target without spending all of it"] + job.closingNotes(damaged: pass.damagedNote)
-                return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
-            }
-            pass.discard()
-            qualityOvershoot = achieved
-            progress = progress.next
+        let qualityFirst = job.keepsPicture || request.alwaysTriesQuality
+        // The quality encode is a whole encode at x264's medium; the fast pass 1 a fraction of one.
+        let firstShare = qualityFirst ? 0.5 : 0.3
+        let firstProgress = PassProgress(stage: .pass(1, of: 2), to: firstShare).callback(reporter)
+        let second = PassProgress(stage: .pass(2, of: 2), from: firstShare, to: 0.95)
+        guard qualityFirst else {
+            let budget = try firstPass(job, cancellation: cancellation, progress: firstProgress)
+            return try secondPasses(job, budget: budget, afterQualityOf: nil, progress: second,
+                                    cancellation: cancellation, reporter: reporter)
         }
-        return try secondPasses(job, budget: budget, afterQualityOf: qualityOvershoot, progress: progress,
+        // The target is a ceiling: when the normal quality fits, that is the output.
+        let pass = try VideoJob.pass(job.qualityPlan, input: request.input, destination: job.destination,
+                                     cancellation: cancellation, progress: firstProgress)
+        let achieved = try pass.byteCount()
+        if achieved <= request.targetBytes {
+            let notes = ["H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
+                         + "it fits the target without spending all of it"] + job.closingNotes(damaged: pass.damagedNote)
+            return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
+        }
+        let budget: VideoSizePlanner.EncodePlan
+        do { budget = try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation) } catch {
+            pass.discard()
+            throw error
+        }
+        pass.discard()
+        return try secondPasses(job, budget: budget, afterQualityOf: achieved, progress: second,
                                 cancellation: cancellation, reporter: reporter)
     }
 
-    /// Runs pass 1 (normal quality, statistics) into an MP4 with the output's audio; returns its
-    /// size and the plan with the encoded audio's measured size in place of its estimate
-    /// (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is deterministic, so the
-    /// later passes produce the very same packets).
+    /// Runs the fast pass 1 (statistics, at the planned bitrate) into an MP4 with the output's
+    /// audio; returns the plan with that audio's measured size (see ``measuredBudget(_:encoded:cancellation:)``).
     static func firstPass(_ job: VideoCompressEncode, cancellation: CancellationFlag,
-                          progress: @escaping (Double) -> Void) throws(ConvertError) -> (Int64, VideoSizePlanner.EncodePlan) {
+                          progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoSizePlanner.EncodePlan {
         let pass = try VideoJob.pass(job.firstPassPlan, input: job.request.input, destination: job.destination,
                                      cancellation: cancellation, progress: progress)
         defer { pass.discard() }
-        let bytes = try pass.byteCount()
-        guard job.audioLanes.contains(where: { !$0.isCopy }) else { return (bytes, job.plan) }
-        let demuxer = try Demuxer(path: pass.temporaryPath, cancellation: cancellation)
+        return try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation)
+    }
+
+    /// The plan with the encoded audio's measured size in place of its estimate, read from the
+    /// pass at `path` (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is
+    /// deterministic, so the later passes produce the very same packets).
+    static func measuredBudget(_ job: VideoCompressEncode, encoded path: String,
+                               cancellation: CancellationFlag) throws(ConvertError) -> VideoSizePlanner.EncodePlan {
+        guard job.audioLanes.contains(where: { !$0.isCopy }) else { return job.plan }
+        let demuxer = try Demuxer(path: path, cancellation: cancellation)
         let audio = try StreamPayload.measure(1, in: demuxer, cancellation: cancellation)
-        return (bytes, VideoSizePlanner.rebudget(job.plan, measuredAudioBytes: audio.bytes, duration: job.probe.source.duration))
+        return VideoSizePlanner.rebudget(job.plan, measuredAudioBytes: audio.bytes, duration: job.probe.source.duration)
     }
 
     /// Pass 2 at the budget's bitrate, measured, repeated at a corrected bitrate while over.
@@ -58,7 +68,7 @@ extension VideoCompressor {
         var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
         var progress = first
         for attempt in 1...maximumSecondPasses {
-            progress.stage = attempt == 1 && qualityBytes == nil ? .pass(2, of: 2) : JobStage("retry")
+            progress.stage = attempt == 1 ? .pass(2, of: 2) : JobStage("retry")
             let pass = try VideoJob.pass(job.secondPassPlan(bitrate: bitrate), input: request.input, destination: job.destination,
                                          cancellation: cancellation, progress: progress.callback(reporter))
             let achieved = try pass.byteCount()

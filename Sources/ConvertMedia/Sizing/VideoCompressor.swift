@@ -5,20 +5,14 @@ import ConvertCore
 /// It probes the input (``VideoCompressProbe``), lets ``VideoSizePlanner`` choose (copy, copy the
 /// picture with new sound, or encode), turns that choice into ``VideoPlan``s and runs each
 /// through ``VideoJob``'s pipeline, the one convert uses. What stays here is measuring each pass
-/// and deciding the next: a copy over the target becomes an encode; an encode is pass 1, then
-/// the normal quality when it fits, else pass 2 at the budget's bitrate, retried while over.
+/// and deciding the next: a copy over the target becomes an encode; an encode is the normal
+/// quality (writing pass-1 statistics) when the target is ample, kept when it fits, else pass 2
+/// at the budget's bitrate, retried while over.
 enum VideoCompressor {
     /// Pass-2 runs allowed before giving up (the first plus two corrections).
     static let maximumSecondPasses = 3
     /// The normal quality: `send-to-windows`'s x264 CRF (``VideoPlanner``'s H.264 default).
     static let qualityCRF = 23
-    /// How much smaller the real normal-quality encode can come out than x264's fast first pass
-    /// at the same CRF: measured −4 % (bikes.mp4; motion.mov and hlg10-color-test.mp4 came out
-    /// 16 % and 25 % larger instead). The quality encode is tried when the first pass, less this,
-    /// fits: when it then comes out over, the 2-pass follows (one encode more), but a clip whose
-    /// normal quality fits is never given more than that.
-    static let qualityMargin = 0.95
-
     static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         FFmpegLogging.configure()
         try checkTarget(request)

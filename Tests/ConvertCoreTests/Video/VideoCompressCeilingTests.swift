@@ -165,6 +165,24 @@ struct VideoCompressCeilingTests {
         #expect(try Self.size(output) <= sourceBytes * 11 / 10)
     }
 
+    @Test("when the normal quality fits, it is the only encode: no pass 2 and no speculative first pass beside it")
+    func qualityFitsInOneEncode() async throws {
+        let directory = try Fixtures.temporaryDirectory("ceiling-one")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // HLG HEVC: re-encoded (tone mapped), far under 8 MB at CRF 23.
+        let request = VideoCompressRequest(input: Fixtures.path("video/hlg10-color-test.mp4"), targetBytes: 8_000_000,
+                                           output: OutputLocation(directory: directory.path))
+        let (events, outcome) = await runJob(VideoConverter.compress(request))
+        let result = try outcome.get()
+        #expect(result.notes.first?.contains("normal quality (CRF 23)") == true, "\(result.notes)")
+        let stages = Set(events.compactMap { event -> String? in
+            if case .progress(let progress) = event { return progress.stage.description }
+            return nil
+        })
+        #expect(stages.contains("pass 1/2") && !stages.contains("pass 2/2") && !stages.contains("retry"), "\(stages)")
+        #expect(fileNames(in: directory) == ["hlg10-color-test.mp4"], "no statistics file or partial output left")
+    }
+
     @Test("a normal-quality encode that comes out over the target is discarded for a 2-pass under it")
     func qualityOverTarget() async throws {
         let directory = try Fixtures.temporaryDirectory("ceiling-over")
@@ -181,7 +199,8 @@ struct VideoCompressCeilingTests {
             if case .progress(let progress) = event { return progress.stage.description }
             return nil
         }
-        #expect(stages.contains("pass 2/2") && stages.contains("retry"))
+        // The quality encode is pass 1 (it writes the statistics); the 2-pass's second pass follows.
+        #expect(stages.contains("pass 1/2") && stages.contains("pass 2/2"), "\(Set(stages))")
         let output = try outputPath(result)
         #expect(try Self.size(output) <= 250_000)
         #expect(fileNames(in: directory) == ["bikes.mp4"])
