@@ -19,6 +19,18 @@ struct VideoSubtitleTests {
         try CLIRunner.toolOutput("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:\(index)", "-f", "srt", "-"])
     }
 
+    /// The start and end (seconds) of each cue of an SRT text.
+    static func times(_ srt: String) -> [(start: Double, end: Double)] {
+        let seconds = { (text: Substring) -> Double in
+            let parts = text.replacingOccurrences(of: ",", with: ".").split(separator: ":").compactMap { Double($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : -1
+        }
+        return srt.split(separator: "\n").filter { $0.contains(" --> ") }.map { line in
+            let ends = line.components(separatedBy: " --> ")
+            return (seconds(Substring(ends[0])), seconds(Substring(ends[1])))
+        }
+    }
+
     @Test("MKV to MKV keeps the SRT, ASS and WebVTT tracks with their languages, default flag and cues")
     func matroska() async throws {
         let folder = try UserFolder()
@@ -57,7 +69,7 @@ struct VideoSubtitleTests {
         for index in 0..<3 { #expect(try Self.cues(output, index) == (try Self.cues(source, index)), "track \(index)") }
     }
 
-    @Test("--subtitles drop and a cut leave the tracks out and say so")
+    @Test("--subtitles drop leaves the tracks out and says so; a cut keeps them, each cue timed from the start")
     func dropAndCut() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -68,7 +80,23 @@ struct VideoSubtitleTests {
         #expect(try Self.subtitles(folder.url.appendingPathComponent("dropped/film.mkv").path) == [])
         let cut = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--start", "1", "-o", "cut"])
         #expect(cut.status == 0, "\(cut.stderr)")
-        #expect(cut.stderr.contains("3 subtitle tracks left out of the cut"), "\(cut.stderr)")
+        #expect(cut.stderr.contains("3 subtitle tracks kept, cut with the picture"), "\(cut.stderr)")
+        // The source shows "Hello" until 1.02 s and "Goodbye" from 1.22 s to 1.92 s: from 1 s,
+        // Hello's last 21 ms are too short to show, and Goodbye starts 0.22 s in (ffmpeg's SRT
+        // times count from the file's first packet, the AAC priming's 14 ms before the picture).
+        let cutFilm = folder.url.appendingPathComponent("cut/film.mkv").path
+        for index in 0..<3 {
+            let cues = Self.times(try Self.cues(cutFilm, index))
+            #expect(cues.count == 1 && abs(cues[0].start - 0.22) < 0.03 && abs(cues[0].end - 0.92) < 0.03, "track \(index): \(cues)")
+        }
+        let mp4 = try await folder.run(["convert", "film.mkv", "--to", "mp4", "--start", "0.5", "--duration", "1", "-o", "mp4"])
+        #expect(mp4.status == 0, "\(mp4.stderr)")
+        let english = try Self.cues(folder.url.appendingPathComponent("mp4/film.mp4").path, 0)
+        let times = Self.times(english)
+        // Hello runs into the start (0 to 0.52 s), Goodbye is cut at the end (0.72 to 1 s).
+        #expect(times.count == 2 && abs(times[0].start) < 0.03 && abs(times[0].end - 0.52) < 0.03
+                && abs(times[1].start - 0.72) < 0.03 && abs(times[1].end - 1.0) < 0.03, "\(english)")
+        #expect(english.contains("Hello") && english.contains("Goodbye"))
         let bad = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--subtitles", "some"])
         #expect(bad.status == 64, "\(bad.stderr)")
     }

@@ -10,8 +10,6 @@ extension VideoPlanner {
         guard !streams.isEmpty else { return ([], []) }
         let count = streams.count == 1 ? "1 subtitle track" : "\(streams.count) subtitle tracks"
         if request.subtitles == .drop { return ([], ["\(count) left out (--subtitles drop)"]) }
-        // A copied subtitle is not cut; the cut's own timing would have to be applied to it.
-        if cut != nil { return ([], ["\(count) left out of the cut"]) }
         var lanes: [LanePlan] = []
         var leftOut: [String] = []
         for (position, stream) in streams.enumerated() {
@@ -28,7 +26,9 @@ extension VideoPlanner {
         if !lanes.isEmpty {
             let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
             let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"
-            notes.append(converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)")
+            var note = converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)"
+            if cut != nil { note += ", cut with the picture" }
+            notes.append(note)
         }
         if !leftOut.isEmpty {
             let tracks = leftOut.count == 1 ? "subtitle track" : "\(leftOut.count) subtitle tracks"

@@ -31,9 +31,10 @@ final class FramePump {
             let stream = demuxer.stream(lane.stream.index)
             switch lane {
             case .copy:
-                lanes[lane.stream.index] = try CopyLane(
+                let copy = try CopyLane(
                     input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
                     editListInput: demuxer.isISOBMFF)
+                lanes[lane.stream.index] = lane.stream.kind == .subtitle ? Self.cutting(copy, stream: stream, plan: plan) : copy
             case .video(_, let encoding):
                 let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
@@ -43,7 +44,7 @@ final class FramePump {
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             case .subtitle:
-                lanes[lane.stream.index] = try SubtitleLane(input: stream, muxer: muxer)
+                lanes[lane.stream.index] = Self.cutting(try SubtitleLane(input: stream, muxer: muxer), stream: stream, plan: plan)
             }
         }
         if plan.format.muxer != .gif {
@@ -52,6 +53,13 @@ final class FramePump {
             // Chapters of the part kept, timed from its start.
             try muxer.addChapters(demuxer.chapters.compactMap { $0.clipped(from: plan.start, to: plan.end) })
         }
+    }
+
+    /// A subtitle lane as the plan's cut needs it: its cues timed from the start and clipped
+    /// (see ``SubtitleCut``); the lane itself when nothing is cut.
+    private static func cutting(_ lane: PumpLane, stream: Demuxer.Stream, plan: VideoPlan) -> PumpLane {
+        guard plan.start > 0 || plan.end != nil else { return lane }
+        return SubtitleCut(lane, timeBase: stream.timeBase, start: plan.start, end: plan.end)
     }
 
     /// Pumps every packet, drains every lane and writes the trailer.
