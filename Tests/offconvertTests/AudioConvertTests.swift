@@ -122,4 +122,27 @@ struct AudioConvertTests {
             #expect(Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 48_000 * 2, "\(name): \(decoded.stdout)")
         }
     }
+
+    @Test("--bitrate encodes at that rate even a sound already in the format; a lossless target refuses it (exit 64)")
+    func bitrate() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/song-cover.mp3", as: "song.mp3")
+        try folder.add("generated/song-cover.flac", as: "song.flac")
+        let outcome = try await folder.run(["convert", "song.mp3", "--to", "mp3", "--bitrate", "64k", "-o", "small"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("audio re-encoded at 64 kb/s"), "\(outcome.stderr)")
+        let rate = try Self.probe(folder.url.appendingPathComponent("small/song.mp3").path, "stream=bit_rate")
+        #expect(rate.contains("bit_rate=64000"), "\(rate)")
+        // Without --to, a lossless sound asked a bitrate becomes AAC in .m4a.
+        let auto = try await folder.run(["extract-audio", "song.flac", "--bitrate", "96", "-o", "auto"])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        #expect(folder.files().contains("auto/song.m4a"), "\(folder.files())")
+        for (arguments, status) in [(["convert", "song.mp3", "--to", "flac", "--bitrate", "128k"], Int32(64)),
+                                    (["convert", "song.mp3", "--to", "mp3", "--bitrate", "5k"], 64),
+                                    (["convert", "song.mp3", "--to", "webm", "--bitrate", "128k"], 64)] {
+            let refused = try await folder.run(arguments)
+            #expect(refused.status == status, "\(arguments): \(refused.stderr)")
+        }
+    }
 }

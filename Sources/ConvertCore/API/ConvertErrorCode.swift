@@ -176,6 +176,8 @@ extension ConvertError.Code {
     public static let requestAllAudio = ConvertError.Code("request.all-audio")
     /// `request.audio-track`.
     public static let requestAudioTrack = ConvertError.Code("request.audio-track")
+    /// `request.bitrate`: a sound bitrate asked of a lossless format (FLAC, WAV).
+    public static let requestBitrate = ConvertError.Code("request.bitrate")
     /// `request.codec`.
     public static let requestCodec = ConvertError.Code("request.codec")
     /// `request.crf`.

@@ -208,6 +208,10 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     public var start: Double = 0
     /// How long the sound lasts, in seconds; `nil` runs to the end.
     public var duration: Double?
+    /// The bitrate of an MP3, AAC or Opus encode in bits per second; the sound is then encoded
+    /// even when it is already in that format. `nil` uses the format's usual rate, never above a
+    /// lossy source's. Asking one of FLAC or WAV fails with `request.bitrate`.
+    public var bitRate: Int?
     /// Where to write.
     public var output: OutputLocation
 

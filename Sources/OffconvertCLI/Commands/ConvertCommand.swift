@@ -48,7 +48,8 @@ package enum ConvertCommand: Command {
     /// once), then the batch options.
     private static var mergedOptions: [OptionSpec] {
         var options = [target.spec] + photoOptions
-        for option in VideoConvertCommand.ownOptions where !options.contains(where: { $0.long == option.long }) {
+        for option in VideoConvertCommand.ownOptions + ExtractAudioCommand.ownOptions
+        where !options.contains(where: { $0.long == option.long }) {
             options.append(option)
         }
         return options + BatchOptions.specs

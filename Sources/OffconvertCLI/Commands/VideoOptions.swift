@@ -18,6 +18,28 @@ package enum VideoOptions {
         }
         return rate
     }
+    /// `--bitrate` of a lossy sound encode, in bits per second: `128k`, `128kbps`, `128 kb/s` or
+    /// a bare `128`, all kilobits per second, from 8 to 512.
+    package static let audioBitrate = Option<Int>(
+        spec: .option("bitrate", value: "rate", help: "Sound bitrate of MP3, AAC (.m4a) or Opus output in kb/s, e.g. 192k "
+            + "(default: the format's usual rate, never above a lossy source's). The sound is encoded even when it is already in the format.")
+    ) { text throws(UsageError) in
+        guard let kilobits = parseKilobits(text), (8...512).contains(kilobits) else {
+            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--bitrate': expected kilobits per second "
+                + "from 8 to 512, e.g. 128k.")
+        }
+        return kilobits * 1000
+    }
+
+    /// Whole kilobits per second from `128`, `128k`, `128kbps`, `128kb/s` (any letter case,
+    /// spaces allowed before the unit); nil for anything else.
+    static func parseKilobits(_ text: String) -> Int? {
+        let lowered = String(text.lowercased().filter { $0 != " " })
+        let digits = lowered.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, ["", "k", "kbps", "kb/s", "kbit/s"].contains(String(lowered.dropFirst(digits.count))) else { return nil }
+        return Int(digits)
+    }
+
     /// `--audio-track`.
     package static let audioTrack = Option.integer(
         "audio-track", in: 1...99, help: "Keep this audio track (1 is the first) instead of the first AAC one.")

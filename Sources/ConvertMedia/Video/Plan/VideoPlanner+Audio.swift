@@ -79,22 +79,25 @@ extension VideoPlanner {
     /// The audio encoder for a container.
     /// Surround sound keeps its channels (up to 7.1) in every format but MP3, which holds two;
     /// `maxChannels` lowers that (a size target's sound budget is stereo).
-    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot, maxChannels: Int32 = 8) -> AudioEncoding {
+    /// `bitRate` (asked for: `--bitrate`) replaces the format's usual rate and its cap.
+    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot, maxChannels: Int32 = 8,
+                              bitRate asked: Int64? = nil) -> AudioEncoding {
         let limit = min(maxChannels, format.muxer == .mp3 ? 2 : 8)
         let channels = max(1, min(source.channels, limit))
+        let rate = { (usual: Int64) in asked ?? capped(usual, source: source) }
         switch format.muxer {
         case .matroska, .webm, .opus:
-            let rate: Int64 = channels == 1 ? 64_000 : channels == 2 ? 128_000 : 48_000 * Int64(channels)
-            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: capped(rate, source: source))
+            let usual: Int64 = channels == 1 ? 64_000 : channels == 2 ? 128_000 : 48_000 * Int64(channels)
+            return AudioEncoding(encoder: "libopus", sampleRate: 48000, channels: channels, bitRate: rate(usual))
         case .mp3:
-            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: capped(192_000, source: source))
+            return AudioEncoding(encoder: "libmp3lame", sampleRate: nil, channels: channels, bitRate: rate(192_000))
         case .flac:
             return AudioEncoding(encoder: "flac", sampleRate: nil, channels: channels, bitRate: nil)
         case .wav:
             return AudioEncoding(encoder: "pcm_s16le", sampleRate: nil, channels: channels, bitRate: nil)
         default:
-            let rate: Int64 = channels == 1 ? 96_000 : channels == 2 ? 160_000 : 64_000 * Int64(channels)
-            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: capped(rate, source: source))
+            let usual: Int64 = channels == 1 ? 96_000 : channels == 2 ? 160_000 : 64_000 * Int64(channels)
+            return AudioEncoding(encoder: "aac", sampleRate: nil, channels: channels, bitRate: rate(usual))
         }
     }
 
@@ -164,11 +167,16 @@ extension VideoPlanner {
                                    : "\(path) has no sound to extract.", path: path)
         }
         let cut = try cutRange(start: request.start, duration: request.duration, input: path, media: media)
-        if let cut {
-            // A cut falls on the exact sample, so the kept sound is decoded and encoded again.
+        if let asked = request.bitRate, format.muxer == .flac || format.muxer == .wav {
+            throw ConvertError(.request, code: .requestBitrate, message: "A bitrate (\(asked / 1000) kb/s) applies to MP3, AAC and Opus "
+                + "sound; .\(request.format.fileExtension) is lossless.", path: path)
+        }
+        if cut != nil || request.bitRate != nil {
+            // A cut falls on the exact sample, and an asked bitrate is a new encode: the kept
+            // sound is decoded and encoded again.
             lanes = lanes.map { lane in
-                var encoding = audioEncoding(for: format, source: lane.stream)
-                encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                var encoding = audioEncoding(for: format, source: lane.stream, bitRate: request.bitRate.map(Int64.init))
+                if let cut { encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS" }
                 return .audio(lane.stream, encoding)
             }
         }
@@ -183,7 +191,8 @@ extension VideoPlanner {
                 notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded")
             }
         } else {
-            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : reencodedNote(lanes[0]))
+            let rate = request.bitRate.map { " at \($0 / 1000) kb/s" } ?? ""
+            notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : reencodedNote(lanes[0]) + rate)
             if let downmix = downmixNote(lanes[0], format: format) { notes.append(downmix) }
             notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
         }
