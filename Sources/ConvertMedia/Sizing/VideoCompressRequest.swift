@@ -27,6 +27,9 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// refused with `input.too-many-pixels` before any file is created (see ``PixelLimit``). A
     /// copy never decodes, so it is not limited.
     public var maxPixels = PixelLimit.defaultMaxPixels
+    /// The tallest picture the output may have (`--max-height`); nil lets the planner choose from
+    /// the target and, for a tight one, from how hard the picture is to code.
+    public var maxHeight: Int?
     /// Multiplies the first pass-2 bitrate. Tests raise it so that pass 2 really overshoots and
     /// the measured-correction retry runs on a real encode; always 1 otherwise.
     var firstBitrateFactor: Double = 1

@@ -16,9 +16,7 @@ extension VideoCompressor {
         let firstProgress = PassProgress(stage: .pass(1, of: 2), to: firstShare).callback(reporter)
         let second = PassProgress(stage: .pass(2, of: 2), from: firstShare, to: 0.95)
         guard qualityFirst else {
-            let budget = try firstPass(job, cancellation: cancellation, progress: firstProgress)
-            return try secondPasses(job, budget: budget, afterQualityOf: nil, progress: second,
-                                    cancellation: cancellation, reporter: reporter)
+            return try tightEncode(job, firstShare: firstShare, second: second, cancellation: cancellation, reporter: reporter)
         }
         // The target is a ceiling: when the normal quality fits, that is the output.
         let pass = try VideoJob.pass(job.qualityPlan, input: request.input, destination: job.destination,
@@ -43,10 +41,17 @@ extension VideoCompressor {
     /// audio; returns the plan with that audio's measured size (see ``measuredBudget(_:encoded:cancellation:)``).
     static func firstPass(_ job: VideoCompressEncode, cancellation: CancellationFlag,
                           progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoSizePlanner.EncodePlan {
-        let pass = try VideoJob.pass(job.firstPassPlan, input: job.request.input, destination: job.destination,
+        try measuredPass(job, plan: job.firstPassPlan, cancellation: cancellation, progress: progress).budget
+    }
+
+    /// Runs `plan` (a pass that is never kept) and returns its size and the budget with its
+    /// audio's measured size.
+    static func measuredPass(_ job: VideoCompressEncode, plan: VideoPlan, cancellation: CancellationFlag,
+                             progress: @escaping (Double) -> Void) throws(ConvertError) -> (bytes: Int64, budget: VideoSizePlanner.EncodePlan) {
+        let pass = try VideoJob.pass(plan, input: job.request.input, destination: job.destination,
                                      cancellation: cancellation, progress: progress)
         defer { pass.discard() }
-        return try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation)
+        return (try pass.byteCount(), try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation))
     }
 
     /// The plan with the encoded audio's measured size in place of its estimate, read from the
@@ -63,7 +68,7 @@ extension VideoCompressor {
     /// Pass 2 at the budget's bitrate, measured, repeated at a corrected bitrate while over.
     static func secondPasses(_ job: VideoCompressEncode, budget: VideoSizePlanner.EncodePlan, afterQualityOf qualityBytes: Int64?,
                              progress first: PassProgress, cancellation: CancellationFlag,
-                             reporter: ProgressReporter) throws(ConvertError) -> JobResult {
+                             reporter: ProgressReporter, reason: String? = nil) throws(ConvertError) -> JobResult {
         let request = job.request
         var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
         var progress = first
@@ -73,8 +78,9 @@ extension VideoCompressor {
                                          cancellation: cancellation, progress: progress.callback(reporter))
             let achieved = try pass.byteCount()
             if achieved <= request.targetBytes {
-                let notes = secondPassNotes(job, bitrate: bitrate, attempt: attempt, afterQualityOf: qualityBytes,
+                var notes = secondPassNotes(job, bitrate: bitrate, attempt: attempt, afterQualityOf: qualityBytes,
                                             damaged: pass.damagedNote)
+                if let reason { notes.insert(reason, at: 1) }
                 return try commit(pass, request: request, probe: job.probe, notes: notes, reporter: reporter)
             }
             pass.discard()

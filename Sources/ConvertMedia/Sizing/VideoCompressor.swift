@@ -21,7 +21,7 @@ enum VideoCompressor {
         try cancellation.check()
         var source = probe.source
         while true {
-            switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
+            switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes, maxHeight: request.maxHeight) {
             case .failure(let impossible):
                 throw unreachable(request, smallestReachableBytes: impossible.smallestReachableBytes)
             case .success(.remux):
@@ -70,7 +70,7 @@ enum VideoCompressor {
         let probe = try VideoCompressProbe(request, cancellation: cancellation)
         let source = probe.source
         let action: VideoCompressPreview.Action
-        switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes) {
+        switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes, maxHeight: request.maxHeight) {
         case .success(.remux): action = .copy
         case .success(.copyVideo(let audio)): action = .copyVideo(audio: audio)
         case .success(.encode(let plan)):

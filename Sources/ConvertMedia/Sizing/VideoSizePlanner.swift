@@ -152,41 +152,51 @@ public enum VideoSizePlanner {
         public var smallestReachableBytes: Int64
     }
 
-    /// Plans the output for `source` under `targetBytes`.
-    public static func plan(source: Source, targetBytes: Int64) -> Result<Plan, Impossible> {
+    /// Plans the output for `source` under `targetBytes`, never taller than `maxHeight` when one
+    /// is given (a source taller than it is encoded).
+    public static func plan(source: Source, targetBytes: Int64, maxHeight: Int? = nil) -> Result<Plan, Impossible> {
         precondition(source.duration > 0 && source.width > 0 && source.height > 0 && source.frameRate > 0,
                      "the source must have a duration, dimensions and a frame rate")
-        if source.isCopyCompatible && source.fileBytes <= targetBytes {
+        let fitsHeight = maxHeight.map { source.height <= $0 } ?? true
+        if source.isCopyCompatible && source.fileBytes <= targetBytes && fitsHeight {
             return .success(.remux)
         }
-        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes, case .needsEncoding = source.audio {
+        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes && fitsHeight, case .needsEncoding = source.audio {
             return .success(.copyVideo(audio: audioPlan(source: source, targetBytes: targetBytes)))
         }
         let floor = minimumBitsPerPixel(for: source)
-        for (frameRate, heights) in stages(for: source) {
-            let frames = Int((source.duration * frameRate).rounded(.up))
+        for (frameRate, heights) in stages(for: source, maxHeight: maxHeight) {
             for height in heights {
-                let width = evenWidth(for: height, source: source)
-                let audio = audioPlan(source: source, targetBytes: targetBytes)
-                let audioBytes = bytes(of: audio, duration: source.duration)
-                let overhead = overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
-                let videoBytes = Double(targetBytes - audioBytes - overhead) * firstAim
-                guard videoBytes > 0 else { break }
-                let bitrate = videoBytes * 8 / source.duration
-                let pixelRate = Double(width * height) * frameRate
-                if bitrate / pixelRate >= floor {
-                    // A ceiling, not a goal: never more than the encoder can use.
-                    let content = source.videoBitrate.map { $0 * sourceBitrateHeadroom } ?? .infinity
-                    let usable = min(pixelRate * maximumBitsPerPixel, Double(maximumBitrate), content)
-                    let rate = max(Int(min(bitrate, usable).rounded(.down)), 1)
-                    return .success(.encode(EncodePlan(
-                        videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
-                        width: width, height: height, frameRate: frameRate, audio: audio,
-                        overheadBytes: overhead, audioBytes: audioBytes)))
-                }
+                guard let plan = encodePlan(source: source, targetBytes: targetBytes, height: height, frameRate: frameRate)
+                else { break }
+                // The floor is checked against what the target leaves the video, before any ceiling.
+                let budget = Double(targetBytes - plan.audioBytes - plan.overheadBytes) * firstAim * 8 / source.duration
+                if budget / (Double(plan.width * plan.height) * frameRate) >= floor { return .success(.encode(plan)) }
             }
         }
         return .failure(Impossible(smallestReachableBytes: smallestReachable(source: source)))
+    }
+
+    /// The encode at `height` and `frameRate` spending what the target leaves the video, whatever
+    /// the quality floor says (the planner's ladder checks it; an easy picture measured by a first
+    /// pass may keep its size below it); nil when the audio and overhead alone fill the target.
+    public static func encodePlan(source: Source, targetBytes: Int64, height: Int, frameRate: Double) -> EncodePlan? {
+        let frames = Int((source.duration * frameRate).rounded(.up))
+        let width = evenWidth(for: height, source: source)
+        let audio = audioPlan(source: source, targetBytes: targetBytes)
+        let audioBytes = bytes(of: audio, duration: source.duration)
+        let overhead = overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
+        let videoBytes = Double(targetBytes - audioBytes - overhead) * firstAim
+        guard videoBytes > 0 else { return nil }
+        let bitrate = videoBytes * 8 / source.duration
+        let pixelRate = Double(width * height) * frameRate
+        // A ceiling, not a goal: never more than the encoder can use.
+        let content = source.videoBitrate.map { $0 * sourceBitrateHeadroom } ?? .infinity
+        let usable = min(pixelRate * maximumBitsPerPixel, Double(maximumBitrate), content)
+        let rate = max(Int(min(bitrate, usable).rounded(.down)), 1)
+        return EncodePlan(videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
+                          width: width, height: height, frameRate: frameRate, audio: audio,
+                          overheadBytes: overhead, audioBytes: audioBytes)
     }
 
     /// `plan` with the encoded audio's measured size in place of its estimate: what the audio
@@ -276,15 +286,18 @@ public enum VideoSizePlanner {
         return .encode(bitrate: 24_000, channels: 1)
     }
 
-    static func candidateHeights(sourceHeight: Int) -> [Int] {
-        [sourceHeight] + heightLadder.filter { $0 < sourceHeight }
+    /// The heights tried, largest first: the source's (or `maxHeight`, when lower), then the
+    /// ladder's below it.
+    package static func candidateHeights(sourceHeight: Int, maxHeight: Int? = nil) -> [Int] {
+        let top = min(sourceHeight, max(2, (maxHeight ?? sourceHeight) / 2 * 2))
+        return [top] + heightLadder.filter { $0 < top }
     }
 
     /// The frame rates tried, each with the heights tried at it, in order: the source's own
     /// rate at every height (a high rate only down to 720p, then 60), then the lower rates of
     /// ``frameRateLadder`` once even the smallest height is below the quality floor.
-    static func stages(for source: Source) -> [(frameRate: Double, heights: [Int])] {
-        let heights = candidateHeights(sourceHeight: source.height)
+    static func stages(for source: Source, maxHeight: Int? = nil) -> [(frameRate: Double, heights: [Int])] {
+        let heights = candidateHeights(sourceHeight: source.height, maxHeight: maxHeight)
         var stages: [(frameRate: Double, heights: [Int])]
         if source.frameRate > highFrameRate {
             let keptDownTo = min(source.height, highFrameRateMinimumHeight)

@@ -9,6 +9,10 @@ package enum CompressCommand: MediaCommand {
     package static let target = Option.byteCount(
         "target", short: "t", value: "size",
         help: "The largest each output may be, with a unit: e.g. 25MB (25,000,000 bytes) or 8MiB (8,388,608 bytes).")
+    /// `--max-height`, as the size commands explain it.
+    static let sizedMaxHeight = VideoOptions.maxHeight.spec.helping(
+        "Never taller than this (displayed height, aspect kept). Without it, a tight target lowers the resolution "
+            + "only when the picture needs it: text and screen recordings keep their size.")
     /// `--duration`, as the size commands explain it.
     static let sizedDuration = VideoOptions.duration.spec.helping(
         "Make the output this long: seconds, mm:ss or hh:mm:ss. The size limit is spent on that part.")
@@ -23,8 +27,10 @@ package enum CompressCommand: MediaCommand {
             (H.264 CRF 23) when that fits, so it is not made bigger than it needs to be; only a video \
             that needs more than the target allows is encoded in two passes up to it: the sound counted \
             exactly, the result measured and the second pass repeated at a lower bitrate if it came out \
-            over. When the bitrate gets too low for the picture, the resolution is lowered first, then \
-            the frame rate (a 120 fps clip keeps 120 fps down to 720p), and the notes say so. A target \
+            over. When the bitrate gets too low for the picture, the resolution is lowered first (unless a \
+            first pass at full size shows the picture is easy to code, as text and screen recordings \
+            are; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
+            down to 720p), and the notes say so. A target \
             that cannot be reached fails before anything is written, saying the smallest size that can. \
             --dry-run prints each plan (copy or re-encode, bitrate, size at most, frame rate) or why the \
             target cannot be reached, and exits 1 when one cannot. \
@@ -35,6 +41,7 @@ package enum CompressCommand: MediaCommand {
         arguments: [BatchOptions.files("The videos to compress.")],
         options: [
             target.spec, VideoOptions.keepLocation.spec, VideoOptions.start.spec, sizedDuration, VideoOptions.rawFrameRate.spec,
+            sizedMaxHeight,
         ] + BatchOptions.specs,
         examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
                    "compress --from-file list.txt --target 50MB --dry-run"])
@@ -59,6 +66,7 @@ package enum EmailCommand: MediaCommand {
         arguments: [BatchOptions.files("The videos to send.")],
         options: [
             VideoOptions.keepLocation.spec, VideoOptions.start.spec, CompressCommand.sizedDuration, VideoOptions.rawFrameRate.spec,
+            CompressCommand.sizedMaxHeight,
         ] + BatchOptions.specs,
         examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5"])
 }

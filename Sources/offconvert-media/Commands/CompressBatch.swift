@@ -9,28 +9,21 @@ enum CompressBatch {
     /// filter graph at up to 4K, well under this.
     static let memoryPerJob: Int64 = 600_000_000
 
-    /// `cut` is `--start` and `--duration`: the part of each video kept, which the target budgets.
-    /// `rawFrameRate` is `--fps`, for raw streams.
-    static func run(command: String, targetBytes: Int64, unit: SizeUnit, keepLocation: Bool,
-                    cut: (start: Double, duration: Double?) = (0, nil), rawFrameRate: Double? = nil, options: BatchOptions,
-                    console: Console) async -> Int32 {
-        if options.dryRun {
-            return await dryRun(targetBytes: targetBytes, unit: unit, keepLocation: keepLocation, cut: cut,
-                                rawFrameRate: rawFrameRate, options: options, console: console)
-        }
+    /// Compresses every input as `template` says (its target, unit, cut, `--fps`, `--max-height`,
+    /// location choice); each item gets its input, output and the batch's pixel limit.
+    static func run(command: String, template: VideoCompressRequest, options: BatchOptions, console: Console) async -> Int32 {
+        if options.dryRun { return await dryRun(template: template, options: options, console: console) }
+        let cut = (template.start, template.duration)
         var work = BatchWork(
             command: command,
-            identity: ["target=\(targetBytes)", keepLocation ? "keep-location" : "", "start=\(cut.start)", "duration=\(cut.duration ?? -1)",
-                       "fps=\(rawFrameRate ?? 0)"],
+            identity: ["target=\(template.targetBytes)", template.keepLocation ? "keep-location" : "", "start=\(cut.0)",
+                       "duration=\(cut.1 ?? -1)", "fps=\(template.rawFrameRate ?? 0)", "max-height=\(template.maxHeight ?? 0)"],
             outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
-            estimatedOutputBytes: { _, inputBytes in min(inputBytes, targetBytes) },
+            estimatedOutputBytes: { _, inputBytes in min(inputBytes, template.targetBytes) },
             convert: { item, progress throws(ConvertError) in
-                var request = VideoCompressRequest(
-                    input: item.input, targetBytes: targetBytes, keepLocation: keepLocation,
-                    output: OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber),
-                    unit: unit)
-                (request.start, request.duration) = cut
-                request.rawFrameRate = rawFrameRate
+                var request = template
+                request.input = item.input
+                request.output = OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber)
                 request.maxPixels = options.maxPixels
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })
@@ -42,8 +35,8 @@ enum CompressBatch {
     /// `--dry-run`: each input's planned output (as every batch command prints it), then what
     /// would be done to reach the target, or why it cannot be. Exits 1 when some target cannot
     /// be reached or some input cannot be read, so a script can tell before spending the time.
-    static func dryRun(targetBytes: Int64, unit: SizeUnit, keepLocation: Bool, cut: (start: Double, duration: Double?),
-                       rawFrameRate: Double?, options: BatchOptions, console: Console) async -> Int32 {
+    static func dryRun(template: VideoCompressRequest, options: BatchOptions, console: Console) async -> Int32 {
+        let (targetBytes, unit) = (template.targetBytes, template.unit)
         let started = Date()
         let printer = BatchPrinter(console: console, options: options, board: nil)
         var options = options
@@ -62,14 +55,14 @@ enum CompressBatch {
             do throws(ConvertError) {
                 printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
                                 memory: memoryPerJob)
-                var request = VideoCompressRequest(input: input, targetBytes: targetBytes, keepLocation: keepLocation, unit: unit)
-                (request.start, request.duration) = cut
-                request.rawFrameRate = rawFrameRate
+                var request = template
+                request.input = input
                 request.maxPixels = options.maxPixels
                 let preview = try await VideoConverter.previewCompression(request)
                 allReachable = allReachable && preview.isReachable
                 let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
-                                            cutStart: cut.start > 0 || cut.duration != nil ? cut.start : nil)
+                                            cutStart: template.start > 0 || template.duration != nil ? template.start : nil,
+                                            maxHeight: template.maxHeight)
                 console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
                 // A target it cannot reach would fail: counted so, not as "would be converted".
                 if preview.isReachable {

@@ -6,10 +6,20 @@ import OffconvertCLI
 extension CompressCommand {
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let (target, unit) = try targetSize(arguments)
-        return await CompressBatch.run(
-            command: spec.name, targetBytes: target, unit: unit, keepLocation: arguments.has(VideoOptions.keepLocation),
-            cut: try VideoWork.cut(arguments), rawFrameRate: try arguments.value(VideoOptions.rawFrameRate),
-            options: try BatchOptions.parse(arguments), console: console)
+        let template = try Self.template(arguments, targetBytes: target, unit: unit)
+        return await CompressBatch.run(command: spec.name, template: template, options: try BatchOptions.parse(arguments), console: console)
+    }
+
+    /// The request every input of a size command starts from: `targetBytes` in `unit`, and the
+    /// options both size commands take (`--keep-location`, `--start`, `--duration`, `--fps`,
+    /// `--max-height`).
+    static func template(_ arguments: ParsedArguments, targetBytes: Int64, unit: SizeUnit) throws(UsageError) -> VideoCompressRequest {
+        var request = VideoCompressRequest(input: "", targetBytes: targetBytes, keepLocation: arguments.has(VideoOptions.keepLocation),
+                                           unit: unit)
+        (request.start, request.duration) = try VideoWork.cut(arguments)
+        request.rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
+        request.maxHeight = try arguments.value(VideoOptions.maxHeight)
+        return request
     }
 
     /// `--target` in bytes and the unit it was written in. A bare number is refused: "25" read

@@ -26,9 +26,13 @@ struct CompressPlanLine: Encodable {
     var duration: Double
     /// Where the cut starts (`--start`), nil without `--start`/`--duration`.
     var cutStart: Double?
+    /// `--max-height`, nil without it.
+    var maxHeight: Int?
 
-    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview, cutStart: Double? = nil) {
+    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview, cutStart: Double? = nil,
+         maxHeight: Int? = nil) {
         self.index = index
+        self.maxHeight = maxHeight
         duration = preview.duration
         self.cutStart = cutStart
         self.input = input
@@ -76,8 +80,10 @@ struct CompressPlanLine: Encodable {
                 text += "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)"
             } else {
                 text += "\(bitrate), \(size)"
-                if width != sourceWidth || height != sourceHeight {
-                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) to fit"
+                if height == tallestAllowed && height != sourceHeight {
+                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) (--max-height)"
+                } else if width != sourceWidth || height != sourceHeight {
+                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) to fit, unless a first pass shows the picture is easy to code"
                 }
             }
             if rate < sourceFrameRate - 0.01 {
@@ -93,7 +99,12 @@ struct CompressPlanLine: Encodable {
     /// Whether the encode keeps the source's picture and frame rate (then the normal quality is
     /// tried first, as ``VideoConverter/compress(_:)`` does).
     private var keepsPicture: Bool {
-        width == sourceWidth && height == sourceHeight && (frameRate ?? sourceFrameRate) >= sourceFrameRate - 0.01
+        height == tallestAllowed && (frameRate ?? sourceFrameRate) >= sourceFrameRate - 0.01
+    }
+
+    /// The source's height, or `--max-height` when that is lower.
+    private var tallestAllowed: Int {
+        VideoSizePlanner.candidateHeights(sourceHeight: sourceHeight, maxHeight: maxHeight)[0]
     }
 
     private func fps(_ rate: Double) -> String { String(format: "%g", (rate * 100).rounded() / 100) }

@@ -75,6 +75,7 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/surround-eac3.mkv", expected: "sdr"),
         .init(file: "generated/truehd.mkv", expected: "sdr"),
         .init(file: "generated/opus-clip.mkv", expected: "sdr"),
+        .init(file: "generated/screen-720p.mp4", expected: "sdr"),
     ]
 }
 

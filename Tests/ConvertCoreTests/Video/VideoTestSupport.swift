@@ -69,6 +69,16 @@ enum MediaTool {
         try run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).errors
     }
 
+    /// ffmpeg's SSIM (All) of `path`'s picture against `reference`'s, the output scaled (bicubic)
+    /// to the reference's size first; nil when ffmpeg prints none.
+    static func ssim(_ path: String, reference: String) throws -> Double? {
+        let graph = "[0:v][1:v]scale2ref=flags=bicubic[o][r];[o]format=yuv420p[a];[r]format=yuv420p[b];[a][b]ssim"
+        let result = try run("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path, "-i", reference, "-lavfi", graph,
+                                        "-f", "null", "-"])
+        guard let range = result.errors.range(of: "All:") else { return nil }
+        return Double(result.errors[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+    }
+
     /// Presentation times (seconds) of every video frame.
     static func videoFrameTimes(_ path: String) throws -> [Double] {
         let result = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
