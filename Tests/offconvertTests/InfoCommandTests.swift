@@ -114,7 +114,8 @@ struct InfoCommandTests {
     @Test("info is listed in the overview and has help")
     func help() async throws {
         let overview = try await CLIRunner.run(["--help"])
-        #expect(overview.stdout.contains("info"))
+        // Its own line in COMMANDS, with its abstract (the word "info" alone appears elsewhere).
+        #expect(overview.stdout.contains("\n  info                    Show what a photo or video file contains.\n"), "\(overview.stdout)")
         let help = try await CLIRunner.run(["info", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--json"))
