@@ -281,11 +281,22 @@ def heic_kinds(work, binary, quick):
                                         **jpeg("im.jpg")))
         contenders += [Contender("decode only, same code (floor)", f"{floor} {path}", role="reference"),
                        Contender("decode only with libheif (heif-convert's floor)", f"{floor} --libheif {path}", role="reference")]
-        note = KIND_NOTE + (" SSIM and PSNR are against heif-convert's decode, which is not tone mapped: ours differ from "
-                            "it by the tone map, not only by the JPEG's loss." if name == "heic-canon" else "")
+        note = KIND_NOTE + KIND_SSIM_NOTES.get(name, "")
         workloads.append(Workload(name, f"HEIC → JPEG, one photo: {title}, quality 85, 4:2:0", contenders, note=note))
     return workloads
 
+
+# Why a kind's SSIM against heif-convert's decode says something other than the JPEG's loss.
+KIND_SSIM_NOTES = {
+    "heic-canon": " SSIM and PSNR are against heif-convert's decode, which is not tone mapped: ours differ from "
+                  "it by the tone map, not only by the JPEG's loss.",
+    "heic-bt601-limited": " SSIM and PSNR here measure a disagreement, not a loss. The tiles come from Debian's heif-enc "
+                          "1.15, which codes full range whatever its colour flags say (libheif issue 533); the grid's colr "
+                          "box says limited range. ISO/IEC 23000-22 gives that box precedence, and libheif 1.23 and "
+                          "offconvert follow it; libheif 1.15 (heif-convert, the reference, and vips and ImageMagick "
+                          "through it) decodes a grid's tiles by their own bitstream. On the single-image kind, where "
+                          "libheif 1.15 does apply the colr box, the SSIMs agree.",
+}
 
 KIND_NOTE = ("The floor rows decode the photo and write nothing (`heic-decode-floor`, the product's threads): with the "
              "product's decoder (tiles straight to YCbCr planes; to RGB where the photo does not take the direct "
@@ -426,7 +437,7 @@ def tonemap_pq(work, binary, quick):
     o, reset = out_dir(work, "tonemap-pq-out")
     workload = tonemap_workload(
         "tonemap-pq", f"HDR10 (PQ) → SDR H.264, {28 * times} frames 1080p (a real 1 s clip played {times}×)", clip, "smpte2084",
-        o, reset, binary, note="Long enough for the per-frame work (decode, tone map, x264) to dominate. offconvert tone maps with its table, ffmpeg with the zscale+tonemap chain the table is sampled from. Same frames, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations. "
+        o, reset, binary, note="Long enough for the per-frame work (decode, tone map, x264) to dominate. offconvert tone maps with its table, ffmpeg with the zscale+tonemap chain the table is sampled from. Same frames, x264 options and threads; the pictures differ slightly because ffmpeg rounds this variable-rate clip's timestamps to 1/30 s (offconvert keeps them exact) and x264's rate control weighs frame durations. SSIM and PSNR pair output and reference frames by time, so ffmpeg's rounded timestamps pair some of its frames with a neighbour's reference: that, not its pictures, is what its lower figures measure (paired frame by frame, its frames score as ours do). "
         "RSS: the x264 row is the x264 CLI alone (`--preset faster --crf 23`, its default threads, as both tools use) encoding the same frames already tone mapped to 8-bit 4:2:0 (a Y4M file made once): no decoder, no filter, no muxer. Its peak is the memory floor of any tool that encodes this clip with these x264 settings; the decoder and the table stage alone peak at ~130 MiB (see tonemap-stage-pq).")
     if have("x264"):
         frames = os.path.join(work, f"hdr10-pq-x{times}-sdr.y4m")
