@@ -37,6 +37,19 @@ final class StatsFile {
     /// The path given to x264's `stats` option.
     var path: String { ownerPath + ".stats" }
 
+    /// The average quantizer of the frames in the statistics (each line's `q:`), nil when there are
+    /// none: how hard pass 1 found the picture at its bitrate.
+    func averageQuantizer() -> Double? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        var (sum, count) = (0.0, 0)
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let range = line.range(of: " q:") else { continue }
+            let value = line[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+            if let quantizer = Double(value) { (sum, count) = (sum + quantizer, count + 1) }
+        }
+        return count > 0 ? sum / Double(count) : nil
+    }
+
     /// Removes the statistics and every file x264 derived from them, then the reserved file
     /// (last, so no statistics file is ever left without its locked owner while the encode lives).
     func remove() {

@@ -71,39 +71,6 @@ struct VideoCompressEncode {
         return plan
     }
 
-    /// A fast pass at the normal quality that measures how hard the picture is to code (its size)
-    /// and writes statistics a pass 2 at this plan's size can use.
-    var complexityPlan: VideoPlan {
-        var plan = passPlan(complexityOptions, keepLocation: false)
-        plan.format = OutputFormat(muxer: .mp4, fileExtension: "", options: [])
-        return plan
-    }
-
-    /// The measuring pass over `length` seconds from `start` (seconds into the part kept), the
-    /// picture alone into a plain MP4: what the normal quality costs there.
-    func samplePlan(start: Double, length: Double) -> VideoPlan {
-        var window = probe
-        window.cut = ((probe.cut?.start ?? 0) + start, length)
-        let filter = window.cutting(Self.videoFilter(plan: plan, probe: probe, range: range))
-        let video = LanePlan.video(probe.video, VideoEncoding(encoder: "libx264", options: complexityOptions, filter: filter,
-                                                              dynamicRange: range, keepsDisplayMatrix: true))
-        var sample = window.plan(.video(.mp4), lanes: [video], keepLocation: false)
-        sample.format = OutputFormat(muxer: .mp4, fileExtension: "", options: [])
-        return sample
-    }
-
-    /// The note of a picture kept at its size because the measuring pass showed it easy to code.
-    func keptSizeNote(neededBytes: Double) -> String {
-        "kept at \(plan.width)x\(plan.height): the picture is easy to code "
-            + "(the normal quality needs about \(request.unit.format(Int64(neededBytes.rounded(.up)), rounding: .up)))"
-    }
-
-    /// CRF 23 with x264's fast first pass, writing statistics.
-    var complexityOptions: [OutputFormat.Option] {
-        [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium"),
-         .init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path), .init(key: "fastfirstpass", value: "1")]
-    }
-
     /// The normal-quality encode, which is also pass 1: it writes the statistics a pass 2 reads
     /// when it comes out over the target.
     var qualityPlan: VideoPlan { passPlan(qualityOptions, keepLocation: request.keepLocation) }
@@ -121,14 +88,13 @@ struct VideoCompressEncode {
         return plan.height == top && plan.frameRate >= probe.source.frameRate - 0.01
     }
 
-    /// The tight plan at the largest height allowed instead of the smaller one the planner's
-    /// bits-per-pixel floor chose; nil when the plan already has that height or had to lower
-    /// the frame rate too (a target that tight leaves nothing to measure).
-    var fullSizePlan: VideoSizePlanner.EncodePlan? {
-        let top = VideoSizePlanner.candidateHeights(sourceHeight: probe.source.height, maxHeight: request.maxHeight)[0]
-        guard plan.height < top, plan.frameRate >= probe.source.frameRate - 0.01 else { return nil }
-        return VideoSizePlanner.encodePlan(source: probe.source, targetBytes: request.targetBytes, height: top,
-                                           frameRate: plan.frameRate)
+    /// The heights allowed above the plan's, largest first: where a tight plan may grow when pass
+    /// 1 shows the picture easy to code. None when the plan already has the largest height or had
+    /// to lower the frame rate too (a target that tight leaves nothing to spare).
+    var largerHeights: [Int] {
+        guard plan.frameRate >= probe.source.frameRate - 0.01 else { return [] }
+        return VideoSizePlanner.candidateHeights(sourceHeight: probe.source.height, maxHeight: request.maxHeight)
+            .filter { $0 > plan.height }
     }
 
     /// The fast pass 1 of a tight target, at the planned bitrate, which makes pass 2 land

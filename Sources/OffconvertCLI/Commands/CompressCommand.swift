@@ -28,8 +28,8 @@ package enum CompressCommand: MediaCommand {
             that needs more than the target allows is encoded in two passes up to it: the sound counted \
             exactly, the result measured and the second pass repeated at a lower bitrate if it came out \
             over. When the bitrate gets too low for the picture, the resolution is lowered first (unless a \
-            first pass at full size shows the picture is easy to code, as text and screen recordings \
-            are; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
+            first pass shows the picture is easy to code, as text and screen recordings are, and it \
+            grows back; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
             down to 720p), and the notes say so. A target \
             that cannot be reached fails before anything is written, saying the smallest size that can. \
             --dry-run prints each plan (copy or re-encode, bitrate, size at most, frame rate) or why the \
