@@ -41,4 +41,19 @@ struct SendToWindowsFitTests {
         let uhd = try Self.stream(folder.url.appendingPathComponent("win/4k.mp4").path)
         #expect(uhd.contains("width=3840|height=2160"), "\(uhd)")
     }
+
+    @Test("compress and email keep an 8K clip within 3840x2160 too, however easy its picture: a size target's output plays everywhere")
+    func compressEightK() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try await Self.clip("8k.mp4", size: "7680x4320", in: folder)
+        for (command, output) in [(["compress", "8k.mp4", "--target", "25MB"], "small"), (["email", "8k.mp4"], "mail")] {
+            let outcome = try await folder.run(command + ["-o", output], environment: ["XDG_STATE_HOME": folder.state + "-" + output])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let stream = try Self.stream(folder.url.appendingPathComponent("\(output)/8k.mp4").path)
+            #expect(stream.contains("width=3840|height=2160"), "\(command): \(stream)")
+        }
+        let plan = try await folder.run(["compress", "8k.mp4", "--target", "25MB", "--dry-run"])
+        #expect(plan.stdout.contains("3840x2160") && plan.stdout.contains("scaled down from 7680x4320 to play everywhere"), "\(plan.stdout)")
+    }
 }

@@ -84,7 +84,8 @@ struct VideoCompressEncode {
     /// the normal quality may fit. A plan that had to shrink the picture or drop frames has a
     /// tight target, and spending all of it is what keeps the most of the picture.
     var keepsPicture: Bool {
-        let top = VideoSizePlanner.candidateHeights(sourceHeight: probe.source.height, maxHeight: request.maxHeight)[0]
+        let top = VideoSizePlanner.candidateHeights(sourceWidth: probe.source.width, sourceHeight: probe.source.height,
+                                          maxHeight: request.maxHeight)[0]
         return plan.height == top && plan.frameRate >= probe.source.frameRate - 0.01
     }
 
@@ -93,7 +94,8 @@ struct VideoCompressEncode {
     /// to lower the frame rate too (a target that tight leaves nothing to spare).
     var largerHeights: [Int] {
         guard plan.frameRate >= probe.source.frameRate - 0.01 else { return [] }
-        return VideoSizePlanner.candidateHeights(sourceHeight: probe.source.height, maxHeight: request.maxHeight)
+        return VideoSizePlanner.candidateHeights(sourceWidth: probe.source.width, sourceHeight: probe.source.height,
+                                          maxHeight: request.maxHeight)
             .filter { $0 > plan.height }
     }
 

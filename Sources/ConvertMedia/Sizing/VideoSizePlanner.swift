@@ -157,7 +157,7 @@ public enum VideoSizePlanner {
     public static func plan(source: Source, targetBytes: Int64, maxHeight: Int? = nil) -> Result<Plan, Impossible> {
         precondition(source.duration > 0 && source.width > 0 && source.height > 0 && source.frameRate > 0,
                      "the source must have a duration, dimensions and a frame rate")
-        let fitsHeight = maxHeight.map { source.height <= $0 } ?? true
+        let fitsHeight = source.height <= min(maxHeight ?? .max, playableHeight(width: source.width, height: source.height))
         if source.isCopyCompatible && source.fileBytes <= targetBytes && fitsHeight {
             return .success(.remux)
         }
@@ -286,18 +286,29 @@ public enum VideoSizePlanner {
         return .encode(bitrate: 24_000, channels: 1)
     }
 
-    /// The heights tried, largest first: the source's (or `maxHeight`, when lower), then the
-    /// ladder's below it.
-    package static func candidateHeights(sourceHeight: Int, maxHeight: Int? = nil) -> [Int] {
-        let top = min(sourceHeight, max(2, (maxHeight ?? sourceHeight) / 2 * 2))
+    /// The heights tried, largest first: the source's (or `maxHeight`, or the tallest that plays
+    /// everywhere, when lower), then the ladder's below it.
+    package static func candidateHeights(sourceWidth: Int, sourceHeight: Int, maxHeight: Int? = nil) -> [Int] {
+        let limit = min(maxHeight ?? sourceHeight, playableHeight(width: sourceWidth, height: sourceHeight))
+        let top = min(sourceHeight, max(2, limit / 2 * 2))
         return [top] + heightLadder.filter { $0 < top }
+    }
+
+    /// The tallest displayed height at which a `width` x `height` picture fits 3840x2160 (2160x3840
+    /// upright): beyond H.264 level 5.2, which Windows' decoder, most graphics cards and phones
+    /// stop at, a size-target output would not play where it is sent.
+    static func playableHeight(width: Int, height: Int) -> Int {
+        guard width > 0, height > 0 else { return height }
+        let long = max(width, height), short = min(width, height)
+        let scale = min(1, min(3840 / Double(long), 2160 / Double(short)))
+        return Int(Double(height) * scale)
     }
 
     /// The frame rates tried, each with the heights tried at it, in order: the source's own
     /// rate at every height (a high rate only down to 720p, then 60), then the lower rates of
     /// ``frameRateLadder`` once even the smallest height is below the quality floor.
     static func stages(for source: Source, maxHeight: Int? = nil) -> [(frameRate: Double, heights: [Int])] {
-        let heights = candidateHeights(sourceHeight: source.height, maxHeight: maxHeight)
+        let heights = candidateHeights(sourceWidth: source.width, sourceHeight: source.height, maxHeight: maxHeight)
         var stages: [(frameRate: Double, heights: [Int])]
         if source.frameRate > highFrameRate {
             let keptDownTo = min(source.height, highFrameRateMinimumHeight)

@@ -76,15 +76,11 @@ struct CompressPlanLine: Encodable {
             let bitrate = "2-pass at \((videoBitrate ?? 0) / 1000) kb/s"
             let size = "about \(unit.format(expectedBytes ?? targetBytes, rounding: .up)) at most; target \(target)"
             var text = "re-encode to H.264 \(width ?? 0)x\(height ?? 0) at \(fps(rate)) fps: "
-            if keepsPicture {
-                text += "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)"
-            } else {
-                text += "\(bitrate), \(size)"
-                if height == tallestAllowed && height != sourceHeight {
-                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) (--max-height)"
-                } else if width != sourceWidth || height != sourceHeight {
-                    text += "; scaled down from \(sourceWidth)x\(sourceHeight) to fit, unless a first pass shows the picture is easy to code"
-                }
+            text += keepsPicture ? "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)" : "\(bitrate), \(size)"
+            if height != sourceHeight {
+                let why = height != tallestAllowed ? "to fit, unless a first pass shows the picture is easy to code"
+                    : height == maxHeight ? "(--max-height)" : "to play everywhere (H.264 level 5.2)"
+                text += "; scaled down from \(sourceWidth)x\(sourceHeight) \(why)"
             }
             if rate < sourceFrameRate - 0.01 {
                 text += "; frame rate lowered from \(fps(sourceFrameRate)) fps: the target leaves too few bits for every frame"
@@ -104,7 +100,7 @@ struct CompressPlanLine: Encodable {
 
     /// The source's height, or `--max-height` when that is lower.
     private var tallestAllowed: Int {
-        VideoSizePlanner.candidateHeights(sourceHeight: sourceHeight, maxHeight: maxHeight)[0]
+        VideoSizePlanner.candidateHeights(sourceWidth: sourceWidth, sourceHeight: sourceHeight, maxHeight: maxHeight)[0]
     }
 
     private func fps(_ rate: Double) -> String { String(format: "%g", (rate * 100).rounded() / 100) }
