@@ -297,7 +297,7 @@ public enum VideoSizePlanner {
     /// The tallest displayed height at which a `width` x `height` picture fits 3840x2160 (2160x3840
     /// upright): beyond H.264 level 5.2, which Windows' decoder, most graphics cards and phones
     /// stop at, a size-target output would not play where it is sent.
-    static func playableHeight(width: Int, height: Int) -> Int {
+    package static func playableHeight(width: Int, height: Int) -> Int {
         guard width > 0, height > 0 else { return height }
         let long = max(width, height), short = min(width, height)
         let scale = min(1, min(3840 / Double(long), 2160 / Double(short)))

@@ -5,9 +5,15 @@ import OffconvertCLI
 
 /// The batch both size commands run.
 enum CompressBatch {
-    /// Declared peak memory of one compression: decoded frames in x264's lookahead and the
-    /// filter graph at up to 4K, well under this.
-    static let memoryPerJob: Int64 = 600_000_000
+    /// Peak memory of compressing `input`: a re-encode at x264's `medium`, at most at the size that
+    /// plays everywhere (a copy, when the source fits, takes less).
+    static func cost(of input: String, maxHeight: Int?) async -> Int64 {
+        await VideoWork.cost(of: input) { _, video in
+            let (width, height) = video.rotation % 180 == 0 ? (video.width, video.height) : (video.height, video.width)
+            return .encode(height: VideoSizePlanner.candidateHeights(sourceWidth: width, sourceHeight: height, maxHeight: maxHeight)[0],
+                           slowPreset: true)
+        }
+    }
 
     /// Compresses every input as `template` says (its target, unit, cut, `--fps`, `--max-height`,
     /// location choice); each item gets its input, output and the batch's pixel limit.
@@ -18,7 +24,7 @@ enum CompressBatch {
             command: command,
             identity: ["target=\(template.targetBytes)", template.keepLocation ? "keep-location" : "", "start=\(cut.0)",
                        "duration=\(cut.1 ?? -1)", "fps=\(template.rawFrameRate ?? 0)", "max-height=\(template.maxHeight ?? 0)"],
-            outputExtension: { _ in "mp4" }, cost: { _ in memoryPerJob },
+            outputExtension: { _ in "mp4" }, cost: { input in await cost(of: input, maxHeight: template.maxHeight) },
             estimatedOutputBytes: { _, inputBytes in min(inputBytes, template.targetBytes) },
             convert: { item, progress throws(ConvertError) in
                 var request = template
@@ -54,7 +60,7 @@ enum CompressBatch {
         for (index, input) in options.inputs.enumerated() {
             do throws(ConvertError) {
                 printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
-                                memory: memoryPerJob)
+                                memory: await cost(of: input, maxHeight: template.maxHeight))
                 var request = template
                 request.input = input
                 request.maxPixels = options.maxPixels

@@ -12,13 +12,12 @@ extension GIFCommand {
         }
         let fps = try arguments.value(Self.fps, default: 12)
         let width = try arguments.value(Self.width, default: 480)
-        // The palette is built from every frame of the clip, so all of them are held at once.
-        let frames = fps * Int((duration ?? GIFRequest.maximumDuration).rounded(.up))
         let maxPixels = try BatchOptions.maxPixels(arguments)
         return try await VideoWork.run(
             command: spec.name, identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
             outputExtension: "gif", arguments: arguments, console: console,
-            cost: { input in await VideoWork.cost(of: input, frames: frames, width: width) }
+            // The palette is built from every frame of the clip, so all of them are held at once.
+            cost: { input in await VideoWork.gifCost(of: input, seconds: duration ?? GIFRequest.maximumDuration, fps: fps, width: width) }
         ) { input, output in
             VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
                                           output: output, maxPixels: maxPixels))

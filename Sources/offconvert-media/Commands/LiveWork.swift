@@ -43,7 +43,10 @@ enum LiveWork {
         let maxPixels = options.maxPixels
         var work = BatchWork(
             command: command, identity: ["live=\(kind)"], outputExtension: { _ in kind },
-            cost: { input in await VideoWork.cost(of: input, frames: kind == "gif" ? 12 * 30 : VideoWork.framesInFlight) },
+            cost: { input in
+                kind == "gif" ? await VideoWork.gifCost(of: input, seconds: GIFRequest.maximumDuration, fps: 12, width: 480)
+                    : await VideoWork.encodeCost(of: input)
+            },
             convert: { item, progress throws(ConvertError) in
                 let output = OutputLocation(path: destinations[item.input] ?? item.destination, overwrite: item.overwrite,
                                             mayRenumber: true)

@@ -15,7 +15,8 @@ extension SendToWindowsCommand {
             command: spec.name,
             identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)",
                        "preset=\(preset?.rawValue ?? "")", "subtitles=\(subtitles.rawValue)"],
-            outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console
+            outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console,
+            cost: { input in await VideoWork.windowsCost(of: input, preset: preset) }
         ) { input, output in
             var request = VideoRequest.sendToWindows(input, output: output)
             request.keepLocation = keepLocation

@@ -6,32 +6,46 @@ import OffconvertCLI
 /// What the video commands share: option parsing, the memory an item costs, and the
 /// ``BatchWork`` that runs a video job per input through ``BatchRunner``.
 enum VideoWork {
-    /// Decoded frames a re-encode holds at once: the decoder's reference frames plus the
-    /// encoder's look-ahead (x264's default is 40 frames; x265 and SVT-AV1 hold fewer or similar).
-    static let framesInFlight = 48
+    /// Peak memory of one video job on `input` (``VideoMemoryEstimate``), from its probe: `work`
+    /// says what the job does with the picture. A file the probe cannot read costs the base.
+    static func cost(of input: String, work: @Sendable (MediaInfo, VideoTrackInfo) -> VideoMemoryEstimate.Work) async -> Int64 {
+        guard let info = try? await MediaProbe.probe(path: input), let video = info.container?.videoTracks.first?.video
+        else { return VideoMemoryEstimate.bytes(for: nil, work: .copy) }
+        return VideoMemoryEstimate.bytes(for: video, work: work(info, video))
+    }
 
-    /// Peak memory of one video job: frames in flight times the bytes of one decoded frame
-    /// (YUV 4:2:0 at 1.5 bytes a pixel, 3 above 8 bits), from the probe's header data. Audio
-    /// alone and files the probe cannot read cost a small constant.
-    static func cost(of input: String, frames: Int = framesInFlight, width: Int? = nil) async -> Int64 {
-        let audioOnly: Int64 = 16 << 20
-        guard let info = try? await MediaProbe.probe(path: input),
-            let video = info.container?.videoTracks.first?.video
-        else { return audioOnly }
-        var (frameWidth, frameHeight) = (video.width, video.height)
-        if let width, width < frameWidth, frameWidth > 0 {
-            frameHeight = frameHeight * width / frameWidth
-            frameWidth = width
+    /// A re-encode at the source's displayed height (an upper bound where the job may copy).
+    static func encodeCost(of input: String) async -> Int64 {
+        await cost(of: input) { _, video in .encode(height: video.rotation % 180 == 0 ? video.height : video.width, slowPreset: true) }
+    }
+
+    /// send-to-windows: H.264 in 8 bits that fits 3840x2160 is copied; anything else is encoded
+    /// at `preset` (`faster` by default), scaled into 3840x2160.
+    static func windowsCost(of input: String, preset: EncoderPreset?) async -> Int64 {
+        let order = EncoderPreset.allCases
+        let slow = (order.firstIndex(of: preset ?? .faster) ?? 0) >= (order.firstIndex(of: .medium) ?? 0)
+        return await cost(of: input) { info, video in
+            let (width, height) = video.rotation % 180 == 0 ? (video.width, video.height) : (video.height, video.width)
+            let fit = VideoSizePlanner.playableHeight(width: width, height: height)
+            let codec = info.container?.videoTracks.first?.codec
+            if codec == "h264" && (video.bitDepth ?? 8) <= 8 && fit >= height { return .copy }
+            return .encode(height: fit, slowPreset: slow)
         }
-        return BatchScheduler.bitmapBytes(width: frameWidth, height: frameHeight, bytesPerPixel: video.decodedBytesPerPixel,
-                                          count: frames)
+    }
+
+    /// A GIF of at most `seconds` (the clip's length when shorter) at `fps`, `width` pixels wide.
+    static func gifCost(of input: String, seconds: Double, fps: Int, width: Int) async -> Int64 {
+        await cost(of: input) { info, _ in
+            let length = min(seconds, info.container?.durationSeconds ?? seconds)
+            return .gif(width: width, frames: max(1, Int((length * Double(fps)).rounded(.up))))
+        }
     }
 
     /// Runs one video job per input through ``BatchRunner``. `makeJob` gets the input, the
     /// destination ``OutputNamer`` chose and whether it may be replaced.
     static func run(
         command: String, identity: [String], outputExtension: String, arguments: ParsedArguments, console: Console,
-        cost: @escaping @Sendable (String) async -> Int64 = { await VideoWork.cost(of: $0) },
+        cost: @escaping @Sendable (String) async -> Int64 = { await VideoWork.encodeCost(of: $0) },
         extensionFor: (@Sendable (_ input: String) -> String)? = nil, accepts: InputTriage.Accepts = .videos,
         makeJob: @escaping @Sendable (_ input: String, _ output: OutputLocation) -> ConversionJob
     ) async throws(UsageError) -> Int32 {
