@@ -36,7 +36,7 @@ struct PhotoCommandsTests {
         #expect(outcome.stderr.contains("location removed"))
     }
 
-    @Test("--json prints one object per file in input order; a failure exits 1 without stopping the batch")
+    @Test("--json prints one object per file, each with its input's index; a failure exits 1 without stopping the batch")
     func jsonAndFailures() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,9 +44,11 @@ struct PhotoCommandsTests {
         let inputs = [Self.photo("zPug_3.heic"), broken, Self.photo("orientation/Landscape_3.jpg")]
         let outcome = try await CLIRunner.run(["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
         #expect(outcome.status == 1)
-        let lines = try Self.outcomes(outcome.stdout)
+        // Each file is reported when it finishes; its index says which input it was.
+        let lines = try Self.outcomes(outcome.stdout).sorted { ($0["index"] as? Int ?? -1) < ($1["index"] as? Int ?? -1) }
         try #require(lines.count == 3)
         #expect(lines.map { $0["input"] as? String } == inputs)
+        #expect(lines.map { $0["index"] as? Int } == [0, 1, 2])
         #expect(lines.map { $0["event"] as? String } == ["finished", "failed", "finished"])
         #expect(try Self.jsonLines(outcome.stdout).last?["event"] as? String == "summary")
         let error = try #require(lines[1]["error"] as? [String: Any])

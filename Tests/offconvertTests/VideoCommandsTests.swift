@@ -102,10 +102,11 @@ struct VideoCommandsTests {
         #expect(outcome.status == 1)
         let lines = try PhotoCommandsTests.outcomes(outcome.stdout)
         #expect(lines.count == 2)
-        let first = try #require(lines.first)
+        // Each file is reported when it finishes, in either order; "index" says which it was.
+        let first = try #require(lines.first { $0["index"] as? Int == 0 })
         #expect(first["event"] as? String == "finished")
         #expect((first["privacy"] as? [String: String])?["location"] == "removed")
-        let second = try #require(lines.last)
+        let second = try #require(lines.first { $0["index"] as? Int == 1 })
         #expect(second["event"] as? String == "failed")
         #expect((second["error"] as? [String: String])?["category"] == "unsupported")
     }
