@@ -14,7 +14,7 @@ struct AllowanceReplayTests {
         let record = folder.appendingPathComponent("state/allowance")
         let saved = try Data(contentsOf: record)
         for _ in 0..<3 { try store.reserve().commit() }
-        #expect(throws: ConvertError.self) { try store.reserve() }
+        expectConvertError(.allowanceExhausted) { try store.reserve() }
         try saved.write(to: record)
         let status = try store.status()
         #expect(status.isDamaged && status.remaining == 0)

@@ -28,7 +28,7 @@ struct AllowanceStoreTests {
         #expect(status.resetsAt == AllowanceFixtures.paris(2026, 3, 11, 0, 0))
 
         clock.set(AllowanceFixtures.paris(2026, 3, 10, 23, 59, 59))
-        #expect(throws: ConvertError.self) { try store.reserve() }
+        expectConvertError(.allowanceExhausted) { try store.reserve() }
         clock.set(AllowanceFixtures.paris(2026, 3, 11, 0, 0, 1))
         status = try store.status()
         #expect(status.remaining == 3 && status.used == 0)
@@ -98,7 +98,7 @@ struct AllowanceStoreTests {
         let store = AllowanceFixtures.store(folder, clock: clock)
         for _ in 0..<3 { try spend(store) }
         clock.set(AllowanceFixtures.paris(2026, 6, 1, 9, 0))
-        #expect(throws: ConvertError.self) { try store.reserve() }
+        expectConvertError(.allowanceExhausted) { try store.reserve() }
         #expect(try store.status().resetsAt == AllowanceFixtures.paris(2026, 6, 3, 0, 0))
         // Rolling forward and back again: the future day is spent, not returned.
         clock.set(AllowanceFixtures.paris(2026, 6, 3, 9, 0))

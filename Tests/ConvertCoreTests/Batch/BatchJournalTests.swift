@@ -212,7 +212,7 @@ struct BatchJournalDamageTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let link = folder.appendingPathComponent("state")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        #expect(throws: ConvertError.self) { try BatchJournal(identity: ["x"], stateDirectory: link.path) }
+        expectConvertError(.allowanceStore) { try BatchJournal(identity: ["x"], stateDirectory: link.path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
     }
 }

@@ -92,10 +92,10 @@ struct PixelLimitTests {
 
     @Test("the check refuses overflowing and negative sizes")
     func arithmetic() {
-        #expect(throws: ConvertError.self) { try PixelLimit.check(width: Int.max, height: 2, limit: .max, path: "x") }
-        #expect(throws: ConvertError.self) { try PixelLimit.check(width: -1, height: 2, limit: 10, path: "x") }
+        expectConvertError(.inputTooManyPixels) { try PixelLimit.check(width: Int.max, height: 2, limit: .max, path: "x") }
+        expectConvertError(.inputCorrupt) { try PixelLimit.check(width: -1, height: 2, limit: 10, path: "x") }
         #expect(throws: Never.self) { try PixelLimit.check(width: 16383, height: 16383, limit: PixelLimit.defaultMaxPixels, path: "x") }
-        #expect(throws: ConvertError.self) { try PixelLimit.check(width: 16384, height: 16383, limit: PixelLimit.defaultMaxPixels, path: "x") }
+        expectConvertError(.inputTooManyPixels) { try PixelLimit.check(width: 16384, height: 16383, limit: PixelLimit.defaultMaxPixels, path: "x") }
     }
 
     @Test("over the memory ceiling a picture is device.memory with its size, whatever the pixel limit; within it, nothing is thrown")

@@ -26,7 +26,7 @@ struct StressRegressionTests {
 
         // A name the caller chose explicitly is never renumbered: that is still output.exists.
         let explicit = try StagedOutput(destination: destination)
-        #expect(throws: ConvertError.self) { try explicit.commit() }
+        expectConvertError(.outputExists) { try explicit.commit() }
         do throws(ConvertError) { try StagedOutput(destination: destination).commit() } catch {
             #expect(error.code == .outputExists)
         }

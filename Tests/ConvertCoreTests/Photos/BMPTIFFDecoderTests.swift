@@ -79,7 +79,7 @@ struct BMPTIFFDecoderTests {
     @Test("a BMP cut short: the rows it has, the top grey, with a note; strict refuses it as input.truncated")
     func bmpCut() throws {
         let path = Fixtures.generated("bmp/cut.bmp")
-        #expect(throws: ConvertError.self) { try Self.decode(path, strict: true) }
+        expectConvertError(.inputTruncated) { try Self.decode(path, strict: true) }
         do {
             _ = try Self.decode(path, strict: true)
         } catch {

@@ -93,7 +93,7 @@ struct ImageProbeTests {
         } catch {
             #expect(error.category == .input)
         }
-        #expect(throws: ConvertError.self) { try ImageProbe.probe(path: directory.appendingPathComponent("missing.jpg").path) }
+        expectConvertError(.inputMissing) { try ImageProbe.probe(path: directory.appendingPathComponent("missing.jpg").path) }
         do {
             _ = try ImageProbe.probe(path: Fixtures.path("video/sample.mp4"))
             Issue.record("an MP4 probed as an image")

@@ -325,7 +325,7 @@ struct PhotoConversionTests {
         let input = Fixtures.path("broken/corrupted.jpg")
         var request = PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path)
         request.strict = true
-        await #expect(throws: ConvertError.self) { _ = try await PhotoRun.convert(request) }
+        await expectConvertError(.inputTruncated) { _ = try await PhotoRun.convert(request) }
         #expect(PhotoRun.files(directory).isEmpty)
         request.strict = false
         let result = try await PhotoRun.convert(request)

@@ -53,7 +53,7 @@ struct PhotoDirectDecodeTests {
     func decodeFloor() throws {
         try DecodeFloor.decodePrimary(path: Fixtures.path("photos/pug.heic"), decodingThreads: 0)
         try DecodeFloor.decodePrimary(path: Fixtures.path("photos/cat.hif"), decodingThreads: 1)
-        #expect(throws: ConvertError.self) {
+        expectConvertError(.inputCorrupt) {
             try DecodeFloor.decodePrimary(path: Fixtures.generated("broken-no-picture.jpg"), decodingThreads: 0)
         }
     }

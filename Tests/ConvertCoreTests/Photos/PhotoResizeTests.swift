@@ -220,7 +220,7 @@ struct PhotoResizeTests {
         let source = Fixtures.path("photos/zPug_3.heic")
         var both = PhotoRequest(inputPath: source, format: .png, outputDirectory: directory.path, maxLongEdge: 100)
         both.resize = PhotoResize(width: 100, height: 100)
-        await #expect(throws: ConvertError.self) { try await PhotoRun.convert(both) }
+        await expectConvertError(.requestResize) { try await PhotoRun.convert(both) }
         do {
             _ = try await PhotoRun.convert(both)
         } catch {

@@ -18,7 +18,7 @@ struct VideoDolbyVisionBoxTests {
     func profileFive() throws {
         let snapshot = MediaSnapshot(try Demuxer(path: Fixtures.generated("dvcc-p5.mp4")))
         let video = try #require(snapshot.video)
-        #expect(throws: ConvertError.self) {
+        expectConvertError(.unsupportedDolbyVisionProfile) {
             try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: "dvcc-p5.mp4")
         }
     }

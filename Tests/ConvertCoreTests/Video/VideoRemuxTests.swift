@@ -182,6 +182,6 @@ struct VideoRemuxTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
         #expect(fileNames(in: directory) == ["clip (2).mp4", "clip (3).mp4", "clip.mp4"])
         let explicit = VideoConverter.convert(.sendToWindows(input, output: OutputLocation(path: input, overwrite: true)))
-        await #expect(throws: ConvertError.self) { try await explicit.result() }
+        await expectConvertError(.outputIsInput) { try await explicit.result() }
     }
 }
