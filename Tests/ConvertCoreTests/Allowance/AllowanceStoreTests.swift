@@ -18,9 +18,8 @@ struct AllowanceStoreTests {
         let clock = TestClock(AllowanceFixtures.paris(2026, 3, 10, 23, 58))
         let store = AllowanceFixtures.store(folder, clock: clock)
         for _ in 0..<3 { try spend(store) }
-        let error = #expect(throws: ConvertError.self) { try store.reserve() }
+        let error = expectConvertError(.allowanceExhausted) { try store.reserve() }
         #expect(error?.category == .allowance)
-        #expect(error?.code == .allowanceExhausted)
         #expect(error?.message.contains("offconvert unlock") == true)
         #expect(error?.message.contains("2026-03-11 00:00") == true)
         var status = try store.status()
@@ -162,8 +161,7 @@ struct AllowanceStoreTests {
         let status = try store.status()
         #expect(status.isDamaged)
         #expect(status.remaining == 0)
-        let error = #expect(throws: ConvertError.self) { try store.reserve() }
-        #expect(error?.code == .allowanceDamaged)
+        let error = expectConvertError(.allowanceDamaged) { try store.reserve() }
         #expect(error?.category == .allowance)
         clock.set(AllowanceFixtures.paris(2026, 7, 15, 0, 0, 1))
         #expect(try store.status().remaining == 3)

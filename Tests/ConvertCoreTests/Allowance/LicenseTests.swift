@@ -49,8 +49,7 @@ struct LicenseTests {
         let text = try String(contentsOf: file, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "2027-01-01", with: "2099-01-01").utf8).write(to: file)
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: key.publicKey)
-        let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.code == .licenseInvalid)
+        let error = expectConvertError(.licenseInvalid) { try store.unlock(licenseFile: file.path) }
         #expect(error?.category == .allowance)
         #expect(try store.status().isUnlocked == false)
     }
@@ -63,8 +62,7 @@ struct LicenseTests {
         let trusted = try TestLicenseKey(in: folder, name: "trusted")
         let file = try signer.license(Self.payload, in: folder)
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: trusted.publicKey)
-        let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.code == .licenseInvalid)
+        expectConvertError(.licenseInvalid) { try store.unlock(licenseFile: file.path) }
         // And the built-in key rejects it too.
         let builtIn = AllowanceFixtures.store(folder, clock: TestClock(Date()))
         expectConvertError(.licenseInvalid) { try builtIn.unlock(licenseFile: file.path) }
@@ -85,8 +83,7 @@ struct LicenseTests {
         #expect(!status.isUnlocked)
         #expect(status.licenseProblem?.contains("expired") == true)
         #expect(status.remaining == 3)
-        let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.code == .licenseExpired)
+        expectConvertError(.licenseExpired) { try store.unlock(licenseFile: file.path) }
         clock.set(AllowanceFixtures.paris(2026, 12, 1, 12, 0))
         #expect(try store.status().isUnlocked == false)
     }
@@ -101,8 +98,7 @@ struct LicenseTests {
         let file = folder.appendingPathComponent("bad.license")
         try Data(text.utf8).write(to: file)
         let store = AllowanceFixtures.store(folder, clock: TestClock(Date()))
-        let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: file.path) }
-        #expect(error?.code == .licenseMalformed)
+        expectConvertError(.licenseMalformed) { try store.unlock(licenseFile: file.path) }
     }
 
     @Test("a signed licence without an expiry field is malformed; 'never' never expires")
@@ -112,8 +108,7 @@ struct LicenseTests {
         let key = try TestLicenseKey(in: folder)
         let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2090, 1, 1, 0, 0)), key: key.publicKey)
         let missing = try key.license("offconvert license 1\nlicensee: Bob\n", in: folder, name: "missing.license")
-        let error = #expect(throws: ConvertError.self) { try store.unlock(licenseFile: missing.path) }
-        #expect(error?.code == .licenseMalformed)
+        expectConvertError(.licenseMalformed) { try store.unlock(licenseFile: missing.path) }
         let forever = try key.license("offconvert license 1\nlicensee: Bob\nexpires: never\n", in: folder, name: "forever.license")
         #expect(try store.unlock(licenseFile: forever.path).expires == nil)
     }

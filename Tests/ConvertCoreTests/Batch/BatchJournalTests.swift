@@ -126,8 +126,7 @@ struct BatchJournalTests {
         let s = try setup()
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let first = try BatchJournal(identity: identity, stateDirectory: s.state)
-        let error = #expect(throws: ConvertError.self) { try BatchJournal(identity: identity, stateDirectory: s.state) }
-        #expect(error?.code == .batchRunning)
+        expectConvertError(.batchRunning) { try BatchJournal(identity: identity, stateDirectory: s.state) }
         withExtendedLifetime(first) {}
     }
 

@@ -25,8 +25,7 @@ struct FreeSpaceTmpfsTests {
 
         let free = try FreeSpace.available(in: folder.path)
         #expect(free <= 1 << 20 && free > 0)
-        let error = #expect(throws: ConvertError.self) { try FreeSpace.check(needed: 2_000_000, in: folder.path) }
-        #expect(error?.code == .deviceFull)
+        let error = expectConvertError(.deviceFull) { try FreeSpace.check(needed: 2_000_000, in: folder.path) }
         #expect(error?.message.contains("2.0 MB needed") == true)
 
         let stage = try StagedOutput(destination: folder.appendingPathComponent("big.jpg").path)

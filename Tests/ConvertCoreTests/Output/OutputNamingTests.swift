@@ -115,8 +115,7 @@ struct OutputNamingTests {
         #expect(FileManager.default.fileExists(atPath: created.path))
         let file = folder.appendingPathComponent("file")
         try touch(file)
-        let error = #expect(throws: ConvertError.self) { try OutputNamer(outputDirectory: file.path, overwrite: false, inputs: []) }
-        #expect(error?.code == .outputNotAFolder)
+        expectConvertError(.outputNotAFolder) { try OutputNamer(outputDirectory: file.path, overwrite: false, inputs: []) }
     }
 
     @Test("stale temporaries from a crash are removed; a live one is left alone")
@@ -147,9 +146,8 @@ struct OutputNamingTests {
         let free = try FreeSpace.available(in: folder.path)
         #expect(free > 0)
         try FreeSpace.check(needed: 1, in: folder.path)
-        let error = #expect(throws: ConvertError.self) { try FreeSpace.check(needed: .max, in: folder.path) }
+        let error = expectConvertError(.deviceFull) { try FreeSpace.check(needed: .max, in: folder.path) }
         #expect(error?.category == .device)
-        #expect(error?.code == .deviceFull)
         #expect(UnitText.bytes(12_345_678) == "12.3 MB")
     }
 }

@@ -108,11 +108,10 @@ struct ProbeFileTests {
 
     @Test("an MP4 cut before its movie box is input.truncated")
     func truncatedBeforeMovie() async throws {
-        let error = await #expect(throws: ConvertError.self) {
+        let error = await expectConvertError(.inputTruncated) {
             try await MediaProbe.probe(path: Fixtures.generated("truncated-moov.mp4"))
         }
         #expect(error?.category == .input)
-        #expect(error?.code == .inputTruncated)
         #expect(error?.path == Fixtures.generated("truncated-moov.mp4"))
     }
 
@@ -154,18 +153,15 @@ struct ProbeFileTests {
 
     @Test("the generated text file is not media, whatever FFmpeg's tty demuxer thinks")
     func textFile() async throws {
-        let error = await #expect(throws: ConvertError.self) {
+        await expectConvertError(.inputUnrecognised) {
             try await MediaProbe.probe(path: Fixtures.generated("not-media.txt"))
         }
-        #expect(error?.code == .inputUnrecognised)
     }
 
     @Test("missing files and directories")
     func missingAndDirectory() async throws {
-        let missing = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: "/nonexistent/clip.mp4") }
-        #expect(missing?.code == .inputMissing)
-        let directory = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: Fixtures.media.path) }
-        #expect(directory?.code == .inputNotAFile)
+        await expectConvertError(.inputMissing) { try await MediaProbe.probe(path: "/nonexistent/clip.mp4") }
+        await expectConvertError(.inputNotAFile) { try await MediaProbe.probe(path: Fixtures.media.path) }
     }
 
     @Test("a FIFO and a device are refused without blocking")
@@ -175,8 +171,7 @@ struct ProbeFileTests {
         let fifo = directory.appendingPathComponent("pipe.mp4").path
         try #require(mkfifo(fifo, 0o600) == 0)
         for path in [fifo, "/dev/zero"] {
-            let error = await #expect(throws: ConvertError.self) { try await MediaProbe.probe(path: path) }
-            #expect(error?.code == .inputNotAFile)
+            await expectConvertError(.inputNotAFile) { try await MediaProbe.probe(path: path) }
         }
     }
 

@@ -86,10 +86,9 @@ struct GIFAndAudioTests {
 
     @Test("A video without sound has nothing to extract")
     func noAudio() async throws {
-        let error = await #expect(throws: ConvertError.self) {
+        await expectConvertError(.inputNoAudio) {
             try await VideoConverter.extractAudio(AudioExtractionRequest(input: Fixtures.path("video/bikes.mp4"))).result()
         }
-        #expect(error?.code == .inputNoAudio)
     }
 }
 

@@ -88,9 +88,8 @@ struct VideoToneMapTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let job = VideoConverter.convert(.sendToWindows(Fixtures.generated("video-dv-p5.mp4"), output: OutputLocation(directory: directory.path)))
-        let error = await #expect(throws: ConvertError.self) { try await job.result() }
+        let error = await expectConvertError(.unsupportedDolbyVisionProfile) { try await job.result() }
         #expect(error?.category == .unsupported)
-        #expect(error?.code == .unsupportedDolbyVisionProfile)
         #expect(error?.message.contains("profile 5") == true)
         #expect(error?.message.contains("no HDR10, HLG or SDR base layer") == true)
         #expect(fileNames(in: directory).isEmpty)
