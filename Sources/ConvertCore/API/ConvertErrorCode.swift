@@ -98,11 +98,10 @@ extension ConvertError.Code {
     public static let inputTooManyPixels = ConvertError.Code("input.too-many-pixels")
     /// `input.truncated`.
     public static let inputTruncated = ConvertError.Code("input.truncated")
-    /// `input.unknown-format`.
-    public static let inputUnknownFormat = ConvertError.Code("input.unknown-format")
     /// `input.unreadable`.
     public static let inputUnreadable = ConvertError.Code("input.unreadable")
-    /// `input.unrecognised`.
+    /// `input.unrecognised`: content no reader recognises (text, random bytes, a format offconvert
+    /// does not read), from the photo decoder and the media probe alike.
     public static let inputUnrecognised = ConvertError.Code("input.unrecognised")
     /// `input.unsupported-feature`.
     public static let inputUnsupportedFeature = ConvertError.Code("input.unsupported-feature")
@@ -241,6 +240,8 @@ extension ConvertError.Code {
     public static let unsupportedLibrary = ConvertError.Code("unsupported.library")
     /// `unsupported.ffmpeg`.
     public static let unsupportedFfmpeg = ConvertError.Code("unsupported.ffmpeg")
+    /// `unsupported.not-a-photo`: a video (MP4, MOV, MKV) given where a photo is read.
+    public static let unsupportedNotAPhoto = ConvertError.Code("unsupported.not-a-photo")
     /// `unsupported.size`.
     public static let unsupportedSize = ConvertError.Code("unsupported.size")
 

@@ -121,10 +121,20 @@ package enum ImageDecoder {
     /// Reads the first bytes of `path` and identifies the format.
     static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
         let head = try readHead(path: path, count: 64)
-        guard let format = MediaSniffer.kind(of: head).photoFormat else {
+        let kind = MediaSniffer.kind(of: head)
+        guard let format = kind.photoFormat else {
+            // The same codes as the media probe's for the same files: an empty file, and content
+            // no reader recognises; a video is a valid file this reader does not take.
+            if head.isEmpty { throw ConvertError(.input, code: .inputEmpty, message: "\(path) is empty.", path: path) }
+            switch kind {
+            case .isoMedia, .matroska:
+                throw ConvertError(.unsupported, code: .unsupportedNotAPhoto, message: "\(path) is a video, not a photo.", path: path)
+            default:
+                break
+            }
             throw ConvertError(
-                .unsupported, code: .inputUnknownFormat,
-                message: head.isEmpty ? "\(path) is empty." : "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
+                .input, code: .inputUnrecognised,
+                message: "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
                 path: path)
         }
         return format

@@ -94,11 +94,7 @@ struct ImageProbeTests {
             #expect(error.category == .input)
         }
         expectConvertError(.inputMissing) { try ImageProbe.probe(path: directory.appendingPathComponent("missing.jpg").path) }
-        do {
-            _ = try ImageProbe.probe(path: Fixtures.path("video/sample.mp4"))
-            Issue.record("an MP4 probed as an image")
-        } catch {
-            #expect(error.category == .unsupported)
-        }
+        expectConvertError(.unsupportedNotAPhoto) { try ImageProbe.probe(path: Fixtures.path("video/sample.mp4")) }
+        expectConvertError(.inputUnrecognised) { try ImageProbe.probe(path: Fixtures.path("SOURCES.md")) }
     }
 }
