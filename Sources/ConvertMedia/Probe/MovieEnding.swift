@@ -23,4 +23,13 @@ struct MovieEnding: Equatable {
         isFragmented = (try? reader.child("mvex", of: movie, depth: 1)) != nil
         isCutShort = top.last?.isTruncated == true
     }
+
+    /// Whether `path` starts as an MP4/MOV (an `ftyp` box) but holds no whole `moov`: a recording
+    /// or download cut before its index, which FFmpeg refuses as invalid data.
+    static func lacksMovie(path: String) -> Bool {
+        guard let source = try? FileByteSource(path: path) else { return false }
+        let reader = BoxReader(source: source)
+        guard let top = try? reader.children(of: nil, depth: 0), top.first?.type == "ftyp" else { return false }
+        return !top.contains { $0.type == "moov" && !$0.isTruncated }
+    }
 }

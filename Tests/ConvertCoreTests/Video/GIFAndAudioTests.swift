@@ -42,9 +42,12 @@ struct GIFAndAudioTests {
     @Test("GIF requests out of range are refused")
     func gifLimits() async throws {
         let input = Fixtures.path("video/motion.mov")
-        for request in [GIFRequest(input: input, duration: 31), GIFRequest(input: input, framesPerSecond: 60),
-                        GIFRequest(input: input, width: 4000), GIFRequest(input: input, start: 100)] {
-            let error = await #expect(throws: ConvertError.self) { try await VideoConverter.gif(request).result() }
+        let requests: [(GIFRequest, ConvertError.Code)] = [
+            (GIFRequest(input: input, duration: 31), .requestDuration), (GIFRequest(input: input, framesPerSecond: 60), .requestFps),
+            (GIFRequest(input: input, width: 4000), .requestWidth), (GIFRequest(input: input, start: 100), .requestStart),
+        ]
+        for (request, code) in requests {
+            let error = await expectConvertError(code) { try await VideoConverter.gif(request).result() }
             #expect(error?.category == .request)
         }
     }

@@ -11,7 +11,7 @@ struct VideoFailureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let job = VideoConverter.convert(.sendToWindows(Fixtures.path("broken/sample_vvc.mp4"),
                                                         output: OutputLocation(directory: directory.path)))
-        let error = await #expect(throws: ConvertError.self) { try await job.result() }
+        let error = await expectConvertError(.unsupportedCodec) { try await job.result() }
         #expect(error?.category == .unsupported)
         #expect(error?.message.contains("vvc1") == true)
         #expect(fileNames(in: directory).isEmpty)
@@ -27,19 +27,18 @@ struct VideoFailureTests {
         let faststart = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mp4,
                                                                       output: OutputLocation(directory: directory.path))).result()
         let faststartData = try Data(contentsOf: URL(fileURLWithPath: try outputPath(faststart)))
-        let cases: [(String, Data, String)] = [
-            ("index-lost.mp4", whole.prefix(whole.count / 2), "input."),
-            ("data-lost.mp4", faststartData.prefix(faststartData.count / 2), "input.truncated"),
+        let cases: [(String, Data, ConvertError.Code)] = [
+            ("index-lost.mp4", whole.prefix(whole.count / 2), .inputTruncated),
+            ("data-lost.mp4", faststartData.prefix(faststartData.count / 2), .inputTruncated),
         ]
         let outputs = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: outputs) }
-        for (name, data, key) in cases {
+        for (name, data, code) in cases {
             let path = directory.appendingPathComponent(name).path
             try data.write(to: URL(fileURLWithPath: path))
             let job = VideoConverter.convert(.sendToWindows(path, output: OutputLocation(directory: outputs.path)))
-            let error = await #expect(throws: ConvertError.self) { try await job.result() }
-            #expect(error?.category == .input)
-            #expect(error?.key.hasPrefix(key) == true)
+            let error = await expectConvertError(code) { try await job.result() }
+            #expect(error?.category == .input, "\(name)")
             #expect(fileNames(in: outputs).isEmpty)
         }
     }
@@ -50,9 +49,10 @@ struct VideoFailureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = directory.appendingPathComponent("notes.mp4")
         try Data("this is not a movie".utf8).write(to: text)
-        for path in [text.path, directory.appendingPathComponent("missing.mov").path] {
+        for (path, code) in [(text.path, ConvertError.Code.inputUnrecognised),
+                             (directory.appendingPathComponent("missing.mov").path, .inputMissing)] {
             let job = VideoConverter.convert(.sendToWindows(path, output: OutputLocation(directory: directory.path)))
-            let error = await #expect(throws: ConvertError.self) { try await job.result() }
+            let error = await expectConvertError(code) { try await job.result() }
             #expect(error?.category == .input)
         }
         #expect(fileNames(in: directory) == ["notes.mp4"])
@@ -74,10 +74,12 @@ struct VideoFailureTests {
     @Test("Requests out of range fail before anything is read")
     func badRequests() async throws {
         let input = Fixtures.path("video/sample.mp4")
-        let requests = [VideoRequest(input: input, crf: 99), VideoRequest(input: input, maxHeight: 4),
-                        VideoRequest(input: input, container: .webm, codec: .h264)]
-        for request in requests {
-            let error = await #expect(throws: ConvertError.self) { try await VideoConverter.convert(request).result() }
+        let requests: [(VideoRequest, ConvertError.Code)] = [
+            (VideoRequest(input: input, crf: 99), .requestCrf), (VideoRequest(input: input, maxHeight: 4), .requestMaxHeight),
+            (VideoRequest(input: input, container: .webm, codec: .h264), .requestCodec),
+        ]
+        for (request, code) in requests {
+            let error = await expectConvertError(code) { try await VideoConverter.convert(request).result() }
             #expect(error?.category == .request)
         }
     }

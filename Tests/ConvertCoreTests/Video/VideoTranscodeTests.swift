@@ -146,7 +146,7 @@ struct VideoTranscodeTests {
             reached.withLock { $0 = max($0, progress.fraction) }
             if progress.stage == .encoding && progress.fraction > 0.05 { flag.cancel() }
         }
-        let error = #expect(throws: ConvertError.self) {
+        let error = expectConvertError(.cancelled) {
             try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
                              plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
                              cancellation: flag, reporter: reporter)

@@ -75,6 +75,11 @@ final class Demuxer {
                 throw ConvertError(.input, code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
             }
             if opened == offc_averror_invaliddata() {
+                // The same code the probe gives: a cut MP4 is incomplete, not unrecognised.
+                if MovieEnding.lacksMovie(path: path) {
+                    throw ConvertError(.input, code: .inputTruncated, message: "\(path) is incomplete: the file ends before its movie data.",
+                                       path: path, underlying: FFmpeg.describe(opened))
+                }
                 throw ConvertError(.input, code: .inputUnrecognised,
                                    message: "\(path) is not a media file offconvert recognises.", path: path,
                                    underlying: FFmpeg.describe(opened))
