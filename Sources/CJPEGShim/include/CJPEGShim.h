@@ -2,6 +2,7 @@
 #define OFFCONVERT_CJPEGSHIM_H
 #include <stddef.h>
 #include <stdint.h>
+#include "jpeg_transcoder.h"
 
 // A JPEG encoder fed a YCbCr 4:2:0 picture a band of rows at a time, over libjpeg-turbo's libjpeg
 // API (raw data in): TurboJPEG 2.1 only encodes a whole picture, so a HEIC grid converted through

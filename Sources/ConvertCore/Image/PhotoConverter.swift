@@ -27,8 +27,8 @@ public enum PhotoConverter {
         }
     }
 
-    /// Converts one photo on the calling thread: the direct HEIC → JPEG path or a lossless JPEG
-    /// recompression when the request qualifies, otherwise decode, gain map, then each frame
+    /// Converts one photo on the calling thread: the direct HEIC → JPEG path, the streamed JPEG →
+    /// JPEG path or a lossless JPEG recompression when the request qualifies, otherwise decode, gain map, then each frame
     /// encoded with its metadata and written.
     fileprivate static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
@@ -39,6 +39,9 @@ public enum PhotoConverter {
         let opened = try open(request)
         if let result = try directHeicToJPEG(request, opened: opened, reporter: reporter, cancellation: cancellation) {
             return result
+        }
+        if let streamed = try streamedJPEG(request, opened: opened, reporter: reporter, cancellation: cancellation) {
+            return streamed
         }
         if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
         if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) { return animated }

@@ -18,6 +18,13 @@ struct JPEGDamage: Sendable, Equatable {
         missingFraction = truncated ? Self.flatBottom(pixels, width: width, height: height, channels: channels) : nil
     }
 
+    /// Damage a streamed decode reported: whether the file ended early, and the share of the
+    /// picture's rows decoded before it did.
+    init(truncated: Bool, decodedFraction: Double?) {
+        self.truncated = truncated
+        missingFraction = truncated ? decodedFraction.map { max(0, 1 - $0) } : nil
+    }
+
     /// The note for the conversion's result.
     var note: String {
         guard truncated else { return "corrupt data in the picture, repaired by the decoder (some areas may look wrong)" }

@@ -20,8 +20,14 @@ package enum JPEGMarkers {
     }
 
     /// Segments from after SOI up to (not including) SOS. Returns [] when `data` is not a JPEG.
-    package static func segments(_ data: [UInt8]) -> [Segment] {
-        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return [] }
+    package static func segments(_ data: [UInt8]) -> [Segment] { walk(data).segments }
+
+    /// Where the first scan's SOS marker starts, or nil when `data` ends (or stops being a marker
+    /// walk) before it: a file's head holds all of its metadata once this is known.
+    static func scanStart(_ data: [UInt8]) -> Int? { walk(data).scanStart }
+
+    private static func walk(_ data: [UInt8]) -> (segments: [Segment], scanStart: Int?) {
+        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return ([], nil) }
         var result: [Segment] = []
         var index = 2
         while index + 4 <= data.count {
@@ -31,7 +37,8 @@ package enum JPEGMarkers {
                 index += 1
                 continue
             }
-            if marker == 0xDA || marker == 0xD9 { break }
+            if marker == 0xDA { return (result, index) }
+            if marker == 0xD9 { break }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 {
                 index += 2
                 continue
@@ -41,7 +48,7 @@ package enum JPEGMarkers {
             result.append(Segment(marker: marker, payload: (index + 4)..<(index + 2 + length), whole: index..<(index + 2 + length)))
             index += 2 + length
         }
-        return result
+        return (result, nil)
     }
 
     /// The metadata of a JPEG: EXIF as a TIFF stream, XMP packet, ICC profile (chunks joined).

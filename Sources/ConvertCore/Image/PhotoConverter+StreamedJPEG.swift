@@ -1,0 +1,140 @@
+import FoundationEssentials
+import Glibc
+
+extension PhotoConverter {
+    /// JPEG → JPEG at full size without a bitmap: when nothing needs RGB (no resize, no colour
+    /// conversion, no size target) and the file holds one picture (no MPF views, no gain map),
+    /// ``JPEGTranscoder`` re-encodes it from the input file to the staged output a band of rows
+    /// at a time, turned upright by its EXIF orientation. A 200 MP photo then needs a few MB
+    /// instead of its 600 MB bitmap, and a 4:2:0 one keeps its chroma samples as they are (no
+    /// RGB round trip). Returns nil when the photo does not qualify; the general path takes it.
+    static func streamedJPEG(
+        _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> JobResult? {
+        guard request.format == .jpeg, opened.format == .jpeg, request.maxLongEdge == nil, request.resize == nil,
+            request.color == .keep, request.targetByteCount == nil, (request.frame ?? 1) == 1
+        else { return nil }
+        let input = try InputDescriptor(path: request.inputPath)
+        guard let head = try StreamedJPEGHead(input, path: request.inputPath), !head.holdsOtherImages else { return nil }
+        let transcoder = try JPEGTranscoder(input: input.descriptor, strict: request.strict, path: request.inputPath)
+        let source = transcoder.source
+        guard source.isTranscodable(orientation: head.orientation) else { return nil }
+        try PixelLimit.check(width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
+        let turned = head.orientation >= 5
+        let (width, height) = turned ? (source.height, source.width) : (source.width, source.height)
+        var notes: [String] = []
+        let metadata = OutputMetadata(exif: head.exif, xmp: head.xmp, iptc: head.iptc, policy: request.metadata)
+            .withPixelSize(width: width, height: height).carried(by: .jpeg)
+        notes += metadata.notes
+        var icc = head.icc
+        if let profile = icc, ColorProfiles.channelCount(profile) != 3 {
+            icc = nil
+            notes.append("non-RGB colour profile dropped")
+        }
+        let segments = ImageEncoder.jpegSegments(exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc, icc: icc)
+        notes += segments.notes
+        reporter.report(.decoding, 0)
+        let destination = try outputPaths(for: request, count: 1)[0]
+        let output = try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+            (temporary, display) throws(ConvertError) in
+            try transcode(
+                transcoder, to: temporary, display: display, quality: request.quality, orientation: head.orientation,
+                segments: segments.bytes, reporter: reporter, cancellation: cancellation)
+        } cancellation: { cancellation }
+        if let damage = damageNote(transcoder.damage, height: source.height) { notes.append(damage) }
+        reporter.report(.writing, 1)
+        return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: metadata.location)
+    }
+
+    /// Runs `transcoder` into the file at `path` band by band, checking for cancellation between bands.
+    private static func transcode(
+        _ transcoder: JPEGTranscoder, to path: String, display: String, quality: Int, orientation: Int, segments: [UInt8],
+        reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) {
+        let output = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard output >= 0 else { throw .fileSystem(errno, action: "write", path: display) }
+        defer { close(output) }
+        try transcoder.start(output: output, quality: quality, orientation: orientation, segments: segments, displayPath: display)
+        var bands = 0
+        while true {
+            try cancellation.check()
+            let step = try transcoder.step(displayPath: display)
+            if step.done { return }
+            bands += 1
+            if bands % 32 == 0 { reporter.report(.encoding, 0.9 * step.progress) }
+        }
+    }
+
+    /// The note for what libjpeg repaired, as the general path words it (``JPEGDamage``).
+    private static func damageNote(_ damage: JPEGTranscoder.Damage, height: Int) -> String? {
+        guard damage.warnings > 0 else { return nil }
+        let decoded = damage.endedEarly && height > 0 ? Double(damage.rowsBeforeEnd) / Double(height) : nil
+        return JPEGDamage(truncated: damage.endedEarly, decodedFraction: decoded).note
+    }
+}
+
+/// A read-only descriptor of a photo the streamed path reads, closed in `deinit`.
+private final class InputDescriptor {
+    let descriptor: Int32
+
+    init(path: String) throws(ConvertError) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ConvertError.opening(path, errno: errno) }
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// The metadata segments at the head of a JPEG (everything before its first scan), read with
+/// `pread` so that the descriptor's offset stays at the start for the decoder.
+private struct StreamedJPEGHead {
+    var exif: [UInt8]?
+    var xmp: [UInt8]?
+    var icc: [UInt8]?
+    var iptc: [UInt8]?
+    var orientation: Int
+    /// Whether the file holds more than one picture: an MPF index (stereo views, a gain map) or
+    /// XMP naming a gain map. The general path reads those.
+    var holdsOtherImages: Bool
+
+    /// The head of the file on `input`, or nil when its markers do not reach a scan within 16 MiB.
+    init?(_ input: InputDescriptor, path: String) throws(ConvertError) {
+        var bytes: [UInt8] = []
+        var wanted = 256 * 1024
+        while true {
+            bytes = try Self.read(input, count: wanted, path: path)
+            if JPEGMarkers.scanStart(bytes) != nil { break }
+            guard bytes.count == wanted, wanted < 16 << 20 else { return nil }
+            wanted *= 4
+        }
+        let metadata = JPEGMarkers.metadata(bytes)
+        (exif, xmp, icc) = (metadata.exif, metadata.xmp, metadata.icc)
+        iptc = IPTC.block(inJPEG: bytes)
+        let stated = exif.flatMap { Exif(block: $0)?.orientation } ?? 1
+        orientation = (1...8).contains(stated) ? stated : 1
+        let mpf = Array("MPF".utf8) + [0]
+        let hasIndex = JPEGMarkers.segments(bytes).contains { $0.marker == 0xE2 && bytes[$0.payload].starts(with: mpf) }
+        let namesGainMap = xmp.map { packet in
+            let text = String(decoding: packet, as: UTF8.self)
+            return text.contains("hdrgm:") || text.contains("GContainer")
+        } ?? false
+        holdsOtherImages = hasIndex || namesGainMap
+    }
+
+    private static func read(_ input: InputDescriptor, count: Int, path: String) throws(ConvertError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return pread(input.descriptor, base + filled, count - filled, off_t(filled))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw .fileSystem(errno, action: "read", path: path) }
+            if got == 0 { break }
+            filled += got
+        }
+        buffer.removeSubrange(filled...)
+        return buffer
+    }
+}
