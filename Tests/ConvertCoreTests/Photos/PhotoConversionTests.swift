@@ -325,7 +325,8 @@ struct PhotoConversionTests {
         let input = Fixtures.path("broken/corrupted.jpg")
         var request = PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path)
         request.strict = true
-        await expectConvertError(.inputTruncated) { _ = try await PhotoRun.convert(request) }
+        // Damaged data, not a file cut short: libjpeg says "premature end of data segment".
+        await expectConvertError(.inputCorrupt) { _ = try await PhotoRun.convert(request) }
         #expect(PhotoRun.files(directory).isEmpty)
         request.strict = false
         let result = try await PhotoRun.convert(request)

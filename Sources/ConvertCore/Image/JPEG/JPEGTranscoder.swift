@@ -33,9 +33,10 @@ final class JPEGTranscoder {
         /// one band.
         func workingBytes(orientation: Int) -> Int64 {
             let pixels = Int64(width) * Int64(height)
-            let samplesPerPixel: Int64 = is420 ? 3 : 6  // halves: 1.5 or up to 3 samples a pixel
+            // 2 bytes a coefficient: 1.5 samples a pixel at 4:2:0, at most 3 otherwise.
+            let coefficientBytes: Int64 = is420 ? 3 : 6
             var bytes = Int64(width) * 16 * 3 * 2
-            if isProgressive { bytes += pixels * samplesPerPixel }
+            if isProgressive { bytes += pixels * coefficientBytes }
             if orientation != 1 { bytes += pixels * 3 / 2 }
             return bytes
         }

@@ -119,10 +119,11 @@ final class TurboJPEGHandle {
         return (pixels, status)
     }
 
-    /// The error of a decode that failed (or, where a whole decode is needed, warned).
+    /// The error of a decode that failed (or, where a whole decode is needed, warned): a file
+    /// that ends early is truncated, any other damage corrupt, as the streamed path says.
     private func failure(path: String, what: String) -> ConvertError {
         ConvertError(
-            .input, code: lastWasWarning ? .inputTruncated : .inputCorrupt,
+            .input, code: lastWasWarning && lastError.contains("Premature end of JPEG file") ? .inputTruncated : .inputCorrupt,
             message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
     }
 
