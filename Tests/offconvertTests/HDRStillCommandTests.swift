@@ -151,13 +151,18 @@ struct HDRStillCommandTests {
     /// The batch's memory estimate counts the tone mapping's SDR bitmap (and the gain map's
     /// samples for a JPEG that keeps HDR) on top of what the same photo costs without it.
     @Test("the batch cost counts the tone-mapping buffers")
-    func cost() {
+    func cost() throws {
         let keep = PhotoWork.cost(of: Self.pq, request: PhotoRequest(inputPath: Self.pq, format: .jpeg))
         var sdrRequest = PhotoRequest(inputPath: Self.pq, format: .jpeg)
         sdrRequest.hdr = .sdr
         let sdr = PhotoWork.cost(of: Self.pq, request: sdrRequest)
         let heic = PhotoWork.cost(of: Self.pq, request: PhotoRequest(inputPath: Self.pq, format: .heic))
-        #expect(sdr - heic == BatchScheduler.bitmapBytes(width: 384, height: 256, bytesPerPixel: 4))
+        // The SDR bitmap is counted where the still is tone mapped, and not for a HEIC that keeps PQ.
+        let info = try ImageProbe.probe(path: Self.pq)
+        #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: sdrRequest)
+            == BatchScheduler.bitmapBytes(width: 384, height: 256, bytesPerPixel: 4))
+        #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: PhotoRequest(inputPath: Self.pq, format: .heic)) == 0)
+        #expect(heic > 0)
         #expect(keep - sdr == GainMapBuilder.workingBytes(width: 384, height: 256))
         #expect(keep - sdr > 0)
     }

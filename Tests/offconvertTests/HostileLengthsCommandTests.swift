@@ -78,18 +78,22 @@ struct InfoDamagedCommandTests {
 /// A batch's memory cost of a GIF is its first frame's picture (the screen), read from the header.
 @Suite("Hostile lengths: batch cost of a GIF")
 struct GIFCostTests {
-    @Test("a 16000x16000 screen with 2000 frames costs two screen-sized bitmaps, however many frames follow")
+    @Test("a 16000x16000 screen with 2000 frames costs about two screen-sized bitmaps, however many frames follow")
     func cost() throws {
         let path = HostileLengthsCommandTests.bomb("gif-screen-16000-2000.gif")
         let request = PhotoRequest(inputPath: path, format: .png)
         let cost = PhotoWork.cost(of: path, request: request)
-        #expect(cost == BatchScheduler.bitmapBytes(width: 16000, height: 16000, bytesPerPixel: 4, count: 2))
+        // The screen decoded (a bitmap and its copy) and the process: at least two screens, less than three.
+        let screen = BatchScheduler.bitmapBytes(width: 16000, height: 16000, bytesPerPixel: 4)
+        #expect(cost >= 2 * screen && cost < 3 * screen, "\(cost)")
         // The same screen with only its first frame: the same cost, so the other 1999 count nothing.
         let directory = try HostileLengthsCommandTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let one = directory.appendingPathComponent("one.gif")
         try (data.prefix(61) + Data([0x3B])).write(to: one)
-        #expect(PhotoWork.cost(of: one.path, request: request) == cost)
+        // The other 1999 frames count only their bytes (the decoder holds the file).
+        let oneCost = PhotoWork.cost(of: one.path, request: request)
+        #expect(abs(oneCost - cost) <= Int64(data.count), "\(oneCost) against \(cost)")
     }
 }

@@ -191,6 +191,8 @@ extension ConvertError.Code {
     public static let requestMaxHeight = ConvertError.Code("request.max-height")
     /// `request.max-size`.
     public static let requestMaxSize = ConvertError.Code("request.max-size")
+    /// `request.memory-budget`: one file alone needs more memory than `--memory-budget` allows.
+    public static let requestMemoryBudget = ConvertError.Code("request.memory-budget")
     /// `request.no-inputs`.
     public static let requestNoInputs = ConvertError.Code("request.no-inputs")
     /// `request.not-hdr`.

@@ -11,14 +11,8 @@ extension PhotoConverter {
     static func streamedJPEG(
         _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
-        guard request.format == .jpeg, opened.format == .jpeg, request.maxLongEdge == nil, request.resize == nil,
-            request.color == .keep, request.targetByteCount == nil, (request.frame ?? 1) == 1
-        else { return nil }
-        let input = try InputDescriptor(path: request.inputPath)
-        guard let head = try StreamedJPEGHead(input, path: request.inputPath), !head.holdsOtherImages else { return nil }
-        let transcoder = try JPEGTranscoder(input: input.descriptor, strict: request.strict, path: request.inputPath)
-        let source = transcoder.source
-        guard source.isTranscodable(orientation: head.orientation) else { return nil }
+        guard opened.format == .jpeg, let plan = try StreamedJPEGPlan(request) else { return nil }
+        let (head, transcoder, source) = (plan.head, plan.transcoder, plan.transcoder.source)
         try PixelLimit.check(width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
         let turned = head.orientation >= 5
         let (width, height) = turned ? (source.height, source.width) : (source.width, source.height)
@@ -46,6 +40,15 @@ extension PhotoConverter {
         return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: metadata.location)
     }
 
+    /// What the streamed path holds for the JPEG at `path` (``JPEGTranscoder/Source/workingBytes(orientation:)``),
+    /// or nil when it does not take the photo (the general path then converts it).
+    package static func streamedJPEGWorkingBytes(path: String, request: PhotoRequest) -> Int64? {
+        var request = request
+        request.inputPath = path
+        guard let plan = try? StreamedJPEGPlan(request) else { return nil }
+        return plan.transcoder.source.workingBytes(orientation: plan.head.orientation)
+    }
+
     /// Runs `transcoder` into the file at `path` band by band, checking for cancellation between bands.
     private static func transcode(
         _ transcoder: JPEGTranscoder, to path: String, display: String, quality: Int, orientation: Int, segments: [UInt8],
@@ -70,6 +73,28 @@ extension PhotoConverter {
         guard damage.warnings > 0 else { return nil }
         let decoded = damage.endedEarly && height > 0 ? Double(damage.rowsBeforeEnd) / Double(height) : nil
         return JPEGDamage(truncated: damage.endedEarly, decodedFraction: decoded).note
+    }
+}
+
+/// What the streamed path needs to start: the input opened, its head read and its frame
+/// header parsed, once the request and the photo are known to qualify.
+private struct StreamedJPEGPlan {
+    let input: InputDescriptor
+    let head: StreamedJPEGHead
+    let transcoder: JPEGTranscoder
+
+    /// The plan for `request` (whose input is a JPEG), or nil when the path does not take it: a
+    /// resize, colour conversion, size target or frame choice, other images in the file (MPF,
+    /// a gain map), or a frame the transcoder does not take (see ``JPEGTranscoder/Source/isTranscodable(orientation:)``).
+    init?(_ request: PhotoRequest) throws(ConvertError) {
+        guard request.format == .jpeg, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
+            request.targetByteCount == nil, (request.frame ?? 1) == 1
+        else { return nil }
+        input = try InputDescriptor(path: request.inputPath)
+        guard let head = try StreamedJPEGHead(input, path: request.inputPath), !head.holdsOtherImages else { return nil }
+        self.head = head
+        transcoder = try JPEGTranscoder(input: input.descriptor, strict: request.strict, path: request.inputPath)
+        guard transcoder.source.isTranscodable(orientation: head.orientation) else { return nil }
     }
 }
 

@@ -28,6 +28,9 @@ package struct BatchOptions: Sendable {
     package var jobs: Int
     /// `--memory-budget` in bytes.
     var memoryBudget: Int64
+    /// Whether `--memory-budget` was given: then a file that alone needs more is refused, not run
+    /// (the default budget, half of the memory available, may be exceeded by one file alone).
+    var memoryBudgetIsExplicit = false
     /// `--dry-run`.
     package var dryRun = false
     /// Not `--no-resume`.
@@ -150,6 +153,7 @@ package struct BatchOptions: Sendable {
             memoryBudget: budget, dryRun: arguments.has(dryRunFlag), resume: !arguments.has(noResume),
             json: arguments.has(jsonFlag), quiet: arguments.has(quietFlag), verbose: arguments.has(verboseFlag), shard: shard,
             maxPixels: try maxPixels(arguments))
+        options.memoryBudgetIsExplicit = arguments.has(memoryBudgetOption)
         options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) { first, _ in first }
         options.skippedFolders = collector.skippedFolders
         options.emptyFolders = collector.emptyFolders

@@ -65,6 +65,16 @@ package struct BatchPlan: Sendable {
         }
     }
 
+    /// Why `item` is not run under an explicit `--memory-budget` it needs more than on its own, or nil.
+    func overBudget(_ item: BatchItem) -> ConvertError? {
+        guard options.memoryBudgetIsExplicit, item.cost > options.memoryBudget else { return nil }
+        return ConvertError(
+            .request, code: .requestMemoryBudget,
+            message: "\(item.input) needs about \(UnitText.bytes(item.cost)) of memory, more than the budget of "
+                + "\(UnitText.bytes(options.memoryBudget)) (--memory-budget).",
+            path: item.input)
+    }
+
     /// Why `path` cannot be read as an input (missing, a folder, unreadable, empty), or nil.
     package static func fileProblem(_ path: String) -> ConvertError? {
         var info = stat()

@@ -91,7 +91,7 @@ package enum BatchRunner {
             printer.summary(tally, seconds: Date().timeIntervalSince(started))
             return ExitCode.success
         }
-        let costed = await costed(pending, work: work, jobs: options.jobs)
+        let costed = await costed(pending, work: work, jobs: options.jobs, costsNeeded: options.memoryBudgetIsExplicit)
         let charged = try await alreadyCharged(work, journal: journal, allowance: allowance)
         let before = tally
         let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
@@ -164,8 +164,9 @@ package enum BatchRunner {
     /// `items` with their costs. Costs only steer admissions when items could run side by side: a
     /// lone item (or --jobs 1) always runs, and for a video its cost is a whole probe of the file
     /// that the conversion then opens again (a tenth of a short remux's time).
-    private static func costed(_ items: [BatchItem], work: BatchWork, jobs: Int) async -> [BatchItem] {
-        guard items.count > 1 && jobs > 1 else { return items }
+    /// With an explicit budget (`costsNeeded`) every item is costed, so that one over it alone is refused.
+    private static func costed(_ items: [BatchItem], work: BatchWork, jobs: Int, costsNeeded: Bool) async -> [BatchItem] {
+        guard (items.count > 1 && jobs > 1) || costsNeeded else { return items }
         var items = items
         for position in items.indices {
             if let probe = work.probe {
@@ -212,7 +213,9 @@ package enum BatchRunner {
         let scheduler = BatchScheduler(budgetBytes: plan.options.memoryBudget, maxConcurrent: plan.options.jobs)
         await scheduler.run(items, cost: \.cost) { item in
             printer.started(item)
-            if let problem = BatchPlan.fileProblem(item.input) { return Result<JobResult, ConvertError>.failure(problem) }
+            if let problem = BatchPlan.fileProblem(item.input) ?? plan.overBudget(item) {
+                return Result<JobResult, ConvertError>.failure(problem)
+            }
             do throws(ConvertError) {
                 try plan.checkSpace(for: item)
                 try await synced { () throws(ConvertError) in

@@ -138,12 +138,8 @@ package enum PhotoWork {
     /// A photo command's own options followed by the batch options.
     package static func options(_ own: [OptionSpec]) -> [OptionSpec] { own + BatchOptions.specs }
 
-    /// Peak memory of converting `input` with `request`, from its header: the decoded bitmap
-    /// (4 bytes a pixel, 8 above 8 bits) times the bitmaps alive at once: the decoded one and
-    /// its prepared copy (colour conversion, flattening, resizing), one more for the target-size
-    /// search (the smaller decode while the encoded candidate is held), and every image with
-    /// `--all-images`. A `--resize` box larger than the photo (fill, pad) counts at its size.
-    /// A file whose header cannot be read costs nothing: it fails at once.
+    /// Peak memory of converting `input` with `request`, from its header
+    /// (``PhotoMemoryEstimate``). A file whose header cannot be read costs nothing: it fails at once.
     package static func cost(of input: String, request: PhotoRequest) -> Int64 {
         estimate(of: input, request: request).cost
     }
@@ -152,38 +148,7 @@ package enum PhotoWork {
     /// the conversion takes over instead of reading the file again.
     package static func estimate(of input: String, request: PhotoRequest) -> (cost: Int64, photo: PhotoInput?) {
         guard let opened = try? PhotoInput.open(path: input), let info = try? ImageProbe.probe(opened) else { return (0, nil) }
-        return (cost(of: info, request: request), opened.detached())
-    }
-
-    /// The peak memory of converting a photo described by `info` with `request`.
-    private static func cost(of info: ImageInfo, request: PhotoRequest) -> Int64 {
-        let bytesPerPixel = info.bitDepth > 8 ? 8 : 4
-        var bitmaps = request.targetByteCount == nil ? 2 : 3
-        if request.allImages { bitmaps *= max(1, info.imageCount) }
-        // An animation kept as WebP: our canvas, a "restore previous" copy and the resized frame,
-        // and libwebp's previous and current canvases and candidate sub-frames (a 1600x1200 GIF
-        // peaked at 8 canvases over the engine's own footprint).
-        if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil, info.format != .png {
-            bitmaps = 8
-        }
-        var (width, height) = (info.width, info.height)
-        if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
-        // A kept gain map (a HEIC's auxiliary image or a JPEG's second one) is one grey byte a
-        // pixel at most, in two copies (decoded, then looked up or resized).
-        let keepsGainMap = request.hdr == .keep && info.gainMap?.brightens == true
-        var gainMap = keepsGainMap ? Int64(width) * Int64(height) * 2 : 0
-        // A JPEG XL gets the HDR picture the map describes: a 16-bit bitmap more.
-        if keepsGainMap, request.format == .jxl { gainMap += BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 8) }
-        return BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: bytesPerPixel, count: bitmaps) + gainMap
-            + toneMappingBytes(of: info, request: request)
-    }
-
-    /// What tone mapping a PQ/HLG still adds (``HDRStill``): the 8-bit SDR bitmap beside the
-    /// decoded 16-bit one, and for a JPEG that keeps HDR the gain map's float samples and plane.
-    private static func toneMappingBytes(of info: ImageInfo, request: PhotoRequest) -> Int64 {
-        guard let policy = HDRStillPolicy(format: request.format, hdr: request.hdr), policy.toneMaps(info.color.nclx) else { return 0 }
-        let sdr = BatchScheduler.bitmapBytes(width: info.width, height: info.height, bytesPerPixel: 4)
-        return sdr + (policy == .toneMapWithGainMap ? GainMapBuilder.workingBytes(width: info.width, height: info.height) : 0)
+        return (PhotoMemoryEstimate.peakBytes(path: input, info: info, request: request), opened.detached())
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.
