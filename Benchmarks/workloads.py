@@ -79,6 +79,10 @@ SHORT = {
     "remux-large": "passthrough remux, 222 MB",
     "gif": "GIF, same palette filters",
     "bigbatch": "big-photo batch, 1 GB budget",
+    "jpeg-full": "JPEG → JPEG at full size, 24–48 MP",
+    "jpeg-shrink": "JPEG shrunk to 2048 px, 24–48 MP",
+    "jxl": "JPEG → JPEG XL, one 20 MP photo",
+    "budget": "batches under --memory-budget (JXL, WebP)",
     "video-size-25": "video to 25 MB per minute (2-pass on both sides)",
     "video-size-8": "video to 8 MB per minute (2-pass on both sides)",
     "video-size-25-fits": "video to 25 MB per minute where CRF 23 fits",
@@ -566,11 +570,103 @@ def big_photo_batch(work, binary, quick):
                                     **jpegs))
     return [Workload("bigbatch", "Big-photo batch incl. a generated 201 MP JPEG (peak memory vs a 1 GB budget), quality 85, 4:2:0",
                      contenders,
-                     note="Peak RSS is the point here: the scheduler admits items by decoded pixels in flight, so the "
-                          "201 MP photo (≈800 MB decoded) runs alone while the others wait. vips streams the JPEG in "
-                          "tiles, while offconvert holds each whole bitmap (it needs them whole for orientation, ICC "
-                          "conversion and the size search). vips runs one photo per core (xargs), its peak is the "
-                          "sum of its processes. SSIM and PSNR leave out the 201 MP picture (too large to compare).")]
+                     note="Peak RSS is the point here: the scheduler admits items by their estimated peak "
+                          "(PhotoMemoryEstimate). A JPEG re-encoded as JPEG streams band by band (the 201 MP one needs "
+                          "a few MB); the PNG and the HEICs are decoded whole. vips runs one photo per core (xargs), "
+                          "its peak is the sum of its processes. SSIM and PSNR leave out the 201 MP picture (too "
+                          "large to compare).")]
+
+
+def camera_jpegs(work):
+    """Four camera-like JPEGs of 24–48 MP made from real photos (scaled by ImageMagick, quality 92):
+    a 24 MP 4:2:0 one, the same turned by EXIF orientation 6 (a portrait from a phone held
+    upright), a 33 MP 4:2:2 one (as DSLRs write) and a 48 MP 4:2:0 one (a phone's full sensor)."""
+    folder = os.path.join(work, "camera-jpegs")
+    elephants = media("photos/Elephants_5640x3172.jpg")
+    kleiber = media("photos/Kleiber_by_Lukas_Baubkus.jpg")
+    if not elephants or not kleiber:
+        return []
+    plans = [("a-24mp.jpg", elephants[0], "6000x4000!", "2x2", None), ("b-24mp-turned.jpg", elephants[0], "6000x4000!", "2x2", 6),
+             ("c-33mp-422.jpg", kleiber[0], "7008x4672!", "2x1", None), ("d-48mp.jpg", kleiber[0], "8000x6000!", "2x2", None)]
+    made = []
+    os.makedirs(folder, exist_ok=True)
+    for name, source, size, sampling, orientation in plans:
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            subprocess.run(["convert", source, "-resize", size, "-sampling-factor", sampling, "-quality", "92", path], check=True)
+            if orientation:
+                subprocess.run(["exiftool", "-q", "-overwrite_original", "-n", f"-Orientation={orientation}", path], check=True)
+        made.append(path)
+    return made
+
+
+def jpeg_full(work, binary, quick):
+    """Full-size JPEG → JPEG with the orientation applied, against `vips autorot`."""
+    inputs = camera_jpegs(work)
+    if not inputs or not have("vips"):
+        return []
+    folder = os.path.dirname(inputs[0])
+    o, reset = out_dir(work, "jpeg-full-out")
+    jpegs = dict(reset=reset, outputs=f"{o}/*.jpg", quality=photo_quality(inputs, work))
+    return [Workload("jpeg-full", "JPEG → JPEG at full size, 4 camera-like JPEGs of 24–48 MP (one turned by EXIF), quality 85, 4:2:0", [
+        Contender("offconvert convert --to jpg --quality 85", f"{binary} convert {folder}/* --to jpg --quality 85 -o {o} --quiet",
+                  ours=True, **jpegs),
+        Contender(f"vips autorot Q=85 4:2:0, xargs -P{CORES}",
+                  f"ls {folder}/* | xargs -P{CORES} -I{{}} sh -c 'vips autorot \"{{}}\" \"{o}/$(basename \"{{}}\" .jpg).jpg{VIPS_Q85}\"'",
+                  **jpegs),
+    ], note="Both turn the EXIF-oriented photo upright. offconvert re-encodes band by band from file to file: a 4:2:0 "
+            "JPEG's planes go through as they are (no RGB round trip), a 4:2:2 one is decoded to YCbCr rows, and the "
+            "turned one holds its 4:2:0 planes (1.5 bytes a pixel). SSIM is against the source as stored, so the "
+            "turned photo is left out of it.")]
+
+
+def jpeg_shrink(work, binary, quick):
+    """Shrinking camera JPEGs to 2048 px, against `vips thumbnail`."""
+    inputs = camera_jpegs(work)
+    if not inputs or not have("vips"):
+        return []
+    folder = os.path.dirname(inputs[0])
+    o, reset = out_dir(work, "jpeg-shrink-out")
+    return [Workload("jpeg-shrink", "JPEG shrunk to 2048 px, the same 4 camera-like JPEGs, quality 85, 4:2:0", [
+        Contender("offconvert compress-photos --max-size 2048 --quality 85",
+                  f"{binary} compress-photos {folder}/* --max-size 2048 --quality 85 -o {o} --quiet", ours=True, reset=reset,
+                  outputs=f"{o}/*.jpg"),
+        Contender(f"vips thumbnail --size 2048 Q=85 4:2:0, xargs -P{CORES}",
+                  f"ls {folder}/* | xargs -P{CORES} -I{{}} sh -c 'vips thumbnail \"{{}}\" \"{o}/$(basename \"{{}}\" .jpg)-v.jpg{VIPS_Q85}\" 2048 --size both'",
+                  reset=reset, outputs=f"{o}/*.jpg"),
+    ], note="Both decode at a DCT scale (shrink-on-load) and finish with a resampling filter; sizes only, as the "
+            "outputs are smaller than any reference.")]
+
+
+def jxl_photos(work, binary, quick):
+    """JPEG XL output of one photo against cjxl at the same settings, and a batch under a budget."""
+    kleiber = media("photos/Kleiber_by_Lukas_Baubkus.jpg")
+    inputs = camera_jpegs(work)
+    if not kleiber or not inputs or not have("cjxl"):
+        return []
+    o, reset = out_dir(work, "jxl-out")
+    one = dict(reset=reset, outputs=f"{o}/*.jxl")
+    single = Workload("jxl", f"JPEG → JPEG XL, one 20 MP photo (Kleiber_by_Lukas_Baubkus.jpg), distance 1.0, effort 7", [
+        Contender("offconvert convert --to jxl (quality 90: distance 1.0, effort 7)",
+                  f"{binary} convert {kleiber[0]} --to jxl -o {o} --quiet", ours=True, **one),
+        Contender(f"cjxl -d 1 -e 7 --lossless_jpeg=0 --num_threads={CORES}",
+                  f"cjxl {kleiber[0]} {o}/c.jxl -d 1 -e 7 --lossless_jpeg=0 --num_threads={CORES}", **one),
+    ], note="Peak memory is the point: libjxl 0.7 holds 45–95 bytes a pixel at effort 7 whoever calls it.", heavy=True)
+    budget_in = os.path.join(work, "budget-in")
+    fresh_dir(budget_in)
+    for path in inputs[:2] + [kleiber[0]]:
+        shutil.copy(path, budget_in)
+    ob, reset_b = out_dir(work, "budget-out")
+    batch = Workload("budget", "Batches under --memory-budget: 3 photos of 20–24 MP to JPEG XL (4 GB) and to WebP (512 MB)", [
+        Contender("offconvert convert --to jxl --memory-budget 4GB",
+                  f"{binary} convert {budget_in}/* --to jxl -o {ob} --memory-budget 4GB --quiet", ours=True, reset=reset_b,
+                  outputs=f"{ob}/*.jxl", measure=lambda: "budget 4GB"),
+        Contender("offconvert convert --to webp --memory-budget 512MB",
+                  f"{binary} convert {budget_in}/* --to webp -o {ob} --memory-budget 512MB --quiet", reset=reset_b,
+                  outputs=f"{ob}/*.webp", role="reference", measure=lambda: "budget 512MB"),
+    ], note="Each row's peak RSS against its budget: the scheduler admits photos by their estimated peak "
+            "(PhotoMemoryEstimate), so a second JPEG XL encode starts only where both fit.", heavy=True)
+    return [single, batch]
 
 
 # HandBrake's own presets for a size limit. Each is built for a fixed length (3 minutes) with an
@@ -792,8 +888,8 @@ def _why_bigbatch(w, r):
     if ours.get("rss") is None or r.get("rss") is None:
         return None
     kind = "summed over its processes" if r.get("rss_kind") == "tree" else "its largest single process only"
-    return (f"Peak memory {ours['rss']:.0f} MiB under the 1 GB budget against vips's {r['rss']:.0f} MiB ({kind}): vips "
-            "streams JPEGs in tiles; we hold whole bitmaps (needed for orientation, ICC conversion and the size search).")
+    return (f"Peak memory {ours['rss']:.0f} MiB under the 1 GB budget against vips's {r['rss']:.0f} MiB ({kind}): JPEGs "
+            "stream on both sides, but we decode the PNG and HEICs to whole bitmaps where vips reads them in tiles.")
 
 
 def _why_video_size(w, r):
@@ -871,6 +967,9 @@ CATALOGUE = [
     (["remux-large"], remux_large),
     (["gif"], gif),
     (["bigbatch"], big_photo_batch),
+    (["jpeg-full"], jpeg_full),
+    (["jpeg-shrink"], jpeg_shrink),
+    (["jxl", "budget"], jxl_photos),
     (["video-size-25", "video-size-8", "video-size-25-fits"], video_size),
 ]
 
