@@ -233,6 +233,20 @@ static int is_420(const struct jpeg_decompress_struct *in) {
         && in->comp_info[2].h_samp_factor == 1 && in->comp_info[2].v_samp_factor == 1;
 }
 
+// Whether a turned picture can be gathered from the source's planes: luma at the highest
+// sampling, each chroma component at the same or half of it in each direction (4:2:0, 4:2:2,
+// 4:4:0, 4:4:4).
+static int is_turnable(const struct jpeg_decompress_struct *in) {
+    int h = in->comp_info[0].h_samp_factor, v = in->comp_info[0].v_samp_factor;
+    if (h != in->max_h_samp_factor || v != in->max_v_samp_factor || h > 2 || v > 2) return 0;
+    for (int c = 1; c < 3; c++) {
+        int ch = in->comp_info[c].h_samp_factor, cv = in->comp_info[c].v_samp_factor;
+        if (ch != 1 && ch != h) return 0;
+        if (cv != 1 && cv != v) return 0;
+    }
+    return 1;
+}
+
 // The buffers of the chosen mode, once both sides have started (their block widths are known).
 static int allocate_buffers(offc_jpeg_transcoder *t) {
     for (int c = 0; c < 3; c++) {
@@ -248,7 +262,13 @@ static int allocate_buffers(offc_jpeg_transcoder *t) {
             if (in_stride != out_stride || plane_allocate(source, in_stride, band_rows) != 0) return -1;
             break;
         case mode_raw_whole:
-            if (plane_allocate(source, in_stride, (size_t)t->in.total_iMCU_rows * band_rows) != 0) return -1;
+            // Each component's rows at its own sampling: v_samp_factor block rows an MCU row.
+            source->width = ((size_t)t->in.image_width * t->in.comp_info[c].h_samp_factor + t->in.max_h_samp_factor - 1)
+                / t->in.max_h_samp_factor;
+            source->height = ((size_t)t->in.image_height * t->in.comp_info[c].v_samp_factor + t->in.max_v_samp_factor - 1)
+                / t->in.max_v_samp_factor;
+            if (plane_allocate(source, in_stride, (size_t)t->in.total_iMCU_rows * t->in.comp_info[c].v_samp_factor * DCTSIZE) != 0)
+                return -1;
             if (plane_allocate(&t->band[c], out_stride, band_rows) != 0) return -1;
             t->band[c].width = c == 0 ? t->out.image_width : (t->out.image_width + 1) / 2;
             t->band[c].height = c == 0 ? t->out.image_height : (t->out.image_height + 1) / 2;
@@ -327,7 +347,7 @@ static const char *start_refusal(const offc_jpeg_transcoder *t, int quality, int
     if (orientation < 1 || orientation > 8) return "orientation out of range";
     if (t->in.num_components != 3 || t->in.jpeg_color_space != JCS_YCbCr) return "not a YCbCr JPEG";
     if (t->in.data_precision != 8) return "not an 8-bit JPEG";
-    if (orientation != 1 && !is_420(&t->in)) return "only a 4:2:0 JPEG is turned";
+    if (orientation != 1 && !is_turnable(&t->in)) return "a sampling this transcoder does not turn";
     return NULL;
 }
 
@@ -347,7 +367,7 @@ int offc_jpeg_transcoder_start(offc_jpeg_transcoder *t, int output_fd, int quali
     }
     t->output_fd = output_fd;
     t->orientation = orientation;
-    t->mode = !is_420(&t->in) ? mode_scanlines : orientation == 1 ? mode_raw_band : mode_raw_whole;
+    t->mode = orientation != 1 ? mode_raw_whole : is_420(&t->in) ? mode_raw_band : mode_scanlines;
     t->out.err = &t->errors;
     t->out.client_data = t;
     t->output_buffer = malloc(output_bytes);
@@ -411,6 +431,50 @@ static void gather(const plane *source, plane *band, size_t first, int orientati
     }
 }
 
+// The source sample (*x, *y) of a plane `width`×`height` that output sample (x, y) of the
+// picture turned by `orientation` comes from.
+static void source_of(int orientation, size_t x, size_t y, size_t width, size_t height, size_t *sx, size_t *sy) {
+    switch (orientation) {
+    case 2: *sx = width - 1 - x; *sy = y; break;
+    case 3: *sx = width - 1 - x; *sy = height - 1 - y; break;
+    case 4: *sx = x; *sy = height - 1 - y; break;
+    case 5: *sx = y; *sy = x; break;
+    case 6: *sx = y; *sy = height - 1 - x; break;
+    case 7: *sx = width - 1 - y; *sy = height - 1 - x; break;
+    case 8: *sx = width - 1 - y; *sy = x; break;
+    default: *sx = x; *sy = y; break;
+    }
+}
+
+// Fills output chroma band rows [first, first + band->rows) (4:2:0: each sample covers 2x2 output
+// pixels) from a chroma plane sampled at `h_ratio`×`v_ratio` luma pixels a sample: the mean of
+// the source samples under the four output pixels, each found through the turn on the luma grid
+// (`luma_width`×`luma_height`, the source's).
+static void gather_resampled(const plane *source, int h_ratio, int v_ratio, size_t luma_width, size_t luma_height,
+                             plane *band, size_t first, int orientation) {
+    int turned = orientation >= 5;
+    size_t out_width = turned ? luma_height : luma_width, out_height = turned ? luma_width : luma_height;
+    for (size_t row = 0; row < band->rows; row++) {
+        size_t y0 = 2 * (first + row), y1 = y0 + 1;
+        if (y0 >= out_height) y0 = out_height - 1;
+        if (y1 >= out_height) y1 = out_height - 1;
+        JSAMPLE *to = band->row_pointers[row];
+        for (size_t x = 0; x < band->stride; x++) {
+            size_t x0 = 2 * x, x1 = x0 + 1;
+            if (x0 >= out_width) x0 = out_width - 1;
+            if (x1 >= out_width) x1 = out_width - 1;
+            const size_t xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
+            unsigned sum = 0;
+            for (int k = 0; k < 4; k++) {
+                size_t sx, sy;
+                source_of(orientation, xs[k], ys[k], luma_width, luma_height, &sx, &sy);
+                sum += source->row_pointers[sy / (size_t)v_ratio][sx / (size_t)h_ratio];
+            }
+            to[x] = (JSAMPLE)((sum + 2) / 4);
+        }
+    }
+}
+
 // MARK: steps
 
 static double share(uint32_t done, uint32_t total) { return total == 0 ? 1 : (double)done / total; }
@@ -427,15 +491,28 @@ static void step_raw_band(offc_jpeg_transcoder *t, double *progress) {
 static void step_raw_whole(offc_jpeg_transcoder *t, double *progress) {
     uint32_t total = t->in.output_height + t->out.image_height;
     if (t->in.output_scanline < t->in.output_height) {
-        // Decoding: the next MCU row goes to its place in the whole planes.
-        size_t row = t->in.output_scanline;
-        JSAMPARRAY planes[3] = {t->source_planes[0].row_pointers + row, t->source_planes[1].row_pointers + row / 2,
-                                t->source_planes[2].row_pointers + row / 2};
-        jpeg_read_raw_data(&t->in, planes, luma_rows);
+        // Decoding: the next MCU row goes to its place in the whole planes, each component's
+        // rows at its own vertical sampling.
+        size_t row = t->in.output_scanline, max_v = (size_t)t->in.max_v_samp_factor;
+        JSAMPARRAY planes[3];
+        for (int c = 0; c < 3; c++) {
+            planes[c] = t->source_planes[c].row_pointers + row * (size_t)t->in.comp_info[c].v_samp_factor / max_v;
+        }
+        jpeg_read_raw_data(&t->in, planes, (JDIMENSION)(max_v * DCTSIZE));
         *progress = share(t->in.output_scanline, total);
         return;
     }
-    for (int c = 0; c < 3; c++) gather(&t->source_planes[c], &t->band[c], t->rows_written / (c == 0 ? 1 : 2), t->orientation);
+    gather(&t->source_planes[0], &t->band[0], t->rows_written, t->orientation);
+    for (int c = 1; c < 3; c++) {
+        if (is_420(&t->in)) {
+            gather(&t->source_planes[c], &t->band[c], t->rows_written / 2, t->orientation);
+        } else {
+            int h_ratio = t->in.max_h_samp_factor / t->in.comp_info[c].h_samp_factor;
+            int v_ratio = t->in.max_v_samp_factor / t->in.comp_info[c].v_samp_factor;
+            gather_resampled(&t->source_planes[c], h_ratio, v_ratio, t->in.image_width, t->in.image_height, &t->band[c],
+                             t->rows_written / 2, t->orientation);
+        }
+    }
     JSAMPARRAY planes[3] = {t->band[0].row_pointers, t->band[1].row_pointers, t->band[2].row_pointers};
     jpeg_write_raw_data(&t->out, planes, luma_rows);
     t->rows_written += luma_rows;

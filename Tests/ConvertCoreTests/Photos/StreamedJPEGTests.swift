@@ -39,6 +39,42 @@ struct StreamedJPEGTests {
         #expect(ssim > 0.94, "orientation \(value): SSIM \(ssim) against the upright picture")
     }
 
+    @Test("a turned 4:2:2, 4:4:0 or 4:4:4 JPEG comes out upright too", arguments: ["yuvj422p", "yuvj440p", "yuvj444p"])
+    func turnedSampling(_ pixelFormat: String) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The upright landscape re-encoded by ffmpeg at this sampling, turned back by EXIF orientation 8.
+        let upright = Fixtures.path("photos/orientation/Landscape_1.jpg")
+        let source = directory.appendingPathComponent("turned.jpg").path
+        let made = try PhotoReference.run(
+            "ffmpeg", ["-v", "error", "-y", "-i", upright, "-vf", "transpose=1", "-pix_fmt", pixelFormat, "-q:v", "2", source])
+        #expect(made.status == 0)
+        #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=8", source]).status == 0)
+        let out = directory.appendingPathComponent("out")
+        let output = try #require(try await Self.convert(source, into: out).outputs.first).path
+        #expect(try Self.tag("ImageSize", of: output) == "1800 1200")
+        #expect(try Self.tag("YCbCrSubSampling", of: output) == "2 2")
+        let ssim = try #require(try MediaTool.ssim(output, reference: upright))
+        #expect(ssim > 0.94, "\(pixelFormat): SSIM \(ssim) against the upright picture")
+    }
+
+    @Test("the samplings the transcoder turns, and the planes it holds for them")
+    func turnableSamplings() {
+        func source(_ sampling: [(h: Int, v: Int)]) -> JPEGTranscoder.Source {
+            JPEGTranscoder.Source(
+                width: 4000, height: 3000, components: 3, isYCbCr: true, isProgressive: false, precision: 8, sampling: sampling)
+        }
+        #expect(source([(2, 2), (1, 1), (1, 1)]).planeBytesPerPixel == 1.5)
+        #expect(source([(2, 1), (1, 1), (1, 1)]).planeBytesPerPixel == 2)
+        #expect(source([(1, 1), (1, 1), (1, 1)]).planeBytesPerPixel == 3)
+        #expect(source([(2, 1), (1, 1), (1, 1)]).isTranscodable(orientation: 6))
+        #expect(source([(1, 2), (1, 1), (1, 1)]).isTranscodable(orientation: 6))
+        // 4:1:1 and chroma sampled above luma are left to the general path when turned.
+        #expect(!source([(4, 1), (1, 1), (1, 1)]).isTranscodable(orientation: 6))
+        #expect(source([(4, 1), (1, 1), (1, 1)]).isTranscodable(orientation: 1))
+        #expect(!source([(1, 1), (2, 2), (2, 2)]).isTranscodable(orientation: 3))
+    }
+
     @Test("a 4:2:2 camera JPEG becomes 4:2:0 and matches ffmpeg's decode of the source")
     func otherSampling() async throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -124,7 +160,8 @@ struct StreamedJPEGTests {
     @Test("the transcoder's working memory is a band, plus whole 4:2:0 planes only when turning")
     func workingBytes() {
         let source = JPEGTranscoder.Source(
-            width: 16384, height: 12288, components: 3, isYCbCr: true, isProgressive: false, precision: 8, is420: true)
+            width: 16384, height: 12288, components: 3, isYCbCr: true, isProgressive: false, precision: 8,
+            sampling: [(2, 2), (1, 1), (1, 1)])
         let pixels = Int64(16384 * 12288)
         #expect(source.workingBytes(orientation: 1) < 2_000_000)
         #expect(source.workingBytes(orientation: 6) > pixels * 3 / 2)

@@ -20,12 +20,33 @@ final class JPEGTranscoder {
         var precision: Int
         /// Whether the chroma is sampled 4:2:0 (luma 2x2, chroma 1x1).
         var is420: Bool
+        /// Whether the sampling can be turned (luma at the highest sampling, chroma at the same or
+        /// half of it each way: 4:2:0, 4:2:2, 4:4:0, 4:4:4).
+        var isTurnable: Bool
+        /// The decoded planes' bytes a pixel (1.5 at 4:2:0, 2 at 4:2:2, 3 at 4:4:4).
+        var planeBytesPerPixel: Double
+
+        /// A header's facts, the sampling of its first three components given as (h, v) factors.
+        init(
+            width: Int, height: Int, components: Int, isYCbCr: Bool, isProgressive: Bool, precision: Int,
+            sampling: [(h: Int, v: Int)]
+        ) {
+            (self.width, self.height, self.components, self.isYCbCr) = (width, height, components, isYCbCr)
+            (self.isProgressive, self.precision) = (isProgressive, precision)
+            let luma = sampling.first ?? (1, 1)
+            let chroma = sampling.dropFirst()
+            is420 = luma == (2, 2) && chroma.allSatisfy { $0 == (1, 1) }
+            let maxH = sampling.map(\.h).max() ?? 1, maxV = sampling.map(\.v).max() ?? 1
+            isTurnable = luma.h == maxH && luma.v == maxV && maxH <= 2 && maxV <= 2
+                && chroma.allSatisfy { ($0.h == 1 || $0.h == maxH) && ($0.v == 1 || $0.v == maxV) }
+            planeBytesPerPixel = sampling.reduce(0) { $0 + Double($1.h * $1.v) / Double(max(1, maxH * maxV)) }
+        }
 
         /// Whether ``JPEGTranscoder/start(output:quality:orientation:segments:displayPath:)`` takes
-        /// this source turned by `orientation`: an 8-bit YCbCr colour JPEG, and a 4:2:0 one unless
-        /// it stays as it is.
+        /// this source turned by `orientation`: an 8-bit YCbCr colour JPEG, of a sampling it can
+        /// turn unless it stays as it is.
         func isTranscodable(orientation: Int) -> Bool {
-            components == 3 && isYCbCr && precision == 8 && (orientation == 1 || is420)
+            components == 3 && isYCbCr && precision == 8 && (orientation == 1 || isTurnable)
         }
 
         /// The bytes the transcoder holds beside libjpeg's tables and its 320 KiB of I/O buffers:
@@ -33,11 +54,10 @@ final class JPEGTranscoder {
         /// one band.
         func workingBytes(orientation: Int) -> Int64 {
             let pixels = Int64(width) * Int64(height)
-            // 2 bytes a coefficient: 1.5 samples a pixel at 4:2:0, at most 3 otherwise.
-            let coefficientBytes: Int64 = is420 ? 3 : 6
             var bytes = Int64(width) * 16 * 3 * 2
-            if isProgressive { bytes += pixels * coefficientBytes }
-            if orientation != 1 { bytes += pixels * 3 / 2 }
+            // 2 bytes a coefficient, a coefficient a plane sample.
+            if isProgressive { bytes += Int64(Double(pixels) * planeBytesPerPixel * 2) }
+            if orientation != 1 { bytes += Int64(Double(pixels) * planeBytesPerPixel) }
             return bytes
         }
     }
@@ -69,11 +89,11 @@ final class JPEGTranscoder {
         }
         self.transcoder = transcoder
         self.path = path
-        let is420 = info.h_samp.0 == 2 && info.v_samp.0 == 2 && info.h_samp.1 == 1 && info.v_samp.1 == 1
-            && info.h_samp.2 == 1 && info.v_samp.2 == 1
         source = Source(
             width: Int(info.width), height: Int(info.height), components: Int(info.components), isYCbCr: info.ycbcr != 0,
-            isProgressive: info.progressive != 0, precision: Int(info.precision), is420: is420)
+            isProgressive: info.progressive != 0, precision: Int(info.precision),
+            sampling: [(Int(info.h_samp.0), Int(info.v_samp.0)), (Int(info.h_samp.1), Int(info.v_samp.1)),
+                       (Int(info.h_samp.2), Int(info.v_samp.2))])
     }
 
     deinit { offc_jpeg_transcoder_free(transcoder) }
