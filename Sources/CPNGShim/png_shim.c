@@ -82,15 +82,15 @@ static void hand_over(offc_png_image *out, uint8_t *pixels, uint8_t *icc, uint8_
     out->xmp = xmp;
 }
 
-/// Fills rows `from` to `height` (exclusive) of RGBA pixels with opaque mid grey, byte for byte
-/// the same at 8 and 16 bits (0x80 per colour byte, 0xFF per alpha byte).
-static void fill_missing_rows(uint8_t *pixels, size_t row_bytes, uint32_t from, uint32_t height, int depth) {
-    size_t sample = (size_t)depth / 8;
+/// Fills rows `from` to `height` (exclusive) of RGB or RGBA pixels with opaque mid grey, byte for
+/// byte the same at 8 and 16 bits (0x80 per colour byte, 0xFF per alpha byte).
+static void fill_missing_rows(uint8_t *pixels, size_t row_bytes, uint32_t from, uint32_t height, int depth, int channels) {
+    size_t sample = (size_t)depth / 8, pixel = (size_t)channels * sample;
     for (uint32_t y = from; y < height; y++) {
         uint8_t *row = pixels + row_bytes * y;
-        for (size_t at = 0; at + 4 * sample <= row_bytes; at += 4 * sample) {
+        for (size_t at = 0; at + pixel <= row_bytes; at += pixel) {
             memset(row + at, 0x80, 3 * sample);
-            memset(row + at + 3 * sample, 0xFF, sample);
+            if (channels == 4) memset(row + at + 3 * sample, 0xFF, sample);
         }
     }
 }
@@ -113,8 +113,8 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t length) 
     state->offset += length;
 }
 
-int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut,
-                    offc_png_image *out, char *error, size_t error_size) {
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut, uint8_t *destination,
+                    size_t destination_size, offc_png_image *out, char *error, size_t error_size) {
     memset(out, 0, sizeof(*out));
     out->srgb_intent = -1;
     if (error_size > 0) error[0] = 0;
@@ -144,10 +144,10 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     if (!info || setjmp(png_jmpbuf(png))) {
         if (cut && pixels && rows_done > 0 && !interlaced && layout_row_bytes > 0) {
             // The file ends early: the rows it holds are the picture's top, the rest is grey.
-            fill_missing_rows(pixels, layout_row_bytes, rows_done, out->height, out->bit_depth);
+            fill_missing_rows(pixels, layout_row_bytes, rows_done, out->height, out->bit_depth, out->has_alpha ? 4 : 3);
             free(rows);
             png_destroy_read_struct(&png, &info, NULL);
-            hand_over(out, pixels, icc, exif, xmp);
+            hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp);
             out->cut = 1;
             out->rows_missing = out->height - rows_done;
             if (error_size > 0) error[0] = 0;
@@ -156,7 +156,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
         // Nothing is handed over: `out` is left empty, as documented.
         memset(out, 0, sizeof(*out));
         out->srgb_intent = -1;
-        free(pixels);
+        if (pixels != destination) free(pixels);
         free(rows);
         free(icc);
         free(exif);
@@ -208,12 +208,11 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     int intent = 0;
     if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
 
-    // Normalise every colour type to RGBA at 8 or 16 bits.
+    // Normalise every colour type to RGB, or RGBA when it has alpha (a channel or tRNS), at 8 or 16 bits.
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!(color_type & PNG_COLOR_MASK_ALPHA)) png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (bit_depth == 16) png_set_swap(png);
 #endif
@@ -221,14 +220,15 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     png_read_update_info(png, info);
 
     int out_depth = bit_depth == 16 ? 16 : 8;
-    size_t row_bytes = (size_t)width * 4 * (out_depth / 8);
+    size_t row_bytes = (size_t)width * (has_alpha ? 4 : 3) * (out_depth / 8);
     if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected PNG row layout");
+    if (destination && (height == 0 || row_bytes > destination_size / height)) png_error(png, "the picture does not fit its buffer");
     // Stored before any pixel is read, so a longjmp out of the rows still knows the layout.
     out->width = width;
     out->height = height;
     out->bit_depth = out_depth;
     out->has_alpha = has_alpha;
-    pixels = malloc(row_bytes * height);
+    pixels = destination ? destination : malloc(row_bytes * height);
     rows = malloc(sizeof(png_bytep) * height);
     if (!pixels || !rows) png_error(png, "out of memory");
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + row_bytes * y;
@@ -257,7 +257,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     }
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
-    hand_over(out, pixels, icc, exif, xmp);
+    hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp);
     return 0;
 }
 

@@ -15,7 +15,7 @@ typedef struct {
     uint32_t height;
     int bit_depth;        // 8 or 16
     int has_alpha;        // the source had an alpha channel or tRNS
-    uint8_t *pixels;      // width * height * 4 * (bit_depth / 8) bytes
+    uint8_t *pixels;      // width * height * (has_alpha ? 4 : 3) * (bit_depth / 8) bytes; NULL when decoded into the caller's buffer
     uint8_t *icc;         // the iCCP profile, decompressed, or NULL
     size_t icc_size;
     uint8_t *exif;        // the eXIf chunk, or NULL
@@ -27,14 +27,17 @@ typedef struct {
     uint32_t rows_missing; // with `cut`, the rows at the bottom the file no longer holds, filled mid grey
 } offc_png_image;
 
-/// Decodes a whole PNG held in memory. Returns 0 on success; on failure returns -1, fills `error`
-/// (NUL-terminated, at most error_size bytes) and leaves `out` empty.
+/// Decodes a whole PNG held in memory to RGB, or RGBA when it has alpha (a channel or tRNS), at
+/// 8 or 16 bits. Returns 0 on success; on failure returns -1, fills `error` (NUL-terminated, at
+/// most error_size bytes) and leaves `out` empty. With a `destination` of `destination_size`
+/// bytes the rows are decoded into it (refused when they do not fit) and `out->pixels` stays
+/// NULL; without one they are allocated and handed over in `out->pixels`.
 /// `max_pixels` refuses images with more pixels before anything is allocated (0: no limit).
 /// With `tolerate_cut`, a non-interlaced PNG whose file ends inside or after its image data (an
 /// interrupted copy) is decoded as far as it goes: `out->cut` is set and the rows it lacks are
 /// filled mid grey and counted in `out->rows_missing`; at least one row must have decoded.
-int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut,
-                    offc_png_image *out, char *error, size_t error_size);
+int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut, uint8_t *destination,
+                    size_t destination_size, offc_png_image *out, char *error, size_t error_size);
 
 /// Checks every chunk's declared length before libpng sees the file: each must fit in what is
 /// left of `data`, and an ancillary chunk (text, ICC, EXIF, unknown) must be at most 16 MiB.

@@ -40,11 +40,11 @@ package enum PhotoMemoryEstimate {
         if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil, info.format != .png {
             return processBytes + BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 4, count: 8) + extras
         }
+        let bitmap = (info.hasAlpha ? 4 : 3) * (info.bitDepth > 8 ? 2 : 1)
+        let decoding = decodeBytesPerPixel(info.format, bitmapBytesPerPixel: bitmap, fileBytesPerPixel: fileBytesPerPixel(path, pixels))
         let general = generalBytes(
-            pixels: pixels, bitmapBytesPerPixel: (info.hasAlpha ? 4 : 3) * (info.bitDepth > 8 ? 2 : 1),
-            copies: copies(info: info, request: request),
-            decodeBytesPerPixel: decodeBytesPerPixel(info.format, bitDepth: info.bitDepth, fileBytesPerPixel: fileBytesPerPixel(path, pixels))
-                + (isTurnedByDecoder(info) ? Double((info.hasAlpha ? 4 : 3) * (info.bitDepth > 8 ? 2 : 1)) : 0),
+            pixels: pixels, bitmapBytesPerPixel: bitmap, copies: copies(info: info, request: request),
+            decodeBytesPerPixel: decoding + (isTurnedByDecoder(info) ? Double(bitmap) : 0),
             format: request.format, alpha: info.hasAlpha && ImageEncoder.supportsAlpha(request.format))
         return processBytes + (general - processBytes) * images + extras
     }
@@ -127,16 +127,16 @@ package enum PhotoMemoryEstimate {
         return processBytes + Int64(max(decoding, encoding))
     }
 
-    /// What a decoder holds at its peak, a pixel: libpng's RGBA rows and the bitmap copied out of
-    /// them (7 at 8 bits, twice that at 16), TurboJPEG's RGB and the file, libheif's planes and
-    /// RGB; other decoders a bitmap and a copy of it.
-    static func decodeBytesPerPixel(_ format: PhotoFormat, bitDepth: Int, fileBytesPerPixel: Double) -> Double {
-        let deep = bitDepth > 8 ? 2.0 : 1.0
+    /// What a decoder holds at its peak, a pixel: libpng's rows written into the bitmap itself, and
+    /// the file; TurboJPEG's RGB and the file; libheif's planes and RGB; other decoders a bitmap
+    /// and a copy of it.
+    static func decodeBytesPerPixel(_ format: PhotoFormat, bitmapBytesPerPixel: Int, fileBytesPerPixel: Double) -> Double {
+        let bitmap = Double(bitmapBytesPerPixel)
         switch format {
-        case .png: return 7 * deep + fileBytesPerPixel
+        case .png: return bitmap + fileBytesPerPixel
         case .jpeg: return 3 + fileBytesPerPixel
-        case .heic, .avif: return 3.4 * deep
-        default: return 8 * deep + fileBytesPerPixel
+        case .heic, .avif: return 3.4 * (bitmapBytesPerPixel > 4 ? 2 : 1)
+        default: return 2 * bitmap + fileBytesPerPixel
         }
     }
 }

@@ -17,55 +17,82 @@ enum PNGCodec {
     /// is decoded as far as it goes, the rest grey, and ``Decoded/damage`` says so.
     static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool = false) throws(ConvertError) -> Decoded {
         // IHDR is the first chunk (PNG 11.2.2): its size is checked against the limit and the
-        // machine's memory before libpng allocates and fills the rows.
-        if data.count >= 24, data[12..<16].elementsEqual("IHDR".utf8) {
-            func word(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-            try PixelLimit.check(width: word(16), height: word(20), limit: maxPixels, path: path)
+        // machine's memory before anything is allocated for the rows.
+        guard let layout = Layout(data) else { throw damaged(path, reason: "its first chunk is not a valid IHDR") }
+        try PixelLimit.check(width: layout.width, height: layout.height, limit: maxPixels, path: path)
+        let (product, overflow) = (layout.width * layout.height).multipliedReportingOverflow(by: layout.channels)
+        guard !overflow, layout.width <= Int(Int32.max), layout.height <= Int(Int32.max) else {
+            throw damaged(path, reason: "its picture is too large")
         }
         var image = offc_png_image()
         var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBufferPointer { buffer in
-            offc_png_decode(buffer.baseAddress, buffer.count, UInt64(maxPixels), tolerateCut ? 1 : 0, &image, &message, message.count)
-        }
         defer { offc_png_free(&image) }
-        // -2: the header declares more pixels than `maxPixels`; nothing was allocated for them.
+        // libpng writes the rows straight into the bitmap's own storage: no second copy of the picture.
+        var status: Int32 = -1
+        func decode(into target: UnsafeMutableRawBufferPointer) {
+            status = data.withUnsafeBufferPointer { buffer in
+                offc_png_decode(
+                    buffer.baseAddress, buffer.count, UInt64(maxPixels), tolerateCut ? 1 : 0,
+                    target.baseAddress?.assumingMemoryBound(to: UInt8.self), target.count, &image, &message, message.count)
+            }
+        }
+        let samples: Bitmap.Samples
+        if layout.sixteenBit {
+            samples = .sixteen([UInt16](unsafeUninitializedCapacity: product) { buffer, count in
+                decode(into: UnsafeMutableRawBufferPointer(buffer))
+                count = status == 0 ? product : 0
+            })
+        } else {
+            samples = .eight([UInt8](unsafeUninitializedCapacity: product) { buffer, count in
+                decode(into: UnsafeMutableRawBufferPointer(buffer))
+                count = status == 0 ? product : 0
+            })
+        }
+        // -2: the header declares more pixels than `maxPixels`; nothing was decoded.
         if status == -2 {
             throw ConvertError(
                 .input, code: .inputTooManyPixels,
                 message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit (--max-pixels) if the file is trusted.",
                 path: path, underlying: String(nulTerminated: message))
         }
-        guard status == 0, let pixels = image.pixels, image.width > 0, image.height > 0 else {
+        guard status == 0, (image.has_alpha != 0) == (layout.channels == 4) else {
             throw damaged(path, reason: String(nulTerminated: message))
         }
-        let width = Int(image.width), height = Int(image.height)
-        let count = width * height
-        let alpha = image.has_alpha != 0
-        let channels = alpha ? 4 : 3
         let icc = image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) }
         let exif = image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) }
         let xmp = image.xmp.map { Array(UnsafeBufferPointer(start: $0, count: image.xmp_size)) }
-        let samples: Bitmap.Samples
-        // The shim always delivers RGBA; opaque images drop the constant alpha here.
-        if image.bit_depth == 16 {
-            let source = UnsafeRawPointer(pixels).assumingMemoryBound(to: UInt16.self)
-            var out = [UInt16](repeating: 0, count: count * channels)
-            for i in 0..<count {
-                for c in 0..<channels { out[i * channels + c] = source[i * 4 + c] }
-            }
-            samples = .sixteen(out)
-        } else {
-            var out = [UInt8](repeating: 0, count: count * channels)
-            for i in 0..<count {
-                for c in 0..<channels { out[i * channels + c] = pixels[i * 4 + c] }
-            }
-            samples = .eight(out)
-        }
         let bitmap = Bitmap(
-            width: width, height: height, channels: channels, samples: samples,
+            width: layout.width, height: layout.height, channels: layout.channels, samples: samples,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
-        let damage = image.cut == 0 ? nil : Self.cutNote(missingRows: Int(image.rows_missing), height: height)
+        let damage = image.cut == 0 ? nil : Self.cutNote(missingRows: Int(image.rows_missing), height: layout.height)
         return Decoded(bitmap: bitmap, exif: exif, xmp: xmp, damage: damage)
+    }
+
+    /// The bitmap a PNG decodes to, from its IHDR and the chunks before its image data: RGB, or
+    /// RGBA when its colour type has alpha or a tRNS chunk gives it; 16 bits when it has 16.
+    struct Layout {
+        var width: Int
+        var height: Int
+        var channels: Int
+        var sixteenBit: Bool
+
+        /// The layout of the PNG in `data`, or nil when it does not start with a signature and an IHDR.
+        init?(_ data: [UInt8]) {
+            guard data.count >= 33, data[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+            func word(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            (width, height) = (word(16), word(20))
+            guard width > 0, height > 0 else { return nil }
+            sixteenBit = data[24] == 16
+            var alpha = data[25] & 4 != 0
+            var offset = 8
+            while offset + 8 <= data.count {
+                let type = data[offset + 4..<offset + 8]
+                if type.elementsEqual("IDAT".utf8) { break }
+                if type.elementsEqual("tRNS".utf8) { alpha = true }
+                offset += 12 + word(offset)
+            }
+            channels = alpha ? 4 : 3
+        }
     }
 
     /// The note for a PNG cut short, worded as for a JPEG (``JPEGDamage``).
