@@ -14,7 +14,7 @@ struct ConvertErrorCodeTests {
 
     private static var keys: [String] {
         table.split(separator: "\n").compactMap { line -> String? in
-            guard let start = line.range(of: "ConvertError.Code(\""), let end = line.range(of: "\")", range: start.upperBound..<line.endIndex)
+            guard let start = line.range(of: "ConvertError.Code(\""), let end = line.range(of: "\"", range: start.upperBound..<line.endIndex)
             else { return nil }
             return String(line[start.upperBound..<end.lowerBound])
         }
@@ -42,5 +42,15 @@ struct ConvertErrorCodeTests {
         #expect(error?.category == .input)
         #expect(ConvertError.cancelled().code == .cancelled)
         #expect(ConvertError.wrapping(CocoaError(.fileNoSuchFile)).code == .internalError)
+    }
+
+    @Test("the category is the code's: one code is never two kinds of failure")
+    func categoryFromCode() {
+        #expect(ConvertError(code: .licenseExpired, message: "m").category == .allowance)
+        #expect(ConvertError(code: .outputExists, message: "m").category == .request)
+        #expect(ConvertError(code: .inputUnsupportedFeature, message: "m").category == .unsupported)
+        #expect(ConvertError(code: .encodeFailed, message: "m").category == .internal)
+        #expect(ConvertError.cancelled().category == .cancelled)
+        #expect(ConvertError.wrapping(CocoaError(.fileNoSuchFile)).category == .internal)
     }
 }

@@ -111,13 +111,13 @@ public final class AllowanceStore: Sendable {
             }
             if state.record.damaged {
                 throw ConvertError(
-                    .allowance, code: .allowanceDamaged,
+                    code: .allowanceDamaged,
                     message: "The allowance record in \(directory) was edited, truncated or removed, "
                         + "so there are no free conversions today. " + more())
             }
             guard state.record.used + state.record.reservations.count < dailyLimit else {
                 throw ConvertError(
-                    .allowance, code: .allowanceExhausted,
+                    code: .allowanceExhausted,
                     message: "Today's \(dailyLimit) free conversions are used. " + more())
             }
             let id = UUID().uuidString
@@ -315,7 +315,7 @@ public final class AllowanceStore: Sendable {
         }
         guard bytes.count <= License.maximumSize else {
             throw ConvertError(
-                .allowance, code: .licenseMalformed, message: "\(path) is not an offconvert licence file (too large).",
+                code: .licenseMalformed, message: "\(path) is not an offconvert licence file (too large).",
                 path: path)
         }
         return bytes

@@ -37,11 +37,11 @@ public enum MediaProbe {
         FFmpegLogging.configure()
         let source = try FileByteSource(path: path)
         guard source.size > 0 else {
-            throw ConvertError(.input, code: .inputEmpty, message: "\(path) is empty.", path: path)
+            throw ConvertError(code: .inputEmpty, message: "\(path) is empty.", path: path)
         }
         let head: [UInt8]
         do { head = try source.read(at: 0, count: 64) } catch {
-            throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                underlying: error.description)
         }
         let byteCount = Int(source.size)
@@ -57,9 +57,9 @@ public enum MediaProbe {
         // such streams has nothing to show.
         guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
             if let boxDamage {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
+                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
             }
-            throw ConvertError(.input, code: .inputUnrecognised,
+            throw ConvertError(code: .inputUnrecognised,
                                message: "\(path) has no track offconvert recognises.", path: path)
         }
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
@@ -94,7 +94,7 @@ public enum MediaProbe {
         guard case .isoMedia = kind else { return (nil, nil) }
         do { return (try MovieBoxScanner.scan(BoxReader(source: source)), nil) } catch {
             if case .io = error {
-                throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                    underlying: error.description)
             }
             return (nil, error)
@@ -108,19 +108,19 @@ public enum MediaProbe {
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
             if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
-                throw ConvertError(.input, code: .inputTruncated,
+                throw ConvertError(code: .inputTruncated,
                                    message: "\(path) is incomplete: the file ends before its movie data.",
                                    path: path, underlying: error.underlyingDescription)
             }
             if let boxDamage {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
+                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
                                    path: path, underlying: error.underlyingDescription)
             }
             // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
             // declares an absurd table size (it refuses allocations above its limit), not because
             // the machine is short of memory.
             if error.code == .internalMemory {
-                throw ConvertError(.input, code: .inputCorrupt,
+                throw ConvertError(code: .inputCorrupt,
                                    message: "\(path) is damaged: its headers declare impossible sizes.",
                                    path: path, underlying: error.underlyingDescription)
             }
@@ -128,7 +128,7 @@ public enum MediaProbe {
         }
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
         guard demuxer.streamCount > 0, demuxer.formatName != "tty" else {
-            throw ConvertError(.input, code: .inputUnrecognised,
+            throw ConvertError(code: .inputUnrecognised,
                                message: "\(path) is not a media file offconvert recognises.", path: path)
         }
         return demuxer

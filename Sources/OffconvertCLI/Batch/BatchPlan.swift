@@ -55,12 +55,12 @@ package struct BatchPlan: Sendable {
         guard FileStamp.of(path) != nil else { return }
         for input in options.inputs where OutputNamer.isSameFile(input, path) {
             throw ConvertError(
-                .request, code: .outputIsInput, message: "The output \(path) is one of the inputs; nothing was overwritten.",
+                code: .outputIsInput, message: "The output \(path) is one of the inputs; nothing was overwritten.",
                 path: path)
         }
         if !options.overwrite {
             throw ConvertError(
-                .request, code: .outputExists, message: "\(path) already exists; nothing was overwritten (use --overwrite).",
+                code: .outputExists, message: "\(path) already exists; nothing was overwritten (use --overwrite).",
                 path: path)
         }
     }
@@ -70,11 +70,11 @@ package struct BatchPlan: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return .opening(path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
+            return ConvertError(code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
         }
         guard access(path, R_OK) == 0 else { return .opening(path, errno: errno) }
         guard info.st_size > 0 else {
-            return ConvertError(.input, code: .inputEmpty, message: "\(path) is empty (0 bytes).", path: path)
+            return ConvertError(code: .inputEmpty, message: "\(path) is empty (0 bytes).", path: path)
         }
         return nil
     }

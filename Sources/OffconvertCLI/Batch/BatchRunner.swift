@@ -308,7 +308,7 @@ extension ConvertError {
     /// Any error from the allowance wrapper as a `ConvertError` (it only ever throws those).
     static func wrap(_ error: any Error) -> ConvertError {
         if let error = error as? ConvertError { return error }
-        return ConvertError(.internal, code: .internalError, message: "An unexpected error stopped the batch.",
+        return ConvertError(code: .internalError, message: "An unexpected error stopped the batch.",
             underlying: String(describing: error))
     }
 }

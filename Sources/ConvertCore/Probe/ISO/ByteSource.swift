@@ -35,7 +35,7 @@ package final class FileByteSource: ByteSource {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
+            throw ConvertError(code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
         }
         self.descriptor = descriptor
         self.path = path
@@ -88,13 +88,13 @@ extension ConvertError {
     package static func opening(_ path: String, errno code: Int32) -> ConvertError {
         switch code {
         case ENOENT, ENOTDIR:
-            return ConvertError(.input, code: .inputMissing, message: "\(path) does not exist.", path: path)
+            return ConvertError(code: .inputMissing, message: "\(path) does not exist.", path: path)
         case EACCES, EPERM:
-            return ConvertError(.input, code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
+            return ConvertError(code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
         case EISDIR:
-            return ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
+            return ConvertError(code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
         default:
-            return ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+            return ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                 underlying: String(cString: strerror(code)))
         }
     }
