@@ -29,7 +29,7 @@ public enum MediaProbe {
         do {
             return try await runBlocking { flag in try probeBlocking(path: path, cancellation: flag) }
         } catch {
-            throw ConvertError.wrapping(error, path: path)
+            throw error.naming(path)
         }
     }
 
