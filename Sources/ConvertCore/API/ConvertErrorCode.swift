@@ -80,8 +80,6 @@ extension ConvertError.Code {
     public static let inputCorrupt = ConvertError.Code("input.corrupt", category: .input)
     /// `input.denied`.
     public static let inputDenied = ConvertError.Code("input.denied", category: .input)
-    /// `input.directory`.
-    public static let inputDirectory = ConvertError.Code("input.directory", category: .input)
     /// `input.empty`.
     public static let inputEmpty = ConvertError.Code("input.empty", category: .input)
     /// `input.limit`.

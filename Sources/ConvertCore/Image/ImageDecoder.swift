@@ -125,7 +125,7 @@ package enum ImageDecoder {
         guard let format = kind.photoFormat else {
             // The same codes as the media probe's for the same files: an empty file, and content
             // no reader recognises; a video is a valid file this reader does not take.
-            if head.isEmpty { throw ConvertError(code: .inputEmpty, message: "\(path) is empty.", path: path) }
+            if head.isEmpty { throw ConvertError.emptyInput(path) }
             switch kind {
             case .isoMedia, .matroska:
                 throw ConvertError(code: .unsupportedNotAPhoto, message: "\(path) is a video, not a photo.", path: path)
@@ -157,13 +157,7 @@ package enum ImageDecoder {
     private static func checkRegularFile(_ path: String) throws(ConvertError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR {
-            throw ConvertError(code: .inputDirectory, message: "\(path) is a folder, not an image.", path: path)
-        }
-        guard type == S_IFREG else {
-            throw ConvertError(code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
-        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path, mode: info.st_mode) }
     }
 
     private static func openError(_ path: String) -> ConvertError {

@@ -36,9 +36,7 @@ public enum MediaProbe {
     static func probeBlocking(path: String, cancellation: CancellationFlag) throws(ConvertError) -> MediaInfo {
         FFmpegLogging.configure()
         let source = try FileByteSource(path: path)
-        guard source.size > 0 else {
-            throw ConvertError(code: .inputEmpty, message: "\(path) is empty.", path: path)
-        }
+        guard source.size > 0 else { throw ConvertError.emptyInput(path) }
         let head: [UInt8]
         do { head = try source.read(at: 0, count: 64) } catch {
             throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,

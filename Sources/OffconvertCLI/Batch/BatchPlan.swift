@@ -65,19 +65,10 @@ package struct BatchPlan: Sendable {
         }
     }
 
-    /// Why `path` cannot be read as an input (missing, a folder, unreadable, empty), or nil.
-    package static func fileProblem(_ path: String) -> ConvertError? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .opening(path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return ConvertError(code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
-        }
-        guard access(path, R_OK) == 0 else { return .opening(path, errno: errno) }
-        guard info.st_size > 0 else {
-            return ConvertError(code: .inputEmpty, message: "\(path) is empty (0 bytes).", path: path)
-        }
-        return nil
-    }
+    /// Why `path` cannot be read as an input (missing, a folder, unreadable, empty), or nil:
+    /// the library's own check, so a batch fails an item with the code a single conversion
+    /// would give.
+    package static func fileProblem(_ path: String) -> ConvertError? { ConvertError.inputProblem(path) }
 
     private static func fileSize(_ path: String) -> Int64 {
         var info = stat()

@@ -44,6 +44,10 @@ final class Demuxer {
     init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
          maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil) throws(ConvertError) {
         self.path = path
+        // Checked before FFmpeg sees the path: it would call an empty file or a folder damaged
+        // or unrecognised (the probe and the photo reader say input.empty, input.not-a-file),
+        // and wait forever on a FIFO.
+        if let problem = ConvertError.inputProblem(path) { throw problem }
         guard let allocated = avformat_alloc_context() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory opening \(path).", path: path)
         }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import ConvertMedia
+
+/// The same broken input gets the same code from every public entry point: the photo probe, the
+/// media probe (what `offconvert info` prints), the photo converter and the video converter.
+@Suite("One error model")
+struct OneErrorModelTests {
+    /// Each public entry point, run on `path` until it throws.
+    static let entryPoints: [(name: String, run: @Sendable (String, String) async throws(ConvertError) -> Void)] = [
+        ("ImageProbe.probe", { path, _ throws(ConvertError) in _ = try ImageProbe.probe(path: path) }),
+        ("MediaProbe.probe", { path, _ throws(ConvertError) in _ = try await MediaProbe.probe(path: path) }),
+        ("PhotoConverter.convert", { path, folder throws(ConvertError) in
+            _ = try await PhotoConverter.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder)).result()
+        }),
+        ("VideoConverter.convert", { path, folder throws(ConvertError) in
+            _ = try await VideoConverter.convert(VideoRequest(input: path, output: OutputLocation(directory: folder))).result()
+        }),
+    ]
+
+    /// Writes `bytes` (or makes a folder, for nil) and expects `code` from every entry point.
+    private func expectEverywhere(_ code: ConvertError.Code, _ bytes: [UInt8]?, name: String) async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent(name)
+        if let bytes {
+            try Data(bytes).write(to: input)
+        } else {
+            try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false)
+        }
+        let output = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        for entry in Self.entryPoints {
+            let error = await expectConvertError(code) { try await entry.run(input.path, output.path) }
+            #expect(error?.code == code, "\(entry.name)")
+            #expect(error?.category == code.category, "\(entry.name)")
+            #expect(error?.message.contains(input.path) == true, "\(entry.name): \(error?.message ?? "")")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
+
+    @Test("an empty file is input.empty everywhere")
+    func empty() async throws {
+        try await expectEverywhere(.inputEmpty, [], name: "empty.heic")
+    }
+
+    @Test("a folder is input.not-a-file everywhere")
+    func folder() async throws {
+        try await expectEverywhere(.inputNotAFile, nil, name: "folder.mp4")
+    }
+}
