@@ -195,4 +195,24 @@ struct InfoImageTests {
         #expect(outcome.stdout.contains("JPEG image"))
         #expect(outcome.stdout.contains("  location:"))
     }
+
+    @Test("a picture too damaged to describe says why with its error code, in text and as --json's imageError")
+    func undescribable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: media("generated/gps-exif-xmp.heic")))
+        let cut = folder.appendingPathComponent("cut.heic").path
+        try whole.prefix(whole.count - 1500).write(to: URL(fileURLWithPath: cut))
+
+        let text = try await CLIRunner.run(["info", cut])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  warning: details unreadable (input.truncated): \(cut) is damaged: it is cut short.\n"), "\(text.stdout)")
+
+        let json = try await CLIRunner.run(["info", "--json", cut])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["imageError"] as? [String: String], "\(json.stdout)")
+        #expect(error == ["category": "input", "key": "input.truncated", "message": "\(cut) is damaged: it is cut short."])
+    }
 }

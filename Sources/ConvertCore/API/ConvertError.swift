@@ -6,7 +6,7 @@
 /// for the conversion (it names the file but never contains raw library output or control
 /// characters), and an optional ``underlyingDescription`` with the low-level cause (an FFmpeg
 /// error string, an errno) for logs.
-public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConvertError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. An open set: new categories may be added, so `switch` over it
     /// with a `default` case.
     public struct Category: Hashable, Sendable, CustomStringConvertible {

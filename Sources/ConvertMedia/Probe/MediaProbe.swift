@@ -68,7 +68,8 @@ public enum MediaProbe {
     }
 
     /// A still image's description. The image part is a bonus over format and size: a picture
-    /// too damaged to describe is still identified, with the reason given.
+    /// too damaged to describe is still identified, with the photo reader's error as
+    /// ``MediaInfo/imageError``.
     private static func probeImage(
         path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> MediaInfo {
@@ -78,7 +79,7 @@ public enum MediaProbe {
             return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
         } catch {
             if error.category == .cancelled { throw error }
-            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.message)
+            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.naming(path))
             info.location = salvagedLocation(path: path, format: format)
             return info
         }
