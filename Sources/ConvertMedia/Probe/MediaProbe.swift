@@ -230,7 +230,29 @@ extension MediaProbe {
 }
 
 extension MediaProbe {
-    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
-    /// input of a batch before any work); nil when the file cannot be read.
-    public static func kind(path: String) -> MediaKind? { MediaKind.of(path: path) }
+    /// The kind of media at `path`: `.photo` for a still image the photo engine reads, `.video`
+    /// for a movie or sound file. Read from the file's first bytes, never its name: 64 bytes
+    /// for photos, MP4/MOV and Matroska; other content is left to FFmpeg's format probes (up to
+    /// 1 MiB, as FFmpeg itself reads), which must recognise it with confidence. Cheap enough to
+    /// run on every input of a batch before any work.
+    ///
+    /// - Throws: the codes ``probe(path:)`` gives for the same file: `input.missing`,
+    ///   `input.denied`, `input.not-a-file` (a folder, a FIFO, a device), `input.empty`, and
+    ///   `input.unrecognised` for content that is neither (text, random bytes).
+    public static func kind(path: String) throws(ConvertError) -> MediaKind {
+        if let problem = ConvertError.inputProblem(path) { throw problem }
+        guard let head = RawFile.head(of: path, count: 64) else {
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
+        }
+        switch MediaSniffer.kind(of: head) {
+        case .image: return .photo
+        case .isoMedia, .matroska: return .video
+        case .other:
+            guard ContentProbe.recognises(path: path) else {
+                throw ConvertError(code: .inputUnrecognised,
+                                   message: "\(path) is not a media file offconvert recognises.", path: path)
+            }
+            return .video
+        }
+    }
 }
