@@ -103,6 +103,21 @@ struct InfoCommandTests {
         #expect(outcome.stderr.contains("gone?[2J.mp4 does not exist."))
     }
 
+    @Test("an empty file and a folder get the library's words for input.empty and input.not-a-file")
+    func emptyAndFolder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.heic").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let folder = directory.appendingPathComponent("clips.mp4").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let outcome = try await CLIRunner.run(["info", empty, folder])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr == "Error: \(empty) is empty.\nError: \(folder) is a folder, not a file.\n", "\(outcome.stderr)")
+    }
+
     @Test("no file is a usage error")
     func noFiles() async throws {
         let outcome = try await CLIRunner.run(["info"])

@@ -57,6 +57,7 @@ public struct ConvertError: Error, Sendable, Hashable, CustomStringConvertible {
         self.underlyingDescription = underlying
     }
 
+    /// The category and the message, with the underlying cause when there is one: for logs.
     public var description: String {
         var text = "\(category): \(message)"
         if let underlyingDescription { text += " (\(underlyingDescription))" }

@@ -20,6 +20,7 @@ extension ConvertError {
             self.category = category
         }
 
+        /// The key, as `--json` prints it.
         public var description: String { rawValue }
     }
 }

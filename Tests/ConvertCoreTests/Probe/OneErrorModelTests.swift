@@ -18,15 +18,22 @@ struct OneErrorModelTests {
         }),
     ]
 
-    /// Writes `bytes` (or makes a folder, for nil) and expects `code` from every entry point.
-    private func expectEverywhere(_ code: ConvertError.Code, _ bytes: [UInt8]?, name: String) async throws {
+    /// What to make at the input's path.
+    enum Input {
+        case bytes([UInt8])
+        case folder
+        case fifo
+    }
+
+    /// Makes `input` and expects `code` from every entry point.
+    private func expectEverywhere(_ code: ConvertError.Code, _ made: Input, name: String) async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent(name)
-        if let bytes {
-            try Data(bytes).write(to: input)
-        } else {
-            try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false)
+        switch made {
+        case .bytes(let bytes): try Data(bytes).write(to: input)
+        case .folder: try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false)
+        case .fifo: try #require(mkfifo(input.path, 0o600) == 0)
         }
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
@@ -41,11 +48,16 @@ struct OneErrorModelTests {
 
     @Test("an empty file is input.empty everywhere")
     func empty() async throws {
-        try await expectEverywhere(.inputEmpty, [], name: "empty.heic")
+        try await expectEverywhere(.inputEmpty, .bytes([]), name: "empty.heic")
     }
 
     @Test("a folder is input.not-a-file everywhere")
     func folder() async throws {
-        try await expectEverywhere(.inputNotAFile, nil, name: "folder.mp4")
+        try await expectEverywhere(.inputNotAFile, .folder, name: "folder.mp4")
+    }
+
+    @Test("a FIFO is input.not-a-file everywhere, refused without waiting for a writer")
+    func fifo() async throws {
+        try await expectEverywhere(.inputNotAFile, .fifo, name: "pipe.mov")
     }
 }
