@@ -296,6 +296,7 @@ extension ConvertError.Code {
 
     // MARK: watch: Watching a folder.
 
-    /// `watch.spawn`: `offconvert watch` could not start the conversion of a new file.
+    /// `watch.spawn`: a watched folder's new file could not be converted: the conversion process did
+    /// not start.
     public static let watchSpawn = ConvertError.Code("watch.spawn", category: .internal)
 }
