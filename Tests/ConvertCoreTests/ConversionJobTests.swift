@@ -10,7 +10,7 @@ struct ConversionJobTests {
         let job = ConversionJob.start(path: "clip.mp4") { _ in
             while !Task.isCancelled { await Task.yield() }
             // What an interrupted av_read_frame can look like: a read error, not AVERROR_EXIT.
-            throw ConvertError(.input, code: .inputTruncated, message: "clip.mp4 is incomplete.")
+            throw ConvertError(code: .inputTruncated, message: "clip.mp4 is incomplete.")
         }
         job.cancel()
         var terminal: [JobEvent] = []
@@ -21,7 +21,7 @@ struct ConversionJobTests {
     @Test("a job that was not cancelled reports its own error")
     func ownError() async {
         let job = ConversionJob.start(path: "clip.mp4") { _ in
-            throw ConvertError(.input, code: .inputTruncated, message: "clip.mp4 is incomplete.")
+            throw ConvertError(code: .inputTruncated, message: "clip.mp4 is incomplete.")
         }
         var terminal: [JobEvent] = []
         for await event in job.events where event.isTerminal { terminal.append(event) }

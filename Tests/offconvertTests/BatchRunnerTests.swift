@@ -34,10 +34,10 @@ private let upcase = BatchWork(
         if text == "slow" {
             do { try await Task.sleep(for: .seconds(30)) } catch { throw ConvertError.cancelled(path: item.input) }
         }
-        if text == "bad" { throw ConvertError(.input, code: .inputTruncated, message: "The file is cut short.", path: item.input) }
+        if text == "bad" { throw ConvertError(code: .inputTruncated, message: "The file is cut short.", path: item.input) }
         let data = Data(text.uppercased().utf8)
         guard FileManager.default.createFile(atPath: item.destination, contents: data) else {
-            throw ConvertError(.device, code: .deviceIo, message: "Could not write.", path: item.destination)
+            throw ConvertError(code: .deviceIo, message: "Could not write.", path: item.destination)
         }
         return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
     })
@@ -55,14 +55,14 @@ private func stagedUpcase(delay: Duration) -> BatchWork {
             let data = Data(text.uppercased().utf8)
             // A plain write: FileManager.createFile would add its own hidden temporary.
             do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
-                throw ConvertError(.device, code: .deviceIo, message: "Could not write.", path: item.destination)
+                throw ConvertError(code: .deviceIo, message: "Could not write.", path: item.destination)
             }
             do { try await Task.sleep(for: delay) } catch {
                 unlink(temporary)
                 throw ConvertError.cancelled(path: item.input)
             }
             guard link(temporary, item.destination) == 0 else {
-                throw ConvertError(.request, code: .outputExists, message: "Taken.", path: item.destination)
+                throw ConvertError(code: .outputExists, message: "Taken.", path: item.destination)
             }
             unlink(temporary)
             return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])

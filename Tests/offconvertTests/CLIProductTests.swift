@@ -188,7 +188,7 @@ struct CLIProductTests {
             "error.input.missing" = "Fehlt: {path}";
             """)
         #expect(Messages.text(.summaryDone, "3", overrides: table) == "3 fertig")
-        let error = ConvertError(.input, code: .inputMissing, message: "Cannot read x.", path: "x.heic")
+        let error = ConvertError(code: .inputMissing, message: "Cannot read x.", path: "x.heic")
         #expect(Messages.error(error, overrides: table) == "Fehlt: x.heic")
         #expect(Messages.error(error, overrides: [:]) == "Cannot read x.")
 

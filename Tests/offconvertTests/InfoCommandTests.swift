@@ -103,6 +103,21 @@ struct InfoCommandTests {
         #expect(outcome.stderr.contains("gone?[2J.mp4 does not exist."))
     }
 
+    @Test("an empty file and a folder get the library's words for input.empty and input.not-a-file")
+    func emptyAndFolder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.heic").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let folder = directory.appendingPathComponent("clips.mp4").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let outcome = try await CLIRunner.run(["info", empty, folder])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr == "Error: \(empty) is empty.\nError: \(folder) is a folder, not a file.\n", "\(outcome.stderr)")
+    }
+
     @Test("no file is a usage error")
     func noFiles() async throws {
         let outcome = try await CLIRunner.run(["info"])
@@ -194,5 +209,25 @@ struct InfoImageTests {
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("JPEG image"))
         #expect(outcome.stdout.contains("  location:"))
+    }
+
+    @Test("a picture too damaged to describe says why with its error code, in text and as --json's imageError")
+    func undescribable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: media("generated/gps-exif-xmp.heic")))
+        let cut = folder.appendingPathComponent("cut.heic").path
+        try whole.prefix(whole.count - 1500).write(to: URL(fileURLWithPath: cut))
+
+        let text = try await CLIRunner.run(["info", cut])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  warning: details unreadable (input.truncated): \(cut) is damaged: it is cut short.\n"), "\(text.stdout)")
+
+        let json = try await CLIRunner.run(["info", "--json", cut])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["imageError"] as? [String: String], "\(json.stdout)")
+        #expect(error == ["category": "input", "key": "input.truncated", "message": "\(cut) is damaged: it is cut short."])
     }
 }

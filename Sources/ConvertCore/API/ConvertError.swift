@@ -1,11 +1,12 @@
 /// The one error type ConvertCore throws.
 ///
-/// Every failure carries a ``Category`` a caller can branch on (show a "choose another file"
-/// hint for `.input`, "free some space" for `.device`, nothing at all for `.cancelled`), a
-/// ``message`` that is safe to show to the person who asked for the conversion (it names the file
-/// but never contains raw library output or control characters), and an optional
-/// ``underlyingDescription`` with the low-level cause (an FFmpeg error string, an errno) for logs.
-public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Every failure carries a ``Code``, a stable key that fixes its ``Category``, which a caller can
+/// branch on (show a "choose another file" hint for `.input`, "free some space" for `.device`,
+/// nothing at all for `.cancelled`), a ``message`` that is safe to show to the person who asked
+/// for the conversion (it names the file but never contains raw library output or control
+/// characters), and an optional ``underlyingDescription`` with the low-level cause (an FFmpeg
+/// error string, an errno) for logs.
+public struct ConvertError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. An open set: new categories may be added, so `switch` over it
     /// with a `default` case.
     public struct Category: Hashable, Sendable, CustomStringConvertible {
@@ -34,8 +35,8 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
         public var description: String { identifier }
     }
 
-    /// What kind of failure this is.
-    public var category: Category
+    /// What kind of failure this is: always ``code``'s category.
+    public var category: Category { code.category }
     /// What failed, as a stable key (``Code``): for scripts, translations and tests.
     public var code: Code
     /// ``code``'s key (e.g. `"input.truncated"`), as `--json` prints it.
@@ -47,18 +48,16 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The low-level cause (library error text, errno) for logs and `--verbose`; not for users.
     public var underlyingDescription: String?
 
-    /// Creates an error. `message` must be safe to show: no raw library output.
-    public init(
-        _ category: Category, code: Code, message: String, path: String? = nil,
-        underlying: String? = nil
-    ) {
-        self.category = category
+    /// Creates an error; its category is `code`'s. `message` must be safe to show: no raw
+    /// library output.
+    public init(code: Code, message: String, path: String? = nil, underlying: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
         self.underlyingDescription = underlying
     }
 
+    /// The category and the message, with the underlying cause when there is one: for logs.
     public var description: String {
         var text = "\(category): \(message)"
         if let underlyingDescription { text += " (\(underlyingDescription))" }
@@ -67,7 +66,7 @@ public struct ConvertError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The error a job ends with when its task was cancelled.
     public static func cancelled(path: String? = nil) -> ConvertError {
-        ConvertError(.cancelled, code: .cancelled, message: "The conversion was cancelled.", path: path)
+        ConvertError(code: .cancelled, message: "The conversion was cancelled.", path: path)
     }
 
     /// Returns a copy naming `path` as the file concerned, unless one is named already.
@@ -86,7 +85,7 @@ extension ConvertError {
         if let error = error as? ConvertError { return path.map { error.naming($0) } ?? error }
         if error is CancellationError { return .cancelled(path: path) }
         return ConvertError(
-            .internal, code: .internalError, message: "An unexpected error stopped the conversion.",
+            code: .internalError, message: "An unexpected error stopped the conversion.",
             path: path, underlying: String(describing: error))
     }
 }

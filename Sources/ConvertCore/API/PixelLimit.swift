@@ -12,7 +12,7 @@ public enum PixelLimit {
     /// The `.input` error for a picture over the limit, with key `input.too-many-pixels`.
     package static func exceeded(width: Int, height: Int, limit: Int, path: String) -> ConvertError {
         ConvertError(
-            .input, code: .inputTooManyPixels,
+            code: .inputTooManyPixels,
             message: "\(path) declares a \(width)x\(height) picture (\(width.multipliedReportingOverflow(by: height).partialValue) pixels), "
                 + "over the limit of \(limit) pixels; raise the limit (--max-pixels) if the file is trusted.",
             path: path)
@@ -24,7 +24,7 @@ public enum PixelLimit {
     /// are refused too.
     package static func check(width: Int, height: Int, limit: Int, path: String) throws(ConvertError) {
         guard width >= 0, height >= 0 else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) declares a negative picture size.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) declares a negative picture size.", path: path)
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > limit { throw exceeded(width: width, height: height, limit: limit, path: path) }

@@ -111,13 +111,13 @@ public final class AllowanceStore: Sendable {
             }
             if state.record.damaged {
                 throw ConvertError(
-                    .allowance, code: .allowanceDamaged,
+                    code: .allowanceDamaged,
                     message: "The allowance record in \(directory) was edited, truncated or removed, "
                         + "so there are no free conversions today. " + more())
             }
             guard state.record.used + state.record.reservations.count < dailyLimit else {
                 throw ConvertError(
-                    .allowance, code: .allowanceExhausted,
+                    code: .allowanceExhausted,
                     message: "Today's \(dailyLimit) free conversions are used. " + more())
             }
             let id = UUID().uuidString
@@ -154,7 +154,15 @@ public final class AllowanceStore: Sendable {
     /// The reserve and the final settling wait for the lock and for the disk (two fsyncs), so
     /// they run on a thread of their own, never on Swift's cooperative pool: many jobs reserving
     /// at once would otherwise hold every pool thread and stall all other tasks of the process.
-    public func withAllowance<T>(_ body: (AllowanceReservation) async throws -> T) async throws -> T {
+    ///
+    /// - Throws: `allowance.exhausted` or `allowance.damaged` before `body` runs when no
+    ///   conversion is left; a file-system error when the state cannot be written; what `body`
+    ///   throws, as a ``ConvertError``: a ``ConvertError`` as it is, Swift cancellation as
+    ///   `cancelled`, any other error as `internal` (its text in
+    ///   ``ConvertError/underlyingDescription``).
+    public func withAllowance<T>(
+        _ body: (AllowanceReservation) async throws -> T
+    ) async throws(ConvertError) -> T {
         let reservation = try await runBlocking { _ in try self.reserve() }
         do {
             let value = try await body(reservation)
@@ -162,7 +170,7 @@ public final class AllowanceStore: Sendable {
             return value
         } catch {
             try await runBlocking { _ in try reservation.finish() }
-            throw error
+            throw ConvertError.wrapping(error)
         }
     }
 
@@ -315,7 +323,7 @@ public final class AllowanceStore: Sendable {
         }
         guard bytes.count <= License.maximumSize else {
             throw ConvertError(
-                .allowance, code: .licenseMalformed, message: "\(path) is not an offconvert licence file (too large).",
+                code: .licenseMalformed, message: "\(path) is not an offconvert licence file (too large).",
                 path: path)
         }
         return bytes

@@ -41,7 +41,7 @@ public struct License: Sendable, Equatable {
     static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
         func malformed(_ why: String) -> ConvertError {
             ConvertError(
-                .allowance, code: .licenseMalformed, message: "This is not an offconvert licence file (\(why)).",
+                code: .licenseMalformed, message: "This is not an offconvert licence file (\(why)).",
                 path: path)
         }
         guard bytes.count <= maximumSize else { throw malformed("it is too large") }
@@ -68,7 +68,7 @@ public struct License: Sendable, Equatable {
         // The signature is checked before any field is trusted or reported.
         guard key.verify(signature: Array(signature), message: message) else {
             throw ConvertError(
-                .allowance, code: .licenseInvalid,
+                code: .licenseInvalid,
                 message: "This licence was altered or was not issued for offconvert; the limit stays in place.",
                 path: path)
         }
@@ -87,7 +87,7 @@ public struct License: Sendable, Equatable {
         let license = License(id: fields["id"], licensee: licensee, issued: issued, expires: expires)
         if let expires, now >= expires {
             throw ConvertError(
-                .allowance, code: .licenseExpired,
+                code: .licenseExpired,
                 message: "This licence expired on \(formatDate(expires)); the limit stays in place.", path: path)
         }
         return license

@@ -14,7 +14,7 @@ enum SealedJSON {
             throw ConvertError.wrapping(error)
         }
         guard let mac = Crypto.hmacSHA256(key: secret, data: Array(domain.utf8) + Array(json)) else {
-            throw ConvertError(.internal, code: .internalError, message: "Could not protect the allowance record.")
+            throw ConvertError(code: .internalError, message: "Could not protect the allowance record.")
         }
         return Array(json) + Array("\n".utf8) + Array(Crypto.hex(mac).utf8) + Array("\n".utf8)
     }

@@ -40,7 +40,7 @@ package struct StateDirectory: Sendable {
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw ConvertError(
-                .device, code: .allowanceStore, message: "\(path) is not a folder; offconvert keeps its state there.",
+                code: .allowanceStore, message: "\(path) is not a folder; offconvert keeps its state there.",
                 path: path)
         }
         if info.st_mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
@@ -86,7 +86,7 @@ package struct StateDirectory: Sendable {
             if errno == ENOENT && flags & O_CREAT == 0 { return nil }
             if errno == ELOOP {
                 throw ConvertError(
-                    .device, code: .stateNotAFile,
+                    code: .stateNotAFile,
                     message: "\(path) is a symbolic link; offconvert only uses a regular file there. Remove it to start afresh.",
                     path: path)
             }
@@ -101,7 +101,7 @@ package struct StateDirectory: Sendable {
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             throw ConvertError(
-                .device, code: .stateNotAFile,
+                code: .stateNotAFile,
                 message: "\(path) is not a regular file (\(kindName(info.st_mode))); offconvert only uses a regular file there. "
                     + "Remove it to start afresh.",
                 path: path)

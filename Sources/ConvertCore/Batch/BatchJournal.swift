@@ -106,7 +106,7 @@ package final class BatchJournal: Sendable {
             let recipeDigest = Crypto.sha256(Array(recipe.joined(separator: "\u{0}").utf8)),
             let commandDigest = Crypto.sha256(Array((recipe.first ?? "").utf8))
         else {
-            throw ConvertError(.internal, code: .internalError, message: "Could not name the batch journal.")
+            throw ConvertError(code: .internalError, message: "Could not name the batch journal.")
         }
         let commandPrefix = String(Crypto.hex(commandDigest).prefix(8)) + "-"
         let prefix = commandPrefix + String(Crypto.hex(recipeDigest).prefix(16)) + "-"
@@ -164,7 +164,7 @@ package final class BatchJournal: Sendable {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw ConvertError(
-                .request, code: .batchRunning,
+                code: .batchRunning,
                 message: "The same batch is already running in another offconvert process.", path: path)
         }
         return fd
@@ -275,7 +275,7 @@ package final class BatchJournal: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let json = try? encoder.encode(entry) else {
-            throw ConvertError(.internal, code: .internalError, message: "Could not record progress in the batch journal.")
+            throw ConvertError(code: .internalError, message: "Could not record progress in the batch journal.")
         }
         try appendLine(Array(json) + [UInt8(ascii: "\n")], durable: durable)
     }

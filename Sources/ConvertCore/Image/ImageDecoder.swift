@@ -125,15 +125,15 @@ package enum ImageDecoder {
         guard let format = kind.photoFormat else {
             // The same codes as the media probe's for the same files: an empty file, and content
             // no reader recognises; a video is a valid file this reader does not take.
-            if head.isEmpty { throw ConvertError(.input, code: .inputEmpty, message: "\(path) is empty.", path: path) }
+            if head.isEmpty { throw ConvertError.emptyInput(path) }
             switch kind {
             case .isoMedia, .matroska:
-                throw ConvertError(.unsupported, code: .unsupportedNotAPhoto, message: "\(path) is a video, not a photo.", path: path)
+                throw ConvertError(code: .unsupportedNotAPhoto, message: "\(path) is a video, not a photo.", path: path)
             default:
                 break
             }
             throw ConvertError(
-                .input, code: .inputUnrecognised,
+                code: .inputUnrecognised,
                 message: "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
                 path: path)
         }
@@ -157,17 +157,11 @@ package enum ImageDecoder {
     private static func checkRegularFile(_ path: String) throws(ConvertError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR {
-            throw ConvertError(.input, code: .inputDirectory, message: "\(path) is a folder, not an image.", path: path)
-        }
-        guard type == S_IFREG else {
-            throw ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
-        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path, mode: info.st_mode) }
     }
 
     private static func openError(_ path: String) -> ConvertError {
-        ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
+        ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
     }
 
     /// A frame of a format whose decoder leaves orientation to us: turned upright by its EXIF
@@ -282,7 +276,7 @@ package enum ImageDecoder {
             picked
             ? "\(path) has \(count) frame\(count == 1 ? "" : "s"): there is no frame \(index + 1)."
             : "\(path) is an animated PNG: only its first frame can be converted (APNG frames are not read)."
-        return ConvertError(.request, code: .requestFrame, message: message, path: path)
+        return ConvertError(code: .requestFrame, message: message, path: path)
     }
 
     /// Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.

@@ -79,7 +79,7 @@ enum ImageEncoder {
             return Written(notes: [])
         case .gif, .bmp, .tiff:
             throw ConvertError(
-                .unsupported, code: .outputUnsupported, message: "offconvert does not write \(format.rawValue.uppercased()) photos.")
+                code: .outputUnsupported, message: "offconvert does not write \(format.rawValue.uppercased()) photos.")
         }
     }
 

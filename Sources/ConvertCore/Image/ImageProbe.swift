@@ -249,7 +249,7 @@ public enum ImageProbe {
         if let file = try input.heifFile(), file.isHEVC(file.primaryID) {
             guard file.isStoredWhole else {
                 throw ConvertError(
-                    .input, code: .inputTruncated, message: "\(path) is damaged: it is cut short.", path: path)
+                    code: .inputTruncated, message: "\(path) is damaged: it is cut short.", path: path)
             }
             return probeHEVC(file, format: format)
         }

@@ -105,7 +105,7 @@ extension PhotoConverter {
                 return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
             case .damagedTile:
                 guard !request.strict else {
-                    throw ConvertError(.input, code: .inputCorrupt,
+                    throw ConvertError(code: .inputCorrupt,
                                        message: "\(request.inputPath) is damaged: a part of the picture could not be decoded.",
                                        path: request.inputPath)
                 }

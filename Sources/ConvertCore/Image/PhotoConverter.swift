@@ -202,34 +202,34 @@ public enum PhotoConverter {
     /// limit, an output format this system cannot write.
     private static func check(_ request: PhotoRequest) throws(ConvertError) {
         if let frame = request.frame, frame < 1 {
-            throw ConvertError(.request, code: .requestFrame, message: "Frames are counted from 1.")
+            throw ConvertError(code: .requestFrame, message: "Frames are counted from 1.")
         }
         guard (1...100).contains(request.quality) else {
-            throw ConvertError(.request, code: .requestQuality, message: "Quality must be between 1 and 100.")
+            throw ConvertError(code: .requestQuality, message: "Quality must be between 1 and 100.")
         }
         if let target = request.targetByteCount {
             guard target > 0 else {
-                throw ConvertError(.request, code: .requestTargetSize, message: "The target size must be positive.")
+                throw ConvertError(code: .requestTargetSize, message: "The target size must be positive.")
             }
             guard request.format == .jpeg || request.format == .webp else {
                 throw ConvertError(
-                    .request, code: .requestTargetFormat, message: "A target size can be met for JPEG and WebP outputs only.")
+                    code: .requestTargetFormat, message: "A target size can be met for JPEG and WebP outputs only.")
             }
         }
         if let resize = request.resize {
             guard request.maxLongEdge == nil else {
                 throw ConvertError(
-                    .request, code: .requestResize, message: "A resize box and a long-edge limit cannot be used together.")
+                    code: .requestResize, message: "A resize box and a long-edge limit cannot be used together.")
             }
             guard resize.width > 0, resize.height > 0 else {
-                throw ConvertError(.request, code: .requestResize, message: "A resize box needs a positive width and height.")
+                throw ConvertError(code: .requestResize, message: "A resize box needs a positive width and height.")
             }
             // Each side first, so the product cannot overflow.
             guard resize.width <= request.maxPixels, resize.height <= request.maxPixels,
                 resize.width * resize.height <= request.maxPixels
             else {
                 throw ConvertError(
-                    .request, code: .requestResizeTooLarge,
+                    code: .requestResizeTooLarge,
                     message: "A \(resize.width)x\(resize.height) box is over the limit of \(request.maxPixels) pixels.")
             }
         }
@@ -241,7 +241,7 @@ public enum PhotoConverter {
     private static func checkEncoder(for request: PhotoRequest) throws(ConvertError) {
         guard ![.gif, .bmp, .tiff].contains(request.format) else {
             throw ConvertError(
-                .unsupported, code: .outputUnsupported,
+                code: .outputUnsupported,
                 message: "offconvert does not write \(request.format.rawValue.uppercased()) photos.")
         }
         if request.format == .heic || request.format == .avif {
@@ -249,7 +249,7 @@ public enum PhotoConverter {
             // Check before decoding: a missing encoder should fail fast, not after a full decode.
             guard HeifEncoding.isAvailable(format) else {
                 throw ConvertError(
-                    .unsupported, code: .outputEncoderMissing,
+                    code: .outputEncoderMissing,
                     message: format == .heic
                         ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks."
                         : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
@@ -257,7 +257,7 @@ public enum PhotoConverter {
         }
         if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
             throw ConvertError(
-                .unsupported, code: .outputDepthUnsupported,
+                code: .outputDepthUnsupported,
                 message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
         }
     }

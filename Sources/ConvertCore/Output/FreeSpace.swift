@@ -26,7 +26,7 @@ package enum FreeSpace {
         // refused for that, its real cause: more space would not help.
         if access(directory, W_OK) != 0 { throw ConvertError.fileSystem(errno, action: "write in", path: directory) }
         throw ConvertError(
-            .device, code: .deviceFull,
+            code: .deviceFull,
             message: "Not enough space in \(directory): about \(UnitText.bytes(needed)) needed, \(UnitText.bytes(free)) free.",
             path: directory)
     }

@@ -50,7 +50,7 @@ package final class OutputNamer: Sendable {
             var info = stat()
             guard stat(outputDirectory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw ConvertError(
-                    .request, code: .outputNotAFolder, message: "\(outputDirectory) is not a folder.",
+                    code: .outputNotAFolder, message: "\(outputDirectory) is not a folder.",
                     path: outputDirectory)
             }
             self.outputDirectory = try Self.resolve(outputDirectory)
@@ -108,7 +108,7 @@ package final class OutputNamer: Sendable {
                 return candidate
             }
             throw ConvertError(
-                .request, code: .outputNoName,
+                code: .outputNoName,
                 message: "Could not find a free name for the output of \(input) in \(folder).", path: input)
         }
     }
@@ -144,7 +144,7 @@ package final class OutputNamer: Sendable {
             let paths = suffixes.map { PathText.deletingExtension(explicitPath) + $0 + "." + ext }
             for path in paths where isSameFile(path, input) {
                 throw ConvertError(
-                    .request, code: .outputIsInput,
+                    code: .outputIsInput,
                     message: "The output \(path) is the input; offconvert never overwrites its input.", path: path)
             }
             return paths

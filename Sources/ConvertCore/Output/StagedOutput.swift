@@ -127,7 +127,7 @@ package final class StagedOutput {
                 guard code == EEXIST else { throw .fileSystem(code, action: "move the output into place at", path: placed) }
                 guard renumber, attempts < OutputNamer.maximumAttempts else {
                     throw ConvertError(
-                        .request, code: .outputExists,
+                        code: .outputExists,
                         message: "\(placed) already exists; nothing was overwritten.", path: placed)
                 }
                 placed = OutputNamer.nextNumbered(placed)
@@ -193,19 +193,19 @@ extension ConvertError {
         switch code {
         case ENOSPC, EDQUOT:
             return ConvertError(
-                .device, code: .deviceFull, message: "Not enough space to \(action) \(path).", path: path,
+                code: .deviceFull, message: "Not enough space to \(action) \(path).", path: path,
                 underlying: reason)
         case EROFS, EACCES, EPERM:
             return ConvertError(
-                .device, code: .deviceDenied, message: "Not allowed to \(action) \(path) (\(reason)).",
+                code: .deviceDenied, message: "Not allowed to \(action) \(path) (\(reason)).",
                 path: path, underlying: reason)
         case ENOENT, ENOTDIR:
             return ConvertError(
-                .input, code: .inputMissing, message: "Cannot \(action) \(path): no such file or folder.",
+                code: .inputMissing, message: "Cannot \(action) \(path): no such file or folder.",
                 path: path, underlying: reason)
         default:
             return ConvertError(
-                .device, code: .deviceIo, message: "Could not \(action) \(path) (\(reason)).", path: path,
+                code: .deviceIo, message: "Could not \(action) \(path) (\(reason)).", path: path,
                 underlying: reason)
         }
     }

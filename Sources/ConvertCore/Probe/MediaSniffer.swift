@@ -105,20 +105,10 @@ extension Collection where Element == UInt8 {
     }
 }
 
-/// What kind of media a file holds, from its first bytes only.
+/// What kind of media a file holds, as ``MediaProbe/kind(path:)`` tells from its first bytes.
 public enum MediaKind: String, Sendable, Equatable {
     /// A still image offconvert's photo engine reads.
     case photo
-    /// Anything else (movies, audio): left to the video engine, which tells whether it can read it.
+    /// A movie or sound file, for the video engine.
     case video
-}
-
-extension MediaKind {
-    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
-    /// input of a batch before any work); nil when the file cannot be read.
-    public static func of(path: String) -> MediaKind? {
-        guard let head = RawFile.head(of: path, count: 64) else { return nil }
-        if case .image = MediaSniffer.kind(of: head) { return .photo }
-        return .video
-    }
 }

@@ -28,24 +28,31 @@ package final class CancellationFlag: Sendable {
 /// cancelled (it sees the flag set): settling work such as an allowance reservation's release
 /// must still happen then. The task's ``OutputPlacement/gate`` goes with the work, so an output
 /// committed on the thread passes through it.
+///
+/// Throws what `body` throws as a ``ConvertError`` (``ConvertError/wrapping(_:path:)``: Swift
+/// cancellation becomes `.cancelled`, any other error `internal`). `body` keeps untyped `throws`
+/// because Swift does not infer a closure's typed throws from its context.
 package func runBlocking<T: Sendable>(
     on executor: BlockingExecutor = .shared,
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
-) async throws -> T {
+) async throws(ConvertError) -> T {
     let flag = CancellationFlag()
     let gate = OutputPlacement.gate
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let outcome = Mutex<Result<T, any Error>?>(nil)
+    let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ConvertError>, Never>) in
+            let outcome = Mutex<Result<T, ConvertError>?>(nil)
             executor.submit {
-                let result = OutputPlacement.$gate.withValue(gate) { Result { try body(flag) } }
+                let result = OutputPlacement.$gate.withValue(gate) {
+                    Result { try body(flag) }.mapError { ConvertError.wrapping($0) }
+                }
                 outcome.withLock { $0 = result }
             } then: {
                 // Resumed once the thread is free again, so the caller's next call reuses it.
-                if let result = outcome.withLock({ $0 }) { continuation.resume(with: result) }
+                if let result = outcome.withLock({ $0 }) { continuation.resume(returning: result) }
             }
         }
     } onCancel: {
         flag.cancel()
     }
+    return try result.get()
 }

@@ -14,7 +14,7 @@ struct LoadedLibrary<Functions>: @unchecked Sendable {
             return base.move()
         }
         guard let functions else {
-            return .failure(ConvertError(.unsupported, code: .unsupportedLibrary, message: "\(needs), which could not be loaded."))
+            return .failure(ConvertError(code: .unsupportedLibrary, message: "\(needs), which could not be loaded."))
         }
         return .success(LoadedLibrary(functions: functions))
     }

@@ -60,7 +60,7 @@ package enum MemoryCeiling {
         let (needed, o2) = pixels.multipliedReportingOverflow(by: minimumBytesPerPixel)
         guard !o1, !o2, needed <= ceiling, let probe = malloc(pixels * 4) else {
             throw ConvertError(
-                .device, code: .deviceMemory,
+                code: .deviceMemory,
                 message: "Not enough memory for a \(width)×\(height) picture in \(path): decoding it needs at least "
                     + "\(UnitText.bytes(o1 || o2 ? Int64.max : Int64(needed))), this machine can give \(UnitText.bytes(Int64(ceiling))).",
                 path: path)

@@ -139,13 +139,13 @@ public enum LocationStripper {
                 break
             }
             throw ConvertError(
-                .unsupported, code: .privacyUnsupportedFormat,
+                code: .privacyUnsupportedFormat,
                 message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)
         }
         try cancellation.check()
         if edit.patches.isEmpty && before.location.present {
             throw ConvertError(
-                .unsupported, code: .privacyLocationRemains,
+                code: .privacyLocationRemains,
                 message: "\(path) records its location in \(before.location.sources.words), "
                     + "which offconvert cannot edit without re-encoding; nothing was written.", path: path)
         }
@@ -167,13 +167,13 @@ public enum LocationStripper {
         // the editors yet exiftool reads the GPS in what is left of it.
         if after.location.incomplete == true {
             throw ConvertError(
-                .unsupported, code: .privacyLocationRemains,
+                code: .privacyLocationRemains,
                 message: "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
                 path: path)
         }
         if after.location.present {
             throw ConvertError(
-                .unsupported, code: .privacyLocationRemains,
+                code: .privacyLocationRemains,
                 message: "\(path): a location remains in \(after.location.sources.words) "
                     + "after editing; nothing was written.", path: path)
         }
@@ -273,7 +273,7 @@ enum JPEGLocation {
                 // cut anywhere, so this is a best effort; editing them would mean rejoining them.
                 if XMP.hasLocation(Array(payload.dropFirst(extendedXMPHeader.count + 40))) {
                     throw ConvertError(
-                        .unsupported, code: .privacyLocationRemains,
+                        code: .privacyLocationRemains,
                         message: "\(path) records its location in extended XMP, which offconvert does not edit; "
                             + "nothing was written.", path: path)
                 }
@@ -313,7 +313,7 @@ enum PNGLocation {
                 guard let textStart = PNGText.textStart(chunk) else { break }
                 if chunk[18] != 0 {
                     throw ConvertError(
-                        .unsupported, code: .privacyCompressedMetadata,
+                        code: .privacyCompressedMetadata,
                         message: "\(path) stores its XMP compressed; offconvert cannot edit it without re-encoding.",
                         path: path)
                 }
@@ -326,7 +326,7 @@ enum PNGLocation {
                 // rather than leave a location behind.
                 guard chunk.starts(with: Array("Raw profile type".utf8)) else { break }
                 throw ConvertError(
-                    .unsupported, code: .privacyCompressedMetadata,
+                    code: .privacyCompressedMetadata,
                     message: "\(path) keeps metadata in a legacy text chunk offconvert does not edit.", path: path)
             default:
                 break

@@ -22,15 +22,15 @@ enum MovieLocation {
             throw ConvertError.damagedBoxes(path, error)
         }
         guard let box = topLevel.first(where: { $0.type == "moov" && !$0.isTruncated }) else {
-            throw ConvertError(.input, code: .inputTruncated, message: "\(path) has no movie box ('moov').", path: path)
+            throw ConvertError(code: .inputTruncated, message: "\(path) has no movie box ('moov').", path: path)
         }
         guard box.size <= 256 << 20 else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) has an implausibly large movie box.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) has an implausibly large movie box.", path: path)
         }
         let moov = (start: Int(box.offset), size: Int(box.size))
         var bytes = try read(source, at: UInt64(moov.start), count: moov.size, path: path)
         guard bytes.count == moov.size else {
-            throw ConvertError(.input, code: .inputTruncated, message: "\(path) is cut short inside its movie box.", path: path)
+            throw ConvertError(code: .inputTruncated, message: "\(path) is cut short inside its movie box.", path: path)
         }
         var edit = LocationStripper.Edit()
         // One removal per pass, re-walking after each: boxes move as earlier ones are cut. The
@@ -52,7 +52,7 @@ enum MovieLocation {
 
     private static func read(_ source: some ByteSource, at offset: UInt64, count: Int, path: String) throws(ConvertError) -> [UInt8] {
         do { return try source.read(at: offset, count: count) } catch {
-            throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                underlying: error.description)
         }
     }

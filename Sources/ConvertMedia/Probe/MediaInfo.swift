@@ -15,7 +15,8 @@ import ConvertCore
 ///   },
 ///   "container": { ... },            // ContainerInfo; absent for still images
 ///   "image": { ... },                // ImageInfo; still images only
-///   "imageError": "..."              // why the image part could not be read; absent normally
+///   "imageError": {"category": "input", "key": "input.truncated", "message": "..."}
+///                                    // why the image part could not be read; absent normally
 ///   "motionPhoto": { ... }           // MotionPhotoInfo: the video inside a motion photo
 ///   "livePhoto": {"contentIdentifier": "...", "pairedWith": "IMG_0001.MOV"}  // LivePhotoInfo
 /// }
@@ -28,7 +29,8 @@ import ConvertCore
 /// `iccBytes`, `nclx` {`primaries`, `transfer`, `matrix`, `fullRange`}}, `hasEXIF`, `hasXMP`,
 /// `hasLocation`, `locationSources`, `make`, `model`, `dateTimeOriginal`, `imageCount`,
 /// `auxiliaryImages`, `thumbnailCount`). An image whose details cannot be decoded still gets
-/// format and size, with `imageError` saying why.
+/// format and size, with `imageError` saying why: the error the photo reader threw, as the
+/// `error` object of a `--json` `failed` line (`category`, `key`, `message`).
 public struct MediaInfo: Sendable, Codable, Hashable {
     /// The path as given to the probe.
     public var path: String
@@ -43,8 +45,9 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     public var container: ContainerInfo?
     /// The picture's details; for still images only, nil when they could not be read.
     public var image: ImageInfo?
-    /// Why the picture's details could not be read, for a still image without ``image``.
-    public var imageError: String?
+    /// Why the picture's details could not be read, for a still image without ``image``: the
+    /// error the photo reader threw (``ConvertError/code`` says what, as for any other failure).
+    public var imageError: ConvertError?
     /// Whether and where the file records the place it was made.
     public var location: LocationPresence
     /// The video inside a motion photo; nil for everything else.
@@ -55,7 +58,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
     /// Creates a description; ``location`` is derived from `container` and `image`.
     public init(
         path: String, format: String, formatName: String, byteCount: Int, container: ContainerInfo? = nil,
-        image: ImageInfo? = nil, imageError: String? = nil, motionPhoto: MotionPhotoInfo? = nil
+        image: ImageInfo? = nil, imageError: ConvertError? = nil, motionPhoto: MotionPhotoInfo? = nil
     ) {
         self.path = path
         self.format = format
@@ -76,6 +79,50 @@ public struct MediaInfo: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case path, format, formatName, byteCount, container, image, imageError, location, motionPhoto, livePhoto
+    }
+
+    /// ``imageError`` in JSON: the parts scripts branch on, as a `--json` `failed` line gives them
+    /// (decoded, the error names ``path`` and has no ``ConvertError/underlyingDescription``).
+    private struct CodedError: Codable {
+        var category: String
+        var key: String
+        var message: String
+    }
+
+    /// Decodes the JSON form documented on the type.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let path = try c.decode(String.self, forKey: .path)
+        self.path = path
+        format = try c.decode(String.self, forKey: .format)
+        formatName = try c.decode(String.self, forKey: .formatName)
+        byteCount = try c.decode(Int.self, forKey: .byteCount)
+        container = try c.decodeIfPresent(ContainerInfo.self, forKey: .container)
+        image = try c.decodeIfPresent(ImageInfo.self, forKey: .image)
+        imageError = try c.decodeIfPresent(CodedError.self, forKey: .imageError).map { coded in
+            ConvertError(code: ConvertError.Code(coded.key, category: ConvertError.Category(coded.category)),
+                         message: coded.message, path: path)
+        }
+        location = try c.decode(LocationPresence.self, forKey: .location)
+        motionPhoto = try c.decodeIfPresent(MotionPhotoInfo.self, forKey: .motionPhoto)
+        livePhoto = try c.decodeIfPresent(LivePhotoInfo.self, forKey: .livePhoto)
+    }
+
+    /// Encodes the JSON form documented on the type.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(path, forKey: .path)
+        try c.encode(format, forKey: .format)
+        try c.encode(formatName, forKey: .formatName)
+        try c.encode(byteCount, forKey: .byteCount)
+        try c.encodeIfPresent(container, forKey: .container)
+        try c.encodeIfPresent(image, forKey: .image)
+        try c.encodeIfPresent(
+            imageError.map { CodedError(category: $0.category.identifier, key: $0.key, message: $0.message) },
+            forKey: .imageError)
+        try c.encode(location, forKey: .location)
+        try c.encodeIfPresent(motionPhoto, forKey: .motionPhoto)
+        try c.encodeIfPresent(livePhoto, forKey: .livePhoto)
     }
 }
 

@@ -29,19 +29,17 @@ public enum MediaProbe {
         do {
             return try await runBlocking { flag in try probeBlocking(path: path, cancellation: flag) }
         } catch {
-            throw ConvertError.wrapping(error, path: path)
+            throw error.naming(path)
         }
     }
 
     static func probeBlocking(path: String, cancellation: CancellationFlag) throws(ConvertError) -> MediaInfo {
         FFmpegLogging.configure()
         let source = try FileByteSource(path: path)
-        guard source.size > 0 else {
-            throw ConvertError(.input, code: .inputEmpty, message: "\(path) is empty.", path: path)
-        }
+        guard source.size > 0 else { throw ConvertError.emptyInput(path) }
         let head: [UInt8]
         do { head = try source.read(at: 0, count: 64) } catch {
-            throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                underlying: error.description)
         }
         let byteCount = Int(source.size)
@@ -57,9 +55,9 @@ public enum MediaProbe {
         // such streams has nothing to show.
         guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
             if let boxDamage {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
+                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
             }
-            throw ConvertError(.input, code: .inputUnrecognised,
+            throw ConvertError(code: .inputUnrecognised,
                                message: "\(path) has no track offconvert recognises.", path: path)
         }
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
@@ -70,7 +68,8 @@ public enum MediaProbe {
     }
 
     /// A still image's description. The image part is a bonus over format and size: a picture
-    /// too damaged to describe is still identified, with the reason given.
+    /// too damaged to describe is still identified, with the photo reader's error as
+    /// ``MediaInfo/imageError``.
     private static func probeImage(
         path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> MediaInfo {
@@ -80,7 +79,7 @@ public enum MediaProbe {
             return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
         } catch {
             if error.category == .cancelled { throw error }
-            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.message)
+            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.naming(path))
             info.location = salvagedLocation(path: path, format: format)
             return info
         }
@@ -94,7 +93,7 @@ public enum MediaProbe {
         guard case .isoMedia = kind else { return (nil, nil) }
         do { return (try MovieBoxScanner.scan(BoxReader(source: source)), nil) } catch {
             if case .io = error {
-                throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                    underlying: error.description)
             }
             return (nil, error)
@@ -108,19 +107,19 @@ public enum MediaProbe {
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
             if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
-                throw ConvertError(.input, code: .inputTruncated,
+                throw ConvertError(code: .inputTruncated,
                                    message: "\(path) is incomplete: the file ends before its movie data.",
                                    path: path, underlying: error.underlyingDescription)
             }
             if let boxDamage {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
+                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
                                    path: path, underlying: error.underlyingDescription)
             }
             // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
             // declares an absurd table size (it refuses allocations above its limit), not because
             // the machine is short of memory.
             if error.code == .internalMemory {
-                throw ConvertError(.input, code: .inputCorrupt,
+                throw ConvertError(code: .inputCorrupt,
                                    message: "\(path) is damaged: its headers declare impossible sizes.",
                                    path: path, underlying: error.underlyingDescription)
             }
@@ -128,7 +127,7 @@ public enum MediaProbe {
         }
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
         guard demuxer.streamCount > 0, demuxer.formatName != "tty" else {
-            throw ConvertError(.input, code: .inputUnrecognised,
+            throw ConvertError(code: .inputUnrecognised,
                                message: "\(path) is not a media file offconvert recognises.", path: path)
         }
         return demuxer
@@ -231,7 +230,29 @@ extension MediaProbe {
 }
 
 extension MediaProbe {
-    /// The kind of media at `path`, read from its first 64 bytes (cheap enough to run on every
-    /// input of a batch before any work); nil when the file cannot be read.
-    public static func kind(path: String) -> MediaKind? { MediaKind.of(path: path) }
+    /// The kind of media at `path`: `.photo` for a still image the photo engine reads, `.video`
+    /// for a movie or sound file. Read from the file's first bytes, never its name: 64 bytes
+    /// for photos, MP4/MOV and Matroska; other content is left to FFmpeg's format probes (up to
+    /// 1 MiB, as FFmpeg itself reads), which must recognise it with confidence. Cheap enough to
+    /// run on every input of a batch before any work.
+    ///
+    /// - Throws: the codes ``probe(path:)`` gives for the same file: `input.missing`,
+    ///   `input.denied`, `input.not-a-file` (a folder, a FIFO, a device), `input.empty`, and
+    ///   `input.unrecognised` for content that is neither (text, random bytes).
+    public static func kind(path: String) throws(ConvertError) -> MediaKind {
+        if let problem = ConvertError.inputProblem(path) { throw problem }
+        guard let head = RawFile.head(of: path, count: 64) else {
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
+        }
+        switch MediaSniffer.kind(of: head) {
+        case .image: return .photo
+        case .isoMedia, .matroska: return .video
+        case .other:
+            guard ContentProbe.recognises(path: path) else {
+                throw ConvertError(code: .inputUnrecognised,
+                                   message: "\(path) is not a media file offconvert recognises.", path: path)
+            }
+            return .video
+        }
+    }
 }

@@ -12,7 +12,7 @@ extension MediaSnapshot {
     /// video stream (cover art aside) gets `input.no-video`.
     func missingVideoError(maxPixels: Int) -> ConvertError {
         guard let stream = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
-            return ConvertError(.input, code: .inputNoVideo, message: "\(path) has no video track.", path: path)
+            return ConvertError(code: .inputNoVideo, message: "\(path) has no video track.", path: path)
         }
         let declared = declaredVideoSize()
         if let (width, height) = declared {
@@ -21,12 +21,12 @@ extension MediaSnapshot {
                 return PixelLimit.exceeded(width: width, height: height, limit: maxPixels, path: path)
             }
             return ConvertError(
-                .unsupported, code: .unsupportedSize,
+                code: .unsupportedSize,
                 message: "\(path) declares a \(width)x\(height) \(stream.codecName) video that FFmpeg cannot decode at that size.",
                 path: path)
         }
         return ConvertError(
-            .input, code: .inputCorrupt,
+            code: .inputCorrupt,
             message: "\(path) is damaged: its \(stream.codecName) video track has no readable picture size.", path: path)
     }
 

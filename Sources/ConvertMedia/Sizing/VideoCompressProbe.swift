@@ -95,7 +95,7 @@ extension VideoCompressProbe {
         let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
-            throw ConvertError(.unsupported, code: .unsupportedCodec,
+            throw ConvertError(code: .unsupportedCodec,
                                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
                                    + "video codec, which this build of FFmpeg cannot decode.", path: path)
         }
@@ -124,7 +124,7 @@ extension VideoCompressProbe {
         let rawDuration = media.isElementaryStream
             ? Double(try StreamPayload.measure(video.index, in: demuxer, cancellation: cancellation).packets) / frameRate : nil
         guard let whole = rawDuration ?? trackDurations.max() ?? media.duration, whole > 0 else {
-            throw ConvertError(.input, code: .inputNoDuration,
+            throw ConvertError(code: .inputNoDuration,
                                message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
         }
         var timed = media

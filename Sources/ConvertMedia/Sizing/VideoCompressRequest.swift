@@ -79,7 +79,7 @@ extension VideoConverter {
         do {
             return try await runBlocking { flag in try VideoCompressor.preview(request, cancellation: flag) }
         } catch {
-            throw ConvertError.wrapping(error, path: request.input)
+            throw error.naming(request.input)
         }
     }
 }

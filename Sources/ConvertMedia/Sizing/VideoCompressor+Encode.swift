@@ -88,7 +88,7 @@ extension VideoCompressor {
                                                         fixedBytes: budget.audioBytes + budget.overheadBytes)
             progress = progress.next
         }
-        throw ConvertError(.internal, code: .internalTargetOvershoot,
+        throw ConvertError(code: .internalTargetOvershoot,
                            message: "\(request.input) came out over the target \(maximumSecondPasses) times; nothing was written.",
                            path: request.input)
     }

@@ -49,7 +49,7 @@ enum VideoCompressor {
     /// Refuses a target of no bytes.
     static func checkTarget(_ request: VideoCompressRequest) throws(ConvertError) {
         guard request.targetBytes > 0 else {
-            throw ConvertError(.request, code: .requestTarget, message: "The target size must be more than 0 bytes.")
+            throw ConvertError(code: .requestTarget, message: "The target size must be more than 0 bytes.")
         }
     }
 
@@ -57,7 +57,7 @@ enum VideoCompressor {
     /// (rounded the safe way: the target down, the smallest size up).
     static func unreachable(_ request: VideoCompressRequest, smallestReachableBytes: Int64) -> ConvertError {
         ConvertError(
-            .request, code: .requestTargetTooSmall,
+            code: .requestTargetTooSmall,
             message: "\(request.input) cannot be compressed to \(request.unit.format(request.targetBytes, rounding: .down)): "
                 + "the smallest it can reach is \(request.unit.format(smallestReachableBytes, rounding: .up)).",
             path: request.input)

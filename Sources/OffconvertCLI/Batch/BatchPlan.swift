@@ -55,12 +55,12 @@ package struct BatchPlan: Sendable {
         guard FileStamp.of(path) != nil else { return }
         for input in options.inputs where OutputNamer.isSameFile(input, path) {
             throw ConvertError(
-                .request, code: .outputIsInput, message: "The output \(path) is one of the inputs; nothing was overwritten.",
+                code: .outputIsInput, message: "The output \(path) is one of the inputs; nothing was overwritten.",
                 path: path)
         }
         if !options.overwrite {
             throw ConvertError(
-                .request, code: .outputExists, message: "\(path) already exists; nothing was overwritten (use --overwrite).",
+                code: .outputExists, message: "\(path) already exists; nothing was overwritten (use --overwrite).",
                 path: path)
         }
     }
@@ -69,25 +69,16 @@ package struct BatchPlan: Sendable {
     func overBudget(_ item: BatchItem) -> ConvertError? {
         guard options.memoryBudgetIsExplicit, item.cost > options.memoryBudget else { return nil }
         return ConvertError(
-            .request, code: .requestMemoryBudget,
+            code: .requestMemoryBudget,
             message: "\(item.input) needs about \(UnitText.bytes(item.cost)) of memory, more than the budget of "
                 + "\(UnitText.bytes(options.memoryBudget)) (--memory-budget).",
             path: item.input)
     }
 
-    /// Why `path` cannot be read as an input (missing, a folder, unreadable, empty), or nil.
-    package static func fileProblem(_ path: String) -> ConvertError? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .opening(path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
-        }
-        guard access(path, R_OK) == 0 else { return .opening(path, errno: errno) }
-        guard info.st_size > 0 else {
-            return ConvertError(.input, code: .inputEmpty, message: "\(path) is empty (0 bytes).", path: path)
-        }
-        return nil
-    }
+    /// Why `path` cannot be read as an input (missing, a folder, unreadable, empty), or nil:
+    /// the library's own check, so a batch fails an item with the code a single conversion
+    /// would give.
+    package static func fileProblem(_ path: String) -> ConvertError? { ConvertError.inputProblem(path) }
 
     private static func fileSize(_ path: String) -> Int64 {
         var info = stat()

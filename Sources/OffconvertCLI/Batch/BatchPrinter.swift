@@ -143,7 +143,7 @@ package final class BatchPrinter: Sendable {
     /// The command line asked for something the batch cannot do (exit 64).
     func usageFailed(_ message: String) {
         board?.clear()
-        if json { return emit(.failed(ConvertError(.request, code: .usage, message: message))) }
+        if json { return emit(.failed(ConvertError(code: .usage, message: message))) }
         text(red(Messages.text(.errorPrefix)) + " " + message.terminalSafe, error: true)
     }
 

@@ -95,7 +95,7 @@ package enum BatchRunner {
         let charged = try await alreadyCharged(work, journal: journal, allowance: allowance)
         let before = tally
         let (outcome, interrupted) = await SignalHandling.run { () async -> Result<BatchTally, ConvertError> in
-            do {
+            do throws(ConvertError) {
                 let body: (AllowanceReservation) async -> BatchTally = { reservation in
                     // Charged just before the first output is moved into place, whichever item
                     // gets there first: a kill can never leave outputs in place uncharged.
@@ -106,7 +106,7 @@ package enum BatchRunner {
                 if charged { return .success(await body(AllowanceReservation(store: allowance, id: nil))) }
                 return .success(try await allowance.withAllowance(body))
             } catch {
-                return .failure(ConvertError.wrap(error))
+                return .failure(error)
             }
         }
         return try finish(outcome, interrupted: interrupted, pending: costed, before: before, journal: journal,
@@ -121,11 +121,7 @@ package enum BatchRunner {
     ) async throws(ConvertError) -> Bool {
         if work.alreadyCharged { return true }
         let key = journal.chargeKey
-        do {
-            return try await runBlocking { _ in try allowance.hasCharged(batch: key) }
-        } catch {
-            throw ConvertError.wrap(error)
-        }
+        return try await runBlocking { _ in try allowance.hasCharged(batch: key) }
     }
 
     /// The resume journal of this command over these inputs, to these outputs.
@@ -273,11 +269,7 @@ package enum BatchRunner {
 
     /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
     private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError) {
-        do {
-            try await runBlocking { _ in try write() }
-        } catch {
-            throw ConvertError.wrapping(error)
-        }
+        try await runBlocking { _ in try write() }
     }
 
     /// `--dry-run`: each item checked as the real run would open it, planned or failed; exit 1
@@ -304,14 +296,5 @@ package enum BatchRunner {
     /// `path` made absolute against the working directory, for the journal's identity.
     private static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FolderListing.currentFolder + "/" + path
-    }
-}
-
-extension ConvertError {
-    /// Any error from the allowance wrapper as a `ConvertError` (it only ever throws those).
-    static func wrap(_ error: any Error) -> ConvertError {
-        if let error = error as? ConvertError { return error }
-        return ConvertError(.internal, code: .internalError, message: "An unexpected error stopped the batch.",
-            underlying: String(describing: error))
     }
 }

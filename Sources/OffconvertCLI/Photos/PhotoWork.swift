@@ -222,7 +222,7 @@ package enum PhotoWork {
             let info = try ImageProbe.probe(path: input)
             guard info.width * info.height <= maxPixels else {
                 return ConvertError(
-                    .input, code: .inputTooManyPixels,
+                    code: .inputTooManyPixels,
                     message: "\(input) has \(info.width)×\(info.height) pixels, more than --max-pixels \(maxPixels).", path: input)
             }
             return nil

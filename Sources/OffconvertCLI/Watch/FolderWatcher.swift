@@ -143,7 +143,7 @@ final class FolderWatcher {
         do {
             outcome = try await ChildCommand.run(DesktopInstaller.launcherPath(), arguments)
         } catch {
-            report(failure: ConvertError(.internal, code: .watchSpawn, message: "offconvert could not start: \(error)"))
+            report(failure: ConvertError(code: .watchSpawn, message: "offconvert could not start: \(error)"))
             return nil
         }
         relay(outcome)

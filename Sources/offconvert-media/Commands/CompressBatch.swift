@@ -74,7 +74,7 @@ enum CompressBatch {
                 if preview.isReachable {
                     tally.planned += 1
                 } else {
-                    tally.failures.append((input, ConvertError(.request, code: .requestTargetUnreachable,
+                    tally.failures.append((input, ConvertError(code: .requestTargetUnreachable,
                                                                message: "\(input): \(plan.text(unit: unit))", path: input)))
                 }
             } catch {

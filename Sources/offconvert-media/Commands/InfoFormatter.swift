@@ -10,7 +10,9 @@ enum InfoFormatter {
         guard let container = info.container else {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
-            if let problem = info.imageError { lines.append("  warning: details unreadable: \(problem.terminalSafe)") }
+            if let problem = info.imageError {
+                lines.append("  warning: details unreadable (\(problem.key)): \(problem.message.terminalSafe)")
+            }
             if let motion = info.motionPhoto { lines += motionLines(motion) }
             if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }
             lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))

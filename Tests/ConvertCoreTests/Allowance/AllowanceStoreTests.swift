@@ -54,9 +54,12 @@ struct AllowanceStoreTests {
         #expect(placed == 5)
         #expect(try store.status().used == 1)
 
-        await #expect(throws: Boom.self) {
+        // withAllowance throws ConvertError only: another error from the body arrives as
+        // `internal`, naming it, and cancellation as `cancelled`.
+        let boom = await expectConvertError(.internalError) {
             try await store.withAllowance { _ in throw Boom() }
         }
+        #expect(boom?.underlyingDescription?.contains("Boom") == true)
         let task = Task {
             try await store.withAllowance { _ in
                 try await Task.sleep(for: .seconds(30))
@@ -64,12 +67,12 @@ struct AllowanceStoreTests {
         }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        await expectConvertError(.cancelled) { try await task.value }
         var status = try store.status()
         #expect(status.used == 1 && status.reserved == 0 && status.remaining == 2)
 
         // A batch cancelled after placing an output is charged: the user has that file.
-        await #expect(throws: Boom.self) {
+        await expectConvertError(.internalError) {
             try await store.withAllowance { reservation in
                 await reservation.outputPlaced()
                 throw Boom()

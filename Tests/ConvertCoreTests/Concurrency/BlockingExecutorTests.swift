@@ -81,6 +81,18 @@ struct BlockingExecutorTests {
         let polls = try await task.value
         #expect(polls >= 0)
     }
+
+    @Test("runBlocking throws ConvertError only: a ConvertError as it is, cancellation as cancelled, others as internal")
+    func typedThrows() async {
+        struct Other: Error {}
+        let executor = BlockingExecutor(maximumThreads: 1, stackSize: 1 << 20)
+        await expectConvertError(.inputCorrupt) {
+            try await runBlocking(on: executor) { _ in throw ConvertError(code: .inputCorrupt, message: "damaged") }
+        }
+        await expectConvertError(.cancelled) { try await runBlocking(on: executor) { _ in throw CancellationError() } }
+        let other = await expectConvertError(.internalError) { try await runBlocking(on: executor) { _ in throw Other() } }
+        #expect(other?.underlyingDescription?.contains("Other") == true)
+    }
 }
 
 extension DispatchSemaphore {

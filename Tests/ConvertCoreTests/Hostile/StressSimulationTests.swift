@@ -308,7 +308,7 @@ struct StressSimulationTests {
             job.cancel()
         }
         var progressEvents = 0, terminals = 0, progressAfterTerminal = false
-        var result: Result<JobResult, ConvertError> = .failure(ConvertError(.internal, code: ConvertError.Code("test.no-terminal"), message: "no terminal event"))
+        var result: Result<JobResult, ConvertError> = .failure(ConvertError(code: ConvertError.Code("test.no-terminal", category: .internal), message: "no terminal event"))
         for await event in job.events {
             switch event {
             case .progress:

@@ -22,7 +22,16 @@ struct DamagedLocationTests {
         let (folder, path) = try Self.cut("gps-exif-xmp.heic", by: 1500, name: "cut.heic")
         defer { try? FileManager.default.removeItem(at: folder) }
         let info = try await MediaProbe.probe(path: path)
-        #expect(info.image == nil && info.imageError != nil)
+        // The photo reader's error, code and all, not a bare string.
+        #expect(info.image == nil && info.imageError?.code == .inputTruncated)
+        #expect(info.imageError?.category == .input && info.imageError?.path == path)
+        // In JSON, the parts a --json failed line gives; decoded back to the same code and words.
+        let data = try JSONEncoder().encode(info)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["imageError"] as? [String: String]
+            == ["category": "input", "key": "input.truncated", "message": info.imageError?.message ?? ""])
+        let decoded = try JSONDecoder().decode(MediaInfo.self, from: data)
+        #expect(decoded.imageError?.code == .inputTruncated && decoded.imageError?.message == info.imageError?.message)
         #expect(info.location.present)
         #expect(info.location.sources.contains(.exif), "\(info.location.sources)")
         #expect(info.location.incomplete == true)
@@ -36,7 +45,7 @@ struct DamagedLocationTests {
         let (folder, path) = try Self.cut("stress-tiny.png", by: 40, name: "cut.png")
         defer { try? FileManager.default.removeItem(at: folder) }
         let info = try await MediaProbe.probe(path: path)
-        #expect(info.image == nil)
+        #expect(info.image == nil && info.imageError?.code == .inputCorrupt)
         #expect(info.location.incomplete == true)
         let json = String(decoding: try JSONEncoder().encode(info.location), as: UTF8.self)
         #expect(json.contains("\"incomplete\":true"), "\(json)")

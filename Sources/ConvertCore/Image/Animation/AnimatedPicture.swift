@@ -17,7 +17,7 @@ enum AnimatedPicture {
             let canvas = try WebPCodec.header(data, path: path)
             try PixelLimit.check(width: canvas.width, height: canvas.height, limit: maxPixels, path: path)
             guard let reader = WebPAnimationReader(data) else {
-                throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: its WebP animation could not be read.", path: path)
+                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: its WebP animation could not be read.", path: path)
             }
             return .webp(reader, durations: durations)
         default:
@@ -69,7 +69,7 @@ enum AnimatedPicture {
             guard end >= 0 else { return }
             for number in 0...end {
                 guard let frame = reader.next() else {
-                    throw ConvertError(.input, code: .inputCorrupt, message: "A frame of the WebP animation is damaged.")
+                    throw ConvertError(code: .inputCorrupt, message: "A frame of the WebP animation is damaged.")
                 }
                 try body(number, frame.pixels, frame.duration)
             }

@@ -50,7 +50,7 @@ enum BMPDecoder {
 
     /// The `input.corrupt` error for `path`, with what is wrong.
     private static func damaged(_ path: String, _ reason: String) -> ConvertError {
-        ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a BMP image: \(reason).", path: path)
+        ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a BMP image: \(reason).", path: path)
     }
 
     /// Reads the file and info headers, the masks and the palette of the BMP held in `data`.
@@ -82,7 +82,7 @@ enum BMPDecoder {
             // OS/2's 64-byte header gives 3 and 4 other meanings (Huffman 1D, RLE24); refused.
             guard let known = Compression(rawValue: raw), !(infoSize == 64 && raw >= 3) else {
                 throw ConvertError(
-                    .unsupported, code: .inputUnsupportedFeature,
+                    code: .inputUnsupportedFeature,
                     message: "\(path) is a BMP compressed in a way offconvert does not read (compression \(raw)).", path: path)
             }
             compression = known
@@ -92,7 +92,7 @@ enum BMPDecoder {
         guard width > 0, signedHeight != 0 else { throw damaged(path, "a picture \(width)x\(signedHeight) pixels") }
         if compression == .jpeg || compression == .png {
             throw ConvertError(
-                .unsupported, code: .inputUnsupportedFeature,
+                code: .inputUnsupportedFeature,
                 message: "\(path) is a BMP holding a \(compression == .jpeg ? "JPEG" : "PNG") picture, which offconvert does not read.",
                 path: path)
         }
@@ -213,7 +213,7 @@ enum BMPDecoder {
 
     /// The `input.truncated` error of a file whose pixel data stops early.
     private static func truncated(_ path: String) -> ConvertError {
-        ConvertError(.input, code: .inputTruncated, message: "\(path) is damaged: the BMP is cut short.", path: path)
+        ConvertError(code: .inputTruncated, message: "\(path) is damaged: the BMP is cut short.", path: path)
     }
 
     /// The note for a BMP cut short, worded as for a PNG (``PNGCodec/cutNote(missingRows:height:)``)

@@ -220,7 +220,7 @@ enum ColorProfiles {
     /// A bitmap without a profile is taken to be sRGB already and only gets the tag.
     static func convertToSRGB(_ bitmap: Bitmap, path: String) throws(ConvertError) -> Bitmap {
         guard let target = LCMSProfile.sRGB(), let targetBytes = target.bytes else {
-            throw ConvertError(.internal, code: .internalColor, message: "Could not create the sRGB profile.", path: path)
+            throw ConvertError(code: .internalColor, message: "Could not create the sRGB profile.", path: path)
         }
         var result = bitmap
         result.icc = targetBytes
@@ -229,7 +229,7 @@ enum ColorProfiles {
             let transform = LCMSTransform(from: source, to: target, sixteenBit: bitmap.isSixteenBit, alpha: bitmap.hasAlpha)
         else {
             throw ConvertError(
-                .unsupported, code: .inputColorProfile,
+                code: .inputColorProfile,
                 message: "\(path) has a colour profile that cannot be converted to sRGB.", path: path)
         }
         let count = bitmap.width * bitmap.height

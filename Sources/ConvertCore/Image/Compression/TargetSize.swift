@@ -79,7 +79,7 @@ extension PhotoConverter {
                     path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation,
                     opened: opened)
                 guard photo.frames.indices.contains(frameIndex) else {
-                    throw ConvertError(.input, code: .inputChanged, message: "\(path) changed while it was being read.", path: path)
+                    throw ConvertError(code: .inputChanged, message: "\(path) changed while it was being read.", path: path)
                 }
                 frame = photo.frames[frameIndex]
                 photo.frames = []
@@ -96,7 +96,7 @@ extension PhotoConverter {
     ) throws(ConvertError) -> Attempt {
         let path = request.inputPath
         guard let source = frame?.bitmap else {
-            throw ConvertError(.internal, code: .internalError, message: "\(path) has no image to compress.", path: path)
+            throw ConvertError(code: .internalError, message: "\(path) has no image to compress.", path: path)
         }
         let bitmap = try prepare(source, for: request, path: path)
         let metadata = metadata.withPixelSize(width: bitmap.width, height: bitmap.height).carried(by: request.format)
@@ -145,7 +145,7 @@ extension PhotoConverter {
         let next = TargetSizeSolver.nextLongEdge(current: currentEdge, bytesAtFloor: floorBytes, target: target)
         guard next >= TargetSizeSolver.smallestLongEdge else {
             throw ConvertError(
-                .request, code: .requestTargetUnreachable,
+                code: .requestTargetUnreachable,
                 message: "\(path) cannot be made as small as \(target) bytes, even at \(currentEdge) pixels and quality \(TargetSizeSolver.qualities.lowerBound).",
                 path: path)
         }

@@ -57,7 +57,7 @@ struct GIFAnimation {
     }
 
     private var damaged: ConvertError {
-        ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: a GIF frame could not be decoded.", path: path)
+        ConvertError(code: .inputCorrupt, message: "\(path) is damaged: a GIF frame could not be decoded.", path: path)
     }
 
     /// The part of `image` on the canvas, as (canvas x, canvas y, width, height).

@@ -32,7 +32,7 @@ enum GIFDecoder {
     /// Walks the blocks of `data` (palettes and extensions read, no image decoded). Throws when
     /// not even one image is whole; damage after that ends the walk.
     static func layout(_ data: [UInt8], path: String) throws(ConvertError) -> Layout {
-        let damaged = ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
+        let damaged = ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
         let packed = data[10]
         var offset = 13

@@ -24,7 +24,7 @@ package enum HDRRendition {
                      "the gain map is lined up with the picture")
         guard linearTransform(for: sdr) != nil else {
             throw ConvertError(
-                .unsupported, code: .inputColorProfile,
+                code: .inputColorProfile,
                 message: "\(path) has a colour profile that cannot be converted to BT.2020 for its HDR picture.", path: path)
         }
         let width = sdr.width, channels = sdr.channels

@@ -34,7 +34,7 @@ final class HEVCDecoder {
     /// picture rather than a grid of tiles decoded side by side.
     init(workerThreads: Int = 0) throws(ConvertError) {
         guard let context = de265_new_decoder() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.context = context
         // Without worker threads the picture is decoded on the calling thread; a failure to

@@ -16,25 +16,25 @@ enum Heif {
         let code = error.code
         if code == heif_error_Unsupported_filetype || code == heif_error_Unsupported_feature {
             throw ConvertError(
-                .unsupported, code: .inputUnsupportedFeature,
+                code: .inputUnsupportedFeature,
                 message: "\(path) uses a HEIF feature offconvert cannot \(action).", path: path, underlying: detail)
         }
         if code == heif_error_Invalid_input || code == heif_error_Decoder_plugin_error {
             throw ConvertError(
-                .input, code: .inputCorrupt,
+                code: .inputCorrupt,
                 message: "\(path) is damaged or not a valid HEIF image; could not \(action) it.", path: path,
                 underlying: detail)
         }
         if code == heif_error_Memory_allocation_error {
             throw ConvertError(
-                .input, code: .inputTooLarge, message: "\(path) is too large to \(action).", path: path,
+                code: .inputTooLarge, message: "\(path) is too large to \(action).", path: path,
                 underlying: detail)
         }
         if code == heif_error_Encoder_plugin_error || code == heif_error_Encoding_error {
             throw ConvertError(
-                .internal, code: .encodeFailed, message: "Encoding \(path) failed.", path: path, underlying: detail)
+                code: .encodeFailed, message: "Encoding \(path) failed.", path: path, underlying: detail)
         }
         throw ConvertError(
-            .input, code: .inputUnreadable, message: "Could not \(action) \(path).", path: path, underlying: detail)
+            code: .inputUnreadable, message: "Could not \(action) \(path).", path: path, underlying: detail)
     }
 }

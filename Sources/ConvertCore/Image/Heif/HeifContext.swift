@@ -11,7 +11,7 @@ final class HeifContext {
     /// An empty context, for writing.
     init(forWritingTo path: String) throws(ConvertError) {
         guard let context = heif_context_alloc() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = context
         self.path = path
@@ -21,7 +21,7 @@ final class HeifContext {
     /// threads; 0 decodes the tiles on the calling thread (see ``DecodingThreads``).
     init(reading path: String, decodingThreads: Int) throws(ConvertError) {
         guard let context = heif_context_alloc() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = context
         self.path = path
@@ -51,7 +51,7 @@ final class HeifContext {
         var handle: OpaquePointer?
         try Heif.check(heif_context_get_primary_image_handle(pointer, &handle), "read", path: path)
         guard let handle else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) has no primary image.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) has no primary image.", path: path)
         }
         return HeifImageHandle(handle, context: self)
     }
@@ -61,7 +61,7 @@ final class HeifContext {
         var handle: OpaquePointer?
         try Heif.check(heif_context_get_image_handle(pointer, id, &handle), "read", path: path)
         guard let handle else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) lacks image \(id).", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) lacks image \(id).", path: path)
         }
         return HeifImageHandle(handle, context: self)
     }
@@ -71,7 +71,7 @@ final class HeifContext {
         let error = PathEncoding.withCString(path) { heif_context_write_to_file(pointer, $0) }
         guard error.code == heif_error_Ok else {
             throw ConvertError(
-                .device, code: .deviceIo, message: "Could not write \(self.path).", path: self.path,
+                code: .deviceIo, message: "Could not write \(self.path).", path: self.path,
                 underlying: error.message.map { String(cString: $0) })
         }
     }

@@ -68,7 +68,7 @@ final class HeifDecodedImage {
         var stride: Int32 = 0
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(pointer, heif_channel_interleaved, &stride)
         else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) decoded to no pixels.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) decoded to no pixels.", path: path)
         }
         let rowStride = Int(stride)
         if !deep {

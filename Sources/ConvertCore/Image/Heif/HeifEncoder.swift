@@ -9,7 +9,7 @@ final class HeifEncoderHandle {
         let compression = format == .heic ? heif_compression_HEVC : heif_compression_AV1
         guard heif_have_encoder_for_format(compression) != 0 else {
             throw ConvertError(
-                .unsupported, code: .outputEncoderMissing,
+                code: .outputEncoderMissing,
                 message: format == .heic
                     ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks (install libheif's x265 support, e.g. the libheif1 package built with libx265)."
                     : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
@@ -19,7 +19,7 @@ final class HeifEncoderHandle {
             try Heif.check(heif_context_get_encoder_for_format(raw, compression, &encoder), "encode", path: context.path)
         }
         guard let encoder else {
-            throw ConvertError(.unsupported, code: .outputEncoderMissing, message: "No \(format.rawValue) encoder is available.")
+            throw ConvertError(code: .outputEncoderMissing, message: "No \(format.rawValue) encoder is available.")
         }
         pointer = encoder
     }
@@ -46,7 +46,7 @@ final class HeifImageForEncoding {
             heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB, chroma, &image), "encode",
             path: path)
         guard let image else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = image
         try Heif.check(
@@ -54,7 +54,7 @@ final class HeifImageForEncoding {
             "encode", path: path)
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         let planeStride = Int(stride)
         let rows = bitmap.height
@@ -95,13 +95,13 @@ final class HeifImageForEncoding {
             heif_image_create(Int32(plane.width), Int32(plane.height), heif_colorspace_monochrome, heif_chroma_monochrome, &image),
             "encode", path: path)
         guard let image else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = image
         try Heif.check(heif_image_add_plane(image, heif_channel_Y, Int32(plane.width), Int32(plane.height), 8), "encode", path: path)
         var stride: Int32 = 0
         guard let target = heif_image_get_plane(image, heif_channel_Y, &stride) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         plane.pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
             guard let base = source.baseAddress else { return }
@@ -156,7 +156,7 @@ enum HeifEncoding {
             var handle: OpaquePointer?
             try Heif.check(heif_context_encode_image(raw, image.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
             guard let handle else {
-                throw ConvertError(.internal, code: .encodeFailed, message: "Encoding \(displayPath) failed.", path: displayPath)
+                throw ConvertError(code: .encodeFailed, message: "Encoding \(displayPath) failed.", path: displayPath)
             }
             defer { heif_image_handle_release(handle) }
             if let exif, !exif.isEmpty {

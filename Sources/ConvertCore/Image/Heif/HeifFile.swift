@@ -53,10 +53,10 @@ package struct HeifFile: Sendable {
         switch error {
         case .overLimit:
             throw ConvertError(
-                .input, code: .inputLimit, message: "\(path) is not read: \(error.description).", path: path,
+                code: .inputLimit, message: "\(path) is not read: \(error.description).", path: path,
                 underlying: error.description)
         case .io:
-            throw ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
+            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
         default:
             return
         }

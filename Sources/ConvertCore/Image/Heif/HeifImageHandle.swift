@@ -150,7 +150,7 @@ final class HeifImageHandle {
         var imagePointer: OpaquePointer?
         try Heif.check(heif_decode_image(pointer, &imagePointer, colorspace, chroma, nil), "decode", path: path)
         guard let imagePointer else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) could not be decoded.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) could not be decoded.", path: path)
         }
         return HeifDecodedImage(imagePointer)
     }
@@ -170,7 +170,7 @@ final class HeifImageHandle {
         try Heif.check(
             heif_decode_image(pointer, &imagePointer, heif_colorspace_RGB, chroma, nil), "decode", path: path)
         guard let imagePointer else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) could not be decoded.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) could not be decoded.", path: path)
         }
         let image = HeifDecodedImage(imagePointer)
         try cancellation.check()

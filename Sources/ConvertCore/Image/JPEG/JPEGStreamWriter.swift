@@ -52,6 +52,6 @@ final class JPEGStreamWriter {
 
     private static func failure(_ error: [CChar]) -> ConvertError {
         let detail = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: detail)
+        return ConvertError(code: .encodeFailed, message: "JPEG encoding failed.", underlying: detail)
     }
 }

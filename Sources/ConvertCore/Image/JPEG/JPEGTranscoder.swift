@@ -84,7 +84,7 @@ final class JPEGTranscoder {
         var error = [CChar](repeating: 0, count: 256)
         guard let transcoder = offc_jpeg_transcoder_open(input, strict ? 1 : 0, &info, &error, error.count) else {
             throw ConvertError(
-                .input, code: .inputCorrupt, message: "\(path) is damaged: its JPEG header could not be read.", path: path,
+                code: .inputCorrupt, message: "\(path) is damaged: its JPEG header could not be read.", path: path,
                 underlying: Self.text(error))
         }
         self.transcoder = transcoder
@@ -137,12 +137,12 @@ final class JPEGTranscoder {
         if damage.warnings > 0 {
             // Only a strict decode stops at a warning.
             return ConvertError(
-                .input, code: damage.endedEarly ? .inputTruncated : .inputCorrupt,
+                code: damage.endedEarly ? .inputTruncated : .inputCorrupt,
                 message: "\(path) is damaged: the JPEG data could not be decoded completely.", path: path,
                 underlying: Self.text(error))
         }
         return ConvertError(
-            .input, code: .inputCorrupt, message: "\(path) is damaged: the JPEG data could not be decoded.", path: path,
+            code: .inputCorrupt, message: "\(path) is damaged: the JPEG data could not be decoded.", path: path,
             underlying: Self.text(error))
     }
 

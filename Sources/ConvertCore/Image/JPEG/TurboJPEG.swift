@@ -9,7 +9,7 @@ final class TurboJPEGHandle {
     /// A decompressor.
     static func decompressor() throws(ConvertError) -> TurboJPEGHandle {
         guard let handle = tjInitDecompress() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Could not start the JPEG decoder.")
+            throw ConvertError(code: .internalMemory, message: "Could not start the JPEG decoder.")
         }
         return TurboJPEGHandle(handle)
     }
@@ -17,7 +17,7 @@ final class TurboJPEGHandle {
     /// A compressor.
     static func compressor() throws(ConvertError) -> TurboJPEGHandle {
         guard let handle = tjInitCompress() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Could not start the JPEG encoder.")
+            throw ConvertError(code: .internalMemory, message: "Could not start the JPEG encoder.")
         }
         return TurboJPEGHandle(handle)
     }
@@ -37,7 +37,7 @@ final class TurboJPEGHandle {
         }
         guard status == 0, width > 0, height > 0 else {
             throw ConvertError(
-                .input, code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
+                code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
                 underlying: lastError)
         }
         let space: JPEGHeader.ColorSpace =
@@ -123,7 +123,7 @@ final class TurboJPEGHandle {
     /// that ends early is truncated, any other damage corrupt, as the streamed path says.
     private func failure(path: String, what: String) -> ConvertError {
         ConvertError(
-            .input, code: lastWasWarning && lastError.contains("Premature end of JPEG file") ? .inputTruncated : .inputCorrupt,
+            code: lastWasWarning && lastError.contains("Premature end of JPEG file") ? .inputTruncated : .inputCorrupt,
             message: "\(path) is damaged: \(what) could not be decoded completely.", path: path, underlying: lastError)
     }
 
@@ -140,7 +140,7 @@ final class TurboJPEGHandle {
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
@@ -159,7 +159,7 @@ extension TurboJPEGHandle {
         precondition(planes.count == 3 && strides.count == 3, "three planes")
         let bound = tjBufSize(Int32(width), Int32(height), Int32(TJSAMP_420.rawValue))
         guard bound != UInt(bitPattern: -1), bound > 0 else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         var planeList: [UnsafePointer<UInt8>?] = planes
         var strideList = strides
@@ -173,7 +173,7 @@ extension TurboJPEGHandle {
             initialized = status == 0 && target == buffer.baseAddress ? Int(min(size, bound)) : 0
         }
         guard status == 0, !stream.isEmpty else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
+            throw ConvertError(code: .encodeFailed, message: "JPEG encoding failed.", underlying: lastError)
         }
         return stream
     }
@@ -192,7 +192,7 @@ extension TurboJPEGHandle {
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else {
             throw ConvertError(
-                .internal, code: .encodeFailed, message: "JPEG encoding of the gain map failed.",
+                code: .encodeFailed, message: "JPEG encoding of the gain map failed.",
                 underlying: String(cString: tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))

@@ -34,7 +34,7 @@ enum JXLCodec {
     static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
         let image = try JXLDecoder(threads: threads).read(data, pixels: true, maxPixels: maxPixels, path: path)
         guard let bitmap = image.bitmap else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: it has no picture.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: it has no picture.", path: path)
         }
         return Decoded(
             bitmap: bitmap, exif: image.exif, xmp: image.xmp, notes: image.isAnimated ? ["first frame of the animation only"] : [],

@@ -36,12 +36,12 @@ final class JXLDecoder {
     init(threads: Int) throws(ConvertError) {
         jxl = try JXLLibrary.functions()
         guard let decoder = jxl.JxlDecoderCreate(nil) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.decoder = decoder
         runner = try JXLThreadRunner(threads: threads)
         guard runner.attach(decoder: decoder) else {
-            throw ConvertError(.internal, code: .decodeFailed, message: "Setting up the JPEG XL decoder failed.")
+            throw ConvertError(code: .decodeFailed, message: "Setting up the JPEG XL decoder failed.")
         }
     }
 
@@ -154,7 +154,7 @@ final class JXLDecoder {
                 guard state.haveInfo, !state.wantsPixels || state.gotPixels else { throw Self.corrupt(path) }
                 return image(state)
             case JXL_DEC_NEED_MORE_INPUT:
-                throw ConvertError(.input, code: .inputTruncated, message: "\(path) is damaged: it is cut short.", path: path)
+                throw ConvertError(code: .inputTruncated, message: "\(path) is damaged: it is cut short.", path: path)
             default:
                 throw Self.corrupt(path)
             }
@@ -264,6 +264,6 @@ final class JXLDecoder {
     }
 
     private static func corrupt(_ path: String) -> ConvertError {
-        ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a JPEG XL image.", path: path)
+        ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a JPEG XL image.", path: path)
     }
 }

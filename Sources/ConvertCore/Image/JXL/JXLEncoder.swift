@@ -15,7 +15,7 @@ final class JXLEncoder {
     init(threads: Int) throws(ConvertError) {
         jxl = try JXLLibrary.functions()
         guard let encoder = jxl.JxlEncoderCreate(nil) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.encoder = encoder
         runner = try JXLThreadRunner(threads: threads)
@@ -156,7 +156,7 @@ final class JXLEncoder {
     /// The settings of the (only) frame; owned by the encoder and freed with it.
     private func frameSettings(coding: Coding, effort: Int) throws(ConvertError) -> OpaquePointer {
         guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         var ok = jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
         switch coding {
@@ -188,6 +188,6 @@ final class JXLEncoder {
     }
 
     private static func failure(_ what: String) -> ConvertError {
-        ConvertError(.internal, code: .encodeFailed, message: "JPEG XL encoding failed at \(what).")
+        ConvertError(code: .encodeFailed, message: "JPEG XL encoding failed at \(what).")
     }
 }

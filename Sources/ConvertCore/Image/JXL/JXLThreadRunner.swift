@@ -12,7 +12,7 @@ final class JXLThreadRunner {
     init(threads: Int) throws(ConvertError) {
         jxl = try JXLLibrary.functions()
         guard let runner = jxl.JxlThreadParallelRunnerCreate(nil, max(1, threads)) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.runner = runner
     }

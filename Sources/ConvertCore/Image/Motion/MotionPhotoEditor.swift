@@ -42,7 +42,7 @@ public enum MotionPhotoEditor {
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
-                    throw ConvertError(.unsupported, code: .motionMissing,
+                    throw ConvertError(code: .motionMissing,
                                        message: "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
                                        path: request.input)
                 }
@@ -69,7 +69,7 @@ public enum MotionPhotoEditor {
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)
                 guard still.count < file.count else {
-                    throw ConvertError(.unsupported, code: .motionMissing,
+                    throw ConvertError(code: .motionMissing,
                                        message: "\(request.input): the motion part cannot be removed: \(photo.problem ?? "it is not where the metadata says"); nothing was written.",
                                        path: request.input)
                 }
@@ -137,7 +137,7 @@ public enum MotionPhotoEditor {
 
     private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
         guard let destination = request.output.path else {
-            throw ConvertError(.request, code: .outputMissing, message: "No output path was given.", path: request.input)
+            throw ConvertError(code: .outputMissing, message: "No output path was given.", path: request.input)
         }
         let stage = try StagedOutput(destination: destination)
         try ImageEncoder.writeFile(bytes, to: stage.temporaryPath, displayPath: destination)

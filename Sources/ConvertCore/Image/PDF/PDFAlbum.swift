@@ -63,21 +63,21 @@ public enum PDFAlbum {
         throws(ConvertError) -> JobResult
     {
         guard !request.inputPaths.isEmpty else {
-            throw ConvertError(.request, code: .requestNoInputs, message: "No images were given for the PDF.")
+            throw ConvertError(code: .requestNoInputs, message: "No images were given for the PDF.")
         }
         guard request.margin >= 0, request.margin <= maximumMargin(for: request.page) else {
             throw ConvertError(
-                .request, code: .requestMargin,
+                code: .requestMargin,
                 message: "A margin of \(Int(request.margin)) points leaves no room for the image on a \(request.page.rawValue) page "
                     + "(at most \(Int(maximumMargin(for: request.page))) points).")
         }
         if let edge = request.maxLongEdge, edge < 1 {
-            throw ConvertError(.request, code: .requestMaxSize, message: "The largest image size must be at least 1 pixel.")
+            throw ConvertError(code: .requestMaxSize, message: "The largest image size must be at least 1 pixel.")
         }
         let output = request.outputPath
         if request.inputPaths.contains(where: { OutputNamer.isSameFile($0, output) }) {
             throw ConvertError(
-                .request, code: .outputIsInput, message: "The PDF would replace one of its own images: \(output).", path: output)
+                code: .outputIsInput, message: "The PDF would replace one of its own images: \(output).", path: output)
         }
         let stage = try StagedOutput(destination: output)
         let writer = try PDFWriter(path: stage.temporaryPath)
@@ -159,7 +159,7 @@ public enum PDFAlbum {
         options.maxLongEdge = maxLongEdge
         let photo = try ImageDecoder.decode(path: path, options: options, cancellation: cancellation)
         guard let frame = photo.frames.first else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) has no image.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) has no image.", path: path)
         }
         let bitmap = frame.bitmap.flattened(onto: .white).toEightBit()
         let encoded = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: nil, xmp: nil)

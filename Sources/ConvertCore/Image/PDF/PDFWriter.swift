@@ -106,7 +106,7 @@ final class PDFWriter {
     }
 
     private func writeError(_ code: Int32) -> ConvertError {
-        ConvertError(.device, code: .deviceIo, message: "Could not write \(path).", path: path, underlying: String(cString: strerror(code)))
+        ConvertError(code: .deviceIo, message: "Could not write \(path).", path: path, underlying: String(cString: strerror(code)))
     }
 
     /// A PDF real number: at most 3 decimals, no exponent.

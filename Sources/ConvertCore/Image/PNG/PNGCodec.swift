@@ -51,7 +51,7 @@ enum PNGCodec {
         // -2: the header declares more pixels than `maxPixels`; nothing was decoded.
         if status == -2 {
             throw ConvertError(
-                .input, code: .inputTooManyPixels,
+                code: .inputTooManyPixels,
                 message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit (--max-pixels) if the file is trusted.",
                 path: path, underlying: String(nulTerminated: message))
         }
@@ -135,7 +135,7 @@ enum PNGCodec {
     /// The `input.corrupt` error, with libpng's or the chunk check's reason in the message.
     private static func damaged(_ path: String, reason: String) -> ConvertError {
         ConvertError(
-            .input, code: .inputCorrupt,
+            code: .inputCorrupt,
             message: reason.isEmpty ? "\(path) is damaged or not a PNG image." : "\(path) is damaged or not a PNG image: \(reason).",
             path: path)
     }
@@ -173,7 +173,7 @@ enum PNGCodec {
         if status > 0 { throw .fileSystem(status, action: "write", path: displayPath) }
         guard status == 0 else {
             throw ConvertError(
-                .device, code: .deviceIo, message: "Could not write the PNG \(displayPath).", path: displayPath,
+                code: .deviceIo, message: "Could not write the PNG \(displayPath).", path: displayPath,
                 underlying: String(nulTerminated: message))
         }
     }

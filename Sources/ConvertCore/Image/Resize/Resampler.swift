@@ -22,7 +22,7 @@ final class ScaleContext {
             let context = swscale.sws_getContext(
                 Int32(width), Int32(height), format, Int32(toWidth), Int32(toHeight), format, flags, nil, nil, nil)
         else {
-            throw ConvertError(.internal, code: .internalResize, message: "Could not set up resizing.")
+            throw ConvertError(code: .internalResize, message: "Could not set up resizing.")
         }
         pointer = context
     }

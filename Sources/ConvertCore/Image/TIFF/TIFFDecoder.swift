@@ -76,7 +76,7 @@ enum TIFFDecoder {
                 let reason = tiff.lastError
                 if strict {
                     throw ConvertError(
-                        .input, code: .inputCorrupt,
+                        code: .inputCorrupt,
                         message: "\(path) is damaged: part of \(count > 1 ? "page \(index + 1)" : "the picture") cannot be read"
                             + (reason.isEmpty ? "." : " (\(reason))."), path: path)
                 }

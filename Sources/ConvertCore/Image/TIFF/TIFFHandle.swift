@@ -109,7 +109,7 @@ final class TIFFHandle {
     /// The `input.corrupt` error, with libtiff's reason.
     static func damaged(_ path: String, reason: String) -> ConvertError {
         ConvertError(
-            .input, code: .inputCorrupt,
+            code: .inputCorrupt,
             message: reason.isEmpty ? "\(path) is damaged or not a TIFF image." : "\(path) is damaged or not a TIFF image: \(reason).",
             path: path)
     }

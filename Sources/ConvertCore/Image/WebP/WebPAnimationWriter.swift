@@ -12,13 +12,13 @@ final class WebPAnimationWriter {
     /// An encoder for `width`×`height` canvases at `quality` (or lossless), looping forever.
     init(width: Int, height: Int, quality: Int, lossless: Bool) throws(ConvertError) {
         guard width <= 16383, height <= 16383 else {
-            throw ConvertError(.request, code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
+            throw ConvertError(code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
         }
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0, WebPConfigInit(&config) != 0,
             let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &options)
         else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "The WebP animation encoder could not start.")
+            throw ConvertError(code: .encodeFailed, message: "The WebP animation encoder could not start.")
         }
         config.quality = Float(quality)
         config.lossless = lossless ? 1 : 0
@@ -54,6 +54,6 @@ final class WebPAnimationWriter {
     }
 
     private var failure: ConvertError {
-        ConvertError(.internal, code: .encodeFailed, message: "WebP animation encoding failed.")
+        ConvertError(code: .encodeFailed, message: "WebP animation encoding failed.")
     }
 }

@@ -9,7 +9,7 @@ final class WebPMuxer {
     /// An empty container.
     static func empty() throws(ConvertError) -> WebPMuxer {
         guard let mux = WebPMuxNew() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         return WebPMuxer(mux)
     }
@@ -46,7 +46,7 @@ final class WebPMuxer {
         }
         var output = WebPData()
         guard ok, WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "Assembling the WebP file failed.")
+            throw ConvertError(code: .encodeFailed, message: "Assembling the WebP file failed.")
         }
         defer { WebPDataClear(&output) }
         return Array(UnsafeBufferPointer(start: bytes, count: output.size))
@@ -79,7 +79,7 @@ enum WebPCodec {
     static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
         let features = try features(data, path: path)
         guard let mux = WebPMuxer.parsing(data) else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: its WebP chunks are cut short.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: its WebP chunks are cut short.", path: path)
         }
         return Header(
             width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0,
@@ -90,7 +90,7 @@ enum WebPCodec {
         var features = WebPBitstreamFeatures()
         let status = data.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         guard status == VP8_STATUS_OK, features.width > 0, features.height > 0 else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged or not a WebP image.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a WebP image.", path: path)
         }
         return features
     }
@@ -110,7 +110,7 @@ enum WebPCodec {
             }
         }
         guard decoded != nil else {
-            throw ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: the WebP data could not be decoded.", path: path)
+            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: the WebP data could not be decoded.", path: path)
         }
         let mux = WebPMuxer.parsing(data)
         let bitmap = Bitmap(
@@ -123,7 +123,7 @@ enum WebPCodec {
     static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) -> [UInt8] {
         guard bitmap.width <= 16383, bitmap.height <= 16383 else {
             throw ConvertError(
-                .request, code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
+                code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
         }
         let pixels = bitmap.eightBitSamples
         var output: UnsafeMutablePointer<UInt8>?
@@ -139,7 +139,7 @@ enum WebPCodec {
         }
         defer { if let output { WebPFree(output) } }
         guard size > 0, let output else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "WebP encoding failed.")
+            throw ConvertError(code: .encodeFailed, message: "WebP encoding failed.")
         }
         let bitstream = Array(UnsafeBufferPointer(start: output, count: size))
         if bitmap.icc == nil && exif == nil && xmp == nil { return bitstream }
@@ -157,12 +157,12 @@ enum WebPCodec {
     ) throws(ConvertError) -> [UInt8] {
         guard bitmap.width <= 16383, bitmap.height <= 16383 else {
             throw ConvertError(
-                .request, code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
+                code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
         }
         var config = WebPConfig()
         var picture = WebPPicture()
         guard WebPConfigInit(&config) != 0, WebPPictureInit(&picture) != 0 else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "WebP encoding failed (libwebp version mismatch).")
+            throw ConvertError(code: .encodeFailed, message: "WebP encoding failed (libwebp version mismatch).")
         }
         config.target_size = Int32(clamping: max(1, bitstreamBytes))
         // cwebp's own -size setting: one pass aims far under the target (46 kB for 60 kB on a
@@ -193,7 +193,7 @@ enum WebPCodec {
             }
         }
         guard encoded, let output = writer.mem, writer.size > 0 else {
-            throw ConvertError(.internal, code: .encodeFailed, message: "WebP encoding failed.")
+            throw ConvertError(code: .encodeFailed, message: "WebP encoding failed.")
         }
         let bitstream = Array(UnsafeBufferPointer(start: output, count: writer.size))
         if bitmap.icc == nil && exif == nil && xmp == nil { return bitstream }

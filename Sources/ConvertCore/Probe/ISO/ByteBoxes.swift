@@ -64,7 +64,7 @@ package struct ByteBox {
 extension ConvertError {
     /// The error for a file whose boxes the location stripper could not walk.
     package static func damagedBoxes(_ path: String, _ error: BoxError) -> ConvertError {
-        ConvertError(.input, code: .inputCorrupt, message: "\(path) is damaged: \(error.description).", path: path,
+        ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(error.description).", path: path,
                      underlying: error.description)
     }
 }

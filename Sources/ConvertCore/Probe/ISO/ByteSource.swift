@@ -35,7 +35,7 @@ package final class FileByteSource: ByteSource {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
+            throw ConvertError.notAFile(path, mode: status.st_mode)
         }
         self.descriptor = descriptor
         self.path = path
@@ -88,14 +88,40 @@ extension ConvertError {
     package static func opening(_ path: String, errno code: Int32) -> ConvertError {
         switch code {
         case ENOENT, ENOTDIR:
-            return ConvertError(.input, code: .inputMissing, message: "\(path) does not exist.", path: path)
+            return ConvertError(code: .inputMissing, message: "\(path) does not exist.", path: path)
         case EACCES, EPERM:
-            return ConvertError(.input, code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
+            return ConvertError(code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
         case EISDIR:
-            return ConvertError(.input, code: .inputNotAFile, message: "\(path) is not a regular file.", path: path)
+            return .notAFile(path, mode: S_IFDIR)
         default:
-            return ConvertError(.input, code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+            return ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
                                 underlying: String(cString: strerror(code)))
         }
+    }
+
+    /// The error for an input that is not a regular file: `input.not-a-file` for a folder, a
+    /// FIFO, a device or a socket alike (one code, so a caller branches once), with words
+    /// that say which.
+    package static func notAFile(_ path: String, mode: mode_t) -> ConvertError {
+        let message = mode & S_IFMT == S_IFDIR ? "\(path) is a folder, not a file." : "\(path) is not a regular file."
+        return ConvertError(code: .inputNotAFile, message: message, path: path)
+    }
+
+    /// Why `path` cannot be read as an input, or nil: the checks every entry point makes before
+    /// it opens a file, so the same file fails with the same code from each (`input.missing`,
+    /// `input.denied`, `input.not-a-file`, `input.empty`). Opens nothing: a FIFO is refused
+    /// without waiting for a writer.
+    package static func inputProblem(_ path: String) -> ConvertError? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .opening(path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile(path, mode: info.st_mode) }
+        guard access(path, R_OK) == 0 else { return .opening(path, errno: errno) }
+        guard info.st_size > 0 else { return .emptyInput(path) }
+        return nil
+    }
+
+    /// The error for an input of 0 bytes.
+    package static func emptyInput(_ path: String) -> ConvertError {
+        ConvertError(code: .inputEmpty, message: "\(path) is empty.", path: path)
     }
 }

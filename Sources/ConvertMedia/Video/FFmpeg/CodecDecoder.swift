@@ -31,12 +31,12 @@ final class CodecDecoder {
         self.path = path
         let codecID = stream.codec
         guard let codec = avcodec_find_decoder(codecID.avValue) else {
-            throw ConvertError(.unsupported, code: .unsupportedCodec,
+            throw ConvertError(code: .unsupportedCodec,
                                message: "\(path) uses the \(codecID.name) codec, which this build of FFmpeg cannot decode.",
                                path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening a decoder.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory opening a decoder.", path: path)
         }
         context = allocated
         let configured = stream.withUnsafeStream { input in

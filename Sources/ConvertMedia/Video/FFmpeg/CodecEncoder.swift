@@ -30,11 +30,11 @@ final class CodecEncoder {
     init(name: String, path: String) throws(ConvertError) {
         self.path = path
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw ConvertError(.unsupported, code: .unsupportedEncoder,
+            throw ConvertError(code: .unsupportedEncoder,
                                message: "The \(name) encoder is not available in this build of FFmpeg.", path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
         }
         self.codec = codec
         context = allocated
@@ -190,7 +190,7 @@ final class CodecEncoder {
         guard !header.isEmpty else { return }
         // The encoder frees it with the context; one more byte keeps it a C string.
         guard let copy = av_mallocz(header.count + 1)?.bindMemory(to: UInt8.self, capacity: header.count + 1) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
         }
         header.withUnsafeBufferPointer { copy.update(from: $0.baseAddress!, count: header.count) }
         context.pointee.subtitle_header = copy

@@ -44,8 +44,12 @@ final class Demuxer {
     init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
          maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil) throws(ConvertError) {
         self.path = path
+        // Checked before FFmpeg sees the path: it would call an empty file or a folder damaged
+        // or unrecognised (the probe and the photo reader say input.empty, input.not-a-file),
+        // and wait forever on a FIFO.
+        if let problem = ConvertError.inputProblem(path) { throw problem }
         guard let allocated = avformat_alloc_context() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory opening \(path).", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory opening \(path).", path: path)
         }
         let retained = Unmanaged.passRetained(flag)
         allocated.pointee.interrupt_callback = AVIOInterruptCB(
@@ -69,18 +73,18 @@ final class Demuxer {
             // avformat_open_input frees the context on failure.
             retained.release()
             if opened == offc_averror(ENOENT) {
-                throw ConvertError(.input, code: .inputMissing, message: "\(path) does not exist.", path: path)
+                throw ConvertError(code: .inputMissing, message: "\(path) does not exist.", path: path)
             }
             if opened == offc_averror(EACCES) {
-                throw ConvertError(.input, code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
+                throw ConvertError(code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
             }
             if opened == offc_averror_invaliddata() {
                 // The same code the probe gives: a cut MP4 is incomplete, not unrecognised.
                 if MovieEnding.lacksMovie(path: path) {
-                    throw ConvertError(.input, code: .inputTruncated, message: "\(path) is incomplete: the file ends before its movie data.",
+                    throw ConvertError(code: .inputTruncated, message: "\(path) is incomplete: the file ends before its movie data.",
                                        path: path, underlying: FFmpeg.describe(opened))
                 }
-                throw ConvertError(.input, code: .inputUnrecognised,
+                throw ConvertError(code: .inputUnrecognised,
                                    message: "\(path) is not a media file offconvert recognises.", path: path,
                                    underlying: FFmpeg.describe(opened))
             }

@@ -61,7 +61,7 @@ final class FilterGraph {
                      "a filter graph must not open files or sockets")
         self.path = path
         guard let graph = avfilter_graph_alloc() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory building filters.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory building filters.", path: path)
         }
         var source: UnsafeMutablePointer<AVFilterContext>? = nil
         var sink: UnsafeMutablePointer<AVFilterContext>? = nil
@@ -85,7 +85,7 @@ final class FilterGraph {
         guard let outputs = outputList, let inputs = inputList else {
             avfilter_inout_free(&outputList)
             avfilter_inout_free(&inputList)
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory building filters.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory building filters.", path: path)
         }
         outputs.pointee.name = av_strdup("in")
         outputs.pointee.filter_ctx = source

@@ -10,7 +10,7 @@ final class Frame {
 
     init() throws(ConvertError) {
         guard let pointer = av_frame_alloc() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.pointer = pointer
     }

@@ -26,7 +26,7 @@ final class Muxer {
         }
         guard let outputFormat = allocated.pointee.oformat else {
             avformat_free_context(allocated)
-            throw ConvertError(.internal, code: .internalFfmpeg, message: "FFmpeg has no \(format) muxer.", path: path)
+            throw ConvertError(code: .internalFfmpeg, message: "FFmpeg has no \(format) muxer.", path: path)
         }
         context = allocated
         formatFlags = outputFormat.pointee.flags
@@ -79,7 +79,7 @@ final class Muxer {
 
     private func newStream() throws(ConvertError) -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory adding a stream.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory adding a stream.", path: path)
         }
         return stream
     }
@@ -91,7 +91,7 @@ final class Muxer {
         let output = try newStream()
         try input.withUnsafeStream { (source: UnsafeMutablePointer<AVStream>) throws(ConvertError) in
             guard let parameters = source.pointee.codecpar, let target = output.pointee.codecpar else {
-                throw ConvertError(.internal, code: .internalFfmpeg, message: "A stream has no codec parameters.", path: path)
+                throw ConvertError(code: .internalFfmpeg, message: "A stream has no codec parameters.", path: path)
             }
             try FFmpeg.check(avcodec_parameters_copy(target, parameters), "copy the stream settings",
                              path: path, category: .internal)
@@ -191,13 +191,13 @@ final class Muxer {
     private func check(_ code: Int32, _ action: String) throws(ConvertError) {
         if code == offc_averror(EINVAL) || code == offc_averror_invaliddata() {
             throw ConvertError(
-                .input, code: .inputCorrupt,
+                code: .inputCorrupt,
                 message: "\(path) cannot be written: the input's codec parameters or timestamps are damaged.",
                 path: path, underlying: "\(action): \(FFmpeg.describe(code))")
         }
         if code == offc_averror_patchwelcome() {
             throw ConvertError(
-                .unsupported, code: .unsupportedFfmpeg,
+                code: .unsupportedFfmpeg,
                 message: "\(path) cannot be written: a stream copied from the input uses a feature FFmpeg cannot write.",
                 path: path, underlying: "\(action): \(FFmpeg.describe(code))")
         }

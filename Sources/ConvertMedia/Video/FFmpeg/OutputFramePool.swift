@@ -24,7 +24,7 @@ final class OutputFramePool {
         let chromaRows = (height + 1) / 2
         let size = luma * height + 2 * chroma * chromaRows + Self.alignment
         guard let pool = av_buffer_pool_init(size, nil) else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         self.pool = pool
         self.width = width
@@ -42,7 +42,7 @@ final class OutputFramePool {
             let copied = source.withUnsafePointer { av_frame_copy_props(target, $0) }
             try FFmpeg.check(copied, "copy frame properties", path: path, category: .internal)
             guard let buffer = av_buffer_pool_get(pool), let data = buffer.pointee.data else {
-                throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.", path: path)
+                throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
             }
             target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
             target.pointee.width = Int32(width)

@@ -13,7 +13,7 @@ final class Packet {
 
     init() throws(ConvertError) {
         guard let pointer = av_packet_alloc() else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         self.pointer = pointer
     }
@@ -50,7 +50,7 @@ final class Packet {
         guard let packet = Packet.allocated(size: payload.count), let target = packet.pointer.pointee.data,
               av_packet_copy_props(packet.pointer, pointer) >= 0
         else {
-            throw ConvertError(.internal, code: .internalMemory, message: "Out of memory.")
+            throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
         payload.withUnsafeBufferPointer { target.update(from: $0.baseAddress!, count: payload.count) }
         return packet

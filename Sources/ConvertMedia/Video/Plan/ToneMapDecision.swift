@@ -58,7 +58,7 @@ enum ToneMapDecision {
             return targetCarriesHDR ? .keepHDR(source) : .toneMap(source)
         case .dolbyVisionWithoutBase(let profile, let compatibility):
             throw ConvertError(
-                .unsupported, code: .unsupportedDolbyVisionProfile,
+                code: .unsupportedDolbyVisionProfile,
                 message: "\(path) is Dolby Vision profile \(profile) (base layer compatibility \(compatibility)): it has no "
                     + "HDR10, HLG or SDR base layer, so it cannot be converted without showing wrong colours. "
                     + "It can only be copied into another container.",

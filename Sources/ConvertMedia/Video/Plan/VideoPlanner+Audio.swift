@@ -26,7 +26,7 @@ extension VideoPlanner {
             return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
         case .track(let number):
             guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
-                throw ConvertError(.request, code: .requestAudioTrack,
+                throw ConvertError(code: .requestAudioTrack,
                                    message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
                                        + "so there is no audio track \(number).", path: path)
             }
@@ -41,7 +41,7 @@ extension VideoPlanner {
             } else if stream.decodable {
                 lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
             } else {
-                throw ConvertError(.unsupported, code: .unsupportedCodec,
+                throw ConvertError(code: .unsupportedCodec,
                                    message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
             }
         }
@@ -153,7 +153,7 @@ extension VideoPlanner {
         let audioStreams = media.streams.filter { $0.kind == .audio }
         let all = request.audioTrack == .all && audioStreams.count > 1
         if all && request.format != .m4a {
-            throw ConvertError(.request, code: .requestAllAudio,
+            throw ConvertError(code: .requestAllAudio,
                                message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
                                path: path)
         }
@@ -162,13 +162,13 @@ extension VideoPlanner {
         var lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
         guard !lanes.isEmpty else {
             let hasAudio = !audioStreams.isEmpty
-            throw ConvertError(hasAudio ? .unsupported : .input, code: hasAudio ? .unsupportedCodec : .inputNoAudio,
+            throw ConvertError(code: hasAudio ? .unsupportedCodec : .inputNoAudio,
                                message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
                                    : "\(path) has no sound to extract.", path: path)
         }
         let cut = try cutRange(start: request.start, duration: request.duration, input: path, media: media)
         if let asked = request.bitRate, format.muxer == .flac || format.muxer == .wav {
-            throw ConvertError(.request, code: .requestBitrate, message: "A bitrate (\(asked / 1000) kb/s) applies to MP3, AAC and Opus "
+            throw ConvertError(code: .requestBitrate, message: "A bitrate (\(asked / 1000) kb/s) applies to MP3, AAC and Opus "
                 + "sound; .\(request.format.fileExtension) is lossless.", path: path)
         }
         if cut != nil || request.bitRate != nil {

@@ -6,20 +6,20 @@ extension VideoPlanner {
         let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
-            throw ConvertError(.unsupported, code: .unsupportedCodec,
+            throw ConvertError(code: .unsupportedCodec,
                                message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
         }
         guard (1...30).contains(request.framesPerSecond) else {
-            throw ConvertError(.request, code: .requestFps, message: "The GIF frame rate must be between 1 and 30.")
+            throw ConvertError(code: .requestFps, message: "The GIF frame rate must be between 1 and 30.")
         }
         guard (16...1280).contains(request.width) else {
-            throw ConvertError(.request, code: .requestWidth, message: "The GIF width must be between 16 and 1280 pixels.")
+            throw ConvertError(code: .requestWidth, message: "The GIF width must be between 16 and 1280 pixels.")
         }
         guard request.start >= 0, request.start.isFinite else {
-            throw ConvertError(.request, code: .requestStart, message: "The start time must be zero or more seconds.")
+            throw ConvertError(code: .requestStart, message: "The start time must be zero or more seconds.")
         }
         if let duration = request.duration, !(duration > 0 && duration <= GIFRequest.maximumDuration) {
-            throw ConvertError(.request, code: .requestDuration,
+            throw ConvertError(code: .requestDuration,
                                message: "The GIF duration must be more than 0 and at most \(Int(GIFRequest.maximumDuration)) seconds.")
         }
         try media.checkStart(request.start, input: path)

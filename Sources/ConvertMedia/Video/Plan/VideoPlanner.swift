@@ -71,10 +71,10 @@ enum VideoPlanner {
     /// Refuses request values no plan can honour.
     private static func check(_ request: VideoRequest) throws(ConvertError) {
         if let crf = request.crf, !(0...63).contains(crf) {
-            throw ConvertError(.request, code: .requestCrf, message: "The quality (CRF) must be between 0 and 63.")
+            throw ConvertError(code: .requestCrf, message: "The quality (CRF) must be between 0 and 63.")
         }
         if let height = request.maxHeight, height < 16 {
-            throw ConvertError(.request, code: .requestMaxHeight, message: "The maximum height must be at least 16 pixels.")
+            throw ConvertError(code: .requestMaxHeight, message: "The maximum height must be at least 16 pixels.")
         }
     }
 
@@ -128,7 +128,7 @@ enum VideoPlanner {
     ) throws(ConvertError) -> (VideoCodec, VideoEncoding) {
         let path = request.input
         guard video.decodable else {
-            throw ConvertError(.unsupported, code: .unsupportedCodec,
+            throw ConvertError(code: .unsupportedCodec,
                                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
                                    + "video codec, which this build of FFmpeg cannot decode.", path: path)
         }
@@ -137,11 +137,11 @@ enum VideoPlanner {
         let sourceCodec = VideoCodec.allCases.first { CodecID($0) == video.codec && accepts(format, videoCodec: video.codec) }
         let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
         guard accepts(format, videoCodec: CodecID(codec)) else {
-            throw ConvertError(.request, code: .requestCodec,
+            throw ConvertError(code: .requestCodec,
                                message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
         }
         if let preset = request.preset, codec != .h264 && codec != .hevc {
-            throw ConvertError(.request, code: .requestPreset,
+            throw ConvertError(code: .requestPreset,
                                message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
         }
         var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
@@ -290,10 +290,10 @@ enum VideoPlanner {
                          media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
         guard start > 0 || duration != nil else { return nil }
         guard start >= 0, start.isFinite else {
-            throw ConvertError(.request, code: .requestStart, message: "The start time must be zero or more seconds.")
+            throw ConvertError(code: .requestStart, message: "The start time must be zero or more seconds.")
         }
         if let duration, !(duration > 0 && duration.isFinite) {
-            throw ConvertError(.request, code: .requestDuration, message: "The duration must be more than 0 seconds.")
+            throw ConvertError(code: .requestDuration, message: "The duration must be more than 0 seconds.")
         }
         try media.checkStart(start, input: input)
         let total = media.duration ?? .infinity

@@ -31,12 +31,12 @@ struct MediaSnapshot: Sendable {
     /// frame begins (an 8.32 s clip at 30 fps shows its last frame from 8.29 s).
     func checkStart(_ start: Double, input: String) throws(ConvertError) {
         if let duration, start >= duration {
-            throw ConvertError(.request, code: .requestStart,
+            throw ConvertError(code: .requestStart,
                                message: "The start time is past the end of \(input) (\(UnitText.duration(duration)) long).")
         }
         // A thousandth of slack: a start typed as the last frame's time still gets that frame.
         if let last = lastFrameStart, start > last + 0.001 {
-            throw ConvertError(.request, code: .requestStart, message: "The start time is after the last frame of \(input), "
+            throw ConvertError(code: .requestStart, message: "The start time is after the last frame of \(input), "
                 + "which begins at \(UnitText.duration(last, places: 3)) (the clip is \(UnitText.duration(duration ?? last, places: 2)) long).")
         }
     }

@@ -20,7 +20,7 @@ final class AudioLane: TranscodingLane {
         let source = decoder.audio
         // As for video: damaged parameters would otherwise surface as an internal filter error.
         guard source.sampleRate > 0, source.sampleFormat != .none else {
-            throw ConvertError(.input, code: .inputCorrupt,
+            throw ConvertError(code: .inputCorrupt,
                                message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
                                path: muxer.path)
         }
@@ -33,7 +33,7 @@ final class AudioLane: TranscodingLane {
         let formats = encoder.sampleFormats
         let deep = source.sampleFormat.bytesPerSample > 2 ? formats.first { $0.bytesPerSample > 2 } : nil
         guard let sampleFormat = deep ?? formats.first, rate > 0 else {
-            throw ConvertError(.internal, code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
+            throw ConvertError(code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
                                path: muxer.path)
         }
         encoder.configure(audio: .init(sampleRate: rate, sampleFormat: sampleFormat, channels: encoding.channels,

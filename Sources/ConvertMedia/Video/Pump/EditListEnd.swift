@@ -25,12 +25,12 @@ enum EditListEnd {
             else { return }
             moov = (Int(box.offset), try source.read(at: box.offset, count: Int(box.size)))
         } catch {
-            throw ConvertError(.internal, code: .internalEditList, message: "\(path) cannot be read back: \(error).",
+            throw ConvertError(code: .internalEditList, message: "\(path) cannot be read back: \(error).",
                                path: path)
         }
         let patched: [UInt8]
         do { patched = try shortened(moov.bytes, by: trims) } catch {
-            throw ConvertError(.internal, code: .internalEditList, message: "\(path) has a movie box FFmpeg wrote badly: \(error).",
+            throw ConvertError(code: .internalEditList, message: "\(path) has a movie box FFmpeg wrote badly: \(error).",
                                path: path)
         }
         guard patched != moov.bytes else { return }

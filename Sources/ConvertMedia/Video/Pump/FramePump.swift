@@ -111,7 +111,7 @@ final class FramePump {
         // An output with a header and no data is no conversion; FFmpeg's Matroska muxer even
         // writes an unreadable file for it.
         guard primaryPackets > 0 else {
-            throw ConvertError(.input, code: .inputNoData,
+            throw ConvertError(code: .inputNoData,
                                message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
                                path: demuxer.path)
         }
@@ -164,7 +164,7 @@ extension FramePump {
         // A fragmented MP4's header durations are not its length; its last box tells.
         if let ending, ending.isFragmented {
             guard !ending.isCutShort else {
-                throw ConvertError(.input, code: .inputTruncated,
+                throw ConvertError(code: .inputTruncated,
                                    message: "\(demuxer.path) is incomplete: its last fragment is cut short.", path: demuxer.path)
             }
             return
@@ -183,7 +183,7 @@ extension FramePump {
         // A box cut at the end of the file is proof enough, however short the clip.
         if ending?.isCutShort == true || last + max(0.5, expected * 0.02) < expected {
             let (reachedText, expectedText) = (FramePump.seconds(min(last, expected)), FramePump.seconds(expected))
-            throw ConvertError(.input, code: .inputTruncated,
+            throw ConvertError(code: .inputTruncated,
                                message: "\(demuxer.path) is incomplete: the file ends early, its data ends at \(reachedText) of \(expectedText).",
                                path: demuxer.path)
         }

@@ -49,7 +49,7 @@ final class VideoLane: TranscodingLane {
         // A damaged header can leave the stream without a size or pixel format; the filter graph
         // would fail on it with an unhelpful internal error.
         guard source.width > 0, source.height > 0, source.pixelFormat != .none else {
-            throw ConvertError(.input, code: .inputCorrupt,
+            throw ConvertError(code: .inputCorrupt,
                                message: "\(demuxer.path) is damaged: its video stream has no readable picture size or pixel format.",
                                path: demuxer.path)
         }
@@ -154,7 +154,7 @@ final class VideoLane: TranscodingLane {
         _ = try decoder.send(nil)
         try drainDecoder()
         if decodedFrames == 0 {
-            throw ConvertError(.input, code: .inputCorrupt,
+            throw ConvertError(code: .inputCorrupt,
                                message: "\(path) could not be read: no picture in it could be decoded.", path: path)
         }
         try graph.push(nil)

@@ -27,7 +27,7 @@ public enum ToneMapFloor {
         guard let stream = MediaSnapshot(demuxer).video,
               case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg
         else {
-            throw ConvertError(.request, code: .requestNotHdr, message: "\(path) has no PQ or HLG video.", path: path)
+            throw ConvertError(code: .requestNotHdr, message: "\(path) has no PQ or HLG video.", path: path)
         }
         let input = demuxer.stream(stream.index)
         let decoder = try CodecDecoder(stream: input, path: path)
@@ -114,7 +114,7 @@ private final class RawSink {
 
     init(path: String) throws(ConvertError) {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw ConvertError(.device, code: .deviceCreate, message: "Cannot create \(path).", path: path)
+            throw ConvertError(code: .deviceCreate, message: "Cannot create \(path).", path: path)
         }
         self.handle = handle
         self.path = path
@@ -132,7 +132,7 @@ private final class RawSink {
             }
         }
         do { try handle.write(contentsOf: bytes) } catch {
-            throw ConvertError(.device, code: .deviceWrite, message: "Cannot write \(path).", path: path)
+            throw ConvertError(code: .deviceWrite, message: "Cannot write \(path).", path: path)
         }
     }
 }

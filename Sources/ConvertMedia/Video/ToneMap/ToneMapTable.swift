@@ -73,7 +73,7 @@ struct ToneMapTable: Sendable {
     }
 
     private static func failure(_ path: String) -> ConvertError {
-        ConvertError(.internal, code: .internalToneMap, message: "The tone map table could not be built.", path: path)
+        ConvertError(code: .internalToneMap, message: "The tone map table could not be built.", path: path)
     }
 
     /// The tables being filled, one mapped Cb node picture at a time.
