@@ -50,9 +50,9 @@ package enum HeicToJpgCommand: Command {
             return try await MediaRunners.run(.heicToJpgLive, arguments, console: console)
         }
         let template = try PhotoWork.request(from: arguments, format: .jpeg)
-        let code = try await PhotoWork.run(
-            command: spec.name, template: template, arguments: arguments, console: console, alreadyIn: alreadyIn(arguments))
         let options = try BatchOptions.parse(arguments)
+        let code = try await PhotoWork.run(
+            command: spec.name, template: template, options: options, console: console, alreadyIn: alreadyIn(arguments))
         let pairs = LivePhotos.pairs(among: options.inputs)
         if !pairs.isEmpty && !options.json && !options.quiet && !options.dryRun {
             console.err(leftAloneLine(pairs.count))

@@ -159,7 +159,17 @@ package enum PhotoWork {
         command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console, outputSuffix: String = "",
         shrinking: Bool = false, alreadyIn: InputTriage.AlreadyInFormat? = nil
     ) async throws(UsageError) -> Int32 {
-        let options = try BatchOptions.parse(arguments)
+        try await run(
+            command: command, template: template, options: BatchOptions.parse(arguments), console: console, outputSuffix: outputSuffix,
+            shrinking: shrinking, alreadyIn: alreadyIn)
+    }
+
+    /// ``run(command:template:arguments:console:outputSuffix:shrinking:alreadyIn:)`` with the batch
+    /// options parsed already (a command that reads them itself parses them once).
+    package static func run(
+        command: String, template: PhotoRequest, options: BatchOptions, console: Console, outputSuffix: String = "",
+        shrinking: Bool = false, alreadyIn: InputTriage.AlreadyInFormat? = nil
+    ) async throws(UsageError) -> Int32 {
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
         var work = batchWork(command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
         work.alreadyIn = alreadyIn
