@@ -247,37 +247,8 @@ enum MovieBoxScanner {
     static let locationKey = "com.apple.quicktime.location.ISO6709"
 
     /// A QuickTime `meta` box (`hdlr` mdta, `keys`, `ilst`): the value of the ISO 6709 location key.
-    /// QuickTime's `meta` has no version/flags; ISO's does. Which one it is shows in where `hdlr`
-    /// starts.
     private static func metadataLocation(_ meta: BoxHeader, reader: BoxReader, depth: Int) throws(BoxError) -> String? {
-        let prefix = try reader.payloadPrefix(of: meta, count: 12)
-        var container = meta
-        if prefix.count >= 12, FourCC(rawValue: ByteCursor.u32(prefix, at: 8)) == "hdlr" { container.headerSize += 4 }
-        let children = try reader.children(of: container, depth: depth)
-        guard let keys = children.first(where: { $0.type == "keys" }),
-            let list = children.first(where: { $0.type == "ilst" })
-        else { return nil }
-        var cursor = ByteCursor(try reader.payload(of: keys, limit: 1 << 16), type: keys.type)
-        try cursor.skip(4)
-        let count = Int(try cursor.u32())
-        var wanted: UInt32?
-        for index in 0..<min(count, 4096) {
-            let size = Int(try cursor.u32())
-            guard size >= 8 else { throw .truncatedPayload(type: keys.type) }
-            try cursor.skip(4)
-            if text(try cursor.take(size - 8)) == locationKey {
-                wanted = UInt32(index + 1)
-                break
-            }
-        }
-        guard let wanted else { return nil }
-        for item in try reader.children(of: list, depth: depth + 1) where item.type.rawValue == wanted {
-            guard let data = try reader.child("data", of: item, depth: depth + 2) else { continue }
-            var value = ByteCursor(try reader.payloadPrefix(of: data, count: 264), type: data.type)
-            try value.skip(8)
-            return text(value.rest())
-        }
-        return nil
+        try MovieKeys.value(locationKey, meta: meta, reader: reader, depth: depth)
     }
 
     /// Text from a file: UTF-8 (invalid bytes replaced), cut at a NUL, trimmed.

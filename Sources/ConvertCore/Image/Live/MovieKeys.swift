@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Reads a text value of a QuickTime metadata key (`meta` with `hdlr` mdta, `keys` and `ilst`)
 /// from a movie's boxes, in `moov/meta` (iPhones) or `moov/udta/meta` (FFmpeg): only the movie
 /// box is read, never the samples.
-enum MovieKeys {
+package enum MovieKeys {
     /// The key an iPhone writes into a Live Photo's MOV, equal to the photo's MakerNote tag 0x0011.
     package static let contentIdentifier = "com.apple.quicktime.content.identifier"
 
@@ -18,17 +18,19 @@ enum MovieKeys {
             metas += ((try? reader.children(of: udta, depth: 2)) ?? []).filter { $0.type == "meta" }
         }
         for meta in metas {
-            if let found = (try? value(key, meta: meta, reader: reader)) ?? nil { return found }
+            if let found = (try? value(key, meta: meta, reader: reader, depth: 3)) ?? nil { return found }
         }
         return nil
     }
 
-    /// QuickTime's `meta` has no version/flags, ISO's does: which one shows in where `hdlr` starts.
-    private static func value(_ key: String, meta: BoxHeader, reader: BoxReader) throws(BoxError) -> String? {
+    /// The value of `key` in one QuickTime `meta` box (`hdlr` mdta, `keys`, `ilst`) found at
+    /// `depth`, or nil when it has none. QuickTime's `meta` has no version/flags, ISO's does: which
+    /// one it is shows in where `hdlr` starts.
+    package static func value(_ key: String, meta: BoxHeader, reader: BoxReader, depth: Int) throws(BoxError) -> String? {
         let prefix = try reader.payloadPrefix(of: meta, count: 12)
         var container = meta
         if prefix.count >= 12, FourCC(rawValue: ByteCursor.u32(prefix, at: 8)) == "hdlr" { container.headerSize += 4 }
-        let children = try reader.children(of: container, depth: 3)
+        let children = try reader.children(of: container, depth: depth)
         guard let keys = children.first(where: { $0.type == "keys" }), let list = children.first(where: { $0.type == "ilst" })
         else { return nil }
         var cursor = ByteCursor(try reader.payload(of: keys, limit: 1 << 16), type: keys.type)
@@ -45,8 +47,8 @@ enum MovieKeys {
             }
         }
         guard let wanted else { return nil }
-        for item in try reader.children(of: list, depth: 4) where item.type.rawValue == wanted {
-            guard let data = try reader.child("data", of: item, depth: 5) else { continue }
+        for item in try reader.children(of: list, depth: depth + 1) where item.type.rawValue == wanted {
+            guard let data = try reader.child("data", of: item, depth: depth + 2) else { continue }
             var value = ByteCursor(try reader.payloadPrefix(of: data, count: 264), type: data.type)
             try value.skip(8)
             return text(value.rest())
