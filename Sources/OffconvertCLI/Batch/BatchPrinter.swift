@@ -62,6 +62,11 @@ package final class BatchPrinter: Sendable {
         text(Messages.text(.itemPlanned, input.terminalSafe, output.terminalSafe, UnitText.bytes(memory)))
     }
 
+    /// A dry run's line under an item's planned line (``BatchWork/preview``), printed as it is.
+    package func previewed(_ line: String) {
+        if !quiet { text(line) }
+    }
+
     package func started(_ item: BatchItem) {
         if json { return emit(.started(index: item.index, input: item.input, output: item.destination)) }
         board?.begin(item.index, name: Self.name(item.input), inputBytes: item.inputBytes)

@@ -276,6 +276,8 @@ package enum BatchRunner {
     /// when one would fail.
     private static func dryRun(_ plan: BatchPlan, tally: BatchTally, started: Date, printer: BatchPrinter) async -> Int32 {
         var tally = tally
+        // "0 would be converted, 1 failed", not "0 done", however many fail.
+        tally.isDryRun = true
         for (index, input) in plan.itemInputs.enumerated() {
             do throws(ConvertError) {
                 let item = try plan.item(index: index, input: input)
@@ -283,6 +285,14 @@ package enum BatchRunner {
                     if let problem = await plan.work.check(path) { throw problem }
                 }
                 printer.planned(index: index, input: input, output: item.destination, memory: await plan.work.cost(input))
+                if let preview = try await plan.work.preview?(index, input) {
+                    printer.previewed(preview.line)
+                    // A target it cannot reach would fail: counted so, not as "would be converted".
+                    if let failure = preview.failure {
+                        tally.failures.append((input, failure))
+                        continue
+                    }
+                }
                 tally.planned += 1
             } catch {
                 tally.failures.append((input, error))

@@ -36,6 +36,9 @@ package struct BatchWork: Sendable {
     /// Why `input` would fail, checked by `--dry-run` the way the conversion opens it; nil when
     /// it would be read. By default: it exists, is a readable, non-empty regular file.
     package var check: @Sendable (_ input: String) async -> ConvertError? = { BatchPlan.fileProblem($0) }
+    /// What `--dry-run` adds under an item's planned line (a size target's plan: the passes, or
+    /// why it cannot be reached), and the failure that item would end with, if any; nil adds nothing.
+    package var preview: (@Sendable (_ index: Int, _ input: String) async throws(ConvertError) -> BatchPreview)? = nil
     /// Converts one item: typically `try await Engine.convert(request(item)).result(onProgress: progress)`.
     package var convert: @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError) -> JobResult
 
@@ -54,5 +57,19 @@ package struct BatchWork: Sendable {
         self.estimatedOutputBytes = estimatedOutputBytes
         self.singleOutput = singleOutput
         self.convert = convert
+    }
+}
+
+/// What ``BatchWork/preview`` says of one item in a dry run.
+package struct BatchPreview: Sendable {
+    /// The line printed under the item's planned line (a `--json` line, or text).
+    package var line: String
+    /// The error the item would fail with (a target it cannot reach); nil when it would convert.
+    package var failure: ConvertError?
+
+    /// A preview line, and the failure it foretells.
+    package init(line: String, failure: ConvertError? = nil) {
+        self.line = line
+        self.failure = failure
     }
 }

@@ -18,7 +18,6 @@ enum CompressBatch {
     /// Compresses every input as `template` says (its target, unit, cut, `--fps`, `--max-height`,
     /// location choice); each item gets its input, output and the batch's pixel limit.
     static func run(command: String, template: VideoCompressRequest, options: BatchOptions, console: Console) async -> Int32 {
-        if options.dryRun { return await dryRun(template: template, options: options, console: console) }
         let cut = (template.start, template.duration)
         var work = BatchWork(
             command: command,
@@ -35,55 +34,26 @@ enum CompressBatch {
             })
         work.accepts = .videos
         work.check = { input in await VideoWork.mediaProblem(input) }
+        work.preview = preview(template: template, options: options)
         return await BatchRunner.run(work, options: options, console: console)
     }
 
-    /// `--dry-run`: each input's planned output (as every batch command prints it), then what
-    /// would be done to reach the target, or why it cannot be. Exits 1 when some target cannot
-    /// be reached or some input cannot be read, so a script can tell before spending the time.
-    static func dryRun(template: VideoCompressRequest, options: BatchOptions, console: Console) async -> Int32 {
-        let (targetBytes, unit) = (template.targetBytes, template.unit)
-        let started = Date()
-        let printer = BatchPrinter(console: console, options: options, board: nil)
-        var options = options
-        var tally = BatchTally()
-        tally.isDryRun = true
-        options.inputs = BatchRunner.setAside(options.inputs, accepts: .videos, printer: printer, tally: &tally)
-        let namer: OutputNamer
-        do {
-            namer = try OutputNamer(outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
-        } catch {
-            printer.commandFailed(error)
-            return ExitCode.failure
+    /// What `--dry-run` prints under each input's planned line: what would be done to reach the
+    /// target, or why it cannot be (that input then counts as a failure, so a script can tell
+    /// before spending the time).
+    static func preview(template: VideoCompressRequest, options: BatchOptions) -> @Sendable (Int, String) async throws(ConvertError) -> BatchPreview {
+        { index, input throws(ConvertError) in
+            var request = template
+            request.input = input
+            request.maxPixels = options.maxPixels
+            let preview = try await VideoConverter.previewCompression(request)
+            let plan = CompressPlanLine(index: index, input: input, targetBytes: template.targetBytes, preview: preview,
+                                        cutStart: template.start > 0 || template.duration != nil ? template.start : nil,
+                                        maxHeight: template.maxHeight)
+            let line = options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: template.unit).terminalSafe
+            guard !preview.isReachable else { return BatchPreview(line: line) }
+            let failure = ConvertError(code: .requestTargetUnreachable, message: "\(input): \(plan.text(unit: template.unit))", path: input)
+            return BatchPreview(line: line, failure: failure)
         }
-        var allReachable = true
-        for (index, input) in options.inputs.enumerated() {
-            do throws(ConvertError) {
-                printer.planned(index: index, input: input, output: try namer.destination(for: input, pathExtension: "mp4"),
-                                memory: await cost(of: input, maxHeight: template.maxHeight))
-                var request = template
-                request.input = input
-                request.maxPixels = options.maxPixels
-                let preview = try await VideoConverter.previewCompression(request)
-                allReachable = allReachable && preview.isReachable
-                let plan = CompressPlanLine(index: index, input: input, targetBytes: targetBytes, preview: preview,
-                                            cutStart: template.start > 0 || template.duration != nil ? template.start : nil,
-                                            maxHeight: template.maxHeight)
-                console.out(options.json ? plan.jsonLine() : "  plan: " + plan.text(unit: unit).terminalSafe)
-                // A target it cannot reach would fail: counted so, not as "would be converted".
-                if preview.isReachable {
-                    tally.planned += 1
-                } else {
-                    tally.failures.append((input, ConvertError(code: .requestTargetUnreachable,
-                                                               message: "\(input): \(plan.text(unit: unit))", path: input)))
-                }
-            } catch {
-                allReachable = false
-                tally.failures.append((input, error))
-                printer.failed(BatchItem(index: index, input: input, destination: "", cost: 0, overwrite: false), error)
-            }
-        }
-        printer.summary(tally, seconds: Date().timeIntervalSince(started))
-        return allReachable ? ExitCode.success : ExitCode.failure
     }
 }
