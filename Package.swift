@@ -113,6 +113,8 @@ let package = Package(
         .testTarget(
             name: "offconvertTests",
             dependencies: ["OffconvertCLI", "offconvert", "offconvert-photo", "offconvert-media"],
+            // Read from the source tree by HelpTextTests, not bundled.
+            exclude: ["HelpTexts"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -74,7 +74,10 @@ package struct BatchOptions: Sendable {
     static let jobsOption = Option.integer("jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
     /// `--memory-budget`.
     static let memoryBudgetOption = Option.byteCount(
-        "memory-budget", help: "Keep the decoded images in flight under this size, e.g. 1GB.", default: "half the available memory")
+        "memory-budget",
+        help: "Keep the estimated memory of the conversions in flight under this size, e.g. 1GB; a file that needs "
+            + "more on its own is refused.",
+        default: "half the available memory")
     /// `--from-file`.
     static let fromFile = Option.text(
         "from-file", value: "list",
