@@ -8,6 +8,9 @@ import FoundationEssentials
 /// ``maximumThreads``, and then kept for the next piece of work instead of a new thread per call.
 /// Work beyond the bound waits its turn in order of submission. Each thread has a deep stack:
 /// x265 and libheif need more than a secondary thread's default.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written with `condition` held; the
+/// `let`s are set once in `init`.
 package final class BlockingExecutor: @unchecked Sendable {
     /// The executor every ``runBlocking(_:)`` call uses. Its bound is a guard against runaway
     /// thread creation, not a scheduler: the CLI's batches already run one conversion a core,

@@ -2,6 +2,9 @@
 /// (libjxl, libswscale: see their module headers for why). The table holds plain C function
 /// pointers into a library that stays loaded for the rest of the process, so any thread may
 /// call them.
+///
+/// `@unchecked Sendable`: `Functions` is a table of C function pointers, immutable once filled,
+/// into a library that is never closed.
 struct LoadedLibrary<Functions>: @unchecked Sendable {
     /// The library's functions.
     let functions: Functions

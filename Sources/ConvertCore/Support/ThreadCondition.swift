@@ -3,6 +3,8 @@ import Glibc
 /// A mutex with one condition variable (POSIX `pthread_mutex_t` and `pthread_cond_t`), where
 /// full Foundation's `NSCondition` was used before: `lock()`, `unlock()`, and, with the lock
 /// held, `wait()` and `signal()`.
+/// `@unchecked Sendable`: its only state is the mutex and condition, made to be shared between
+/// threads; the two pointers are set once in `init` and freed in `deinit`.
 package final class ThreadCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
