@@ -6,33 +6,37 @@ import ConvertCore
 /// Why not a flat percentage for overhead: an MP4's index grows with the number of samples (every
 /// frame costs a size entry, a composition offset and a chunk offset), so a long 60 fps clip has
 /// megabytes of `moov` that a short one does not. Peers that guess overshoot by 1.4–15%.
+///
+/// Public only as the namespace of the plans a ``VideoCompressPreview`` describes (``EncodePlan``,
+/// ``AudioPlan``); the planner's policy, its ladders and tuning constants are `package`, free to
+/// change without breaking a library user.
 public enum VideoSizePlanner {
     /// What the planner knows about the source.
-    public struct Source: Sendable, Equatable {
+    package struct Source: Sendable, Equatable {
         /// Duration in seconds (> 0).
-        public var duration: Double
+        package var duration: Double
         /// Displayed width and height in pixels.
-        public var width: Int
+        package var width: Int
         /// Displayed height in pixels.
-        public var height: Int
+        package var height: Int
         /// Average frame rate.
-        public var frameRate: Double
+        package var frameRate: Double
         /// The source file's size, for "it already fits".
-        public var fileBytes: Int64
+        package var fileBytes: Int64
         /// Whether the source's video and audio can be copied as they are into the output
         /// (H.264 + AAC for MP4), which makes "already fits" a remux.
-        public var isCopyCompatible: Bool
+        package var isCopyCompatible: Bool
         /// The source's audio.
-        public var audio: Audio
+        package var audio: Audio
         /// The source's own video bitrate in bits/s, when known: what the content needs at the
         /// source's quality, so the quality floor of a very still or very clean clip follows it.
-        public var videoBitrate: Double?
+        package var videoBitrate: Double?
         /// Whether the video alone can be copied (H.264 that plays everywhere) while the sound
         /// must be encoded (MP3, PCM...): then a source that fits keeps its picture untouched.
-        public var isVideoCopyCompatible: Bool
+        package var isVideoCopyCompatible: Bool
 
         /// Creates a source description.
-        public init(duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
+        package init(duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
                     isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil, isVideoCopyCompatible: Bool? = nil) {
             self.duration = duration
             self.width = width
@@ -47,7 +51,7 @@ public enum VideoSizePlanner {
     }
 
     /// The source's audio, as far as the budget is concerned.
-    public enum Audio: Sendable, Equatable {
+    package enum Audio: Sendable, Equatable {
         /// No audio track.
         case none
         /// An AAC track that can be copied: its exact payload size and packet count.
@@ -67,7 +71,7 @@ public enum VideoSizePlanner {
     }
 
     /// The decision.
-    public enum Plan: Sendable, Equatable {
+    package enum Plan: Sendable, Equatable {
         /// The source already fits and can be copied: remux, no encode.
         case remux
         /// The source already fits and its video can be copied; only the sound is encoded.
@@ -105,32 +109,32 @@ public enum VideoSizePlanner {
 
     /// The lowest quality the planner accepts before it lowers resolution: bits per pixel per
     /// frame for H.264. Below ~0.04 the picture falls apart into blocks.
-    public static let minimumBitsPerPixel = 0.04
+    package static let minimumBitsPerPixel = 0.04
     /// Heights tried, largest first, never above the source.
-    public static let heightLadder = [2160, 1440, 1080, 720, 540, 480, 360, 240]
+    package static let heightLadder = [2160, 1440, 1080, 720, 540, 480, 360, 240]
     /// Frame rates tried when even the smallest height is below the floor.
-    public static let frameRateLadder: [Double] = [30, 24, 15]
+    package static let frameRateLadder: [Double] = [30, 24, 15]
     /// Above this a clip was filmed fast on purpose (slow motion, 90/120/240 fps): its frame rate
     /// is kept down to ``highFrameRateMinimumHeight``, then halved to 60 before the picture
     /// shrinks further.
-    public static let highFrameRate = 60.5
+    package static let highFrameRate = 60.5
     /// The smallest height a high frame rate is kept at.
-    public static let highFrameRateMinimumHeight = 720
+    package static let highFrameRateMinimumHeight = 720
     /// The most bits per pixel per frame x264 can use: about what its lowest quantizers write on
     /// busy content (1.5 measured on testsrc2). A short clip's target divided by its duration
     /// would otherwise ask for gigabits per second, which libx264 refuses to open with.
-    public static let maximumBitsPerPixel = 2.0
+    package static let maximumBitsPerPixel = 2.0
     /// The highest average bitrate planned, bits/s: H.264 High level 5.2 allows 300 Mb/s, and
     /// the VBV buffer (twice this) must fit FFmpeg's 32-bit `bufsize`.
-    public static let maximumBitrate = 200_000_000
+    package static let maximumBitrate = 200_000_000
     /// The most a re-encode spends over the source's own video bitrate: H.264 needs about twice
     /// the bits of HEVC or AV1 for the same picture, and more than the source had cannot add
     /// detail the source lost. A 0.5 MB HEVC clip is not made 8 MB because the target allows it.
-    public static let sourceBitrateHeadroom = 3.0
+    package static let sourceBitrateHeadroom = 3.0
     /// AAC bitrates tried, best first, per 2 channels.
-    public static let audioLadder = [160_000, 128_000, 96_000, 64_000, 48_000, 32_000]
+    package static let audioLadder = [160_000, 128_000, 96_000, 64_000, 48_000, 32_000]
     /// The share of the budget audio may take before it is reduced.
-    public static let maximumAudioShare = 0.15
+    package static let maximumAudioShare = 0.15
     /// How much more than its nominal `bitrate` FFmpeg's AAC encoder writes. Measured on
     /// motion.mov's sound (FFmpeg 5.1): +1–3 % at 128–160 kb/s, +3–8 % at 48–96 kb/s, +8–18 % at
     /// 24–32 kb/s, +45 % at 16 kb/s stereo. This is only the plan's estimate: pass 1 encodes the
@@ -147,14 +151,14 @@ public enum VideoSizePlanner {
     static let firstAim = 0.975
 
     /// Why a target cannot be met.
-    public struct Impossible: Error, Sendable, Equatable {
+    package struct Impossible: Error, Sendable, Equatable {
         /// The smallest output the planner could reach, bytes.
-        public var smallestReachableBytes: Int64
+        package var smallestReachableBytes: Int64
     }
 
     /// Plans the output for `source` under `targetBytes`, never taller than `maxHeight` when one
     /// is given (a source taller than it is encoded).
-    public static func plan(source: Source, targetBytes: Int64, maxHeight: Int? = nil) -> Result<Plan, Impossible> {
+    package static func plan(source: Source, targetBytes: Int64, maxHeight: Int? = nil) -> Result<Plan, Impossible> {
         precondition(source.duration > 0 && source.width > 0 && source.height > 0 && source.frameRate > 0,
                      "the source must have a duration, dimensions and a frame rate")
         let fitsHeight = source.height <= min(maxHeight ?? .max, playableHeight(width: source.width, height: source.height))
@@ -180,7 +184,7 @@ public enum VideoSizePlanner {
     /// The encode at `height` and `frameRate` spending what the target leaves the video, whatever
     /// the quality floor says (the planner's ladder checks it; an easy picture measured by a first
     /// pass may keep its size below it); nil when the audio and overhead alone fill the target.
-    public static func encodePlan(source: Source, targetBytes: Int64, height: Int, frameRate: Double) -> EncodePlan? {
+    package static func encodePlan(source: Source, targetBytes: Int64, height: Int, frameRate: Double) -> EncodePlan? {
         let frames = Int((source.duration * frameRate).rounded(.up))
         let width = evenWidth(for: height, source: source)
         let audio = audioPlan(source: source, targetBytes: targetBytes)
@@ -201,7 +205,7 @@ public enum VideoSizePlanner {
 
     /// `plan` with the encoded audio's measured size in place of its estimate: what the audio
     /// takes less (or more) goes to (or comes out of) the video, aimed below like the first plan.
-    public static func rebudget(_ plan: EncodePlan, measuredAudioBytes: Int64, duration: Double) -> EncodePlan {
+    package static func rebudget(_ plan: EncodePlan, measuredAudioBytes: Int64, duration: Double) -> EncodePlan {
         precondition(duration > 0, "the duration must be positive")
         var result = plan
         let freed = Double(plan.audioBytes - measuredAudioBytes) * firstAim
@@ -215,7 +219,7 @@ public enum VideoSizePlanner {
 
     /// A corrected pass-2 bitrate after an encode produced `achievedBytes` against `targetBytes`,
     /// where `fixedBytes` (audio + overhead) do not scale with the video bitrate.
-    public static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64) -> Int {
+    package static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64) -> Int {
         let achievedVideo = Double(max(achievedBytes - fixedBytes, 1))
         let wantedVideo = Double(max(targetBytes - fixedBytes, 1)) * 0.985
         return max(Int(Double(previous) * wantedVideo / achievedVideo), 1)
@@ -230,7 +234,7 @@ public enum VideoSizePlanner {
     /// (measured 17.1–18.1 on 1 s, 8 s and 60 s clips, budgeted 20). Measured overheads: 2.5 kB
     /// (1 s, 30 frames), 3.8 kB (10 s, no audio), 9.9 kB (8 s), 66.9 kB (60 s, 1800 frames);
     /// this model gives 2.7, 4.9, 11.0 and 72.3 kB.
-    public static func overheadBytes(videoFrames: Int, audio: Audio, duration: Double) -> Int64 {
+    package static func overheadBytes(videoFrames: Int, audio: Audio, duration: Double) -> Int64 {
         let fixed: Int64 = 1536  // ftyp, moov/mvhd, trak headers, edit lists, avcC, mdat header
         let audioPackets: Int64
         switch audio {
@@ -245,7 +249,7 @@ public enum VideoSizePlanner {
     }
 
     /// Bytes the audio plan costs over `duration`.
-    public static func bytes(of audio: AudioPlan, duration: Double) -> Int64 {
+    package static func bytes(of audio: AudioPlan, duration: Double) -> Int64 {
         switch audio {
         case .none: return 0
         case .copy(let bytes): return bytes
