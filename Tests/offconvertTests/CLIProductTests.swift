@@ -191,6 +191,11 @@ struct CLIProductTests {
         let error = ConvertError(code: .inputMissing, message: "Cannot read x.", path: "x.heic")
         #expect(Messages.error(error, overrides: table) == "Fehlt: x.heic")
         #expect(Messages.error(error, overrides: [:]) == "Cannot read x.")
+        // The library's message names no option; the CLI adds its way out, translatable as hint.KEY.
+        let over = ConvertError(code: .inputTooManyPixels, message: "x.png is over the limit.", path: "x.png")
+        #expect(Messages.error(over, overrides: [:]) == "x.png is over the limit. Raise it with --max-pixels N.")
+        #expect(Messages.error(over, overrides: ["hint.input.too-many-pixels": "Mit --max-pixels N erhöhen."])
+            == "x.png is over the limit. Mit --max-pixels N erhöhen.")
 
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

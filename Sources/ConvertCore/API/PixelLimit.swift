@@ -14,7 +14,7 @@ public enum PixelLimit {
         ConvertError(
             code: .inputTooManyPixels,
             message: "\(path) declares a \(width)x\(height) picture (\(width.multipliedReportingOverflow(by: height).partialValue) pixels), "
-                + "over the limit of \(limit) pixels; raise the limit (--max-pixels) if the file is trusted.",
+                + "over the limit of \(limit) pixels; raise the limit if the file is trusted.",
             path: path)
     }
 

@@ -107,7 +107,7 @@ public final class AllowanceStore: Sendable {
             let resetsAt = state.resetsAt
             func more() -> String {
                 "Free conversions start again at local midnight (\(days.describe(resetsAt))), "
-                    + "or remove the limit with 'offconvert unlock LICENSE-FILE'."
+                    + "or remove the limit with a licence."
             }
             if state.record.damaged {
                 throw ConvertError(

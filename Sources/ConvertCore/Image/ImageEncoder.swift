@@ -79,7 +79,7 @@ enum ImageEncoder {
             return Written(notes: [])
         case .gif, .bmp, .tiff:
             throw ConvertError(
-                code: .outputUnsupported, message: "offconvert does not write \(format.rawValue.uppercased()) photos.")
+                code: .outputUnsupported, message: "\(format.rawValue.uppercased()) photos cannot be written, only read.")
         }
     }
 

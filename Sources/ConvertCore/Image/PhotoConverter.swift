@@ -242,7 +242,7 @@ public enum PhotoConverter {
         guard ![.gif, .bmp, .tiff].contains(request.format) else {
             throw ConvertError(
                 code: .outputUnsupported,
-                message: "offconvert does not write \(request.format.rawValue.uppercased()) photos.")
+                message: "\(request.format.rawValue.uppercased()) photos cannot be written, only read.")
         }
         if request.format == .heic || request.format == .avif {
             let format: HeifEncoding.Format = request.format == .heic ? .heic : .avif

@@ -102,11 +102,21 @@ package enum Messages {
     }
 
     /// The text for a library error: a translation of `error.KEY` if there is one, else the
-    /// library's English message.
+    /// library's English message; then the command-line way out of it, if the CLI has one
+    /// (`hint.KEY`, translated too). The library's messages name no option or command: a host
+    /// app words its own way out.
     package static func error(_ error: ConvertError, overrides: [String: String] = Messages.overrides) -> String {
-        guard let template = overrides["error." + error.key] else { return error.message }
-        return template.replacing("{path}", with: error.path ?? "")
+        var message = overrides["error." + error.key].map { $0.replacing("{path}", with: error.path ?? "") } ?? error.message
+        if let hint = overrides["hint." + error.key] ?? hints[error.code] { message += " " + hint }
+        return message
     }
+
+    /// What a user of the command line can do about an error, by its code.
+    static let hints: [ConvertError.Code: String] = [
+        .inputTooManyPixels: "Raise it with --max-pixels N.",
+        .allowanceExhausted: "Unlock with 'offconvert unlock LICENSE-FILE'.",
+        .allowanceDamaged: "Unlock with 'offconvert unlock LICENSE-FILE'.",
+    ]
 
     /// Parses `.strings` text: `"key" = "text";` lines with `\"`, `\\` and `\n` escapes.
     package static func parse(strings text: String) -> [String: String] {

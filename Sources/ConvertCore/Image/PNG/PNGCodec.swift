@@ -52,7 +52,7 @@ enum PNGCodec {
         if status == -2 {
             throw ConvertError(
                 code: .inputTooManyPixels,
-                message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit (--max-pixels) if the file is trusted.",
+                message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit if the file is trusted.",
                 path: path, underlying: String(nulTerminated: message))
         }
         guard status == 0, (image.has_alpha != 0) == (layout.channels == 4) else {
