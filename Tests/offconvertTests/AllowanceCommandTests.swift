@@ -24,7 +24,8 @@ struct AllowanceCommandTests {
             "dailyLimit", "used", "reserved", "remaining", "resetsAt", "unlocked", "licensee", "licenseExpires",
             "licenseProblem", "damaged",
         ])
-        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("offconvert/allowance").path))
+        // A read makes no install: nothing is written until a conversion reserves a slot.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [])
     }
 
     @Test("allowance in text says what is left and how to unlock")

@@ -158,7 +158,7 @@ struct HDRStillCommandTests {
         let sdr = PhotoWork.cost(of: Self.pq, request: sdrRequest)
         let heic = PhotoWork.cost(of: Self.pq, request: PhotoRequest(inputPath: Self.pq, format: .heic))
         // The SDR bitmap is counted where the still is tone mapped, and not for a HEIC that keeps PQ.
-        let info = try ImageProbe.probe(path: Self.pq)
+        let info = try ImageProbe.probeBlocking(path: Self.pq)
         #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: sdrRequest)
             == BatchScheduler.bitmapBytes(width: 384, height: 256, bytesPerPixel: 4))
         #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: PhotoRequest(inputPath: Self.pq, format: .heic)) == 0)

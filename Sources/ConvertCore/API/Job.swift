@@ -1,17 +1,19 @@
 import Synchronization
 
-/// One running conversion: its event stream and a way to wait for it to be completely done.
+/// One running conversion: its events and a way to wait for it to be completely done.
 ///
-/// Cancel the task that iterates ``events`` (or call ``cancel()``, which does the same): the
-/// engine stops decoding and encoding, removes any half-written file, and the stream ends with
-/// `.failed` carrying a `.cancelled` error if the consumer is still listening.
+/// Any number of consumers can follow a job: each iteration of ``events`` gets every event, and
+/// ``result(isolation:onProgress:)`` is one more consumer. Cancel a task that consumes the job
+/// (or call ``cancel()``): the engine stops decoding and encoding, removes any half-written file,
+/// and only then sends the terminal event, so a consumer that sees it (or whose `result` throws)
+/// finds nothing left behind.
 public struct ConversionJob: Sendable {
-    /// Progress events, then exactly one terminal event.
-    public let events: AsyncStream<JobEvent>
+    /// Progress events, then exactly one terminal event; every iteration gets all of them.
+    public let events: JobEvents
     /// The job's work; its value is the terminal event, also when nobody was listening for it.
     private let worker: Task<JobEvent, Never>
 
-    package init(events: AsyncStream<JobEvent>, worker: Task<JobEvent, Never>) {
+    private init(events: JobEvents, worker: Task<JobEvent, Never>) {
         self.events = events
         self.worker = worker
     }
@@ -19,36 +21,40 @@ public struct ConversionJob: Sendable {
     /// Requests cancellation of the job.
     public func cancel() { worker.cancel() }
 
-    /// Returns once the job has ended and its cleanup (removing partial files) is finished.
+    /// Returns once the job has ended and its cleanup (removing partial files) is finished: when
+    /// its terminal event has been sent.
     public func completion() async { _ = await worker.value }
 
-    /// Consumes the events, forwarding progress to `onProgress`, and returns the result or
-    /// throws the job's error.
+    /// Follows the job, calling `onProgress` with each progress event on the caller's actor (so a
+    /// `@MainActor` model can update itself from it), and returns the result or throws the job's
+    /// error.
     ///
-    /// The outcome is the job's own, even when the calling task is cancelled: a job that had
-    /// already put its output in place when the cancellation reached it returns that output
-    /// (the file exists, so the caller must know about it), one that stopped throws `.cancelled`.
-    public func result(onProgress: (JobProgress) -> Void = { _ in }) async throws(ConvertError) -> JobResult {
+    /// The outcome is the job's own, even when the calling task is cancelled: the cancellation
+    /// reaches the job, and a job that had already put its output in place returns that output
+    /// (the file exists, so the caller must know about it), one that stopped throws `.cancelled`
+    /// after removing what it had started writing.
+    public func result(
+        isolation: isolated (any Actor)? = #isolation,
+        onProgress: (JobProgress) -> Void = { _ in }
+    ) async throws(ConvertError) -> JobResult {
         for await event in events {
-            if case .progress(let progress) = event { onProgress(progress) }
+            switch event {
+            case .progress(let progress): onProgress(progress)
+            case .finished(let result): return result
+            case .failed(let error): throw error
+            }
         }
-        // Not the stream's last event: a cancelled consumer's stream ends at once and drops
-        // the terminal event the job yields after that.
-        switch await worker.value {
-        case .finished(let result): return result
-        case .failed(let error): throw error
-        case .progress: preconditionFailure("a job's worker ends with its terminal event")
-        }
+        preconditionFailure("a job's events end with its terminal event")
     }
 
-    /// Starts `body` in a task of its own and returns the job that streams its events.
+    /// Starts `body` in a task of its own and returns the job that sends its events.
     package static func start(
         path: String,
         _ body: @escaping @Sendable (ProgressReporter) async throws -> JobResult
     ) -> ConversionJob {
-        let (stream, continuation) = AsyncStream<JobEvent>.makeStream(bufferingPolicy: .unbounded)
+        let log = JobEventLog()
         let worker = Task {
-            let reporter = ProgressReporter(continuation)
+            let reporter = ProgressReporter { log.send(.progress($0)) }
             let terminal: JobEvent
             do {
                 terminal = .finished(try await body(reporter))
@@ -58,34 +64,29 @@ public struct ConversionJob: Sendable {
                 // cancellation is the cause to report.
                 terminal = .failed(Task.isCancelled ? .cancelled(path: path) : .wrapping(error, path: path))
             }
-            continuation.yield(terminal)
-            continuation.finish()
+            // `body` returns only after its teardown: staged outputs and pass statistics are gone.
+            log.send(terminal)
             return terminal
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { worker.cancel() }
-        }
-        return ConversionJob(events: stream, worker: worker)
+        return ConversionJob(events: JobEvents(log: log, cancel: { worker.cancel() }), worker: worker)
     }
 }
 
 /// Sends progress events for one job, dropping any that would make the fraction go backwards.
 package final class ProgressReporter: Sendable {
-    private let continuation: AsyncStream<JobEvent>.Continuation
+    private let send: @Sendable (JobProgress) -> Void
     private let last = Mutex<JobProgress?>(nil)
-    private let observer: (@Sendable (JobProgress) -> Void)?
 
-    /// `observer` sees each sent event on the reporting thread, before the stream's consumer
-    /// does: tests use it to act at an exact point of a job, which the buffered stream cannot give.
-    package init(_ continuation: AsyncStream<JobEvent>.Continuation, observer: (@Sendable (JobProgress) -> Void)? = nil) {
-        self.continuation = continuation
-        self.observer = observer
+    /// `send` gets each kept event on the reporting thread, before any consumer of the job's
+    /// events does: tests use it to act at an exact point of a job.
+    package init(_ send: @escaping @Sendable (JobProgress) -> Void) {
+        self.send = send
     }
 
     /// Reports that the job is in `stage` with `fraction` (0...1) of the whole job done.
     package func report(_ stage: JobStage, _ fraction: Double) {
         var progress = JobProgress(stage: stage, fraction: fraction)
-        let send: Bool = last.withLock { previous in
+        let keep: Bool = last.withLock { previous in
             if let previous {
                 progress.fraction = max(progress.fraction, previous.fraction)
                 // Skip tiny steps within one stage: a terminal redraws at most ~100 times a job.
@@ -98,8 +99,7 @@ package final class ProgressReporter: Sendable {
             previous = progress
             return true
         }
-        guard send else { return }
-        observer?(progress)
-        continuation.yield(.progress(progress))
+        guard keep else { return }
+        send(progress)
     }
 }

@@ -88,8 +88,28 @@ public final class AllowanceStore: Sendable {
     }
 
     /// The allowance now. Also frees slots of dead processes and rolls the day over.
+    ///
+    /// A read makes no install: before anything was reserved or unlocked, it answers a fresh
+    /// day's allowance and creates neither the state folder nor its secret.
     public func status() throws(ConvertError) -> Allowance {
-        try transaction { state throws(ConvertError) in state.snapshot(limit: dailyLimit) }
+        if isNewInstall() {
+            return Allowance(
+                dailyLimit: dailyLimit, used: 0, reserved: 0, remaining: dailyLimit, resetsAt: nextMidnight(after: clock()),
+                license: nil, licenseProblem: nil, isDamaged: false)
+        }
+        return try transaction { state throws(ConvertError) in state.snapshot(limit: dailyLimit) }
+    }
+
+    /// Whether no trace of an install exists: no secret, record, licence or lock file in the
+    /// state folder (or no folder) and no witness of an earlier record. Anything else, including a path that
+    /// cannot be looked at, goes through ``transaction(_:)``, which reports or repairs it.
+    private func isNewInstall() -> Bool {
+        let paths = ["secret", "allowance", "license", "lock"].map { PathText.join(directory, $0) }
+            + [PathText.join(AllowanceWitness.folder(for: directory), "allowance")]
+        return paths.allSatisfy { path in
+            var info = stat()
+            return lstat(path, &info) != 0 && errno == ENOENT
+        }
     }
 
     /// Reserves one conversion (a whole batch is one) before any work starts.

@@ -91,8 +91,25 @@ public struct ImageInfo: Sendable, Codable, Hashable {
 
 /// Reads a still image's description without converting it.
 public enum ImageProbe {
-    /// Probes the image at `path` (format detected from its content).
-    public static func probe(path: String) throws(ConvertError) -> ImageInfo {
+    /// Probes the image at `path` (format detected from its content), reading it off Swift's
+    /// cooperative threads as ``PhotoConverter`` does.
+    ///
+    /// - Throws: the photo reader's `.input` and `.unsupported` errors (`input.missing`,
+    ///   `input.corrupt`, `unsupported.not-a-photo`, ...); `.cancelled` when the calling task is
+    ///   cancelled before the read starts.
+    public static func probe(path: String) async throws(ConvertError) -> ImageInfo {
+        do {
+            return try await runBlocking { flag in
+                try flag.check()
+                return try probeBlocking(path: path)
+            }
+        } catch {
+            throw error.naming(path)
+        }
+    }
+
+    /// Probes the image at `path` on the calling thread: for callers already on a blocking thread.
+    package static func probeBlocking(path: String) throws(ConvertError) -> ImageInfo {
         try probe(PhotoInput.open(path: path))
     }
 

@@ -74,7 +74,7 @@ public enum MediaProbe {
         path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> MediaInfo {
         do {
-            let image = try ImageProbe.probe(path: path)
+            let image = try ImageProbe.probeBlocking(path: path)
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
             return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
         } catch {

@@ -229,7 +229,7 @@ package enum PhotoWork {
     static func photoProblem(_ input: String, maxPixels: Int) -> ConvertError? {
         if let problem = BatchPlan.fileProblem(input) { return problem }
         do {
-            let info = try ImageProbe.probe(path: input)
+            let info = try ImageProbe.probeBlocking(path: input)
             guard info.width * info.height <= maxPixels else {
                 return ConvertError(
                     code: .inputTooManyPixels,

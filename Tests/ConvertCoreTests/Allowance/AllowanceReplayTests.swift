@@ -10,6 +10,7 @@ struct AllowanceReplayTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = TestClock(AllowanceFixtures.paris(2026, 8, 3, 10, 0))
         let store = AllowanceFixtures.store(folder, clock: clock)
+        try store.reserve().release()
         #expect(try store.status().remaining == 3)
         let record = folder.appendingPathComponent("state/allowance")
         let saved = try Data(contentsOf: record)

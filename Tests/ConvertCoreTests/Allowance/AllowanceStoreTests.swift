@@ -172,6 +172,24 @@ struct AllowanceStoreTests {
         #expect(try store.status().isDamaged == false)
     }
 
+    @Test("a read makes no install: status() in a fresh XDG_STATE_HOME creates no folder, secret or witness")
+    func statusWritesNothing() throws {
+        let home = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let clock = TestClock(AllowanceFixtures.paris(2026, 3, 10, 12, 0))
+        let store = AllowanceStore(environment: ["XDG_STATE_HOME": home.path], clock: { clock.now },
+                                   timeZone: AllowanceFixtures.paris)
+        let fresh = try store.status()
+        #expect(fresh == Allowance(dailyLimit: 3, used: 0, reserved: 0, remaining: 3,
+                                   resetsAt: AllowanceFixtures.paris(2026, 3, 11, 0, 0), license: nil,
+                                   licenseProblem: nil, isDamaged: false))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [])
+        // The first reservation makes the install, and the answer read from it is the same.
+        try store.reserve().release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".offconvert-witness", "offconvert"])
+        #expect(try store.status() == fresh)
+    }
+
     @Test("only an empty folder is a new install")
     func freshInstall() throws {
         let folder = try Fixtures.temporaryDirectory()

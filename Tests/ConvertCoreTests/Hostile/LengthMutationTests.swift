@@ -28,7 +28,7 @@ struct LengthMutationTests {
         let data = try ImageDecoder.readAll(path: input)
         #expect(data.count < 600_000)
         var refusals: [ConvertError] = []
-        do { _ = try ImageProbe.probe(path: input) } catch { refusals.append(error) }
+        do { _ = try ImageProbe.probeBlocking(path: input) } catch { refusals.append(error) }
         do { _ = try PNGCodec.header(data, path: input) } catch { refusals.append(error) }
         do { _ = try PNGCodec.decode(data, maxPixels: PixelLimit.defaultMaxPixels, path: input) } catch { refusals.append(error) }
         #expect(refusals.count == 3)
@@ -63,7 +63,7 @@ struct LengthMutationTests {
     @Test("the PNG probe reads only the header chunks and agrees with ffprobe")
     func pngHeaderProbe() throws {
         let input = Fixtures.generated("gps-exif-xmp.png")
-        let info = try ImageProbe.probe(path: input)
+        let info = try ImageProbe.probeBlocking(path: input)
         let size = String(decoding: try PhotoReference.run("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", input,
         ]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -82,7 +82,7 @@ struct LengthMutationTests {
         cut.append(0x3B)
         let alone = try GIFAnimation(cut, maxPixels: nil, path: "one.gif")
         #expect(alone.width == image.width && alone.height == image.height && alone.frameCount == 1)
-        let info = try ImageProbe.probe(path: Fixtures.generated("bombs/gif-screen-16000-2000.gif"))
+        let info = try ImageProbe.probeBlocking(path: Fixtures.generated("bombs/gif-screen-16000-2000.gif"))
         #expect(info.width == 16000 && info.height == 16000)
     }
 
@@ -96,7 +96,7 @@ struct LengthMutationTests {
             #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
             #expect(error.message.contains("65535x65535"))
         }
-        let info = try ImageProbe.probe(path: input)
+        let info = try ImageProbe.probeBlocking(path: input)
         #expect(info.width == 65535)
     }
 

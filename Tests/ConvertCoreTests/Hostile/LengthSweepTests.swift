@@ -117,7 +117,7 @@ struct LengthSweepTests {
         let output = try #require(result.outputs.first).path
         let stem = (name as NSString).deletingPathExtension
         #expect((output as NSString).lastPathComponent == stem + ".png")
-        let info = try ImageProbe.probe(path: output)
+        let info = try ImageProbe.probeBlocking(path: output)
         #expect(info.format == .png && info.width == 600)
     }
 }

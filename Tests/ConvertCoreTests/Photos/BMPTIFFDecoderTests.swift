@@ -201,7 +201,7 @@ struct BMPTIFFDecoderTests {
         #expect(all.frames.map { "\($0.bitmap.width)x\($0.bitmap.height)" } == ["121x87", "121x87", "64x48"])
         let grey = try Self.ffmpeg(Fixtures.generated("tiff/gray.tiff"), "rgba")
         #expect(Self.rgba(try #require(all.frames.dropFirst().first).bitmap) == grey)
-        let info = try ImageProbe.probe(path: path)
+        let info = try ImageProbe.probeBlocking(path: path)
         #expect(info.format == .tiff && info.imageCount == 3 && info.width == 121 && info.height == 87)
     }
 
@@ -211,7 +211,7 @@ struct BMPTIFFDecoderTests {
         let bitmap = try #require(try Self.decode(path).frames.first).bitmap
         #expect(bitmap.width == 87 && bitmap.height == 121)
         #expect(Self.rgba(bitmap) == (try Self.ffmpeg(Fixtures.generated("tiff/rgb-lzw.tiff"), "rgba", filter: "transpose=clock")))
-        let info = try ImageProbe.probe(path: path)
+        let info = try ImageProbe.probeBlocking(path: path)
         #expect(info.width == 87 && info.height == 121 && info.exifOrientation == 6)
         // Through libtiff's RGBA interface (JPEG-in-TIFF, YCbCr) too: Orientation 8 is a quarter
         // turn anticlockwise of the same page without the tag.

@@ -24,7 +24,7 @@ struct HeifDepthTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Self.deep, to: .heic, in: directory, name: "cat.heic")
         let output = try #require(result.outputs.first).path
-        let info = try ImageProbe.probe(path: output)
+        let info = try ImageProbe.probeBlocking(path: output)
         #expect(info.bitDepth == 10)
         #expect(!result.notes.contains { $0.contains("8 bits") })
 
@@ -47,7 +47,7 @@ struct HeifDepthTests {
         #expect(PhotoReference.psnr(decoded, reference) > 40)
         // The colour profile is the one the 8-bit path writes.
         let eight = try await Self.convert(Self.deep, to: .heic, depth: .eight, in: directory, name: "eight.heic")
-        let eightInfo = try ImageProbe.probe(path: try #require(eight.outputs.first).path)
+        let eightInfo = try ImageProbe.probeBlocking(path: try #require(eight.outputs.first).path)
         #expect(eightInfo.bitDepth == 8)
         #expect(info.color.iccDescription != nil && info.color.iccDescription == eightInfo.color.iccDescription)
         #expect(info.color.iccBytes == eightInfo.color.iccBytes)
@@ -59,15 +59,15 @@ struct HeifDepthTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let eightBit = Fixtures.path("photos/sample_still_photo.heic")
         let plain = try await Self.convert(eightBit, to: .heic, edge: 256, in: directory, name: "plain.heic")
-        #expect(try ImageProbe.probe(path: try #require(plain.outputs.first).path).bitDepth == 8)
+        #expect(try ImageProbe.probeBlocking(path: try #require(plain.outputs.first).path).bitDepth == 8)
         let forced = try await Self.convert(eightBit, to: .heic, depth: .ten, edge: 256, in: directory, name: "forced.heic")
-        #expect(try ImageProbe.probe(path: try #require(forced.outputs.first).path).bitDepth == 10)
+        #expect(try ImageProbe.probeBlocking(path: try #require(forced.outputs.first).path).bitDepth == 10)
 
         let png = try await Self.convert(Self.deep, to: .png, edge: 256, in: directory, name: "deep.png")
         let pngPath = try #require(png.outputs.first).path
-        try #require(try ImageProbe.probe(path: pngPath).bitDepth == 16)
+        try #require(try ImageProbe.probeBlocking(path: pngPath).bitDepth == 16)
         let fromPNG = try await Self.convert(pngPath, to: .heic, edge: 256, in: directory, name: "from-png.heic")
-        #expect(try ImageProbe.probe(path: try #require(fromPNG.outputs.first).path).bitDepth == 10)
+        #expect(try ImageProbe.probeBlocking(path: try #require(fromPNG.outputs.first).path).bitDepth == 10)
     }
 
     @Test("AVIF: a deep source is written at 8 bits with a note; --depth 10 is refused as unsupported", .enabled(if: PhotoConverter.canEncode(.avif)))
@@ -75,7 +75,7 @@ struct HeifDepthTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Self.deep, to: .avif, edge: 256, in: directory, name: "cat.avif")
-        #expect(try ImageProbe.probe(path: try #require(result.outputs.first).path).bitDepth == 8)
+        #expect(try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path).bitDepth == 8)
         #expect(result.notes.contains("AVIF written at 8 bits"))
         do {
             _ = try await Self.convert(Self.deep, to: .avif, depth: .ten, edge: 256, in: directory, name: "ten.avif")

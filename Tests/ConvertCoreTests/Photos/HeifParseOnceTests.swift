@@ -52,7 +52,7 @@ struct HeifParseOnceTests {
             HeifContext.reads.stopWatching(path)
             try? FileManager.default.removeItem(at: folder)
         }
-        let info = try ImageProbe.probe(path: Fixtures.path(reads.fixture))
+        let info = try ImageProbe.probeBlocking(path: Fixtures.path(reads.fixture))
         var request = PhotoRequest(inputPath: path, format: reads.format, outputDirectory: folder.path)
         request.targetByteCount = reads.target
         let result = try await PhotoConverter.convert(request).result()
@@ -83,7 +83,7 @@ struct HeifParseOnceTests {
             HeifMeta.parses.stopWatching(path)
             try? FileManager.default.removeItem(at: folder)
         }
-        let info = try ImageProbe.probe(path: Fixtures.path(fixture))
+        let info = try ImageProbe.probeBlocking(path: Fixtures.path(fixture))
         let result = try await PhotoConverter.convert(PhotoRequest(inputPath: path, format: format, outputDirectory: folder.path)).result()
         #expect(HeifMeta.parses.parses(of: path) == 1)
         let output = try #require(result.outputs.first).path
@@ -147,13 +147,13 @@ struct HeifParseOnceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let request = PhotoRequest(inputPath: Fixtures.path("photos/pug.heic"), format: .webp, outputDirectory: folder.path)
         let webp = try #require(try await PhotoConverter.convert(request).result().outputs.first).path
-        let info = try ImageProbe.probe(path: webp)
+        let info = try ImageProbe.probeBlocking(path: webp)
         #expect(info.format == .webp && info.bitDepth == 8 && info.hasEXIF)
         #expect("\(info.width),\(info.height)" == (try Self.size(webp)))
         // Cut short, its chunks (and so its metadata) cannot be told: damaged, as the decoder says.
         let data = try Data(contentsOf: URL(fileURLWithPath: webp))
         let cut = folder.appendingPathComponent("cut.webp").path
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
-        expectConvertError(.inputCorrupt) { try ImageProbe.probe(path: cut) }
+        expectConvertError(.inputCorrupt) { try ImageProbe.probeBlocking(path: cut) }
     }
 }

@@ -67,13 +67,13 @@ struct HeifReaderTests {
 
     @Test("info reads them: size as displayed, profile, metadata, gain map and other auxiliary images")
     func info() throws {
-        let photo = try ImageProbe.probe(path: Self.iPhone)
+        let photo = try ImageProbe.probeBlocking(path: Self.iPhone)
         #expect((photo.width, photo.height) == (5712, 4284))
         #expect(photo.color.iccDescription == "Display P3" && photo.bitDepth == 8 && !photo.hasAlpha)
         #expect(photo.hasEXIF && photo.hasXMP && photo.make == "Apple" && photo.model == "iPhone 15 Plus")
         #expect(photo.auxiliaryImages == ["urn:com:apple:photo:2020:aux:hdrgainmap"])
         #expect(photo.thumbnailCount == 1 && photo.imageCount == 1 && photo.hasLocation)
-        let all = try ImageProbe.probe(path: Self.variants[3])
+        let all = try ImageProbe.probeBlocking(path: Self.variants[3])
         #expect((all.width, all.height) == (236, 300) && all.containerRotates == true)
         #expect(all.auxiliaryImages.count == 8 && all.auxiliaryImages.first == "urn:com:apple:photo:2020:aux:hdrgainmap")
         #expect(all.hasEXIF && all.hasXMP && all.make == "offconvert test" && all.imageCount == 1)
@@ -89,7 +89,7 @@ struct HeifReaderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(PhotoRequest(inputPath: Self.variants[3], format: format, outputDirectory: directory.path))
         let output = try #require(result.outputs.first?.path)
-        let probe = try ImageProbe.probe(path: output)
+        let probe = try ImageProbe.probeBlocking(path: output)
         #expect((probe.width, probe.height) == (236, 300))
     }
 }

@@ -152,7 +152,7 @@ struct HeifYCbCrDecoderTests {
         let result = try await PhotoRun.convert(
             PhotoRequest(inputPath: Fixtures.generated("heif-transforms/clap.heic"), format: .jpeg, outputDirectory: directory.path))
         let output = try #require(result.outputs.first)
-        let probe = try ImageProbe.probe(path: output.path)
+        let probe = try ImageProbe.probeBlocking(path: output.path)
         #expect(probe.width == 321 && probe.height == 191)
     }
 

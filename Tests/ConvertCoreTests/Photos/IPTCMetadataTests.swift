@@ -71,11 +71,11 @@ struct IPTCMetadataTests {
     func probe() throws {
         let (folder, input) = try Self.tagged()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let info = try ImageProbe.probe(path: input)
+        let info = try ImageProbe.probeBlocking(path: input)
         #expect(info.locationSources.contains(.iptc), "\(info.locationSources)")
         // Only the place in IPTC (the EXIF GPS removed by exiftool): still a location.
         #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-gps:all=", input]).status == 0)
-        let onlyIPTC = try ImageProbe.probe(path: input)
+        let onlyIPTC = try ImageProbe.probeBlocking(path: input)
         #expect(onlyIPTC.hasLocation && onlyIPTC.locationSources == [.iptc], "\(onlyIPTC.locationSources)")
     }
 
@@ -92,7 +92,7 @@ struct IPTCMetadataTests {
         let warnings = try PhotoReference.exiftool(destination, ["-warning"])
         #expect(!warnings.contains("IPTC") || warnings.contains("IPTCDigest"), "\(warnings)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: destination)).count == (try Data(contentsOf: URL(fileURLWithPath: input))).count)
-        #expect(try !ImageProbe.probe(path: destination).hasLocation)
+        #expect(try !ImageProbe.probeBlocking(path: destination).hasLocation)
     }
 
     @Test("an IIM block is parsed with its lengths checked; a damaged one is not")

@@ -8,7 +8,7 @@ import Testing
 struct ImageProbeTests {
     @Test("an iPhone HEIC: P3, GPS in EXIF, one image")
     func iPhone() throws {
-        let info = try ImageProbe.probe(path: Fixtures.path("photos/IMG_5195.HEIC"))
+        let info = try ImageProbe.probeBlocking(path: Fixtures.path("photos/IMG_5195.HEIC"))
         #expect(info.format == .heic)
         #expect(info.width == 2566 && info.height == 3313)
         #expect(info.bitDepth == 8)
@@ -22,32 +22,32 @@ struct ImageProbeTests {
 
     @Test("depth and thumbnails are listed; multi-image files count their images")
     func structure() throws {
-        let pug = try ImageProbe.probe(path: Fixtures.path("photos/pug.heic"))
+        let pug = try ImageProbe.probeBlocking(path: Fixtures.path("photos/pug.heic"))
         #expect(pug.auxiliaryImages.contains("depth"))
         #expect(pug.hasLocation)
-        let zpug = try ImageProbe.probe(path: Fixtures.path("photos/zPug_3.heic"))
+        let zpug = try ImageProbe.probeBlocking(path: Fixtures.path("photos/zPug_3.heic"))
         #expect(zpug.imageCount == 3)
         #expect(zpug.thumbnailCount == 1)
-        let cat = try ImageProbe.probe(path: Fixtures.path("photos/cat.hif"))
+        let cat = try ImageProbe.probeBlocking(path: Fixtures.path("photos/cat.hif"))
         #expect(cat.bitDepth == 10)
         #expect(cat.thumbnailCount == 2)
         #expect(cat.color.nclx != nil)
-        #expect(try ImageProbe.probe(path: Fixtures.path("photos/spatial_photo.heic")).imageCount == 2)
+        #expect(try ImageProbe.probeBlocking(path: Fixtures.path("photos/spatial_photo.heic")).imageCount == 2)
     }
 
     @Test("JPEGs: EXIF orientation, displayed size and location")
     func jpeg() throws {
-        let rotated = try ImageProbe.probe(path: Fixtures.path("photos/orientation/Landscape_6.jpg"))
-        let plain = try ImageProbe.probe(path: Fixtures.path("photos/orientation/Landscape_1.jpg"))
+        let rotated = try ImageProbe.probeBlocking(path: Fixtures.path("photos/orientation/Landscape_6.jpg"))
+        let plain = try ImageProbe.probeBlocking(path: Fixtures.path("photos/orientation/Landscape_1.jpg"))
         #expect(rotated.exifOrientation == 6)
         #expect(rotated.width == plain.width && rotated.height == plain.height)
-        let tokyo = try ImageProbe.probe(path: Fixtures.path("photos/tokyo.jpg"))
+        let tokyo = try ImageProbe.probeBlocking(path: Fixtures.path("photos/tokyo.jpg"))
         #expect(tokyo.hasLocation && tokyo.locationSources == [.exif])
     }
 
     @Test("ImageInfo encodes to JSON with the location fields")
     func codable() throws {
-        let info = try ImageProbe.probe(path: Fixtures.path("photos/xiaomi.heic"))
+        let info = try ImageProbe.probeBlocking(path: Fixtures.path("photos/xiaomi.heic"))
         let json = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
         #expect(json.contains("\"hasLocation\":true"))
         #expect(try JSONDecoder().decode(ImageInfo.self, from: Data(json.utf8)) == info)
@@ -88,13 +88,30 @@ struct ImageProbeTests {
         let whole = try #require(FileManager.default.contents(atPath: Fixtures.path("photos/IMG_5195.HEIC")))
         try whole.prefix(200).write(to: cut)
         do {
-            _ = try ImageProbe.probe(path: cut.path)
+            _ = try ImageProbe.probeBlocking(path: cut.path)
             Issue.record("a 200-byte HEIC probed")
         } catch {
             #expect(error.category == .input)
         }
-        expectConvertError(.inputMissing) { try ImageProbe.probe(path: directory.appendingPathComponent("missing.jpg").path) }
-        expectConvertError(.unsupportedNotAPhoto) { try ImageProbe.probe(path: Fixtures.path("video/sample.mp4")) }
-        expectConvertError(.inputUnrecognised) { try ImageProbe.probe(path: Fixtures.path("SOURCES.md")) }
+        expectConvertError(.inputMissing) { try ImageProbe.probeBlocking(path: directory.appendingPathComponent("missing.jpg").path) }
+        expectConvertError(.unsupportedNotAPhoto) { try ImageProbe.probeBlocking(path: Fixtures.path("video/sample.mp4")) }
+        expectConvertError(.inputUnrecognised) { try ImageProbe.probeBlocking(path: Fixtures.path("SOURCES.md")) }
+    }
+
+    @Test("the public probe is async, reads off the cooperative pool and answers as the blocking one does")
+    func asyncProbe() async throws {
+        let path = Fixtures.path("photos/IMG_5195.HEIC")
+        let info = try await ImageProbe.probe(path: path)
+        let blocking = try ImageProbe.probeBlocking(path: path)
+        #expect(info == blocking)
+        #expect(info.width == 2566 && info.height == 3313)
+        let missing = Fixtures.path("photos/missing.jpg")
+        let error = await expectConvertError(.inputMissing) { try await ImageProbe.probe(path: missing) }
+        #expect(error?.path == missing)
+        let cancelled = Task { () -> ConvertError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(ConvertError) { _ = try await ImageProbe.probe(path: path); return nil } catch { return error }
+        }
+        #expect(await cancelled.value == .cancelled(path: path))
     }
 }

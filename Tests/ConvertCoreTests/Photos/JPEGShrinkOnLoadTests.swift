@@ -96,7 +96,7 @@ struct JPEGShrinkOnLoadTests {
                 PhotoRequest(
                     inputPath: Self.landscape, format: .jpeg, outputPath: directory.appendingPathComponent("\(edge).jpg").path,
                     maxLongEdge: edge))
-            let info = try ImageProbe.probe(path: try #require(result.outputs.first).path)
+            let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
             #expect(info.width == edge && info.height == Int((Double(edge) * 2 / 3).rounded()), "\(edge)")
         }
     }

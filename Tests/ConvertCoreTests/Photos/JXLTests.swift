@@ -223,7 +223,7 @@ struct JXLTests {
         try #require(try PhotoReference.run("cjxl", [png, bare, "--num_threads=0"]).status == 0)
         #expect(try ImageDecoder.readHead(path: bare, count: 2) == [0xFF, 0x0A])
         #expect(try ImageDecoder.sniff(path: bare) == .jxl)
-        let info = try ImageProbe.probe(path: bare)
+        let info = try ImageProbe.probeBlocking(path: bare)
         #expect(info.format == .jxl && info.width == 320 && info.height == 240 && info.bitDepth == 16 && !info.hasAlpha)
         let fromBare = try #require(
             try await PhotoRun.convert(PhotoRequest(inputPath: bare, format: .png, outputDirectory: directory.path)).outputs.first).path
@@ -239,7 +239,7 @@ struct JXLTests {
         let container = try await Self.convert(Fixtures.path("photos/DSCN0010.jpg"), in: directory).path
         #expect(try ImageDecoder.sniff(path: container) == .jxl)
         #expect(MediaSniffer.kind(of: try ImageDecoder.readHead(path: container, count: 64)) == .image(.jxl))
-        let probed = try ImageProbe.probe(path: container)
+        let probed = try ImageProbe.probeBlocking(path: container)
         #expect(probed.width == 640 && probed.height == 480 && probed.hasEXIF && probed.make == "NIKON" && !probed.hasLocation)
     }
 

@@ -65,7 +65,7 @@ struct PhotoConversionTests {
         let avif = try await PhotoRun.convert(
             PhotoRequest(inputPath: source, format: .avif, quality: 90, outputDirectory: directory.path, maxLongEdge: 600))
         let avifPath = try #require(avif.outputs.first).path
-        #expect(try ImageProbe.probe(path: avifPath).format == .avif)
+        #expect(try ImageProbe.probeBlocking(path: avifPath).format == .avif)
         let png = try await PhotoRun.convert(PhotoRequest(inputPath: avifPath, format: .png, outputDirectory: directory.path))
         let ours = try PhotoReference.ffmpegRGB(try #require(png.outputs.first).path)
         let reference = try PhotoReference.heifRGB(avifPath, in: directory)
@@ -101,7 +101,7 @@ struct PhotoConversionTests {
         // The nine files are separately compressed copies of one picture: ~29-31 dB apart when
         // upright, under 10 dB when mirrored or rotated.
         #expect(PhotoReference.psnr(upright, reference) > 24)
-        let orientation = try ImageProbe.probe(path: output).exifOrientation
+        let orientation = try ImageProbe.probeBlocking(path: output).exifOrientation
         #expect(orientation == nil || orientation == 1)
     }
 
@@ -113,7 +113,7 @@ struct PhotoConversionTests {
             PhotoRequest(
                 inputPath: Fixtures.path("photos/orientation/Landscape_6.jpg"), format: .jpeg, outputDirectory: directory.path,
                 metadata: .keep))
-        let info = try ImageProbe.probe(path: try #require(result.outputs.first).path)
+        let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
         #expect(info.exifOrientation == 1)
         #expect(info.width > info.height)
     }
@@ -133,7 +133,7 @@ struct PhotoConversionTests {
         try PhotoReference.run("exiftool", ["-b", "-icc_profile", "-w!", "%0f" + extracted, output])
         let outputICC = try #require(FileManager.default.contents(atPath: extracted))
         #expect(Array(outputICC) == sourceICC)
-        #expect(try ImageProbe.probe(path: output).color.iccDescription == "Display P3")
+        #expect(try ImageProbe.probeBlocking(path: output).color.iccDescription == "Display P3")
     }
 
     @Test("an nclx-only HEIC gets a matching ICC profile")
@@ -142,7 +142,7 @@ struct PhotoConversionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
             PhotoRequest(inputPath: Fixtures.path("photos/sample_still_photo.heic"), format: .jpeg, outputDirectory: directory.path))
-        let info = try ImageProbe.probe(path: try #require(result.outputs.first).path)
+        let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
         #expect(info.color.iccBytes != nil)
         #expect(info.color.iccDescription != nil)
     }
@@ -160,7 +160,7 @@ struct PhotoConversionTests {
                 color: .sRGB, maxLongEdge: 400))
         let keptPath = try #require(kept.outputs.first).path
         let convertedPath = try #require(converted.outputs.first).path
-        #expect(try ImageProbe.probe(path: convertedPath).color.iccDescription?.contains("sRGB") == true)
+        #expect(try ImageProbe.probeBlocking(path: convertedPath).color.iccDescription?.contains("sRGB") == true)
         // P3 → sRGB changes saturated colours: the pixels must differ, but not wildly.
         let psnr = PhotoReference.psnr(try PhotoReference.ffmpegRGB(keptPath), try PhotoReference.ffmpegRGB(convertedPath))
         #expect(psnr < 60 && psnr > 20)
@@ -190,7 +190,7 @@ struct PhotoConversionTests {
         let result = try await PhotoRun.convert(
             PhotoRequest(inputPath: Fixtures.path("photos/cat.hif"), format: .png, outputDirectory: directory.path))
         let output = try #require(result.outputs.first).path
-        #expect(try ImageProbe.probe(path: output).bitDepth == 16)
+        #expect(try ImageProbe.probeBlocking(path: output).bitDepth == 16)
         let decoded = try PNGCodec.decode(ImageDecoder.readAll(path: output), maxPixels: 50_000_000, path: output)
         guard case .sixteen(let samples) = decoded.bitmap.samples else {
             Issue.record("expected 16-bit samples")
@@ -249,7 +249,7 @@ struct PhotoConversionTests {
         try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red@0.5:s=32x32,format=rgba", "-frames:v", "1", source])
         let png = try await PhotoRun.convert(
             PhotoRequest(inputPath: source, format: .webp, lossless: true, outputDirectory: directory.path))
-        #expect(try ImageProbe.probe(path: try #require(png.outputs.first).path).hasAlpha)
+        #expect(try ImageProbe.probeBlocking(path: try #require(png.outputs.first).path).hasAlpha)
         let jpeg = try await PhotoRun.convert(
             PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path, background: .black))
         let pixels = try PhotoReference.ffmpegRGB(try #require(jpeg.outputs.first).path)

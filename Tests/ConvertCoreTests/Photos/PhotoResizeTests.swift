@@ -86,7 +86,7 @@ struct PhotoResizeTests {
                 inputPath: Fixtures.path("photos/pug.heic"), format: .jpeg, outputDirectory: directory.path,
                 resize: PhotoResize(width: 800, height: 800, fit: fit)))
         let output = try #require(result.outputs.first).path
-        let info = try ImageProbe.probe(path: output)
+        let info = try ImageProbe.probeBlocking(path: output)
         #expect(info.width == width && info.height == height)
     }
 
@@ -193,7 +193,7 @@ struct PhotoResizeTests {
                     inputPath: Fixtures.path("photos/zPug_3.heic"), format: .webp,
                     outputPath: directory.appendingPathComponent("\(fit).webp").path,
                     resize: PhotoResize(width: 128, height: 96, fit: fit)))
-            let info = try ImageProbe.probe(path: try #require(result.outputs.first).path)
+            let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
             #expect(info.width == width && info.height == height, "\(fit)")
         }
     }
@@ -209,7 +209,7 @@ struct PhotoResizeTests {
         let result = try await PhotoRun.convert(request)
         let output = try #require(result.outputs.first)
         #expect(output.byteCount <= 30_000)
-        let info = try ImageProbe.probe(path: output.path)
+        let info = try ImageProbe.probeBlocking(path: output.path)
         #expect(info.width == info.height && info.width < 1200, "\(info.width)x\(info.height)")
     }
 

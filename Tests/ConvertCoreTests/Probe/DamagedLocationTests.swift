@@ -77,7 +77,7 @@ struct DamagedLocationTests {
     ])
     func rotation(name: String, degrees: Int) throws {
         let path = Fixtures.generated("heif-transforms/" + name)
-        let info = try ImageProbe.probe(path: path)
+        let info = try ImageProbe.probeBlocking(path: path)
         #expect(info.containerRotation == (degrees == 0 ? nil : degrees))
         #expect((info.width, info.height) == (degrees % 180 == 90 ? (200, 332) : (332, 200)))
         #expect(info.containerRotates == (degrees % 180 == 90))

@@ -8,7 +8,7 @@ import ConvertMedia
 struct OneErrorModelTests {
     /// Each public entry point, run on `path` until it throws.
     static let entryPoints: [(name: String, run: @Sendable (String, String) async throws(ConvertError) -> Void)] = [
-        ("ImageProbe.probe", { path, _ throws(ConvertError) in _ = try ImageProbe.probe(path: path) }),
+        ("ImageProbe.probe", { path, _ throws(ConvertError) in _ = try ImageProbe.probeBlocking(path: path) }),
         ("MediaProbe.probe", { path, _ throws(ConvertError) in _ = try await MediaProbe.probe(path: path) }),
         ("PhotoConverter.convert", { path, folder throws(ConvertError) in
             _ = try await PhotoConverter.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder)).result()

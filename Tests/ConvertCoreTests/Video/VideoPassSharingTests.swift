@@ -48,8 +48,7 @@ struct VideoPassSharingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let flag = CancellationFlag()
         let sawTemporary = Mutex(false)
-        let (_, continuation) = AsyncStream<JobEvent>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let reporter = ProgressReporter(continuation) { progress in
+        let reporter = ProgressReporter { progress in
             guard progress.stage == stage, progress.fraction > 0.05 else { return }
             // The pass is really writing: its staged file is there when the cancel arrives.
             let staged = fileNames(in: directory).contains { $0.hasSuffix(StagedOutput.partialSuffix) }
@@ -76,9 +75,8 @@ struct VideoPassSharingTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let duringPassOne = Mutex<Set<String>>([])
-        let (_, continuation) = AsyncStream<JobEvent>.makeStream(bufferingPolicy: .bufferingNewest(1))
         // Observed on the pump's thread, while pass 1 writes (see cancelledPassLeavesNothing).
-        let reporter = ProgressReporter(continuation) { progress in
+        let reporter = ProgressReporter { progress in
             guard progress.stage == .pass(1, of: 2), progress.fraction > 0.05 else { return }
             let names = fileNames(in: directory)
             duringPassOne.withLock { $0.formUnion(names) }

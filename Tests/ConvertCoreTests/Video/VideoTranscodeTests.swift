@@ -141,8 +141,7 @@ struct VideoTranscodeTests {
         // nothing would be cancelled. (The public path from `cancel()` to this flag is tested below.)
         let flag = CancellationFlag()
         let reached = Mutex(0.0)
-        let (_, continuation) = AsyncStream<JobEvent>.makeStream()
-        let reporter = ProgressReporter(continuation) { progress in
+        let reporter = ProgressReporter { progress in
             reached.withLock { $0 = max($0, progress.fraction) }
             if progress.stage == .encoding && progress.fraction > 0.05 { flag.cancel() }
         }

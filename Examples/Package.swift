@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Programs that use offconvert as a package that depends on it would: through its products only,
+/// so `package` declarations stay out of reach and anything they use is public API.
+/// `Scripts/test` builds them.
+let package = Package(
+    name: "offconvert-examples",
+    dependencies: [
+        // Named: a path dependency's identity is otherwise its folder's name, which differs
+        // between checkouts (and worktrees).
+        .package(name: "offconvert", path: ".."),
+    ],
+    targets: [
+        // The README's "Using ConvertCore from Swift" example, word for word (ReadmeExampleTests
+        // compares the two).
+        .executableTarget(
+            name: "ReadmeExample",
+            dependencies: [.product(name: "ConvertCore", package: "offconvert")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)
