@@ -58,8 +58,10 @@ let package = Package(
         // gathers, which Swift's SIMD types cannot express (see CToneMap.h).
         .target(name: "CToneMap"),
         // The FFmpeg layer: owners of FFmpeg's objects (demuxer, decoders, filter graphs, encoders,
-        // muxer) and Swift values copied out of them. The only target that depends on CFFmpeg, so
-        // the compiler refuses FFmpeg's C types anywhere else; its API is `package`, never `public`.
+        // muxer) and Swift values copied out of them. The only target that depends on CFFmpeg,
+        // imported `internal` so no C type enters its API, which is `package`, never `public`.
+        // SwiftPM would still let a target above it `import CFFmpeg` (the module maps of
+        // dependencies' dependencies are visible): FFmpegLayerTests refuses that.
         .target(
             name: "FFmpegLayer",
             dependencies: ["ConvertCore", "CFFmpeg"],
