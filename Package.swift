@@ -57,9 +57,19 @@ let package = Package(
         // The tone-map table's per-pixel walk for HDR video: eight pixels at a time with AVX2
         // gathers, which Swift's SIMD types cannot express (see CToneMap.h).
         .target(name: "CToneMap"),
+        // The FFmpeg layer: owners of FFmpeg's objects (demuxer, decoders, filter graphs, encoders,
+        // muxer) and Swift values copied out of them. The only target that depends on CFFmpeg,
+        // imported `internal` so no C type enters its API, which is `package`, never `public`.
+        // SwiftPM would still let a target above it `import CFFmpeg` (the module maps of
+        // dependencies' dependencies are visible): FFmpegLayerTests refuses that.
+        .target(
+            name: "FFmpegLayer",
+            dependencies: ["ConvertCore", "CFFmpeg"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "ConvertMedia",
-            dependencies: ["ConvertCore", "CFFmpeg", "CToneMap"],
+            dependencies: ["ConvertCore", "FFmpegLayer", "CToneMap"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command line shared by both executables: parsing, terminal, batches, and the
@@ -107,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConvertCoreTests",
-            dependencies: ["ConvertCore", "ConvertMedia"],
+            dependencies: ["ConvertCore", "ConvertMedia", "FFmpegLayer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

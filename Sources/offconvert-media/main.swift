@@ -22,6 +22,6 @@ MediaRunners.install { work, arguments, console in
     case .convertVideo: try await ConvertCommand.runWithEngine(arguments, console: console)
     }
 }
-FFmpegLogging.quietEncodersEnvironment()
+EncoderLogging.quietThroughEnvironment()
 SignalHandling.exitsWithoutWaiting.store(true, ordering: .relaxed)
 exit(await CLI.run(CLI.processArguments, commands: Commands.all, console: .current()))

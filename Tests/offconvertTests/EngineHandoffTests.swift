@@ -71,6 +71,30 @@ struct EngineHandoffTests {
         #expect(MediaWork.allCases.allSatisfy { names.contains($0.commandName) })
     }
 
+    /// The same list as the launcher was compiled with: the built `offconvert` is run beside two
+    /// stand-in engines that print their own name, for every command of the catalogue, so a list
+    /// the test above misreads (a name commented out, a second array) still cannot pass.
+    @Test("the built launcher starts offconvert-media for exactly the commands that always need it, offconvert-photo for the rest")
+    func launcherChoice() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-engines-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let launcher = folder.appendingPathComponent("offconvert")
+        try FileManager.default.copyItem(at: CLIRunner.executable, to: launcher)
+        for engine in ["offconvert-photo", "offconvert-media"] {
+            let stand = folder.appendingPathComponent(engine)
+            try Data("#!/bin/sh\necho \(engine) \"$@\"\n".utf8).write(to: stand)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stand.path)
+        }
+        let media = Set(MediaWork.allCases.filter(\.alwaysNeedsEngine).map(\.commandName))
+        #expect(media.count >= 9)
+        for name in Commands.all.map({ $0.spec.name }) + ["--version", "--help", "no-such-command"] {
+            let run = try await CLIRunner.run([name, "x"], executable: launcher)
+            let engine = media.contains(name) ? "offconvert-media" : "offconvert-photo"
+            #expect(run.status == 0 && run.stdout == "\(engine) \(name) x\n", "\(name): \(run.stdout) \(run.stderr)")
+        }
+    }
+
     @Test("without offconvert-media beside them, video commands fail clearly and a photo command still works")
     func missingEngine() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-lone-\(UUID().uuidString.prefix(8))")

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 import Foundation
 
 /// What `strip-location` asks for: one file, and where its location-free copy goes.

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Builds a ``ContainerInfo`` from an open ``Demuxer``, merging what our MP4 box reader found.
 ///

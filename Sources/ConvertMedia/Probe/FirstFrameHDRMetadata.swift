@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Reads HDR10 static metadata from the first decoded frame of a track, for files whose container
 /// does not carry it: an HEVC stream in MP4 written by FFmpeg 5.1 keeps its mastering display and

@@ -1,5 +1,6 @@
 import Foundation
 import ConvertCore
+internal import FFmpegLayer
 
 /// Reads what a media file is: its format, size and (for movies and audio) its container and
 /// tracks, including the dynamic-range class of every video track.

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The exact payload of one stream of a file: what a copy of it writes.
 struct StreamPayload {

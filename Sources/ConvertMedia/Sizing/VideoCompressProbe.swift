@@ -1,5 +1,6 @@
 import Foundation
 import ConvertCore
+internal import FFmpegLayer
 
 /// What compress learns about its input before planning a size, and the ``VideoPlan``s it
 /// builds from that: every pass of one compress job is cut and timed the same way.

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The encode. With an ample target (the picture kept whole), the normal quality is encoded
 /// first, writing x264's pass-1 statistics as it goes: when it fits, it is the output after one

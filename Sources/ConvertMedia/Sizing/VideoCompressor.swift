@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The blocking body of ``VideoConverter/compress(_:)``: what is specific to a size target.
 ///

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// What this machine's FFmpeg can do for video, detected at run time.
 public struct VideoCapabilities: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import ConvertCore
+internal import FFmpegLayer
 
 /// The video engine's entry points: each returns a running ``ConversionJob``.
 ///

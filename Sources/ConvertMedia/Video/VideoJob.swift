@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The blocking body shared by every video job: the one place that opens the input, names the
 /// output, stages it, pumps a ``VideoPlan`` into it and commits it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in the build container):
 /// tried once on a scratch folder, so the disk-full tests are skipped with a reason, not passed.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// `strip-location` in the engine: every file that records a location loses it, the compressed
 /// pictures and packets stay byte-identical, and the file stays readable.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// `MediaProbe` on still images: the photo engine's description and where the location is.
 @Suite("Probe: images and location")

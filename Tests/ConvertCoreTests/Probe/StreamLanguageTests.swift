@@ -1,4 +1,5 @@
 @testable import ConvertMedia
+@testable import FFmpegLayer
 import Testing
 
 /// `info` names a track's language only when the tag names one (issue 39: "???" was shown).

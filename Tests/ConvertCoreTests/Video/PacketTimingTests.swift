@@ -1,5 +1,6 @@
 import Testing
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// The timing arithmetic of the pump and the copy lane, on synthetic timings: none of it needs a
 /// file, and the lanes' decisions (how far DTS move back, how long a raw stream's frame lasts,

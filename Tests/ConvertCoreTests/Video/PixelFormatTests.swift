@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// Pixel formats are FFmpeg's numbers with facts from its descriptor, never guessed from a name:
 /// `nv12` holds a "12" and is 8-bit, `p010le` holds no "10" of the usual kind and is 10-bit.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// SVT-AV1 keeps its CPU topology in one unguarded global that every encoder's set-up fills in and
 /// every teardown frees, whatever other encoders are alive: AV1 jobs running side by side in one

@@ -3,6 +3,7 @@ import Testing
 internal import CFFmpeg
 @testable import ConvertCore
 @_spi(Benchmarks) @testable import ConvertMedia
+@testable import FFmpegLayer
 
 /// The table tone mapper against FFmpeg's own zscale+tonemap=hable chain, run by the ffmpeg CLI.
 @Suite("HDR tone map table")

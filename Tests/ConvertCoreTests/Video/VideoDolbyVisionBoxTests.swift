@@ -2,6 +2,7 @@ import Testing
 
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 @Suite("Dolby Vision seen by the video engine")
 struct VideoDolbyVisionBoxTests {

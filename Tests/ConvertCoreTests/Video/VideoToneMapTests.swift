@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ConvertCore
 @testable import ConvertMedia
+@testable import FFmpegLayer
 
 @Suite("HDR and Dolby Vision")
 struct VideoToneMapTests {

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// What happens to one kept input stream.
 enum LanePlan: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The output file format: which FFmpeg muxer writes it and with which options.
 struct OutputFormat: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Decides how a video stream's dynamic range is handled.
 ///

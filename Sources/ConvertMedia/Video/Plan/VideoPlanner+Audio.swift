@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 extension VideoPlanner {
     /// The first AAC track (copied when the container takes it), else the first decodable audio

@@ -1,3 +1,5 @@
+internal import FFmpegLayer
+
 extension VideoPlanner {
     /// The box a send-to-windows picture must fit, long side by short side: UHD. Beyond H.264
     /// level 5.2 (4096×2304) Windows' built-in decoder and most GPUs do not play a stream, and

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Turns requests into plans.
 enum VideoPlanner {

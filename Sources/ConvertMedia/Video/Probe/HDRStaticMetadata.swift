@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 import Foundation
 
 /// HDR10 static metadata as plain values: the mastering display (SMPTE ST 2086) and the content

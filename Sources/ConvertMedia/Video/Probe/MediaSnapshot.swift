@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// All streams of one input, read once before planning.
 struct MediaSnapshot: Sendable {

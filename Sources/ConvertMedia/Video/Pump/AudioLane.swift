@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Decode → resample → encode for an audio stream.
 final class AudioLane: TranscodingLane {

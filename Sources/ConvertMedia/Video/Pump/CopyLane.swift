@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Passthrough: a kept stream whose packets are copied into the output unchanged.
 ///

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Runs a ``VideoPlan``: demux → (copy | decode → filter → encode) → mux.
 ///

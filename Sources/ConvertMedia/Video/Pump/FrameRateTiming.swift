@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Decoding times for the packets of a raw elementary stream, which have none: packet n of a
 /// video stream decodes at n frame durations (for progress and the end check); the decoded

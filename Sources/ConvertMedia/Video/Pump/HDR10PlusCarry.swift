@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// HDR10+ (SMPTE ST 2094-40) metadata carried from an HEVC source into its x265 re-encode.
 ///

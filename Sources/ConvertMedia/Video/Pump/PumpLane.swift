@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// One kept input stream on its way to the output.
 protocol PumpLane: AnyObject {

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// The subtitle lane of a cut (`--start`, `--duration`): each cue is timed from the cut's start
 /// and clipped to the part kept, then handed to the lane that writes it (a copy, or `mov_text`).

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// A text subtitle track (SRT, ASS, WebVTT) written again as `mov_text`, the one subtitle
 /// format MP4 and MOV players show as a selectable track: each cue decoded to text and encoded

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// A lane that decodes, filters and re-encodes: the packet-in and packet-out ends are the same
 /// for video and audio, only what happens between the decoder and the encoder differs.

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// Decode → filter → encode for a video stream.
 final class VideoLane: TranscodingLane {

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 internal import CToneMap
 import Dispatch
 

@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 import Foundation
 
 /// The tone-map stage alone, for the benchmarks in Benchmarks/ and the tests (SPI, not part of

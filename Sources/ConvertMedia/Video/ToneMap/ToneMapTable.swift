@@ -1,4 +1,5 @@
 import ConvertCore
+internal import FFmpegLayer
 internal import CToneMap
 
 /// A 3D table from 10-bit BT.2020 Y'CbCr (PQ or HLG) to 8-bit BT.709 Y'CbCr, built once per clip.

@@ -7,7 +7,7 @@ import ConvertCore
 /// The filters between them come from a libavfilter description such as
 /// `scale=-2:720,format=yuv420p`, so scaling, tone mapping, palettes and resampling all use the
 /// library's own well-tested filters.
-final class FilterGraph {
+package final class FilterGraph {
     /// The file being converted, for error messages.
     let path: String
     private let graph: UnsafeMutablePointer<AVFilterGraph>
@@ -15,7 +15,7 @@ final class FilterGraph {
     private let sink: UnsafeMutablePointer<AVFilterContext>
 
     /// What one ``pull(into:)`` produced.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// A filtered frame was written into the caller's frame.
         case frame
         /// The graph needs more input.
@@ -25,7 +25,7 @@ final class FilterGraph {
     }
 
     /// Builds a video graph fed with frames described by `input`.
-    convenience init(video input: VideoInput, description: String, path: String) throws(ConvertError) {
+    package convenience init(video input: VideoInput, description: String, path: String) throws(ConvertError) {
         let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue)"
             + ":time_base=\(input.timeBase)"
             + ":pixel_aspect=\(max(input.sampleAspect.numerator, 1))/\(max(input.sampleAspect.denominator, 1))"
@@ -36,7 +36,7 @@ final class FilterGraph {
     /// Builds an audio graph fed with frames described by `input`; with a `frameSize`, the sink
     /// returns frames of exactly that many samples (the last may be shorter), as fixed-size
     /// encoders such as AAC need.
-    convenience init(audio input: AudioInput, description: String, frameSize: Int32, path: String) throws(ConvertError) {
+    package convenience init(audio input: AudioInput, description: String, frameSize: Int32, path: String) throws(ConvertError) {
         let arguments = "time_base=\(input.timeBase):sample_rate=\(input.sampleRate)"
             + ":sample_fmt=\(input.sampleFormatName):channel_layout=\(input.channelLayout)"
         try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description,
@@ -109,13 +109,13 @@ final class FilterGraph {
     }
 
     /// Feeds one frame, or `nil` to flush. The graph takes the frame's buffers.
-    func push(_ frame: Frame?) throws(ConvertError) {
+    package func push(_ frame: Frame?) throws(ConvertError) {
         let code = frame?.withUnsafePointer { av_buffersrc_add_frame_flags(source, $0, 0) } ?? av_buffersrc_add_frame_flags(source, nil, 0)
         try FFmpeg.check(code, "filter", path: path, category: .internal)
     }
 
     /// Pulls the next filtered frame into `frame`.
-    func pull(into frame: Frame) throws(ConvertError) -> Step {
+    package func pull(into frame: Frame) throws(ConvertError) -> Step {
         let code = frame.withUnsafePointer { av_buffersink_get_frame(sink, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
@@ -124,31 +124,46 @@ final class FilterGraph {
     }
 
     /// The time base of the frames the sink returns.
-    var outputTimeBase: Rational { Rational(av_buffersink_get_time_base(sink)) }
+    package var outputTimeBase: Rational { Rational(av_buffersink_get_time_base(sink)) }
     /// Output frame width (video).
-    var outputWidth: Int32 { av_buffersink_get_w(sink) }
+    package var outputWidth: Int32 { av_buffersink_get_w(sink) }
     /// Output frame height (video).
-    var outputHeight: Int32 { av_buffersink_get_h(sink) }
+    package var outputHeight: Int32 { av_buffersink_get_h(sink) }
     /// Output pixel format (video).
-    var outputPixelFormat: PixelFormat { PixelFormat(rawValue: av_buffersink_get_format(sink)) }
+    package var outputPixelFormat: PixelFormat { PixelFormat(rawValue: av_buffersink_get_format(sink)) }
     /// Output frame rate, when the graph knows it.
-    var outputFrameRate: Rational { Rational(av_buffersink_get_frame_rate(sink)) }
+    package var outputFrameRate: Rational { Rational(av_buffersink_get_frame_rate(sink)) }
     /// Output sample aspect ratio (video).
-    var outputSampleAspect: Rational { Rational(av_buffersink_get_sample_aspect_ratio(sink)) }
+    package var outputSampleAspect: Rational { Rational(av_buffersink_get_sample_aspect_ratio(sink)) }
     /// What a video graph's source is fed with.
-    struct VideoInput {
-        var width: Int32
-        var height: Int32
-        var pixelFormat: PixelFormat
+    package struct VideoInput {
+        package var width: Int32
+        package var height: Int32
+        package var pixelFormat: PixelFormat
         var timeBase: Rational
-        var sampleAspect: Rational
+        package var sampleAspect: Rational
+
+        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, timeBase: Rational, sampleAspect: Rational) {
+            self.width = width
+            self.height = height
+            self.pixelFormat = pixelFormat
+            self.timeBase = timeBase
+            self.sampleAspect = sampleAspect
+        }
     }
 
     /// What an audio graph's source is fed with.
-    struct AudioInput {
+    package struct AudioInput {
         var sampleRate: Int32
         var sampleFormatName: String
         var channelLayout: String
         var timeBase: Rational
+
+        package init(sampleRate: Int32, sampleFormatName: String, channelLayout: String, timeBase: Rational) {
+            self.sampleRate = sampleRate
+            self.sampleFormatName = sampleFormatName
+            self.channelLayout = channelLayout
+            self.timeBase = timeBase
+        }
     }
 }

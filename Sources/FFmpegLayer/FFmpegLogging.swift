@@ -9,8 +9,8 @@ import Glibc
 /// FFmpeg logs to stderr by default, and a library must not write there: errors reach the caller
 /// as ``ConvertError``s instead. Setting `OFFCONVERT_FFMPEG_LOG` (to anything) leaves FFmpeg's own
 /// log on, for debugging. x265 is quietened through its `log-level` option; SVT-AV1 reads
-/// `SVT_LOG` from the environment, which only an executable may set, at its start
-/// (``FFmpegLogging/quietEncodersEnvironment``): the library never changes the environment.
+/// `SVT_LOG` from the environment, which only an executable may set, at its start (ConvertMedia's
+/// `EncoderLogging`, which names no FFmpeg): the library never changes the environment.
 package enum FFmpegLogging {
     private static let configured: Void = {
         if getenv("OFFCONVERT_FFMPEG_LOG") == nil { av_log_set_level(AV_LOG_QUIET) }
@@ -18,10 +18,4 @@ package enum FFmpegLogging {
 
     /// Configures FFmpeg's logging; every entry point that opens FFmpeg calls it first.
     package static func configure() { configured }
-
-    /// Quietens encoders that log by themselves (SVT-AV1), unless the user chose otherwise.
-    /// Changes the process environment: call it from an executable's start, before any thread.
-    public static func quietEncodersEnvironment() {
-        if getenv("OFFCONVERT_FFMPEG_LOG") == nil { setenv("SVT_LOG", "1", 0) }
-    }
 }

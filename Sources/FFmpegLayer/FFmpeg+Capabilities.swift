@@ -2,7 +2,7 @@ internal import CFFmpeg
 
 extension FFmpeg {
     /// A kind of hardware device FFmpeg can open for encoding (`AVHWDeviceType`).
-    enum HardwareDevice: Sendable, Hashable {
+    package enum HardwareDevice: Sendable, Hashable {
         /// A VAAPI render node (Intel and AMD GPUs).
         case vaapi
         /// An NVIDIA GPU through CUDA (NVENC).
@@ -16,7 +16,7 @@ extension FFmpeg {
         }
 
         /// Whether a device of this kind opens on this machine (it is closed again at once).
-        var opens: Bool {
+        package var opens: Bool {
             var reference: UnsafeMutablePointer<AVBufferRef>? = nil
             let opened = av_hwdevice_ctx_create(&reference, type, nil, nil, 0) >= 0
             av_buffer_unref(&reference)
@@ -25,8 +25,8 @@ extension FFmpeg {
     }
 
     /// Whether this FFmpeg is built with the encoder FFmpeg calls `name` (`libx264`).
-    static func hasEncoder(named name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
+    package static func hasEncoder(named name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
 
     /// Whether this FFmpeg's libavfilter has the filter `name` (`zscale`).
-    static func hasFilter(named name: String) -> Bool { avfilter_get_by_name(name) != nil }
+    package static func hasFilter(named name: String) -> Bool { avfilter_get_by_name(name) != nil }
 }

@@ -11,9 +11,9 @@ import ConvertCore
 /// playlist named `.mp4` cannot make FFmpeg read anything else on the disk.
 /// The interrupt callback checks the job's ``CancellationFlag``, so a blocked read returns promptly
 /// when the job is cancelled.
-final class Demuxer {
+package final class Demuxer {
     /// The file this demuxer reads.
-    let path: String
+    package let path: String
     private let context: UnsafeMutablePointer<AVFormatContext>
     private let cancellation: Unmanaged<CancellationFlag>
 
@@ -41,7 +41,7 @@ final class Demuxer {
     /// A raw elementary stream is timed by `rawFrameRate` (frames per second) when given, else
     /// by its own timing information (H.264/HEVC VUI), else at ``assumedFrameRate``
     /// (``rawTiming`` says which).
-    init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
+    package init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
          maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil) throws(ConvertError) {
         self.path = path
         // Checked before FFmpeg sees the path: it would call an empty file or a folder damaged
@@ -109,7 +109,7 @@ final class Demuxer {
     }
 
     /// How a raw elementary stream's frames are timed; nil for every other file.
-    enum RawTiming: Equatable {
+    package enum RawTiming: Equatable {
         /// By the rate the user gave.
         case given
         /// By the stream's own timing information.
@@ -119,7 +119,7 @@ final class Demuxer {
     }
 
     /// How this file's frames are timed, when it is a raw elementary stream.
-    private(set) var rawTiming: RawTiming?
+    package private(set) var rawTiming: RawTiming?
 
     /// The rate a raw stream that does not say its own is played at.
     static let assumedFrameRate = 30
@@ -131,7 +131,7 @@ final class Demuxer {
     static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
 
     /// Whether the file is a raw elementary stream (`AVFMT_NOTIMESTAMPS`, or a raw video reader).
-    var isElementaryStream: Bool {
+    package var isElementaryStream: Bool {
         guard let format = context.pointee.iformat?.pointee else { return false }
         return format.flags & AVFMT_NOTIMESTAMPS != 0 || Self.elementaryStreamFormats.contains(String(cString: format.name))
     }
@@ -183,28 +183,28 @@ final class Demuxer {
     }
 
     /// Number of streams in the file.
-    var streamCount: Int { Int(context.pointee.nb_streams) }
+    package var streamCount: Int { Int(context.pointee.nb_streams) }
 
     /// The stream at `index`, a view that keeps this demuxer alive.
-    func stream(_ index: Int) -> Stream {
+    package func stream(_ index: Int) -> Stream {
         precondition(index >= 0 && index < streamCount, "stream index out of range")
         return Stream(demuxer: self, index: index)
     }
 
     /// FFmpeg's name of the reader (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`), empty when none.
-    var formatName: String { context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "" }
+    package var formatName: String { context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "" }
 
     /// FFmpeg's readable name of the reader (`QuickTime / MOV`), nil when none.
-    var formatLongName: String? { context.pointee.iformat?.pointee.long_name.map { String(cString: $0) } }
+    package var formatLongName: String? { context.pointee.iformat?.pointee.long_name.map { String(cString: $0) } }
 
     /// The container's overall bit rate, nil when unknown.
-    var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+    package var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
 
     /// The container's metadata tags, in file order.
-    var metadata: [(key: String, value: String)] { Metadata.entries(context.pointee.metadata) }
+    package var metadata: [(key: String, value: String)] { Metadata.entries(context.pointee.metadata) }
 
     /// The container's chapters, in order, timed from its start (as the pump times packets).
-    var chapters: [Chapter] {
+    package var chapters: [Chapter] {
         guard let list = context.pointee.chapters else { return [] }
         let origin = Double(startTime) / Double(AV_TIME_BASE)
         return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
@@ -217,7 +217,7 @@ final class Demuxer {
 
     /// Moves reading to the keyframe at or before `seconds` from the container's start, or back
     /// to the beginning when the file cannot seek there.
-    func seek(to seconds: Double) {
+    package func seek(to seconds: Double) {
         let target = startTime + Int64(seconds * Double(AV_TIME_BASE))
         if avformat_seek_file(context, -1, Int64.min, target, target, 0) < 0 {
             avformat_seek_file(context, -1, Int64.min, 0, 0, 0)
@@ -226,10 +226,10 @@ final class Demuxer {
 
     /// One stream of the file: its index, its timing and, for what the pipeline plans with, a
     /// ``StreamSnapshot``. A view, not an owner: it holds the demuxer, so it never outlives it.
-    struct Stream {
+    package struct Stream {
         let demuxer: Demuxer
         /// Index in the input file.
-        let index: Int
+        package let index: Int
 
         private var pointer: UnsafeMutablePointer<AVStream> { demuxer.context.pointee.streams[index]! }
 
@@ -243,47 +243,47 @@ final class Demuxer {
         }
 
         /// The snapshot of the stream's parameters; nil for a stream without any.
-        var snapshot: StreamSnapshot? { StreamSnapshot(pointer) }
+        package var snapshot: StreamSnapshot? { StreamSnapshot(pointer) }
 
         /// Seconds per tick of the stream's timestamps.
-        var timeBase: Rational { Rational(pointer.pointee.time_base) }
+        package var timeBase: Rational { Rational(pointer.pointee.time_base) }
         /// The stream's average frame rate, 0/0 when unknown.
-        var averageFrameRate: Rational { Rational(pointer.pointee.avg_frame_rate) }
+        package var averageFrameRate: Rational { Rational(pointer.pointee.avg_frame_rate) }
         /// The stream's base frame rate (`r_frame_rate`), the one a raw stream is timed by.
-        var baseFrameRate: Rational { Rational(pointer.pointee.r_frame_rate) }
+        package var baseFrameRate: Rational { Rational(pointer.pointee.r_frame_rate) }
         /// FFmpeg's best guess of the frame rate (`av_guess_frame_rate`), 0/1 when none.
-        var guessedFrameRate: Rational { Rational(av_guess_frame_rate(demuxer.context, pointer, nil)) }
+        package var guessedFrameRate: Rational { Rational(av_guess_frame_rate(demuxer.context, pointer, nil)) }
         /// The stream's first timestamp, ``Packet/noTimestamp`` when unknown.
-        var startTime: Int64 { pointer.pointee.start_time }
+        package var startTime: Int64 { pointer.pointee.start_time }
         /// The stream's duration in ticks, ``Packet/noTimestamp`` when unknown.
-        var duration: Int64 { pointer.pointee.duration }
+        package var duration: Int64 { pointer.pointee.duration }
         /// The container's track ID (`tkhd` in MP4/MOV).
-        var trackID: Int { Int(pointer.pointee.id) }
+        package var trackID: Int { Int(pointer.pointee.id) }
         /// The bit rate the stream's parameters declare, 0 when they say none.
-        var bitRate: Int64 { pointer.pointee.codecpar?.pointee.bit_rate ?? 0 }
+        package var bitRate: Int64 { pointer.pointee.codecpar?.pointee.bit_rate ?? 0 }
         /// Whether the stream carries video.
-        var isVideo: Bool { pointer.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        package var isVideo: Bool { pointer.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
         /// Whether the stream is cover art (an attached picture), never the movie.
-        var isAttachedPicture: Bool { pointer.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
+        package var isAttachedPicture: Bool { pointer.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 }
         /// The stream's metadata tags, in order.
-        var metadata: [(key: String, value: String)] { Metadata.entries(pointer.pointee.metadata) }
+        package var metadata: [(key: String, value: String)] { Metadata.entries(pointer.pointee.metadata) }
         /// The codec.
-        var codec: CodecID { CodecID(rawValue: pointer.pointee.codecpar?.pointee.codec_id.rawValue ?? 0) }
+        package var codec: CodecID { CodecID(rawValue: pointer.pointee.codecpar?.pointee.codec_id.rawValue ?? 0) }
         /// The codec's out-of-band set-up bytes (an `avcC`/`hvcC` record), empty when none.
-        var extradata: [UInt8] {
+        package var extradata: [UInt8] {
             guard let parameters = pointer.pointee.codecpar, let bytes = parameters.pointee.extradata,
                   parameters.pointee.extradata_size > 0
             else { return [] }
             return Array(UnsafeBufferPointer(start: bytes, count: Int(parameters.pointee.extradata_size)))
         }
         /// Whether the stream has a Dolby Vision configuration record.
-        var hasDolbyVisionConfiguration: Bool { av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil }
+        package var hasDolbyVisionConfiguration: Bool { av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil }
 
         /// Where the stream's data in the first `fileSize` bytes ends (seconds after the stream's
         /// start): the time of the first sample of its index (MP4/MOV sample tables, in time
         /// order) whose bytes are not all in the file, which is when the last whole one ends. Nil
         /// when every sample is there or the stream has no index.
-        func dataEnd(fileSize: Int64) -> Double? {
+        package func dataEnd(fileSize: Int64) -> Double? {
             let base = timeBase.doubleValue
             guard base > 0 else { return nil }
             for entry in 0..<avformat_index_get_entries_count(pointer) {
@@ -297,14 +297,14 @@ final class Demuxer {
         }
 
         /// Makes the demuxer drop this stream's packets before they are read out (`AVDISCARD_ALL`).
-        func discard() { pointer.pointee.discard = AVDISCARD_ALL }
+        package func discard() { pointer.pointee.discard = AVDISCARD_ALL }
     }
 
     /// The result of one read.
-    enum ReadStep { case packet, endOfFile }
+    package enum ReadStep { case packet, endOfFile }
 
     /// Reads the next packet into `packet`. End of file is a value, not an error.
-    func read(into packet: Packet) throws(ConvertError) -> ReadStep {
+    package func read(into packet: Packet) throws(ConvertError) -> ReadStep {
         let code = packet.withUnsafePointer { av_read_frame(context, $0) }
         if code == FFmpeg.endOfFile { return .endOfFile }
         try FFmpeg.check(code, "read a packet", path: path)
@@ -313,19 +313,19 @@ final class Demuxer {
 
     /// The container's start time (`AV_TIME_BASE` units), 0 when unknown; the pump subtracts it
     /// from every timestamp.
-    var startTime: Int64 {
+    package var startTime: Int64 {
         context.pointee.start_time == FFmpeg.noTimestamp ? 0 : context.pointee.start_time
     }
 
     /// Whether FFmpeg's MOV/MP4/HEIF demuxer reads the file (edit lists honoured, stream
     /// durations those of the edits).
-    var isISOBMFF: Bool {
+    package var isISOBMFF: Bool {
         guard let name = context.pointee.iformat?.pointee.name else { return false }
         return String(cString: name).split(separator: ",").contains("mov")
     }
 
     /// Container duration in seconds, when known.
-    var duration: Double? {
+    package var duration: Double? {
         let value = context.pointee.duration
         guard value != FFmpeg.noTimestamp, value > 0 else { return nil }
         return Double(value) / Double(AV_TIME_BASE)

@@ -4,7 +4,7 @@ import ConvertCore
 /// Asks FFmpeg's format probes whether a file's first bytes are media it reads, without opening
 /// a demuxer: the answer ``MediaProbe/kind(path:)`` gives for content our own sniffer does not
 /// know (MPEG-TS, MP3, FLAC, WAV, AVI, raw H.264...).
-enum ContentProbe {
+package enum ContentProbe {
     /// FFmpeg's own "sure enough" line (`AVPROBE_SCORE_RETRY`, `AVPROBE_SCORE_MAX / 4`): below
     /// it, `avformat_open_input` reads more before it decides. A match only at a lower score is a
     /// guess (random bytes score 1 as MP3), not a recognition.
@@ -17,7 +17,7 @@ enum ContentProbe {
     /// ``Demuxer`` opens (its ``Demuxer/referencingDemuxers`` are refused). Reads 2 KiB first and
     /// four times more each time FFmpeg is unsure, up to ``maximumBytes`` or the end of the file.
     /// The file's name plays no part.
-    static func recognises(path: String) -> Bool {
+    package static func recognises(path: String) -> Bool {
         var count = 2048
         while true {
             guard let head = RawFile.head(of: path, count: count), !head.isEmpty else { return false }

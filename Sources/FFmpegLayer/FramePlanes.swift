@@ -4,7 +4,7 @@ import ConvertCore
 /// The first three planes of a planar video frame (Y, Cb, Cr), borrowed from a ``Frame`` for one
 /// call of ``Frame/withPlanes(_:)``: base addresses and row lengths in bytes, so pixel code
 /// reads and writes samples without naming `AVFrame`.
-struct FramePlanes {
+package struct FramePlanes {
     private let bases: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
     /// Each plane's row length in bytes.
     let strides: (Int, Int, Int)
@@ -15,32 +15,32 @@ struct FramePlanes {
     }
 
     /// Plane `index` (0 luma, 1 Cb, 2 Cr). A frame that has the plane is a precondition.
-    func base(_ index: Int) -> UnsafeMutableRawPointer {
+    package func base(_ index: Int) -> UnsafeMutableRawPointer {
         let base = index == 0 ? bases.0 : index == 1 ? bases.1 : bases.2
         guard let base else { preconditionFailure("plane \(index) of a frame without it") }
         return base
     }
 
     /// Plane `index`'s row length in bytes.
-    func stride(_ index: Int) -> Int { index == 0 ? strides.0 : index == 1 ? strides.1 : strides.2 }
+    package func stride(_ index: Int) -> Int { index == 0 ? strides.0 : index == 1 ? strides.1 : strides.2 }
 
     /// Row `row` of plane `index`, as samples of `type`.
-    func row<Sample>(_ index: Int, _ row: Int, as type: Sample.Type) -> UnsafeMutablePointer<Sample> {
+    package func row<Sample>(_ index: Int, _ row: Int, as type: Sample.Type) -> UnsafeMutablePointer<Sample> {
         (base(index) + row * stride(index)).assumingMemoryBound(to: type)
     }
 }
 
 /// Where a 4:2:0 frame's chroma samples sit relative to the luma (H.273 / FFmpeg's
 /// `AVChromaLocation`): an open set, as the frame says it.
-struct ChromaLocation: Hashable, Sendable {
+package struct ChromaLocation: Hashable, Sendable {
     let rawValue: UInt32
 
     /// Co-sited with the even luma column, halfway between two rows (every phone; H.273 type 0).
-    static let left = ChromaLocation(AVCHROMA_LOC_LEFT)
+    package static let left = ChromaLocation(AVCHROMA_LOC_LEFT)
     /// Co-sited with the top-left luma sample (H.273 type 2).
-    static let topLeft = ChromaLocation(AVCHROMA_LOC_TOPLEFT)
+    package static let topLeft = ChromaLocation(AVCHROMA_LOC_TOPLEFT)
     /// Not said (zimg and players read it as left).
-    static let unspecified = ChromaLocation(AVCHROMA_LOC_UNSPECIFIED)
+    package static let unspecified = ChromaLocation(AVCHROMA_LOC_UNSPECIFIED)
 
     private init(_ location: AVChromaLocation) { rawValue = location.rawValue }
     fileprivate init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -48,18 +48,18 @@ struct ChromaLocation: Hashable, Sendable {
 
 extension Frame {
     /// Lends the frame's planes to `body`, which must not keep them.
-    func withPlanes<Result, Failure: Error>(_ body: (FramePlanes) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withPlanes<Result, Failure: Error>(_ body: (FramePlanes) throws(Failure) -> Result) throws(Failure) -> Result {
         try withUnsafePointer { (frame) throws(Failure) in try body(FramePlanes(frame.pointee)) }
     }
 
     /// Where the chroma samples of this 4:2:0 frame sit.
-    var chromaLocation: ChromaLocation {
+    package var chromaLocation: ChromaLocation {
         withUnsafePointer { ChromaLocation(rawValue: $0.pointee.chroma_location.rawValue) }
     }
 
     /// Gives this (empty) frame fresh buffers for a `format` picture of `width` × `height`, with
     /// the properties of `source` (timing, colour tags, side data).
-    func allocate(
+    package func allocate(
         format: PixelFormat, width: Int, height: Int, propertiesOf source: Frame, path: String
     ) throws(ConvertError) {
         try withUnsafePointer { (target) throws(ConvertError) in
@@ -75,7 +75,7 @@ extension Frame {
     /// Tags the frame as SDR BT.709, limited range, and drops the side data that describes HDR
     /// light (mastering display, content light level, HDR10+, Dolby Vision): a tone-mapped
     /// picture must not claim its source's.
-    func markTonedToSDR() {
+    package func markTonedToSDR() {
         withUnsafePointer { frame in
             frame.pointee.color_primaries = AVCOL_PRI_BT709
             frame.pointee.color_trc = AVCOL_TRC_BT709
@@ -89,7 +89,7 @@ extension Frame {
     }
 
     /// Sets the frame's pixel aspect ratio.
-    func setSampleAspect(_ aspect: Rational) {
+    package func setSampleAspect(_ aspect: Rational) {
         withUnsafePointer { $0.pointee.sample_aspect_ratio = AVRational(num: aspect.numerator, den: aspect.denominator) }
     }
 }

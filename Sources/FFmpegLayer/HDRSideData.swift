@@ -35,15 +35,15 @@ enum HDRSideData {
 
 extension Frame {
     /// The mastering display the frame's SEI states.
-    var masteringDisplay: MasteringDisplay? {
+    package var masteringDisplay: MasteringDisplay? {
         sideData(AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, HDRSideData.masteringDisplay)
     }
 
     /// The content light level the frame's SEI states.
-    var contentLight: ContentLightLevel? { sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }
+    package var contentLight: ContentLightLevel? { sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }
 
     /// Whether the frame carries HDR10+ dynamic metadata (SMPTE ST 2094-40).
-    var hasHDR10Plus: Bool { withUnsafePointer { av_frame_get_side_data($0, AV_FRAME_DATA_DYNAMIC_HDR_PLUS) != nil } }
+    package var hasHDR10Plus: Bool { withUnsafePointer { av_frame_get_side_data($0, AV_FRAME_DATA_DYNAMIC_HDR_PLUS) != nil } }
 
     private func sideData<Value>(_ type: AVFrameSideDataType, _ read: (UnsafeRawPointer, Int) -> Value?) -> Value? {
         withUnsafePointer { frame in
@@ -56,10 +56,10 @@ extension Frame {
 extension Demuxer.Stream {
     /// The mastering display the container states for the stream (an `mdcv` box, or a
     /// Matroska element).
-    var masteringDisplay: MasteringDisplay? { sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA, HDRSideData.masteringDisplay) }
+    package var masteringDisplay: MasteringDisplay? { sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA, HDRSideData.masteringDisplay) }
 
     /// The content light level the container states for the stream.
-    var contentLight: ContentLightLevel? { sideData(AV_PKT_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }
+    package var contentLight: ContentLightLevel? { sideData(AV_PKT_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }
 
     private func sideData<Value>(_ type: AVPacketSideDataType, _ read: (UnsafeRawPointer, Int) -> Value?) -> Value? {
         withUnsafeStream { stream in

@@ -6,13 +6,13 @@ import ConvertCore
 ///
 /// Decoding is threaded (frame and slice threads, as many as FFmpeg picks for the machine).
 /// The send/receive protocol's EAGAIN and EOF are values (``Step``), not errors.
-final class CodecDecoder {
+package final class CodecDecoder {
     /// The file being decoded, for error messages.
     let path: String
     private let context: UnsafeMutablePointer<AVCodecContext>
 
     /// What one ``receive(into:)`` produced.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// A frame was written into the caller's frame.
         case frame
         /// The decoder needs another packet before it can produce a frame.
@@ -27,7 +27,7 @@ final class CodecDecoder {
     ///
     /// `threaded` false decodes on the calling thread alone (the probe wants one frame, not
     /// throughput).
-    init(stream: Demuxer.Stream, path: String, maxPixels: Int? = nil, threaded: Bool = true) throws(ConvertError) {
+    package init(stream: Demuxer.Stream, path: String, maxPixels: Int? = nil, threaded: Bool = true) throws(ConvertError) {
         self.path = path
         let codecID = stream.codec
         guard let codec = avcodec_find_decoder(codecID.avValue) else {
@@ -52,30 +52,30 @@ final class CodecDecoder {
     }
 
     /// Decodes one subtitle packet; nil when it holds no cue or is damaged.
-    func decodeSubtitle(_ packet: Packet) -> DecodedSubtitle? {
+    package func decodeSubtitle(_ packet: Packet) -> DecodedSubtitle? {
         DecodedSubtitle.decode(packet, with: context)
     }
 
     /// The ASS header a text subtitle decoder made (styles, play size), which a text subtitle
     /// encoder needs; empty for others.
-    var subtitleHeader: [UInt8] {
+    package var subtitleHeader: [UInt8] {
         guard let header = context.pointee.subtitle_header, context.pointee.subtitle_header_size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: header, count: Int(context.pointee.subtitle_header_size)))
     }
 
     /// What the decoder says about its pictures before the first is decoded (from the stream
     /// parameters).
-    struct VideoParameters {
-        var width: Int32
-        var height: Int32
-        var pixelFormat: PixelFormat
-        var sampleAspect: Rational
-        var primaries: ColourPrimaries
-        var transfer: TransferCharacteristics
-        var matrix: MatrixCoefficients
+    package struct VideoParameters {
+        package var width: Int32
+        package var height: Int32
+        package var pixelFormat: PixelFormat
+        package var sampleAspect: Rational
+        package var primaries: ColourPrimaries
+        package var transfer: TransferCharacteristics
+        package var matrix: MatrixCoefficients
     }
 
-    var video: VideoParameters {
+    package var video: VideoParameters {
         let source = context.pointee
         return VideoParameters(
             width: source.width, height: source.height, pixelFormat: PixelFormat(rawValue: source.pix_fmt.rawValue),
@@ -86,15 +86,15 @@ final class CodecDecoder {
     }
 
     /// What the decoder says about its sound before the first frame is decoded.
-    struct AudioParameters {
-        var sampleRate: Int32
-        var sampleFormat: SampleFormat
+    package struct AudioParameters {
+        package var sampleRate: Int32
+        package var sampleFormat: SampleFormat
         /// FFmpeg's description of the channel layout (`stereo`, `5.1(side)`); an unspecified
         /// layout is described as the default one for its channel count (at least one).
-        var channelLayout: String
+        package var channelLayout: String
     }
 
-    var audio: AudioParameters {
+    package var audio: AudioParameters {
         var layout = AVChannelLayout()
         let source = context.pointee.ch_layout
         if source.order == AV_CHANNEL_ORDER_UNSPEC || source.nb_channels == 0 {
@@ -120,7 +120,7 @@ final class CodecDecoder {
     ///
     /// A packet the decoder rejects as invalid data is skipped and counted in
     /// ``rejectedPackets``: one damaged packet should not stop a conversion, a file of them does.
-    func send(_ packet: Packet?) throws(ConvertError) -> Bool {
+    package func send(_ packet: Packet?) throws(ConvertError) -> Bool {
         let code = packet?.withUnsafePointer { avcodec_send_packet(context, $0) } ?? avcodec_send_packet(context, nil)
         if code == FFmpeg.again { return false }
         if code == FFmpeg.endOfFile { return true }
@@ -133,10 +133,10 @@ final class CodecDecoder {
     }
 
     /// Packets the decoder rejected as invalid data.
-    private(set) var rejectedPackets = 0
+    package private(set) var rejectedPackets = 0
 
     /// Receives the next decoded frame into `frame`.
-    func receive(into frame: Frame) throws(ConvertError) -> Step {
+    package func receive(into frame: Frame) throws(ConvertError) -> Step {
         let code = frame.withUnsafePointer { avcodec_receive_frame(context, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }

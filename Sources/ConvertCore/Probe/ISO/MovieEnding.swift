@@ -1,5 +1,3 @@
-import ConvertCore
-
 /// How an MP4/MOV file's top-level boxes end: whether the file is fragmented and whether its last
 /// box runs past the end of the file.
 ///
@@ -8,14 +6,14 @@ import ConvertCore
 /// 0xFFFFFFFF ticks: "143166 s" at 30000 per second): the fragments are the clip. For any MP4/MOV,
 /// a last box that runs past the end of the file is the sure sign of a recording or copy cut short
 /// (`head -c` of a phone clip keeps its `moov` and loses the end of its `mdat`).
-struct MovieEnding: Equatable {
+package struct MovieEnding: Equatable {
     /// Whether the movie is fragmented (its `moov` holds an `mvex`).
-    var isFragmented: Bool
+    package var isFragmented: Bool
     /// Whether the last top-level box runs past the end of the file.
-    var isCutShort: Bool
+    package var isCutShort: Bool
 
     /// How the MP4/MOV at `path` ends; nil for a file without a readable `moov`.
-    init?(path: String) {
+    package init?(path: String) {
         guard let source = try? FileByteSource(path: path) else { return nil }
         let reader = BoxReader(source: source)
         guard let top = try? reader.children(of: nil, depth: 0), let movie = top.first(where: { $0.type == "moov" })
@@ -26,7 +24,7 @@ struct MovieEnding: Equatable {
 
     /// Whether `path` starts as an MP4/MOV (an `ftyp` box) but holds no whole `moov`: a recording
     /// or download cut before its index, which FFmpeg refuses as invalid data.
-    static func lacksMovie(path: String) -> Bool {
+    package static func lacksMovie(path: String) -> Bool {
         guard let source = try? FileByteSource(path: path) else { return false }
         let reader = BoxReader(source: source)
         guard let top = try? reader.children(of: nil, depth: 0), top.first?.type == "ftyp" else { return false }

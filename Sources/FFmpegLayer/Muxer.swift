@@ -6,17 +6,17 @@ import ConvertCore
 ///
 /// It writes to a ``StagedOutput``'s temporary path, whose `.partial` name says nothing about the
 /// format, so the format is always named explicitly (`mp4`, `mov`, `matroska`, `webm`, `gif`...).
-final class Muxer {
+package final class Muxer {
     /// The destination users see, for error messages.
-    let path: String
+    package let path: String
     /// The file written (the staged temporary), for edits after the trailer.
-    let temporaryPath: String
+    package let temporaryPath: String
     private let context: UnsafeMutablePointer<AVFormatContext>
     /// The output format's `AVFMT_*` flags.
     private let formatFlags: Int32
 
     /// Creates a muxer of `format` writing to `temporaryPath`; `path` names the final output.
-    init(format: ContainerFormat, temporaryPath: String, path: String) throws(ConvertError) {
+    package init(format: ContainerFormat, temporaryPath: String, path: String) throws(ConvertError) {
         self.path = path
         self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -51,22 +51,22 @@ final class Muxer {
     }
 
     /// Whether encoders must put their headers in extradata (`AV_CODEC_FLAG_GLOBAL_HEADER`).
-    var needsGlobalHeader: Bool { formatFlags & AVFMT_GLOBALHEADER != 0 }
+    package var needsGlobalHeader: Bool { formatFlags & AVFMT_GLOBALHEADER != 0 }
 
     /// Whether consecutive packets of a stream may have equal DTS (`AVFMT_TS_NONSTRICT`).
-    var acceptsEqualTimestamps: Bool { formatFlags & AVFMT_TS_NONSTRICT != 0 }
+    package var acceptsEqualTimestamps: Bool { formatFlags & AVFMT_TS_NONSTRICT != 0 }
 
     /// One output stream, a view that keeps the muxer alive.
-    struct Stream {
+    package struct Stream {
         let muxer: Muxer
         /// The stream's index, the muxer's track number.
-        let index: Int
+        package let index: Int
 
         private var pointer: UnsafeMutablePointer<AVStream> { muxer.context.pointee.streams[index]! }
 
         /// The stream's time base; the muxer may change it when it writes the header, so it is
         /// read each time.
-        var timeBase: Rational { Rational(pointer.pointee.time_base) }
+        package var timeBase: Rational { Rational(pointer.pointee.time_base) }
 
         /// Sets the codec tag (a little-endian four-character code; 0 lets the muxer choose).
         func setCodecTag(_ tag: UInt32) { pointer.pointee.codecpar?.pointee.codec_tag = tag }
@@ -86,7 +86,7 @@ final class Muxer {
 
     /// Adds a stream that copies `input` as it is: its codec parameters (with `codecTag`), time
     /// base, frame rate, disposition, language and the stream side data in `sideData`.
-    func addStream(copying input: Demuxer.Stream, codecTag: (StreamSnapshot) -> UInt32,
+    package func addStream(copying input: Demuxer.Stream, codecTag: (StreamSnapshot) -> UInt32,
                    sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
         let output = try newStream()
         try input.withUnsafeStream { (source: UnsafeMutablePointer<AVStream>) throws(ConvertError) in
@@ -107,7 +107,7 @@ final class Muxer {
 
     /// Adds a stream for what `encoder` writes (its parameters, time base and frame rate), with
     /// `codecTag` when not 0, the language of `input` and its stream side data in `sideData`.
-    func addStream(encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
+    package func addStream(encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
                    sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
         let output = try newStream()
         let code = encoder.withUnsafeContext { avcodec_parameters_from_context(output.pointee.codecpar, $0) }
@@ -130,13 +130,13 @@ final class Muxer {
 
     /// Lets the muxer write boxes FFmpeg calls unofficial: movenc writes the Dolby Vision
     /// `dvcC`/`dvvC` box only at that compliance level.
-    func allowUnofficialBoxes() {
+    package func allowUnofficialBoxes() {
         context.pointee.strict_std_compliance = FF_COMPLIANCE_UNOFFICIAL
     }
 
     /// Sets the container tags from `demuxer`'s (see ``Metadata/copy(_:into:keepLocation:keepIdentifiers:)``);
     /// returns how many location tags were left out.
-    func copyMetadata(from demuxer: Demuxer, keepLocation: Bool, keepIdentifiers: Bool) -> Int {
+    package func copyMetadata(from demuxer: Demuxer, keepLocation: Bool, keepIdentifiers: Bool) -> Int {
         Metadata.copy(demuxer.metadata, into: &context.pointee.metadata, keepLocation: keepLocation,
                       keepIdentifiers: keepIdentifiers)
     }
@@ -144,7 +144,7 @@ final class Muxer {
     /// Adds `chapters` (before ``writeHeader(options:)``: MP4 and MOV write them as a chapter
     /// track and `chpl`, which the muxer sets up when the header is written). Timed in
     /// milliseconds, as ffmpeg's CLI writes them.
-    func addChapters(_ chapters: [Chapter]) throws(ConvertError) {
+    package func addChapters(_ chapters: [Chapter]) throws(ConvertError) {
         for (index, chapter) in chapters.enumerated() {
             guard let memory = av_mallocz(MemoryLayout<AVChapter>.size) else { throw FFmpeg.error(offc_averror(ENOMEM), "add the chapters", path: path, category: .internal) }
             let entry = memory.bindMemory(to: AVChapter.self, capacity: 1)
@@ -170,7 +170,7 @@ final class Muxer {
     }
 
     /// Writes the header with muxer `options` (e.g. `movflags=+faststart`).
-    func writeHeader(options: [(String, String)]) throws(ConvertError) {
+    package func writeHeader(options: [(String, String)]) throws(ConvertError) {
         var dictionary: OpaquePointer? = nil
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         let code = avformat_write_header(context, &dictionary)
@@ -179,7 +179,7 @@ final class Muxer {
     }
 
     /// Writes `packet` (interleaved by timestamp); the muxer takes its payload.
-    func write(_ packet: Packet) throws(ConvertError) {
+    package func write(_ packet: Packet) throws(ConvertError) {
         try check(packet.withUnsafePointer { av_interleaved_write_frame(context, $0) }, "write")
     }
 
@@ -206,7 +206,7 @@ final class Muxer {
 
     /// Flushes interleaving queues and writes the trailer (and, for faststart, moves the index).
     /// Then closes the file, so it can be committed.
-    func finish() throws(ConvertError) {
+    package func finish() throws(ConvertError) {
         try check(av_write_trailer(context), "finish")
         if formatFlags & AVFMT_NOFILE == 0 {
             try FFmpeg.check(avio_closep(&context.pointee.pb), "close", path: path, category: .device)

@@ -9,16 +9,16 @@ import ConvertCore
 /// freed large blocks, glibc's raised mmap threshold serves them from fragmented heap arenas
 /// (measured: peak RSS 127 → 416 MiB on a 112-frame PQ clip). The filter graph releases each
 /// picture after the encoder has it, and the pool hands the same buffers out again.
-final class OutputFramePool {
+package final class OutputFramePool {
     private var pool: OpaquePointer?
-    let width: Int, height: Int
+    package let width: Int, height: Int
     private let linesizes: (Int32, Int32, Int32)
     private let offsets: (Int, Int)
 
     /// Rows are aligned to 64 bytes for the SIMD code of the filters and encoders downstream.
     private static let alignment = 64
 
-    init(width: Int, height: Int, path: String) throws(ConvertError) {
+    package init(width: Int, height: Int, path: String) throws(ConvertError) {
         func aligned(_ bytes: Int) -> Int { (bytes + Self.alignment - 1) / Self.alignment * Self.alignment }
         let luma = aligned(width), chroma = aligned((width + 1) / 2)
         let chromaRows = (height + 1) / 2
@@ -37,7 +37,7 @@ final class OutputFramePool {
 
     /// Gives the (empty) `frame` a pooled picture, with the format, size and properties of a
     /// `yuv420p` version of `source` (timing, colour tags, side data).
-    func attach(to frame: Frame, propertiesOf source: Frame, path: String) throws(ConvertError) {
+    package func attach(to frame: Frame, propertiesOf source: Frame, path: String) throws(ConvertError) {
         try frame.withUnsafePointer { (target) throws(ConvertError) in
             let copied = source.withUnsafePointer { av_frame_copy_props(target, $0) }
             try FFmpeg.check(copied, "copy frame properties", path: path, category: .internal)

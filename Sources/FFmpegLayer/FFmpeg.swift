@@ -3,7 +3,7 @@ import ConvertCore
 import Foundation
 
 /// Helpers that turn FFmpeg's negative return codes into ``ConvertError``s.
-enum FFmpeg {
+package enum FFmpeg {
     /// `AVERROR(EAGAIN)`: "no output now, send more input" (or the reverse). A normal state.
     static let again = offc_averror(EAGAIN)
     /// `AVERROR_EOF`: the end of a stream. A normal state.

@@ -5,13 +5,13 @@ import ConvertCore
 ///
 /// Its timing and flags are Swift properties; the pointer is lent only to the owner types that
 /// hand the packet to FFmpeg (``withUnsafePointer(_:)``).
-final class Packet {
+package final class Packet {
     private let pointer: UnsafeMutablePointer<AVPacket>
 
     /// `AV_NOPTS_VALUE`: a packet without this timestamp.
-    static let noTimestamp = FFmpeg.noTimestamp
+    package static let noTimestamp = FFmpeg.noTimestamp
 
-    init() throws(ConvertError) {
+    package init() throws(ConvertError) {
         guard let pointer = av_packet_alloc() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
@@ -37,7 +37,7 @@ final class Packet {
     }
 
     /// Lends the payload to `body`; nil when the packet has none.
-    func withPayload<Result, Failure: Error>(
+    package func withPayload<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         guard let data = pointer.pointee.data else { return nil }
@@ -46,7 +46,7 @@ final class Packet {
 
     /// A new packet holding `payload`, with this packet's properties (timestamps, flags, side
     /// data: `av_packet_copy_props`).
-    func replacingPayload(with payload: [UInt8]) throws(ConvertError) -> Packet {
+    package func replacingPayload(with payload: [UInt8]) throws(ConvertError) -> Packet {
         guard let packet = Packet.allocated(size: payload.count), let target = packet.pointer.pointee.data,
               av_packet_copy_props(packet.pointer, pointer) >= 0
         else {
@@ -57,47 +57,47 @@ final class Packet {
     }
 
     /// Drops the packet's payload so it can be reused.
-    func unref() { av_packet_unref(pointer) }
+    package func unref() { av_packet_unref(pointer) }
 
     /// Presentation time in the stream's time base, ``noTimestamp`` when unknown.
-    var pts: Int64 {
+    package var pts: Int64 {
         get { pointer.pointee.pts }
         set { pointer.pointee.pts = newValue }
     }
 
     /// Decoding time in the stream's time base, ``noTimestamp`` when unknown.
-    var dts: Int64 {
+    package var dts: Int64 {
         get { pointer.pointee.dts }
         set { pointer.pointee.dts = newValue }
     }
 
     /// Duration in the stream's time base, 0 when unknown.
-    var duration: Int64 {
+    package var duration: Int64 {
         get { pointer.pointee.duration }
         set { pointer.pointee.duration = newValue }
     }
 
     /// The stream the packet belongs to.
-    var streamIndex: Int {
+    package var streamIndex: Int {
         get { Int(pointer.pointee.stream_index) }
         set { pointer.pointee.stream_index = Int32(newValue) }
     }
 
     /// Payload size in bytes.
-    var size: Int { Int(pointer.pointee.size) }
+    package var size: Int { Int(pointer.pointee.size) }
 
     /// Whether the container's edit list hides this packet (`AV_PKT_FLAG_DISCARD`): decoded for
     /// reference, never shown or heard.
-    var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+    package var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     /// The end of its presentation (PTS + duration), nil without a PTS.
-    var presentationEnd: Int64? {
+    package var presentationEnd: Int64? {
         pts == Self.noTimestamp ? nil : pts + max(duration, 0)
     }
 
     /// Samples the decoder drops from the end of this packet (`AV_PKT_DATA_SKIP_SAMPLES`: Matroska's
     /// DiscardPadding, an Ogg stream's last granule), 0 when none.
-    var endTrimSamples: Int {
+    package var endTrimSamples: Int {
         var size = 0
         // The side data is two little-endian 32-bit counts (skipped at the start, at the end),
         // then a reason byte each for start and end.
@@ -107,25 +107,25 @@ final class Packet {
     }
 
     /// Moves both timestamps back by `ticks`, leaving unknown ones unknown.
-    func shiftTimestamps(by ticks: Int64) {
+    package func shiftTimestamps(by ticks: Int64) {
         if pts != Self.noTimestamp { pts -= ticks }
         if dts != Self.noTimestamp { dts -= ticks }
     }
 
     /// Converts timestamps and duration from time base `source` to `target` (`av_packet_rescale_ts`).
-    func rescaleTimestamps(from source: Rational, to target: Rational) {
+    package func rescaleTimestamps(from source: Rational, to target: Rational) {
         av_packet_rescale_ts(pointer, source.av, target.av)
     }
 
     /// Makes this packet a new reference to `other`'s payload and properties (`av_packet_ref`),
     /// without copying the bytes; its file position is forgotten (a copy is written elsewhere).
-    func reference(_ other: Packet, path: String) throws(ConvertError) {
+    package func reference(_ other: Packet, path: String) throws(ConvertError) {
         try FFmpeg.check(av_packet_ref(pointer, other.pointer), "copy a packet", path: path, category: .internal)
         pointer.pointee.pos = -1
     }
 
     /// Takes `other`'s payload and properties, leaving `other` empty (`av_packet_move_ref`).
-    func take(_ other: Packet) {
+    package func take(_ other: Packet) {
         av_packet_move_ref(pointer, other.pointer)
     }
 }

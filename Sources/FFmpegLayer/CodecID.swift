@@ -3,7 +3,7 @@ import ConvertCore
 
 /// A codec (FFmpeg's `AVCodecID`) by its number: an open set, so a codec a newer FFmpeg adds is
 /// a value like any other. Streams FFmpeg cannot name (mebx, mett) have ``none``.
-struct CodecID: Hashable, Sendable, CustomStringConvertible {
+package struct CodecID: Hashable, Sendable, CustomStringConvertible {
     /// FFmpeg's `AVCodecID` value.
     let rawValue: UInt32
 
@@ -12,28 +12,28 @@ struct CodecID: Hashable, Sendable, CustomStringConvertible {
 
     private init(_ codec: AVCodecID) { rawValue = codec.rawValue }
 
-    static let none = CodecID(AV_CODEC_ID_NONE)
-    static let h264 = CodecID(AV_CODEC_ID_H264)
-    static let hevc = CodecID(AV_CODEC_ID_HEVC)
-    static let av1 = CodecID(AV_CODEC_ID_AV1)
-    static let vp9 = CodecID(AV_CODEC_ID_VP9)
-    static let mpeg4 = CodecID(AV_CODEC_ID_MPEG4)
-    static let mpeg2video = CodecID(AV_CODEC_ID_MPEG2VIDEO)
-    static let vp8 = CodecID(AV_CODEC_ID_VP8)
-    static let prores = CodecID(AV_CODEC_ID_PRORES)
-    static let mjpeg = CodecID(AV_CODEC_ID_MJPEG)
-    static let aac = CodecID(AV_CODEC_ID_AAC)
-    static let mp3 = CodecID(AV_CODEC_ID_MP3)
-    static let opus = CodecID(AV_CODEC_ID_OPUS)
-    static let vorbis = CodecID(AV_CODEC_ID_VORBIS)
-    static let flac = CodecID(AV_CODEC_ID_FLAC)
-    static let alac = CodecID(AV_CODEC_ID_ALAC)
-    static let ac3 = CodecID(AV_CODEC_ID_AC3)
-    static let eac3 = CodecID(AV_CODEC_ID_EAC3)
-    static let pcmS16LE = CodecID(AV_CODEC_ID_PCM_S16LE)
+    package static let none = CodecID(AV_CODEC_ID_NONE)
+    package static let h264 = CodecID(AV_CODEC_ID_H264)
+    package static let hevc = CodecID(AV_CODEC_ID_HEVC)
+    package static let av1 = CodecID(AV_CODEC_ID_AV1)
+    package static let vp9 = CodecID(AV_CODEC_ID_VP9)
+    package static let mpeg4 = CodecID(AV_CODEC_ID_MPEG4)
+    package static let mpeg2video = CodecID(AV_CODEC_ID_MPEG2VIDEO)
+    package static let vp8 = CodecID(AV_CODEC_ID_VP8)
+    package static let prores = CodecID(AV_CODEC_ID_PRORES)
+    package static let mjpeg = CodecID(AV_CODEC_ID_MJPEG)
+    package static let aac = CodecID(AV_CODEC_ID_AAC)
+    package static let mp3 = CodecID(AV_CODEC_ID_MP3)
+    package static let opus = CodecID(AV_CODEC_ID_OPUS)
+    package static let vorbis = CodecID(AV_CODEC_ID_VORBIS)
+    package static let flac = CodecID(AV_CODEC_ID_FLAC)
+    package static let alac = CodecID(AV_CODEC_ID_ALAC)
+    package static let ac3 = CodecID(AV_CODEC_ID_AC3)
+    package static let eac3 = CodecID(AV_CODEC_ID_EAC3)
+    package static let pcmS16LE = CodecID(AV_CODEC_ID_PCM_S16LE)
 
     /// The codec offconvert encodes for `codec`.
-    init(_ codec: VideoCodec) {
+    package init(_ codec: VideoCodec) {
         switch codec {
         case .h264: self = .h264
         case .hevc: self = .hevc
@@ -51,11 +51,11 @@ struct CodecID: Hashable, Sendable, CustomStringConvertible {
     /// Whether this FFmpeg build has a decoder for the codec.
     var hasDecoder: Bool { avcodec_find_decoder(avValue) != nil }
 
-    var description: String { name }
+    package var description: String { name }
 
     /// The H.264 profiles every stock decoder plays (FFmpeg's `FF_PROFILE_H264_*`): Baseline,
     /// Constrained Baseline, Main and High; not High 10, 4:2:2 or 4:4:4.
-    static let h264PlayableProfiles: Set<Int32> = [
+    package static let h264PlayableProfiles: Set<Int32> = [
         FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE, FF_PROFILE_H264_MAIN, FF_PROFILE_H264_HIGH,
     ]
 }

@@ -5,10 +5,10 @@ import ConvertCore
 ///
 /// Its timing and picture description are Swift properties; the pointer is lent only where the
 /// pixels or side data themselves are read (``withUnsafePointer(_:)``).
-final class Frame {
+package final class Frame {
     private let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() throws(ConvertError) {
+    package init() throws(ConvertError) {
         guard let pointer = av_frame_alloc() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
@@ -28,23 +28,23 @@ final class Frame {
     }
 
     /// Drops the frame's buffers so it can be reused.
-    func unref() { av_frame_unref(pointer) }
+    package func unref() { av_frame_unref(pointer) }
 
     /// Presentation time, in the time base of whoever produced the frame.
-    var pts: Int64 {
+    package var pts: Int64 {
         get { pointer.pointee.pts }
         set { pointer.pointee.pts = newValue }
     }
 
     /// The decoder's best guess of the presentation time.
-    var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
+    package var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
 
-    var width: Int32 { pointer.pointee.width }
-    var height: Int32 { pointer.pointee.height }
+    package var width: Int32 { pointer.pointee.width }
+    package var height: Int32 { pointer.pointee.height }
     /// The pixel format of a video frame.
-    var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
-    var sampleAspect: Rational { Rational(pointer.pointee.sample_aspect_ratio) }
+    package var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
+    package var sampleAspect: Rational { Rational(pointer.pointee.sample_aspect_ratio) }
 
     /// Lets the encoder choose the picture type (a decoder's I/P/B would force its own).
-    func clearPictureType() { pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE }
+    package func clearPictureType() { pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE }
 }

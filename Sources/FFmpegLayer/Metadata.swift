@@ -2,7 +2,7 @@ internal import CFFmpeg
 import ConvertCore
 
 /// Reading and filtering FFmpeg metadata dictionaries.
-enum Metadata {
+package enum Metadata {
     /// All entries of `dictionary`, in order.
     static func entries(_ dictionary: OpaquePointer?) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
@@ -23,7 +23,7 @@ enum Metadata {
 
     /// Whether a tag says where the recording was made: `location`, `location-eng`,
     /// `com.apple.quicktime.location.ISO6709` and its accuracy companions, ©xyz.
-    static func isLocation(_ key: String) -> Bool {
+    package static func isLocation(_ key: String) -> Bool {
         let lower = key.lowercased()
         return lower.contains("location") || lower.contains("xyz") || lower.contains("gps")
     }
@@ -32,7 +32,7 @@ enum Metadata {
     /// ids (`com.apple.quicktime.content.identifier` ties a clip to its Live Photo). The same
     /// policy as photos' EXIF (BodySerialNumber, CameraOwnerName, ImageUniqueID go; make, model
     /// and software stay).
-    static func isIdentifying(_ key: String) -> Bool {
+    package static func isIdentifying(_ key: String) -> Bool {
         let lower = key.lowercased()
         return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains { lower.contains($0) }
     }

@@ -3,9 +3,9 @@ import ConvertCore
 
 /// Copies stream-level side data (display matrix, Dolby Vision configuration, mastering display
 /// and content light level) from an input stream to an output stream.
-enum StreamSideData {
+package enum StreamSideData {
     /// The kinds of stream side data the pipeline carries over.
-    enum Kind: Sendable, CaseIterable {
+    package enum Kind: Sendable, CaseIterable {
         case displayMatrix, dolbyVisionConfiguration, masteringDisplay, contentLightLevel
 
         fileprivate var av: AVPacketSideDataType {
@@ -19,10 +19,10 @@ enum StreamSideData {
     }
 
     /// Everything a passthrough keeps.
-    static let allKept: [Kind] = [.displayMatrix, .dolbyVisionConfiguration, .masteringDisplay, .contentLightLevel]
+    package static let allKept: [Kind] = [.displayMatrix, .dolbyVisionConfiguration, .masteringDisplay, .contentLightLevel]
 
     /// HDR10 static metadata, kept by an HDR re-encode.
-    static let hdr: [Kind] = [.masteringDisplay, .contentLightLevel]
+    package static let hdr: [Kind] = [.masteringDisplay, .contentLightLevel]
 
     static func copy(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
                      kinds: [Kind]) {

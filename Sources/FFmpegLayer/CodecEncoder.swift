@@ -5,7 +5,7 @@ import Synchronization
 /// Owns an encoding `AVCodecContext`, freed with `avcodec_free_context`.
 ///
 /// Create it, ``configure(video:)`` or ``configure(audio:)`` it, then ``open(options:)``.
-final class CodecEncoder {
+package final class CodecEncoder {
     /// The output being written, for error messages.
     let path: String
     private let context: UnsafeMutablePointer<AVCodecContext>
@@ -17,7 +17,7 @@ final class CodecEncoder {
     private var draining = false
 
     /// What one ``receive(into:)`` produced.
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// A packet was written into the caller's packet.
         case packet
         /// The encoder needs another frame.
@@ -27,7 +27,7 @@ final class CodecEncoder {
     }
 
     /// Allocates the encoder named `name` (e.g. `libx264`).
-    init(name: String, path: String) throws(ConvertError) {
+    package init(name: String, path: String) throws(ConvertError) {
         self.path = path
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw ConvertError(code: .unsupportedEncoder,
@@ -92,7 +92,7 @@ final class CodecEncoder {
     }
 
     /// The encoder's sample rates; empty when it accepts any.
-    var sampleRates: [Int32] {
+    package var sampleRates: [Int32] {
         var rates: [Int32] = []
         guard var cursor = codec.pointee.supported_samplerates else { return rates }
         while cursor.pointee != 0 {
@@ -103,7 +103,7 @@ final class CodecEncoder {
     }
 
     /// The encoder's sample formats, in its order of preference.
-    var sampleFormats: [SampleFormat] {
+    package var sampleFormats: [SampleFormat] {
         var formats: [SampleFormat] = []
         guard var cursor = codec.pointee.sample_fmts else { return formats }
         while cursor.pointee != AV_SAMPLE_FMT_NONE {
@@ -114,7 +114,7 @@ final class CodecEncoder {
     }
 
     /// The picture a video encoder is opened for.
-    struct VideoSettings {
+    package struct VideoSettings {
         var width: Int32
         var height: Int32
         var pixelFormat: PixelFormat
@@ -126,20 +126,37 @@ final class CodecEncoder {
         var colour: Colour?
         /// Headers in extradata (``Muxer/needsGlobalHeader``).
         var globalHeader: Bool
+
+        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational, timeBase: Rational, frameRate: Rational, colour: Colour?, globalHeader: Bool) {
+            self.width = width
+            self.height = height
+            self.pixelFormat = pixelFormat
+            self.sampleAspect = sampleAspect
+            self.timeBase = timeBase
+            self.frameRate = frameRate
+            self.colour = colour
+            self.globalHeader = globalHeader
+        }
     }
 
     /// Primaries, transfer and matrix, by H.273 code (FFmpeg's enums use the same numbers).
-    struct Colour: Equatable {
+    package struct Colour: Equatable {
         var primaries: ColourPrimaries
         var transfer: TransferCharacteristics
         var matrix: MatrixCoefficients
 
+        package init(primaries: ColourPrimaries, transfer: TransferCharacteristics, matrix: MatrixCoefficients) {
+            self.primaries = primaries
+            self.transfer = transfer
+            self.matrix = matrix
+        }
+
         /// BT.709, what an SDR output says.
-        static let bt709 = Colour(primaries: ColourPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
+        package static let bt709 = Colour(primaries: ColourPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
     }
 
     /// Sets the picture fields before ``open(options:)``.
-    func configure(video settings: VideoSettings) {
+    package func configure(video settings: VideoSettings) {
         context.pointee.width = settings.width
         context.pointee.height = settings.height
         context.pointee.pix_fmt = settings.pixelFormat.avValue
@@ -156,17 +173,25 @@ final class CodecEncoder {
     }
 
     /// The sound an audio encoder is opened for.
-    struct AudioSettings {
+    package struct AudioSettings {
         var sampleRate: Int32
         var sampleFormat: SampleFormat
         /// Channels, in FFmpeg's default layout for that many.
         var channels: Int32
         var bitRate: Int64?
         var globalHeader: Bool
+
+        package init(sampleRate: Int32, sampleFormat: SampleFormat, channels: Int32, bitRate: Int64?, globalHeader: Bool) {
+            self.sampleRate = sampleRate
+            self.sampleFormat = sampleFormat
+            self.channels = channels
+            self.bitRate = bitRate
+            self.globalHeader = globalHeader
+        }
     }
 
     /// Sets the sound fields (and a time base of one sample) before ``open(options:)``.
-    func configure(audio settings: AudioSettings) {
+    package func configure(audio settings: AudioSettings) {
         context.pointee.sample_rate = settings.sampleRate
         context.pointee.sample_fmt = settings.sampleFormat.avValue
         av_channel_layout_default(&context.pointee.ch_layout, settings.channels)
@@ -177,7 +202,7 @@ final class CodecEncoder {
 
     /// The configured channel layout as FFmpeg names it (`stereo`, `5.1`), for the filter that
     /// feeds the encoder: both then agree on the layout, not only on the count.
-    var channelLayoutName: String {
+    package var channelLayoutName: String {
         var buffer = [CChar](repeating: 0, count: 64)
         _ = av_channel_layout_describe(&context.pointee.ch_layout, &buffer, buffer.count)
         return String(nulTerminated: buffer)
@@ -185,7 +210,7 @@ final class CodecEncoder {
 
     /// Sets a text subtitle encoder's time base and the ASS header its decoder made, before
     /// ``open(options:)``.
-    func configure(subtitleTimeBase timeBase: Rational, header: [UInt8]) throws(ConvertError) {
+    package func configure(subtitleTimeBase timeBase: Rational, header: [UInt8]) throws(ConvertError) {
         context.pointee.time_base = timeBase.av
         guard !header.isEmpty else { return }
         // The encoder frees it with the context; one more byte keeps it a C string.
@@ -199,7 +224,7 @@ final class CodecEncoder {
 
     /// Encodes one decoded subtitle; nil when the encoder cannot write it (a picture cue for a
     /// text format, say).
-    func encode(_ subtitle: DecodedSubtitle) -> [UInt8]? {
+    package func encode(_ subtitle: DecodedSubtitle) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let size = subtitle.withUnsafeSubtitle { cue in
             buffer.withUnsafeMutableBufferPointer { avcodec_encode_subtitle(context, $0.baseAddress, Int32($0.count), cue) }
@@ -208,14 +233,14 @@ final class CodecEncoder {
     }
 
     /// The time base of the encoder's frames and packets.
-    var timeBase: Rational { Rational(context.pointee.time_base) }
+    package var timeBase: Rational { Rational(context.pointee.time_base) }
     /// The frame rate it was configured with.
     var frameRate: Rational { Rational(context.pointee.framerate) }
-    var width: Int32 { context.pointee.width }
-    var height: Int32 { context.pointee.height }
-    var pixelFormat: PixelFormat { PixelFormat(rawValue: context.pointee.pix_fmt.rawValue) }
+    package var width: Int32 { context.pointee.width }
+    package var height: Int32 { context.pointee.height }
+    package var pixelFormat: PixelFormat { PixelFormat(rawValue: context.pointee.pix_fmt.rawValue) }
     /// Samples per frame an audio encoder takes once open (0: any).
-    var frameSize: Int32 { context.pointee.frame_size }
+    package var frameSize: Int32 { context.pointee.frame_size }
 
     /// Lends the `AVCodecContext` to `body` (the muxer copies its parameters), which must not keep it.
     func withUnsafeContext<Result>(_ body: (UnsafeMutablePointer<AVCodecContext>) -> Result) -> Result {
@@ -223,12 +248,12 @@ final class CodecEncoder {
     }
 
     /// Whether the encoder takes audio frames of any size (otherwise exactly `frame_size`).
-    var acceptsVariableFrameSize: Bool {
+    package var acceptsVariableFrameSize: Bool {
         codec.pointee.capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
     }
 
     /// Opens the encoder with private `options` (e.g. `crf`, `preset`).
-    func open(options: [(String, String)]) throws(ConvertError) {
+    package func open(options: [(String, String)]) throws(ConvertError) {
         var dictionary: OpaquePointer? = nil
         // A value may be a path (x264's `stats`): its bytes, as PathEncoding keeps them.
         for (key, value) in options { PathEncoding.withCString(value) { _ = av_dict_set(&dictionary, key, $0, 0) } }
@@ -239,7 +264,7 @@ final class CodecEncoder {
     }
 
     /// Sends one frame, or `nil` to start draining.
-    func send(_ frame: Frame?) throws(ConvertError) {
+    package func send(_ frame: Frame?) throws(ConvertError) {
         if frame == nil { draining = true }
         // SVT-AV1 1.4 never ends a stream it was given no frame of (see deinit): nothing to drain.
         if frame == nil && isIdleSVT { return }
@@ -251,7 +276,7 @@ final class CodecEncoder {
     }
 
     /// Receives the next encoded packet into `packet`.
-    func receive(into packet: Packet) throws(ConvertError) -> Step {
+    package func receive(into packet: Packet) throws(ConvertError) -> Step {
         if draining && isIdleSVT { return .endOfStream }
         let code = packet.withUnsafePointer { avcodec_receive_packet(context, $0) }
         if code == FFmpeg.again { return .needsInput }

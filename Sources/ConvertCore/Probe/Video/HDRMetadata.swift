@@ -1,4 +1,3 @@
-import ConvertCore
 /// A Dolby Vision decoder configuration record (ETSI / Dolby "Dolby Vision Streams within the ISO
 /// Base Media File Format": the payload of a `dvcC`, `dvvC` or `dvwC` box, FFmpeg's
 /// `AVDOVIDecoderConfigurationRecord`).
@@ -65,7 +64,7 @@ public struct DolbyVisionConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Layers present, e.g. `RPU+BL`.
-    var layerSummary: String {
+    package var layerSummary: String {
         [rpuPresent ? "RPU" : nil, enhancementLayerPresent ? "EL" : nil, baseLayerPresent ? "BL" : nil]
             .compactMap { $0 }.joined(separator: "+")
     }
@@ -205,7 +204,7 @@ public struct MasteringDisplay: Hashable, Sendable, Codable {
 
     /// Whether `other` describes the same display within rounding (FFmpeg keeps rationals, boxes
     /// keep integers in 0.00002 and 0.0001 cd/m² steps).
-    func approximatelyEqual(_ other: MasteringDisplay) -> Bool {
+    package func approximatelyEqual(_ other: MasteringDisplay) -> Bool {
         func close(_ a: Double?, _ b: Double?, _ tolerance: Double) -> Bool {
             switch (a, b) {
             case (nil, nil): true

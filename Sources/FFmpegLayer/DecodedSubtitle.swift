@@ -2,7 +2,7 @@ internal import CFFmpeg
 
 /// Owns one `AVSubtitle` a decoder filled (its rectangles and their text), freed with
 /// `avsubtitle_free` in `deinit`.
-final class DecodedSubtitle {
+package final class DecodedSubtitle {
     private var subtitle: AVSubtitle
 
     /// Takes over `subtitle`, which a decoder filled.

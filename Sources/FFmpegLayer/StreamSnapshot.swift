@@ -3,9 +3,9 @@ import ConvertCore
 
 /// A `Sendable` copy of what the pipeline needs to know about one demuxed stream, taken while the
 /// demuxer is open so nothing points into FFmpeg's memory afterwards.
-struct StreamSnapshot: Sendable, Equatable {
+package struct StreamSnapshot: Sendable, Equatable {
     /// The kind of a stream; an open set so an unknown FFmpeg media type never crashes.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case video, audio, subtitle, data, attachment
         case other(Int32)
 
@@ -22,74 +22,74 @@ struct StreamSnapshot: Sendable, Equatable {
     }
 
     /// Index in the input file.
-    var index: Int
+    package var index: Int
     /// The container's track ID (`tkhd` in MP4/MOV; FFmpeg's `AVStream.id`), 0 when none.
-    var trackID: Int
-    var kind: Kind
+    package var trackID: Int
+    package var kind: Kind
     /// The codec; ``CodecID/none`` for tracks FFmpeg cannot name (mebx, mett).
-    var codec: CodecID
+    package var codec: CodecID
     /// The container's four-character code (`hvc1`, `mebx`), empty when none.
-    var codecTag: String
+    package var codecTag: String
     /// Codec profile (FFmpeg's number), or a negative value when unknown.
-    var profile: Int32
+    package var profile: Int32
     /// FFmpeg's name for the profile (`Main 10`), when it has one.
-    var profileName: String?
+    package var profileName: String?
     /// The bit rate the stream's parameters declare, when they declare one.
-    var bitRate: Int?
-    var width: Int32
-    var height: Int32
+    package var bitRate: Int?
+    package var width: Int32
+    package var height: Int32
     /// The pixel format of a video stream, ``PixelFormat/none`` when unknown (and for other kinds).
-    var pixelFormat: PixelFormat
+    package var pixelFormat: PixelFormat
     /// The colour the stream's parameters give (FFmpeg's `color_primaries`, `color_trc`,
     /// `colorspace`, `color_range`); never an ICC profile, which only the container's boxes carry.
-    var colour: ColourDescription
+    package var colour: ColourDescription
     /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
     /// a portrait iPhone clip), 0 when none.
-    var rotation: Double
+    package var rotation: Double
     /// Whether the display matrix mirrors the picture (a negative determinant).
-    var mirrored = false
+    package var mirrored = false
     /// The frames per second the container states (the average rate, else the base rate).
-    var frameRate: Double?
+    package var frameRate: Double?
     /// The Dolby Vision configuration record FFmpeg read (`dvcC`/`dvvC`), when it read one.
-    var dolbyVision: DolbyVisionConfiguration?
+    package var dolbyVision: DolbyVisionConfiguration?
     /// Dolby Vision profile and base-layer compatibility: FFmpeg's record, or the probe's own box
     /// reader's where FFmpeg has none (``MediaSnapshot``).
-    var doviProfile: Int32?
-    var doviCompatibility: Int32?
-    var sampleRate: Int32
-    var channels: Int32
+    package var doviProfile: Int32?
+    package var doviCompatibility: Int32?
+    package var sampleRate: Int32
+    package var channels: Int32
     /// FFmpeg's description of the channel layout (`stereo`, `5.1(side)`), when it has channels.
-    var channelLayout: String?
+    package var channelLayout: String?
     /// The audio sample format, ``SampleFormat/none`` for other kinds.
-    var sampleFormat = SampleFormat.none
+    package var sampleFormat = SampleFormat.none
     /// Seconds per tick of the stream's timestamps.
     var timeBase: Double
     /// Stream duration in seconds, when known.
-    var duration: Double?
+    package var duration: Double?
     /// Whether this FFmpeg build has a decoder for the stream.
-    var decodable: Bool
+    package var decodable: Bool
     /// Whether the stream is cover art (an attached picture), never the movie.
-    var isAttachedPicture = false
+    package var isAttachedPicture = false
     /// Whether this is a QuickTime chapter track, which FFmpeg reads as the container's
     /// chapters (and then discards): kept as chapters, not as a track.
-    var isChapterTrack = false
+    package var isChapterTrack = false
     /// Packets the container's edit list hides (decoded for reference, never shown or heard):
     /// the frames before a trimmed clip's start, an AAC encoder's priming. Only MP4/MOV can say
     /// so in a copy; any other container would show them.
-    var hiddenPackets = 0
+    package var hiddenPackets = 0
     /// A spatial (3D, MV-HEVC) video: FFmpeg 5.1 decodes and copies only its first (left) view.
-    var isStereo = false
+    package var isStereo = false
     /// The stream's `language` tag (ISO 639-2), when it has one other than `und`.
-    var language: String?
+    package var language: String?
 
     /// The transfer function the stream's parameters give (an H.273 code).
-    var transfer: TransferCharacteristics { colour.transfer }
+    package var transfer: TransferCharacteristics { colour.transfer }
 
     /// Whether this is AAC audio.
-    var isAAC: Bool { kind == .audio && codec == .aac }
+    package var isAAC: Bool { kind == .audio && codec == .aac }
 
     /// FFmpeg's short codec name (`h264`, `aac`), or `none` for tracks it cannot name.
-    var codecName: String { codec.name }
+    package var codecName: String { codec.name }
 
     /// Takes the snapshot of `stream`; nil for a stream without codec parameters (which FFmpeg
     /// never makes, but a nil is not worth a crash).
@@ -215,7 +215,7 @@ struct StreamSnapshot: Sendable, Equatable {
     }
 
     /// Whether the display matrix turns the picture sideways (±90°), so width and height swap.
-    var isSideways: Bool {
+    package var isSideways: Bool {
         let quarter = (abs(rotation).truncatingRemainder(dividingBy: 180))
         return abs(quarter - 90) < 1
     }

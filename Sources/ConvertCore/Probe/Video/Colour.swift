@@ -1,4 +1,3 @@
-import ConvertCore
 /// Colour primaries, by their ITU-T H.273 code (the numbering MP4 `colr` boxes, HEVC/AV1 VUI and
 /// FFmpeg share). An open set: any code is representable, unknown ones print as `code-N`.
 ///
