@@ -74,13 +74,30 @@ def fresh_state():
         STATE_TEMPLATE = None
     if STATE_TEMPLATE is None:
         STATE_TEMPLATE = os.path.join(STATE_ROOT, "template")
-        subprocess.run([BIN, "allowance"], check=True, stdout=subprocess.DEVNULL,
+        # One real conversion installs the state (`allowance` only reads it and creates nothing):
+        # a tiny PNG to JPEG, so every copy starts with one of its three free conversions used.
+        seed = os.path.join(STATE_ROOT, "seed")
+        os.makedirs(seed, exist_ok=True)
+        png = os.path.join(seed, "seed.png")
+        with open(png, "wb") as f:
+            f.write(tiny_png())
+        subprocess.run([BIN, "convert", png, "--to", "jpg", "-o", seed, "--quiet"], check=True, stdout=subprocess.DEVNULL,
                        env=dict(os.environ, XDG_STATE_HOME=STATE_TEMPLATE))
     state = tempfile.mkdtemp(dir=STATE_ROOT)
     shutil.copytree(STATE_TEMPLATE, state, dirs_exist_ok=True)
     env = dict(os.environ)
     env["XDG_STATE_HOME"] = state
     return env
+
+
+def tiny_png():
+    """A 2x2 grey PNG, written with zlib: no imaging library needed."""
+    import struct, zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\x80\x80\x80" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def cleanup_state():

@@ -154,14 +154,13 @@ struct JobConsumerTests {
         let iterated = VideoConverter.compress(request)
         let iterating = Task { () -> [JobEvent] in
             var events: [JobEvent] = []
-            for await event in iterated.events {
-                events.append(event)
-                if case .progress(let progress) = event, progress.stage == .pass(1, of: 2), progress.fraction > 0.02 {
-                    withUnsafeCurrentTask { $0?.cancel() }
-                }
-            }
+            for await event in iterated.events { events.append(event) }
             return events
         }
+        // Cancelled once the encode's files exist, not when the consumer sees an event: on a loaded
+        // machine the consumer's task may run seconds behind the job, which had finished by then.
+        try await Self.waitForWorkingFiles(in: folder)
+        iterating.cancel()
         let events = await iterating.value
         #expect(events.last == .failed(.cancelled(path: request.input)))
         #expect(events.filter(\.isTerminal).count == 1)
@@ -170,16 +169,26 @@ struct JobConsumerTests {
         let awaited = VideoConverter.compress(request)
         let awaiting = Task { () -> ConvertError? in
             do throws(ConvertError) {
-                _ = try await awaited.result { progress in
-                    if progress.stage == .pass(1, of: 2) && progress.fraction > 0.02 { withUnsafeCurrentTask { $0?.cancel() } }
-                }
+                _ = try await awaited.result()
                 return nil
             } catch {
                 return error
             }
         }
+        try await Self.waitForWorkingFiles(in: folder)
+        awaiting.cancel()
         #expect(await awaiting.value == .cancelled(path: request.input))
         #expect(fileNames(in: folder) == [])
+    }
+
+    /// Waits (polling every 10 ms, at most 120 s) until a compress is at work in `folder`: its
+    /// staged `.partial` output or x264's statistics are there.
+    static func waitForWorkingFiles(in folder: URL) async throws {
+        for _ in 0..<12_000 {
+            if fileNames(in: folder).contains(where: { $0.hasSuffix(".partial") || $0.contains(".stats") }) { return }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        Issue.record("the compress never started writing")
     }
 
     static func collect(_ job: ConversionJob) async -> [JobEvent] {

@@ -131,7 +131,8 @@ struct AllowancePoolChild {
         let store = AllowanceStore(
             directory: folder.appendingPathComponent("state").path, clock: { StressSimulationTests.fixedNow },
             dailyLimit: Self.waiters)
-        _ = try store.status()
+        // A reservation released installs the state (its lock file); a status read creates nothing.
+        try store.reserve().release()
         // Another process's long update, as far as this one can tell: the lock is held until a
         // trivial task has run, or for 30 s, which is the failure.
         let lock = open(store.directory + "/lock", O_RDWR | O_CLOEXEC)
