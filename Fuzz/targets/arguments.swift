@@ -3,18 +3,18 @@
 // read. Built by Fuzz/run with Sources/OffconvertCLI/Parsing/*.swift and the terminal-safe string
 // filter compiled in.
 
+let quality = Option<Int>.integer("quality", short: "q", in: 1...100, help: "Quality.", default: "85")
+let format = Option<String>.choice("to", short: "t", names: [("jpg", "jpg"), ("png", "png"), ("webp", "webp")], help: "Format.")
+let target = Option<Int64>.byteCount("target", help: "Size.")
+let maxPixels = Option<Int>.integer("max-pixels", in: 1...Int(Int32.max), help: "Limit.")
+let outputDirectory = Option<String>.text("output-dir", short: "o", value: "dir", help: "Folder.")
+let json = Flag("json", help: "JSON.")
+let overwrite = Flag("overwrite", short: "f", help: "Overwrite.")
+
 let spec = CommandSpec(
     name: "fuzz", abstract: "Fuzzing spec.",
     arguments: [ArgumentSpec(name: "FILES", help: "Inputs.", repeating: true, required: false)],
-    options: [
-        .option("quality", short: "q", value: "n", help: "Quality.", default: "85"),
-        .option("to", short: "t", value: "format", help: "Format."),
-        .option("target", value: "size", help: "Size."),
-        .option("max-pixels", value: "n", help: "Limit."),
-        .option("output-dir", short: "o", value: "dir", help: "Folder."),
-        .flag("json", help: "JSON."),
-        .flag("overwrite", short: "f", help: "Overwrite."),
-    ])
+    options: [quality.spec, format.spec, target.spec, maxPixels.spec, outputDirectory.spec, json.spec, overwrite.spec])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -24,12 +24,13 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = Suggestion.closest(to: arguments.first ?? "", in: ["quality", "to", "target", "max-pixels", "output-dir", "json"])
     _ = (arguments.first ?? "").terminalSafe
     guard let parsed = try? ArgumentParser.parse(arguments, for: spec) else { return 0 }
-    _ = try? parsed.integer("quality", in: 1...100, default: 85)
-    _ = try? parsed.integer("max-pixels", in: 1...Int(Int32.max), default: 1)
-    _ = try? parsed.byteCount("target")
-    _ = try? parsed.choice("to", ["jpg", "png", "webp"], default: "jpg")
-    _ = parsed.flag("json")
-    _ = parsed.value("output-dir")
+    _ = try? parsed.value(quality, default: 85)
+    _ = try? parsed.value(maxPixels, default: 1)
+    _ = try? parsed.value(target)
+    _ = try? parsed.value(format, default: "jpg")
+    _ = parsed.has(json)
+    _ = parsed.has(overwrite)
+    _ = try? parsed.value(outputDirectory)
     _ = parsed.positionals.count
     return 0
 }

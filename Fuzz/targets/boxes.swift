@@ -1,5 +1,5 @@
 // libFuzzer target: the ISO-BMFF box reader and the movie box scanner over arbitrary bytes.
-// Built by Fuzz/run with Sources/ConvertCore/Probe/ISO/*.swift, ConvertMedia's MovieBoxScanner and the value types
+// Built by Fuzz/run with Sources/ConvertCore/Read/ISO/*.swift, ConvertMedia's MovieBoxScanner and the value types
 // they return; nothing else of ConvertCore is linked in.
 
 @_cdecl("LLVMFuzzerTestOneInput")

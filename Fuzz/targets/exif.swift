@@ -1,5 +1,5 @@
 // libFuzzer target: the EXIF reader/editor, the XMP and IPTC editors, the metadata policy and the JPEG
-// marker walker over arbitrary bytes. Built by Fuzz/run with Sources/ConvertCore/Image/Metadata/
+// marker walker over arbitrary bytes. Built by Fuzz/run with Sources/ConvertCore/Read/Metadata/
 // and Image/JPEG/JPEGMarkers.swift compiled in.
 
 @_cdecl("LLVMFuzzerTestOneInput")
