@@ -21,7 +21,7 @@ public struct PhotoRequest: Sendable {
     public var outputDirectory: String?
     /// An explicit output file; with several images it gets `-1`, `-2`, ... before the extension.
     public var outputPath: String?
-    /// ``outputPath`` is a name chosen for the user (by ``OutputNamer`` in a batch), not one
+    /// ``outputPath`` is a name chosen for the user (by the caller's batch naming), not one
     /// the user typed: if another process takes it before the output is committed, the output
     /// is numbered around it (`photo (2).jpg`) instead of failing with `output.exists`.
     public var outputMayBeRenumbered = false

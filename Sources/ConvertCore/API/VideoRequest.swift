@@ -42,7 +42,7 @@ public struct OutputLocation: Sendable, Equatable {
     public var directory: String?
     /// Replace an existing file of the same name (never the input itself).
     public var overwrite: Bool
-    /// ``path`` is a name chosen for the user (by ``OutputNamer`` in a batch), not one the user
+    /// ``path`` is a name chosen for the user (by the caller's batch naming), not one the user
     /// typed: if another process takes it before the output is committed, the output is
     /// numbered around it (`clip (2).mp4`) instead of failing with `output.exists`.
     public var mayRenumber = false

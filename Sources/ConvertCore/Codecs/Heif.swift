@@ -9,7 +9,7 @@ enum Heif {
     static let profilePROF = FourCC("prof").rawValue
 
     /// Throws when `error` is not `heif_error_Ok`. Decoder and format errors are `.input`
-    /// problems of the file; missing codecs are `.unsupported`; the rest are `.internal`.
+    /// problems of the file (a cut one `input.truncated`); missing codecs are `.unsupported`; the rest are `.internal`.
     static func check(_ error: heif_error, _ action: String, path: String) throws(ConvertError) {
         guard error.code != heif_error_Ok else { return }
         let detail = error.message.map { String(cString: $0) } ?? "unknown libheif error"
@@ -18,6 +18,15 @@ enum Heif {
             throw ConvertError(
                 code: .inputUnsupportedFeature,
                 message: "\(path) uses a HEIF feature offconvert cannot \(action).", path: path, underlying: detail)
+        }
+        // libheif reads a cut `meta` as missing ("No 'meta' box") or as "End of data": the file's
+        // last box running past its end says it was cut short.
+        if code == heif_error_Invalid_input
+            && (error.subcode == heif_suberror_End_of_data || MovieEnding.isCutShort(path: path)) {
+            throw ConvertError(
+                code: .inputTruncated,
+                message: "\(path) is cut short (its HEIF boxes run past the end of the file); could not \(action) it.",
+                path: path, underlying: detail)
         }
         if code == heif_error_Invalid_input || code == heif_error_Decoder_plugin_error {
             throw ConvertError(

@@ -113,7 +113,7 @@ struct BMPTIFFDecoderTests {
             _ = try BMPDecoder.decode(header, maxPixels: PixelLimit.defaultMaxPixels, path: "x.bmp", tolerateCut: true)
             Issue.record("decoded")
         } catch {
-            #expect(error.category == .input, "\(error.message)")
+            #expect(error.code == .inputTruncated, "\(error.key): \(error.message)")
         }
     }
 

@@ -91,7 +91,7 @@ struct ImageProbeTests {
             _ = try ImageProbe.probeBlocking(path: cut.path)
             Issue.record("a 200-byte HEIC probed")
         } catch {
-            #expect(error.category == .input)
+            #expect(error.code == .inputTruncated, "\(error.key): \(error.message)")
         }
         expectConvertError(.inputMissing) { try ImageProbe.probeBlocking(path: directory.appendingPathComponent("missing.jpg").path) }
         expectConvertError(.unsupportedNotAPhoto) { try ImageProbe.probeBlocking(path: Fixtures.path("video/sample.mp4")) }

@@ -89,7 +89,7 @@ struct PDFAlbumTests {
             ).result()
             Issue.record("an album with a video in it was written")
         } catch {
-            #expect(error.category == .unsupported)
+            #expect(error.code == .unsupportedNotAPhoto, "\(error.key): \(error.message)")
         }
         #expect(PhotoRun.files(directory).isEmpty)
     }

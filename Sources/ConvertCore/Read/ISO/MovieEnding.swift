@@ -22,6 +22,13 @@ package struct MovieEnding: Equatable {
         isCutShort = top.last?.isTruncated == true
     }
 
+    /// Whether the last top-level box of the ISO-BMFF file at `path` (MP4, MOV, HEIF, AVIF) runs
+    /// past the end of the file: a copy cut short, whatever else is wrong with it.
+    package static func isCutShort(path: String) -> Bool {
+        guard let source = try? FileByteSource(path: path) else { return false }
+        return (try? BoxReader(source: source).children(of: nil, depth: 0))?.last?.isTruncated == true
+    }
+
     /// Whether `path` starts as an MP4/MOV (an `ftyp` box) but holds no whole `moov`: a recording
     /// or download cut before its index, which FFmpeg refuses as invalid data.
     package static func lacksMovie(path: String) -> Bool {
