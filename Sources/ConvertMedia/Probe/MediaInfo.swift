@@ -364,7 +364,7 @@ public struct TrackInfo: Sendable, Codable, Hashable {
 ///   "frameRate": 29.97,                    // average frames per second; optional
 ///   "pixelFormat": "yuv420p10le",          // FFmpeg's name; optional (absent when undecodable)
 ///   "bitDepth": 10,                        // bits per sample; optional
-///   "colour": ColourDescription,
+///   "colour": ColorDescription,
 ///   "dynamicRange": DynamicRange,
 ///   "masteringDisplay": MasteringDisplay,  // optional
 ///   "contentLight": ContentLightLevel,     // optional
@@ -388,7 +388,7 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     /// Bits per sample of the pixel format, when known.
     public var bitDepth: Int?
     /// The colour description.
-    public var colour: ColourDescription
+    public var color: ColorDescription
     /// The dynamic-range class; see ``DynamicRange``.
     public var dynamicRange: DynamicRange
     /// Mastering display colour volume, when the file gives one.
@@ -401,7 +401,7 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     /// Creates a video description.
     public init(
         width: Int, height: Int, rotation: Int = 0, mirrored: Bool = false, frameRate: Double? = nil,
-        pixelFormat: String? = nil, bitDepth: Int? = nil, colour: ColourDescription = ColourDescription(),
+        pixelFormat: String? = nil, bitDepth: Int? = nil, color: ColorDescription = ColorDescription(),
         dynamicRange: DynamicRange = .sdr, masteringDisplay: MasteringDisplay? = nil,
         contentLight: ContentLightLevel? = nil
     ) {
@@ -412,7 +412,7 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
         self.frameRate = frameRate
         self.pixelFormat = pixelFormat
         self.bitDepth = bitDepth
-        self.colour = colour
+        self.color = color
         self.dynamicRange = dynamicRange
         self.masteringDisplay = masteringDisplay
         self.contentLight = contentLight
@@ -424,8 +424,10 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case width, height, rotation, mirrored, frameRate, pixelFormat, bitDepth, colour, dynamicRange
+        case width, height, rotation, mirrored, frameRate, pixelFormat, bitDepth, dynamicRange
         case masteringDisplay, contentLight, stereoscopic
+        /// The JSON key stays `colour`, as `info --json` has always written it: scripts read it.
+        case color = "colour"
     }
 }
 

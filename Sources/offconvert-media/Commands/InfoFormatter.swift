@@ -66,16 +66,16 @@ enum InfoFormatter {
         if let mirror = image.containerMirror { orientation.append("mirrored \(mirror) by the container (imir)") }
         if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
         if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
-        var colour: [String] = image.color.model.map { [$0] } ?? []
+        var color: [String] = image.color.model.map { [$0] } ?? []
         if let description = image.color.iccDescription {
-            colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
+            color.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
         } else if let bytes = image.color.iccBytes {
-            colour.append("ICC profile (\(bytes) bytes)")
+            color.append("ICC profile (\(bytes) bytes)")
         }
         if let nclx = image.color.nclx {
-            colour.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+            color.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
         }
-        lines.append("  colour: " + (colour.isEmpty ? "unspecified (sRGB assumed)" : colour.joined(separator: ", ")))
+        lines.append("  colour: " + (color.isEmpty ? "unspecified (sRGB assumed)" : color.joined(separator: ", ")))
         var metadata: [String] = []
         if image.hasEXIF {
             let camera = [image.make, image.model].compactMap { $0 }.joined(separator: " ")
@@ -148,7 +148,7 @@ enum InfoFormatter {
             if let pixelFormat = video.pixelFormat {
                 parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
             }
-            detail.append(colour(video.colour))
+            detail.append(color(video.color))
             detail.append(video.dynamicRange.summary)
             if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
             if let display = video.masteringDisplay { detail.append(mastering(display)) }
@@ -167,11 +167,11 @@ enum InfoFormatter {
             + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
     }
 
-    private static func colour(_ colour: ColourDescription) -> String {
-        if colour.isUnspecified { return "colour unspecified" }
-        var text = "colour \(colour.primaries.displayName), \(colour.transfer.displayName), "
-            + "\(colour.matrix.displayName), \(colour.range) range"
-        if let icc = colour.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
+    private static func color(_ color: ColorDescription) -> String {
+        if color.isUnspecified { return "colour unspecified" }
+        var text = "colour \(color.primaries.displayName), \(color.transfer.displayName), "
+            + "\(color.matrix.displayName), \(color.range) range"
+        if let icc = color.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
         return text
     }
 

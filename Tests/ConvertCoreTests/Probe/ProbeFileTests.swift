@@ -38,7 +38,7 @@ struct ProbeFileTests {
         #expect(container.location == "+51.5334-000.1255+026.756/")
         let video = try #require(container.tracks.first?.video)
         #expect(video.rotation == 90)
-        #expect(video.colour == ColourDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .limited))
+        #expect(video.color == ColorDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .limited))
         #expect(video.bitDepth == 10)
     }
 

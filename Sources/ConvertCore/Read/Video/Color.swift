@@ -2,26 +2,26 @@
 /// FFmpeg share). An open set: any code is representable, unknown ones print as `code-N`.
 ///
 /// JSON: the short ``name`` as a string, e.g. `"bt2020"`.
-public struct ColourPrimaries: H273CodePoint {
-    /// The H.273 `ColourPrimaries` value.
+public struct ColorPrimaries: H273CodePoint {
+    /// The H.273 `ColorPrimaries` value.
     public let code: Int
     /// Creates primaries from an H.273 code.
     public init(code: Int) { self.code = code }
 
     /// ITU-R BT.709 / sRGB.
-    public static let bt709 = ColourPrimaries(code: 1)
+    public static let bt709 = ColorPrimaries(code: 1)
     /// Not specified by the file.
-    public static let unspecified = ColourPrimaries(code: 2)
+    public static let unspecified = ColorPrimaries(code: 2)
     /// ITU-R BT.601 625-line (PAL).
-    public static let bt470bg = ColourPrimaries(code: 5)
+    public static let bt470bg = ColorPrimaries(code: 5)
     /// ITU-R BT.601 525-line (NTSC, SMPTE 170M).
-    public static let smpte170m = ColourPrimaries(code: 6)
+    public static let smpte170m = ColorPrimaries(code: 6)
     /// ITU-R BT.2020 / BT.2100 wide gamut.
-    public static let bt2020 = ColourPrimaries(code: 9)
+    public static let bt2020 = ColorPrimaries(code: 9)
     /// SMPTE RP 431-2 (DCI-P3).
-    public static let dciP3 = ColourPrimaries(code: 11)
+    public static let dciP3 = ColorPrimaries(code: 11)
     /// SMPTE EG 432-1 (Display P3, D65).
-    public static let displayP3 = ColourPrimaries(code: 12)
+    public static let displayP3 = ColorPrimaries(code: 12)
 
     /// Short (JSON) and readable names of the known codes.
     public static let names: [Int: (String, String)] = [
@@ -112,7 +112,7 @@ public struct MatrixCoefficients: H273CodePoint {
 /// Whether sample values use the full code range or the limited ("TV", 16–235 for 8-bit) range.
 ///
 /// JSON: `"limited"`, `"full"` or `"unspecified"`.
-public enum ColourRange: String, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum ColorRange: String, Hashable, Sendable, Codable, CustomStringConvertible {
     /// Not specified by the file (players assume limited for video).
     case unspecified
     /// Limited ("TV", "MPEG") range.
@@ -127,25 +127,25 @@ public enum ColourRange: String, Hashable, Sendable, Codable, CustomStringConver
 
 /// The colour description of a video track: what its pixel values mean.
 ///
-/// JSON object: `primaries`, `transfer`, `matrix` (H.273 short names, see ``ColourPrimaries``),
+/// JSON object: `primaries`, `transfer`, `matrix` (H.273 short names, see ``ColorPrimaries``),
 /// `range` (`limited`/`full`/`unspecified`), `iccProfileBytes` (size of an ICC profile given
 /// instead of, or besides, the codes; absent when none).
-public struct ColourDescription: Hashable, Sendable, Codable {
+public struct ColorDescription: Hashable, Sendable, Codable {
     /// Colour primaries.
-    public var primaries: ColourPrimaries
+    public var primaries: ColorPrimaries
     /// Transfer characteristics.
     public var transfer: TransferCharacteristics
     /// Matrix coefficients.
     public var matrix: MatrixCoefficients
     /// Sample range.
-    public var range: ColourRange
+    public var range: ColorRange
     /// Size in bytes of an ICC profile in the container's `colr` box (`prof`/`rICC`), if any.
     public var iccProfileBytes: Int?
 
     /// Creates a colour description.
     public init(
-        primaries: ColourPrimaries = .unspecified, transfer: TransferCharacteristics = .unspecified,
-        matrix: MatrixCoefficients = .unspecified, range: ColourRange = .unspecified, iccProfileBytes: Int? = nil
+        primaries: ColorPrimaries = .unspecified, transfer: TransferCharacteristics = .unspecified,
+        matrix: MatrixCoefficients = .unspecified, range: ColorRange = .unspecified, iccProfileBytes: Int? = nil
     ) {
         self.primaries = primaries
         self.transfer = transfer
