@@ -73,7 +73,7 @@ enum InfoFormatter {
             color.append("ICC profile (\(bytes) bytes)")
         }
         if let nclx = image.color.nclx {
-            color.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+            color.append("nclx \(nclx.primaries.code)/\(nclx.transfer.code)/\(nclx.matrix.code) \(nclx.fullRange ? "full" : "limited") range")
         }
         lines.append("  colour: " + (color.isEmpty ? "unspecified (sRGB assumed)" : color.joined(separator: ", ")))
         var metadata: [String] = []
