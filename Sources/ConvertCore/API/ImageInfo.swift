@@ -42,8 +42,10 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     /// Whether the HEIF container rotates the coded image by 90° or 270° (irot); libheif and
     /// offconvert apply it, and EXIF Orientation is then informational only.
     public var containerRotates: Bool?
-    /// The rotation a HEIF container's `irot` applies to the primary image, in degrees
-    /// anticlockwise (90, 180, 270); nil when it has none. ``width`` and ``height`` are after it.
+    /// How far a HEIF container's `irot` turns the stored primary image to show it upright, in
+    /// degrees clockwise (90, 180, 270); nil when it has none. ``width`` and ``height`` are after
+    /// it, as displayed. The same convention as a video track's `rotation` (ConvertMedia's
+    /// `VideoTrackInfo`); `irot` itself counts anticlockwise quarter turns (an `irot` of 1 is 270).
     public var containerRotation: Int?
     /// Whether a HEIF container's `imir` mirrors the primary image: "top-to-bottom" or
     /// "left-to-right"; nil when it has none.

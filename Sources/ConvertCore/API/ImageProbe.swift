@@ -222,7 +222,7 @@ public enum ImageProbe {
         }
         for transform in file.transforms(primary) {
             switch transform {
-            case .rotate(let turns) where turns % 4 != 0: info.containerRotation = turns % 4 * 90
+            case .rotate(let turns) where turns % 4 != 0: info.containerRotation = clockwiseDegrees(anticlockwiseTurns: turns)
             case .mirror(let topToBottom): info.containerMirror = topToBottom ? "top-to-bottom" : "left-to-right"
             default: break
             }
@@ -269,13 +269,18 @@ public enum ImageProbe {
 
     /// The primary item's `irot` and `imir`, read from the item model (libheif applies them and
     /// says nothing); none when the item table could not be read.
+    /// `irot`'s anticlockwise quarter turns as the public convention: degrees clockwise.
+    private static func clockwiseDegrees(anticlockwiseTurns turns: Int) -> Int {
+        (4 - (turns % 4 + 4) % 4) % 4 * 90
+    }
+
     private static func containerTransforms(_ meta: HeifMeta?) -> (rotation: Int?, mirror: String?) {
         guard let meta, let primary = meta.primaryID else { return (nil, nil) }
         var rotation: Int?
         var mirror: String?
         for association in meta.properties[primary] ?? [] {
             switch association.property {
-            case .irot(let turns) where turns % 4 != 0: rotation = turns % 4 * 90
+            case .irot(let turns) where turns % 4 != 0: rotation = clockwiseDegrees(anticlockwiseTurns: turns)
             case .imir(let topToBottom): mirror = topToBottom ? "top-to-bottom" : "left-to-right"
             default: break
             }

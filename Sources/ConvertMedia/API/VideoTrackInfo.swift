@@ -5,8 +5,8 @@ import ConvertCore
 /// JSON object:
 /// ```
 /// {
-///   "width": 1280, "height": 720,          // coded picture size
-///   "rotation": 90,                        // clockwise degrees to turn for display: 0 90 180 270
+///   "width": 720, "height": 1280,          // picture size as displayed (after rotation)
+///   "rotation": 90,                        // clockwise degrees to turn the stored picture upright: 0 90 180 270
 ///   "mirrored": false,                     // the display matrix also flips the picture
 ///   "frameRate": 29.97,                    // average frames per second; optional
 ///   "pixelFormat": "yuv420p10le",          // FFmpeg's name; optional (absent when undecodable)
@@ -19,12 +19,14 @@ import ConvertCore
 /// }
 /// ```
 public struct VideoTrackInfo: Sendable, Codable, Hashable {
-    /// Coded width in pixels.
+    /// Width in pixels as displayed, after ``rotation`` (the coded height when it turns the
+    /// picture a quarter).
     public var width: Int
-    /// Coded height in pixels.
+    /// Height in pixels as displayed, after ``rotation``.
     public var height: Int
-    /// Clockwise rotation in degrees (0, 90, 180 or 270) a player applies for display, from the
-    /// display matrix.
+    /// How far the stored picture is turned to show it upright, in degrees clockwise (0, 90, 180
+    /// or 270), from the display matrix; ``width`` and ``height`` are after it. The same
+    /// convention as ``ImageInfo/containerRotation`` for photos.
     public var rotation: Int
     /// Whether the display matrix also mirrors the picture.
     public var mirrored: Bool
@@ -63,11 +65,6 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
         self.dynamicRange = dynamicRange
         self.masteringDisplay = masteringDisplay
         self.contentLight = contentLight
-    }
-
-    /// Width and height as displayed, after ``rotation``.
-    public var displaySize: (width: Int, height: Int) {
-        rotation % 180 == 0 ? (width, height) : (height, width)
     }
 
     enum CodingKeys: String, CodingKey {

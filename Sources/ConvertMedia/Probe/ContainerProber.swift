@@ -72,6 +72,8 @@ struct ContainerProber {
             let clockwise = Int((-snapshot.rotation / 90).rounded()) * 90
             video.rotation = ((clockwise % 360) + 360) % 360
             video.mirrored = snapshot.mirrored
+            // The public sizes are as displayed.
+            if video.rotation % 180 == 90 { (video.width, video.height) = (video.height, video.width) }
         }
         video.frameRate = snapshot.frameRate
         video.pixelFormat = snapshot.pixelFormat.name

@@ -59,7 +59,7 @@ enum InfoFormatter {
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []
         if let degrees = image.containerRotation {
-            orientation.append("rotated \(degrees)° anticlockwise by the container (irot); size shown upright")
+            orientation.append("turned \(degrees)° clockwise by the container (irot); size shown upright")
         } else if image.containerRotates == true {
             orientation.append("rotated by the container (irot)")
         }
@@ -141,7 +141,7 @@ enum InfoFormatter {
         }
         if let video = track.video {
             var size = "\(video.width)x\(video.height)"
-            if video.rotation != 0 { size += " rotated \(video.rotation)°" }
+            if video.rotation != 0 { size += " upright, turned \(video.rotation)° clockwise" }
             if video.mirrored { size += " mirrored" }
             parts.append(size)
             if let frameRate = video.frameRate { parts.append("\(UnitText.decimal(frameRate)) fps") }
