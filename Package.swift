@@ -7,9 +7,14 @@ let ffmpegDebs = ["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libsw
 let package = Package(
     name: "offconvert",
     products: [
-        // The engine: ConvertCore (photos, allowance, batches, outputs; no FFmpeg) and
-        // ConvertMedia (video and audio through FFmpeg; re-exports ConvertCore).
-        .library(name: "ConvertCore", targets: ["ConvertCore", "ConvertMedia"]),
+        // The photo engine: photos, allowance, batches, outputs. Links no FFmpeg: its resampler
+        // opens libswscale (with libavutil) on first use through CSwscale, and libavformat or
+        // libavcodec are never loaded. Examples/ proves it (Scripts/test reads the NEEDED entries
+        // of PhotoOnlyExample).
+        .library(name: "ConvertCore", targets: ["ConvertCore"]),
+        // The whole engine: video and audio through FFmpeg, plus ConvertCore, which it re-exports
+        // (`import ConvertMedia` alone sees both).
+        .library(name: "ConvertMedia", targets: ["ConvertMedia"]),
         // `offconvert` (a few lines of C) becomes `offconvert-photo` or `offconvert-media` for
         // each command (exec, same process), so a photo never pays for loading FFmpeg and a video
         // command does not start two Swift programs.

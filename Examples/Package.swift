@@ -14,8 +14,16 @@ let package = Package(
     targets: [
         // The README's "Using ConvertCore from Swift" example, word for word (ReadmeExampleTests
         // compares the two).
+        // It imports ConvertMedia (a photo and a video), so it takes the ConvertMedia product.
         .executableTarget(
             name: "ReadmeExample",
+            dependencies: [.product(name: "ConvertMedia", package: "offconvert")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // A photo conversion through the ConvertCore product alone: `Scripts/test` checks that
+        // its binary links no libavformat or libavcodec, which proves the product split.
+        .executableTarget(
+            name: "PhotoOnlyExample",
             dependencies: [.product(name: "ConvertCore", package: "offconvert")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -5,7 +5,7 @@
 // the product uses (table; table-scalar: through its scalar kernel), or FFmpeg's zscale+tonemap
 // float chain (zscale). Encodes nothing; with RAW-OUTPUT, writes the tone-mapped frames there as
 // raw yuv420p. Prints the frame count.
-@_spi(Benchmarks) import ConvertMedia
+import ConvertMedia
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -70,7 +70,7 @@ package final class CodecDecoder {
         package var height: Int32
         package var pixelFormat: PixelFormat
         package var sampleAspect: Rational
-        package var primaries: ColourPrimaries
+        package var primaries: ColorPrimaries
         package var transfer: TransferCharacteristics
         package var matrix: MatrixCoefficients
     }
@@ -80,7 +80,7 @@ package final class CodecDecoder {
         return VideoParameters(
             width: source.width, height: source.height, pixelFormat: PixelFormat(rawValue: source.pix_fmt.rawValue),
             sampleAspect: Rational(source.sample_aspect_ratio),
-            primaries: ColourPrimaries(code: Int(source.color_primaries.rawValue)),
+            primaries: ColorPrimaries(code: Int(source.color_primaries.rawValue)),
             transfer: TransferCharacteristics(code: Int(source.color_trc.rawValue)),
             matrix: MatrixCoefficients(code: Int(source.colorspace.rawValue)))
     }

@@ -123,36 +123,36 @@ package final class CodecEncoder {
         var frameRate: Rational
         /// The colour description written into the stream; nil leaves the encoder's defaults
         /// (GIF has none). The range is always limited (video levels).
-        var colour: Colour?
+        var color: Color?
         /// Headers in extradata (``Muxer/needsGlobalHeader``).
         var globalHeader: Bool
 
-        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational, timeBase: Rational, frameRate: Rational, colour: Colour?, globalHeader: Bool) {
+        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational, timeBase: Rational, frameRate: Rational, color: Color?, globalHeader: Bool) {
             self.width = width
             self.height = height
             self.pixelFormat = pixelFormat
             self.sampleAspect = sampleAspect
             self.timeBase = timeBase
             self.frameRate = frameRate
-            self.colour = colour
+            self.color = color
             self.globalHeader = globalHeader
         }
     }
 
     /// Primaries, transfer and matrix, by H.273 code (FFmpeg's enums use the same numbers).
-    package struct Colour: Equatable {
-        var primaries: ColourPrimaries
+    package struct Color: Equatable {
+        var primaries: ColorPrimaries
         var transfer: TransferCharacteristics
         var matrix: MatrixCoefficients
 
-        package init(primaries: ColourPrimaries, transfer: TransferCharacteristics, matrix: MatrixCoefficients) {
+        package init(primaries: ColorPrimaries, transfer: TransferCharacteristics, matrix: MatrixCoefficients) {
             self.primaries = primaries
             self.transfer = transfer
             self.matrix = matrix
         }
 
         /// BT.709, what an SDR output says.
-        package static let bt709 = Colour(primaries: ColourPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
+        package static let bt709 = Color(primaries: ColorPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
     }
 
     /// Sets the picture fields before ``open(options:)``.
@@ -163,10 +163,10 @@ package final class CodecEncoder {
         context.pointee.sample_aspect_ratio = settings.sampleAspect.av
         context.pointee.time_base = settings.timeBase.av
         context.pointee.framerate = settings.frameRate.av
-        if let colour = settings.colour {
-            context.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(colour.primaries.code))
-            context.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(colour.transfer.code))
-            context.pointee.colorspace = AVColorSpace(rawValue: UInt32(colour.matrix.code))
+        if let color = settings.color {
+            context.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(color.primaries.code))
+            context.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(color.transfer.code))
+            context.pointee.colorspace = AVColorSpace(rawValue: UInt32(color.matrix.code))
             context.pointee.color_range = AVCOL_RANGE_MPEG
         }
         if settings.globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }

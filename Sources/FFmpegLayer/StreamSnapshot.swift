@@ -42,7 +42,7 @@ package struct StreamSnapshot: Sendable, Equatable {
     package var pixelFormat: PixelFormat
     /// The colour the stream's parameters give (FFmpeg's `color_primaries`, `color_trc`,
     /// `colorspace`, `color_range`); never an ICC profile, which only the container's boxes carry.
-    package var colour: ColourDescription
+    package var color: ColorDescription
     /// Rotation from the display matrix in degrees, counter-clockwise, as FFmpeg reports it (−90 for
     /// a portrait iPhone clip), 0 when none.
     package var rotation: Double
@@ -83,7 +83,7 @@ package struct StreamSnapshot: Sendable, Equatable {
     package var language: String?
 
     /// The transfer function the stream's parameters give (an H.273 code).
-    package var transfer: TransferCharacteristics { colour.transfer }
+    package var transfer: TransferCharacteristics { color.transfer }
 
     /// Whether this is AAC audio.
     package var isAAC: Bool { kind == .audio && codec == .aac }
@@ -106,7 +106,7 @@ package struct StreamSnapshot: Sendable, Equatable {
         width = parameters.width
         height = parameters.height
         pixelFormat = kind == .video ? PixelFormat(rawValue: parameters.format) : .none
-        colour = StreamSnapshot.colour(parameters)
+        color = StreamSnapshot.color(parameters)
         rotation = 0
         sampleRate = parameters.sample_rate
         channels = parameters.ch_layout.nb_channels
@@ -161,14 +161,14 @@ package struct StreamSnapshot: Sendable, Equatable {
         sampleFormat = SampleFormat(rawValue: parameters.format)
     }
 
-    private static func colour(_ parameters: AVCodecParameters) -> ColourDescription {
-        let range: ColourRange = switch parameters.color_range {
+    private static func color(_ parameters: AVCodecParameters) -> ColorDescription {
+        let range: ColorRange = switch parameters.color_range {
         case AVCOL_RANGE_JPEG: .full
         case AVCOL_RANGE_MPEG: .limited
         default: .unspecified
         }
-        return ColourDescription(
-            primaries: ColourPrimaries(code: Int(parameters.color_primaries.rawValue)),
+        return ColorDescription(
+            primaries: ColorPrimaries(code: Int(parameters.color_primaries.rawValue)),
             transfer: TransferCharacteristics(code: Int(parameters.color_trc.rawValue)),
             matrix: MatrixCoefficients(code: Int(parameters.color_space.rawValue)), range: range)
     }

@@ -16,7 +16,7 @@ struct InfoCommandTests {
         #expect(outcome.stdout.components(separatedBy: "\n\n").count == 2)
         #expect(blocks[0].hasSuffix("dolbyVision-hdr.MOV: QuickTime movie, 64.6 kB, 0.11 s, 4.8 Mb/s"))
         #expect(blocks[2].hasSuffix("tokyo.jpg: JPEG image, 162.9 kB"))
-        #expect(outcome.stdout.contains("#0 video   hevc (hvc1) Main 10, 1280x720 rotated 90°, 30 fps, yuv420p10le 10-bit"))
+        #expect(outcome.stdout.contains("#0 video   hevc (hvc1) Main 10, 720x1280 upright, turned 90° clockwise, 30 fps, yuv420p10le 10-bit"))
         #expect(outcome.stdout.contains("Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)"))
         #expect(outcome.stdout.contains("#2 data    mebx, no decoder, handler meta"))
         #expect(outcome.stdout.contains("location: 51.5334° N, 0.1255° W, 27 m (container tag)"))

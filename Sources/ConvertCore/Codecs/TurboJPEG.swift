@@ -258,15 +258,8 @@ extension TurboJPEGHandle {
     }
 }
 
-/// Chroma subsampling of a JPEG output.
-public enum JPEGSubsampling: String, Sendable, Codable, CaseIterable {
-    /// Full-resolution colour (largest files, best for graphics).
-    case s444 = "4:4:4"
-    /// Colour halved horizontally.
-    case s422 = "4:2:2"
-    /// Colour halved in both directions: the usual choice for photos.
-    case s420 = "4:2:0"
-
+extension JPEGSubsampling {
+    /// The TurboJPEG constant (`TJSAMP_*`) of this subsampling.
     var turboJPEGValue: Int32 {
         switch self {
         case .s444: Int32(TJSAMP_444.rawValue)

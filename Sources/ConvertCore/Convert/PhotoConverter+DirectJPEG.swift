@@ -175,7 +175,7 @@ extension PhotoConverter {
             guard let size = file.displayedSize(primary) else { return nil }
             try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
             let nclx = file.nclx(primary)
-            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix) }) ?? true else { return nil }
+            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix.code) }) ?? true else { return nil }
             return DirectSource(
                 file: file, handle: nil, width: size.width, height: size.height, icc: file.iccProfile(primary), nclx: nclx,
                 exif: file.exif(primary), xmp: file.xmp(primary))
@@ -191,7 +191,7 @@ extension PhotoConverter {
     static func libheifSource(_ context: HeifContext, maxPixels: Int) throws(ConvertError) -> HeifImageHandle? {
         let handle = try context.primaryImage()
         try PixelLimit.check(width: handle.width, height: handle.height, limit: maxPixels, path: context.path)
-        let jpegLayout = handle.nclx.map { HeifYCbCrDecoder.jpegMatrices.contains($0.matrix) && $0.fullRange } ?? true
+        let jpegLayout = handle.nclx.map { HeifYCbCrDecoder.jpegMatrices.contains($0.matrix.code) && $0.fullRange } ?? true
         guard !handle.hasAlpha, handle.bitDepth == 8, jpegLayout else { return nil }
         return handle
     }

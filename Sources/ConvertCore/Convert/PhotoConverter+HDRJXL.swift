@@ -27,9 +27,9 @@ extension PhotoConverter {
         note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         guard let transfer = HDRTransfer(coding) else { preconditionFailure("an HDR coding has an HDR transfer") }
-        note("HDR kept: written as 16-bit \(transfer.name) (\(primariesName(coding.primaries)))")
+        note("HDR kept: written as 16-bit \(transfer.name) (\(primariesName(coding.primaries.code)))")
         return try writeJXL(
-            bitmap, transfer: transfer, primaries: coding.primaries, request: request, metadata: metadata, to: destination,
+            bitmap, transfer: transfer, primaries: coding.primaries.code, request: request, metadata: metadata, to: destination,
             cancellation: cancellation)
     }
 

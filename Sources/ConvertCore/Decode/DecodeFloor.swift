@@ -1,9 +1,8 @@
-/// The decode-only floor of `heic-to-jpg`, for the benchmarks in Benchmarks/ (SPI, not part of
-/// the stable API): how long the decode alone takes, so a batch can be compared with it.
-@_spi(Benchmarks)
-public enum DecodeFloor {
+/// The decode-only floor of `heic-to-jpg`, for the benchmarks in Benchmarks/ (`package`, not part of
+/// the public API): how long the decode alone takes, so a batch can be compared with it.
+package enum DecodeFloor {
     /// Which decoder the floor measures.
-    public enum Decoder: Sendable {
+    package enum Decoder: Sendable {
         /// The product's: HEVC tiles straight to YCbCr (``HeifYCbCrDecoder``) where the photo
         /// takes the direct JPEG path, libheif otherwise.
         case product
@@ -17,7 +16,7 @@ public enum DecodeFloor {
     /// `decodingThreads` tile threads (see ``DecodingThreads``), to the planes the direct JPEG path
     /// hands to the encoder when the photo takes it and to an RGB bitmap otherwise. Nothing is
     /// encoded or written.
-    public static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
+    package static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
         let cancellation = CancellationFlag()
         var opened: OpenedPhoto?
         if try ImageDecoder.sniff(path: path) == .heic {

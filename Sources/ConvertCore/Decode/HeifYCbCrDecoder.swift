@@ -104,7 +104,7 @@ enum HeifYCbCrDecoder {
         package init(file: HeifFile, item: UInt32, maxPixels: Int) throws {
             let table = file.meta
             transforms = file.transforms(item)
-            signalling = file.nclx(item).map { ($0.fullRange, $0.matrix) }
+            signalling = file.nclx(item).map { ($0.fullRange, $0.matrix.code) }
             guard !file.hasAlpha(item) else { throw Unsuitable() }
             for association in table.properties[item] ?? [] {
                 switch association.property {

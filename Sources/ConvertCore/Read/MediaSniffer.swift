@@ -104,11 +104,3 @@ extension Collection where Element == UInt8 {
         return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
     }
 }
-
-/// What kind of media a file holds, as ``MediaProbe/kind(path:)`` tells from its first bytes.
-public enum MediaKind: String, Sendable, Equatable {
-    /// A still image offconvert's photo engine reads.
-    case photo
-    /// A movie or sound file, for the video engine.
-    case video
-}

@@ -164,7 +164,7 @@ enum ColorProfiles {
     static func icc(for nclx: NCLX) -> (icc: [UInt8], note: String?)? {
         let curve: Curve
         var note: String?
-        switch nclx.transfer {
+        switch nclx.transfer.code {
         case 1, 6, 14, 15: curve = .bt709
         case 16, 18:
             // PQ and HLG cannot be described by an ICC matrix/TRC profile; the pixels keep their
@@ -174,9 +174,9 @@ enum ColorProfiles {
         default: curve = .sRGB
         }
         let profile: LCMSProfile?
-        switch nclx.primaries {
+        switch nclx.primaries.code {
         case 1, 2:
-            profile = nclx.transfer == 13 || nclx.transfer == 2 ? LCMSProfile.sRGB() : .rgb(primaries: .bt709, curve: curve, description: "BT.709")
+            profile = nclx.transfer.code == 13 || nclx.transfer.code == 2 ? LCMSProfile.sRGB() : .rgb(primaries: .bt709, curve: curve, description: "BT.709")
         case 12: profile = .rgb(primaries: .displayP3, curve: curve, description: "Display P3")
         case 9: profile = .rgb(primaries: .bt2020, curve: curve, description: "BT.2020")
         case 5: profile = .rgb(primaries: .bt601PAL, curve: curve, description: "BT.601 (625 lines)")

@@ -158,8 +158,8 @@ extension Bitmap {
             var bar: [T]
             switch padding {
             case .transparent: bar = [0, 0, 0, 0]
-            case .color(let colour):
-                bar = [T(colour.red) * scale, T(colour.green) * scale, T(colour.blue) * scale]
+            case .color(let color):
+                bar = [T(color.red) * scale, T(color.green) * scale, T(color.blue) * scale]
                 if n == 4 { bar.append(T.max) }
             }
             var out = [T](repeating: 0, count: canvasWidth * canvasHeight * n)

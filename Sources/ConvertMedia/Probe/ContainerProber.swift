@@ -72,13 +72,15 @@ struct ContainerProber {
             let clockwise = Int((-snapshot.rotation / 90).rounded()) * 90
             video.rotation = ((clockwise % 360) + 360) % 360
             video.mirrored = snapshot.mirrored
+            // The public sizes are as displayed.
+            if video.rotation % 180 == 90 { (video.width, video.height) = (video.height, video.width) }
         }
         video.frameRate = snapshot.frameRate
         video.pixelFormat = snapshot.pixelFormat.name
         video.bitDepth = snapshot.pixelFormat.bitDepth
-        video.colour = colour(snapshot.colour, box: entry?.colour, name: name, warnings: &warnings)
+        video.color = color(snapshot.color, box: entry?.color, name: name, warnings: &warnings)
         let record = dolbyVision(snapshot.dolbyVision, box: entry?.dolbyVision, name: name, warnings: &warnings)
-        video.dynamicRange = DynamicRange.classify(transfer: video.colour.transfer, dolbyVision: record)
+        video.dynamicRange = DynamicRange.classify(transfer: video.color.transfer, dolbyVision: record)
         if entry?.isStereo == true { video.stereoscopic = true }
         let ffmpegMastering = stream.masteringDisplay
         video.masteringDisplay = entry?.masteringDisplay ?? ffmpegMastering
@@ -95,25 +97,25 @@ struct ContainerProber {
 
     /// The stream's colour: the `colr` box wins over FFmpeg's parameters, with a warning when they
     /// disagree on primaries or transfer.
-    private func colour(
-        _ fromFFmpeg: ColourDescription, box: ColourDescription?, name: String, warnings: inout [String]
-    ) -> ColourDescription {
+    private func color(
+        _ fromFFmpeg: ColorDescription, box: ColorDescription?, name: String, warnings: inout [String]
+    ) -> ColorDescription {
         guard let box else { return fromFFmpeg }
-        var colour = fromFFmpeg
+        var color = fromFFmpeg
         if let icc = box.iccProfileBytes {
-            colour.iccProfileBytes = icc
-            return colour
+            color.iccProfileBytes = icc
+            return color
         }
-        colour.primaries = box.primaries
-        colour.transfer = box.transfer
-        colour.matrix = box.matrix
-        if box.range != .unspecified { colour.range = box.range }
-        if !fromFFmpeg.transfer.isUnspecified && fromFFmpeg.transfer != colour.transfer
-            || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != colour.primaries {
-            warnings.append("\(name): the colr box says \(colour.primaries)/\(colour.transfer) but FFmpeg reports "
+        color.primaries = box.primaries
+        color.transfer = box.transfer
+        color.matrix = box.matrix
+        if box.range != .unspecified { color.range = box.range }
+        if !fromFFmpeg.transfer.isUnspecified && fromFFmpeg.transfer != color.transfer
+            || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != color.primaries {
+            warnings.append("\(name): the colr box says \(color.primaries)/\(color.transfer) but FFmpeg reports "
                 + "\(fromFFmpeg.primaries)/\(fromFFmpeg.transfer); using the colr box")
         }
-        return colour
+        return color
     }
 
     /// The Dolby Vision record: the sample entry's box wins over FFmpeg's, with a warning when

@@ -34,7 +34,7 @@ struct ISOSampleEntry: Equatable {
     /// A `dvcC`, `dvvC` or `dvwC` record.
     var dolbyVision: DolbyVisionConfiguration?
     /// The `colr` box (nclx/nclc codes, or an ICC profile's size).
-    var colour: ColourDescription?
+    var color: ColorDescription?
     /// The `mdcv` box.
     var masteringDisplay: MasteringDisplay?
     /// The `clli` box.
@@ -160,7 +160,7 @@ enum MovieBoxScanner {
                 case "dvcC", "dvvC", "dvwC":
                     entry.dolbyVision = try dolbyVision(child, reader: inner)
                 case "colr":
-                    entry.colour = try colour(child, reader: inner) ?? entry.colour
+                    entry.color = try color(child, reader: inner) ?? entry.color
                 case "mdcv":
                     entry.masteringDisplay = try masteringDisplay(child, reader: inner)
                 case "lhvC", "vexu":
@@ -193,19 +193,19 @@ enum MovieBoxScanner {
 
     /// A `colr` payload: `nclx` (codes and full-range flag), QuickTime `nclc` (codes only), or an
     /// ICC profile (`prof`, `rICC`). Unknown colour types are ignored.
-    static func colour(_ box: BoxHeader, reader: BoxReader) throws(BoxError) -> ColourDescription? {
+    static func color(_ box: BoxHeader, reader: BoxReader) throws(BoxError) -> ColorDescription? {
         var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 11), type: box.type)
         let kind = FourCC(rawValue: try cursor.u32())
         switch kind {
         case "nclx", "nclc":
-            let primaries = ColourPrimaries(code: Int(try cursor.u16()))
+            let primaries = ColorPrimaries(code: Int(try cursor.u16()))
             let transfer = TransferCharacteristics(code: Int(try cursor.u16()))
             let matrix = MatrixCoefficients(code: Int(try cursor.u16()))
-            var range = ColourRange.unspecified
+            var range = ColorRange.unspecified
             if kind == "nclx" { range = try cursor.u8() & 0x80 != 0 ? .full : .limited }
-            return ColourDescription(primaries: primaries, transfer: transfer, matrix: matrix, range: range)
+            return ColorDescription(primaries: primaries, transfer: transfer, matrix: matrix, range: range)
         case "prof", "rICC":
-            return ColourDescription(iccProfileBytes: Int(box.payloadSize) - 4)
+            return ColorDescription(iccProfileBytes: Int(box.payloadSize) - 4)
         default:
             return nil
         }

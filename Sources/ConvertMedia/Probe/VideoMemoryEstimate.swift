@@ -44,11 +44,11 @@ package enum VideoMemoryEstimate {
         case .copy:
             return baseBytes
         case .encode(let height, let slow):
-            let scale = min(1, Double(height) / Double(video.displaySize.height))
+            let scale = min(1, Double(height) / Double(video.height))
             let output = source / depth * 1.5 * scale * scale
             return baseBytes + Int64(decoderFrames * source + (slow ? slowEncoderFrames : encoderFrames) * output)
         case .gif(let width, let frames):
-            let scale = min(1, Double(width) / Double(video.displaySize.width))
+            let scale = min(1, Double(width) / Double(video.width))
             // RGB frames at the GIF's width for the palette, and the decoder's at the source's.
             let frame = Double(video.width) * Double(video.height) * scale * scale * 3
             return baseBytes + Int64(decoderFrames * source + Double(frames) * frame)

@@ -21,7 +21,7 @@ package enum PhotoWork {
         }
         request.color = try arguments.value(color, default: .keep)
         request.hdr = try arguments.value(hdr, default: .keep)
-        if let colour = try arguments.value(background) { request.background = colour }
+        if let color = try arguments.value(background) { request.background = color }
         request.allImages = arguments.has(allImages)
         request.strict = arguments.has(strict)
         request.frame = try arguments.value(frame)
@@ -47,7 +47,7 @@ package enum PhotoWork {
         }
         // An explicit --background colours pad's bars; by default they are transparent where
         // the output has alpha.
-        if fit == .pad, let colour = try arguments.value(background) { resize.padding = colour }
+        if fit == .pad, let color = try arguments.value(background) { resize.padding = color }
         return resize
     }
 
@@ -111,10 +111,10 @@ package enum PhotoWork {
         spec: .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
                       default: "white")
     ) { text throws(UsageError) in
-        guard let colour = RGBColor(parsing: text) else {
+        guard let color = RGBColor(parsing: text) else {
             throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--background': expected white, black or #RRGGBB.")
         }
-        return colour
+        return color
     }
     /// `--strict`.
     package static let strict = Flag(

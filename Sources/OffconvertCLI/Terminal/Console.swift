@@ -13,14 +13,14 @@ package struct Console: Sendable {
     /// Whether stderr is a terminal.
     var stderrIsTTY: Bool
     /// Whether ANSI colour may be used on stderr.
-    package var colour: Bool
+    package var color: Bool
 
     package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
         let out = isatty(STDOUT_FILENO) == 1
         let err = isatty(STDERR_FILENO) == 1
-        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
-        return Console(stdoutIsTTY: out, stderrIsTTY: err, colour: err && !noColour && !dumb)
+        return Console(stdoutIsTTY: out, stderrIsTTY: err, color: err && !noColor && !dumb)
     }
 
     /// Writes `text` and a newline to stdout.
@@ -33,11 +33,11 @@ package struct Console: Sendable {
     func errRaw(_ text: String) { write(text, to: STDERR_FILENO) }
 
     /// `text` in bold red when colour is allowed.
-    package func red(_ text: String) -> String { colour ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text }
+    package func red(_ text: String) -> String { color ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text }
     /// `text` in green when colour is allowed.
-    package func green(_ text: String) -> String { colour ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+    package func green(_ text: String) -> String { color ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
     /// `text` in yellow when colour is allowed.
-    func yellow(_ text: String) -> String { colour ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    func yellow(_ text: String) -> String { color ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
 
     private func write(_ text: String, to descriptor: Int32) {
         // A name's bytes that are not UTF-8 are shown as U+FFFD, never written raw to a terminal.

@@ -9,7 +9,7 @@ enum CompressBatch {
     /// plays everywhere (a copy, when the source fits, takes less).
     static func cost(of input: String, maxHeight: Int?) async -> Int64 {
         await VideoWork.cost(of: input) { _, video in
-            let (width, height) = video.displaySize
+            let (width, height) = (video.width, video.height)
             return .encode(height: VideoSizePlanner.candidateHeights(sourceWidth: width, sourceHeight: height, maxHeight: maxHeight)[0],
                            slowPreset: true)
         }

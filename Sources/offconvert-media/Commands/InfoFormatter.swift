@@ -59,23 +59,23 @@ enum InfoFormatter {
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []
         if let degrees = image.containerRotation {
-            orientation.append("rotated \(degrees)° anticlockwise by the container (irot); size shown upright")
+            orientation.append("turned \(degrees)° clockwise by the container (irot); size shown upright")
         } else if image.containerRotates == true {
             orientation.append("rotated by the container (irot)")
         }
         if let mirror = image.containerMirror { orientation.append("mirrored \(mirror) by the container (imir)") }
         if let exif = image.exifOrientation { orientation.append("EXIF orientation \(exif)") }
         if !orientation.isEmpty { lines.append("  orientation: " + orientation.joined(separator: ", ")) }
-        var colour: [String] = image.color.model.map { [$0] } ?? []
+        var color: [String] = image.color.model.map { [$0] } ?? []
         if let description = image.color.iccDescription {
-            colour.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
+            color.append("ICC \"\(description)\"" + (image.color.iccBytes.map { " (\($0) bytes)" } ?? ""))
         } else if let bytes = image.color.iccBytes {
-            colour.append("ICC profile (\(bytes) bytes)")
+            color.append("ICC profile (\(bytes) bytes)")
         }
         if let nclx = image.color.nclx {
-            colour.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range")
+            color.append("nclx \(nclx.primaries.code)/\(nclx.transfer.code)/\(nclx.matrix.code) \(nclx.fullRange ? "full" : "limited") range")
         }
-        lines.append("  colour: " + (colour.isEmpty ? "unspecified (sRGB assumed)" : colour.joined(separator: ", ")))
+        lines.append("  colour: " + (color.isEmpty ? "unspecified (sRGB assumed)" : color.joined(separator: ", ")))
         var metadata: [String] = []
         if image.hasEXIF {
             let camera = [image.make, image.model].compactMap { $0 }.joined(separator: " ")
@@ -141,14 +141,14 @@ enum InfoFormatter {
         }
         if let video = track.video {
             var size = "\(video.width)x\(video.height)"
-            if video.rotation != 0 { size += " rotated \(video.rotation)°" }
+            if video.rotation != 0 { size += " upright, turned \(video.rotation)° clockwise" }
             if video.mirrored { size += " mirrored" }
             parts.append(size)
             if let frameRate = video.frameRate { parts.append("\(UnitText.decimal(frameRate)) fps") }
             if let pixelFormat = video.pixelFormat {
                 parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
             }
-            detail.append(colour(video.colour))
+            detail.append(color(video.color))
             detail.append(video.dynamicRange.summary)
             if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
             if let display = video.masteringDisplay { detail.append(mastering(display)) }
@@ -167,11 +167,11 @@ enum InfoFormatter {
             + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
     }
 
-    private static func colour(_ colour: ColourDescription) -> String {
-        if colour.isUnspecified { return "colour unspecified" }
-        var text = "colour \(colour.primaries.displayName), \(colour.transfer.displayName), "
-            + "\(colour.matrix.displayName), \(colour.range) range"
-        if let icc = colour.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
+    private static func color(_ color: ColorDescription) -> String {
+        if color.isUnspecified { return "colour unspecified" }
+        var text = "colour \(color.primaries.displayName), \(color.transfer.displayName), "
+            + "\(color.matrix.displayName), \(color.range) range"
+        if let icc = color.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
         return text
     }
 

@@ -16,7 +16,7 @@ enum VideoWork {
 
     /// A re-encode at the source's displayed height (an upper bound where the job may copy).
     static func encodeCost(of input: String) async -> Int64 {
-        await cost(of: input) { _, video in .encode(height: video.displaySize.height, slowPreset: true) }
+        await cost(of: input) { _, video in .encode(height: video.height, slowPreset: true) }
     }
 
     /// send-to-windows: H.264 in 8 bits that fits 3840x2160 is copied; anything else is encoded
@@ -25,7 +25,7 @@ enum VideoWork {
         let order = EncoderPreset.allCases
         let slow = (order.firstIndex(of: preset ?? .faster) ?? 0) >= (order.firstIndex(of: .medium) ?? 0)
         return await cost(of: input) { info, video in
-            let (width, height) = video.displaySize
+            let (width, height) = (video.width, video.height)
             let fit = VideoSizePlanner.playableHeight(width: width, height: height)
             let codec = info.container?.videoTracks.first?.codec
             if codec == "h264" && (video.bitDepth ?? 8) <= 8 && fit >= height { return .copy }

@@ -215,7 +215,7 @@ struct HeifCameraLayoutTests {
     /// A PQ photo is tone mapped for JPEG as for PNG (``HDRStill``): the same BT.2020 profile
     /// (over the sRGB curve) and the same note.
     @Test("heic-to-jpg of 4:2:2 PQ: the same profile and note as the RGB path's PNG")
-    func pqColour() async throws {
+    func pqColor() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = Self.path("canon-422-pq")

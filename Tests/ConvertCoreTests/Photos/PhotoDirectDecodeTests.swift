@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Benchmarks) @testable import ConvertCore
+@testable import ConvertCore
 @testable import ConvertMedia
 
 @Suite("Photo direct decode and thread split")

@@ -91,7 +91,7 @@ struct PhotoResizeTests {
     }
 
     @Test("pad: bars in the given colour on JPEG, transparent on PNG, the picture opaque in the middle")
-    func padColour() async throws {
+    func padColor() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/pug.heic")

@@ -159,7 +159,7 @@ struct MovieBoxScannerTests {
         let record = try #require(sample.dolbyVision)
         #expect(record.profile == 10 && record.level == 5 && record.rpuPresent && !record.enhancementLayerPresent)
         #expect(record.baseLayerPresent && record.baseLayerCompatibilityID == 4 && record.configurationBox == "dvwC")
-        #expect(sample.colour == ColourDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .full))
+        #expect(sample.color == ColorDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .full))
         let display = try #require(sample.masteringDisplay)
         #expect(abs((display.red?.x ?? 0) - 0.68) < 1e-9 && abs((display.green?.y ?? 0) - 0.69) < 1e-9)
         #expect(display.maxLuminance == 1000 && abs((display.minLuminance ?? 0) - 0.005) < 1e-9)

@@ -73,7 +73,8 @@ struct DamagedLocationTests {
     }
 
     @Test("info of a HEIF with an essential irot gives the upright size and the rotation", arguments: [
-        ("irot1.heic", 90), ("irot2.heic", 180), ("irot3.heic", 270), ("base.heic", 0),
+        // irot counts anticlockwise quarter turns; containerRotation is degrees clockwise.
+        ("irot1.heic", 270), ("irot2.heic", 180), ("irot3.heic", 90), ("base.heic", 0),
     ])
     func rotation(name: String, degrees: Int) throws {
         let path = Fixtures.generated("heif-transforms/" + name)

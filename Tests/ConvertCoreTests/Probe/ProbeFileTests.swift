@@ -17,8 +17,8 @@ struct ProbeFileTests {
         #expect(container.tracks.map(\.trackID) == [1, 2, 3, 4])
         #expect(container.tracks[3].decoderAvailable == false)
         let video = try #require(container.tracks[0].video)
-        #expect(video.width == 320 && video.height == 180 && video.rotation == 90 && !video.mirrored)
-        #expect(video.displaySize == (180, 320))
+        // Stored 320x180, turned 90° clockwise: displayed 180x320.
+        #expect(video.width == 180 && video.height == 320 && video.rotation == 90 && !video.mirrored)
         #expect(video.frameRate == 25)
         #expect(video.bitDepth == 8 && video.pixelFormat == "yuv420p")
         #expect(container.tracks[1].audio == AudioTrackInfo(channels: 2, channelLayout: "stereo", sampleRate: 48000, sampleFormat: "fltp"))
@@ -38,7 +38,7 @@ struct ProbeFileTests {
         #expect(container.location == "+51.5334-000.1255+026.756/")
         let video = try #require(container.tracks.first?.video)
         #expect(video.rotation == 90)
-        #expect(video.colour == ColourDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .limited))
+        #expect(video.color == ColorDescription(primaries: .bt2020, transfer: .hlg, matrix: .bt2020nc, range: .limited))
         #expect(video.bitDepth == 10)
     }
 

@@ -38,7 +38,7 @@ struct SVTLifecycleTests {
         let encoder = try CodecEncoder(name: "libsvtav1", path: "svt-lifecycle-test")
         encoder.configure(video: .init(
             width: 64, height: 64, pixelFormat: .yuv420p, sampleAspect: Rational(1, 1), timeBase: Rational(1, 30),
-            frameRate: Rational(30, 1), colour: nil, globalHeader: false))
+            frameRate: Rational(30, 1), color: nil, globalHeader: false))
         try encoder.open(options: [("preset", "12")])
         return encoder
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 internal import CFFmpeg
 @testable import ConvertCore
-@_spi(Benchmarks) @testable import ConvertMedia
+@testable import ConvertMedia
 @testable import FFmpegLayer
 
 /// The table tone mapper against FFmpeg's own zscale+tonemap=hable chain, run by the ffmpeg CLI.

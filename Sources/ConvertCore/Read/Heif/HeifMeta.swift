@@ -350,7 +350,7 @@ package struct HeifMeta: Sendable {
                 return denominator > 0 ? (numerator + denominator / 2) / denominator : 0
             }
             return .clap(width: try fraction(), height: try fraction())
-        case "colr": return try colour(reader, box)
+        case "colr": return try color(reader, box)
         case "pixi":
             var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 5 + 255), type: box.type)
             try cursor.skip(4)
@@ -366,7 +366,7 @@ package struct HeifMeta: Sendable {
     }
 
     /// A `colr` box: nclx code points or an ICC profile; another colour type is ``other``.
-    private static func colour(_ reader: BoxReader, _ box: BoxHeader) throws(BoxError) -> Property {
+    private static func color(_ reader: BoxReader, _ box: BoxHeader) throws(BoxError) -> Property {
         var cursor = ByteCursor(try reader.payload(of: box), type: box.type)
         let kind = FourCC(rawValue: try cursor.u32())
         switch kind {

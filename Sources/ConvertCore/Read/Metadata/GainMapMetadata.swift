@@ -60,9 +60,9 @@ package struct GainMapMetadata: Sendable, Equatable {
             let scaled = UInt32(bitPattern: Int32(clamping: Int64((value * Double(denominator)).rounded())))
             return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: scaled >> UInt32($0)) } + (commonDenominator ? [] : over)
         }
-        let useBaseColourSpace: UInt8 = 0x40
+        let useBaseColorSpace: UInt8 = 0x40
         let commonFlag: UInt8 = commonDenominator ? 0x08 : 0
-        var bytes: [UInt8] = [0, 0, 0, 0, useBaseColourSpace | commonFlag]
+        var bytes: [UInt8] = [0, 0, 0, 0, useBaseColorSpace | commonFlag]
         if commonDenominator { bytes += over }
         bytes += fraction(baseHeadroomStops) + fraction(alternateHeadroomStops)
         bytes += fraction(minStops) + fraction(maxStops) + fraction(gamma) + fraction(baseOffset) + fraction(alternateOffset)

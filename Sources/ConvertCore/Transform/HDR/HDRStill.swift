@@ -14,9 +14,9 @@ package struct HDRStill {
     package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool, threads: Int = 1) -> HDRStill? {
         guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
-        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: HDRToneMapper.brightestSample(deep))
+        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries.code, brightest: HDRToneMapper.brightestSample(deep))
         let wantsMap = policy == .toneMapWithGainMap && measuring
-        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries), gainMap: wantsMap && mapper.hasHighlights, threads: threads)
+        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries.code), gainMap: wantsMap && mapper.hasHighlights, threads: threads)
         return finish(mapped, transfer: transfer, wantedMap: wantsMap)
     }
 
@@ -31,10 +31,10 @@ package struct HDRStill {
     ) -> HDRStill? {
         guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let brightest = transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
-        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries, brightest: brightest)
+        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries.code, brightest: brightest)
         let wantsMap = policy == .toneMapWithGainMap && measuring
         let mapped = mapper.toneMap(
-            width: image.width, height: image.height, channels: 3, icc: sdrProfile(primaries: nclx.primaries),
+            width: image.width, height: image.height, channels: 3, icc: sdrProfile(primaries: nclx.primaries.code),
             gainMap: wantsMap && mapper.hasHighlights, threads: threads
         ) { rows, row in
             image.withRGBRows(matrix: matrix, fullRange: fullRange, rows: rows, row)

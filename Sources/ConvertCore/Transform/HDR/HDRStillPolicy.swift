@@ -28,7 +28,7 @@ package enum HDRStillPolicy: Sendable, Equatable {
     /// Whether a still under this policy is tone mapped, given the nclx it is coded in.
     package func toneMaps(_ nclx: NCLX?) -> Bool {
         guard HDRTransfer(nclx) != nil else { return false }
-        return self != .keepTransfer || !Self.namedPrimaries.contains(nclx?.primaries ?? 0)
+        return self != .keepTransfer || !Self.namedPrimaries.contains(nclx?.primaries.code ?? 0)
     }
 
     /// The primaries a JPEG XL colour encoding names (nclx code points: BT.709, BT.2020, Display P3).

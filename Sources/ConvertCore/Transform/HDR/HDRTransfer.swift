@@ -9,7 +9,7 @@ package enum HDRTransfer: Sendable, Equatable {
 
     /// The transfer of `nclx`, or nil when it is not an HDR one.
     package init?(_ nclx: NCLX?) {
-        switch nclx?.transfer {
+        switch nclx?.transfer.code {
         case 16: self = .pq
         case 18: self = .hlg
         default: return nil

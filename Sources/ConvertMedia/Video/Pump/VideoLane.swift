@@ -74,7 +74,7 @@ final class VideoLane: TranscodingLane {
             width: graph.outputWidth, height: graph.outputHeight, pixelFormat: graph.outputPixelFormat,
             sampleAspect: graph.outputSampleAspect, timeBase: graph.outputTimeBase,
             frameRate: graphRate.numerator > 0 ? graphRate : input.guessedFrameRate,
-            colour: VideoLane.colour(encoding, source: source), globalHeader: muxer.needsGlobalHeader))
+            color: VideoLane.color(encoding, source: source), globalHeader: muxer.needsGlobalHeader))
         var options = encoding.options.map { ($0.key, $0.value) }
         // PQ kept as PQ: the HDR10 static metadata, from the container or the first frame's SEI.
         var hdr: HDRStaticMetadata? = nil
@@ -98,7 +98,7 @@ final class VideoLane: TranscodingLane {
 
     /// The colour description the encoder writes: BT.709 for a tone-mapped picture, the source's
     /// otherwise; nil (the encoder's own) for GIF.
-    private static func colour(_ encoding: VideoEncoding, source: CodecDecoder.VideoParameters) -> CodecEncoder.Colour? {
+    private static func color(_ encoding: VideoEncoding, source: CodecDecoder.VideoParameters) -> CodecEncoder.Color? {
         switch encoding.dynamicRange {
         case .toneMap:
             return .bt709
@@ -108,7 +108,7 @@ final class VideoLane: TranscodingLane {
             return .bt709
         case .keepHDR, .none:
             guard encoding.encoder != "gif" else { return nil }
-            return CodecEncoder.Colour(primaries: source.primaries, transfer: source.transfer, matrix: source.matrix)
+            return CodecEncoder.Color(primaries: source.primaries, transfer: source.transfer, matrix: source.matrix)
         }
     }
 

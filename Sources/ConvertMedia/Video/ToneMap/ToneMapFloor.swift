@@ -2,14 +2,13 @@ import ConvertCore
 internal import FFmpegLayer
 import Foundation
 
-/// The tone-map stage alone, for the benchmarks in Benchmarks/ and the tests (SPI, not part of
-/// the stable API): decodes a clip's video with the product's decoder settings and tone maps
+/// The tone-map stage alone, for the benchmarks in Benchmarks/ and the tests (`package`, not part of
+/// the public API): decodes a clip's video with the product's decoder settings and tone maps
 /// every frame, encoding and writing nothing, so the stage's cost is the difference from
 /// ``Mode/decode``.
-@_spi(Benchmarks)
-public enum ToneMapFloor {
+package enum ToneMapFloor {
     /// What is done with each decoded frame.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// Nothing: the decode floor.
         case decode
         /// The table tone mapper (``LUTToneMapper``), as `send-to-windows` runs it.
@@ -23,7 +22,7 @@ public enum ToneMapFloor {
     /// Decodes the first video stream of the clip at `path` and handles every frame as `mode`
     /// says; with `rawOutput`, appends each tone-mapped frame there as raw `yuv420p` (for the
     /// quality tests). Returns the number of frames.
-    public static func run(path: String, mode: Mode, rawOutput: String? = nil) throws(ConvertError) -> Int {
+    package static func run(path: String, mode: Mode, rawOutput: String? = nil) throws(ConvertError) -> Int {
         let demuxer = try Demuxer(path: path)
         guard let stream = MediaSnapshot(demuxer).video,
               case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg

@@ -6,7 +6,7 @@ import Testing
 /// incorrect"; a PNG must still be written, with the profile as it came. Checked with exiftool
 /// (the profile in the output) and ffmpeg (the PNG decodes, and matches the source's pixels).
 @Suite("common colour profiles", .enabled(if: MotionCommandsTests.haveTools))
-struct ColourProfileCommandTests {
+struct ColorProfileCommandTests {
     @Test("a photo with HP's sRGB profile becomes a PNG carrying it, with or without --strip-metadata",
           arguments: [[], ["--strip-metadata"]])
     func hewlettPackardSRGB(_ options: [String]) async throws {

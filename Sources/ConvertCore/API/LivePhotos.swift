@@ -1,27 +1,5 @@
 import FoundationEssentials
 
-/// An iPhone Live Photo: the still (HEIC or JPEG) and the MOV that share a content identifier.
-public struct LivePhotoPair: Sendable, Hashable {
-    /// The still.
-    public var photo: String
-    /// The motion, a QuickTime movie.
-    public var movie: String
-    /// The identifier both carry: the photo's Apple MakerNote tag 0x0011 and the movie's
-    /// `com.apple.quicktime.content.identifier`.
-    public var contentIdentifier: String
-}
-
-/// What `info` says about a file's Live Photo side.
-///
-/// JSON object (`"livePhoto"` of ``MediaInfo``): `{"contentIdentifier": "71DCA213-…",
-/// "pairedWith": "IMG_3853.MOV"}`; `pairedWith` is absent when no partner was found beside it.
-public struct LivePhotoInfo: Sendable, Codable, Hashable {
-    /// The content identifier the file carries.
-    public var contentIdentifier: String
-    /// The partner found in the same folder (the MOV of a photo, the photo of a MOV).
-    public var pairedWith: String?
-}
-
 /// Finds Live Photo pairs by their content identifier, never by name alone: a renamed export
 /// (`Beach.heic` + `IMG_0001.MOV`) still pairs, and two files that merely share a stem do not.
 ///

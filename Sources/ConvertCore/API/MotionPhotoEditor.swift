@@ -1,20 +1,6 @@
 import FoundationEssentials
 import Glibc
 
-/// What `extract-motion` and `strip-motion` ask for: one motion photo and where the result goes.
-public struct MotionPhotoRequest: Sendable, Equatable {
-    /// The motion photo.
-    public var input: String
-    /// Where the result goes.
-    public var output: OutputLocation
-
-    /// Creates a request.
-    public init(input: String, output: OutputLocation) {
-        self.input = input
-        self.output = output
-    }
-}
-
 /// Splits a motion photo into its parts without re-encoding either.
 ///
 /// - ``extractVideo(_:)`` writes the embedded MP4 as it is stored (every packet byte-identical),

@@ -1,16 +1,8 @@
 import ConvertCore
-/// The arithmetic of "compress this video to at most N bytes": audio budget, container overhead,
-/// video bitrate and the resolution/frame-rate ladder. Pure functions, no codecs, so every
-/// boundary is unit-tested.
-///
-/// Why not a flat percentage for overhead: an MP4's index grows with the number of samples (every
-/// frame costs a size entry, a composition offset and a chunk offset), so a long 60 fps clip has
-/// megabytes of `moov` that a short one does not. Peers that guess overshoot by 1.4–15%.
-///
-/// Public only as the namespace of the plans a ``VideoCompressPreview`` describes (``EncodePlan``,
-/// ``AudioPlan``); the planner's policy, its ladders and tuning constants are `package`, free to
-/// change without breaking a library user.
-public enum VideoSizePlanner {
+
+// The planner's policy: what it knows of a source, its decision, its ladders and tuning constants
+// (all `package`). The public plans a VideoCompressPreview describes are in API/VideoSizePlanner.swift.
+extension VideoSizePlanner {
     /// What the planner knows about the source.
     package struct Source: Sendable, Equatable {
         /// Duration in seconds (> 0).
@@ -60,16 +52,6 @@ public enum VideoSizePlanner {
         case needsEncoding(channels: Int, sampleRate: Int)
     }
 
-    /// What the output's audio will be.
-    public enum AudioPlan: Sendable, Equatable {
-        /// No audio.
-        case none
-        /// Packets copied; costs exactly `bytes`.
-        case copy(bytes: Int64)
-        /// Encoded to AAC at `bitrate` bits/s with `channels` channels.
-        case encode(bitrate: Int, channels: Int)
-    }
-
     /// The decision.
     package enum Plan: Sendable, Equatable {
         /// The source already fits and can be copied: remux, no encode.
@@ -78,33 +60,6 @@ public enum VideoSizePlanner {
         case copyVideo(audio: AudioPlan)
         /// Encode with these settings.
         case encode(EncodePlan)
-    }
-
-    /// Settings for a 2-pass encode that should land under the target.
-    public struct EncodePlan: Sendable, Equatable {
-        /// Average video bitrate for pass 2, bits/s.
-        public var videoBitrate: Int
-        /// VBV cap (maxrate), bits/s: keeps peaks bounded so players don't stall.
-        public var maxRate: Int
-        /// VBV buffer size, bits.
-        public var bufferSize: Int
-        /// Output width (even).
-        public var width: Int
-        /// Output height (even).
-        public var height: Int
-        /// Output frame rate.
-        public var frameRate: Double
-        /// The audio.
-        public var audio: AudioPlan
-        /// Estimated container overhead, bytes.
-        public var overheadBytes: Int64
-        /// Bytes the audio will take (estimate for encoded audio, exact for copied).
-        public var audioBytes: Int64
-
-        /// The planned size of a 2-pass encode at ``videoBitrate`` over `duration` seconds.
-        public func plannedBytes(duration: Double) -> Int64 {
-            Int64((Double(videoBitrate) * duration / 8).rounded(.up)) + audioBytes + overheadBytes
-        }
     }
 
     /// The lowest quality the planner accepts before it lowers resolution: bits per pixel per

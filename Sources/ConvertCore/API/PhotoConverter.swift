@@ -288,8 +288,8 @@ public enum PhotoConverter {
         // `--color srgb` asks for an SDR colour space: the HDR code values cannot be kept in it.
         if options.hdrStill == .keepTransfer, request.color == .sRGB { options.hdrStill = .toneMap }
         // Bars are transparent only where the output keeps alpha; elsewhere the background.
-        if let colour = request.resize?.padding {
-            options.padding = .color(colour)
+        if let color = request.resize?.padding {
+            options.padding = .color(color)
         } else {
             options.padding = ImageEncoder.supportsAlpha(request.format) ? .transparent : .color(request.background)
         }
