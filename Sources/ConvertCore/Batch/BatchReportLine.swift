@@ -136,15 +136,18 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
         return line
     }
 
-    /// An item finished with `result`.
-    package static func finished(index: Int, input: String, _ result: JobResult) -> BatchReportLine {
+    /// An item finished with `result`; each note is written as `wording` words it (a front end
+    /// adds its own advice to the library's message).
+    package static func finished(
+        index: Int, input: String, _ result: JobResult, wording: (JobNote) -> String = \.message
+    ) -> BatchReportLine {
         var line = BatchReportLine(event: "finished")
         line.index = index
         line.input = input
         line.output = result.outputs.first?.path
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
-        line.notes = result.notes
+        line.notes = result.notes.map(wording)
         line.privacy = Privacy(result.location)
         return line
     }

@@ -40,7 +40,7 @@ extension PhotoConverter {
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
         let output = try writeWhole(bytes, for: request, cancellation: cancellation)
-        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [recompressedNote], location: location))
+        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [recompressedNote]), location: location))
     }
 
     /// `jpeg` with its metadata as `policy` wants it, and the policy's notes. Under `.keep` the

@@ -16,7 +16,7 @@ extension PhotoConverter {
         try PixelLimit.check(width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
         let turned = head.orientation >= 5
         let (width, height) = turned ? (source.height, source.width) : (source.width, source.height)
-        var notes: [String] = []
+        var notes: [JobNote] = []
         let metadata = OutputMetadata(exif: head.exif, xmp: head.xmp, iptc: head.iptc, policy: request.metadata)
             .withPixelSize(width: width, height: height).carried(by: .jpeg)
         notes += metadata.notes

@@ -33,6 +33,6 @@ extension PhotoConverter {
         guard Int64(jpeg.count) <= target else { return nil }
         try cancellation.check()
         let output = try writeWhole(jpeg, for: request, cancellation: cancellation)
-        return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [withinTargetNote], location: location)
+        return JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [withinTargetNote]), location: location)
     }
 }

@@ -77,7 +77,7 @@ public enum PhotoConverter {
     /// The gain map the general path's output carries: the input's (``generalGainMap(_:format:heif:cancellation:)``),
     /// or the one computed from a PQ/HLG still's HDR picture; why HDR was not kept goes to `notes`.
     private static func outputGainMap(
-        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [String], cancellation: CancellationFlag
+        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [JobNote], cancellation: CancellationFlag
     ) throws(ConvertError) -> CarriedGainMap? {
         var gainMap = try generalGainMap(request, format: opened.format, heif: opened.heif, cancellation: cancellation)
         if let computed = photo.hdrGainMap {
@@ -92,7 +92,7 @@ public enum PhotoConverter {
     /// Encodes each decoded frame with its metadata and writes it, in order, releasing each
     /// frame's bitmap as it goes; the result lists the files and every note once.
     private static func writeFrames(
-        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?, notes: [String],
+        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?, notes: [JobNote],
         reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         var notes = notes
@@ -193,8 +193,13 @@ public enum PhotoConverter {
     }
 
     /// Appends `note` to `notes` unless it is there already: a note said by every frame is shown once.
-    private static func add(_ note: String, to notes: inout [String]) {
+    private static func add(_ note: JobNote, to notes: inout [JobNote]) {
         if !notes.contains(note) { notes.append(note) }
+    }
+
+    /// Appends a fact saying `note` unless one says it already.
+    private static func add(_ note: String, to notes: inout [JobNote]) {
+        add(JobNote(fact: note), to: &notes)
     }
 
     /// Refuses a request that cannot be carried out, before the input is read: a quality or
