@@ -46,7 +46,7 @@ public struct StripLocationRequest: Sendable {
 /// ```swift
 /// let result = try await LocationStripper.strip(
 ///     StripLocationRequest(input: "IMG_0001.HEIC", destination: "IMG_0001 (no location).HEIC")).result()
-/// print(result.notes)  // ["location removed: EXIF GPS, XMP"]
+/// print(result.notes.map(\.message))  // ["location removed: EXIF GPS, XMP"]
 /// ```
 public enum LocationStripper {
     /// Starts removing the location from `request.input`.
