@@ -26,13 +26,14 @@ extension PhotoConverter {
     /// filtered ones first (keeping the EXIF Orientation: these pixels are not turned upright),
     /// and djxl gives back that JPEG.
     static func recompressedJPEG(
-        _ request: PhotoRequest, cancellation: CancellationFlag
+        _ request: PhotoRequest, opened: OpenedPhoto, cancellation: CancellationFlag
     ) throws(ConvertError) -> Recompression {
         guard request.format == .jxl, request.lossless, request.resize == nil, request.maxLongEdge == nil,
             request.color == .keep, request.targetByteCount == nil,
             try ImageDecoder.sniff(path: request.inputPath) == .jpeg
         else { return .notApplicable }
         var source = try ImageDecoder.readAll(path: request.inputPath)
+        opened.sawJPEG(source)
         // A motion photo's MP4 sits after the JPEG's end, where libjxl would keep it as tail
         // data: like every conversion, this one writes the still only (the caller says so).
         if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }

@@ -7,12 +7,7 @@ public enum PhotoConverter {
     /// "location removed".
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking { flag in
-                var result = try convertBlocking(request, reporter: reporter, cancellation: flag)
-                // Only the still is decoded; a motion photo's video would silently vanish otherwise.
-                if MotionPhoto.isMotionPhoto(path: request.inputPath) { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
-                return result
-            }
+            try await runBlocking { flag in try convertBlocking(request, reporter: reporter, cancellation: flag) }
         }
     }
 
@@ -37,6 +32,16 @@ public enum PhotoConverter {
         // The input is read once: every reader below takes its format, item model and libheif
         // context from here.
         let opened = try open(request)
+        var result = try convertOpened(request, opened: opened, reporter: reporter, cancellation: cancellation)
+        // Only the still is decoded; a motion photo's video would silently vanish otherwise.
+        if opened.isMotionPhoto() { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
+        return result
+    }
+
+    /// ``convertBlocking(_:reporter:cancellation:)`` on the input `opened`: each path in turn.
+    private static func convertOpened(
+        _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> JobResult {
         if let result = try directHeicToJPEG(request, opened: opened, reporter: reporter, cancellation: cancellation) {
             return result
         }
@@ -45,7 +50,7 @@ public enum PhotoConverter {
         }
         if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
         if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) { return animated }
-        let recompression = try recompressedJPEG(request, cancellation: cancellation)
+        let recompression = try recompressedJPEG(request, opened: opened, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
         var photo = try ImageDecoder.decode(

@@ -139,7 +139,7 @@ package enum ImageDecoder {
             }
             photo = try decodeHeif(readers, options: options, cancellation: cancellation)
         case .jpeg:
-            photo = try decodeJPEG(path: path, options: options)
+            photo = try decodeJPEG(path: path, options: options, opened: opened)
         case .png:
             // A PNG cut short is converted as far as it goes, unless --strict refuses it.
             let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
@@ -346,8 +346,9 @@ package enum ImageDecoder {
         return photo
     }
 
-    private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
+    private static func decodeJPEG(path: String, options: DecodeOptions, opened: OpenedPhoto?) throws(ConvertError) -> DecodedPhoto {
         let data = try readAll(path: path)
+        opened?.sawJPEG(data)
         let decoder = try TurboJPEGHandle.decompressor()
         let header = try decoder.header(data, path: path)
         let (width, height) = (header.width, header.height)
