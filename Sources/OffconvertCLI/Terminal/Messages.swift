@@ -118,13 +118,15 @@ package enum Messages {
         .allowanceDamaged: "Unlock with 'offconvert unlock LICENSE-FILE'.",
     ]
 
-    /// The text for a library note: a translation of `note.KEY` if there is one, else the
+    /// The text for a library note: a translation of `note.KEY` if there is one (not for
+    /// `fact`, the key every other note shares; `{1}`, ... stand for ``noteValues(_:)``), else the
     /// library's English message; with the command-line way to get what the note says was left
     /// out, if the CLI has one (`hint.note.KEY`, or a variant's key, translated too; `{1}`, ...
     /// stand for the values each variant names in ``noteAdvice(_:)``). The library's notes name
     /// no option: a host app words its own advice.
     package static func note(_ note: JobNote, overrides: [String: String] = Messages.overrides) -> String {
-        let message = overrides["note." + note.code.rawValue] ?? note.message
+        let translated = note.code == .fact ? nil : overrides["note." + note.code.rawValue]
+        let message = translated.map { fill($0, noteValues(note)) } ?? note.message
         guard let advice = noteAdvice(note) else { return message }
         let hint = fill(overrides["hint.note." + advice.key] ?? advice.english, advice.arguments)
         guard let words = advice.replacing, let range = message.firstRange(of: words) else { return message + hint }
@@ -168,6 +170,21 @@ package enum Messages {
                 return (key, "HDR not kept: --strip-metadata removes the metadata that describes the gain map", [], note.message)
             }
             return nil
+        }
+    }
+
+    /// The values a translation of `note.KEY` can use, in order: pages; pictures; frames, seconds,
+    /// the frame kept; tracks; the track's position and description; frames per second; seconds.
+    static func noteValues(_ note: JobNote) -> [String] {
+        switch note.detail {
+        case .pagesLeftOut(let pages): [String(pages)]
+        case .picturesLeftOut(let pictures, _): [String(pictures)]
+        case .animationStill(let still): [String(still.frames), String(Double(still.milliseconds) / 1000), String(still.keptFrame)]
+        case .subtitlesDropped(let tracks): [String(tracks)]
+        case .audioTrackLeftOut(let track): [String(track.position), track.description]
+        case .rawStreamTiming(let rate, _): [Self.rate(rate)]
+        case .largeGIF(let seconds): [UnitText.duration(seconds)]
+        default: []
         }
     }
 
