@@ -43,7 +43,7 @@ struct CLIProductTests {
         for event in ["started", "progress", "finished", "failed", "summary"] {
             #expect(photoKeys[event] != nil && photoKeys[event] == videoKeys[event], "\(event)")
         }
-        #expect(photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "privacy"]) == true)
+        #expect(photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "noteKeys", "privacy"]) == true)
         #expect(photoKeys["summary"]?.isSuperset(of: ["done", "failed", "skipped", "bytesIn", "bytesOut", "seconds"]) == true)
         // Nothing but JSON on stdout.
         #expect(try PhotoCommandsTests.jsonLines(photo.stdout + video.stdout).allSatisfy { $0["event"] != nil })

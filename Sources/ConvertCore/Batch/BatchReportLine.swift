@@ -73,6 +73,9 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
     package var outputs: [Output]?
     /// Short facts about a finished item ("location removed").
     package var notes: [String]?
+    /// The stable key of each of a finished item's ``notes``, in the same order
+    /// (``JobNote/Code``: `image.pages-left-out`, ..., `fact` for any other).
+    package var noteKeys: [String]?
     /// Whether location metadata was removed or kept in a finished item.
     package var privacy: Privacy?
     /// The stage of a `progress` line.
@@ -148,6 +151,7 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
         line.notes = result.notes.map(wording)
+        line.noteKeys = result.notes.map(\.code.rawValue)
         line.privacy = Privacy(result.location)
         return line
     }
