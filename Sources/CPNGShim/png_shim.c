@@ -113,6 +113,43 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t length) 
     state->offset += length;
 }
 
+// Both readers start alike: libpng reads `reader`'s memory past the signature, under the same limits.
+static void start_reading(png_structp png, reader_state *reader) {
+    png_set_read_fn(png, reader, read_from_memory);
+    png_set_sig_bytes(png, 8);
+    set_read_limits(png);
+}
+
+// Copies the colour profile and EXIF that `png_read_info` has seen into memory the caller owns
+// (`*icc`, `*exif`; sizes in `out`), and the sRGB intent into `out`. Each copy is stored before
+// the next allocation can fail and longjmp, so the caller's handler frees whatever was made.
+static void copy_metadata(png_structp png, png_infop info, uint8_t *volatile *icc, uint8_t *volatile *exif, offc_png_image *out) {
+    png_charp icc_name = NULL;
+    int compression = 0;
+    png_bytep icc_data = NULL;
+    png_uint_32 icc_length = 0;
+    if (png_get_iCCP(png, info, &icc_name, &compression, &icc_data, &icc_length) && icc_length > 0) {
+        *icc = malloc(icc_length);
+        if (!*icc) png_error(png, "out of memory");
+        memcpy(*icc, icc_data, icc_length);
+        out->icc_size = icc_length;
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif_data = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(png, info, &exif_length, &exif_data) && exif_length > 0) {
+        *exif = malloc(exif_length);
+        if (!*exif) png_error(png, "out of memory");
+        memcpy(*exif, exif_data, exif_length);
+        out->exif_size = exif_length;
+    }
+#else
+    (void)exif;
+#endif
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
+}
+
 int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int tolerate_cut, uint8_t *destination,
                     size_t destination_size, offc_png_image *out, char *error, size_t error_size) {
     memset(out, 0, sizeof(*out));
@@ -166,9 +203,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
         return -1;
     }
     reader_state reader = {data, size, 8};
-    png_set_read_fn(png, &reader, read_from_memory);
-    png_set_sig_bytes(png, 8);
-    set_read_limits(png);
+    start_reading(png, &reader);
     // libpng asks for image data 8 KiB at a time and fails a request the file cannot fill, so
     // a cut file would lose the rows of its last 8 KiB: ask for less when the file is cut.
     if (cut) png_set_compression_buffer_size(png, 256);
@@ -185,28 +220,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     }
     int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
 
-    png_charp icc_name = NULL;
-    int compression = 0;
-    png_bytep icc_data = NULL;
-    png_uint_32 icc_length = 0;
-    if (png_get_iCCP(png, info, &icc_name, &compression, &icc_data, &icc_length) && icc_length > 0) {
-        icc = malloc(icc_length);
-        if (!icc) png_error(png, "out of memory");
-        memcpy(icc, icc_data, icc_length);
-        out->icc_size = icc_length;
-    }
-#ifdef PNG_eXIf_SUPPORTED
-    png_bytep exif_data = NULL;
-    png_uint_32 exif_length = 0;
-    if (png_get_eXIf_1(png, info, &exif_length, &exif_data) && exif_length > 0) {
-        exif = malloc(exif_length);
-        if (!exif) png_error(png, "out of memory");
-        memcpy(exif, exif_data, exif_length);
-        out->exif_size = exif_length;
-    }
-#endif
-    int intent = 0;
-    if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
+    copy_metadata(png, info, &icc, &exif, out);
 
     // Normalise every colour type to RGB, or RGBA when it has alpha (a channel or tRNS), at 8 or 16 bits.
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -287,35 +301,12 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
         return -1;
     }
     reader_state reader = {data, size, 8};
-    png_set_read_fn(png, &reader, read_from_memory);
-    png_set_sig_bytes(png, 8);
-    set_read_limits(png);
+    start_reading(png, &reader);
     png_read_info(png, info);  // stops at the first IDAT: no pixel is inflated
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
-    png_charp icc_name = NULL;
-    int compression = 0;
-    png_bytep icc_data = NULL;
-    png_uint_32 icc_length = 0;
-    if (png_get_iCCP(png, info, &icc_name, &compression, &icc_data, &icc_length) && icc_length > 0) {
-        out->icc = malloc(icc_length);
-        if (!out->icc) png_error(png, "out of memory");
-        memcpy(out->icc, icc_data, icc_length);
-        out->icc_size = icc_length;
-    }
-#ifdef PNG_eXIf_SUPPORTED
-    png_bytep exif_data = NULL;
-    png_uint_32 exif_length = 0;
-    if (png_get_eXIf_1(png, info, &exif_length, &exif_data) && exif_length > 0) {
-        out->exif = malloc(exif_length);
-        if (!out->exif) png_error(png, "out of memory");
-        memcpy(out->exif, exif_data, exif_length);
-        out->exif_size = exif_length;
-    }
-#endif
-    int intent = 0;
-    if (png_get_sRGB(png, info, &intent)) out->srgb_intent = intent;
+    copy_metadata(png, info, &out->icc, &out->exif, out);
     out->width = width;
     out->height = height;
     out->bit_depth = bit_depth == 16 ? 16 : 8;

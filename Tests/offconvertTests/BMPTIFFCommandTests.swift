@@ -71,6 +71,11 @@ struct BMPTIFFCommandTests {
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stderr.contains("scan.tif: 3 pages; the first kept (--all-images writes each)"), "\(one.stderr)")
         #expect(folder.files().filter { $0.hasPrefix("one/") } == ["one/scan.png"])
+        // --json: the note as the terminal shows it, and its stable kind beside it.
+        let json = try await folder.run(["convert", "scan.tif", "--to", "png", "--json", "-o", "json"], environment: Self.freshState(folder))
+        let finished = try #require(try PhotoCommandsTests.jsonLines(json.stdout).first { $0["event"] as? String == "finished" }, "\(json.stdout)")
+        #expect(finished["notes"] as? [String] == ["3 pages; the first kept (--all-images writes each)"], "\(json.stdout)")
+        #expect(finished["noteKeys"] as? [String] == ["image.pages-left-out"], "\(json.stdout)")
         let all = try await folder.run(["convert", "scan.tif", "--to", "png", "--all-images", "-o", "all"], environment: Self.freshState(folder))
         #expect(all.status == 0, "\(all.stderr)")
         #expect(!all.stderr.contains("pages; the first kept"), "\(all.stderr)")

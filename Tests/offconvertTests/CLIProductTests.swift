@@ -43,7 +43,7 @@ struct CLIProductTests {
         for event in ["started", "progress", "finished", "failed", "summary"] {
             #expect(photoKeys[event] != nil && photoKeys[event] == videoKeys[event], "\(event)")
         }
-        #expect(photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "privacy"]) == true)
+        #expect(photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "noteKeys", "privacy"]) == true)
         #expect(photoKeys["summary"]?.isSuperset(of: ["done", "failed", "skipped", "bytesIn", "bytesOut", "seconds"]) == true)
         // Nothing but JSON on stdout.
         #expect(try PhotoCommandsTests.jsonLines(photo.stdout + video.stdout).allSatisfy { $0["event"] != nil })
@@ -210,6 +210,36 @@ struct CLIProductTests {
         let missing = directory.appendingPathComponent("nope.heic").path
         let translated = try await CLIRunner.run(["heic-to-jpg", missing], environment: ["OFFCONVERT_MESSAGES": file.path])
         #expect(translated.stderr.contains("Fehlt: \(missing)"))
+    }
+
+    @Test("library notes get the CLI's advice per kind (as the CLI printed them before notes were typed), translatable")
+    func noteAdvice() {
+        let expected: [(JobNote, String)] = [
+            (JobNote(.pagesLeftOut, "3 pages; the first kept", detail: .pagesLeftOut(pages: 3)),
+             "3 pages; the first kept (--all-images writes each)"),
+            (JobNote(.gainMapRemoved, "gain map removed"), "gain map removed (--hdr sdr)"),
+            (JobNote(.gainMapMetadataRemoved, "HDR not kept: the metadata that describes the gain map is removed with the rest"),
+             "HDR not kept: --strip-metadata removes the metadata that describes the gain map"),
+            (JobNote(.rawStreamTiming, "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as asked)",
+                     detail: .rawStreamTiming(framesPerSecond: 50, source: .request)),
+             "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as --fps says)"),
+            (JobNote(.rawStreamTiming, "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps",
+                     detail: .rawStreamTiming(framesPerSecond: 29.97, source: .assumed)),
+             "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps; --fps sets another"),
+            (JobNote(.audioTrackLeftOut, "audio track 2 (fra AAC mono) left out",
+                     detail: .audioTrackLeftOut(.init(position: 2, description: "fra AAC mono", canChoose: true, canKeepAll: false))),
+             "audio track 2 (fra AAC mono) left out; --audio-track 2 keeps it"),
+            (JobNote(.audioTrackLeftOut, "audio track 2 (AAC) left out",
+                     detail: .audioTrackLeftOut(.init(position: 2, description: "AAC", canChoose: false, canKeepAll: false))),
+             "audio track 2 (AAC) left out"),
+            (JobNote(fact: "location removed"), "location removed"),
+        ]
+        for (note, text) in expected { #expect(Messages.note(note, overrides: [:]) == text) }
+        let pages = expected[0].0
+        #expect(Messages.note(pages, overrides: ["note.image.pages-left-out": "{1} Seiten; die erste behalten",
+                                                 "hint.note.image.pages-left-out": " (--all-images schreibt alle)"])
+            == "3 Seiten; die erste behalten (--all-images schreibt alle)")
+        #expect(Messages.note(JobNote(fact: "location removed"), overrides: ["note.fact": "x"]) == "location removed")
     }
 
     @Test("offconvert alone prints the overview with the situations first and one example each")

@@ -58,13 +58,14 @@ public struct JobResult: Sendable, Equatable {
     public var inputPath: String
     /// The files written, in order (usually one).
     public var outputs: [OutputFile]
-    /// Short facts worth telling the user ("location removed", "copied without re-encoding").
-    public var notes: [String]
+    /// Facts worth telling the user ("location removed", "3 pages; the first kept"), each with a
+    /// stable ``JobNote/code`` and a message that names no command-line option.
+    public var notes: [JobNote]
     /// What happened to the source's location metadata.
     public var location: LocationOutcome
 
     /// Creates a result.
-    public init(inputPath: String, outputs: [OutputFile], notes: [String] = [], location: LocationOutcome = .noneFound) {
+    public init(inputPath: String, outputs: [OutputFile], notes: [JobNote] = [], location: LocationOutcome = .noneFound) {
         self.inputPath = inputPath
         self.outputs = outputs
         self.notes = notes

@@ -118,7 +118,7 @@ public enum MotionPhotoEditor {
     /// An ordinary photo in a folder of motion photos is no failure: nothing to do, nothing
     /// written, and nothing charged (a job with no output costs no free conversion).
     private static func notMotion(_ path: String) -> JobResult {
-        JobResult(inputPath: path, outputs: [], notes: ["not a motion photo (no embedded video); nothing written"])
+        JobResult(inputPath: path, outputs: [], notes: [JobNote(fact: "not a motion photo (no embedded video); nothing written")])
     }
 
     private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
@@ -128,6 +128,6 @@ public enum MotionPhotoEditor {
         let stage = try StagedOutput(destination: destination)
         try ImageEncoder.writeFile(bytes, to: stage.temporaryPath, displayPath: destination)
         let output = try stage.commit(overwrite: request.output.overwrite, renumber: request.output.mayRenumber)
-        return JobResult(inputPath: request.input, outputs: [output], notes: notes)
+        return JobResult(inputPath: request.input, outputs: [output], notes: JobNote.facts(notes))
     }
 }

@@ -54,7 +54,7 @@ public enum PDFAlbum {
         if copied > 0 { notes.append("\(copied) JPEG\(copied == 1 ? "" : "s") embedded without re-encoding") }
         if reEncoded > 0 { notes.append("\(reEncoded) image\(reEncoded == 1 ? "" : "s") encoded as JPEG") }
         notes.append("metadata and location not included")
-        return JobResult(inputPath: request.inputPaths[0], outputs: [file], notes: notes)
+        return JobResult(inputPath: request.inputPaths[0], outputs: [file], notes: JobNote.facts(notes))
     }
 
     /// The largest margin that leaves an inch for the image on the short side of `page`.

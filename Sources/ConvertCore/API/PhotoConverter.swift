@@ -7,12 +7,7 @@ public enum PhotoConverter {
     /// "location removed".
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking { flag in
-                var result = try convertBlocking(request, reporter: reporter, cancellation: flag)
-                // Only the still is decoded; a motion photo's video would silently vanish otherwise.
-                if MotionPhoto.isMotionPhoto(path: request.inputPath) { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
-                return result
-            }
+            try await runBlocking { flag in try convertBlocking(request, reporter: reporter, cancellation: flag) }
         }
     }
 
@@ -37,6 +32,16 @@ public enum PhotoConverter {
         // The input is read once: every reader below takes its format, item model and libheif
         // context from here.
         let opened = try open(request)
+        var result = try convertOpened(request, opened: opened, reporter: reporter, cancellation: cancellation)
+        // Only the still is decoded; a motion photo's video would silently vanish otherwise.
+        if opened.isMotionPhoto() { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
+        return result
+    }
+
+    /// ``convertBlocking(_:reporter:cancellation:)`` on the input `opened`: each path in turn.
+    private static func convertOpened(
+        _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
+    ) throws(ConvertError) -> JobResult {
         if let result = try directHeicToJPEG(request, opened: opened, reporter: reporter, cancellation: cancellation) {
             return result
         }
@@ -45,7 +50,7 @@ public enum PhotoConverter {
         }
         if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
         if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) { return animated }
-        let recompression = try recompressedJPEG(request, cancellation: cancellation)
+        let recompression = try recompressedJPEG(request, opened: opened, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
         var photo = try ImageDecoder.decode(
@@ -77,7 +82,7 @@ public enum PhotoConverter {
     /// The gain map the general path's output carries: the input's (``generalGainMap(_:format:heif:cancellation:)``),
     /// or the one computed from a PQ/HLG still's HDR picture; why HDR was not kept goes to `notes`.
     private static func outputGainMap(
-        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [String], cancellation: CancellationFlag
+        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [JobNote], cancellation: CancellationFlag
     ) throws(ConvertError) -> CarriedGainMap? {
         var gainMap = try generalGainMap(request, format: opened.format, heif: opened.heif, cancellation: cancellation)
         if let computed = photo.hdrGainMap {
@@ -92,7 +97,7 @@ public enum PhotoConverter {
     /// Encodes each decoded frame with its metadata and writes it, in order, releasing each
     /// frame's bitmap as it goes; the result lists the files and every note once.
     private static func writeFrames(
-        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?, notes: [String],
+        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?, notes: [JobNote],
         reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         var notes = notes
@@ -193,8 +198,13 @@ public enum PhotoConverter {
     }
 
     /// Appends `note` to `notes` unless it is there already: a note said by every frame is shown once.
-    private static func add(_ note: String, to notes: inout [String]) {
+    private static func add(_ note: JobNote, to notes: inout [JobNote]) {
         if !notes.contains(note) { notes.append(note) }
+    }
+
+    /// Appends a fact saying `note` unless one says it already.
+    private static func add(_ note: String, to notes: inout [JobNote]) {
+        add(JobNote(fact: note), to: &notes)
     }
 
     /// Refuses a request that cannot be carried out, before the input is read: a quality or

@@ -73,6 +73,9 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
     package var outputs: [Output]?
     /// Short facts about a finished item ("location removed").
     package var notes: [String]?
+    /// The stable key of each of a finished item's ``notes``, in the same order
+    /// (``JobNote/Code``: `image.pages-left-out`, ..., `fact` for any other).
+    package var noteKeys: [String]?
     /// Whether location metadata was removed or kept in a finished item.
     package var privacy: Privacy?
     /// The stage of a `progress` line.
@@ -136,15 +139,19 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
         return line
     }
 
-    /// An item finished with `result`.
-    package static func finished(index: Int, input: String, _ result: JobResult) -> BatchReportLine {
+    /// An item finished with `result`; each note is written as `wording` words it (a front end
+    /// adds its own advice to the library's message).
+    package static func finished(
+        index: Int, input: String, _ result: JobResult, wording: (JobNote) -> String = \.message
+    ) -> BatchReportLine {
         var line = BatchReportLine(event: "finished")
         line.index = index
         line.input = input
         line.output = result.outputs.first?.path
         line.bytes = result.outputs.first?.byteCount
         line.outputs = result.outputs.map { Output(path: $0.path, bytes: $0.byteCount) }
-        line.notes = result.notes
+        line.notes = result.notes.map(wording)
+        line.noteKeys = result.notes.map(\.code.rawValue)
         line.privacy = Privacy(result.location)
         return line
     }

@@ -32,6 +32,6 @@ extension PhotoConverter {
         if case .gif(let gif) = animation, gif.isCutShort {
             notes.append("the file ends early (an interrupted copy or download): the frames after frame \(gif.frameCount) are missing")
         }
-        return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: .noneFound)
+        return JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes), location: .noneFound)
     }
 }

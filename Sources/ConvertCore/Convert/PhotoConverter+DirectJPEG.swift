@@ -31,7 +31,7 @@ extension PhotoConverter {
         guard let stream else { return nil }
         return try writeDirectJPEG(
             stream, source: source, pendingGainMap: pendingGainMap, request: request, reporter: reporter, cancellation: cancellation,
-            notes: damaged ? [damagedNote] : [])
+            notes: damaged ? [JobNote(fact: damagedNote)] : [])
     }
 
     /// Said when a tile of the photo did not decode cleanly and libheif's decode (which conceals
@@ -42,7 +42,7 @@ extension PhotoConverter {
     /// profile, the gain map as Ultra HDR when one was encoded beside it) and writes it.
     private static func writeDirectJPEG(
         _ stream: [UInt8], source: DirectSource, pendingGainMap: PendingGainMap?, request: PhotoRequest,
-        reporter: ProgressReporter, cancellation: CancellationFlag, notes: [String]
+        reporter: ProgressReporter, cancellation: CancellationFlag, notes: [JobNote]
     ) throws(ConvertError) -> JobResult {
         var notes = notes
         var icc = source.icc

@@ -31,16 +31,16 @@ extension PhotoConverter {
     /// request asked for SDR.
     static func generalGainMap(
         _ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?, cancellation: CancellationFlag
-    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
+    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         guard request.hdr == .keep else { return (nil, sdrNote(request, format: format, heif: heif)) }
         if format == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
         guard format == .heic, let file = heif else { return (nil, nil) }
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
-        case .unusable(let why): return (nil, why)
+        case .unusable(let why): return (nil, JobNote(fact: why))
         case .apple, .iso, .samsung:
             if request.format == .heic { return try heicGainMap(request, file: file, cancellation: cancellation) }
-            guard carriesLogGainMap(request.format) else { return (nil, notKeptNote(request.format)) }
+            guard carriesLogGainMap(request.format) else { return (nil, JobNote(fact: notKeptNote(request.format))) }
             return try logGainMap(request, file: file, cancellation: cancellation)
         }
     }
@@ -54,14 +54,14 @@ extension PhotoConverter {
     /// carried, or why not.
     private static func logGainMap(
         _ request: PhotoRequest, file: HeifFile, cancellation: CancellationFlag
-    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
+    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
         guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
-        else { return (nil, "HDR not kept: the gain map could not be decoded") }
+        else { return (nil, JobNote(fact: "HDR not kept: the gain map could not be decoded")) }
         // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
         let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
         guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
-            return (nil, "HDR not kept: the gain map's shape is not the picture's")
+            return (nil, JobNote(fact: "HDR not kept: the gain map's shape is not the picture's"))
         }
         return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
     }
@@ -69,10 +69,10 @@ extension PhotoConverter {
     /// What a HEIC output of a HEIC with a gain map says under `--hdr sdr` (a HEIC output could
     /// carry the map, so its absence is the request's doing); nil for every other output, whose
     /// notes say nothing of HDR when it was not asked for.
-    static func sdrNote(_ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?) -> String? {
+    static func sdrNote(_ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?) -> JobNote? {
         guard request.format == .heic, format == .heic, let file = heif else { return nil }
         switch HeifGainMap.presence(in: file) {
-        case .apple, .iso, .samsung: return "gain map removed (--hdr sdr)"
+        case .apple, .iso, .samsung: return JobNote(.gainMapRemoved, "gain map removed")
         case .none, .unusable: return nil
         }
     }
@@ -89,19 +89,19 @@ extension PhotoConverter {
     /// The gain map of a JPEG input (Ultra HDR, ISO 21496-1): decoded and turned upright by the
     /// primary's EXIF Orientation, to be carried like a HEIC's.
     static func jpegGainMap(_ request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> (
-        carried: CarriedGainMap?, note: String?
+        carried: CarriedGainMap?, note: JobNote?
     ) {
         let path = request.inputPath
         // An unreadable file is the decoder's to report, with its own error.
         guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
-        guard carriesLogGainMap(request.format) else { return (nil, notKeptNote(request.format)) }
+        guard carriesLogGainMap(request.format) else { return (nil, JobNote(fact: notKeptNote(request.format))) }
         guard located.metadata.brightens else {
-            return (nil, "HDR not kept: the gain map has no headroom")
+            return (nil, JobNote(fact: "HDR not kept: the gain map has no headroom"))
         }
         try cancellation.check()
         // A damaged map costs the HDR, not the photo.
         guard let decoded = try? decodeGainMap(Array(data[located.range]), primary: data, path: path, maxPixels: request.maxPixels)
-        else { return (nil, "HDR not kept: the gain map could not be decoded") }
+        else { return (nil, JobNote(fact: "HDR not kept: the gain map could not be decoded")) }
         let (plane, primarySize, orientation) = decoded
         let swaps = orientation >= 5
         let map = HeifGainMap(plane: plane, metadata: located.metadata, origin: located.origin)

@@ -12,16 +12,16 @@ extension PhotoConverter {
     /// The gain map a HEIC output of `file` carries, or why it carries none.
     static func heicGainMap(
         _ request: PhotoRequest, file: HeifFile, cancellation: CancellationFlag
-    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: String?) {
+    ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         guard request.metadata != .strip else {
-            return (nil, "HDR not kept: --strip-metadata removes the metadata that describes the gain map")
+            return (nil, JobNote(.gainMapMetadataRemoved, "HDR not kept: the metadata that describes the gain map is removed with the rest"))
         }
         let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
         guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decodeStored(file, cancellation: cancellation)
-        else { return (nil, notKeptNote(.heic)) }
+        else { return (nil, JobNote(fact: notKeptNote(.heic))) }
         let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
         guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
-            return (nil, "HDR not kept: the gain map's shape is not the picture's")
+            return (nil, JobNote(fact: "HDR not kept: the gain map's shape is not the picture's"))
         }
         return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
     }

@@ -26,13 +26,14 @@ extension PhotoConverter {
     /// filtered ones first (keeping the EXIF Orientation: these pixels are not turned upright),
     /// and djxl gives back that JPEG.
     static func recompressedJPEG(
-        _ request: PhotoRequest, cancellation: CancellationFlag
+        _ request: PhotoRequest, opened: OpenedPhoto, cancellation: CancellationFlag
     ) throws(ConvertError) -> Recompression {
         guard request.format == .jxl, request.lossless, request.resize == nil, request.maxLongEdge == nil,
             request.color == .keep, request.targetByteCount == nil,
             try ImageDecoder.sniff(path: request.inputPath) == .jpeg
         else { return .notApplicable }
         var source = try ImageDecoder.readAll(path: request.inputPath)
+        opened.sawJPEG(source)
         // A motion photo's MP4 sits after the JPEG's end, where libjxl would keep it as tail
         // data: like every conversion, this one writes the still only (the caller says so).
         if let motion = MotionPhoto.find(in: source) { source = MotionPhotoEditor.still(of: source, motion).bytes }
@@ -40,7 +41,7 @@ extension PhotoConverter {
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
         let output = try writeWhole(bytes, for: request, cancellation: cancellation)
-        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [recompressedNote], location: location))
+        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [recompressedNote]), location: location))
     }
 
     /// `jpeg` with its metadata as `policy` wants it, and the policy's notes. Under `.keep` the

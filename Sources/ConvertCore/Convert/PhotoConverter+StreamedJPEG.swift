@@ -12,11 +12,14 @@ extension PhotoConverter {
         _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
         guard opened.format == .jpeg, let plan = try StreamedJPEGPlan(request) else { return nil }
+        // This path never holds the whole file: the head it read gives the XMP, the open
+        // descriptor the trailer's last bytes.
+        opened.sawJPEGHead(xmp: plan.head.xmp, file: plan.input)
         let (head, transcoder, source) = (plan.head, plan.transcoder, plan.transcoder.source)
         try PixelLimit.check(width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
         let turned = head.orientation >= 5
         let (width, height) = turned ? (source.height, source.width) : (source.width, source.height)
-        var notes: [String] = []
+        var notes: [JobNote] = []
         let metadata = OutputMetadata(exif: head.exif, xmp: head.xmp, iptc: head.iptc, policy: request.metadata)
             .withPixelSize(width: width, height: height).carried(by: .jpeg)
         notes += metadata.notes
@@ -98,13 +101,23 @@ private struct StreamedJPEGPlan {
     }
 }
 
-/// A read-only descriptor of a photo the streamed path reads, closed in `deinit`.
-private final class InputDescriptor {
+/// A read-only descriptor of a photo the streamed path reads, closed in `deinit`. Its reads
+/// as a ``ByteSource`` are positional, so the decoder's offset is left where it is.
+///
+/// Sendable, as a ``ByteSource`` is: its stored values never change after `init`.
+private final class InputDescriptor: ByteSource {
     let descriptor: Int32
+    let size: UInt64
 
     init(path: String) throws(ConvertError) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ConvertError.opening(path, errno: errno) }
+        var status = stat()
+        size = fstat(descriptor, &status) == 0 ? UInt64(max(0, status.st_size)) : 0
+    }
+
+    func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
+        try FileByteSource.read(descriptor, size: size, at: offset, count: count)
     }
 
     deinit { close(descriptor) }

@@ -18,6 +18,7 @@ extension PhotoConverter {
             request.resize == nil, request.maxLongEdge == nil, request.color == .keep
         else { return nil }
         var source = try ImageDecoder.readAll(path: request.inputPath)
+        opened.sawJPEG(source)
         // The same header checks as a decode: a picture over the pixel limit or larger than the
         // memory the process can get (a 2 KB file claiming 65500×65500) is refused, not copied.
         let header = try TurboJPEGHandle.decompressor().header(source, path: request.inputPath)
@@ -33,6 +34,6 @@ extension PhotoConverter {
         guard Int64(jpeg.count) <= target else { return nil }
         try cancellation.check()
         let output = try writeWhole(jpeg, for: request, cancellation: cancellation)
-        return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes + [withinTargetNote], location: location)
+        return JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [withinTargetNote]), location: location)
     }
 }

@@ -2,10 +2,12 @@
 /// decoded as frames of their own with `--all-images`, otherwise left out with a note saying so.
 extension ImageDecoder {
     /// The note of a conversion that keeps only the first view of a stereo or multi-angle photo.
-    static func viewsLeftOutNote(_ count: Int) -> String {
-        count == 1
-            ? "a stereo (MPO) photo: only the first (left-eye) picture is kept; --all-images writes both"
-            : "a multi-picture (MPO) photo: only the first of its \(count + 1) pictures is kept; --all-images writes each"
+    /// `count` is the number of views after the first.
+    static func viewsLeftOutNote(_ count: Int) -> JobNote {
+        let message = count == 1
+            ? "a stereo (MPO) photo: only the first (left-eye) picture is kept"
+            : "a multi-picture (MPO) photo: only the first of its \(count + 1) pictures is kept"
+        return JobNote(.picturesLeftOut, message, detail: .picturesLeftOut(pictures: count + 1, stereo: count == 1))
     }
 
     /// The frames of `views` (``MPFIndex/views``) of JPEG `data`, each upright by

@@ -20,7 +20,7 @@ struct DecodedFrame: Sendable {
 struct DecodedPhoto: Sendable {
     package var format: PhotoFormat
     package var frames: [DecodedFrame]
-    package var notes: [String]
+    package var notes: [JobNote]
     /// The scale the decoder itself decoded at (a JPEG's DCT scaling), 1/1 for a full-size
     /// decode. Tests read it to prove the shrink-on-load path was taken.
     var decodeScale = JPEGScale.full
@@ -139,12 +139,12 @@ package enum ImageDecoder {
             }
             photo = try decodeHeif(readers, options: options, cancellation: cancellation)
         case .jpeg:
-            photo = try decodeJPEG(path: path, options: options)
+            photo = try decodeJPEG(path: path, options: options, opened: opened)
         case .png:
             // A PNG cut short is converted as far as it goes, unless --strict refuses it.
             let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
             photo = DecodedPhoto(
-                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: decoded.damage.map { [$0] } ?? [])
+                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
             if let animation = AnimationSummary.of(try readAll(path: path), format: .png, path: path) {
                 // libpng reads an APNG's default image only: its other frames cannot be picked.
                 guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false) }
@@ -157,7 +157,7 @@ package enum ImageDecoder {
         case .bmp:
             // A BMP cut short is converted as far as it goes, unless --strict refuses it, as for PNG.
             let decoded = try BMPDecoder.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
-            photo = DecodedPhoto(format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)], notes: decoded.damage.map { [$0] } ?? [])
+            photo = DecodedPhoto(format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)], notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
         case .tiff:
             // libtiff has no orientation of its own to apply: the decoder turns each page upright.
             let data = try readAll(path: path)
@@ -207,7 +207,7 @@ package enum ImageDecoder {
         }
         let index = options.frame ?? 0
         guard index < animation.frameCount else { throw frameError(index, of: animation.frameCount, path: path, picked: true) }
-        var notes: [String] = []
+        var notes: [JobNote] = []
         if let summary = animation.summary {
             notes.append(summary.stillNote(frame: options.frame, format: format))
         }
@@ -331,7 +331,7 @@ package enum ImageDecoder {
     /// or HLG, as a HEIF's is.
     private static func decodeJXL(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
         let decoded = try JXLCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path)
-        var photo = DecodedPhoto(format: .jxl, frames: [], notes: decoded.notes)
+        var photo = DecodedPhoto(format: .jxl, frames: [], notes: decoded.notes.map(JobNote.init(fact:)))
         var frame = DecodedFrame(bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
         if let still = HDRStill.apply(
             decoded.bitmap, nclx: decoded.hdrCoding, policy: options.hdrStill, measuring: true, threads: max(1, options.decodingThreads))
@@ -346,8 +346,9 @@ package enum ImageDecoder {
         return photo
     }
 
-    private static func decodeJPEG(path: String, options: DecodeOptions) throws(ConvertError) -> DecodedPhoto {
+    private static func decodeJPEG(path: String, options: DecodeOptions, opened: OpenedPhoto?) throws(ConvertError) -> DecodedPhoto {
         let data = try readAll(path: path)
+        opened?.sawJPEG(data)
         let decoder = try TurboJPEGHandle.decompressor()
         let header = try decoder.header(data, path: path)
         let (width, height) = (header.width, header.height)
@@ -390,8 +391,8 @@ package enum ImageDecoder {
     private static func jpegPicture(
         _ data: [UInt8], header: JPEGHeader, size: (width: Int, height: Int), icc: [UInt8]?, strict: Bool,
         decoder: TurboJPEGHandle, path: String
-    ) throws(ConvertError) -> (Bitmap, [String]) {
-        var notes: [String] = []
+    ) throws(ConvertError) -> (Bitmap, [JobNote]) {
+        var notes: [JobNote] = []
         let rgb: [UInt8]
         var profile = icc
         if header.colorSpace.isInk {

@@ -17,7 +17,7 @@ enum TIFFDecoder {
     struct Decoded {
         var pages: [Page]
         var pageCount: Int
-        var notes: [String]
+        var notes: [JobNote]
     }
 
     /// What `info` shows: the first page's tags and how many pages there are.
@@ -35,8 +35,8 @@ enum TIFFDecoder {
     }
 
     /// The note of a conversion that keeps the first of `count` pages.
-    static func pagesLeftOutNote(_ count: Int) -> String {
-        "\(count) pages; the first kept (--all-images writes each)"
+    static func pagesLeftOutNote(_ count: Int) -> JobNote {
+        JobNote(.pagesLeftOut, "\(count) pages; the first kept", detail: .pagesLeftOut(pages: count))
     }
 
     /// Reads the first page's tags and counts the pages, decoding no pixel.
@@ -65,7 +65,7 @@ enum TIFFDecoder {
         let (perPixel, overflow) = maxPixels.multipliedReportingOverflow(by: 8)
         let tiff = try TIFFHandle(data, maxAllocation: overflow ? Int.max : perPixel + (1 << 20), path: path)
         let count = max(1, tiff.pageCount)
-        var notes: [String] = []
+        var notes: [JobNote] = []
         var pages: [Page] = []
         for index in 0..<(allImages ? count : 1) {
             let page = try tiff.select(page: index, path: path)

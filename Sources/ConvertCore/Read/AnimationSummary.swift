@@ -36,16 +36,14 @@ package struct AnimationSummary: Equatable, Sendable {
         return "\(frames) frames, \(text) s"
     }
 
-    /// The note on a still output made from one frame of an animation in `format`, and what
-    /// keeps the rest: another frame or the animated WebP (GIF, WebP), an MP4 (GIF, APNG).
-    func stillNote(frame: Int?, format: PhotoFormat) -> String {
-        if let frame { return "an animation (\(description)): frame \(frame + 1) kept" }
-        let first = "an animation (\(description)): only the first frame is kept"
-        switch format {
-        case .gif: return first + " (--frame N picks another; --to webp or --to mp4 keeps the animation)"
-        case .webp: return first + " (--frame N picks another; --to webp keeps the animation)"
-        default: return first + " (--to mp4 keeps the animation)"
-        }
+    /// The note on a still output made from one frame of an animation in `format`; what keeps
+    /// the rest (another frame, an animated WebP, an MP4) is the front end's to say.
+    func stillNote(frame: Int?, format: PhotoFormat) -> JobNote {
+        let message = frame.map { "an animation (\(description)): frame \($0 + 1) kept" }
+            ?? "an animation (\(description)): only the first frame is kept"
+        let detail = JobNote.AnimationStill(
+            format: format, frames: frames, milliseconds: milliseconds, keptFrame: (frame ?? 0) + 1, frameWasChosen: frame != nil)
+        return JobNote(.animationStill, message, detail: .animationStill(detail))
     }
 
     /// The delays of an APNG's frames (its `fcTL` chunks), when an `acTL` chunk makes it

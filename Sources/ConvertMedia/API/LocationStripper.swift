@@ -25,7 +25,7 @@ import Foundation
 /// ```swift
 /// let result = try await LocationStripper.strip(
 ///     StripLocationRequest(input: "IMG_0001.HEIC", destination: "IMG_0001 (no location).HEIC")).result()
-/// print(result.notes)  // ["location removed: EXIF GPS, XMP"]
+/// print(result.notes.map(\.message))  // ["location removed: EXIF GPS, XMP"]
 /// ```
 public enum LocationStripper {
     /// Starts removing the location from `request.input`.
@@ -134,7 +134,7 @@ public enum LocationStripper {
             // with no output costs no free conversion).
             return JobResult(
                 inputPath: path, outputs: [],
-                notes: [request.inPlace ? "no location found; file unchanged" : "no location found; nothing written"])
+                notes: [JobNote(fact: request.inPlace ? "no location found; file unchanged" : "no location found; nothing written")])
         }
         let stage = try StagedOutput(destination: request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
@@ -159,7 +159,7 @@ public enum LocationStripper {
         }
         let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
         let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.words
-        return JobResult(inputPath: path, outputs: [output], notes: [note], location: edit.places.isEmpty ? .noneFound : .removed)
+        return JobResult(inputPath: path, outputs: [output], notes: [JobNote(fact: note)], location: edit.places.isEmpty ? .noneFound : .removed)
     }
 
     /// Copies `source` to `target` (already created by the stage) and applies `patches`.

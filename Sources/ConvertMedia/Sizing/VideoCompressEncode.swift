@@ -124,7 +124,7 @@ struct VideoCompressEncode {
     }
 
     /// The notes every result of this encode ends with.
-    func closingNotes(damaged: String?) -> [String] {
+    func closingNotes(damaged: String?) -> [JobNote] {
         var notes = probe.inputNotes + audioNotes
         let sourceRate = probe.source.frameRate
         if plan.frameRate < sourceRate - 0.01 {

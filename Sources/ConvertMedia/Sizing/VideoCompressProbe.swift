@@ -49,8 +49,8 @@ struct VideoCompressProbe {
     }
 
     /// Notes on the cut and on a raw stream's timing.
-    var inputNotes: [String] {
-        var notes: [String] = []
+    var inputNotes: [JobNote] {
+        var notes: [JobNote] = []
         if let cut { notes.append(VideoPlanner.cutNote(cut)) }
         if isElementaryStream { notes.append(VideoPlanner.rawStreamTiming(media)) }
         return notes

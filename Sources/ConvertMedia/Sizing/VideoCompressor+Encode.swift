@@ -24,8 +24,8 @@ extension VideoCompressor {
                                      cancellation: cancellation, progress: firstProgress)
         let achieved = try pass.byteCount()
         if achieved <= request.targetBytes {
-            let notes = ["H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
-                         + "it fits the target without spending all of it"] + job.closingNotes(damaged: pass.damagedNote)
+            let notes = [JobNote(fact: "H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
+                         + "it fits the target without spending all of it")] + job.closingNotes(damaged: pass.damagedNote)
             return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
         }
         let budget: VideoSizePlanner.EncodePlan
@@ -81,7 +81,7 @@ extension VideoCompressor {
             if achieved <= request.targetBytes {
                 var notes = secondPassNotes(job, bitrate: bitrate, attempt: attempt, afterQualityOf: qualityBytes,
                                             damaged: pass.damagedNote)
-                if let reason { notes.insert(reason, at: 1) }
+                if let reason { notes.insert(JobNote(fact: reason), at: 1) }
                 return try commit(pass, request: request, probe: job.probe, notes: notes, reporter: reporter)
             }
             pass.discard()
@@ -97,8 +97,8 @@ extension VideoCompressor {
     /// The notes of a kept pass 2: its bitrate and picture, why the normal quality was not kept,
     /// and how many times it was repeated.
     static func secondPassNotes(_ job: VideoCompressEncode, bitrate: Int, attempt: Int, afterQualityOf qualityBytes: Int64?,
-                                damaged: String?) -> [String] {
-        var notes = ["2-pass H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)"]
+                                damaged: String?) -> [JobNote] {
+        var notes = [JobNote(fact: "2-pass H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)")]
         if let qualityBytes {
             notes.append("the normal quality (CRF \(qualityCRF)) came out at \(job.request.unit.format(qualityBytes, rounding: .up)), "
                          + "over the target")

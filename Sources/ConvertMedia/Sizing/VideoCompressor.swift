@@ -104,15 +104,15 @@ enum VideoCompressor {
             pass.discard()
             return nil
         }
-        var notes: [String]
+        var notes: [JobNote]
         switch audio {
         case .audio(_, let encoding)?:
-            notes = ["already under the target: video copied without re-encoding",
-                     "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)"]
+            notes = JobNote.facts(["already under the target: video copied without re-encoding",
+                     "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)"])
         case nil:
-            notes = ["already under the target: video copied without re-encoding"]
+            notes = [JobNote(fact: "already under the target: video copied without re-encoding")]
         default:
-            notes = ["already under the target: video and audio copied without re-encoding"]
+            notes = [JobNote(fact: "already under the target: video and audio copied without re-encoding")]
         }
         if let damaged = pass.damagedNote { notes.append(damaged) }
         return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
@@ -120,7 +120,7 @@ enum VideoCompressor {
 
     /// Puts the kept pass in place; its notes end with what happened to the tags, by the rule
     /// every video job shares (``VideoJob/tagOutcome(pass:keepLocation:keepIdentifiers:media:)``).
-    static func commit(_ pass: VideoPass, request: VideoCompressRequest, probe: VideoCompressProbe, notes: [String],
+    static func commit(_ pass: VideoPass, request: VideoCompressRequest, probe: VideoCompressProbe, notes: [JobNote],
                        reporter: ProgressReporter) throws(ConvertError) -> JobResult {
         let file = try VideoJob.commit(pass, output: request.output, reporter: reporter)
         let tags = VideoJob.tagOutcome(pass: pass, keepLocation: request.keepLocation, keepIdentifiers: false, media: probe.media)

@@ -82,7 +82,7 @@ package final class BatchPrinter: Sendable {
 
     package func finished(_ item: BatchItem, _ result: JobResult) {
         progressThrottle.forget(item.index)
-        if json { return emit(.finished(index: item.index, input: item.input, result)) }
+        if json { return emit(.finished(index: item.index, input: item.input, result, wording: { Messages.note($0) })) }
         guard !quiet else { return ended(item) }
         let results = result.outputs.map { output in
             detailedResults
@@ -90,7 +90,7 @@ package final class BatchPrinter: Sendable {
                 : output.path.terminalSafe
         }
         let notes = result.notes.isEmpty
-            ? [] : [Messages.text(.itemNotes, Self.name(Self.subject(of: item)), result.notes.joined(separator: ", ").terminalSafe)]
+            ? [] : [Messages.text(.itemNotes, Self.name(Self.subject(of: item)), result.notes.map { Messages.note($0) }.joined(separator: ", ").terminalSafe)]
         ended(item, stdout: results, stderr: notes)
     }
 

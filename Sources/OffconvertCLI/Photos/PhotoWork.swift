@@ -219,6 +219,7 @@ package enum PhotoWork {
         let written = result.outputs.reduce(Int64(0)) { $0 + $1.byteCount }
         guard inputBytes > 0, written > inputBytes else { return result }
         var noted = result
+        // The CLI's own note, so its options may be named.
         noted.notes.append(
             "larger than the original (\(UnitText.bytes(inputBytes)) → \(UnitText.bytes(written))): it was already "
                 + "compressed more; use a lower --quality or --target-size")

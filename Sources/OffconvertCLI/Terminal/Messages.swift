@@ -118,6 +118,81 @@ package enum Messages {
         .allowanceDamaged: "Unlock with 'offconvert unlock LICENSE-FILE'.",
     ]
 
+    /// The text for a library note: a translation of `note.KEY` if there is one (not for
+    /// `fact`, the key every other note shares; `{1}`, ... stand for ``noteValues(_:)``), else the
+    /// library's English message; with the command-line way to get what the note says was left
+    /// out, if the CLI has one (`hint.note.KEY`, or a variant's key, translated too; `{1}`, ...
+    /// stand for the values each variant names in ``noteAdvice(_:)``). The library's notes name
+    /// no option: a host app words its own advice.
+    package static func note(_ note: JobNote, overrides: [String: String] = Messages.overrides) -> String {
+        let translated = note.code == .fact ? nil : overrides["note." + note.code.rawValue]
+        let message = translated.map { fill($0, noteValues(note)) } ?? note.message
+        guard let advice = noteAdvice(note) else { return message }
+        let hint = fill(overrides["hint.note." + advice.key] ?? advice.english, advice.arguments)
+        guard let words = advice.replacing, let range = message.firstRange(of: words) else { return message + hint }
+        return String(message[..<range.lowerBound]) + hint + String(message[range.upperBound...])
+    }
+
+    /// The command-line advice a note takes: its translation key (the note's code, or a variant of
+    /// it), its English text, the values that fill it, and the library's words it takes the place
+    /// of (nil: it follows the message). Nil for a note the CLI adds nothing to.
+    static func noteAdvice(_ note: JobNote) -> (key: String, english: String, arguments: [String], replacing: String?)? {
+        let key = note.code.rawValue
+        switch note.detail {
+        case .pagesLeftOut: return (key, " (--all-images writes each)", [], nil)
+        case .picturesLeftOut(_, let stereo):
+            return stereo ? (key + ".stereo", "; --all-images writes both", [], nil) : (key, "; --all-images writes each", [], nil)
+        case .animationStill(let still) where !still.frameWasChosen:
+            switch still.format {
+            case .gif: return (key + ".gif", " (--frame N picks another; --to webp or --to mp4 keeps the animation)", [], nil)
+            case .webp: return (key + ".webp", " (--frame N picks another; --to webp keeps the animation)", [], nil)
+            default: return (key, " (--to mp4 keeps the animation)", [], nil)
+            }
+        case .subtitlesDropped: return (key, " (--subtitles drop)", [], nil)
+        case .audioTrackLeftOut(let track) where track.canChoose:
+            let position = String(track.position)
+            return track.canKeepAll
+                ? (key + ".all", "; --audio-track {1} or --all-audio keeps it", [position], nil)
+                : (key, "; --audio-track {1} keeps it", [position], nil)
+        // The timing may be said inside another note (a re-encode's reason), so the advice goes
+        // in place of the library's words rather than at the end.
+        case .rawStreamTiming(let rate, .request):
+            let fps = Self.rate(rate)
+            return (key + ".request", "timed at {1} fps, as --fps says", [fps], "timed at \(fps) fps, as asked")
+        case .rawStreamTiming(let rate, .assumed):
+            let fps = Self.rate(rate)
+            return (key + ".assumed", "timed at {1} fps; --fps sets another", [fps], "timed at \(fps) fps")
+        case .largeGIF: return (key, "; --duration, --fps or --width make it smaller", [], nil)
+        default:
+            if note.code == .gainMapRemoved { return (key, " (--hdr sdr)", [], nil) }
+            // Here the option is the reason itself: the whole sentence is the CLI's.
+            if note.code == .gainMapMetadataRemoved {
+                return (key, "HDR not kept: --strip-metadata removes the metadata that describes the gain map", [], note.message)
+            }
+            return nil
+        }
+    }
+
+    /// The values a translation of `note.KEY` can use, in order: pages; pictures; frames, seconds,
+    /// the frame kept; tracks; the track's position and description; frames per second; seconds.
+    static func noteValues(_ note: JobNote) -> [String] {
+        switch note.detail {
+        case .pagesLeftOut(let pages): [String(pages)]
+        case .picturesLeftOut(let pictures, _): [String(pictures)]
+        case .animationStill(let still): [String(still.frames), String(Double(still.milliseconds) / 1000), String(still.keptFrame)]
+        case .subtitlesDropped(let tracks): [String(tracks)]
+        case .audioTrackLeftOut(let track): [String(track.position), track.description]
+        case .rawStreamTiming(let rate, _): [Self.rate(rate)]
+        case .largeGIF(let seconds): [UnitText.duration(seconds)]
+        default: []
+        }
+    }
+
+    /// A frame rate as the library's notes write it: "25", "29.97".
+    private static func rate(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    }
+
     /// Parses `.strings` text: `"key" = "text";` lines with `\"`, `\\` and `\n` escapes.
     package static func parse(strings text: String) -> [String: String] {
         var table: [String: String] = [:]

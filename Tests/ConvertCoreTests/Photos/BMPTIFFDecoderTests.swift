@@ -56,7 +56,7 @@ struct BMPTIFFDecoderTests {
         let (name, reference, tolerance) = Self.bmps[index]
         let path = Fixtures.generated("bmp/\(name)")
         let photo = try Self.decode(path)
-        #expect(photo.format == .bmp && photo.frames.count == 1 && photo.notes.isEmpty, "\(photo.notes)")
+        #expect(photo.format == .bmp && photo.frames.count == 1 && photo.notes.messages.isEmpty, "\(photo.notes.messages)")
         let bitmap = try #require(photo.frames.first).bitmap
         let expected = try Self.ffmpeg(Fixtures.generated("bmp/\(reference)"), "rgba")
         // FFmpeg agrees with the generator about the hand-built files too (its decode of the BMP
@@ -86,7 +86,7 @@ struct BMPTIFFDecoderTests {
             #expect(error.code == .inputTruncated && error.category == .input && error.message.contains(path))
         }
         let photo = try Self.decode(path)
-        #expect(photo.notes == ["the file ends early (an interrupted copy or download): the top 40% of the picture is missing (shown grey)"])
+        #expect(photo.notes.messages == ["the file ends early (an interrupted copy or download): the top 40% of the picture is missing (shown grey)"])
         // The bottom rows (stored first) are the whole file's.
         let bitmap = try #require(photo.frames.first).bitmap
         let whole = try Self.ffmpeg(Fixtures.generated("bmp/bgr24.bmp"), "rgba")
@@ -195,9 +195,10 @@ struct BMPTIFFDecoderTests {
     func tiffPages() throws {
         let path = Fixtures.generated("tiff/multi.tiff")
         let first = try Self.decode(path)
-        #expect(first.frames.count == 1 && first.notes == ["3 pages; the first kept (--all-images writes each)"])
+        #expect(first.frames.count == 1 && first.notes.messages == ["3 pages; the first kept"])
+        #expect(first.notes.map(\.code) == [.pagesLeftOut] && first.notes.first?.detail == .pagesLeftOut(pages: 3))
         let all = try Self.decode(path, allImages: true)
-        #expect(all.notes.isEmpty)
+        #expect(all.notes.messages.isEmpty)
         #expect(all.frames.map { "\($0.bitmap.width)x\($0.bitmap.height)" } == ["121x87", "121x87", "64x48"])
         let grey = try Self.ffmpeg(Fixtures.generated("tiff/gray.tiff"), "rgba")
         #expect(Self.rgba(try #require(all.frames.dropFirst().first).bitmap) == grey)
@@ -240,7 +241,7 @@ struct BMPTIFFDecoderTests {
             #expect(error.code == .inputCorrupt && error.message.contains(path), "\(error.message)")
         }
         let photo = try Self.decode(path)
-        #expect(photo.notes == ["part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"])
+        #expect(photo.notes.messages == ["part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"])
         let bitmap = try #require(photo.frames.first).bitmap
         // The strips in the file are the whole file's; the first rows match FFmpeg's decode of it.
         let rows = 40 * bitmap.width * 4

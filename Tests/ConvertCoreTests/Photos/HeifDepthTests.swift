@@ -26,7 +26,7 @@ struct HeifDepthTests {
         let output = try #require(result.outputs.first).path
         let info = try ImageProbe.probeBlocking(path: output)
         #expect(info.bitDepth == 10)
-        #expect(!result.notes.contains { $0.contains("8 bits") })
+        #expect(!result.notes.messages.contains { $0.contains("8 bits") })
 
         let handle = try HeifContext(reading: output, decodingThreads: 1).primaryImage()
         let bitmap = try handle.decode(cancellation: CancellationFlag())
@@ -76,7 +76,7 @@ struct HeifDepthTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Self.deep, to: .avif, edge: 256, in: directory, name: "cat.avif")
         #expect(try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path).bitDepth == 8)
-        #expect(result.notes.contains("AVIF written at 8 bits"))
+        #expect(result.notes.messages.contains("AVIF written at 8 bits"))
         do {
             _ = try await Self.convert(Self.deep, to: .avif, depth: .ten, edge: 256, in: directory, name: "ten.avif")
             Issue.record("10-bit AVIF was accepted")

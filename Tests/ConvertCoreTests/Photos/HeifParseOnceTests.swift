@@ -61,7 +61,7 @@ struct HeifParseOnceTests {
         let output = try #require(result.outputs.first)
         if let target = reads.target {
             #expect(output.byteCount <= target)
-            #expect(result.notes.contains { $0.hasPrefix("resized to") }, "\(result.notes)")
+            #expect(result.notes.messages.contains { $0.hasPrefix("resized to") }, "\(result.notes.messages)")
         } else {
             #expect(try Self.size(output.path) == "\(info.width),\(info.height)")
         }
@@ -101,7 +101,7 @@ struct HeifParseOnceTests {
         let result = try await PhotoConverter.convert(request).result()
         let output = try #require(result.outputs.first)
         #expect(output.byteCount <= 60_000)
-        #expect(result.notes.contains { $0.hasPrefix("resized to") }, "\(result.notes)")
+        #expect(result.notes.messages.contains { $0.hasPrefix("resized to") }, "\(result.notes.messages)")
         #expect(HeifMeta.parses.parses(of: path) == 1)
         #expect(try !Self.size(output.path).isEmpty)
     }

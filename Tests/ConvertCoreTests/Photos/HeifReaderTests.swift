@@ -225,8 +225,8 @@ struct HeifCameraLayoutTests {
         let pngProfile = try PhotoReference.exiftool(try #require(png.outputs.first?.path), ["-ProfileDescription"])
         #expect(jpegProfile.contains("BT.2020"), "\(jpegProfile)")
         #expect(jpegProfile == pngProfile)
-        #expect(jpeg.notes.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(jpeg.notes)")
-        #expect(png.notes.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(png.notes)")
+        #expect(jpeg.notes.messages.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(jpeg.notes.messages)")
+        #expect(png.notes.messages.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(png.notes.messages)")
     }
 
     @Test("to PNG: pixels within two levels of pillow-heif's, upright", arguments: rgbLayouts)

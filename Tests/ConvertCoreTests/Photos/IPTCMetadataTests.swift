@@ -46,7 +46,7 @@ struct IPTCMetadataTests {
         for field in Self.people { #expect(tags.contains(field) == (policy != .strip), "\(policy): \(field) in \(tags)") }
         let placeKept = policy == .keep || policy == .keepLocation
         for field in Self.places { #expect(tags.contains(field) == placeKept, "\(policy): \(field) in \(tags)") }
-        #expect(result.notes.contains(policy == .strip ? "metadata removed" : placeKept ? "location kept" : "location removed"))
+        #expect(result.notes.messages.contains(policy == .strip ? "metadata removed" : placeKept ? "location kept" : "location removed"))
     }
 
     @Test("PNG and WebP outputs carry the IPTC fields as IPTC Core XMP, the place only when kept", arguments: [
@@ -85,7 +85,7 @@ struct IPTCMetadataTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("clean.jpg").path
         let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
-        #expect(result.notes.first?.contains("IPTC") == true, "\(result.notes)")
+        #expect(result.notes.messages.first?.contains("IPTC") == true, "\(result.notes.messages)")
         let tags = try Self.iptc(destination)
         for field in Self.people { #expect(tags.contains(field), "\(field) in \(tags)") }
         for field in Self.places { #expect(!tags.contains(field), "\(field) in \(tags)") }

@@ -156,7 +156,7 @@ struct JXLTests {
         let source = Fixtures.path("photos/DSCN0010.jpg")
         #expect(try PhotoReference.exiftool(source).contains("GPSLatitude"))
         let (shared, result) = try await Self.convert(source, in: directory)
-        #expect(result.notes.contains("location removed"))
+        #expect(result.notes.messages.contains("location removed"))
         let tags = try PhotoReference.exiftool(shared)
         #expect(tags.contains("NIKON") && tags.contains("DateTimeOriginal"), "\(tags)")
         #expect(!tags.contains("GPSLatitude"))
@@ -173,7 +173,7 @@ struct JXLTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path(name)
         let (output, result) = try await Self.convert(source, lossless: true, metadata: .keep, in: directory)
-        #expect(result.notes.contains(PhotoConverter.recompressedNote))
+        #expect(result.notes.messages.contains(PhotoConverter.recompressedNote))
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         #expect(try PhotoReference.run("cmp", [source, back]).status == 0, "djxl's JPEG differs from \(name)")
@@ -187,7 +187,7 @@ struct JXLTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/DSCN0010.jpg")
         let (output, result) = try await Self.convert(source, lossless: true, in: directory)
-        #expect(result.notes.contains("location removed") && result.notes.contains(PhotoConverter.recompressedNote))
+        #expect(result.notes.messages.contains("location removed") && result.notes.messages.contains(PhotoConverter.recompressedNote))
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         let tags = try PhotoReference.exiftool(back)
@@ -202,7 +202,7 @@ struct JXLTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.generated("motion-google.MP.jpg")
         let (output, result) = try await Self.convert(source, lossless: true, metadata: .keep, in: directory)
-        #expect(result.notes.contains(MotionPhotoEditor.motionNotKeptNote), "\(result.notes)")
+        #expect(result.notes.messages.contains(MotionPhotoEditor.motionNotKeptNote), "\(result.notes.messages)")
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         let clip = try #require(FileManager.default.contents(atPath: Fixtures.generated("motion-clip.mp4")))

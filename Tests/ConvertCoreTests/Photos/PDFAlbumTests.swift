@@ -54,8 +54,8 @@ struct PDFAlbumTests {
         let inputs = ["photos/pug.heic", "photos/tokyo.jpg", "photos/orientation/Landscape_1.jpg"].map(Fixtures.path)
         let result = try await PDFAlbum.make(
             PDFRequest(inputPaths: inputs, outputPath: pdf, page: .a4, maxLongEdge: 800)).result()
-        #expect(result.notes.contains("1 JPEG embedded without re-encoding"), "\(result.notes)")
-        #expect(result.notes.contains("2 images encoded as JPEG"), "\(result.notes)")
+        #expect(result.notes.messages.contains("1 JPEG embedded without re-encoding"), "\(result.notes.messages)")
+        #expect(result.notes.messages.contains("2 images encoded as JPEG"), "\(result.notes.messages)")
         #expect(try PhotoReference.run("qpdf", ["--check", pdf]).status == 0)
         let list = String(decoding: try PhotoReference.run("pdfimages", ["-list", pdf]).output, as: UTF8.self)
         let sizes = list.split(separator: "\n").dropFirst(2).map { line in

@@ -38,7 +38,7 @@ struct PNGXMPTests {
         let tags = try Self.xmpTags(output)
         #expect(tags.contains("Shibuya crossing") == expectXMP, "\(policy): \(tags)")
         #expect(tags.contains("GPSLatitude") == expectGPS, "\(policy): \(tags)")
-        #expect(!result.notes.contains("XMP not copied to PNG"))
+        #expect(!result.notes.messages.contains("XMP not copied to PNG"))
         // exiftool finds it where the XMP specification puts it: an iTXt chunk before IDAT.
         let bytes = try ImageDecoder.readAll(path: output)
         let chunk = Array("iTXtXML:com.adobe.xmp".utf8)
@@ -71,6 +71,6 @@ struct PNGXMPTests {
         let jpegTags = try Self.xmpTags(try #require(jpeg.outputs.first).path)
         #expect(jpegTags.contains("Shibuya crossing"), "\(jpegTags)")
         #expect(!jpegTags.contains("GPSLatitude"), "location removed by default on the way back")
-        #expect(jpeg.notes.contains("location removed"))
+        #expect(jpeg.notes.messages.contains("location removed"))
     }
 }

@@ -330,7 +330,7 @@ struct PhotoConversionTests {
         #expect(PhotoRun.files(directory).isEmpty)
         request.strict = false
         let result = try await PhotoRun.convert(request)
-        #expect(result.notes.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes)")
+        #expect(result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
         #expect(PhotoRun.files(directory) == ["corrupted.png"])
     }
 

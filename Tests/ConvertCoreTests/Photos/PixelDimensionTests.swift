@@ -67,6 +67,6 @@ struct MakerNotePolicyTests {
         let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path)
         #expect(tags.contains("[Nikon]") == (policy == .keep), "\(policy)")
         #expect(tags.contains("ExposureTime") && tags.contains("FNumber") && tags.contains("ISO"))
-        #expect(result.notes.contains("maker note removed") == (policy != .keep))
+        #expect(result.notes.messages.contains("maker note removed") == (policy != .keep))
     }
 }

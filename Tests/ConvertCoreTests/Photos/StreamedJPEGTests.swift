@@ -130,7 +130,7 @@ struct StreamedJPEGTests {
         await expectConvertError(.inputTruncated) { _ = try await Self.convert(cut.path, into: out) { $0.strict = true } }
         #expect(PhotoRun.files(out).isEmpty)
         let result = try await Self.convert(cut.path, into: out)
-        let note = try #require(result.notes.first { $0.hasPrefix("the file ends early") })
+        let note = try #require(result.notes.messages.first { $0.hasPrefix("the file ends early") })
         #expect(note.contains("% of the picture is missing"), "\(note)")
         #expect(PhotoRun.files(out) == ["cut.jpg"])
     }
@@ -143,7 +143,7 @@ struct StreamedJPEGTests {
         await expectConvertError(.inputCorrupt) { _ = try await Self.convert(input, into: directory) { $0.strict = true } }
         #expect(PhotoRun.files(directory).isEmpty)
         let result = try await Self.convert(input, into: directory)
-        #expect(result.notes.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes)")
+        #expect(result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
     }
 
     @Test("an Ultra HDR JPEG keeps its gain map: the general path takes files with other images")

@@ -35,7 +35,7 @@ struct LocationStripperTests {
         let name = "out." + (relative as NSString).pathExtension
         let (result, output) = try await Self.strip(input, into: folder, name: name)
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: input)))
-        #expect(result.notes.first?.hasPrefix("location removed") == true, "\(result.notes)")
+        #expect(result.notes.messages.first?.hasPrefix("location removed") == true, "\(result.notes.messages)")
         #expect(output.count == original.count)
         #expect(output != original)
 
@@ -181,7 +181,7 @@ struct LocationStripperTests {
         let destination = folder.appendingPathComponent("out.jpg").path
         let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
         #expect(result.outputs.isEmpty)
-        #expect(result.notes == ["no location found; nothing written"])
+        #expect(result.notes.messages == ["no location found; nothing written"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
@@ -212,7 +212,7 @@ struct LocationStripperTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let none = try await LocationStripper.strip(StripLocationRequest(
             input: Fixtures.generated("sdr-h264.mkv"), destination: folder.appendingPathComponent("none.mkv").path)).result()
-        #expect(none.outputs.isEmpty && none.notes == ["no location found; nothing written"], "\(none)")
+        #expect(none.outputs.isEmpty && none.notes.messages == ["no location found; nothing written"], "\(none)")
         let located = folder.appendingPathComponent("located.mkv").path
         let made = try MediaTool.run("ffmpeg", ["-v", "error", "-i", Fixtures.generated("sdr-h264.mkv"), "-c", "copy",
                                                 "-metadata", "location=+40.6892-074.0445/", located])

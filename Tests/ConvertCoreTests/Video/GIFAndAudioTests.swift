@@ -59,7 +59,7 @@ struct GIFAndAudioTests {
         let input = Fixtures.path("video/motion.mov")
         let result = try await VideoConverter.extractAudio(AudioExtractionRequest(input: input,
                                                                                   output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes == ["audio copied without re-encoding", "location removed"])
+        #expect(result.notes.messages == ["audio copied without re-encoding", "location removed"])
         let output = try outputPath(result)
         func packetHashes(_ path: String) throws -> [String] {
             let run = try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-c", "copy",

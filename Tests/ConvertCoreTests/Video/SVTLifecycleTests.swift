@@ -26,7 +26,7 @@ struct SVTLifecycleTests {
                         return try outputPath(try await VideoConverter.convert(request).result())
                     }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
             }
             #expect(outputs.count == 4)
             for output in outputs { #expect(try MediaTool.probe(output).streams.first?.codecName == "av1") }

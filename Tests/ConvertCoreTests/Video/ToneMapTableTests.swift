@@ -93,7 +93,7 @@ struct ToneMapTableTests {
         // x264 at CRF 0 is lossless, so the decoded output is exactly what the pipeline gave the encoder.
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, crf: 0,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains { $0.contains("tone mapped to SDR BT.709") })
+        #expect(result.notes.messages.contains { $0.contains("tone mapped to SDR BT.709") })
         let output = try outputPath(result)
         let ours = try Self.rawFrames(output)
         let table = directory.appendingPathComponent("table.yuv").path

@@ -51,7 +51,7 @@ struct VideoCompressCeilingTests {
         let result = try await compress(input, target: target, in: directory).get()
         let output = try outputPath(result)
         let bytes = try Self.size(output)
-        #expect(result.notes.first?.contains("normal quality (CRF 23)") == true, "\(result.notes)")
+        #expect(result.notes.messages.first?.contains("normal quality (CRF 23)") == true, "\(result.notes.messages)")
 
         // The quality reference: send-to-windows of the same clip, in its own folder.
         let reference = directory.appendingPathComponent("reference")
@@ -81,7 +81,7 @@ struct VideoCompressCeilingTests {
         let keptPath = try outputPath(kept)
         #expect(try Self.size(keptPath) <= 12_000)
         #expect(try Self.frames(keptPath) == (120, "120/1"))
-        #expect(!kept.notes.contains { $0.contains("frame rate lowered") })
+        #expect(!kept.notes.messages.contains { $0.contains("frame rate lowered") })
         try FileManager.default.removeItem(atPath: keptPath)
 
         // 9 kB is under the 0.04 bits-per-pixel floor at 120 fps: every other frame goes, and a note says so.
@@ -91,7 +91,7 @@ struct VideoCompressCeilingTests {
         let (count, rate) = try Self.frames(halvedPath)
         #expect(rate == "60/1")
         #expect((59...61).contains(count))
-        #expect(halved.notes.contains("frame rate lowered from 120 to 60 fps: the target leaves too few bits for every frame"))
+        #expect(halved.notes.messages.contains("frame rate lowered from 120 to 60 fps: the target leaves too few bits for every frame"))
     }
 
     @Test("the smallest reachable size of a low-bitrate source is about the source, in the target's unit; above it the target is met")
@@ -156,7 +156,7 @@ struct VideoCompressCeilingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await compress(input, target: VideoCompressRequest.emailTargetBytes, in: directory).get()
         let output = try outputPath(result)
-        #expect(result.notes.first == "already under the target: video copied without re-encoding")
+        #expect(result.notes.messages.first == "already under the target: video copied without re-encoding")
         #expect(try Self.videoPacketsMD5(output) == (try Self.videoPacketsMD5(input)))
         let probe = try MediaTool.probe(output)
         #expect(probe.audio?.codecName == "aac")
@@ -174,7 +174,7 @@ struct VideoCompressCeilingTests {
                                            output: OutputLocation(directory: directory.path))
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
-        #expect(result.notes.first?.contains("normal quality (CRF 23)") == true, "\(result.notes)")
+        #expect(result.notes.messages.first?.contains("normal quality (CRF 23)") == true, "\(result.notes.messages)")
         let stages = Set(events.compactMap { event -> String? in
             if case .progress(let progress) = event { return progress.stage.description }
             return nil
@@ -192,8 +192,8 @@ struct VideoCompressCeilingTests {
         var request = VideoCompressRequest(input: screen, targetBytes: 1_000_000, output: OutputLocation(directory: directory.path))
         let kept = try await runJob(VideoConverter.compress(request)).result.get()
         let full = try outputPath(kept)
-        #expect(kept.notes.contains { $0.hasPrefix("made 1280x720 rather than 854x480: the first pass shows the picture is easy") },
-                "\(kept.notes)")
+        #expect(kept.notes.messages.contains { $0.hasPrefix("made 1280x720 rather than 854x480: the first pass shows the picture is easy") },
+                "\(kept.notes.messages)")
         let stream = try #require(try MediaTool.probe(full).video)
         #expect(stream.int("width") == 1280 && stream.int("height") == 720)
         #expect(try Self.size(full) <= 1_000_000)
@@ -214,8 +214,8 @@ struct VideoCompressCeilingTests {
         let footage = try await runJob(VideoConverter.compress(VideoCompressRequest(
             input: Fixtures.path("video/hdr10-video-with-sdr-container.mp4"), targetBytes: 100_000,
             output: OutputLocation(directory: camera.path)))).result.get()
-        #expect(!footage.notes.contains { $0.hasPrefix("made ") }, "\(footage.notes)")
-        #expect(try MediaTool.probe(try outputPath(footage)).video?.int("height") == 540, "\(footage.notes)")
+        #expect(!footage.notes.messages.contains { $0.hasPrefix("made ") }, "\(footage.notes.messages)")
+        #expect(try MediaTool.probe(try outputPath(footage)).video?.int("height") == 540, "\(footage.notes.messages)")
     }
 
     @Test("a normal-quality encode that comes out over the target is discarded for a 2-pass under it")
@@ -228,8 +228,8 @@ struct VideoCompressCeilingTests {
         request.alwaysTriesQuality = true
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
-        #expect(result.notes.first?.hasPrefix("2-pass H.264 at ") == true)
-        #expect(result.notes.contains { $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target") })
+        #expect(result.notes.messages.first?.hasPrefix("2-pass H.264 at ") == true)
+        #expect(result.notes.messages.contains { $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target") })
         let stages = events.compactMap { event -> String? in
             if case .progress(let progress) = event { return progress.stage.description }
             return nil

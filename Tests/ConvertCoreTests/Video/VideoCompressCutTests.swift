@@ -42,7 +42,7 @@ struct VideoCompressCutTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await VideoConverter.compress(Self.request(Fixtures.path("video/motion.mov"), target: 150_000,
                                                                     directory: directory, start: 2, duration: 4)).result()
-        #expect(result.notes.contains("cut from 2 s, 4 s long"))
+        #expect(result.notes.messages.contains("cut from 2 s, 4 s long"))
         let output = try outputPath(result)
         #expect(try VideoCompressCeilingTests.size(output) <= 150_000)
         let probe = try MediaTool.probe(output)
@@ -68,14 +68,14 @@ struct VideoCompressCutTests {
 
     @Test("A raw HEVC stream compresses: 20 frames over 0.4 s at the rate it says (50 fps), or at --fps for one that says none",
           arguments: [("fidelity-raw50.hevc", nil as Double?, "timed at 50 fps, the rate it says"),
-                      ("fidelity-raw-untimed.hevc", 50, "timed at 50 fps, as --fps says")])
+                      ("fidelity-raw-untimed.hevc", 50, "timed at 50 fps, as asked")])
     func rawStream(_ fixture: String, _ rate: Double?, _ note: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var request = Self.request(Fixtures.generated(fixture), target: 1_000_000, directory: directory)
         request.rawFrameRate = rate
         let result = try await VideoConverter.compress(request).result()
-        #expect(result.notes.contains { $0.hasSuffix(note) }, "\(result.notes)")
+        #expect(result.notes.messages.contains { $0.hasSuffix(note) }, "\(result.notes.messages)")
         let output = try outputPath(result)
         #expect(try VideoCompressCeilingTests.frames(output).count == 20)
         #expect(try abs(#require(MediaTool.probe(output).duration) - 0.4) < 0.01)

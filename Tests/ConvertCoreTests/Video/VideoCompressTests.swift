@@ -38,7 +38,7 @@ struct VideoCompressTests {
         #expect(bytes <= target, "\(name): \(bytes) bytes for a target of \(target)")
         #expect(Double(bytes) / Double(target) >= minimumRatio, "\(name): \(bytes) bytes is far under \(target)")
         #expect(result.outputs.first?.byteCount == bytes)
-        #expect(result.notes.first?.contains("normal quality (CRF 23)") == normalQuality, "\(name): \(result.notes)")
+        #expect(result.notes.messages.first?.contains("normal quality (CRF 23)") == normalQuality, "\(name): \(result.notes.messages)")
         // Only the output is left: no statistics, no staged file.
         #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
         // The stages show both passes (only the first when the normal quality fits: it is the
@@ -105,7 +105,7 @@ struct VideoCompressTests {
         let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
             input: input, targetBytes: 25_000_000, output: OutputLocation(directory: directory.path))))
         let result = try outcome.get()
-        #expect(result.notes.contains { $0.contains("copied without re-encoding") })
+        #expect(result.notes.messages.contains { $0.contains("copied without re-encoding") })
         #expect(!events.contains { event in
             if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
             return false
@@ -127,7 +127,7 @@ struct VideoCompressTests {
         request.firstBitrateFactor = 1.4
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
-        #expect(result.notes.contains { $0.hasPrefix("pass 2 repeated") })
+        #expect(result.notes.messages.contains { $0.hasPrefix("pass 2 repeated") })
         let stages = events.compactMap { event -> String? in
             if case .progress(let progress) = event { return progress.stage.description }
             return nil

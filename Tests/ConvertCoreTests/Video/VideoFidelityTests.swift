@@ -26,7 +26,7 @@ struct VideoFidelityTests {
         let input = Fixtures.generated("fidelity-180.mp4")
         #expect(try MediaTool.probe(input).video?.rotation == -180)
         let result = try await Self.convert(input, to: .mkv, in: directory)
-        #expect(result.notes.first == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
+        #expect(result.notes.messages.first == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.video?.rotation == nil)
@@ -48,7 +48,7 @@ struct VideoFidelityTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Fixtures.generated("iphone-like.mov"), to: .mkv, in: directory)
-        #expect(result.notes.first?.hasPrefix("video re-encoded to hevc (turned upright") == true)
+        #expect(result.notes.messages.first?.hasPrefix("video re-encoded to hevc (turned upright") == true)
         let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.video?.int("width") == 180 && probe.video?.int("height") == 320)
         #expect(probe.video?.rotation == nil)
@@ -68,10 +68,10 @@ struct VideoFidelityTests {
         #expect(try MediaTool.decodeErrors(output) == "")
         let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
         if container == .mkv {
-            #expect(result.notes.first == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
+            #expect(result.notes.messages.first == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
             #expect(try abs(#require(MediaTool.probe(output).duration) - sourceDuration) < 0.05)
         } else {
-            #expect(result.notes.contains("video copied without re-encoding"))
+            #expect(result.notes.messages.contains("video copied without re-encoding"))
             #expect(try abs(#require(MediaTool.probe(output).video?.duration) - sourceDuration) < 0.05)
         }
     }
@@ -83,7 +83,7 @@ struct VideoFidelityTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/motion.mov")
         let result = try await Self.convert(input, to: container, in: directory)
-        #expect(result.notes.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
         let source = try Self.decodedCounts(input)
         #expect(source == [346, 242])
         let output = try outputPath(result)
@@ -103,7 +103,7 @@ struct VideoFidelityTests {
         let source = try Self.decodedCounts(input)
         #expect(source.prefix(2) == [4, 5])
         let result = try await Self.convert(input, to: container, in: directory)
-        #expect(result.notes.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
         let output = try outputPath(result)
         #expect(try Self.decodedCounts(output) == [4, 5])
         let sourceProbe = try MediaTool.probe(input)
@@ -122,7 +122,7 @@ struct VideoFidelityTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Fixtures.path("video/dolbyVision-hdr.MOV"), to: .mov, in: directory)
-        #expect(result.notes.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
         let output = try outputPath(result)
         #expect(output.hasSuffix(".mov"))
         let probe = try MediaTool.probe(output)
@@ -144,7 +144,7 @@ struct VideoDolbyVisionAV1Tests {
         let input = Fixtures.generated("fidelity-dv10.mp4")
         #expect(try MediaTool.probe(input).video?.string("codec_tag_string") == "dav1")
         let result = try await VideoFidelityTests.convert(input, to: container, in: directory)
-        #expect(result.notes.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.video?.codecName == "av1")
@@ -175,7 +175,7 @@ struct VideoElementaryStreamTests {
         let request = situation == .sendToWindows ? VideoRequest.sendToWindows(input, output: output)
             : VideoRequest(input: input, container: .mp4, output: output)
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.first?.hasSuffix("(a raw stream has no timestamps: timed at 25 fps, the rate it says)") == true)
+        #expect(result.notes.messages.first?.hasSuffix("(a raw stream has no timestamps: timed at 25 fps, the rate it says)") == true)
         let path = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(path) == [10])
         #expect(try abs(#require(MediaTool.probe(path).duration) - 0.4) < 0.01)
@@ -200,11 +200,11 @@ struct VideoElementaryStreamTests {
               RawTimingCase(fixture: "fidelity-raw50.hevc", rate: nil, note: "timed at 50 fps, the rate it says",
                             interval: 0.02, duration: 0.4),
               RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: nil,
-                            note: "does not say its frame rate: timed at 30 fps; --fps sets another", interval: 1.0 / 30,
+                            note: "does not say its frame rate: timed at 30 fps", interval: 1.0 / 30,
                             duration: 20.0 / 30),
-              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: 50, note: "timed at 50 fps, as --fps says",
+              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: 50, note: "timed at 50 fps, as asked",
                             interval: 0.02, duration: 0.4),
-              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: 25, note: "timed at 25 fps, as --fps says",
+              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: 25, note: "timed at 25 fps, as asked",
                             interval: 0.04, duration: 0.8),
           ])
     func timing(_ timing: RawTimingCase) async throws {
@@ -214,7 +214,10 @@ struct VideoElementaryStreamTests {
                                    output: OutputLocation(directory: directory.path))
         request.rawFrameRate = timing.rate
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.first?.hasSuffix(timing.note + ")") == true, "\(result.notes)")
+        #expect(result.notes.messages.first?.hasSuffix(timing.note + ")") == true, "\(result.notes.messages)")
+        let source: JobNote.FrameRateSource = timing.rate != nil ? .request : timing.note.contains("the rate it says") ? .stream : .assumed
+        #expect(result.notes.first?.code == .rawStreamTiming)
+        #expect(result.notes.first?.detail == .rawStreamTiming(framesPerSecond: timing.rate ?? (source == .stream ? 50 : 30), source: source))
         let path = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(path) == [20])
         #expect(try abs(#require(MediaTool.probe(path).duration) - timing.duration) < 0.01)
@@ -233,7 +236,7 @@ struct VideoElementaryStreamTests {
         let result = try await VideoConverter.convert(request).result()
         let times = try MediaTool.videoFrameTimes(try outputPath(result))
         #expect(times.count == 10 && abs(times[1] - times[0] - 0.04) < 0.001)
-        #expect(!result.notes.contains { $0.contains("fps") })
+        #expect(!result.notes.messages.contains { $0.contains("fps") })
     }
 }
 
@@ -250,7 +253,7 @@ struct VideoSpatialTests {
         let flat = try await MediaProbe.probe(path: Fixtures.generated("iphone-like.mov"))
         #expect(flat.container?.videoTracks.first?.video?.stereoscopic == nil)
         let result = try await VideoFidelityTests.convert(input, to: .mp4, in: directory)
-        #expect(result.notes.contains("3D video: left eye only"))
+        #expect(result.notes.messages.contains("3D video: left eye only"))
         #expect(try MediaTool.decodeErrors(try outputPath(result)) == "")
     }
 }

@@ -35,7 +35,7 @@ struct VideoHDRMetadataTests {
         #expect(try MediaTool.probe(input).video?.sideDataTypes.isEmpty == true)
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: container, codec: codec, crf: 40,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains("HDR kept"))
+        #expect(result.notes.messages.contains("HDR kept"))
         let side = try Self.firstFrameSideData(try outputPath(result))
         let mastering = try #require(side["Mastering display metadata"])
         #expect(abs(Self.ratio(mastering["max_luminance"]) - 1000) < 1)
@@ -45,7 +45,7 @@ struct VideoHDRMetadataTests {
         let light = try #require(side["Content light level metadata"])
         #expect((light["max_content"] as? NSNumber)?.intValue == 1000)
         #expect((light["max_average"] as? NSNumber)?.intValue == 400)
-        #expect(!result.notes.contains { $0.contains("HDR10+") })
+        #expect(!result.notes.messages.contains { $0.contains("HDR10+") })
     }
 
     /// How many decoded video frames carry each side data type.
@@ -73,8 +73,8 @@ struct VideoHDRMetadataTests {
         #expect(try Self.framesWithSideData(input)[Self.hdr10Plus] == 10)
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: container,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains("video copied without re-encoding"))
-        #expect(!result.notes.contains { $0.contains("HDR10+") })
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
+        #expect(!result.notes.messages.contains { $0.contains("HDR10+") })
         let output = try outputPath(result)
         #expect(try Self.framesWithSideData(output)[Self.hdr10Plus] == 10)
         #expect(try MediaTool.decodeErrors(output) == "")
@@ -99,8 +99,8 @@ struct VideoHDRMetadataTests {
         let input = Fixtures.generated("hdr10plus.mp4")
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .hevc, crf: 40,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains("video re-encoded to hevc"))
-        #expect(result.notes.contains("HDR10+ dynamic metadata kept (the source's, picture by picture)"))
+        #expect(result.notes.messages.contains("video re-encoded to hevc"))
+        #expect(result.notes.messages.contains("HDR10+ dynamic metadata kept (the source's, picture by picture)"))
         let output = try outputPath(result)
         let source = try Self.averageMaxRGB(input)
         #expect(source.count == 10 && Set(source).count == 10)
@@ -119,8 +119,8 @@ struct VideoHDRMetadataTests {
                                    output: OutputLocation(directory: directory.path))
         if cut { request.start = 0.12 }
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.contains("HDR kept"))
-        #expect(result.notes.contains(cut
+        #expect(result.notes.messages.contains("HDR kept"))
+        #expect(result.notes.messages.contains(cut
             ? "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's (HDR10 static metadata kept)"
             : "HDR10+ dynamic metadata dropped: the AV1 encoder cannot write it (HDR10 static metadata kept)"))
         let output = try outputPath(result)

@@ -12,8 +12,8 @@ struct VideoRemuxTests {
         let input = Fixtures.path("video/h265_with_metadata_track.mp4")
         let job = VideoConverter.convert(VideoRequest(input: input, container: .mp4, output: OutputLocation(directory: directory.path)))
         let result = try await job.result()
-        #expect(result.notes.contains("video copied without re-encoding"))
-        #expect(result.notes.contains("audio copied without re-encoding"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("audio copied without re-encoding"))
         let output = try #require(result.outputs.first)
         let probe = try MediaTool.probe(output.path)
         #expect(probe.streams.map(\.codecType) == ["video", "audio"])
@@ -34,8 +34,8 @@ struct VideoRemuxTests {
         #expect(try MediaTool.probe(input).streams.filter { $0.string("codec_tag_string") == "mebx" }.count == 3)
         let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4,
                                                                    output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains("video copied without re-encoding"))
-        #expect(result.notes.contains("3 other tracks left out"))
+        #expect(result.notes.messages.contains("video copied without re-encoding"))
+        #expect(result.notes.messages.contains("3 other tracks left out"))
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.streams.map(\.codecName) == ["hevc", "aac"])
@@ -59,10 +59,15 @@ struct VideoRemuxTests {
         #expect(probe.streams.map(\.codecName) == ["hevc", "aac", "mov_text", "mov_text"])
         // The first AAC track is the stereo one; the second (mono) is left out.
         #expect(probe.audio?.int("channels") == 2)
-        #expect(result.notes.contains("audio track 2 (AAC mono) left out; --audio-track 2 or --all-audio keeps it"))
-        #expect(result.notes.contains("audio track 3 (PCM mono) left out; --audio-track 3 or --all-audio keeps it"))
-        #expect(result.notes.contains("2 subtitle tracks kept"))
-        #expect(result.notes.contains("1 other track left out"), "the timecode track: \(result.notes)")
+        #expect(result.notes.messages.contains("audio track 2 (AAC mono) left out"))
+        #expect(result.notes.messages.contains("audio track 3 (PCM mono) left out"))
+        let leftOut = result.notes.filter { $0.code == .audioTrackLeftOut }.map(\.detail)
+        #expect(leftOut == [
+            .audioTrackLeftOut(JobNote.AudioTrackLeftOut(position: 2, description: "AAC mono", canChoose: true, canKeepAll: true)),
+            .audioTrackLeftOut(JobNote.AudioTrackLeftOut(position: 3, description: "PCM mono", canChoose: true, canKeepAll: true)),
+        ])
+        #expect(result.notes.messages.contains("2 subtitle tracks kept"))
+        #expect(result.notes.messages.contains("1 other track left out"), "the timecode track: \(result.notes.messages)")
         #expect(try MediaTool.decodeErrors(output) == "")
         #expect(abs((probe.duration ?? 0) - (source.duration ?? 0)) < 0.05)
     }
@@ -74,8 +79,8 @@ struct VideoRemuxTests {
         let input = Fixtures.path("video/sample.mp4")
         #expect(try MediaTool.probe(input).tags["location"] != nil)
         let stripped = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
-        #expect(stripped.notes.contains("location removed"))
-        #expect(stripped.notes.contains("video copied without re-encoding"))
+        #expect(stripped.notes.messages.contains("location removed"))
+        #expect(stripped.notes.messages.contains("video copied without re-encoding"))
         let strippedProbe = try MediaTool.probe(try outputPath(stripped))
         #expect(!strippedProbe.tags.keys.contains { $0.lowercased().contains("location") })
         var request = VideoRequest.sendToWindows(input, output: OutputLocation(directory: directory.path))
@@ -108,7 +113,7 @@ struct VideoRemuxTests {
         let input = Fixtures.path(fixture)
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)).range(of: Data(latitude.utf8)) != nil)
         let result = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains("location removed"))
+        #expect(result.notes.messages.contains("location removed"))
         let data = try Data(contentsOf: URL(fileURLWithPath: try outputPath(result)))
         #expect(data.range(of: Data(latitude.utf8)) == nil)
         #expect(data.range(of: Data(latitude.dropFirst().prefix(5).utf8)) == nil)
@@ -122,7 +127,7 @@ struct VideoRemuxTests {
                                                  output: OutputLocation(directory: directory.path))
         request.keepLocation = true
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.contains("location kept"))
+        #expect(result.notes.messages.contains("location kept"))
         #expect(try MediaTool.probe(try outputPath(result)).tags["location"]?.hasPrefix("+51.533") == true)
     }
 

@@ -17,7 +17,7 @@ struct VideoToneMapTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path(fixture)
         let result = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
-        #expect(result.notes.contains { $0.contains("tone mapped to SDR BT.709") })
+        #expect(result.notes.messages.contains { $0.contains("tone mapped to SDR BT.709") })
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         let video = try #require(probe.video)
@@ -49,7 +49,7 @@ struct VideoToneMapTests {
         for (container, codec) in [(VideoContainer.mp4, VideoCodec.hevc), (.mkv, .av1)] {
             let result = try await VideoConverter.convert(VideoRequest(input: input, container: container, codec: codec, maxHeight: 240,
                                                                        output: OutputLocation(directory: directory.path))).result()
-            #expect(result.notes.contains("HDR kept"))
+            #expect(result.notes.messages.contains("HDR kept"))
             let video = try #require(try MediaTool.probe(try outputPath(result)).video)
             #expect(video.codecName == codec.rawValue)
             #expect(video.string("pix_fmt") == "yuv420p10le")
@@ -81,7 +81,7 @@ struct VideoToneMapTests {
         #expect(video.string("color_transfer") == "arib-std-b67")
         #expect(video.string("codec_tag_string") == "hvc1")
         #expect(!video.sideDataTypes.contains("DOVI configuration record"))
-        #expect(result.notes.contains { $0.contains("Dolby Vision metadata dropped") })
+        #expect(result.notes.messages.contains { $0.contains("Dolby Vision metadata dropped") })
     }
 
     @Test("Dolby Vision profile 5 (no compatible base layer) is refused with a reason, and nothing is written")
@@ -117,7 +117,7 @@ struct VideoToneMapTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await VideoConverter.convert(.sendToWindows(Fixtures.generated("video-dv-p82.mp4"),
                                                                      output: OutputLocation(directory: directory.path))).result()
-        #expect(!result.notes.contains { $0.contains("tone mapped") })
+        #expect(!result.notes.messages.contains { $0.contains("tone mapped") })
         let video = try #require(try MediaTool.probe(try outputPath(result)).video)
         #expect(video.codecName == "h264")
         #expect(video.string("pix_fmt") == "yuv420p")

@@ -59,7 +59,7 @@ struct VideoTranscodeTests {
         #expect(abs(video - audio) < 0.05)
         #expect(abs(video - (source.video?.duration ?? 0)) <= 1.0 / 30)
         #expect(probe.audio?.codecName == "aac")
-        #expect(result.notes.contains("audio copied without re-encoding"))
+        #expect(result.notes.messages.contains("audio copied without re-encoding"))
         // Progress: a stage and a fraction that never goes backwards, reaching the end.
         #expect(progress.count > 5)
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })

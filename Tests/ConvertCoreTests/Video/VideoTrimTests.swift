@@ -13,7 +13,7 @@ struct VideoTrimTests {
         let request = GIFRequest(input: Fixtures.generated("fidelity-14s.mp4"), start: 12, duration: 5, framesPerSecond: 10,
                                  width: 64, output: OutputLocation(directory: directory.path))
         let result = try await VideoConverter.gif(request).result()
-        #expect(result.notes.contains("made 2 s, not 5 s: the video ends 2 s after the start"))
+        #expect(result.notes.messages.contains("made 2 s, not 5 s: the video ends 2 s after the start"))
         let output = try outputPath(result)
         let duration = try #require(try MediaTool.probe(output).duration)
         #expect(abs(duration - 2) < 0.25)
@@ -26,9 +26,10 @@ struct VideoTrimTests {
         let input = Fixtures.generated("fidelity-14s.mp4")
         let long = try await VideoConverter.gif(GIFRequest(input: input, framesPerSecond: 2, width: 32,
                                                            output: OutputLocation(directory: directory.path))).result()
-        #expect(long.notes.contains("warning: a 14 s GIF is large; --duration, --fps or --width make it smaller"))
+        #expect(long.notes.contains(JobNote(.largeGIF, "warning: a 14 s GIF is large", detail: .largeGIF(seconds: 14))),
+                "\(long.notes)")
         let short = try await VideoConverter.gif(GIFRequest(input: input, duration: 3, framesPerSecond: 2, width: 32,
                                                             output: OutputLocation(directory: directory.path))).result()
-        #expect(!short.notes.contains { $0.hasPrefix("warning") || $0.hasPrefix("made") })
+        #expect(!short.notes.messages.contains { $0.hasPrefix("warning") || $0.hasPrefix("made") })
     }
 }

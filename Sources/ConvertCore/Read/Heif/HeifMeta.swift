@@ -89,6 +89,8 @@ package struct HeifMeta: Sendable {
     package private(set) var source: any ByteSource
     /// The size of the file when it was read.
     package let fileSize: UInt64
+    /// The types of the file's top-level boxes, in order (an `mpvd` makes a motion photo).
+    package let topLevelTypes: [FourCC]
     /// Whether the model was ``detached()`` from its file (and must be ``rebound(to:)`` to read data).
     private(set) var isDetached = false
 
@@ -97,7 +99,9 @@ package struct HeifMeta: Sendable {
         let reader = BoxReader(source: source)
         self.source = source
         fileSize = source.size
-        guard let meta = try reader.children(of: nil, depth: 0).first(where: { $0.type == "meta" }),
+        let topLevel = try reader.children(of: nil, depth: 0)
+        topLevelTypes = topLevel.map(\.type)
+        guard let meta = topLevel.first(where: { $0.type == "meta" }),
             meta.payloadSize >= 4
         else { throw .truncatedPayload(type: "meta") }
         // meta is a full box: its children start after version and flags.

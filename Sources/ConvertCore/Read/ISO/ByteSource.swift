@@ -45,6 +45,12 @@ package final class FileByteSource: ByteSource {
     deinit { close(descriptor) }
 
     package func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
+        try Self.read(descriptor, size: size, at: offset, count: count)
+    }
+
+    /// Reads up to `count` bytes at `offset` of the file of `size` bytes open on `descriptor`
+    /// (`pread`, so its offset does not move); shared with other owners of an input descriptor.
+    package static func read(_ descriptor: Int32, size: UInt64, at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
         precondition(count >= 0 && count <= BoxLimits.maximumRead, "read larger than the box reader's bound")
         guard offset < size, count > 0 else { return [] }
         let wanted = Int(min(UInt64(count), size - offset))

@@ -57,27 +57,43 @@ package struct MotionPhoto: Sendable, Equatable {
         return nil
     }
 
+    /// Counts ``isMotionPhoto(path:)``'s opens of watched files, so a test can prove that a
+    /// conversion answers from what it already read.
+    package static let pathChecks = HeifParseCounter()
+
     /// Whether the photo at `path` carries (or its metadata claims) a motion part; false when it
     /// cannot be read. Reads only the head (a JPEG's XMP), the last bytes (Samsung's `SEFT`) or
-    /// a HEIF file's top-level box headers, never the whole photo: every conversion asks.
+    /// a HEIF file's top-level box headers, never the whole photo. A conversion asks its
+    /// ``OpenedPhoto`` instead, which answers from what it read.
     static func isMotionPhoto(path: String) -> Bool {
+        pathChecks.count(path: path)
         guard let source = try? FileByteSource(path: path), source.size >= 16,
             let head = try? source.read(at: 0, count: Int(min(source.size, UInt64(BoxLimits.maximumRead))))
         else { return false }
         let kind = MediaSniffer.kind(of: Array(head.prefix(64)))
-        if kind == .image(.jpeg) {
-            if let packet = JPEGMarkers.metadata(head).xmp, let text = String(validating: packet, as: UTF8.self),
-                MotionXMP.flag(text, "MotionPhoto") == "1" || MotionXMP.flag(text, "MicroVideo") == "1"
-            {
-                return true
-            }
-            return SamsungTrailer.entryNames(in: source).contains("MotionPhoto_Data")
-        }
+        if kind == .image(.jpeg) { return isMotionJPEG(xmp: JPEGMarkers.metadata(head).xmp, file: source) }
         guard kind.isHEIF else { return false }
+        return isMotionHEIF(file: source) { (try? BoxReader(source: source).children(of: nil, depth: 0))?.map(\.type) ?? [] }
+    }
+
+    /// Whether a JPEG whose XMP packet is `xmp` is a motion photo: the XMP flags one, or the
+    /// Samsung trailer at the end of `file` lists a motion part (only the tail is read).
+    static func isMotionJPEG(xmp: [UInt8]?, file: some ByteSource) -> Bool {
+        if let packet = xmp, let text = String(validating: packet, as: UTF8.self),
+            MotionXMP.flag(text, "MotionPhoto") == "1" || MotionXMP.flag(text, "MicroVideo") == "1"
+        {
+            return true
+        }
+        return SamsungTrailer.entryNames(in: file).contains("MotionPhoto_Data")
+    }
+
+    /// Whether a HEIF `file` is a motion photo: its Samsung trailer lists a motion part, or one
+    /// of its top-level boxes (`topLevelTypes`, asked for only when the trailer does not say) is
+    /// an `mpvd`.
+    static func isMotionHEIF(file: some ByteSource, topLevelTypes: () -> [FourCC]) -> Bool {
         // A trailer with only Image_UTC_Data, MCC_Data and the like is no motion photo.
-        if SamsungTrailer.entryNames(in: source).contains("MotionPhoto_Data") { return true }
-        guard let boxes = try? BoxReader(source: source).children(of: nil, depth: 0) else { return false }
-        return boxes.contains { $0.type == "mpvd" }
+        if SamsungTrailer.entryNames(in: file).contains("MotionPhoto_Data") { return true }
+        return topLevelTypes().contains("mpvd")
     }
 
     // MARK: JPEG

@@ -16,7 +16,7 @@ struct VideoPlan: Sendable, Equatable {
     /// Packets after this time (seconds) are not read.
     var end: Double?
     /// Facts for the job result.
-    var notes: [String]
+    var notes: [JobNote]
     /// Packets carry no timestamps (a raw elementary stream): the pump gives each video packet
     /// a decoding time from the stream's frame rate (its VUI timing, else FFmpeg's 25 fps).
     var timesByFrameRate = false

@@ -50,16 +50,18 @@ extension VideoPlanner {
     }
 
     /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
-    /// with the option that keeps it, the other tracks (metadata, timecode) counted.
-    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [String] {
+    /// with whether the request could keep it, the other tracks (metadata, timecode) counted.
+    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [JobNote] {
         let keptIndices = Set(kept.map(\.stream.index))
         let audioStreams = media.streams.filter { $0.kind == .audio }
-        var notes: [String] = []
+        var notes: [JobNote] = []
         for (position, stream) in audioStreams.enumerated() where !keptIndices.contains(stream.index) {
             var description = [stream.language, soundName(stream)].compactMap { $0 }
             if stream.channels > 0 { description.append(stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch") }
-            let hint = offerChoice ? "; --audio-track \(position + 1)\(offersAll ? " or --all-audio" : "") keeps it" : ""
-            notes.append("audio track \(position + 1) (\(description.joined(separator: " "))) left out\(hint)")
+            let track = JobNote.AudioTrackLeftOut(
+                position: position + 1, description: description.joined(separator: " "), canChoose: offerChoice,
+                canKeepAll: offerChoice && offersAll)
+            notes.append(JobNote(.audioTrackLeftOut, "audio track \(track.position) (\(track.description)) left out", detail: .audioTrackLeftOut(track)))
         }
         // A chapter track is written again as the output's chapters; subtitles have notes of their own.
         let others = media.streams.filter {
@@ -181,7 +183,7 @@ extension VideoPlanner {
                 return .audio(lane.stream, encoding)
             }
         }
-        var notes: [String] = cut.map { [cutNote($0)] } ?? []
+        var notes: [JobNote] = JobNote.facts(cut.map { [cutNote($0)] } ?? [])
         if all && cut != nil {
             notes.append("\(lanes.count) audio tracks re-encoded")
         } else if all {
@@ -195,7 +197,7 @@ extension VideoPlanner {
             let rate = request.bitRate.map { " at \($0 / 1000) kb/s" } ?? ""
             notes.append(lanes[0].isCopy ? "audio copied without re-encoding" : reencodedNote(lanes[0]) + rate)
             if let downmix = downmixNote(lanes[0], format: format) { notes.append(downmix) }
-            notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.hasPrefix("audio track") }
+            notes += leftOutNotes(media: media, kept: lanes, offerChoice: true).filter { $0.code == .audioTrackLeftOut }
         }
         let covers = coverArt(media: media, format: format)
         lanes += covers.lanes

@@ -38,7 +38,7 @@ extension VideoPlanner {
         let palette = "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle"
         let encoding = VideoEncoding(encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
                                      dynamicRange: range, keepsDisplayMatrix: false)
-        var notes = ["\(request.framesPerSecond) fps, \(request.width) px wide at most"]
+        var notes = [JobNote(fact: "\(request.framesPerSecond) fps, \(request.width) px wide at most")]
         if video.isStereo { notes.append("3D video: left eye only") }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
@@ -49,7 +49,7 @@ extension VideoPlanner {
         }
         // A GIF stores every frame as a picture: 30 s of camera footage is tens of megabytes.
         if request.duration == nil && made > GIFRequest.longDefault {
-            notes.append("warning: a \(UnitText.duration(made)) GIF is large; --duration, --fps or --width make it smaller")
+            notes.append(JobNote(.largeGIF, "warning: a \(UnitText.duration(made)) GIF is large", detail: .largeGIF(seconds: made)))
         }
         var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
                              start: request.start, end: request.start + duration, notes: notes)

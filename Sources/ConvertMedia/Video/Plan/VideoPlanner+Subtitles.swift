@@ -5,11 +5,13 @@ extension VideoPlanner {
     /// written again as `mov_text` for MP4 and MOV) and a note on those left out, saying why.
     static func subtitlePlan(
         _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
-    ) -> (lanes: [LanePlan], notes: [String]) {
+    ) -> (lanes: [LanePlan], notes: [JobNote]) {
         let streams = media.streams.filter { $0.kind == .subtitle }
         guard !streams.isEmpty else { return ([], []) }
         let count = streams.count == 1 ? "1 subtitle track" : "\(streams.count) subtitle tracks"
-        if request.subtitles == .drop { return ([], ["\(count) left out (--subtitles drop)"]) }
+        if request.subtitles == .drop {
+            return ([], [JobNote(.subtitlesDropped, "\(count) left out", detail: .subtitlesDropped(tracks: streams.count))])
+        }
         var lanes: [LanePlan] = []
         var leftOut: [String] = []
         for (position, stream) in streams.enumerated() {
@@ -22,7 +24,7 @@ extension VideoPlanner {
                 leftOut.append("\(position + 1): \(name)")
             }
         }
-        var notes: [String] = []
+        var notes: [JobNote] = []
         if !lanes.isEmpty {
             let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
             let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"

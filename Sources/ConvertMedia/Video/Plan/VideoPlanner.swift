@@ -49,7 +49,8 @@ enum VideoPlanner {
         let planned = try plannedVideo(request, video: video, media: media, format: format, cut: cut)
         var lanes = [planned.lane]
         // A re-encode's own notes lead, then the fit, the cut, then what it did to HDR.
-        var notes = planned.lead + (fitted.map { [$0] } ?? []) + (cut.map { [cutNote($0)] } ?? []) + planned.rest
+        var notes = planned.lead
+        notes += (fitted.map { [$0] } ?? []) + (cut.map { [cutNote($0)] } ?? []) + planned.rest
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
         if video.isStereo { notes.append("3D video: left eye only") }
         let audio = try plannedAudio(request, media: media, format: format, cut: cut)
@@ -99,16 +100,19 @@ enum VideoPlanner {
     /// re-encode whose notes say why and what it did to HDR.
     private static func plannedVideo(
         _ request: VideoRequest, video: StreamSnapshot, media: MediaSnapshot, format: OutputFormat, cut: Cut?
-    ) throws(ConvertError) -> (lane: LanePlan, lead: [String], rest: [String]) {
+    ) throws(ConvertError) -> (lane: LanePlan, lead: [JobNote], rest: [String]) {
         let copyVideo = wantsCopy(request, video: video, format: format, cut: cut)
-        let copyProblem = copyVideo
-            ? (media.isElementaryStream ? rawStreamTiming(media) : copyProblem(video, format: format))
-            : nil
+        let timing = media.isElementaryStream ? rawStreamTiming(media) : nil
+        let copyProblem = copyVideo ? (timing?.message ?? copyProblem(video, format: format)) : nil
         if copyVideo && copyProblem == nil { return (.copy(video), [], ["video copied without re-encoding"]) }
         let (codec, encoding) = try reencoding(request, video: video, format: format, cut: cut)
-        var lead = ["video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? "")]
+        let reencoded = "video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? "")
+        var lead: [JobNote] = []
+        // A raw stream's timing said inside the re-encode's note keeps its kind and values, so a
+        // front end can still add its advice to it.
+        if copyVideo, let timing { lead.append(JobNote(.rawStreamTiming, reencoded, detail: timing.detail)) } else { lead.append(reencoded) }
         // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
-        if media.isElementaryStream && copyProblem == nil { lead.append(rawStreamTiming(media)) }
+        if let timing, copyProblem == nil { lead.append(timing) }
         var notes: [String] = []
         switch encoding.dynamicRange {
         case .toneMap(let source):
@@ -178,15 +182,23 @@ enum VideoPlanner {
     }
 
     /// How a raw stream's frames are timed, for its note.
-    static func rawStreamTiming(_ media: MediaSnapshot) -> String {
+    static func rawStreamTiming(_ media: MediaSnapshot) -> JobNote {
         let rounded = ((media.rawFrameRate ?? 0) * 1000).rounded() / 1000
         let rate = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        let source: JobNote.FrameRateSource
+        let message: String
         switch media.rawTiming {
-        case .given: return "a raw stream has no timestamps: timed at \(rate) fps, as --fps says"
+        case .given:
+            source = .request
+            message = "a raw stream has no timestamps: timed at \(rate) fps, as asked"
         case .assumed:
-            return "a raw stream has no timestamps and does not say its frame rate: timed at \(rate) fps; --fps sets another"
-        case .stream, nil: return "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
+            source = .assumed
+            message = "a raw stream has no timestamps and does not say its frame rate: timed at \(rate) fps"
+        case .stream, nil:
+            source = .stream
+            message = "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
         }
+        return JobNote(.rawStreamTiming, message, detail: .rawStreamTiming(framesPerSecond: rounded, source: source))
     }
 
     /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
