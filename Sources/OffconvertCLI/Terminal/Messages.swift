@@ -116,6 +116,7 @@ package enum Messages {
         .inputTooManyPixels: "Raise it with --max-pixels N.",
         .allowanceExhausted: "Unlock with 'offconvert unlock LICENSE-FILE'.",
         .allowanceDamaged: "Unlock with 'offconvert unlock LICENSE-FILE'.",
+        .requestPreset: "Leave out --preset, or add --codec h264 or --codec hevc.",
     ]
 
     /// The text for a library note: a translation of `note.KEY` if there is one (not for

@@ -147,7 +147,7 @@ enum VideoPlanner {
         }
         if let preset = request.preset, codec != .h264 && codec != .hevc {
             throw ConvertError(code: .requestPreset,
-                               message: "--preset \(preset.rawValue) applies to H.264 and HEVC, not \(codec.rawValue).")
+                               message: "The \(preset.rawValue) encoder preset applies to H.264 and HEVC, not \(codec.rawValue).")
         }
         var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
                                          preset: request.preset ?? request.situation.defaultPreset,
