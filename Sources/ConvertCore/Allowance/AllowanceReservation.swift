@@ -30,7 +30,7 @@ public final class AllowanceReservation: Sendable {
         // ends first, the lost reservation expires by itself.
         if phase.withLock({ $0 == .open }), let id {
             let store = store
-            BlockingExecutor.shared.submit { try? store.release(id) }
+            BlockingExecutor.short.submit { try? store.release(id) }
         }
     }
 
@@ -45,7 +45,7 @@ public final class AllowanceReservation: Sendable {
     /// charging at once never hold the cooperative pool); later calls return at once.
     public func outputPlaced() async {
         guard !placed.exchange(true, ordering: .relaxed) else { return }
-        _ = try? await runBlocking { _ in try self.commit() }
+        _ = try? await runBlocking(on: .short) { _ in try self.commit() }
     }
 
     /// Charges the reservation. Call once the output is in place. A second call does nothing.

@@ -7,7 +7,7 @@ public enum PhotoConverter {
     /// "location removed".
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking { flag in
+            try await runBlocking(on: .codec) { flag in
                 var result = try convertBlocking(request, reporter: reporter, cancellation: flag)
                 // Only the still is decoded; a motion photo's video would silently vanish otherwise.
                 if MotionPhoto.isMotionPhoto(path: request.inputPath) { result.notes.append(MotionPhotoEditor.motionNotKeptNote) }
@@ -30,7 +30,7 @@ public enum PhotoConverter {
     /// Converts one photo on the calling thread: the direct HEIC → JPEG path, the streamed JPEG →
     /// JPEG path or a lossless JPEG recompression when the request qualifies, otherwise decode, gain map, then each frame
     /// encoded with its metadata and written.
-    fileprivate static func convertBlocking(
+    static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         try check(request)
