@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Admits conversion jobs to their codec work, at most ``limit`` at a time, in order of arrival.
 ///
 /// A job beyond the limit waits as a suspended task: it holds no thread of the codec pool (which
@@ -29,12 +27,13 @@ package final class JobAdmission: Sendable {
     /// The highest limit this admission takes: more admitted jobs than codec threads would only
     /// move the wait from here (cancellable, threadless) into the pool's queue.
     package let maximum: Int
-    private let state: Mutex<State>
+    // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
+    private let state: PthreadLocked<State>
 
     /// An admission of `limit` jobs at once, clamped to `1...maximum`.
     package init(limit: Int, maximum: Int) {
         self.maximum = max(1, maximum)
-        state = Mutex(State(limit: min(max(1, limit), max(1, maximum))))
+        state = PthreadLocked(State(limit: min(max(1, limit), max(1, maximum))))
     }
 
     /// How many jobs run at once.
