@@ -41,7 +41,7 @@ public final class AllowanceReservation: Sendable {
     /// first time), so killing the process after outputs are in place does not make them free.
     /// If that charge cannot be written now, ``AllowanceStore/withAllowance(_:)`` retries it at
     /// the end. Safe to call from concurrent batch items. The first call returns once the charge
-    /// is on disk (one locked, fsynced update, made on a thread of its own so that many jobs
+    /// is on disk (one locked, fsynced update, made on the short blocking lane so that many jobs
     /// charging at once never hold the cooperative pool); later calls return at once.
     public func outputPlaced() async {
         guard !placed.exchange(true, ordering: .relaxed) else { return }

@@ -61,7 +61,7 @@ package final class JobAdmission: Sendable {
     }
 
     /// Runs `body` once admitted and gives the place back when it returns or throws. When the job
-    /// must wait, `onWait` is called first (a job reports ``JobStage/queued``). Throws
+    /// must wait, `onWait` is called once it is in the queue (a job reports ``JobStage/queued``). Throws
     /// `.cancelled` without running `body` when the task is cancelled before or while it waits.
     package func run<T: Sendable>(onWait: @Sendable () -> Void, _ body: @Sendable () async throws -> T) async throws -> T {
         guard await admit(onWait: onWait) else { throw ConvertError.cancelled() }
@@ -80,7 +80,6 @@ package final class JobAdmission: Sendable {
             return true
         }
         if immediate { return true }
-        onWait()
         let id: UInt64 = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -99,7 +98,12 @@ package final class JobAdmission: Sendable {
                     state.waiting.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
-                if let answer { continuation.resume(returning: answer) }
+                if let answer {
+                    continuation.resume(returning: answer)
+                } else {
+                    // Only once in the queue: a job that says it is queued has its place in line.
+                    onWait()
+                }
             }
         } onCancel: {
             let removed: Waiter? = state.withLock { state in
