@@ -12,9 +12,10 @@ struct JobConsumerTests {
     static let result = JobResult(inputPath: "in.heic", outputs: [OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)])
 
     /// A job that reports encoding at 10%, 20%, ... 100%, pausing between steps so that its
-    /// consumers are really waiting while it runs.
+    /// consumers are really waiting while it runs. It has an admission of its own: behind the
+    /// shared one (full of other suites' conversions) it would first report `.queued`.
     static func steppedJob() -> ConversionJob {
-        ConversionJob.start(path: "in.heic") { reporter in
+        ConversionJob.start(path: "in.heic", admission: JobAdmission(limit: 1, maximum: 1)) { reporter in
             for step in 1...10 {
                 try? await Task.sleep(for: .milliseconds(5))
                 reporter.report(.encoding, Double(step) / 10)
@@ -92,7 +93,7 @@ struct JobConsumerTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let partial = folder.appendingPathComponent(".out.jpg.partial").path
-        let job = ConversionJob.start(path: "in.heic") { reporter in
+        let job = ConversionJob.start(path: "in.heic", admission: JobAdmission(limit: 1, maximum: 1)) { reporter in
             _ = FileManager.default.createFile(atPath: partial, contents: Data([1]))
             reporter.report(.encoding, 0.5)
             while !Task.isCancelled { await Task.yield() }

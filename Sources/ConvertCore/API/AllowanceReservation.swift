@@ -30,7 +30,7 @@ public final class AllowanceReservation: Sendable {
         // ends first, the lost reservation expires by itself.
         if phase.withLock({ $0 == .open }), let id {
             let store = store
-            BlockingExecutor.shared.submit { try? store.release(id) }
+            BlockingExecutor.short.submit { try? store.release(id) }
         }
     }
 
@@ -41,11 +41,11 @@ public final class AllowanceReservation: Sendable {
     /// first time), so killing the process after outputs are in place does not make them free.
     /// If that charge cannot be written now, ``AllowanceStore/withAllowance(_:)`` retries it at
     /// the end. Safe to call from concurrent batch items. The first call returns once the charge
-    /// is on disk (one locked, fsynced update, made on a thread of its own so that many jobs
+    /// is on disk (one locked, fsynced update, made on the short blocking lane so that many jobs
     /// charging at once never hold the cooperative pool); later calls return at once.
     public func outputPlaced() async {
         guard !placed.exchange(true, ordering: .relaxed) else { return }
-        _ = try? await runBlocking { _ in try self.commit() }
+        _ = try? await runBlocking(on: .short) { _ in try self.commit() }
     }
 
     /// Charges the reservation. Call once the output is in place. A second call does nothing.

@@ -158,13 +158,13 @@ public final class AllowanceStore: Sendable {
     public func withAllowance<T>(
         _ body: (AllowanceReservation) async throws -> T
     ) async throws(ConvertError) -> T {
-        let reservation = try await runBlocking { _ in try self.reserve() }
+        let reservation = try await runBlocking(on: .short) { _ in try self.reserve() }
         do {
             let value = try await body(reservation)
-            try await runBlocking { _ in try reservation.finish() }
+            try await runBlocking(on: .short) { _ in try reservation.finish() }
             return value
         } catch {
-            try await runBlocking { _ in try reservation.finish() }
+            try await runBlocking(on: .short) { _ in try reservation.finish() }
             throw ConvertError.wrapping(error)
         }
     }

@@ -8,7 +8,7 @@ public enum ImageProbe {
     ///   cancelled before the read starts.
     public static func probe(path: String) async throws(ConvertError) -> ImageInfo {
         do {
-            return try await runBlocking { flag in
+            return try await runBlocking(on: .short) { flag in
                 try flag.check()
                 return try probeBlocking(path: path)
             }

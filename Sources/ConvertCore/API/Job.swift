@@ -47,9 +47,12 @@ public struct ConversionJob: Sendable {
         preconditionFailure("a job's events end with its terminal event")
     }
 
-    /// Starts `body` in a task of its own and returns the job that sends its events.
+    /// Starts `body` in a task of its own, once `admission` lets it run (reporting
+    /// ``JobStage/queued`` while it waits), and returns the job that sends its events. A job
+    /// cancelled while it waits ends with `.cancelled` without running `body`.
     package static func start(
         path: String,
+        admission: JobAdmission = .shared,
         _ body: @escaping @Sendable (ProgressReporter) async throws -> JobResult
     ) -> ConversionJob {
         let log = JobEventLog()
@@ -57,7 +60,9 @@ public struct ConversionJob: Sendable {
             let reporter = ProgressReporter { log.send(.progress($0)) }
             let terminal: JobEvent
             do {
-                terminal = .finished(try await body(reporter))
+                terminal = .finished(try await admission.run(onWait: { reporter.report(.queued, 0) }) {
+                    try await body(reporter)
+                })
             } catch {
                 // An interrupted read or write surfaces as whatever the C library makes of it (an
                 // I/O error, a short read that looks like truncation); once the job is cancelled,

@@ -1,6 +1,6 @@
 /// A named phase of a job, shown to users next to the progress fraction.
 ///
-/// An open set of stable identifiers (`"decode"`, `"encode"`, `"pass 1/2"`, ...).
+/// An open set of stable identifiers (`"queue"`, `"decode"`, `"encode"`, `"pass 1/2"`, ...).
 public struct JobStage: Hashable, Sendable, CustomStringConvertible {
     /// The stage's short, stable name.
     public let name: String
@@ -8,6 +8,9 @@ public struct JobStage: Hashable, Sendable, CustomStringConvertible {
     /// Creates a stage with a short, stable name.
     public init(_ name: String) { self.name = name }
 
+    /// Waiting for the job's turn: more jobs were started than ``ConversionLimits/concurrentConversions``
+    /// lets run at once. Reported (at fraction 0) only by a job that has to wait.
+    public static let queued = JobStage("queue")
     /// Reading headers and planning.
     public static let probing = JobStage("probe")
     /// Decoding the input.

@@ -64,7 +64,8 @@ final class JobEventLog: Sendable {
         var ended: Bool { events.last?.isTerminal ?? false }
     }
 
-    private let state = Mutex(State())
+    // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
+    private let state = PthreadLocked(State())
 
     /// Appends `event` and wakes every waiting consumer. Nothing follows a terminal event.
     func send(_ event: JobEvent) {

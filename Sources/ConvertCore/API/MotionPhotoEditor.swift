@@ -24,7 +24,7 @@ public enum MotionPhotoEditor {
     public static func extractVideo(_ request: MotionPhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking { flag in
+            return try await runBlocking(on: .codec) { flag in
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
@@ -50,7 +50,7 @@ public enum MotionPhotoEditor {
     public static func stripVideo(_ request: MotionPhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking { _ in
+            return try await runBlocking(on: .codec) { _ in
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)

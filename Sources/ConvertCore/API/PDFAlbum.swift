@@ -11,7 +11,7 @@ public enum PDFAlbum {
     /// Starts writing the album.
     public static func make(_ request: PDFRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPaths.first ?? request.outputPath) { reporter in
-            try await runBlocking { flag in try makeBlocking(request, reporter: reporter, cancellation: flag) }
+            try await runBlocking(on: .codec) { flag in try makeBlocking(request, reporter: reporter, cancellation: flag) }
         }
     }
 

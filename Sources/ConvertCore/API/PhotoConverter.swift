@@ -7,7 +7,7 @@ public enum PhotoConverter {
     /// "location removed".
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking { flag in try convertBlocking(request, reporter: reporter, cancellation: flag) }
+            try await runBlocking(on: .codec) { flag in try convertBlocking(request, reporter: reporter, cancellation: flag) }
         }
     }
 
@@ -25,7 +25,7 @@ public enum PhotoConverter {
     /// Converts one photo on the calling thread: the direct HEIC → JPEG path, the streamed JPEG →
     /// JPEG path or a lossless JPEG recompression when the request qualifies, otherwise decode, gain map, then each frame
     /// encoded with its metadata and written.
-    fileprivate static func convertBlocking(
+    static func convertBlocking(
         _ request: PhotoRequest, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         try check(request)

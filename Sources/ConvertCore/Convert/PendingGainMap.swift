@@ -26,8 +26,8 @@ final class PendingGainMap: Sendable {
     ) -> PendingGainMap {
         let pending = PendingGainMap()
         let (width, height) = size
-        // libde265 uses a deep stack, as in ``runBlocking(_:)``.
-        DetachedThread.start(stackSize: 16 << 20) {
+        // The decode (libde265) needs the stack of a codec thread.
+        DetachedThread.start(stackSize: BlockingExecutor.codecStackSize) {
             let result = Result { () throws(ConvertError) -> Encoded? in
                 try encode(file: file, size: (width, height), quality: quality, cancellation: cancellation)
             }

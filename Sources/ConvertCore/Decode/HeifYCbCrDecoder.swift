@@ -67,13 +67,14 @@ enum HeifYCbCrDecoder {
     /// as soon as libde265 holds its own copy, so the coded picture (7 MB for a 12 MP single
     /// image) is not kept beside the decoded one.
     final class TileBytes: Sendable {
-        private let tiles: Mutex<[[UInt8]]>
+        // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
+        private let tiles: PthreadLocked<[[UInt8]]>
         /// How many tiles there are.
         let count: Int
 
         init(_ tiles: [[UInt8]]) {
             count = tiles.count
-            self.tiles = Mutex(tiles)
+            self.tiles = PthreadLocked(tiles)
         }
 
         /// Tile `index`'s bytes; empty when it was taken before.

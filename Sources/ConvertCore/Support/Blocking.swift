@@ -22,18 +22,22 @@ package final class CancellationFlag: Sendable {
     }
 }
 
-/// Runs blocking C work on ``BlockingExecutor/shared``, off Swift's cooperative pool (which has
-/// only as many threads as cores and must never be blocked), and bridges the task's cancellation
+/// Runs blocking C work on `executor`, off Swift's cooperative pool (which has only as many
+/// threads as cores and must never be blocked), and bridges the task's cancellation
 /// to the work through a ``CancellationFlag``. The body runs even when its task is already
 /// cancelled (it sees the flag set): settling work such as an allowance reservation's release
 /// must still happen then. The task's ``OutputPlacement/gate`` goes with the work, so an output
 /// committed on the thread passes through it.
 ///
+/// The lane is always named: ``BlockingExecutor/codec`` for decoding, encoding and remuxing,
+/// ``BlockingExecutor/short`` for work over in moments (allowance transactions, syncs, journal
+/// lines, probes), which must never queue behind an encode.
+///
 /// Throws what `body` throws as a ``ConvertError`` (``ConvertError/wrapping(_:path:)``: Swift
 /// cancellation becomes `.cancelled`, any other error `internal`). `body` keeps untyped `throws`
 /// because Swift does not infer a closure's typed throws from its context.
 package func runBlocking<T: Sendable>(
-    on executor: BlockingExecutor = .shared,
+    on executor: BlockingExecutor,
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
 ) async throws(ConvertError) -> T {
     let flag = CancellationFlag()

@@ -6,7 +6,7 @@ import Dispatch
 /// Bands start on multiples of `alignment`, so a pass that works on blocks of rows (the gain
 /// map's 2×2 blocks, 4:2:0 chroma rows) never has a block split between two workers. The work
 /// runs on Dispatch's workers, not on the cooperative pool: callers are already on a blocking
-/// thread (``runBlocking(_:)``), and `concurrentPerform` returns when every band is done.
+/// thread (``runBlocking(on:_:)``), and `concurrentPerform` returns when every band is done.
 struct RowBands: Sendable {
     /// The bands, top to bottom; never empty for a picture with rows.
     package let ranges: [Range<Int>]

@@ -38,7 +38,7 @@ public enum LocationStripper {
     public static func strip(_ request: StripLocationRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking { flag in try stripBlocking(request, cancellation: flag) }
+            return try await runBlocking(on: .codec) { flag in try stripBlocking(request, cancellation: flag) }
         }
     }
 

@@ -28,7 +28,7 @@ public enum MediaProbe {
     ///   the calling task is cancelled.
     public static func probe(path: String) async throws(ConvertError) -> MediaInfo {
         do {
-            return try await runBlocking { flag in try probeBlocking(path: path, cancellation: flag) }
+            return try await runBlocking(on: .short) { flag in try probeBlocking(path: path, cancellation: flag) }
         } catch {
             throw error.naming(path)
         }

@@ -64,7 +64,7 @@ extension VideoConverter {
     /// size, before anything is written. Progress stages are `pass 1/2`, `pass 2/2` and `retry`.
     public static func compress(_ request: VideoCompressRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
-            try await runBlocking { flag in
+            try await runBlocking(on: .codec) { flag in
                 try VideoCompressor.run(request, cancellation: flag, reporter: reporter)
             }
         }
@@ -77,7 +77,7 @@ extension VideoConverter {
     /// cannot be reached. Reads the source like `compress` does (its audio packets are counted).
     public static func previewCompression(_ request: VideoCompressRequest) async throws(ConvertError) -> VideoCompressPreview {
         do {
-            return try await runBlocking { flag in try VideoCompressor.preview(request, cancellation: flag) }
+            return try await runBlocking(on: .codec) { flag in try VideoCompressor.preview(request, cancellation: flag) }
         } catch {
             throw error.naming(request.input)
         }

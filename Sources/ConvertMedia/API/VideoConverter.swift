@@ -71,7 +71,7 @@ public enum VideoConverter {
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
         ConversionJob.start(path: input) { reporter in
-            try await runBlocking { flag in
+            try await runBlocking(on: .codec) { flag in
                 try VideoJob.run(input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
                                  cancellation: flag, reporter: reporter)
             }

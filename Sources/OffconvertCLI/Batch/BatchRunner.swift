@@ -121,7 +121,7 @@ package enum BatchRunner {
     ) async throws(ConvertError) -> Bool {
         if work.alreadyCharged { return true }
         let key = journal.chargeKey
-        return try await runBlocking { _ in try allowance.hasCharged(batch: key) }
+        return try await runBlocking(on: .short) { _ in try allowance.hasCharged(batch: key) }
     }
 
     /// The resume journal of this command over these inputs, to these outputs.
@@ -261,7 +261,7 @@ package enum BatchRunner {
     /// idempotent; if it cannot be written now, the reservation retries it when it is settled.
     private static func confirmPlaced() async {
         guard let gate = OutputPlacement.gate else { return }
-        _ = try? await runBlocking { _ in
+        _ = try? await runBlocking(on: .short) { _ in
             try? gate.willPlace()
             gate.didPlace()
         }
@@ -269,7 +269,7 @@ package enum BatchRunner {
 
     /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
     private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError) {
-        try await runBlocking { _ in try write() }
+        try await runBlocking(on: .short) { _ in try write() }
     }
 
     /// `--dry-run`: each item checked as the real run would open it, planned or failed; exit 1

@@ -28,7 +28,7 @@ enum ChildCommand {
             async let stdout = drain(out.read, to: forward ? STDOUT_FILENO : nil)
             async let stderr = drain(err.read, to: forward ? STDERR_FILENO : nil)
             let texts = await (stdout, stderr)
-            let status = (try? await runBlocking { _ in exitStatus(of: pid) }) ?? 1
+            let status = (try? await runBlocking(on: .short) { _ in exitStatus(of: pid) }) ?? 1
             return (texts.0, texts.1, status)
         } onCancel: {
             kill(pid, SIGTERM)

@@ -192,7 +192,7 @@ package enum PhotoWork {
                 "frame=\(template.frame ?? 0)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
-            cost: { input in (try? await runBlocking { _ in cost(of: input, request: template) }) ?? 0 },
+            cost: { input in (try? await runBlocking(on: .short) { _ in cost(of: input, request: template) }) ?? 0 },
             estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
             convert: { item, progress throws(ConvertError) in
                 var request = template
@@ -209,7 +209,7 @@ package enum PhotoWork {
             })
         work.accepts = .photos
         // The header read opens the file through libheif or a codec: off the cooperative pool.
-        work.probe = { input in (try? await runBlocking { _ in estimate(of: input, request: template) }) ?? (0, nil) }
+        work.probe = { input in (try? await runBlocking(on: .short) { _ in estimate(of: input, request: template) }) ?? (0, nil) }
         work.check = { input in photoProblem(input, maxPixels: template.maxPixels) }
         return work
     }

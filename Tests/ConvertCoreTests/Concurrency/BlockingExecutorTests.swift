@@ -7,7 +7,7 @@ import Testing
 struct BlockingExecutorTests {
     @Test("work beyond the bound waits for a thread; no more threads start than the bound")
     func bounded() async throws {
-        let executor = BlockingExecutor(maximumThreads: 3, stackSize: 1 << 20)
+        let executor = BlockingExecutor(threadCount: 3, stackSize: 1 << 20)
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let running = Atomic<Int>(0)
@@ -33,9 +33,72 @@ struct BlockingExecutorTests {
         #expect(peak.load(ordering: .relaxed) == 3)
     }
 
+    @Test("under ten times as much work as threads, the pool never starts more threads than its size")
+    func oversubscribed() async throws {
+        let executor = BlockingExecutor(threadCount: 4, stackSize: 1 << 20)
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let running = Atomic<Int>(0)
+        let peak = Atomic<Int>(0)
+        for _ in 0..<40 {
+            executor.submit {
+                peak.max(running.wrappingAdd(1, ordering: .relaxed).newValue)
+                entered.signal()
+                gate.wait()
+                running.wrappingSubtract(1, ordering: .relaxed)
+                finished.signal()
+            }
+        }
+        for _ in 0..<4 { await entered.waitOffPool() }
+        #expect(executor.startedThreads == 4)
+        for _ in 0..<40 { gate.signal() }
+        for _ in 0..<40 { await finished.waitOffPool() }
+        #expect(executor.startedThreads == 4)
+        #expect(peak.load(ordering: .relaxed) == 4)
+    }
+
+    @Test("the library's lanes are fixed and small: the codec lane as many threads as cores (at least 2), the short lane four")
+    func laneSizes() {
+        #expect(BlockingExecutor.codec.threadCount == max(2, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(BlockingExecutor.short.threadCount == 4)
+        #expect(ConversionLimits.codecThreads == BlockingExecutor.codec.threadCount)
+        #expect(JobAdmission.shared.maximum == BlockingExecutor.codec.threadCount)
+    }
+
+    @Test("short-lane work, an allowance transaction included, completes while every codec thread is held")
+    func shortLaneBesideFullCodecLane() async throws {
+        let codec = BlockingExecutor.codec
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        // Every codec thread held, and as much work again queued behind them.
+        let pieces = codec.threadCount * 2
+        for _ in 0..<pieces {
+            codec.submit {
+                entered.signal()
+                gate.wait()
+                finished.signal()
+            }
+        }
+        for _ in 0..<codec.threadCount { await entered.waitOffPool() }
+        let folder = try Fixtures.temporaryDirectory("short-lane")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let short = try await runBlocking(on: .short) { _ in 42 }
+        let store = AllowanceStore(directory: folder.path, clock: { Date(timeIntervalSince1970: 1_800_000_000) }, dailyLimit: 3)
+        let charged = try await store.withAllowance { reservation in
+            await reservation.outputPlaced()
+            return true
+        }
+        #expect(short == 42 && charged)
+        #expect(try store.status().used == 1)
+        for _ in 0..<pieces { gate.signal() }
+        for _ in 0..<pieces { await finished.waitOffPool() }
+    }
+
     @Test("threads are reused: a hundred calls one after another start one thread")
     func reused() async throws {
-        let executor = BlockingExecutor(maximumThreads: 8, stackSize: 1 << 20)
+        let executor = BlockingExecutor(threadCount: 8, stackSize: 1 << 20)
         var sum = 0
         for value in 0..<100 {
             sum += try await runBlocking(on: executor) { _ in value }
@@ -46,7 +109,7 @@ struct BlockingExecutorTests {
 
     @Test("a blocked thread does not hold up other work while the bound allows another thread")
     func noHeadOfLineBlocking() async throws {
-        let executor = BlockingExecutor(maximumThreads: 2, stackSize: 1 << 20)
+        let executor = BlockingExecutor(threadCount: 2, stackSize: 1 << 20)
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let long = Task {
@@ -66,7 +129,7 @@ struct BlockingExecutorTests {
 
     @Test("cancelling the task sets the flag the blocking work polls")
     func cancellation() async throws {
-        let executor = BlockingExecutor(maximumThreads: 2, stackSize: 1 << 20)
+        let executor = BlockingExecutor(threadCount: 2, stackSize: 1 << 20)
         let started = DispatchSemaphore(value: 0)
         let task = Task {
             try await runBlocking(on: executor) { flag -> Int in
@@ -85,7 +148,7 @@ struct BlockingExecutorTests {
     @Test("runBlocking throws ConvertError only: a ConvertError as it is, cancellation as cancelled, others as internal")
     func typedThrows() async {
         struct Other: Error {}
-        let executor = BlockingExecutor(maximumThreads: 1, stackSize: 1 << 20)
+        let executor = BlockingExecutor(threadCount: 1, stackSize: 1 << 20)
         await expectConvertError(.inputCorrupt) {
             try await runBlocking(on: executor) { _ in throw ConvertError(code: .inputCorrupt, message: "damaged") }
         }
@@ -98,7 +161,7 @@ struct BlockingExecutorTests {
 extension DispatchSemaphore {
     /// Waits on a Dispatch thread: a test that blocked the cooperative pool (two threads here)
     /// could starve the very tasks it waits for.
-    fileprivate func waitOffPool() async {
+    func waitOffPool() async {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 self.wait()
@@ -110,7 +173,7 @@ extension DispatchSemaphore {
 
 extension Atomic where Value == Int {
     /// Raises the stored value to at least `candidate`.
-    fileprivate func max(_ candidate: Int) {
+    func max(_ candidate: Int) {
         var current = load(ordering: .relaxed)
         while current < candidate {
             let (exchanged, original) = compareExchange(expected: current, desired: candidate, ordering: .relaxed)

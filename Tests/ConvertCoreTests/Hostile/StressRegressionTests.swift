@@ -70,7 +70,9 @@ struct StressRegressionTests {
         // already ended, so result() threw .cancelled for a file that exists (and the allowance
         // was not charged for it).
         let placed = OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)
-        let job = ConversionJob.start(path: "in.heic") { _ in
+        // An admission of its own: the job must be at work when the cancellation comes (one
+        // still waiting behind other suites' jobs would rightly end cancelled without running).
+        let job = ConversionJob.start(path: "in.heic", admission: JobAdmission(limit: 1, maximum: 1)) { _ in
             // The commit is done; the cancellation only cuts this wait short.
             try? await Task.sleep(for: .seconds(5))
             return JobResult(inputPath: "in.heic", outputs: [placed])

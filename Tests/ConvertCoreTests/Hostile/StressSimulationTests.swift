@@ -107,11 +107,11 @@ struct StressOutcome: Sendable {
 /// folders hold only complete, valid outputs that some job reported (no temporaries, no x264
 /// statistics), and the allowance charged exactly the completed jobs.
 ///
-/// Concurrency is deliberately unbounded: every job is started at once, as a library user may
-/// do. The library runs each job's codec work on a thread of its own (never on the cooperative
-/// pool), so 150 jobs are 150 threads plus the codecs' own; on these 64x64-pixel inputs that is a
-/// few MB each. A real app bounds a batch with ``BatchScheduler``; this test checks that the
-/// library stays correct when one does not.
+/// Every job is started at once, as a library user may do, with no batch bound of the test's own:
+/// the library admits ``ConversionLimits/concurrentConversions`` jobs (one a core) to its fixed
+/// codec pool and the others wait, holding no thread, so cancellations reach jobs both at work and
+/// still queued; the allowance transactions of all 150 run on the short lane meanwhile. This
+/// test checks that every job still ends exactly once and is charged exactly.
 @Suite("Hostile: stress simulation through the library")
 struct StressSimulationTests {
     static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
