@@ -50,7 +50,7 @@ package enum MediaRunners {
         signal(SIGTERM, SIG_DFL)
         PathEncoding.withCString(path) { _ = execv($0, argv) }
         let reason = String(cString: strerror(errno))
-        argv.forEach { free($0) }
+        for argument in argv { free(argument) }
         console.err(
             "Error: This command needs offconvert's video engine, \(path), which could not be started (\(reason)). "
                 + "Reinstall offconvert: its three executables belong in the same folder.")

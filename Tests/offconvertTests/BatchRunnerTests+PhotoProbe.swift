@@ -21,7 +21,7 @@ extension BatchRunnerTests {
             HeifMeta.parses.watch(path)
             inputs.append(path)
         }
-        defer { inputs.forEach { HeifMeta.parses.stopWatching($0) } }
+        defer { for input in inputs { HeifMeta.parses.stopWatching(input) } }
         let out = folder.appendingPathComponent("out")
         let options = BatchOptions(inputs: inputs, outputDirectory: out.path, jobs: 2, memoryBudget: 1 << 32, json: true)
         let template = PhotoRequest(inputPath: "", format: .jpeg)

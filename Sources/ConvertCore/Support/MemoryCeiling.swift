@@ -23,7 +23,8 @@ package enum MemoryCeiling {
         }
         for resource in [RLIMIT_AS, RLIMIT_DATA] {
             var limit = rlimit()
-            if getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {  // RLIM_INFINITY, which Swift cannot import (-1 unsigned)
+            // rlim_t.max is RLIM_INFINITY, which Swift cannot import (-1 unsigned).
+            if getrlimit(__rlimit_resource_t(resource.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
                 limits.append(Int(clamping: limit.rlim_cur))
             }
         }

@@ -87,6 +87,8 @@ package func statvfs(_ path: String, _ info: UnsafeMutablePointer<statvfs>) -> I
     PathEncoding.withCString(path) { Glibc.statvfs(_:_:)($0, info) }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// (Glibc's name, so that a call reads as the system call it is, taking a String path.)
 /// `inotify_add_watch(2)`.
 @discardableResult
 package func inotify_add_watch(_ descriptor: Int32, _ path: String, _ mask: UInt32) -> Int32 {

@@ -26,7 +26,7 @@ struct RowBands: Sendable {
 
     /// Runs `body` once per band (its index in ``ranges`` and its rows), concurrently when there
     /// is more than one band.
-    package func forEach(_ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
+    package func concurrentPerform(_ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let ranges = self.ranges
         if ranges.count == 1 {
             body(0, ranges[0])

@@ -53,7 +53,7 @@ enum ChildCommand {
         // Arguments are paths: their bytes (`PathEncoding`) reach the child, not their display form.
         var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { PathEncoding.withCString($0) { strdup($0) } } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for string in argv + envp { free(string) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

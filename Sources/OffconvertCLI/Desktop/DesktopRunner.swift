@@ -74,7 +74,7 @@ package enum DesktopRunner {
         // posix_spawn, not Process: this child is waited for here alone, with a bound.
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup(PathEncoding.displayed($0)) }
         argv.append(nil)
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -20,7 +20,7 @@ struct RowBandsTests {
         for (above, below) in zip(bands.ranges, bands.ranges.dropFirst()) { #expect(above.upperBound == below.lowerBound) }
         #expect(bands.ranges.allSatisfy { $0.lowerBound % alignment == 0 && !$0.isEmpty })
         let seen = Mutex<[Int]>([])
-        bands.forEach { _, range in seen.withLock { $0.append(contentsOf: range) } }
+        bands.concurrentPerform { _, range in seen.withLock { $0.append(contentsOf: range) } }
         #expect(seen.withLock { $0.sorted() } == Array(0..<rows))
     }
 

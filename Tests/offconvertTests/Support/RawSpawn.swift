@@ -33,8 +33,8 @@ enum RawSpawn {
         var cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") }
         cEnv.append(nil)
         defer {
-            cArgs.forEach { $0?.deallocate() }
-            cEnv.forEach { free($0) }
+            for argument in cArgs { argument?.deallocate() }
+            for variable in cEnv { free(variable) }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
