@@ -2,7 +2,9 @@
 import PackageDescription
 
 /// Debian 12 packages behind each C module; `Scripts/install-deps` installs the same list.
-let ffmpegDebs = ["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"]
+let ffmpegDebs = [
+    "libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev",
+]
 
 let package = Package(
     name: "offconvert",
@@ -56,7 +58,10 @@ let package = Package(
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "ConvertCore",
-            dependencies: ["CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL", "CLCMS", "CCrypto"],
+            dependencies: [
+                "CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL",
+                "CLCMS", "CCrypto",
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The tone-map table's per-pixel walk for HDR video: eight pixels at a time with AVX2

@@ -9,7 +9,7 @@ let package = Package(
     dependencies: [
         // Named: a path dependency's identity is otherwise its folder's name, which differs
         // between checkouts (and worktrees).
-        .package(name: "offconvert", path: ".."),
+        .package(name: "offconvert", path: "..")
     ],
     targets: [
         // The README's "Using ConvertCore from Swift" example, word for word (ReadmeExampleTests

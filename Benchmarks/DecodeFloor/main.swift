@@ -31,7 +31,13 @@ struct Options {
             switch argument {
             case "--jobs", "--threads", "--quality":
                 guard let number = value.flatMap({ Int($0) }), number >= 0 else { return nil }
-                if argument == "--jobs" { jobs = max(1, number) } else if argument == "--threads" { threads = number } else { quality = number }
+                if argument == "--jobs" {
+                    jobs = max(1, number)
+                } else if argument == "--threads" {
+                    threads = number
+                } else {
+                    quality = number
+                }
                 index += 2
             case "--libheif":
                 decoder = .libheif
@@ -102,7 +108,9 @@ func convertAll(_ paths: [String], jobs: Int, threads: Int, quality: Int, direct
 func main(_ arguments: [String]) async -> Int32 {
     guard let options = Options(arguments), !options.files.isEmpty else {
         FileHandle.standardError.write(
-            Data("usage: heic-decode-floor [--jobs N] [--threads T] [--libheif] [--convert-to DIR [--quality Q]] FILES...\n".utf8))
+            Data(
+                "usage: heic-decode-floor [--jobs N] [--threads T] [--libheif] [--convert-to DIR [--quality Q]] FILES...\n"
+                    .utf8))
         return 64
     }
     let failures =

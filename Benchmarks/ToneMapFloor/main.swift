@@ -10,11 +10,13 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2, let mode = ToneMapFloor.Mode(rawValue: arguments[0]) else {
-    FileHandle.standardError.write(Data("usage: tonemap-floor decode|table|table-scalar|zscale FILE [RAW-OUTPUT]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: tonemap-floor decode|table|table-scalar|zscale FILE [RAW-OUTPUT]\n".utf8))
     exit(64)
 }
 do {
-    let frames = try ToneMapFloor.run(path: arguments[1], mode: mode, rawOutput: arguments.count > 2 ? arguments[2] : nil)
+    let frames = try ToneMapFloor.run(
+        path: arguments[1], mode: mode, rawOutput: arguments.count > 2 ? arguments[2] : nil)
     print(frames)
 } catch {
     FileHandle.standardError.write(Data("tonemap-floor: \(error.message)\n".utf8))

@@ -53,7 +53,9 @@ enum Target: String, CaseIterable {
                 return "converted"
             case .videoFrames:
                 // A few frames through decode, scale and the GIF encoder: the frame pump.
-                let request = GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: OutputLocation(directory: output))
+                let request = GIFRequest(
+                    input: input, duration: 0.3, framesPerSecond: 5, width: 32,
+                    output: OutputLocation(directory: output))
                 _ = try await VideoConverter.gif(request).result()
                 return "converted"
             }
@@ -106,7 +108,9 @@ func inputs(_ arguments: ArraySlice<String>) -> [String] {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if entry.pointee.d_type == UInt8(DT_REG), !name.hasPrefix(".") { names.append(path + "/" + name) }
         }
         return names.sorted()
@@ -142,10 +146,11 @@ guard let made = mkdtemp(&template) else { exit(70) }
 let scratch = String(cString: made)
 
 if arguments[2] == "-fuzz" {
-    typealias Driver = @convention(c) (
-        UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    ) -> Int32
+    typealias Driver =
+        @convention(c) (
+            UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+            @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+        ) -> Int32
     guard let symbol = dlsym(nil, "LLVMFuzzerRunDriver") else {  // RTLD_DEFAULT: this executable and its libraries
         print("pipeline-fuzz: this build has no libFuzzer; build it with Fuzz/pipelines")
         exit(69)
@@ -176,4 +181,5 @@ for path in inputs(arguments.dropFirst(2)) {
 rmdir(scratch + "/out")
 unlink(scratch + "/input")
 rmdir(scratch)
-print("\(target.rawValue): " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+print(
+    "\(target.rawValue): " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))

@@ -4,7 +4,8 @@
 // filter compiled in.
 
 let quality = Option<Int>.integer("quality", short: "q", in: 1...100, help: "Quality.", default: "85")
-let format = Option<String>.choice("to", short: "t", names: [("jpg", "jpg"), ("png", "png"), ("webp", "webp")], help: "Format.")
+let format = Option<String>.choice(
+    "to", short: "t", names: [("jpg", "jpg"), ("png", "png"), ("webp", "webp")], help: "Format.")
 let target = Option<Int64>.byteCount("target", help: "Size.")
 let maxPixels = Option<Int>.integer("max-pixels", in: 1...Int(Int32.max), help: "Limit.")
 let outputDirectory = Option<String>.text("output-dir", short: "o", value: "dir", help: "Folder.")
@@ -19,9 +20,12 @@ let spec = CommandSpec(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+        String(decoding: $0, as: UTF8.self)
+    }
     _ = ByteCountParser.parse(arguments.first ?? "")
-    _ = Suggestion.closest(to: arguments.first ?? "", in: ["quality", "to", "target", "max-pixels", "output-dir", "json"])
+    _ = Suggestion.closest(
+        to: arguments.first ?? "", in: ["quality", "to", "target", "max-pixels", "output-dir", "json"])
     _ = (arguments.first ?? "").terminalSafe
     guard let parsed = try? ArgumentParser.parse(arguments, for: spec) else { return 0 }
     _ = try? parsed.value(quality, default: 85)

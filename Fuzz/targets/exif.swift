@@ -14,7 +14,9 @@ public func fuzzExif(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             for keepIdentifiers in [false, true] {
                 // A rebuilt block must itself parse: the editor's output is the next reader's input.
                 let rebuilt = exif.rebuilt(keepLocation: keepLocation, keepIdentifiers: keepIdentifiers)
-                if !rebuilt.isEmpty, let again = Exif(block: rebuilt) { _ = again.rebuilt(keepLocation: false, keepIdentifiers: false) }
+                if !rebuilt.isEmpty, let again = Exif(block: rebuilt) {
+                    _ = again.rebuilt(keepLocation: false, keepIdentifiers: false)
+                }
             }
         }
     }

@@ -27,13 +27,16 @@ package final class CodecDecoder {
     ///
     /// `threaded` false decodes on the calling thread alone (the probe wants one frame, not
     /// throughput).
-    package init(stream: Demuxer.Stream, path: String, maxPixels: Int? = nil, threaded: Bool = true) throws(ConvertError) {
+    package init(stream: Demuxer.Stream, path: String, maxPixels: Int? = nil, threaded: Bool = true)
+        throws(ConvertError)
+    {
         self.path = path
         let codecID = stream.codec
         guard let codec = avcodec_find_decoder(codecID.avValue) else {
-            throw ConvertError(code: .unsupportedCodec,
-                               message: "\(path) uses the \(codecID.name) codec, which this build of FFmpeg cannot decode.",
-                               path: path)
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) uses the \(codecID.name) codec, which this build of FFmpeg cannot decode.",
+                path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
             throw ConvertError(code: .internalMemory, message: "Out of memory opening a decoder.", path: path)
@@ -105,9 +108,10 @@ package final class CodecDecoder {
         var description = [CChar](repeating: 0, count: 128)
         av_channel_layout_describe(&layout, &description, description.count)
         av_channel_layout_uninit(&layout)
-        return AudioParameters(sampleRate: context.pointee.sample_rate,
-                               sampleFormat: SampleFormat(rawValue: context.pointee.sample_fmt.rawValue),
-                               channelLayout: String(nulTerminated: description))
+        return AudioParameters(
+            sampleRate: context.pointee.sample_rate,
+            sampleFormat: SampleFormat(rawValue: context.pointee.sample_fmt.rawValue),
+            channelLayout: String(nulTerminated: description))
     }
 
     deinit {

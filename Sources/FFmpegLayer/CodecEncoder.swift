@@ -30,8 +30,9 @@ package final class CodecEncoder {
     package init(name: String, path: String) throws(ConvertError) {
         self.path = path
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw ConvertError(code: .unsupportedEncoder,
-                               message: "The \(name) encoder is not available in this build of FFmpeg.", path: path)
+            throw ConvertError(
+                code: .unsupportedEncoder,
+                message: "The \(name) encoder is not available in this build of FFmpeg.", path: path)
         }
         guard let allocated = avcodec_alloc_context3(codec) else {
             throw ConvertError(code: .internalMemory, message: "Out of memory opening an encoder.", path: path)
@@ -127,7 +128,10 @@ package final class CodecEncoder {
         /// Headers in extradata (``Muxer/needsGlobalHeader``).
         var globalHeader: Bool
 
-        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational, timeBase: Rational, frameRate: Rational, color: Color?, globalHeader: Bool) {
+        package init(
+            width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational, timeBase: Rational,
+            frameRate: Rational, color: Color?, globalHeader: Bool
+        ) {
             self.width = width
             self.height = height
             self.pixelFormat = pixelFormat
@@ -152,7 +156,8 @@ package final class CodecEncoder {
         }
 
         /// BT.709, what an SDR output says.
-        package static let bt709 = Color(primaries: ColorPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
+        package static let bt709 = Color(
+            primaries: ColorPrimaries(code: 1), transfer: .bt709, matrix: MatrixCoefficients(code: 1))
     }
 
     /// Sets the picture fields before ``open(options:)``.
@@ -181,7 +186,9 @@ package final class CodecEncoder {
         var bitRate: Int64?
         var globalHeader: Bool
 
-        package init(sampleRate: Int32, sampleFormat: SampleFormat, channels: Int32, bitRate: Int64?, globalHeader: Bool) {
+        package init(
+            sampleRate: Int32, sampleFormat: SampleFormat, channels: Int32, bitRate: Int64?, globalHeader: Bool
+        ) {
             self.sampleRate = sampleRate
             self.sampleFormat = sampleFormat
             self.channels = channels
@@ -227,7 +234,9 @@ package final class CodecEncoder {
     package func encode(_ subtitle: DecodedSubtitle) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let size = subtitle.withUnsafeSubtitle { cue in
-            buffer.withUnsafeMutableBufferPointer { avcodec_encode_subtitle(context, $0.baseAddress, Int32($0.count), cue) }
+            buffer.withUnsafeMutableBufferPointer {
+                avcodec_encode_subtitle(context, $0.baseAddress, Int32($0.count), cue)
+            }
         }
         return size > 0 ? Array(buffer.prefix(Int(size))) : nil
     }
@@ -259,7 +268,8 @@ package final class CodecEncoder {
         for (key, value) in options { PathEncoding.withCString(value) { _ = av_dict_set(&dictionary, key, $0, 0) } }
         let code = withLifecycleLock { avcodec_open2(context, codec, &dictionary) }
         av_dict_free(&dictionary)
-        try FFmpeg.check(code, "open the \(String(cString: codec.pointee.name)) encoder", path: path, category: .internal)
+        try FFmpeg.check(
+            code, "open the \(String(cString: codec.pointee.name)) encoder", path: path, category: .internal)
         isOpen = true
     }
 

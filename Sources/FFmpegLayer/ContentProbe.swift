@@ -36,7 +36,8 @@ package enum ContentProbe {
         var score: Int32 = 0
         let format = buffer.withUnsafeMutableBufferPointer { raw -> UnsafePointer<AVInputFormat>? in
             "".withCString { name in
-                var data = AVProbeData(filename: name, buf: raw.baseAddress, buf_size: Int32(bytes.count), mime_type: nil)
+                var data = AVProbeData(
+                    filename: name, buf: raw.baseAddress, buf_size: Int32(bytes.count), mime_type: nil)
                 // is_opened 1: only demuxers that read from a file, as a Demuxer opens one.
                 return av_probe_input_format3(&data, 1, &score)
             }

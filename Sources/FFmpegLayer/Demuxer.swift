@@ -18,7 +18,9 @@ package final class Demuxer {
     private let cancellation: Unmanaged<CancellationFlag>
 
     /// Demuxers that open other files or URLs named inside their input.
-    static let referencingDemuxers: Set<String> = ["hls", "applehttp", "dash", "concat", "image2", "webm_dash_manifest"]
+    static let referencingDemuxers: Set<String> = [
+        "hls", "applehttp", "dash", "concat", "image2", "webm_dash_manifest",
+    ]
 
     /// Every demuxer of this FFmpeg build except ``referencingDemuxers``, as FFmpeg's
     /// `format_whitelist` option wants them (comma-separated names).
@@ -41,8 +43,10 @@ package final class Demuxer {
     /// A raw elementary stream is timed by `rawFrameRate` (frames per second) when given, else
     /// by its own timing information (H.264/HEVC VUI), else at ``assumedFrameRate``
     /// (``rawTiming`` says which).
-    package init(path: String, cancellation flag: CancellationFlag = CancellationFlag(),
-         maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil) throws(ConvertError) {
+    package init(
+        path: String, cancellation flag: CancellationFlag = CancellationFlag(),
+        maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil
+    ) throws(ConvertError) {
         self.path = path
         // Checked before FFmpeg sees the path: it would call an empty file or a folder damaged
         // or unrecognised (the probe and the photo reader say input.empty, input.not-a-file),
@@ -76,17 +80,20 @@ package final class Demuxer {
                 throw ConvertError(code: .inputMissing, message: "\(path) does not exist.", path: path)
             }
             if opened == offc_averror(EACCES) {
-                throw ConvertError(code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
+                throw ConvertError(
+                    code: .inputDenied, message: "\(path) cannot be read (permission denied).", path: path)
             }
             if opened == offc_averror_invaliddata() {
                 // The same code the probe gives: a cut MP4 is incomplete, not unrecognised.
                 if MovieEnding.lacksMovie(path: path) {
-                    throw ConvertError(code: .inputTruncated, message: "\(path) is incomplete: the file ends before its movie data.",
-                                       path: path, underlying: FFmpeg.describe(opened))
+                    throw ConvertError(
+                        code: .inputTruncated, message: "\(path) is incomplete: the file ends before its movie data.",
+                        path: path, underlying: FFmpeg.describe(opened))
                 }
-                throw ConvertError(code: .inputUnrecognised,
-                                   message: "\(path) is not a media file offconvert recognises.", path: path,
-                                   underlying: FFmpeg.describe(opened))
+                throw ConvertError(
+                    code: .inputUnrecognised,
+                    message: "\(path) is not a media file offconvert recognises.", path: path,
+                    underlying: FFmpeg.describe(opened))
             }
             throw FFmpeg.error(opened, "open", path: path)
         }
@@ -128,12 +135,15 @@ package final class Demuxer {
     private static let unsaidRate = "19/7"
 
     /// FFmpeg's raw video bitstream readers: their packets carry no timestamps.
-    static let elementaryStreamFormats: Set<String> = ["h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263"]
+    static let elementaryStreamFormats: Set<String> = [
+        "h264", "hevc", "m4v", "mpegvideo", "obu", "vc1", "cavsvideo", "h261", "h263",
+    ]
 
     /// Whether the file is a raw elementary stream (`AVFMT_NOTIMESTAMPS`, or a raw video reader).
     package var isElementaryStream: Bool {
         guard let format = context.pointee.iformat?.pointee else { return false }
-        return format.flags & AVFMT_NOTIMESTAMPS != 0 || Self.elementaryStreamFormats.contains(String(cString: format.name))
+        return format.flags & AVFMT_NOTIMESTAMPS != 0
+            || Self.elementaryStreamFormats.contains(String(cString: format.name))
     }
 
     /// Sets the frame rate of a raw stream's video (`rate`, else its own, else 30 fps) where the
@@ -142,7 +152,8 @@ package final class Demuxer {
         guard isElementaryStream else { return nil }
         var timing = RawTiming.stream
         for index in 0..<Int(context.pointee.nb_streams) {
-            guard let stream = context.pointee.streams[index], stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            guard let stream = context.pointee.streams[index],
+                stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
             else { continue }
             let own = stream.pointee.r_frame_rate
             let unsaid = own.num <= 0 || own.den <= 0 || av_cmp_q(own, av_make_q(19, 7)) == 0
@@ -170,7 +181,7 @@ package final class Demuxer {
         let dav1 = UInt32(0x64) | UInt32(0x61) << 8 | UInt32(0x76) << 16 | UInt32(0x31) << 24
         for index in 0..<Int(context.pointee.nb_streams) {
             guard let parameters = context.pointee.streams[index]?.pointee.codecpar,
-                  parameters.pointee.codec_id == AV_CODEC_ID_NONE, parameters.pointee.codec_tag == dav1
+                parameters.pointee.codec_id == AV_CODEC_ID_NONE, parameters.pointee.codec_tag == dav1
             else { continue }
             parameters.pointee.codec_id = AV_CODEC_ID_AV1
         }
@@ -210,8 +221,9 @@ package final class Demuxer {
         return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = list[index]?.pointee, chapter.time_base.den > 0 else { return nil }
             let unit = Double(chapter.time_base.num) / Double(chapter.time_base.den)
-            return Chapter(start: Double(chapter.start) * unit - origin, end: Double(chapter.end) * unit - origin,
-                           tags: Metadata.entries(chapter.metadata).map { Chapter.Tag(key: $0.key, value: $0.value) })
+            return Chapter(
+                start: Double(chapter.start) * unit - origin, end: Double(chapter.end) * unit - origin,
+                tags: Metadata.entries(chapter.metadata).map { Chapter.Tag(key: $0.key, value: $0.value) })
         }
     }
 
@@ -272,12 +284,14 @@ package final class Demuxer {
         /// The codec's out-of-band set-up bytes (an `avcC`/`hvcC` record), empty when none.
         package var extradata: [UInt8] {
             guard let parameters = pointer.pointee.codecpar, let bytes = parameters.pointee.extradata,
-                  parameters.pointee.extradata_size > 0
+                parameters.pointee.extradata_size > 0
             else { return [] }
             return Array(UnsafeBufferPointer(start: bytes, count: Int(parameters.pointee.extradata_size)))
         }
         /// Whether the stream has a Dolby Vision configuration record.
-        package var hasDolbyVisionConfiguration: Bool { av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil }
+        package var hasDolbyVisionConfiguration: Bool {
+            av_stream_get_side_data(pointer, AV_PKT_DATA_DOVI_CONF, nil) != nil
+        }
 
         /// Where the stream's data in the first `fileSize` bytes ends (seconds after the stream's
         /// start): the time of the first sample of its index (MP4/MOV sample tables, in time

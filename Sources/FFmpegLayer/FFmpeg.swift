@@ -38,8 +38,9 @@ package enum FFmpeg {
     static func encoderError(_ code: Int32, path: String) -> ConvertError {
         let folder = (path as NSString).deletingLastPathComponent
         if code != exit, let free = try? FreeSpace.available(in: folder.isEmpty ? "." : folder), free < nearlyFull {
-            return ConvertError(code: .deviceFull, message: "Not enough space to write \(path).",
-                                path: path, underlying: "encode: \(describe(code))")
+            return ConvertError(
+                code: .deviceFull, message: "Not enough space to write \(path).",
+                path: path, underlying: "encode: \(describe(code))")
         }
         return error(code, "encode", path: path, category: .internal)
     }
@@ -53,32 +54,40 @@ package enum FFmpeg {
         let text = describe(code)
         if code == exit { return .cancelled(path: path) }
         if code == offc_averror(ENOSPC) || code == offc_averror(EDQUOT) {
-            return ConvertError(code: .deviceFull, message: "Not enough space to write \(path).",
-                                path: path, underlying: "\(action): \(text)")
+            return ConvertError(
+                code: .deviceFull, message: "Not enough space to write \(path).",
+                path: path, underlying: "\(action): \(text)")
         }
         if code == offc_averror(EIO) && category != .input {
-            return ConvertError(code: .deviceIo, message: "Writing \(path) failed.",
-                                path: path, underlying: "\(action): \(text)")
+            return ConvertError(
+                code: .deviceIo, message: "Writing \(path) failed.",
+                path: path, underlying: "\(action): \(text)")
         }
         // While reading, ENOMEM is FFmpeg refusing an allocation a damaged header asked for (a
         // sample description claiming 2 GB, say: av_malloc caps requests), not the machine
         // running out: the file is at fault.
         if code == offc_averror(ENOMEM) && category == .input {
-            return ConvertError(code: .inputCorrupt,
-                                message: "\(path) could not be read: it declares impossible sizes (the file is damaged).",
-                                path: path, underlying: "\(action): \(text)")
+            return ConvertError(
+                code: .inputCorrupt,
+                message: "\(path) could not be read: it declares impossible sizes (the file is damaged).",
+                path: path, underlying: "\(action): \(text)")
         }
         if code == offc_averror(ENOMEM) {
-            return ConvertError(code: .internalMemory, message: "Ran out of memory while converting \(path).",
-                                path: path, underlying: "\(action): \(text)")
+            return ConvertError(
+                code: .internalMemory, message: "Ran out of memory while converting \(path).",
+                path: path, underlying: "\(action): \(text)")
         }
         if category == .input {
-            return ConvertError(code: .inputCorrupt,
-                                message: "\(path) could not be read: the file is damaged or not a media file.",
-                                path: path, underlying: "\(action): \(text)")
+            return ConvertError(
+                code: .inputCorrupt,
+                message: "\(path) could not be read: the file is damaged or not a media file.",
+                path: path, underlying: "\(action): \(text)")
         }
-        let codes: [ConvertError.Category: ConvertError.Code] = [.unsupported: .unsupportedFfmpeg, .device: .deviceFfmpeg]
-        return ConvertError(code: codes[category] ?? .internalFfmpeg, message: "Converting \(path) failed while trying to \(action).",
-                            path: path, underlying: text)
+        let codes: [ConvertError.Category: ConvertError.Code] = [
+            .unsupported: .unsupportedFfmpeg, .device: .deviceFfmpeg,
+        ]
+        return ConvertError(
+            code: codes[category] ?? .internalFfmpeg, message: "Converting \(path) failed while trying to \(action).",
+            path: path, underlying: text)
     }
 }

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place FFmpeg's logging is configured, once per process.

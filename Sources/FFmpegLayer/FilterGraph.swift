@@ -26,21 +26,27 @@ package final class FilterGraph {
 
     /// Builds a video graph fed with frames described by `input`.
     package convenience init(video input: VideoInput, description: String, path: String) throws(ConvertError) {
-        let arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue)"
+        let arguments =
+            "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue)"
             + ":time_base=\(input.timeBase)"
             + ":pixel_aspect=\(max(input.sampleAspect.numerator, 1))/\(max(input.sampleAspect.denominator, 1))"
-        try self.init(source: "buffer", arguments: arguments, sink: "buffersink", description: description,
-                      path: path, frameSize: 0)
+        try self.init(
+            source: "buffer", arguments: arguments, sink: "buffersink", description: description,
+            path: path, frameSize: 0)
     }
 
     /// Builds an audio graph fed with frames described by `input`; with a `frameSize`, the sink
     /// returns frames of exactly that many samples (the last may be shorter), as fixed-size
     /// encoders such as AAC need.
-    package convenience init(audio input: AudioInput, description: String, frameSize: Int32, path: String) throws(ConvertError) {
-        let arguments = "time_base=\(input.timeBase):sample_rate=\(input.sampleRate)"
+    package convenience init(audio input: AudioInput, description: String, frameSize: Int32, path: String)
+        throws(ConvertError)
+    {
+        let arguments =
+            "time_base=\(input.timeBase):sample_rate=\(input.sampleRate)"
             + ":sample_fmt=\(input.sampleFormatName):channel_layout=\(input.channelLayout)"
-        try self.init(source: "abuffer", arguments: arguments, sink: "abuffersink", description: description,
-                      path: path, frameSize: frameSize)
+        try self.init(
+            source: "abuffer", arguments: arguments, sink: "abuffersink", description: description,
+            path: path, frameSize: frameSize)
     }
 
     /// Filters that open files or sockets by name (`movie=`, `sendcmd=`, `zmq`); a description
@@ -54,11 +60,14 @@ package final class FilterGraph {
         }
     }
 
-    private init(source sourceName: String, arguments: String, sink sinkName: String, description: String,
-                 path: String, frameSize: Int32) throws(ConvertError) {
+    private init(
+        source sourceName: String, arguments: String, sink sinkName: String, description: String,
+        path: String, frameSize: Int32
+    ) throws(ConvertError) {
         // Descriptions are built by the engine from numbers and fixed names, never from user text.
-        precondition(Set(FilterGraph.filterNames(description)).isDisjoint(with: FilterGraph.openingFilters),
-                     "a filter graph must not open files or sockets")
+        precondition(
+            Set(FilterGraph.filterNames(description)).isDisjoint(with: FilterGraph.openingFilters),
+            "a filter graph must not open files or sockets")
         self.path = path
         guard let graph = avfilter_graph_alloc() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory building filters.", path: path)
@@ -110,7 +119,9 @@ package final class FilterGraph {
 
     /// Feeds one frame, or `nil` to flush. The graph takes the frame's buffers.
     package func push(_ frame: Frame?) throws(ConvertError) {
-        let code = frame?.withUnsafePointer { av_buffersrc_add_frame_flags(source, $0, 0) } ?? av_buffersrc_add_frame_flags(source, nil, 0)
+        let code =
+            frame?.withUnsafePointer { av_buffersrc_add_frame_flags(source, $0, 0) }
+            ?? av_buffersrc_add_frame_flags(source, nil, 0)
         try FFmpeg.check(code, "filter", path: path, category: .internal)
     }
 
@@ -143,7 +154,8 @@ package final class FilterGraph {
         var timeBase: Rational
         package var sampleAspect: Rational
 
-        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, timeBase: Rational, sampleAspect: Rational) {
+        package init(width: Int32, height: Int32, pixelFormat: PixelFormat, timeBase: Rational, sampleAspect: Rational)
+        {
             self.width = width
             self.height = height
             self.pixelFormat = pixelFormat

@@ -10,7 +10,10 @@ package struct FramePlanes {
     let strides: (Int, Int, Int)
 
     fileprivate init(_ frame: AVFrame) {
-        bases = (UnsafeMutableRawPointer(frame.data.0), UnsafeMutableRawPointer(frame.data.1), UnsafeMutableRawPointer(frame.data.2))
+        bases = (
+            UnsafeMutableRawPointer(frame.data.0), UnsafeMutableRawPointer(frame.data.1),
+            UnsafeMutableRawPointer(frame.data.2)
+        )
         strides = (Int(frame.linesize.0), Int(frame.linesize.1), Int(frame.linesize.2))
     }
 
@@ -48,7 +51,9 @@ package struct ChromaLocation: Hashable, Sendable {
 
 extension Frame {
     /// Lends the frame's planes to `body`, which must not keep them.
-    package func withPlanes<Result, Failure: Error>(_ body: (FramePlanes) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withPlanes<Result, Failure: Error>(_ body: (FramePlanes) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         try withUnsafePointer { (frame) throws(Failure) in try body(FramePlanes(frame.pointee)) }
     }
 
@@ -81,8 +86,10 @@ extension Frame {
             frame.pointee.color_trc = AVCOL_TRC_BT709
             frame.pointee.colorspace = AVCOL_SPC_BT709
             frame.pointee.color_range = AVCOL_RANGE_MPEG
-            for kind in [AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL,
-                         AV_FRAME_DATA_DYNAMIC_HDR_PLUS, AV_FRAME_DATA_DOVI_RPU_BUFFER, AV_FRAME_DATA_DOVI_METADATA] {
+            for kind in [
+                AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL,
+                AV_FRAME_DATA_DYNAMIC_HDR_PLUS, AV_FRAME_DATA_DOVI_RPU_BUFFER, AV_FRAME_DATA_DOVI_METADATA,
+            ] {
                 av_frame_remove_side_data(frame, kind)
             }
         }
@@ -90,6 +97,8 @@ extension Frame {
 
     /// Sets the frame's pixel aspect ratio.
     package func setSampleAspect(_ aspect: Rational) {
-        withUnsafePointer { $0.pointee.sample_aspect_ratio = AVRational(num: aspect.numerator, den: aspect.denominator) }
+        withUnsafePointer {
+            $0.pointee.sample_aspect_ratio = AVRational(num: aspect.numerator, den: aspect.denominator)
+        }
     }
 }

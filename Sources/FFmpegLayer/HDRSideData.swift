@@ -40,10 +40,14 @@ extension Frame {
     }
 
     /// The content light level the frame's SEI states.
-    package var contentLight: ContentLightLevel? { sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }
+    package var contentLight: ContentLightLevel? {
+        sideData(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight)
+    }
 
     /// Whether the frame carries HDR10+ dynamic metadata (SMPTE ST 2094-40).
-    package var hasHDR10Plus: Bool { withUnsafePointer { av_frame_get_side_data($0, AV_FRAME_DATA_DYNAMIC_HDR_PLUS) != nil } }
+    package var hasHDR10Plus: Bool {
+        withUnsafePointer { av_frame_get_side_data($0, AV_FRAME_DATA_DYNAMIC_HDR_PLUS) != nil }
+    }
 
     private func sideData<Value>(_ type: AVFrameSideDataType, _ read: (UnsafeRawPointer, Int) -> Value?) -> Value? {
         withUnsafePointer { frame in
@@ -56,7 +60,9 @@ extension Frame {
 extension Demuxer.Stream {
     /// The mastering display the container states for the stream (an `mdcv` box, or a
     /// Matroska element).
-    package var masteringDisplay: MasteringDisplay? { sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA, HDRSideData.masteringDisplay) }
+    package var masteringDisplay: MasteringDisplay? {
+        sideData(AV_PKT_DATA_MASTERING_DISPLAY_METADATA, HDRSideData.masteringDisplay)
+    }
 
     /// The content light level the container states for the stream.
     package var contentLight: ContentLightLevel? { sideData(AV_PKT_DATA_CONTENT_LIGHT_LEVEL, HDRSideData.contentLight) }

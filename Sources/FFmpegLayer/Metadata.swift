@@ -34,7 +34,9 @@ package enum Metadata {
     /// and software stay).
     package static func isIdentifying(_ key: String) -> Bool {
         let lower = key.lowercased()
-        return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains { lower.contains($0) }
+        return ["serial", "owner", "content.identifier", "uniqueid", "unique-id", "unique_id"].contains {
+            lower.contains($0)
+        }
     }
 
     /// Whether a tag describes the source file, not its content, so it is never copied: a
@@ -43,15 +45,18 @@ package enum Metadata {
     /// are its container's, which the demuxer shows as tags; and `iTunSMPB` gives the source
     /// encoding's delay and padding, wrong for any other encoding (an MP3 made from an M4A).
     static func describesSourceFile(_ key: String) -> Bool {
-        ["timecode", "encoder", "major_brand", "minor_version", "compatible_brands", "itunsmpb"].contains(key.lowercased())
+        ["timecode", "encoder", "major_brand", "minor_version", "compatible_brands", "itunsmpb"].contains(
+            key.lowercased())
     }
 
     /// Copies `source` into `destination`, leaving out location tags unless `keepLocation`,
     /// identifying tags unless `keepIdentifiers`, and tags that describe the source file rather
     /// than the content. Returns how many location tags were left out.
     @discardableResult
-    static func copy(_ source: [(key: String, value: String)], into destination: UnsafeMutablePointer<OpaquePointer?>,
-                     keepLocation: Bool, keepIdentifiers: Bool = false) -> Int {
+    static func copy(
+        _ source: [(key: String, value: String)], into destination: UnsafeMutablePointer<OpaquePointer?>,
+        keepLocation: Bool, keepIdentifiers: Bool = false
+    ) -> Int {
         var removed = 0
         for (key, value) in source {
             if describesSourceFile(key) { continue }
@@ -65,7 +70,7 @@ package enum Metadata {
         // FFmpeg's MP4/MOV muxers write a location only from the `location` key (as ©xyz); an
         // iPhone clip has only the ISO 6709 mdta key, so kept locations are carried over in that form.
         if keepLocation && av_dict_get(destination.pointee, "location", nil, 0) == nil,
-           let iso6709 = source.first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
+            let iso6709 = source.first(where: { $0.key == "com.apple.quicktime.location.ISO6709" })
         {
             av_dict_set(destination, "location", iso6709.value, 0)
         }

@@ -20,7 +20,9 @@ package final class Muxer {
         self.path = path
         self.temporaryPath = temporaryPath
         var allocated: UnsafeMutablePointer<AVFormatContext>? = nil
-        let code = PathEncoding.withCString(temporaryPath) { avformat_alloc_output_context2(&allocated, nil, format.name, $0) }
+        let code = PathEncoding.withCString(temporaryPath) {
+            avformat_alloc_output_context2(&allocated, nil, format.name, $0)
+        }
         guard code >= 0, let allocated else {
             throw FFmpeg.error(code, "create a \(format) file", path: path, category: .internal)
         }
@@ -34,7 +36,9 @@ package final class Muxer {
             var options: OpaquePointer? = nil
             // Only the local file protocol: the faststart pass reopens the file by name.
             av_dict_set(&options, "protocol_whitelist", "file", 0)
-            let opened = PathEncoding.withCString(temporaryPath) { avio_open2(&allocated.pointee.pb, $0, AVIO_FLAG_WRITE, nil, &options) }
+            let opened = PathEncoding.withCString(temporaryPath) {
+                avio_open2(&allocated.pointee.pb, $0, AVIO_FLAG_WRITE, nil, &options)
+            }
             av_dict_free(&options)
             if opened < 0 {
                 avformat_free_context(allocated)
@@ -86,15 +90,18 @@ package final class Muxer {
 
     /// Adds a stream that copies `input` as it is: its codec parameters (with `codecTag`), time
     /// base, frame rate, disposition, language and the stream side data in `sideData`.
-    package func addStream(copying input: Demuxer.Stream, codecTag: (StreamSnapshot) -> UInt32,
-                   sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
+    package func addStream(
+        copying input: Demuxer.Stream, codecTag: (StreamSnapshot) -> UInt32,
+        sideData: [StreamSideData.Kind]
+    ) throws(ConvertError) -> Stream {
         let output = try newStream()
         try input.withUnsafeStream { (source: UnsafeMutablePointer<AVStream>) throws(ConvertError) in
             guard let parameters = source.pointee.codecpar, let target = output.pointee.codecpar else {
                 throw ConvertError(code: .internalFfmpeg, message: "A stream has no codec parameters.", path: path)
             }
-            try FFmpeg.check(avcodec_parameters_copy(target, parameters), "copy the stream settings",
-                             path: path, category: .internal)
+            try FFmpeg.check(
+                avcodec_parameters_copy(target, parameters), "copy the stream settings",
+                path: path, category: .internal)
             if let snapshot = input.snapshot { target.pointee.codec_tag = codecTag(snapshot) }
             output.pointee.time_base = source.pointee.time_base
             output.pointee.avg_frame_rate = source.pointee.avg_frame_rate
@@ -107,8 +114,10 @@ package final class Muxer {
 
     /// Adds a stream for what `encoder` writes (its parameters, time base and frame rate), with
     /// `codecTag` when not 0, the language of `input` and its stream side data in `sideData`.
-    package func addStream(encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
-                   sideData: [StreamSideData.Kind]) throws(ConvertError) -> Stream {
+    package func addStream(
+        encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
+        sideData: [StreamSideData.Kind]
+    ) throws(ConvertError) -> Stream {
         let output = try newStream()
         let code = encoder.withUnsafeContext { avcodec_parameters_from_context(output.pointee.codecpar, $0) }
         try FFmpeg.check(code, "set up the output stream", path: path, category: .internal)
@@ -122,7 +131,9 @@ package final class Muxer {
         return Stream(muxer: self, index: Int(output.pointee.index))
     }
 
-    private static func copyLanguage(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>) {
+    private static func copyLanguage(
+        from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>
+    ) {
         if let language = av_dict_get(input.pointee.metadata, "language", nil, 0) {
             av_dict_set(&output.pointee.metadata, "language", language.pointee.value, 0)
         }
@@ -137,8 +148,9 @@ package final class Muxer {
     /// Sets the container tags from `demuxer`'s (see ``Metadata/copy(_:into:keepLocation:keepIdentifiers:)``);
     /// returns how many location tags were left out.
     package func copyMetadata(from demuxer: Demuxer, keepLocation: Bool, keepIdentifiers: Bool) -> Int {
-        Metadata.copy(demuxer.metadata, into: &context.pointee.metadata, keepLocation: keepLocation,
-                      keepIdentifiers: keepIdentifiers)
+        Metadata.copy(
+            demuxer.metadata, into: &context.pointee.metadata, keepLocation: keepLocation,
+            keepIdentifiers: keepIdentifiers)
     }
 
     /// Adds `chapters` (before ``writeHeader(options:)``: MP4 and MOV write them as a chapter
@@ -146,7 +158,9 @@ package final class Muxer {
     /// milliseconds, as ffmpeg's CLI writes them.
     package func addChapters(_ chapters: [Chapter]) throws(ConvertError) {
         for (index, chapter) in chapters.enumerated() {
-            guard let memory = av_mallocz(MemoryLayout<AVChapter>.size) else { throw FFmpeg.error(offc_averror(ENOMEM), "add the chapters", path: path, category: .internal) }
+            guard let memory = av_mallocz(MemoryLayout<AVChapter>.size) else {
+                throw FFmpeg.error(offc_averror(ENOMEM), "add the chapters", path: path, category: .internal)
+            }
             let entry = memory.bindMemory(to: AVChapter.self, capacity: 1)
             entry.pointee.id = Int64(index)
             entry.pointee.time_base = AVRational(num: 1, den: 1000)
@@ -198,7 +212,8 @@ package final class Muxer {
         if code == offc_averror_patchwelcome() {
             throw ConvertError(
                 code: .unsupportedFfmpeg,
-                message: "\(path) cannot be written: a stream copied from the input uses a feature FFmpeg cannot write.",
+                message:
+                    "\(path) cannot be written: a stream copied from the input uses a feature FFmpeg cannot write.",
                 path: path, underlying: "\(action): \(FFmpeg.describe(code))")
         }
         try FFmpeg.check(code, action, path: path, category: .internal)

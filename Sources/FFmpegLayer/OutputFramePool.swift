@@ -20,7 +20,8 @@ package final class OutputFramePool {
 
     package init(width: Int, height: Int, path: String) throws(ConvertError) {
         func aligned(_ bytes: Int) -> Int { (bytes + Self.alignment - 1) / Self.alignment * Self.alignment }
-        let luma = aligned(width), chroma = aligned((width + 1) / 2)
+        let luma = aligned(width)
+        let chroma = aligned((width + 1) / 2)
         let chromaRows = (height + 1) / 2
         let size = luma * height + 2 * chroma * chromaRows + Self.alignment
         guard let pool = av_buffer_pool_init(size, nil) else {

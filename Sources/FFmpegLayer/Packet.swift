@@ -48,7 +48,7 @@ package final class Packet {
     /// data: `av_packet_copy_props`).
     package func replacingPayload(with payload: [UInt8]) throws(ConvertError) -> Packet {
         guard let packet = Packet.allocated(size: payload.count), let target = packet.pointer.pointee.data,
-              av_packet_copy_props(packet.pointer, pointer) >= 0
+            av_packet_copy_props(packet.pointer, pointer) >= 0
         else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }

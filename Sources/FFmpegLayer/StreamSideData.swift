@@ -19,17 +19,21 @@ package enum StreamSideData {
     }
 
     /// Everything a passthrough keeps.
-    package static let allKept: [Kind] = [.displayMatrix, .dolbyVisionConfiguration, .masteringDisplay, .contentLightLevel]
+    package static let allKept: [Kind] = [
+        .displayMatrix, .dolbyVisionConfiguration, .masteringDisplay, .contentLightLevel,
+    ]
 
     /// HDR10 static metadata, kept by an HDR re-encode.
     package static let hdr: [Kind] = [.masteringDisplay, .contentLightLevel]
 
-    static func copy(from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
-                     kinds: [Kind]) {
+    static func copy(
+        from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>,
+        kinds: [Kind]
+    ) {
         for kind in kinds {
             var size = 0
             guard let data = av_stream_get_side_data(input, kind.av, &size), size > 0,
-                  let copy = av_stream_new_side_data(output, kind.av, size)
+                let copy = av_stream_new_side_data(output, kind.av, size)
             else { continue }
             copy.update(from: data, count: size)
         }

@@ -139,7 +139,7 @@ package struct StreamSnapshot: Sendable, Equatable {
     private mutating func readDolbyVision(_ stream: UnsafeMutablePointer<AVStream>) {
         var size = 0
         guard let raw = av_stream_get_side_data(stream, AV_PKT_DATA_DOVI_CONF, &size),
-              size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+            size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
         else { return }
         let record = UnsafeRawPointer(raw).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
         dolbyVision = DolbyVisionConfiguration(
@@ -156,17 +156,20 @@ package struct StreamSnapshot: Sendable, Equatable {
         var layout = parameters.ch_layout
         if layout.nb_channels > 0 {
             var buffer = [CChar](repeating: 0, count: 128)
-            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 { channelLayout = String(nulTerminated: buffer) }
+            if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 {
+                channelLayout = String(nulTerminated: buffer)
+            }
         }
         sampleFormat = SampleFormat(rawValue: parameters.format)
     }
 
     private static func color(_ parameters: AVCodecParameters) -> ColorDescription {
-        let range: ColorRange = switch parameters.color_range {
-        case AVCOL_RANGE_JPEG: .full
-        case AVCOL_RANGE_MPEG: .limited
-        default: .unspecified
-        }
+        let range: ColorRange =
+            switch parameters.color_range {
+            case AVCOL_RANGE_JPEG: .full
+            case AVCOL_RANGE_MPEG: .limited
+            default: .unspecified
+            }
         return ColorDescription(
             primaries: ColorPrimaries(code: Int(parameters.color_primaries.rawValue)),
             transfer: TransferCharacteristics(code: Int(parameters.color_trc.rawValue)),
@@ -179,7 +182,12 @@ package struct StreamSnapshot: Sendable, Equatable {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard tag != "und", let first = parts.first, (2...3).contains(first.count),
             first.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }),
-            parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) } })
+            parts.dropFirst().allSatisfy({
+                !$0.isEmpty
+                    && $0.unicodeScalars.allSatisfy {
+                        $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                    }
+            })
         else { return nil }
         return tag
     }
@@ -201,7 +209,9 @@ package struct StreamSnapshot: Sendable, Equatable {
     private static func hiddenPackets(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
         var hidden = 0
         for entry in 0..<avformat_index_get_entries_count(stream) {
-            if let item = avformat_index_get_entry(stream, entry), item.pointee.flags & AVINDEX_DISCARD_FRAME != 0 { hidden += 1 }
+            if let item = avformat_index_get_entry(stream, entry), item.pointee.flags & AVINDEX_DISCARD_FRAME != 0 {
+                hidden += 1
+            }
         }
         return hidden
     }

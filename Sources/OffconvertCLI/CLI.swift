@@ -57,7 +57,9 @@ package enum CLI {
                 console.out(overview(commands))
                 return ExitCode.success
             }
-            guard let command = find(arguments[1], in: commands) else { return unknownCommand(arguments[1], commands, console) }
+            guard let command = find(arguments[1], in: commands) else {
+                return unknownCommand(arguments[1], commands, console)
+            }
             console.out(Help.render(command.spec), terminator: false)
             return ExitCode.success
         case "--version":
@@ -69,7 +71,9 @@ package enum CLI {
         case "--generate-completion-script":
             let shell = arguments.count > 1 ? arguments[1] : ""
             guard let script = Completions.render(shell: shell, commands: commands.map { $0.spec }) else {
-                console.err("Error: Missing or unknown shell '\(shell.terminalSafe)': expected one of \(Completions.shells.joined(separator: ", ")).")
+                console.err(
+                    "Error: Missing or unknown shell '\(shell.terminalSafe)': expected one of \(Completions.shells.joined(separator: ", "))."
+                )
                 console.err("Usage: offconvert --generate-completion-script <shell>")
                 return ExitCode.usage
             }
@@ -95,7 +99,9 @@ package enum CLI {
             return usageFailure(error, command.spec, console)
         } catch let error as ConvertError {
             var message = Messages.error(error)
-            if parsed.has(BatchOptions.verboseFlag), let cause = error.underlyingDescription { message += " (\(cause))" }
+            if parsed.has(BatchOptions.verboseFlag), let cause = error.underlyingDescription {
+                message += " (\(cause))"
+            }
             console.err("\(Messages.text(.errorPrefix)) \(message.terminalSafe)")
             return ExitCode.failure
         } catch {

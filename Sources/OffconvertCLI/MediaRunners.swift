@@ -43,7 +43,9 @@ package enum MediaRunners {
         }
         let path = PathText.join(PathText.parent(own), executableName)
         // The arguments' own bytes: a file name that is not UTF-8 must reach the engine unchanged.
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + PathEncoding.arguments.dropFirst()).map { PathEncoding.withCString($0) { strdup($0) } }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + PathEncoding.arguments.dropFirst()).map {
+            PathEncoding.withCString($0) { strdup($0) }
+        }
         argv.append(nil)
         // The engine starts with the signal dispositions of a fresh process.
         signal(SIGINT, SIG_DFL)

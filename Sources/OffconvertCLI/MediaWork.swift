@@ -37,7 +37,8 @@ package enum MediaWork: String, CaseIterable, Sendable {
     var alwaysNeedsEngine: Bool {
         switch self {
         case .heicToJpgLive, .convertVideo: false
-        case .sendToWindows, .compress, .email, .gif, .extractAudio, .stripLocation, .info, .capabilities, .livePhoto: true
+        case .sendToWindows, .compress, .email, .gif, .extractAudio, .stripLocation, .info, .capabilities, .livePhoto:
+            true
         }
     }
 }

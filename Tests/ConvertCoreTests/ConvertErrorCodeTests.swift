@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 
 /// The error codes are one table in one file, in one naming style, each key once: they are the
@@ -31,14 +32,17 @@ struct ConvertErrorCodeTests {
         var rows: [Documented] = []
         var doc: [String] = []
         let declaration = /^\s*public static let \w+ = ConvertError\.Code\("([^"]+)", category: \.(\w+)\)\s*$/
-        for line in table.split(separator: "\n", omittingEmptySubsequences: false) {
+        // swift-format wraps a long declaration after `ConvertError.Code(`: read it as one line.
+        let joined = table.replacing(/ConvertError\.Code\(\n\s*/, with: "ConvertError.Code(")
+        for line in joined.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("///") {
                 doc.append(String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces))
                 continue
             }
             if let match = String(line).wholeMatch(of: declaration) {
-                rows.append(Documented(key: String(match.1), category: String(match.2), when: doc.joined(separator: " ")))
+                rows.append(
+                    Documented(key: String(match.1), category: String(match.2), when: doc.joined(separator: " ")))
             }
             doc = []
         }
@@ -48,19 +52,21 @@ struct ConvertErrorCodeTests {
     /// The rows of the README's generated table (between the error-codes markers).
     private static var listed: [Documented]? {
         guard let begin = readme.range(of: "<!-- error-codes:begin -->"),
-              let end = readme.range(of: "<!-- error-codes:end -->", range: begin.upperBound..<readme.endIndex)
+            let end = readme.range(of: "<!-- error-codes:end -->", range: begin.upperBound..<readme.endIndex)
         else { return nil }
         let row = /^\| `([^`]+)` \| (\w+) \| (.+) \|$/
         return readme[begin.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
             guard let match = String(line).wholeMatch(of: row) else { return nil }
-            return Documented(key: String(match.1), category: String(match.2),
-                              when: "`\(match.1)`: " + match.3.replacingOccurrences(of: "\\|", with: "|"))
+            return Documented(
+                key: String(match.1), category: String(match.2),
+                when: "`\(match.1)`: " + match.3.replacingOccurrences(of: "\\|", with: "|"))
         }
     }
 
     private static var keys: [String] {
         table.split(separator: "\n").compactMap { line -> String? in
-            guard let start = line.range(of: "ConvertError.Code(\""), let end = line.range(of: "\"", range: start.upperBound..<line.endIndex)
+            guard let start = line.range(of: "ConvertError.Code(\""),
+                let end = line.range(of: "\"", range: start.upperBound..<line.endIndex)
             else { return nil }
             return String(line[start.upperBound..<end.lowerBound])
         }
@@ -74,7 +80,9 @@ struct ConvertErrorCodeTests {
         let style = /^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)?$/
         for key in keys { #expect(key.wholeMatch(of: style) != nil, "\(key)") }
         // The synonyms the issue named are gone.
-        for old in ["input.notAFile", "input.not-file", "internal.alloc", "output.notFolder", "privacy.locationRemains"] {
+        for old in [
+            "input.notAFile", "input.not-file", "internal.alloc", "output.notFolder", "privacy.locationRemains",
+        ] {
             #expect(!keys.contains(old))
         }
     }
@@ -83,7 +91,9 @@ struct ConvertErrorCodeTests {
     func documented() {
         let declared = Self.declared
         #expect(declared.count == Self.keys.count, "every declaration was read")
-        let categories: Set<String> = ["input", "unsupported", "request", "device", "cancelled", "allowance", "internal"]
+        let categories: Set<String> = [
+            "input", "unsupported", "request", "device", "cancelled", "allowance", "internal",
+        ]
         for code in declared {
             #expect(code.when.hasPrefix("`\(code.key)`: "), "\(code)")
             #expect(code.when.hasSuffix("."), "\(code)")
@@ -92,14 +102,20 @@ struct ConvertErrorCodeTests {
         }
     }
 
-    @Test("the README's --json section lists every declared code, with its category and line (Scripts/error-codes --write)")
+    @Test(
+        "the README's --json section lists every declared code, with its category and line (Scripts/error-codes --write)"
+    )
     func readmeListsEveryCode() throws {
         let listed = try #require(Self.listed, "README.md has the error-codes markers")
         let declared = Self.declared
         let listedKeys = Set(listed.map(\.key))
         let declaredKeys = Set(declared.map(\.key))
-        #expect(declaredKeys.subtracting(listedKeys).isEmpty, "declared, not in the README: \(declaredKeys.subtracting(listedKeys).sorted())")
-        #expect(listedKeys.subtracting(declaredKeys).isEmpty, "in the README, not declared: \(listedKeys.subtracting(declaredKeys).sorted())")
+        #expect(
+            declaredKeys.subtracting(listedKeys).isEmpty,
+            "declared, not in the README: \(declaredKeys.subtracting(listedKeys).sorted())")
+        #expect(
+            listedKeys.subtracting(declaredKeys).isEmpty,
+            "in the README, not declared: \(listedKeys.subtracting(declaredKeys).sorted())")
         for code in declared {
             if let row = listed.first(where: { $0.key == code.key }) { #expect(row == code) }
         }

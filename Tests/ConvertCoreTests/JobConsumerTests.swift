@@ -9,7 +9,8 @@ import Testing
 /// places at once, cancel it and find nothing left behind once it says it has ended.
 @Suite("job consumers")
 struct JobConsumerTests {
-    static let result = JobResult(inputPath: "in.heic", outputs: [OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)])
+    static let result = JobResult(
+        inputPath: "in.heic", outputs: [OutputFile(path: "/nonexistent/out.jpg", byteCount: 1)])
 
     /// A job that reports encoding at 10%, 20%, ... 100%, pausing between steps so that its
     /// consumers are really waiting while it runs. It has an admission of its own: behind the
@@ -77,8 +78,10 @@ struct JobConsumerTests {
     func broadcastPhoto() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let job = PhotoConverter.convert(PhotoRequest(inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jpeg,
-                                                      outputDirectory: folder.path))
+        let job = PhotoConverter.convert(
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jpeg,
+                outputDirectory: folder.path))
         async let first = Self.collect(job)
         async let second = Self.collect(job)
         let (a, b) = await (first, second)
@@ -112,16 +115,21 @@ struct JobConsumerTests {
             #expect(!FileManager.default.fileExists(atPath: partial))
             return events
         }
-        #expect(await consumer.value == [.progress(JobProgress(stage: .encoding, fraction: 0.5)),
-                                         .failed(.cancelled(path: "in.heic"))])
+        #expect(
+            await consumer.value == [
+                .progress(JobProgress(stage: .encoding, fraction: 0.5)),
+                .failed(.cancelled(path: "in.heic")),
+            ])
     }
 
     @Test("cancelling a photo's consumer ends with one terminal event and only its outputs on disk")
     func cancelledPhotoConsumer() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let job = PhotoConverter.convert(PhotoRequest(inputPath: Fixtures.path("photos/IMG_3853.HEIC"), format: .png,
-                                                      outputDirectory: folder.path))
+        let job = PhotoConverter.convert(
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/IMG_3853.HEIC"), format: .png,
+                outputDirectory: folder.path))
         let consumer = Task { () -> [JobEvent] in
             var events: [JobEvent] = []
             for await event in job.events {
@@ -150,8 +158,9 @@ struct JobConsumerTests {
     func cancelledCompress() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let request = VideoCompressRequest(input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
-                                           output: OutputLocation(directory: folder.path))
+        let request = VideoCompressRequest(
+            input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
+            output: OutputLocation(directory: folder.path))
         let iterated = VideoConverter.compress(request)
         let iterating = Task { () -> [JobEvent] in
             var events: [JobEvent] = []
@@ -170,7 +179,9 @@ struct JobConsumerTests {
             #expect(events.last == .failed(.cancelled(path: request.input)))
             #expect(fileNames(in: folder) == [])
         }
-        for name in fileNames(in: folder) { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        for name in fileNames(in: folder) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
 
         let awaited = VideoConverter.compress(request)
         let awaiting = Task { () -> ConvertError? in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -11,16 +12,20 @@ struct JobNoteTests {
     static func photoNotes(_ fixture: String, to format: PhotoFormat, frame: Int? = nil) async throws -> [JobNote] {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = PhotoRequest(inputPath: Fixtures.generated(fixture), format: format, outputDirectory: directory.path)
+        var request = PhotoRequest(
+            inputPath: Fixtures.generated(fixture), format: format, outputDirectory: directory.path)
         request.frame = frame
         return try await PhotoConverter.convert(request).result().notes
     }
 
     /// Converts video `fixture` to MP4 (or as `change` says) in a fresh folder; the job's notes.
-    static func videoNotes(_ fixture: String, _ change: (inout VideoRequest) -> Void = { _ in }) async throws -> [JobNote] {
+    static func videoNotes(_ fixture: String, _ change: (inout VideoRequest) -> Void = { _ in }) async throws
+        -> [JobNote]
+    {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = VideoRequest(input: Fixtures.generated(fixture), container: .mp4, output: OutputLocation(directory: directory.path))
+        var request = VideoRequest(
+            input: Fixtures.generated(fixture), container: .mp4, output: OutputLocation(directory: directory.path))
         change(&request)
         return try await VideoConverter.convert(request).result().notes
     }
@@ -28,8 +33,9 @@ struct JobNoteTests {
     /// A library message must not tell a host app's user to type an option or run a command.
     static func expectNoCLIWords(_ notes: [JobNote], sourceLocation: SourceLocation = #_sourceLocation) {
         for note in notes {
-            #expect(!note.message.contains("--") && !note.message.contains("offconvert"), "\(note.code): \(note.message)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                !note.message.contains("--") && !note.message.contains("offconvert"), "\(note.code): \(note.message)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -54,11 +60,17 @@ struct JobNoteTests {
     func animatedGIF() async throws {
         let first = try await Self.photoNotes("anim/spinner.gif", to: .png)
         let note = try #require(first.first { $0.code == .animationStill }, "\(first)")
-        #expect(note.detail == .animationStill(.init(format: .gif, frames: 24, milliseconds: 2400, keptFrame: 1, frameWasChosen: false)))
+        #expect(
+            note.detail
+                == .animationStill(
+                    .init(format: .gif, frames: 24, milliseconds: 2400, keptFrame: 1, frameWasChosen: false)))
         #expect(note.message == "an animation (24 frames, 2.4 s): only the first frame is kept")
         let chosen = try await Self.photoNotes("anim/spinner.gif", to: .png, frame: 5)
         let picked = try #require(chosen.first { $0.code == .animationStill }, "\(chosen)")
-        #expect(picked.detail == .animationStill(.init(format: .gif, frames: 24, milliseconds: 2400, keptFrame: 5, frameWasChosen: true)))
+        #expect(
+            picked.detail
+                == .animationStill(
+                    .init(format: .gif, frames: 24, milliseconds: 2400, keptFrame: 5, frameWasChosen: true)))
         Self.expectNoCLIWords(first + chosen)
     }
 
@@ -85,10 +97,15 @@ struct JobNoteTests {
         notes += try await Self.videoNotes("fidelity-raw-untimed.hevc") { $0.rawFrameRate = 50 }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        notes += try await VideoConverter.gif(GIFRequest(input: Fixtures.generated("fidelity-14s.mp4"), framesPerSecond: 2, width: 32,
-                                                         output: OutputLocation(directory: directory.path))).result().notes
-        let kinds: Set<JobNote.Code> = [.picturesLeftOut, .pagesLeftOut, .animationStill, .subtitlesDropped, .audioTrackLeftOut,
-                                        .rawStreamTiming, .largeGIF]
+        notes += try await VideoConverter.gif(
+            GIFRequest(
+                input: Fixtures.generated("fidelity-14s.mp4"), framesPerSecond: 2, width: 32,
+                output: OutputLocation(directory: directory.path))
+        ).result().notes
+        let kinds: Set<JobNote.Code> = [
+            .picturesLeftOut, .pagesLeftOut, .animationStill, .subtitlesDropped, .audioTrackLeftOut,
+            .rawStreamTiming, .largeGIF,
+        ]
         #expect(kinds.isSubset(of: Set(notes.map(\.code))), "\(notes.map(\.code))")
         Self.expectNoCLIWords(notes)
         let assumed = notes.first { if case .rawStreamTiming(_, .assumed) = $0.detail { true } else { false } }

@@ -1,7 +1,6 @@
+import ConvertMedia
 import Foundation
 import Testing
-
-import ConvertMedia
 
 /// The README's "Using ConvertCore from Swift" example is `Examples/Sources/ReadmeExample/main.swift`,
 /// a package of its own that sees only the public API (`Scripts/test` builds and runs it); here
@@ -11,8 +10,9 @@ struct ReadmeExampleTests {
     @Test("the README's library example is Examples/Sources/ReadmeExample/main.swift, character for character")
     func sameText() throws {
         let readme = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let example = try String(contentsOf: Fixtures.root.appendingPathComponent("Examples/Sources/ReadmeExample/main.swift"),
-                                 encoding: .utf8)
+        let example = try String(
+            contentsOf: Fixtures.root.appendingPathComponent("Examples/Sources/ReadmeExample/main.swift"),
+            encoding: .utf8)
         let section = try #require(readme.range(of: "\n## Using ConvertCore from Swift\n"))
         let open = try #require(readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex))
         let close = try #require(readme.range(of: "\n```\n", range: open.upperBound..<readme.endIndex))
@@ -23,8 +23,10 @@ struct ReadmeExampleTests {
     func example() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let job = PhotoConverter.convert(PhotoRequest(inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jpeg,
-                                                      quality: 90, outputDirectory: folder.path))
+        let job = PhotoConverter.convert(
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jpeg,
+                quality: 90, outputDirectory: folder.path))
         var written: [String] = []
         var terminal = 0
         for await event in job.events {
@@ -43,13 +45,16 @@ struct ReadmeExampleTests {
         #expect(written == [folder.appendingPathComponent("IMG_5195.jpg").path])
 
         let model = ConversionModel()
-        await model.convert(PhotoRequest(inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .png, outputDirectory: folder.path))
+        await model.convert(
+            PhotoRequest(inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .png, outputDirectory: folder.path))
         #expect(await model.fraction == 1)
         #expect(await model.outputs == [folder.appendingPathComponent("IMG_5195.png").path])
         #expect(await model.problem == nil)
 
         let info = try await MediaProbe.probe(path: Fixtures.path("video/dolbyVision-hdr.MOV"))
-        #expect(info.container?.videoTracks.first?.video?.dynamicRange.summary == "Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)")
+        #expect(
+            info.container?.videoTracks.first?.video?.dynamicRange.summary
+                == "Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)")
     }
 
     /// The example's model, as the README writes it.

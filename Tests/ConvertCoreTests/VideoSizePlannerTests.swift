@@ -11,8 +11,9 @@ struct VideoSizePlannerTests {
         duration: Double = 10, width: Int = 1920, height: Int = 1080, fps: Double = 30,
         fileBytes: Int64 = 50_000_000, copyable: Bool = false, audio: Planner.Audio = .none
     ) -> Planner.Source {
-        Planner.Source(duration: duration, width: width, height: height, frameRate: fps, fileBytes: fileBytes,
-                       isCopyCompatible: copyable, audio: audio)
+        Planner.Source(
+            duration: duration, width: width, height: height, frameRate: fps, fileBytes: fileBytes,
+            isCopyCompatible: copyable, audio: audio)
     }
 
     func encodePlan(_ result: Result<Planner.Plan, Planner.Impossible>) throws -> Planner.EncodePlan {
@@ -101,13 +102,15 @@ struct VideoSizePlannerTests {
         #expect(plan.overheadBytes > 1_400 && plan.overheadBytes < 2_000)
     }
 
-    @Test("the overhead model covers every file measured, within 10 %", arguments: [
-        // (video frames, audio, duration, measured overhead bytes of a real output)
-        (30, Planner.Audio.copyable(payloadBytes: 0, packetCount: 45, channels: 1), 1.024, Int64(2_484)),
-        (250, Planner.Audio.none, 10.0, Int64(3_830)),
-        (242, Planner.Audio.copyable(payloadBytes: 0, packetCount: 348, channels: 1), 8.067, Int64(9_903)),
-        (1800, Planner.Audio.copyable(payloadBytes: 0, packetCount: 2815, channels: 2), 60.0, Int64(66_887)),
-    ])
+    @Test(
+        "the overhead model covers every file measured, within 10 %",
+        arguments: [
+            // (video frames, audio, duration, measured overhead bytes of a real output)
+            (30, Planner.Audio.copyable(payloadBytes: 0, packetCount: 45, channels: 1), 1.024, Int64(2_484)),
+            (250, Planner.Audio.none, 10.0, Int64(3_830)),
+            (242, Planner.Audio.copyable(payloadBytes: 0, packetCount: 348, channels: 1), 8.067, Int64(9_903)),
+            (1800, Planner.Audio.copyable(payloadBytes: 0, packetCount: 2815, channels: 2), 60.0, Int64(66_887)),
+        ])
     func overheadModel(_ frames: Int, _ audio: Planner.Audio, _ duration: Double, _ measured: Int64) {
         let estimate = Planner.overheadBytes(videoFrames: frames, audio: audio, duration: duration)
         #expect(estimate >= measured)
@@ -150,12 +153,15 @@ struct VideoSizePlannerTests {
         #expect(plan.height == 1080 && plan.frameRate == 30)
     }
 
-    @Test("the retry bitrate moves toward the target", arguments: [
-        (1_000_000, Int64(27_000_000), Int64(25_000_000), Int64(500_000), true),
-        (1_000_000, Int64(20_000_000), Int64(25_000_000), Int64(500_000), false),
-    ])
+    @Test(
+        "the retry bitrate moves toward the target",
+        arguments: [
+            (1_000_000, Int64(27_000_000), Int64(25_000_000), Int64(500_000), true),
+            (1_000_000, Int64(20_000_000), Int64(25_000_000), Int64(500_000), false),
+        ])
     func retry(previous: Int, achieved: Int64, target: Int64, fixed: Int64, shouldLower: Bool) {
-        let corrected = Planner.correctedBitrate(previous: previous, achievedBytes: achieved, targetBytes: target, fixedBytes: fixed)
+        let corrected = Planner.correctedBitrate(
+            previous: previous, achievedBytes: achieved, targetBytes: target, fixedBytes: fixed)
         #expect((corrected < previous) == shouldLower)
         let predicted = Double(achieved - fixed) * Double(corrected) / Double(previous) + Double(fixed)
         #expect(predicted <= Double(target))
@@ -167,8 +173,9 @@ struct VideoSizeRebudgetTests {
     typealias Planner = VideoSizePlanner
 
     static func plan(target: Int64) throws -> Planner.EncodePlan {
-        let source = Planner.Source(duration: 8, width: 568, height: 320, frameRate: 30, fileBytes: 456_426,
-                                    isCopyCompatible: false, audio: .needsEncoding(channels: 2, sampleRate: 44_100))
+        let source = Planner.Source(
+            duration: 8, width: 568, height: 320, frameRate: 30, fileBytes: 456_426,
+            isCopyCompatible: false, audio: .needsEncoding(channels: 2, sampleRate: 44_100))
         guard case .success(.encode(let plan)) = Planner.plan(source: source, targetBytes: target) else {
             throw PlanError()
         }
@@ -192,13 +199,17 @@ struct VideoSizeRebudgetTests {
         }
     }
 
-    @Test("low AAC bitrates are budgeted with the encoder's measured overshoot", arguments: [
-        (160_000, 1.03), (128_000, 1.03), (127_999, 1.08), (48_000, 1.08), (47_999, 1.18), (24_000, 1.18), (16_000, 1.5),
-    ])
+    @Test(
+        "low AAC bitrates are budgeted with the encoder's measured overshoot",
+        arguments: [
+            (160_000, 1.03), (128_000, 1.03), (127_999, 1.08), (48_000, 1.08), (47_999, 1.18), (24_000, 1.18),
+            (16_000, 1.5),
+        ])
     func audioMargin(_ bitrate: Int, _ margin: Double) {
         #expect(Planner.encodedAudioMargin(bitrate: bitrate) == margin)
-        #expect(Planner.bytes(of: .encode(bitrate: bitrate, channels: 2), duration: 10)
-            == Int64((Double(bitrate) / 8 * 10 * margin).rounded(.up)))
+        #expect(
+            Planner.bytes(of: .encode(bitrate: bitrate, channels: 2), duration: 10)
+                == Int64((Double(bitrate) / 8 * 10 * margin).rounded(.up)))
     }
 }
 
@@ -208,11 +219,14 @@ struct VideoSizeRebudgetTests {
 struct VideoSizeCeilingTests {
     typealias Planner = VideoSizePlanner
 
-    static func source(duration: Double = 10, width: Int = 1920, height: Int = 1080, fps: Double = 30,
-                       fileBytes: Int64 = 50_000_000, copyable: Bool = false, audio: Planner.Audio = .none,
-                       videoBitrate: Double? = nil) -> Planner.Source {
-        Planner.Source(duration: duration, width: width, height: height, frameRate: fps, fileBytes: fileBytes,
-                       isCopyCompatible: copyable, audio: audio, videoBitrate: videoBitrate)
+    static func source(
+        duration: Double = 10, width: Int = 1920, height: Int = 1080, fps: Double = 30,
+        fileBytes: Int64 = 50_000_000, copyable: Bool = false, audio: Planner.Audio = .none,
+        videoBitrate: Double? = nil
+    ) -> Planner.Source {
+        Planner.Source(
+            duration: duration, width: width, height: height, frameRate: fps, fileBytes: fileBytes,
+            isCopyCompatible: copyable, audio: audio, videoBitrate: videoBitrate)
     }
 
     static func encodePlan(_ result: Result<Planner.Plan, Planner.Impossible>) -> Planner.EncodePlan? {
@@ -220,8 +234,9 @@ struct VideoSizeCeilingTests {
         return plan
     }
 
-    @Test("a 5-frame clip with an ample target gets a bitrate x264 can open: capped per pixel, VBV buffer within 32 bits",
-          arguments: [(320, 180, 30.0, 5.0 / 30), (3840, 2160, 60.0, 5.0 / 60), (1280, 720, 30.0, 5.0 / 30)])
+    @Test(
+        "a 5-frame clip with an ample target gets a bitrate x264 can open: capped per pixel, VBV buffer within 32 bits",
+        arguments: [(320, 180, 30.0, 5.0 / 30), (3840, 2160, 60.0, 5.0 / 60), (1280, 720, 30.0, 5.0 / 30)])
     func shortClipCap(_ width: Int, _ height: Int, _ fps: Double, _ duration: Double) throws {
         let source = Self.source(duration: duration, width: width, height: height, fps: fps)
         let plan = try #require(Self.encodePlan(Planner.plan(source: source, targetBytes: 25_000_000)))
@@ -242,7 +257,8 @@ struct VideoSizeCeilingTests {
 
     @Test("high frame rates are kept at an ample bitrate", arguments: [120.0, 90.0, 240.0, 60.0, 50.0])
     func frameRateKept(_ fps: Double) throws {
-        let plan = try #require(Self.encodePlan(Planner.plan(source: Self.source(fps: fps), targetBytes: 1_000_000_000)))
+        let plan = try #require(
+            Self.encodePlan(Planner.plan(source: Self.source(fps: fps), targetBytes: 1_000_000_000)))
         #expect(plan.frameRate == fps)
     }
 
@@ -267,14 +283,16 @@ struct VideoSizeCeilingTests {
     @Test("the floor follows a low-bitrate source: a still 40 s clip of 107 kB can reach about its own size")
     func contentFloor() throws {
         let audio = Planner.Audio.copyable(payloadBytes: 60_700, packetCount: 863, channels: 1)
-        let still = Self.source(duration: 40, width: 320, height: 240, fps: 15, fileBytes: 106_931, audio: audio, videoBitrate: 4_009)
+        let still = Self.source(
+            duration: 40, width: 320, height: 240, fps: 15, fileBytes: 106_931, audio: audio, videoBitrate: 4_009)
         guard case .failure(let impossible) = Planner.plan(source: still, targetBytes: 50_000) else {
             Issue.record("50 kB planned for a clip whose audio alone is 60.7 kB")
             return
         }
         #expect(impossible.smallestReachableBytes <= 110_000)
         // The audio is copied (12 kb/s costs less than any re-encode).
-        let plan = try #require(Self.encodePlan(Planner.plan(source: still, targetBytes: impossible.smallestReachableBytes)))
+        let plan = try #require(
+            Self.encodePlan(Planner.plan(source: still, targetBytes: impossible.smallestReachableBytes)))
         #expect(plan.audio == .copy(bytes: 60_700))
         #expect(plan.width == 320 && plan.frameRate == 15)
         // Without the source's bitrate, the generic floor says several times more.
@@ -290,9 +308,12 @@ struct VideoSizeCeilingTests {
     @Test("H.264 whose sound MP4 cannot carry keeps its video when it fits; over the target it is encoded")
     func copyVideoOnly() {
         let audio = Planner.Audio.needsEncoding(channels: 2, sampleRate: 44_100)
-        let source = Planner.Source(duration: 10, width: 1280, height: 720, frameRate: 30, fileBytes: 5_000_000,
-                                    isCopyCompatible: false, audio: audio, isVideoCopyCompatible: true)
-        #expect(Planner.plan(source: source, targetBytes: 5_000_000) == .success(.copyVideo(audio: .encode(bitrate: 160_000, channels: 2))))
+        let source = Planner.Source(
+            duration: 10, width: 1280, height: 720, frameRate: 30, fileBytes: 5_000_000,
+            isCopyCompatible: false, audio: audio, isVideoCopyCompatible: true)
+        #expect(
+            Planner.plan(source: source, targetBytes: 5_000_000)
+                == .success(.copyVideo(audio: .encode(bitrate: 160_000, channels: 2))))
         guard case .success(.encode) = Planner.plan(source: source, targetBytes: 4_999_999) else {
             Issue.record("expected an encode under the source's size")
             return
@@ -313,10 +334,13 @@ struct VideoSizeCeilingTests {
 
 @Suite("size units in messages")
 struct SizeUnitTests {
-    @Test("the unit is read from the target as written", arguments: [
-        ("50kB", "kB"), ("50 KB", "kB"), ("500k", "kB"), ("25MB", "MB"), ("8MiB", "MiB"), ("1.5GB", "GB"), ("900B", "B"),
-        ("2 gib", "GiB"), ("12KiB", "KiB"),
-    ])
+    @Test(
+        "the unit is read from the target as written",
+        arguments: [
+            ("50kB", "kB"), ("50 KB", "kB"), ("500k", "kB"), ("25MB", "MB"), ("8MiB", "MiB"), ("1.5GB", "GB"),
+            ("900B", "B"),
+            ("2 gib", "GiB"), ("12KiB", "KiB"),
+        ])
     func parse(_ text: String, _ symbol: String) {
         #expect(SizeUnit(ofSize: text)?.symbol == symbol)
     }
@@ -326,15 +350,17 @@ struct SizeUnitTests {
         #expect(SizeUnit(ofSize: text) == nil)
     }
 
-    @Test("sizes read in the unit, a limit rounded down and a smallest size up", arguments: [
-        (SizeUnit.kilobyte, Int64(50_000), FloatingPointRoundingRule.down, "50 kB"),
-        (SizeUnit.kilobyte, Int64(404_001), .up, "405 kB"),
-        (SizeUnit.megabyte, Int64(1_150_000), .down, "1.15 MB"),
-        (SizeUnit.megabyte, Int64(404_321), .up, "0.405 MB"),
-        (SizeUnit.megabyte, Int64(25_000_000), .down, "25 MB"),
-        (SizeUnit.mebibyte, Int64(8_388_608), .down, "8 MiB"),
-        (SizeUnit.byte, Int64(900), .down, "900 B"),
-    ])
+    @Test(
+        "sizes read in the unit, a limit rounded down and a smallest size up",
+        arguments: [
+            (SizeUnit.kilobyte, Int64(50_000), FloatingPointRoundingRule.down, "50 kB"),
+            (SizeUnit.kilobyte, Int64(404_001), .up, "405 kB"),
+            (SizeUnit.megabyte, Int64(1_150_000), .down, "1.15 MB"),
+            (SizeUnit.megabyte, Int64(404_321), .up, "0.405 MB"),
+            (SizeUnit.megabyte, Int64(25_000_000), .down, "25 MB"),
+            (SizeUnit.mebibyte, Int64(8_388_608), .down, "8 MiB"),
+            (SizeUnit.byte, Int64(900), .down, "900 B"),
+        ])
     func format(_ unit: SizeUnit, _ bytes: Int64, _ rounding: FloatingPointRoundingRule, _ text: String) {
         #expect(unit.format(bytes, rounding: rounding) == text)
     }

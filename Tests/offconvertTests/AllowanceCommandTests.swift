@@ -4,7 +4,8 @@ import Testing
 @Suite("allowance and unlock commands")
 struct AllowanceCommandTests {
     private func stateHome() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-state-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-cli-state-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -20,10 +21,11 @@ struct AllowanceCommandTests {
         #expect(object["dailyLimit"] as? Int == 3)
         #expect(object["unlocked"] as? Bool == false)
         #expect(object["licensee"] is NSNull)
-        #expect(Set(object.keys) == [
-            "dailyLimit", "used", "reserved", "remaining", "resetsAt", "unlocked", "licensee", "licenseExpires",
-            "licenseProblem", "damaged",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "dailyLimit", "used", "reserved", "remaining", "resetsAt", "unlocked", "licensee", "licenseExpires",
+                "licenseProblem", "damaged",
+            ])
         // A read makes no install: nothing is written until a conversion reserves a slot.
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [])
     }
@@ -43,7 +45,10 @@ struct AllowanceCommandTests {
         let home = try stateHome()
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appendingPathComponent("fake.license")
-        try Data("offconvert license 1\nlicensee: Me\nexpires: never\nsignature: \(String(repeating: "A", count: 86))==\n".utf8).write(to: file)
+        try Data(
+            "offconvert license 1\nlicensee: Me\nexpires: never\nsignature: \(String(repeating: "A", count: 86))==\n"
+                .utf8
+        ).write(to: file)
         let outcome = try await CLIRunner.run(["unlock", file.path], environment: ["XDG_STATE_HOME": home.path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("altered or was not issued for offconvert"))

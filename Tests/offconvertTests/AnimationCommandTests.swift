@@ -9,12 +9,20 @@ import Testing
 struct AnimationCommandTests {
     /// The smallest PSNR over every frame between a GIF as ffmpeg decodes it and an animated WebP
     /// as Pillow decodes it, the WebP's frame count, and its frame durations (ms) as webpmux reads them.
-    static func compareFrames(gif: String, webp: String, size: (Int, Int)) async throws -> (psnr: Double, frames: Int, durations: Set<Int>) {
+    static func compareFrames(gif: String, webp: String, size: (Int, Int)) async throws -> (
+        psnr: Double, frames: Int, durations: Set<Int>
+    ) {
         let python = GainMapCommandTests.python
-        try #require(FileManager.default.isExecutableFile(atPath: python.path), "Pillow is missing: .build/oracle-venv (Scripts/test makes it)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path),
+            "Pillow is missing: .build/oracle-venv (Scripts/test makes it)")
         let raw = webp + ".gif.rgb"
         let ffmpeg = try await MotionCommandsTests.tool(
-            "ffmpeg", ["-v", "error", "-i", gif, "-vf", "scale=\(size.0):\(size.1):flags=lanczos", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", raw])
+            "ffmpeg",
+            [
+                "-v", "error", "-i", gif, "-vf", "scale=\(size.0):\(size.1):flags=lanczos", "-f", "rawvideo",
+                "-pix_fmt", "rgb24", "-y", raw,
+            ])
         try #require(ffmpeg.status == 0, "\(ffmpeg.stderr)")
         let script = """
             import json, sys, numpy
@@ -40,7 +48,8 @@ struct AnimationCommandTests {
         let table = try CLIRunner.toolOutput("/usr/bin/webpmux", ["-info", webp])
         let durations = table.split(separator: "\n").compactMap { line -> Int? in
             let fields = line.split(separator: " ")
-            return fields.first?.hasSuffix(":") == true && fields.first != "No.:" && fields.count > 6 ? Int(fields[6]) : nil
+            return fields.first?.hasSuffix(":") == true && fields.first != "No.:" && fields.count > 6
+                ? Int(fields[6]) : nil
         }
         #expect(durations.count == frames, "\(table)")
         return (object["psnr"] as? Double ?? 0, frames, Set(durations))
@@ -50,7 +59,9 @@ struct AnimationCommandTests {
     func info() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
-        for name in ["spinner.gif", "spinner.webp", "spinner.apng"] { try folder.add("generated/anim/\(name)", as: name) }
+        for name in ["spinner.gif", "spinner.webp", "spinner.apng"] {
+            try folder.add("generated/anim/\(name)", as: name)
+        }
         let text = try await folder.run(["info", "spinner.gif", "spinner.webp", "spinner.apng"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.components(separatedBy: "animated: 24 frames, 2.40 s").count == 4, "\(text.stdout)")
@@ -58,23 +69,32 @@ struct AnimationCommandTests {
         #expect(json.stdout.contains("\"animation\":{\"duration\":2.4,\"frames\":24}"), "\(json.stdout)")
     }
 
-    @Test("a GIF to WebP keeps every frame and its timing, composited as ffmpeg composites them; --max-size shrinks each frame as ffmpeg's Lanczos does")
+    @Test(
+        "a GIF to WebP keeps every frame and its timing, composited as ffmpeg composites them; --max-size shrinks each frame as ffmpeg's Lanczos does"
+    )
     func gifToAnimatedWebP() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add("generated/anim/spinner.gif", as: "party cat.gif")
-        let lossless = try await folder.run(["convert", "party cat.gif", "--to", "webp", "--lossless", "-o", "lossless"])
+        let lossless = try await folder.run([
+            "convert", "party cat.gif", "--to", "webp", "--lossless", "-o", "lossless",
+        ])
         #expect(lossless.status == 0, "\(lossless.stderr)")
         #expect(lossless.stderr.contains("animation kept (24 frames, 2.4 s)"), "\(lossless.stderr)")
         let gif = folder.url.appendingPathComponent("party cat.gif").path
-        let exact = try await Self.compareFrames(gif: gif, webp: folder.url.appendingPathComponent("lossless/party cat.webp").path, size: (160, 120))
+        let exact = try await Self.compareFrames(
+            gif: gif, webp: folder.url.appendingPathComponent("lossless/party cat.webp").path, size: (160, 120))
         #expect(exact.psnr == 99 && exact.frames == 24 && exact.durations == [100], "\(exact)")
-        let structure = try CLIRunner.toolOutput("/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("lossless/party cat.webp").path])
+        let structure = try CLIRunner.toolOutput(
+            "/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("lossless/party cat.webp").path])
         #expect(structure.contains("Number of frames: 24") && structure.contains("Loop Count : 0"), "\(structure)")
 
-        let small = try await folder.run(["convert", "party cat.gif", "--to", "webp", "--lossless", "--max-size", "80", "-o", "small"])
+        let small = try await folder.run([
+            "convert", "party cat.gif", "--to", "webp", "--lossless", "--max-size", "80", "-o", "small",
+        ])
         #expect(small.status == 0, "\(small.stderr)")
-        let shrunk = try await Self.compareFrames(gif: gif, webp: folder.url.appendingPathComponent("small/party cat.webp").path, size: (80, 60))
+        let shrunk = try await Self.compareFrames(
+            gif: gif, webp: folder.url.appendingPathComponent("small/party cat.webp").path, size: (80, 60))
         #expect(shrunk.frames == 24 && shrunk.psnr == 99, "\(shrunk)")
         // Lossy at the default quality: the same frames and timing, and the first frame exactly
         // what cwebp -q 85 makes of it (the animation's loss is libwebp's own: 23-25 dB here, as
@@ -84,11 +104,20 @@ struct AnimationCommandTests {
         let ours = folder.url.appendingPathComponent("lossy/party cat.webp").path
         let approximate = try await Self.compareFrames(gif: gif, webp: ours, size: (160, 120))
         #expect(approximate.frames == 24 && approximate.durations == [100] && approximate.psnr >= 22, "\(approximate)")
-        let first = folder.url.appendingPathComponent("first.png").path, cwebp = folder.url.appendingPathComponent("cwebp.webp").path
-        _ = try CLIRunner.toolOutput("/bin/sh", ["-c", "ffmpeg -v error -i \"$0\" -frames:v 1 \"$1\" && cwebp -quiet -q 85 \"$1\" -o \"$2\"", gif, first, cwebp])
+        let first = folder.url.appendingPathComponent("first.png").path
+        let cwebp = folder.url.appendingPathComponent("cwebp.webp").path
+        _ = try CLIRunner.toolOutput(
+            "/bin/sh",
+            [
+                "-c", "ffmpeg -v error -i \"$0\" -frames:v 1 \"$1\" && cwebp -quiet -q 85 \"$1\" -o \"$2\"", gif, first,
+                cwebp,
+            ])
         let same = try await CLIRunner.run(
-            ["-c", "import sys; from PIL import Image; a = Image.open(sys.argv[1]).convert('RGB'); b = Image.open(sys.argv[2]).convert('RGB'); print(a.tobytes() == b.tobytes())",
-             ours, cwebp], executable: GainMapCommandTests.python)
+            [
+                "-c",
+                "import sys; from PIL import Image; a = Image.open(sys.argv[1]).convert('RGB'); b = Image.open(sys.argv[2]).convert('RGB'); print(a.tobytes() == b.tobytes())",
+                ours, cwebp,
+            ], executable: GainMapCommandTests.python)
         #expect(same.stdout == "True\n", "\(same.stdout) \(same.stderr)")
     }
 
@@ -100,18 +129,25 @@ struct AnimationCommandTests {
         try folder.add("generated/anim/spinner.gif", as: "s.gif")
         let still = try await folder.run(["convert", "s.webp", "--to", "png"])
         #expect(still.status == 0, "\(still.stderr)")
-        #expect(still.stderr.contains("an animation (24 frames, 2.4 s): only the first frame is kept (--frame N picks another; --to webp keeps the animation)"),
-                "\(still.stderr)")
-        let first = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("s.png").path, ["-i", folder.url.appendingPathComponent("s.gif").path])
+        #expect(
+            still.stderr.contains(
+                "an animation (24 frames, 2.4 s): only the first frame is kept (--frame N picks another; --to webp keeps the animation)"
+            ),
+            "\(still.stderr)")
+        let first = try await DamagedPhotoCommandTests.psnr(
+            folder.url.appendingPathComponent("s.png").path, ["-i", folder.url.appendingPathComponent("s.gif").path])
         #expect(first == .infinity, "\(first)")
         let again = try await folder.run(["convert", "s.webp", "--to", "webp", "--lossless", "-o", "again"])
         #expect(again.status == 0 && again.stderr.contains("animation kept (24 frames, 2.4 s)"), "\(again.stderr)")
         let frames = try await Self.compareFrames(
-            gif: folder.url.appendingPathComponent("s.gif").path, webp: folder.url.appendingPathComponent("again/s.webp").path, size: (160, 120))
+            gif: folder.url.appendingPathComponent("s.gif").path,
+            webp: folder.url.appendingPathComponent("again/s.webp").path, size: (160, 120))
         #expect(frames.psnr == 99 && frames.frames == 24, "\(frames)")
     }
 
-    @Test("--frame N writes that frame of a GIF as ffmpeg decodes it; past the last frame, or on an APNG, it fails and writes nothing")
+    @Test(
+        "--frame N writes that frame of a GIF as ffmpeg decodes it; past the last frame, or on an APNG, it fails and writes nothing"
+    )
     func pickedFrame() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -121,19 +157,28 @@ struct AnimationCommandTests {
         #expect(fifth.status == 0 && fifth.stderr.contains("frame 5 kept"), "\(fifth.stderr)")
         let fifthByFFmpeg = folder.url.appendingPathComponent("ffmpeg-5.png").path
         let extracted = try await MotionCommandsTests.tool(
-            "ffmpeg", ["-v", "error", "-i", folder.url.appendingPathComponent("g.gif").path, "-vf", "select=eq(n\\,4)", "-frames:v", "1", fifthByFFmpeg])
+            "ffmpeg",
+            [
+                "-v", "error", "-i", folder.url.appendingPathComponent("g.gif").path, "-vf", "select=eq(n\\,4)",
+                "-frames:v", "1", fifthByFFmpeg,
+            ])
         #expect(extracted.status == 0, "\(extracted.stderr)")
-        let reference = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("g.png").path, ["-i", fifthByFFmpeg])
+        let reference = try await DamagedPhotoCommandTests.psnr(
+            folder.url.appendingPathComponent("g.png").path, ["-i", fifthByFFmpeg])
         #expect(reference == .infinity, "\(reference)")
         let past = try await folder.run(["convert", "g.gif", "--to", "png", "--frame", "30", "-o", "past"])
-        #expect(past.status == 1 && past.stderr.contains("g.gif has 24 frames: there is no frame 30."), "\(past.stderr)")
+        #expect(
+            past.status == 1 && past.stderr.contains("g.gif has 24 frames: there is no frame 30."), "\(past.stderr)")
         let apng = try await folder.run(["convert", "a.png", "--to", "jpg", "--frame", "3", "-o", "past"])
         #expect(apng.status == 1 && apng.stderr.contains("only its first frame can be converted"), "\(apng.stderr)")
         #expect(!folder.files().contains { $0.hasPrefix("past/") }, "\(folder.files())")
         #expect(try folder.used() == 1, "only the conversion that wrote a file is charged")
         let first = try await folder.run(["convert", "a.png", "--to", "jpg"])
-        #expect(first.status == 0 && first.stderr.contains("an animation (24 frames, 2.4 s): only the first frame is kept (--to mp4 keeps the animation)"),
-                "\(first.stderr)")
+        #expect(
+            first.status == 0
+                && first.stderr.contains(
+                    "an animation (24 frames, 2.4 s): only the first frame is kept (--to mp4 keeps the animation)"),
+            "\(first.stderr)")
     }
 
     @Test("a GIF cut short keeps the frames that arrived, and says the rest is missing")
@@ -143,8 +188,12 @@ struct AnimationCommandTests {
         try folder.add("generated/anim/cut.gif", as: "cut.gif")
         let outcome = try await folder.run(["convert", "cut.gif", "--to", "webp"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("the file ends early (an interrupted copy or download): the frames after frame 15 are missing"), "\(outcome.stderr)")
-        let structure = try CLIRunner.toolOutput("/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("cut.webp").path])
+        #expect(
+            outcome.stderr.contains(
+                "the file ends early (an interrupted copy or download): the frames after frame 15 are missing"),
+            "\(outcome.stderr)")
+        let structure = try CLIRunner.toolOutput(
+            "/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("cut.webp").path])
         #expect(structure.contains("Number of frames: 15"), "\(structure)")
     }
 }
@@ -153,7 +202,9 @@ struct AnimationCommandTests {
 /// commands. ffprobe counts what was written; ffmpeg's own decode of the GIF is the reference.
 @Suite("Animated GIF and APNG as clips")
 struct AnimationAsVideoTests {
-    @Test("convert --to mp4, send-to-windows and compress take an animated GIF or APNG: every frame, its timing, its picture")
+    @Test(
+        "convert --to mp4, send-to-windows and compress take an animated GIF or APNG: every frame, its timing, its picture"
+    )
     func gifToMP4() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -163,21 +214,35 @@ struct AnimationAsVideoTests {
         let mp4 = try await folder.run(["convert", "funny cat.gif", "--to", "mp4"])
         #expect(mp4.status == 0, "\(mp4.stderr)")
         let windows = try await folder.run(["send-to-windows", "a.png", "still.jpg", "-o", "win"])
-        #expect(windows.status == 0 && windows.stderr.contains("still.jpg: skipped, a photo, not a video"), "\(windows.stderr)")
+        #expect(
+            windows.status == 0 && windows.stderr.contains("still.jpg: skipped, a photo, not a video"),
+            "\(windows.stderr)")
         let small = try await folder.run(["compress", "funny cat.gif", "--target", "100KB", "-o", "small"])
         #expect(small.status == 0, "\(small.stderr)")
         // The reference is ffmpeg's own H.264 of the same animation at CRF 23 (the colour edges of
         // this test pattern lose to 4:2:0 alike: 19.6 dB RGB against the GIF for both; from the
         // APNG's full-colour frames our RGB to YCbCr rounds differently, 36 dB from ffmpeg's).
-        for (output, input) in [("funny cat.mp4", "funny cat.gif"), ("win/a.mp4", "a.png"), ("small/funny cat.mp4", "funny cat.gif")] {
+        for (output, input) in [
+            ("funny cat.mp4", "funny cat.gif"), ("win/a.mp4", "a.png"), ("small/funny cat.mp4", "funny cat.gif"),
+        ] {
             let reference = folder.url.appendingPathComponent("reference.mp4").path
             let encoded = try await MotionCommandsTests.tool(
-                "ffmpeg", ["-v", "error", "-y", "-i", folder.url.appendingPathComponent(input).path, "-c:v", "libx264", "-crf", "23", "-pix_fmt", "yuv420p", reference])
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-i", folder.url.appendingPathComponent(input).path, "-c:v", "libx264", "-crf",
+                    "23", "-pix_fmt", "yuv420p", reference,
+                ])
             #expect(encoded.status == 0, "\(encoded.stderr)")
             let path = folder.url.appendingPathComponent(output).path
             let probe = try CLIRunner.toolOutput(
-                "/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration", "-of", "compact", path])
-            #expect(probe.contains("codec_name=h264|width=160|height=120|nb_read_frames=24") && probe.contains("duration=2.4"), "\(output): \(probe)")
+                "/usr/bin/ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-show_entries",
+                    "stream=codec_name,width,height,nb_read_frames:format=duration", "-of", "compact", path,
+                ])
+            #expect(
+                probe.contains("codec_name=h264|width=160|height=120|nb_read_frames=24")
+                    && probe.contains("duration=2.4"), "\(output): \(probe)")
             let psnr = try await DamagedPhotoCommandTests.psnr(path, ["-i", reference])
             #expect(psnr >= 35, "\(output): \(psnr) dB")
         }
@@ -190,7 +255,8 @@ struct AnimationAsVideoTests {
         defer { folder.remove() }
         try folder.add("generated/anim/spinner.webp", as: "moving.webp")
         let gif = folder.url.appendingPathComponent("one.gif").path
-        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", gif])
+        _ = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", gif])
         let outcome = try await folder.run(["send-to-windows", "one.gif", "moving.webp"])
         #expect(outcome.status == 64 && outcome.stderr.contains("is a photo and cannot become"), "\(outcome.stderr)")
         #expect(try folder.star() == ["moving.webp", "one.gif"])

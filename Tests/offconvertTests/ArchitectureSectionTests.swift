@@ -37,8 +37,8 @@ struct ArchitectureSectionTests {
     static func section() throws -> String {
         let readme = try String(contentsOf: CLIRunner.root.appendingPathComponent("README.md"), encoding: .utf8)
         guard let heading = readme.range(of: "\n## Architecture\n"),
-              let open = readme.range(of: "```\n", range: heading.upperBound..<readme.endIndex),
-              let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex)
+            let open = readme.range(of: "```\n", range: heading.upperBound..<readme.endIndex),
+            let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex)
         else { return "" }
         return String(readme[open.upperBound..<close.lowerBound])
     }

@@ -7,9 +7,12 @@ import Testing
 struct AudioConvertTests {
     /// The codecs of `path`'s streams, then its title tag (the file's, or in Ogg the stream's).
     static func streams(_ path: String) throws -> String {
-        let json = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
-            "-v", "error", "-show_entries", "stream=codec_name:stream_tags=title:format_tags=title", "-of", "json", path,
-        ])
+        let json = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=codec_name:stream_tags=title:format_tags=title", "-of", "json",
+                path,
+            ])
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let streams = object?["streams"] as? [[String: Any]] ?? []
         let titles = [(object?["format"] as? [String: Any])?["tags"]] + streams.map { $0["tags"] }
@@ -17,9 +20,12 @@ struct AudioConvertTests {
         return (streams.compactMap { $0["codec_name"] as? String } + [title]).joined(separator: " ")
     }
 
-    @Test("convert --to mp3, flac, m4a and opus from a FLAC or an MP3 keep the title, and the cover where the format holds one",
-          arguments: [("song-cover.flac", "mp3", "mp3 png Song"), ("song-cover.mp3", "flac", "flac mjpeg Song"),
-                      ("song-cover.flac", "m4a", "aac png Song"), ("song-cover.mp3", "opus", "opus Song")])
+    @Test(
+        "convert --to mp3, flac, m4a and opus from a FLAC or an MP3 keep the title, and the cover where the format holds one",
+        arguments: [
+            ("song-cover.flac", "mp3", "mp3 png Song"), ("song-cover.mp3", "flac", "flac mjpeg Song"),
+            ("song-cover.flac", "m4a", "aac png Song"), ("song-cover.mp3", "opus", "opus Song"),
+        ])
     func song(_ name: String, _ target: String, _ expected: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -50,12 +56,16 @@ struct AudioConvertTests {
         defer { folder.remove() }
         try folder.add("generated/song-cover.flac", as: "song.flac")
         let info = try await folder.run(["info", "song.flac"])
-        #expect(info.stdout.contains("  #1 cover   png, 320x320\n") || info.stdout.hasSuffix("  #1 cover   png, 320x320"), "\(info.stdout)")
+        #expect(
+            info.stdout.contains("  #1 cover   png, 320x320\n") || info.stdout.hasSuffix("  #1 cover   png, 320x320"),
+            "\(info.stdout)")
         #expect(!info.stdout.contains("fps"), "\(info.stdout)")
         let json = try await folder.run(["info", "song.flac", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let tracks = (object?["container"] as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
-        #expect(tracks.count == 2 && tracks[1]["coverArt"] as? Bool == true && tracks[0]["coverArt"] == nil, "\(json.stdout)")
+        #expect(
+            tracks.count == 2 && tracks[1]["coverArt"] as? Bool == true && tracks[0]["coverArt"] == nil,
+            "\(json.stdout)")
     }
 
     @Test("video commands set sound files aside with one line each (MP3, FLAC, Opus, M4A) and convert the clip; exit 0")
@@ -67,18 +77,22 @@ struct AudioConvertTests {
         try folder.add("video/sample.mp4", as: "clip.mp4")
         #expect(try await folder.run(["convert", "a.flac", "--to", "opus"]).status == 0)
         #expect(try await folder.run(["convert", "b.mp3", "--to", "m4a"]).status == 0)
-        let outcome = try await folder.run(["send-to-windows"] + (try folder.star()) + ["-o", "win"],
-                                           environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        let outcome = try await folder.run(
+            ["send-to-windows"] + (try folder.star()) + ["-o", "win"],
+            environment: ["XDG_STATE_HOME": folder.state + "-2"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         for name in ["a.flac", "a.opus", "b.mp3", "b.m4a"] {
-            #expect(outcome.stderr.contains("\(name): skipped, a sound file, not a video ('convert --to mp3' converts it)"), "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("\(name): skipped, a sound file, not a video ('convert --to mp3' converts it)"),
+                "\(outcome.stderr)")
         }
         #expect(outcome.stderr.contains("1 done"), "\(outcome.stderr)")
     }
 
     /// One ffprobe entry of `path` (`stream=bit_rate`, `format_tags`), as `key=value` lines.
     static func probe(_ path: String, _ entries: String) throws -> String {
-        try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-show_entries", entries, "-of", "default=nw=1", path])
+        try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe", ["-v", "error", "-show_entries", entries, "-of", "default=nw=1", path])
     }
 
     @Test("a 24 kb/s voice memo to MP3 stays at most 24 kb/s (not 64), with its title and without the M4A's brand tags")
@@ -89,7 +103,9 @@ struct AudioConvertTests {
         let outcome = try await folder.run(["convert", "memo.m4a", "--to", "mp3"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let mp3 = folder.url.appendingPathComponent("memo.mp3").path
-        let rate = try Self.probe(mp3, "stream=bit_rate").split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let rate = try Self.probe(mp3, "stream=bit_rate").split(separator: "=").last.flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(rate.map { $0 <= 24_000 } == true, "\(String(describing: rate))")
         let tags = try Self.probe(mp3, "format_tags")
         #expect(tags.contains("TAG:title=Memo"), "\(tags)")
@@ -106,7 +122,9 @@ struct AudioConvertTests {
         let outcome = try await folder.run(["convert", "tone.wav", "--to", "mp3"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let decoded = await folder.shell("ffmpeg -v error -i tone.mp3 -f s16le -ac 1 - | wc -c")
-        #expect(Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 44_100 * 2, "\(decoded.stdout) \(decoded.stderr)")
+        #expect(
+            Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 44_100 * 2,
+            "\(decoded.stdout) \(decoded.stderr)")
     }
 
     @Test("extract-audio of an MKV's Opus copies it to .opus with its end trim: 48000 samples decoded, as in the MKV")
@@ -119,7 +137,9 @@ struct AudioConvertTests {
         #expect(outcome.stderr.contains("audio copied without re-encoding"), "\(outcome.stderr)")
         for name in ["clip.mkv", "clip.opus"] {
             let decoded = await folder.shell("ffmpeg -v error -i \(name) -map 0:a -f s16le -ac 1 -ar 48000 - | wc -c")
-            #expect(Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 48_000 * 2, "\(name): \(decoded.stdout)")
+            #expect(
+                Int(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 48_000 * 2,
+                "\(name): \(decoded.stdout)")
         }
     }
 
@@ -138,9 +158,11 @@ struct AudioConvertTests {
         let auto = try await folder.run(["extract-audio", "song.flac", "--bitrate", "96", "-o", "auto"])
         #expect(auto.status == 0, "\(auto.stderr)")
         #expect(folder.files().contains("auto/song.m4a"), "\(folder.files())")
-        for (arguments, status) in [(["convert", "song.mp3", "--to", "flac", "--bitrate", "128k"], Int32(64)),
-                                    (["convert", "song.mp3", "--to", "mp3", "--bitrate", "5k"], 64),
-                                    (["convert", "song.mp3", "--to", "webm", "--bitrate", "128k"], 64)] {
+        for (arguments, status) in [
+            (["convert", "song.mp3", "--to", "flac", "--bitrate", "128k"], Int32(64)),
+            (["convert", "song.mp3", "--to", "mp3", "--bitrate", "5k"], 64),
+            (["convert", "song.mp3", "--to", "webm", "--bitrate", "128k"], 64),
+        ] {
             let refused = try await folder.run(arguments)
             #expect(refused.status == status, "\(arguments): \(refused.stderr)")
         }

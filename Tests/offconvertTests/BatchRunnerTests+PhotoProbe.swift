@@ -11,7 +11,8 @@ import Testing
 extension BatchRunnerTests {
     @Test("heic-to-jpg over two HEICs with --jobs 2: each parsed once, the costs from the same probe")
     func oneParsePerItem() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-probe-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-probe-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var inputs: [String] = []
@@ -23,7 +24,8 @@ extension BatchRunnerTests {
         }
         defer { for input in inputs { HeifMeta.parses.stopWatching(input) } }
         let out = folder.appendingPathComponent("out")
-        let options = BatchOptions(inputs: inputs, outputDirectory: out.path, jobs: 2, memoryBudget: 1 << 32, json: true)
+        let options = BatchOptions(
+            inputs: inputs, outputDirectory: out.path, jobs: 2, memoryBudget: 1 << 32, json: true)
         let template = PhotoRequest(inputPath: "", format: .jpeg)
         let work = PhotoWork.batchWork(command: "heic-to-jpg", template: template, options: options)
         let state = folder.appendingPathComponent("state").path
@@ -32,13 +34,16 @@ extension BatchRunnerTests {
             allowance: AllowanceStore(directory: state), stateDirectory: state)
         #expect(status == 0)
         for input in inputs { #expect(HeifMeta.parses.parses(of: input) == 1, "\(input)") }
-        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".jpg") }.sorted()
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".jpg") }
+            .sorted()
         #expect(written == ["p0.jpg", "p1.jpg"])
         for name in written {
             let size = try CLIRunner.toolOutput(
                 "/usr/bin/ffprobe",
-                ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
-                 out.appendingPathComponent(name).path])
+                [
+                    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                    out.appendingPathComponent(name).path,
+                ])
             #expect(!size.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         }
         // The cost came from that probe: the same number the standalone estimate gives.

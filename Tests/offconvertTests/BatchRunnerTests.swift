@@ -11,7 +11,9 @@ private final class Capture: Sendable {
     let err = Mutex<[String]>([])
 
     func printer(json: Bool) -> BatchPrinter {
-        BatchPrinter(json: json, out: { line in self.out.withLock { $0.append(line) } }, err: { line in self.err.withLock { $0.append(line) } })
+        BatchPrinter(
+            json: json, out: { line in self.out.withLock { $0.append(line) } },
+            err: { line in self.err.withLock { $0.append(line) } })
     }
 
     /// stdout parsed as JSON lines.
@@ -34,12 +36,15 @@ private let upcase = BatchWork(
         if text == "slow" {
             do { try await Task.sleep(for: .seconds(30)) } catch { throw ConvertError.cancelled(path: item.input) }
         }
-        if text == "bad" { throw ConvertError(code: .inputTruncated, message: "The file is cut short.", path: item.input) }
+        if text == "bad" {
+            throw ConvertError(code: .inputTruncated, message: "The file is cut short.", path: item.input)
+        }
         let data = Data(text.uppercased().utf8)
         guard FileManager.default.createFile(atPath: item.destination, contents: data) else {
             throw ConvertError(code: .deviceIo, message: "Could not write.", path: item.destination)
         }
-        return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
+        return JobResult(
+            inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
     })
 
 /// Like `upcase`, but slow (so a batch can be killed mid-way) and writing through a temporary
@@ -65,7 +70,8 @@ private func stagedUpcase(delay: Duration) -> BatchWork {
                 throw ConvertError(code: .outputExists, message: "Taken.", path: item.destination)
             }
             unlink(temporary)
-            return JobResult(inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
+            return JobResult(
+                inputPath: item.input, outputs: [OutputFile(path: item.destination, byteCount: Int64(data.count))])
         })
 }
 
@@ -90,7 +96,8 @@ private func killTestOptions(_ folder: URL) -> (BatchOptions, AllowanceStore, St
 struct BatchKillChild {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[KillChildEnvironment.folder] != nil))
     func entry() async throws {
-        let folder = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[KillChildEnvironment.folder]))
+        let folder = URL(
+            fileURLWithPath: try #require(ProcessInfo.processInfo.environment[KillChildEnvironment.folder]))
         let (options, allowance, state) = killTestOptions(folder)
         _ = await BatchRunner.run(
             stagedUpcase(delay: .milliseconds(150)), options: options, printer: Capture().printer(json: true),
@@ -139,7 +146,8 @@ struct BatchRunnerTests {
     }
 
     private func setup(_ contents: [String], limit: Int = 3) throws -> Setup {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-batch-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-batch-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var inputs: [String] = []
         for (index, text) in contents.enumerated() {
@@ -162,7 +170,9 @@ struct BatchRunnerTests {
         let s = try setup(["a", "b", "c", "d", "e"])
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let capture = Capture()
-        let code = await BatchRunner.run(upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance, stateDirectory: s.state)
+        let code = await BatchRunner.run(
+            upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance,
+            stateDirectory: s.state)
         #expect(code == 0)
         #expect(outputs(s) == ["in0.txt", "in1.txt", "in2.txt", "in3.txt", "in4.txt"])
         #expect(try String(contentsOf: s.out.appendingPathComponent("in3.txt"), encoding: .utf8) == "D")
@@ -172,7 +182,9 @@ struct BatchRunnerTests {
         #expect(try capture.events("started").count == 5)
         #expect(try capture.events("progress").first?["stage"] as? String == "encode")
         let summary = try #require(try capture.events().last)
-        #expect(summary["event"] as? String == "summary" && summary["done"] as? Int == 5 && summary["interrupted"] as? Bool == false)
+        #expect(
+            summary["event"] as? String == "summary" && summary["done"] as? Int == 5
+                && summary["interrupted"] as? Bool == false)
         #expect(capture.err.withLock { $0 }.isEmpty)
         #expect(try s.allowance.status().used == 1)
     }
@@ -182,7 +194,10 @@ struct BatchRunnerTests {
         let s = try setup(["a", "bad", "c"])
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let first = Capture()
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: first.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: first.printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 1)
         let failed = try #require(try first.events("failed").first)
         #expect(failed["index"] as? Int == 1)
         #expect((failed["error"] as? [String: Any])?["key"] as? String == "input.truncated")
@@ -191,7 +206,10 @@ struct BatchRunnerTests {
 
         try Data("b".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
         let second = Capture()
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: second.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: second.printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         #expect(try second.events("skipped").map { $0["index"] as? Int } == [0, 2])
         #expect(try second.events("finished").map { $0["index"] as? Int } == [1])
         // No duplicates such as "in0 (2).txt".
@@ -201,7 +219,10 @@ struct BatchRunnerTests {
 
         // Everything done: a third run finds every output and converts nothing, for free.
         let third = Capture()
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: third.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: third.printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         #expect(try third.events("skipped").count == 3)
         #expect(outputs(s) == ["in0.txt", "in1.txt", "in2.txt"])
         #expect(try s.allowance.status().used == 1)
@@ -210,7 +231,10 @@ struct BatchRunnerTests {
         var fresh = s.options()
         fresh.resume = false
         let fourth = Capture()
-        #expect(await BatchRunner.run(upcase, options: fresh, printer: fourth.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: fresh, printer: fourth.printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         #expect(outputs(s).contains("in0 (2).txt"))
         #expect(try s.allowance.status().used == 2)
     }
@@ -219,21 +243,33 @@ struct BatchRunnerTests {
     func deletedJournalIsCharged() async throws {
         let s = try setup(["a", "bad", "c"])
         defer { try? FileManager.default.removeItem(at: s.folder) }
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 1)
         #expect(try s.allowance.status().used == 1)
         // Deleting the record of the run (journal and mirror) must not make its rest free.
         try FileManager.default.removeItem(atPath: s.state + "/batches")
         try Data("b".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         #expect(try s.allowance.status().used == 2)
         // With the journal kept, finishing an interrupted run stays free.
         try Data("bad".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
         var fresh = s.options()
         fresh.resume = false
-        #expect(await BatchRunner.run(upcase, options: fresh, printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 1)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: fresh, printer: Capture().printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 1)
         #expect(try s.allowance.status().used == 3)
         try Data("b".utf8).write(to: URL(fileURLWithPath: s.inputs[1]))
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: Capture().printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         #expect(try s.allowance.status().used == 3)
     }
 
@@ -246,7 +282,9 @@ struct BatchRunnerTests {
             try await Task.sleep(for: .milliseconds(300))
             kill(getpid(), SIGINT)
         }
-        let code = await BatchRunner.run(upcase, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance, stateDirectory: s.state)
+        let code = await BatchRunner.run(
+            upcase, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance,
+            stateDirectory: s.state)
         _ = try? await signaller.value
         #expect(code == 130)
         #expect(outputs(s).isEmpty)
@@ -257,17 +295,20 @@ struct BatchRunnerTests {
 
     @Test("kill -9 mid-batch, then the same command: finishes the rest, no duplicates, no leftovers")
     func killedAndResumed() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-kill-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for index in 0..<8 { try Data("item \(index)".utf8).write(to: folder.appendingPathComponent("in\(index).src")) }
         let out = folder.appendingPathComponent("out")
         func placed() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { !$0.hasPrefix(".") }
+                .sorted()
         }
 
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["--testing-library", "swift-testing", "--filter", "BatchKillChild"]
         var environment = CLIRunner.childEnvironment
         environment[KillChildEnvironment.folder] = folder.path
@@ -305,7 +346,10 @@ struct BatchRunnerTests {
         let s = try setup(["a"], limit: 0)
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let capture = Capture()
-        #expect(await BatchRunner.run(upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance, stateDirectory: s.state) == 77)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: s.options(), printer: capture.printer(json: true), allowance: s.allowance,
+                stateDirectory: s.state) == 77)
         let failed = try #require(try capture.events("failed").first)
         #expect(failed["index"] as? Int == 0 && failed["input"] as? String == s.inputs[0])
         #expect(try capture.events().last?["event"] as? String == "summary")
@@ -322,7 +366,10 @@ struct BatchRunnerTests {
         var options = s.options(json: false)
         options.dryRun = true
         let capture = Capture()
-        #expect(await BatchRunner.run(upcase, options: options, printer: capture.printer(json: false), allowance: s.allowance, stateDirectory: s.state) == 0)
+        #expect(
+            await BatchRunner.run(
+                upcase, options: options, printer: capture.printer(json: false), allowance: s.allowance,
+                stateDirectory: s.state) == 0)
         let lines = capture.out.withLock { $0 }
         #expect(lines.count == 2)
         #expect(lines.first?.hasSuffix("in0.txt (about 50.0 MB of memory)") == true)
@@ -334,16 +381,23 @@ struct BatchRunnerTests {
 @Suite("Batch options")
 struct BatchOptionsTests {
     private func parse(_ arguments: [String], stdin: String = "") throws -> BatchOptions {
-        let spec = CommandSpec(name: "test", abstract: "", arguments: [ArgumentSpec(name: "FILES", help: "", repeating: true, required: false)], options: BatchOptions.specs)
+        let spec = CommandSpec(
+            name: "test", abstract: "",
+            arguments: [ArgumentSpec(name: "FILES", help: "", repeating: true, required: false)],
+            options: BatchOptions.specs)
         return try BatchOptions.parse(try ArgumentParser.parse(arguments, for: spec), standardInput: { stdin })
     }
 
     @Test("inputs from arguments, a list file and stdin, in that order")
     func sources() throws {
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-list-\(UUID().uuidString.prefix(8))")
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-list-\(UUID().uuidString.prefix(8))")
         try Data("c.heic\n\nd.heic\n".utf8).write(to: list)
         defer { try? FileManager.default.removeItem(at: list) }
-        #expect(try parse(["a.heic", "-", "--from-file", list.path], stdin: "b1.heic\nb2.heic\n").inputs == ["a.heic", "b1.heic", "b2.heic", "c.heic", "d.heic"])
+        #expect(
+            try parse(["a.heic", "-", "--from-file", list.path], stdin: "b1.heic\nb2.heic\n").inputs == [
+                "a.heic", "b1.heic", "b2.heic", "c.heic", "d.heic",
+            ])
         #expect(throws: UsageError.self) { try parse(["-", "--from-file", "-"]) }
         #expect(throws: UsageError.self) { try parse(["--from-file", "/nonexistent/list"]) }
     }
@@ -380,10 +434,13 @@ struct ProgressThrottleTests {
         let throttle = ProgressThrottle(interval: .milliseconds(250))
         let start = ContinuousClock.now
         let burst = (1...100).map { step in
-            throttle.admit(0, JobProgress(stage: .encoding, fraction: Double(step) / 200), now: start + .milliseconds(step))
+            throttle.admit(
+                0, JobProgress(stage: .encoding, fraction: Double(step) / 200), now: start + .milliseconds(step))
         }
         #expect(burst.filter { $0 }.count == 1)
-        #expect(throttle.admit(1, JobProgress(stage: .encoding, fraction: 0.1), now: start), "items are throttled separately")
+        #expect(
+            throttle.admit(1, JobProgress(stage: .encoding, fraction: 0.1), now: start),
+            "items are throttled separately")
         #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 0.6), now: start + .milliseconds(101)))
         #expect(!throttle.admit(0, JobProgress(stage: .writing, fraction: 0.7), now: start + .milliseconds(200)))
         #expect(throttle.admit(0, JobProgress(stage: .writing, fraction: 0.8), now: start + .milliseconds(400)))

@@ -18,13 +18,17 @@ struct BenchmarkFootageTests {
             at: CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic"),
             to: footage.appendingPathComponent("IMG_0001.HEIC"))
         try manager.copyItem(
-            at: CLIRunner.media.appendingPathComponent("video/bt601.mov"), to: footage.appendingPathComponent("clips/clip.mov"))
+            at: CLIRunner.media.appendingPathComponent("video/bt601.mov"),
+            to: footage.appendingPathComponent("clips/clip.mov"))
         try "not media".write(to: footage.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let report = folder.appendingPathComponent("report.md")
 
         let outcome = try await CLIRunner.run(
-            ["python3", CLIRunner.root.appendingPathComponent("Benchmarks/run").path, "--footage", footage.path, "--quick",
-             "--binary", CLIRunner.executable.path, "--report", report.path],
+            [
+                "python3", CLIRunner.root.appendingPathComponent("Benchmarks/run").path, "--footage", footage.path,
+                "--quick",
+                "--binary", CLIRunner.executable.path, "--report", report.path,
+            ],
             executable: URL(fileURLWithPath: "/usr/bin/env"), directory: folder, timeout: 600)
         #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
 
@@ -36,7 +40,8 @@ struct BenchmarkFootageTests {
         // Our own row of every situation converted its file, with a time and a size.
         for (file, situation) in [
             ("IMG_0001.HEIC", "heic-to-jpg"), ("IMG_0001.HEIC", "compress-photos --target-size 500KB"),
-            ("clips/clip.mov", "send-to-windows"), ("clips/clip.mov", "compress --target 25MB"), ("clips/clip.mov", "email"),
+            ("clips/clip.mov", "send-to-windows"), ("clips/clip.mov", "compress --target 25MB"),
+            ("clips/clip.mov", "email"),
         ] {
             let ours = rows.filter { $0.hasPrefix("| \(file) | \(situation) | offconvert ") }
             #expect(ours.count == 1, "no row of ours for \(file), \(situation) in\n\(table)")

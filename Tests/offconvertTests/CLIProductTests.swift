@@ -9,7 +9,8 @@ import Testing
 @Suite("CLI product", .serialized)
 struct CLIProductTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-product-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-cli-product-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -31,11 +32,13 @@ struct CLIProductTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let photo = try await CLIRunner.run([
-            "heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"), "--include-jpeg", "--json",
+            "heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"),
+            "--include-jpeg", "--json",
             "-o", directory.path,
         ])
         let video = try await CLIRunner.run([
-            "send-to-windows", Self.media("video/sample.mp4"), Self.media("broken/sample_vvc.mp4"), "--json", "-o", directory.path,
+            "send-to-windows", Self.media("video/sample.mp4"), Self.media("broken/sample_vvc.mp4"), "--json", "-o",
+            directory.path,
         ])
         #expect(photo.status == 1 && video.status == 1)
         let photoKeys = try Self.keysByEvent(photo.stdout)
@@ -43,8 +46,12 @@ struct CLIProductTests {
         for event in ["started", "progress", "finished", "failed", "summary"] {
             #expect(photoKeys[event] != nil && photoKeys[event] == videoKeys[event], "\(event)")
         }
-        #expect(photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "noteKeys", "privacy"]) == true)
-        #expect(photoKeys["summary"]?.isSuperset(of: ["done", "failed", "skipped", "bytesIn", "bytesOut", "seconds"]) == true)
+        #expect(
+            photoKeys["finished"]?.isSuperset(of: ["output", "bytes", "outputs", "notes", "noteKeys", "privacy"])
+                == true)
+        #expect(
+            photoKeys["summary"]?.isSuperset(of: ["done", "failed", "skipped", "bytesIn", "bytesOut", "seconds"])
+                == true)
         // Nothing but JSON on stdout.
         #expect(try PhotoCommandsTests.jsonLines(photo.stdout + video.stdout).allSatisfy { $0["event"] != nil })
     }
@@ -65,7 +72,9 @@ struct CLIProductTests {
         func run(_ arguments: [String]) async throws -> CLIRunner.Outcome {
             try await CLIRunner.run(arguments + ["-o", out], environment: ["XDG_STATE_HOME": state])
         }
-        let batch = try await run(["heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("photos/tokyo.jpg"), "--include-jpeg"])
+        let batch = try await run([
+            "heic-to-jpg", Self.media("photos/zPug_3.heic"), Self.media("photos/tokyo.jpg"), "--include-jpeg",
+        ])
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(try await Self.used(state) == 1)
         let failing = try await run(["heic-to-jpg", Self.media("generated/broken-no-picture.jpg"), "--include-jpeg"])
@@ -91,12 +100,14 @@ struct CLIProductTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == before)
     }
 
-    @Test("progress never reaches stdout; without a terminal stderr has no escape codes; the summary says what happened")
+    @Test(
+        "progress never reaches stdout; without a terminal stderr has no escape codes; the summary says what happened")
     func progressAndSummary() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run([
-            "convert", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"), Self.media("photos/tokyo.jpg"),
+            "convert", Self.media("photos/zPug_3.heic"), Self.media("generated/broken-no-picture.jpg"),
+            Self.media("photos/tokyo.jpg"),
             "--to", "webp", "-o", directory.path,
         ])
         #expect(outcome.status == 1)
@@ -115,7 +126,8 @@ struct CLIProductTests {
         ])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
         let verbose = try await CLIRunner.run([
-            "heic-to-jpg", Self.media("generated/broken-no-picture.jpg"), "--include-jpeg", "-o", directory.path, "--verbose",
+            "heic-to-jpg", Self.media("generated/broken-no-picture.jpg"), "--include-jpeg", "-o", directory.path,
+            "--verbose",
         ])
         #expect(verbose.status == 1 && verbose.stderr.contains("Error: "))
     }
@@ -137,8 +149,10 @@ struct CLIProductTests {
     func catalogue() async throws {
         let formats = try await CLIRunner.run(["formats"])
         #expect(formats.status == 0)
-        for text in ["PHOTOS", "VIDEOS", "heic", "convert --to webp", "--lossless", "heic-to-jpg", "compress-photos --to webp",
-                     "--target-size", "images-to-pdf", "convert --to webm", "vp9|av1", "extract-audio --to flac", "--fps"] {
+        for text in [
+            "PHOTOS", "VIDEOS", "heic", "convert --to webp", "--lossless", "heic-to-jpg", "compress-photos --to webp",
+            "--target-size", "images-to-pdf", "convert --to webm", "vp9|av1", "extract-audio --to flac", "--fps",
+        ] {
             #expect(formats.stdout.contains(text), "\(text)")
         }
         let json = try await CLIRunner.run(["formats", "--json"])
@@ -148,7 +162,8 @@ struct CLIProductTests {
 
         let capabilities = try await CLIRunner.run(["capabilities", "--json"])
         #expect(capabilities.status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(capabilities.stdout.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(capabilities.stdout.utf8)) as? [String: Any])
         let encoders = try #require(report["encoders"] as? [[String: Any]])
         #expect(encoders.contains { $0["name"] as? String == "libx264" && $0["usable"] as? Bool == true })
         let photos = try #require(report["photoOutputs"] as? [String: Bool])
@@ -156,17 +171,19 @@ struct CLIProductTests {
         #expect(try await CLIRunner.run(["capabilities"]).stdout.contains("HDR tone mapping: "))
     }
 
-    @Test("requests outside the catalogue are usage errors naming what is valid", arguments: [
-        (["convert", "video/sample.mp4", "--to", "jpg"], "can become: convert --to mp4"),
-        (["heic-to-jpg", "video/sample.mp4"], "is a video"),
-        (["send-to-windows", "photos/tokyo.jpg"], "is a photo"),
-        (["convert", "photos/tokyo.jpg", "--to", "png", "--crf", "20"], "Options for png: --max-size"),
-        (["convert", "photos/tokyo.jpg", "--to", "jpg", "--lossless"], "'--lossless' does not apply"),
-        (["convert", "video/sample.mp4", "--to", "mp4", "--quality", "80"], "Options for mp4: --codec"),
-        (["convert", "photos/tokyo.jpg", "--to", "bmp"], "expected one of jpg, png, webp, heic, avif, jxl, mp4"),
-        (["convert", "photos/tokyo.jpg", "--to", "webp", "--quality", "101"], "from 1 to 100"),
-        (["convert", "video/sample.mp4", "--to", "webm", "--codec", "h264"], "expected one of vp9, av1"),
-    ])
+    @Test(
+        "requests outside the catalogue are usage errors naming what is valid",
+        arguments: [
+            (["convert", "video/sample.mp4", "--to", "jpg"], "can become: convert --to mp4"),
+            (["heic-to-jpg", "video/sample.mp4"], "is a video"),
+            (["send-to-windows", "photos/tokyo.jpg"], "is a photo"),
+            (["convert", "photos/tokyo.jpg", "--to", "png", "--crf", "20"], "Options for png: --max-size"),
+            (["convert", "photos/tokyo.jpg", "--to", "jpg", "--lossless"], "'--lossless' does not apply"),
+            (["convert", "video/sample.mp4", "--to", "mp4", "--quality", "80"], "Options for mp4: --codec"),
+            (["convert", "photos/tokyo.jpg", "--to", "bmp"], "expected one of jpg, png, webp, heic, avif, jxl, mp4"),
+            (["convert", "photos/tokyo.jpg", "--to", "webp", "--quality", "101"], "from 1 to 100"),
+            (["convert", "video/sample.mp4", "--to", "webm", "--codec", "h264"], "expected one of vp9, av1"),
+        ])
     func validation(_ arguments: [String], _ expected: String) async throws {
         let resolved = arguments.map { $0.contains("/") ? Self.media($0) : $0 }
         let outcome = try await CLIRunner.run(resolved)
@@ -182,11 +199,12 @@ struct CLIProductTests {
         }
         #expect(Messages.text(.summaryDone, "3") == "3 done")
         #expect(Messages.text(.itemFailed, "{2}.jpg", "broken") == "{2}.jpg: broken")
-        let table = Messages.parse(strings: """
-            // A translation.
-            "summary.done" = "{1} fertig";
-            "error.input.missing" = "Fehlt: {path}";
-            """)
+        let table = Messages.parse(
+            strings: """
+                // A translation.
+                "summary.done" = "{1} fertig";
+                "error.input.missing" = "Fehlt: {path}";
+                """)
         #expect(Messages.text(.summaryDone, "3", overrides: table) == "3 fertig")
         let error = ConvertError(code: .inputMissing, message: "Cannot read x.", path: "x.heic")
         #expect(Messages.error(error, overrides: table) == "Fehlt: x.heic")
@@ -194,51 +212,80 @@ struct CLIProductTests {
         // The library's message names no option; the CLI adds its way out, translatable as hint.KEY.
         let over = ConvertError(code: .inputTooManyPixels, message: "x.png is over the limit.", path: "x.png")
         #expect(Messages.error(over, overrides: [:]) == "x.png is over the limit. Raise it with --max-pixels N.")
-        #expect(Messages.error(over, overrides: ["hint.input.too-many-pixels": "Mit --max-pixels N erhöhen."])
-            == "x.png is over the limit. Mit --max-pixels N erhöhen.")
+        #expect(
+            Messages.error(over, overrides: ["hint.input.too-many-pixels": "Mit --max-pixels N erhöhen."])
+                == "x.png is over the limit. Mit --max-pixels N erhöhen.")
 
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("de.strings")
         try #"""
-            "usage.unknown-command" = "Unbekannter Befehl '{1}'.";
-            "error.input.missing" = "Fehlt: {path}";
-            """#.write(to: file, atomically: true, encoding: .utf8)
+        "usage.unknown-command" = "Unbekannter Befehl '{1}'.";
+        "error.input.missing" = "Fehlt: {path}";
+        """#.write(to: file, atomically: true, encoding: .utf8)
         let outcome = try await CLIRunner.run(["heic-to-jgp"], environment: ["OFFCONVERT_MESSAGES": file.path])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("Unbekannter Befehl 'heic-to-jgp'."))
         let missing = directory.appendingPathComponent("nope.heic").path
-        let translated = try await CLIRunner.run(["heic-to-jpg", missing], environment: ["OFFCONVERT_MESSAGES": file.path])
+        let translated = try await CLIRunner.run(
+            ["heic-to-jpg", missing], environment: ["OFFCONVERT_MESSAGES": file.path])
         #expect(translated.stderr.contains("Fehlt: \(missing)"))
     }
 
     @Test("library notes get the CLI's advice per kind (as the CLI printed them before notes were typed), translatable")
     func noteAdvice() {
         let expected: [(JobNote, String)] = [
-            (JobNote(.pagesLeftOut, "3 pages; the first kept", detail: .pagesLeftOut(pages: 3)),
-             "3 pages; the first kept (--all-images writes each)"),
+            (
+                JobNote(.pagesLeftOut, "3 pages; the first kept", detail: .pagesLeftOut(pages: 3)),
+                "3 pages; the first kept (--all-images writes each)"
+            ),
             (JobNote(.gainMapRemoved, "gain map removed"), "gain map removed (--hdr sdr)"),
-            (JobNote(.gainMapMetadataRemoved, "HDR not kept: the metadata that describes the gain map is removed with the rest"),
-             "HDR not kept: --strip-metadata removes the metadata that describes the gain map"),
-            (JobNote(.rawStreamTiming, "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as asked)",
-                     detail: .rawStreamTiming(framesPerSecond: 50, source: .request)),
-             "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as --fps says)"),
-            (JobNote(.rawStreamTiming, "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps",
-                     detail: .rawStreamTiming(framesPerSecond: 29.97, source: .assumed)),
-             "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps; --fps sets another"),
-            (JobNote(.audioTrackLeftOut, "audio track 2 (fra AAC mono) left out",
-                     detail: .audioTrackLeftOut(.init(position: 2, description: "fra AAC mono", canChoose: true, canKeepAll: false))),
-             "audio track 2 (fra AAC mono) left out; --audio-track 2 keeps it"),
-            (JobNote(.audioTrackLeftOut, "audio track 2 (AAC) left out",
-                     detail: .audioTrackLeftOut(.init(position: 2, description: "AAC", canChoose: false, canKeepAll: false))),
-             "audio track 2 (AAC) left out"),
+            (
+                JobNote(
+                    .gainMapMetadataRemoved,
+                    "HDR not kept: the metadata that describes the gain map is removed with the rest"),
+                "HDR not kept: --strip-metadata removes the metadata that describes the gain map"
+            ),
+            (
+                JobNote(
+                    .rawStreamTiming,
+                    "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as asked)",
+                    detail: .rawStreamTiming(framesPerSecond: 50, source: .request)),
+                "video re-encoded to h264 (a raw stream has no timestamps: timed at 50 fps, as --fps says)"
+            ),
+            (
+                JobNote(
+                    .rawStreamTiming,
+                    "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps",
+                    detail: .rawStreamTiming(framesPerSecond: 29.97, source: .assumed)),
+                "a raw stream has no timestamps and does not say its frame rate: timed at 29.97 fps; --fps sets another"
+            ),
+            (
+                JobNote(
+                    .audioTrackLeftOut, "audio track 2 (fra AAC mono) left out",
+                    detail: .audioTrackLeftOut(
+                        .init(position: 2, description: "fra AAC mono", canChoose: true, canKeepAll: false))),
+                "audio track 2 (fra AAC mono) left out; --audio-track 2 keeps it"
+            ),
+            (
+                JobNote(
+                    .audioTrackLeftOut, "audio track 2 (AAC) left out",
+                    detail: .audioTrackLeftOut(
+                        .init(position: 2, description: "AAC", canChoose: false, canKeepAll: false))),
+                "audio track 2 (AAC) left out"
+            ),
             (JobNote(fact: "location removed"), "location removed"),
         ]
         for (note, text) in expected { #expect(Messages.note(note, overrides: [:]) == text) }
         let pages = expected[0].0
-        #expect(Messages.note(pages, overrides: ["note.image.pages-left-out": "{1} Seiten; die erste behalten",
-                                                 "hint.note.image.pages-left-out": " (--all-images schreibt alle)"])
-            == "3 Seiten; die erste behalten (--all-images schreibt alle)")
+        #expect(
+            Messages.note(
+                pages,
+                overrides: [
+                    "note.image.pages-left-out": "{1} Seiten; die erste behalten",
+                    "hint.note.image.pages-left-out": " (--all-images schreibt alle)",
+                ])
+                == "3 Seiten; die erste behalten (--all-images schreibt alle)")
         #expect(Messages.note(JobNote(fact: "location removed"), overrides: ["note.fact": "x"]) == "location removed")
     }
 

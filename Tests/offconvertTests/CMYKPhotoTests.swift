@@ -11,7 +11,9 @@ struct CMYKPhotoTests {
     /// through the embedded profile to sRGB (perceptual, as ours), or `convert("RGB")` without one.
     static func pillowRendition(_ input: String, _ reference: String) async throws {
         let python = GainMapCommandTests.python
-        try #require(FileManager.default.isExecutableFile(atPath: python.path), "Pillow is missing: .build/oracle-venv (Scripts/test makes it)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path),
+            "Pillow is missing: .build/oracle-venv (Scripts/test makes it)")
         let script = """
             import io, sys
             from PIL import Image, ImageCms
@@ -28,11 +30,13 @@ struct CMYKPhotoTests {
         try #require(outcome.status == 0, "\(outcome.stderr)")
     }
 
-    @Test("a CMYK JPEG with a press profile, one without, and a YCCK one become RGB PNGs matching Pillow's rendition", arguments: [
-        ("profile.jpg", "CMYK converted to sRGB through its colour profile (\"Artifex CMYK SWOP Profile\")", 55.0),
-        ("noprofile.jpg", "CMYK converted to RGB by the plain formula (the file has no colour profile)", 60.0),
-        ("ycck.jpg", "CMYK converted to RGB by the plain formula (the file has no colour profile)", 60.0),
-    ])
+    @Test(
+        "a CMYK JPEG with a press profile, one without, and a YCCK one become RGB PNGs matching Pillow's rendition",
+        arguments: [
+            ("profile.jpg", "CMYK converted to sRGB through its colour profile (\"Artifex CMYK SWOP Profile\")", 55.0),
+            ("noprofile.jpg", "CMYK converted to RGB by the plain formula (the file has no colour profile)", 60.0),
+            ("ycck.jpg", "CMYK converted to RGB by the plain formula (the file has no colour profile)", 60.0),
+        ])
     func toPNG(name: String, note: String, minimum: Double) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -40,7 +44,8 @@ struct CMYKPhotoTests {
         let outcome = try await folder.run(["convert", "print \(name)", "--to", "png"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(note), "\(outcome.stderr)")
-        let output = folder.url.appendingPathComponent("print \(name.replacingOccurrences(of: ".jpg", with: ".png"))").path
+        let output = folder.url.appendingPathComponent("print \(name.replacingOccurrences(of: ".jpg", with: ".png"))")
+            .path
         let reference = folder.url.appendingPathComponent("pillow.png").path
         try await Self.pillowRendition(folder.url.appendingPathComponent("print \(name)").path, reference)
         let againstPillow = try await DamagedPhotoCommandTests.psnr(output, ["-i", reference])
@@ -48,7 +53,8 @@ struct CMYKPhotoTests {
         // A second, independent decoder where there is no profile to apply: ffmpeg's own CMYK
         // reading (its IDCT and chroma upsampling differ, hence the lower bar).
         if name != "profile.jpg" {
-            let againstFFmpeg = try await DamagedPhotoCommandTests.psnr(output, ["-i", folder.url.appendingPathComponent("print \(name)").path])
+            let againstFFmpeg = try await DamagedPhotoCommandTests.psnr(
+                output, ["-i", folder.url.appendingPathComponent("print \(name)").path])
             #expect(againstFFmpeg >= 38, "\(againstFFmpeg) dB against ffmpeg")
         }
         // The profile-converted picture is tagged sRGB; the plain one carries no profile.
@@ -65,14 +71,17 @@ struct CMYKPhotoTests {
         try folder.add("generated/cmyk/ycck.jpg", as: "y.jpg")
         let text = try await folder.run(["info", "p.jpg", "y.jpg"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("colour: CMYK, ICC \"Artifex CMYK SWOP Profile\" (187484 bytes)"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("colour: CMYK, ICC \"Artifex CMYK SWOP Profile\" (187484 bytes)"), "\(text.stdout)")
         #expect(text.stdout.contains("colour: YCCK\n"), "\(text.stdout)")
         #expect(!text.stdout.contains("damaged"), "\(text.stdout)")
         let json = try await folder.run(["info", "--json", "y.jpg"])
         #expect(json.stdout.contains("\"model\":\"YCCK\""), "\(json.stdout)")
     }
 
-    @Test("a CMYK JPEG becomes an RGB JPEG, is re-encoded (not kept as CMYK) by compress-photos, and makes a PDF page with the others")
+    @Test(
+        "a CMYK JPEG becomes an RGB JPEG, is re-encoded (not kept as CMYK) by compress-photos, and makes a PDF page with the others"
+    )
     func jpegAndPDF() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -81,14 +90,16 @@ struct CMYKPhotoTests {
         let jpeg = try await folder.run(["convert", "flyer.jpg", "--to", "jpg", "-o", "rgb"])
         #expect(jpeg.status == 0, "\(jpeg.stderr)")
         let written = try GainMapCommandTests.tags(
-            folder.url.appendingPathComponent("rgb/flyer.jpg").path, ["File:ColorComponents", "ICC-header:ColorSpaceData"])
+            folder.url.appendingPathComponent("rgb/flyer.jpg").path,
+            ["File:ColorComponents", "ICC-header:ColorSpaceData"])
         #expect(written["File:ColorComponents"] == "3", "\(written)")
         #expect(written["ICC-header:ColorSpaceData"]?.trimmingCharacters(in: .whitespaces) == "RGB", "\(written)")
 
         // 200 kB of CMYK (mostly its profile) fits a 1 MB target, but is written again as RGB.
         let small = try await folder.run(["compress-photos", "flyer.jpg", "--target-size", "1MB"])
         #expect(small.status == 0, "\(small.stderr)")
-        let compressed = try GainMapCommandTests.tags(folder.url.appendingPathComponent("flyer (small).jpg").path, ["File:ColorComponents"])
+        let compressed = try GainMapCommandTests.tags(
+            folder.url.appendingPathComponent("flyer (small).jpg").path, ["File:ColorComponents"])
         #expect(compressed["File:ColorComponents"] == "3", "\(compressed) \(small.stderr)")
 
         let pdf = try await folder.run(["images-to-pdf", "t.jpg", "flyer.jpg", "-o", "album.pdf"])
@@ -96,7 +107,9 @@ struct CMYKPhotoTests {
         let album = folder.url.appendingPathComponent("album.pdf").path
         let pages = try CLIRunner.toolOutput("/usr/bin/pdfinfo", [album])
         #expect(pages.contains(/Pages:\s+2\n/), "\(pages)")
-        #expect(try CLIRunner.toolOutput("/usr/bin/qpdf", ["--check", album]).contains("No syntax or stream encoding errors"))
+        #expect(
+            try CLIRunner.toolOutput("/usr/bin/qpdf", ["--check", album]).contains(
+                "No syntax or stream encoding errors"))
     }
 
     @Test("a CMYK JPEG cut short converts with a note saying so; --strict refuses it and writes nothing")

@@ -5,7 +5,8 @@ import Testing
 @Suite("compress and email commands")
 struct CompressCommandTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-compress-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-cli-compress-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -30,19 +31,22 @@ struct CompressCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["motion.mp4"])
     }
 
-    @Test("compress's output gets the source's permissions, as send-to-windows's does (one pipeline, one commit)",
-          arguments: [["compress", "--target", "250KiB"], ["compress", "--target", "25MB"], ["send-to-windows"]])
+    @Test(
+        "compress's output gets the source's permissions, as send-to-windows's does (one pipeline, one commit)",
+        arguments: [["compress", "--target", "250KiB"], ["compress", "--target", "25MB"], ["send-to-windows"]])
     func permissionsFollowSource(_ command: [String]) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("private.mov").path
-        try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("video/motion.mov").path, toPath: input)
+        try FileManager.default.copyItem(
+            atPath: CLIRunner.media.appendingPathComponent("video/motion.mov").path, toPath: input)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: input)
         let out = directory.appendingPathComponent("out")
         let outcome = try await CLIRunner.run([command[0], input] + command.dropFirst() + ["--output-dir", out.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["private.mp4"])
-        let mode = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("private.mp4").path)[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("private.mp4").path)[
+            .posixPermissions]
         #expect(mode as? Int == 0o600, "\(command): \(String(describing: mode))")
     }
 
@@ -60,9 +64,11 @@ struct CompressCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test("a missing or malformed --target is a usage error (exit 64)", arguments: [
-        [] as [String], ["--target", "25 furlongs"], ["--target", "0MB"],
-    ])
+    @Test(
+        "a missing or malformed --target is a usage error (exit 64)",
+        arguments: [
+            [] as [String], ["--target", "25 furlongs"], ["--target", "0MB"],
+        ])
     func usage(_ extra: [String]) async throws {
         let input = CLIRunner.media.appendingPathComponent("video/motion.mov").path
         let outcome = try await CLIRunner.run(["compress", input] + extra)
@@ -97,14 +103,18 @@ struct CompressCommandTests {
         CLIRunner.media.appendingPathComponent("generated/\(name)").path
     }
 
-    @Test("--target needs a unit and a positive size: exit 64 with a message that says what to write", arguments: [
-        ("25", "has no unit: write e.g. 25MB"), ("-5MB", "must be more than 0"), ("0kB", "must be more than 0"),
-    ])
+    @Test(
+        "--target needs a unit and a positive size: exit 64 with a message that says what to write",
+        arguments: [
+            ("25", "has no unit: write e.g. 25MB"), ("-5MB", "must be more than 0"), ("0kB", "must be more than 0"),
+        ])
     func targetUnits(_ value: String, _ message: String) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try await CLIRunner.run(["compress", Self.generated("sizing-5frames.mp4"), "--target", value,
-                                               "--output-dir", directory.path])
+        let outcome = try await CLIRunner.run([
+            "compress", Self.generated("sizing-5frames.mp4"), "--target", value,
+            "--output-dir", directory.path,
+        ])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("'\(value)'"))
@@ -127,8 +137,12 @@ struct CompressCommandTests {
             let output = out.appendingPathComponent("sizing-5frames.mp4").path
             #expect(outcome.stdout == output + "\n")
             // Five frames in, five out (ffprobe), and no 8 MB or 25 MB file for a 10 kB clip.
-            let frames = try CLIRunner.toolOutput("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                                      "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output])
+            let frames = try CLIRunner.toolOutput(
+                "/usr/bin/ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-select_streams", "v:0",
+                    "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output,
+                ])
             #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
             let sourceBytes = try Self.size(Self.generated("sizing-5frames.mp4"))
             #expect(try Self.size(output) <= 2 * sourceBytes)
@@ -152,28 +166,39 @@ struct CompressCommandTests {
     func dryRun() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let copy = try await CLIRunner.run(["email", CLIRunner.media.appendingPathComponent("video/motion.mov").path,
-                                            "--dry-run", "--output-dir", directory.path])
+        let copy = try await CLIRunner.run([
+            "email", CLIRunner.media.appendingPathComponent("video/motion.mov").path,
+            "--dry-run", "--output-dir", directory.path,
+        ])
         #expect(copy.status == 0)
         #expect(copy.stdout.contains("plan: copy without re-encoding"))
 
-        let encode = try await CLIRunner.run(["compress", Self.generated("sizing-120fps.mp4"), "--target", "8MB",
-                                              "--dry-run", "--output-dir", directory.path])
+        let encode = try await CLIRunner.run([
+            "compress", Self.generated("sizing-120fps.mp4"), "--target", "8MB",
+            "--dry-run", "--output-dir", directory.path,
+        ])
         #expect(encode.status == 0, "\(encode.stderr)")
-        #expect(encode.stdout.contains("plan: re-encode to H.264 160x90 at 120 fps: the normal quality (CRF 23) if it fits, else 2-pass at"))
+        #expect(
+            encode.stdout.contains(
+                "plan: re-encode to H.264 160x90 at 120 fps: the normal quality (CRF 23) if it fits, else 2-pass at"))
         #expect(encode.stdout.contains(" kb/s, about ") && encode.stdout.contains(" at most; target 8 MB"))
 
-        let tight = try await CLIRunner.run(["compress", Self.generated("sizing-120fps.mp4"), "--target", "9kB",
-                                             "--dry-run", "--output-dir", directory.path])
+        let tight = try await CLIRunner.run([
+            "compress", Self.generated("sizing-120fps.mp4"), "--target", "9kB",
+            "--dry-run", "--output-dir", directory.path,
+        ])
         #expect(tight.stdout.contains("at 60 fps"))
         #expect(tight.stdout.contains("frame rate lowered from 120 fps"))
 
-        let unreachable = try await CLIRunner.run(["compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
-                                                   "--dry-run", "--json", "--output-dir", directory.path])
+        let unreachable = try await CLIRunner.run([
+            "compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
+            "--dry-run", "--json", "--output-dir", directory.path,
+        ])
         #expect(unreachable.status == 1)
-        let plan = try #require(unreachable.stdout.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }.first { $0["event"] as? String == "plan" })
+        let plan = try #require(
+            unreachable.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }.first { $0["event"] as? String == "plan" })
         #expect(plan["reachable"] as? Bool == false)
         #expect(plan["action"] as? String == "unreachable")
         let smallest = try #require((plan["smallestReachableBytes"] as? NSNumber)?.int64Value)
@@ -181,8 +206,10 @@ struct CompressCommandTests {
         #expect(smallest <= sourceBytes * 11 / 10)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         // Without --json the summary counts it as failing, not as "would be converted".
-        let text = try await CLIRunner.run(["compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
-                                            "--dry-run", "--output-dir", directory.path])
+        let text = try await CLIRunner.run([
+            "compress", Self.generated("sizing-lowrate.mp4"), "--target", "50kB",
+            "--dry-run", "--output-dir", directory.path,
+        ])
         #expect(text.status == 1)
         #expect(text.stderr.contains("0 would be converted, 1 failed"), "\(text.stderr)")
     }

@@ -8,7 +8,9 @@ import Testing
 /// nothing left in the output folder. Never a signal.
 @Suite("Damaged phone photos never abort")
 struct CrasherCommandTests {
-    static let crashers = ["pug-flipped-1.heic", "IMG_5195-flipped.HEIC", "xiaomi-flipped.heic", "IMG_3853-flipped.HEIC"]
+    static let crashers = [
+        "pug-flipped-1.heic", "IMG_5195-flipped.HEIC", "xiaomi-flipped.heic", "IMG_3853-flipped.HEIC",
+    ]
     static let commands: [[String]] = [["heic-to-jpg"], ["heic-to-png"], ["convert", "--to", "webp"]]
 
     static func arguments() -> [(String, [String])] { crashers.flatMap { name in commands.map { (name, $0) } } }
@@ -27,14 +29,17 @@ struct CrasherCommandTests {
 
     @Test("each photo command converts it or refuses it in one line", arguments: arguments())
     func endsCleanly(name: String, command: [String]) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crasher-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "crasher-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("p \(name)")
-        try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("generated/crashers/\(name)").path, toPath: input.path)
+        try FileManager.default.copyItem(
+            atPath: CLIRunner.media.appendingPathComponent("generated/crashers/\(name)").path, toPath: input.path)
         let outcome = try await CLIRunner.run(command + [input.lastPathComponent, "-o", "out"], directory: directory)
         #expect(outcome.status == 0 || outcome.status == 1, "status \(outcome.status): \(outcome.stderr)")
-        let outputs = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+        let outputs =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         if outcome.status == 1 {
             #expect(outputs.isEmpty, "left behind: \(outputs)")
             let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
@@ -44,7 +49,9 @@ struct CrasherCommandTests {
         #expect(outputs.count == 1, "\(outputs)")
         if command == ["heic-to-jpg"] {
             // The direct path found the damaged tile and says the picture is libheif's concealment.
-            #expect((outcome.stdout + outcome.stderr).contains("damaged data: converted what decodes"), "\(outcome.stdout) \(outcome.stderr)")
+            #expect(
+                (outcome.stdout + outcome.stderr).contains("damaged data: converted what decodes"),
+                "\(outcome.stdout) \(outcome.stderr)")
         }
         let output = directory.appendingPathComponent("out/" + (outputs.first ?? "")).path
         // An independent decoder reads every pixel of the picture written.

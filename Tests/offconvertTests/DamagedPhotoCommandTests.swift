@@ -5,19 +5,23 @@ import Testing
 /// is the user's picture: it is converted as viewers show it, with a note saying what is wrong,
 /// and refused only with `--strict`. Checked against djpeg (libjpeg-turbo's own tool), which
 /// decodes the same damaged files with a warning, and ffmpeg.
-@Suite("damaged photos: converted with a note", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg")))
+@Suite(
+    "damaged photos: converted with a note",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg")))
 struct DamagedPhotoCommandTests {
     /// PSNR (dB) of `output` against djpeg's decode of `input`, both as RGB, by ffmpeg.
     static func psnrAgainstDjpeg(_ folder: UserFolder, input: String, output: String) async throws -> Double {
         let reference = folder.url.appendingPathComponent("djpeg.ppm").path
-        let djpeg = try await CLIRunner.run(["-outfile", reference, folder.url.appendingPathComponent(input).path],
-                                            executable: URL(fileURLWithPath: "/usr/bin/djpeg"))
+        let djpeg = try await CLIRunner.run(
+            ["-outfile", reference, folder.url.appendingPathComponent(input).path],
+            executable: URL(fileURLWithPath: "/usr/bin/djpeg"))
         // djpeg exits 2 when it decoded with a warning, as it does for these files.
         #expect(djpeg.status == 0 || djpeg.status == 2, "djpeg: \(djpeg.stderr)")
         return try await psnr(reference, ["-i", folder.url.appendingPathComponent(output).path])
     }
 
-    @Test("a JPEG cut short becomes a PNG with a note saying how much is missing; --strict refuses it and writes nothing")
+    @Test(
+        "a JPEG cut short becomes a PNG with a note saying how much is missing; --strict refuses it and writes nothing")
     func cutShort() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -30,8 +34,11 @@ struct DamagedPhotoCommandTests {
 
         let outcome = try await folder.run(["convert", "IMG 7.jpg", "--to", "png"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("IMG 7.jpg: the file ends early (an interrupted copy or download): the bottom 32% of the picture is missing (shown grey)"),
-                "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "IMG 7.jpg: the file ends early (an interrupted copy or download): the bottom 32% of the picture is missing (shown grey)"
+            ),
+            "\(outcome.stderr)")
         #expect(try folder.star() == ["IMG 7.jpg", "IMG 7.png"])
         // The picture djpeg makes of the same file, pixel for pixel.
         #expect(try await Self.psnrAgainstDjpeg(folder, input: "IMG 7.jpg", output: "IMG 7.png") >= 60)
@@ -42,11 +49,14 @@ struct DamagedPhotoCommandTests {
     /// lavfi source such as `color=c=0x808080:s=640x10`).
     static func psnr(_ first: String, _ other: [String], top: Int = 0, rows: Int? = nil) async throws -> Double {
         let crop = { (y: Int) in rows.map { "crop=iw:\($0):0:\(y)," } ?? "" }
-        let result = try await MotionCommandsTests.tool("ffmpeg", ["-v", "info", "-i", first] + other + [
-            "-lavfi", "[0:v]\(crop(top))format=rgb24[a];[1:v]\(crop(0))format=rgb24[b];[a][b]psnr",
-            "-frames:v", "1", "-f", "null", "-",
-        ])
-        let average = result.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(String.init)
+        let result = try await MotionCommandsTests.tool(
+            "ffmpeg",
+            ["-v", "info", "-i", first] + other + [
+                "-lavfi", "[0:v]\(crop(top))format=rgb24[a];[1:v]\(crop(0))format=rgb24[b];[a][b]psnr",
+                "-frames:v", "1", "-f", "null", "-",
+            ])
+        let average = result.stderr.components(separatedBy: "average:").last?.split(separator: " ").first.map(
+            String.init)
         return average == "inf" ? .infinity : Double(average ?? "") ?? 0
     }
 
@@ -56,7 +66,8 @@ struct DamagedPhotoCommandTests {
         defer { folder.remove() }
         // A PNG made by ffmpeg (not by offconvert), then cut at 60% of its bytes.
         let full = folder.url.appendingPathComponent("full.png").path
-        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
+        _ = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
         try bytes.prefix(bytes.count * 6 / 10).write(to: folder.url.appendingPathComponent("cut.png"))
         let strict = try await folder.run(["convert", "cut.png", "--to", "png", "--strict", "-o", "strict"])
@@ -75,7 +86,9 @@ struct DamagedPhotoCommandTests {
         // last rows are mid grey.
         let kept = 800 * (99 - missing) / 100
         #expect(try await Self.psnr(output, ["-i", full], top: 0, rows: kept) == .infinity)
-        #expect(try await Self.psnr(output, ["-f", "lavfi", "-i", "color=c=0x808080:s=600x8"], top: 792, rows: 8) == .infinity)
+        #expect(
+            try await Self.psnr(output, ["-f", "lavfi", "-i", "color=c=0x808080:s=600x8"], top: 792, rows: 8)
+                == .infinity)
     }
 
     @Test("a JPEG with flipped bits in its picture data is converted with a note; a whole one carries none")
@@ -91,8 +104,12 @@ struct DamagedPhotoCommandTests {
         try folder.add("photos/tokyo.jpg", as: "good.jpg")
         let outcome = try await folder.run(["convert", "card.jpg", "good.jpg", "--to", "png"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("card.jpg: corrupt data in the picture, repaired by the decoder"), "\(outcome.stderr)")
-        #expect(!outcome.stderr.contains("good.jpg: corrupt") && !outcome.stderr.contains("good.jpg: the file ends early"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("card.jpg: corrupt data in the picture, repaired by the decoder"),
+            "\(outcome.stderr)")
+        #expect(
+            !outcome.stderr.contains("good.jpg: corrupt") && !outcome.stderr.contains("good.jpg: the file ends early"),
+            "\(outcome.stderr)")
         #expect(try await Self.psnrAgainstDjpeg(folder, input: "card.jpg", output: "card.png") >= 60)
     }
 }

@@ -16,12 +16,16 @@ struct DesktopActionsTests {
         var uca: String { config + "/Thunar/uca.xml" }
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-desktop-\(UUID().uuidString.prefix(8))").path
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "offconvert-desktop-\(UUID().uuidString.prefix(8))"
+                ).path
             for folder in [root + "/bin", files, config + "/Thunar"] {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
             // Records each call's arguments, NUL-terminated, each call ended by an RS byte.
-            let stub = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done >> '\(notified)'\nprintf '\\036' >> '\(notified)'\n"
+            let stub =
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done >> '\(notified)'\nprintf '\\036' >> '\(notified)'\n"
             try stub.write(toFile: root + "/bin/notify-send", atomically: true, encoding: .utf8)
             chmod(root + "/bin/notify-send", 0o755)
         }
@@ -35,7 +39,8 @@ struct DesktopActionsTests {
             var path = "/usr/local/bin:/usr/bin:/bin"
             if notify { path = root + "/bin:" + path }
             return [
-                "HOME": root + "/home", "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": root + "/state/" + state,
+                "HOME": root + "/home", "XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config,
+                "XDG_STATE_HOME": root + "/state/" + state,
                 "PATH": path, "NO_COLOR": "1", "LANG": "C.UTF-8",
                 // notify-send is only run where a session bus is; the stand-in needs none.
                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(root)/bus",
@@ -91,7 +96,9 @@ struct DesktopActionsTests {
         return walker.compactMap { $0 as? String }.sorted()
     }
 
-    @Test("install --dry-run writes nothing; install validates and keeps the user's Thunar action; uninstall removes only ours")
+    @Test(
+        "install --dry-run writes nothing; install validates and keeps the user's Thunar action; uninstall removes only ours"
+    )
     func installAndUninstall() async throws {
         let home = try Home()
         defer { home.remove() }
@@ -106,14 +113,18 @@ struct DesktopActionsTests {
 
         // A Nemo action of the user's own, in the folder install also writes to.
         try FileManager.default.createDirectory(atPath: home.data + "/nemo/actions", withIntermediateDirectories: true)
-        try "[Nemo Action]\nName=Mine\n".write(toFile: home.data + "/nemo/actions/mine.nemo_action", atomically: true, encoding: .utf8)
+        try "[Nemo Action]\nName=Mine\n".write(
+            toFile: home.data + "/nemo/actions/mine.nemo_action", atomically: true, encoding: .utf8)
         let install = try await home.offconvert(["desktop", "install"])
         #expect(install.status == 0, "\(install.stderr)")
         let serviceMenus = Self.listing(home.data + "/kio/servicemenus")
         #expect(serviceMenus == Self.actionIDs.map { "offconvert-\($0).desktop" }.sorted())
-        #expect(Self.listing(home.data + "/nemo/actions") == (Self.actionIDs.map { "offconvert-\($0).nemo_action" } + ["mine.nemo_action"]).sorted())
+        #expect(
+            Self.listing(home.data + "/nemo/actions")
+                == (Self.actionIDs.map { "offconvert-\($0).nemo_action" } + ["mine.nemo_action"]).sorted())
         // JPEG XL photos get "Convert to JPEG" too.
-        let toJPEG = try String(contentsOfFile: home.data + "/kio/servicemenus/offconvert-convert-to-jpeg.desktop", encoding: .utf8)
+        let toJPEG = try String(
+            contentsOfFile: home.data + "/kio/servicemenus/offconvert-convert-to-jpeg.desktop", encoding: .utf8)
         #expect(toJPEG.contains("image/jxl"), "\(toJPEG)")
         #expect(Self.listing(home.data + "/nautilus/scripts/offconvert").count == 5)
         for name in serviceMenus {
@@ -143,7 +154,9 @@ struct DesktopActionsTests {
         let uninstall = try await home.offconvert(["desktop", "uninstall"])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         // The folders install made are gone with our files; the one holding the user's action stays.
-        for made in ["kio", "nautilus"] { #expect(!FileManager.default.fileExists(atPath: home.data + "/" + made), "\(made) left behind") }
+        for made in ["kio", "nautilus"] {
+            #expect(!FileManager.default.fileExists(atPath: home.data + "/" + made), "\(made) left behind")
+        }
         #expect(Self.listing(home.data + "/nemo/actions") == ["mine.nemo_action"])
         #expect(FileManager.default.fileExists(atPath: home.data), "the data folder itself is never removed")
         let left = try String(contentsOfFile: home.uca, encoding: .utf8)
@@ -185,7 +198,10 @@ struct DesktopActionsTests {
         var unescaped = ""
         var iterator = value.makeIterator()
         while let character = iterator.next() {
-            guard character == "\\", let next = iterator.next() else { unescaped.append(character); continue }
+            guard character == "\\", let next = iterator.next() else {
+                unescaped.append(character)
+                continue
+            }
             switch next {
             case "s": unescaped.append(" ")
             case "n": unescaped.append("\n")
@@ -199,9 +215,20 @@ struct DesktopActionsTests {
         var escaping = false
         var started = false
         for character in unescaped {
-            if escaping { word.append(character); escaping = false; continue }
-            if quoted && character == "\\" { escaping = true; continue }
-            if character == "\"" { quoted.toggle(); started = true; continue }
+            if escaping {
+                word.append(character)
+                escaping = false
+                continue
+            }
+            if quoted && character == "\\" {
+                escaping = true
+                continue
+            }
+            if character == "\"" {
+                quoted.toggle()
+                started = true
+                continue
+            }
             if character == " " && !quoted {
                 if started || !word.isEmpty { words.append(word) }
                 word = ""
@@ -218,7 +245,10 @@ struct DesktopActionsTests {
     static func keyValue(_ text: String, group: String, key: String) -> String? {
         var inGroup = false
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("[") { inGroup = line == "[\(group)]"; continue }
+            if line.hasPrefix("[") {
+                inGroup = line == "[\(group)]"
+                continue
+            }
             if inGroup, line.hasPrefix(key + "=") { return String(line.dropFirst(key.count + 1)) }
         }
         return nil
@@ -236,7 +266,9 @@ struct DesktopActionsTests {
     }
 
     /// The argv each file manager starts for action `id` on `names` (relative to `folder`).
-    static func commandLine(_ manager: String, id: String, home: Home, folder: String, names: [[UInt8]]) throws -> [[UInt8]] {
+    static func commandLine(_ manager: String, id: String, home: Home, folder: String, names: [[UInt8]]) throws
+        -> [[UInt8]]
+    {
         let absolute = names.map { Array((folder + "/").utf8) + $0 }
         switch manager {
         case "nautilus":
@@ -244,11 +276,13 @@ struct DesktopActionsTests {
             let label = ["convert-to-jpeg": "Convert to JPEG", "show-info": "Show what is in this file"][id] ?? id
             return [Array((home.data + "/nautilus/scripts/offconvert/" + label).utf8)] + names
         case "nemo":
-            let text = try String(contentsOfFile: home.data + "/nemo/actions/offconvert-\(id).nemo_action", encoding: .utf8)
+            let text = try String(
+                contentsOfFile: home.data + "/nemo/actions/offconvert-\(id).nemo_action", encoding: .utf8)
             let exec = try #require(keyValue(text, group: "Nemo Action", key: "Exec"))
             return shell(exec, absolute)
         case "dolphin":
-            let text = try String(contentsOfFile: home.data + "/kio/servicemenus/offconvert-\(id).desktop", encoding: .utf8)
+            let text = try String(
+                contentsOfFile: home.data + "/kio/servicemenus/offconvert-\(id).desktop", encoding: .utf8)
             let exec = try #require(keyValue(text, group: "Desktop Action run", key: "Exec"))
             return desktopExec(exec, files: absolute)
         default:
@@ -262,13 +296,15 @@ struct DesktopActionsTests {
     static func shell(_ command: String, _ files: [[UInt8]]) -> [[UInt8]] {
         let parts = command.components(separatedBy: "%F")
         let quoted = files.map(shellQuote).joined(separator: [UInt8(ascii: " ")])
-        let line = Array(parts[0].replacingOccurrences(of: "%%", with: "%").utf8) + quoted
+        let line =
+            Array(parts[0].replacingOccurrences(of: "%%", with: "%").utf8) + quoted
             + Array(parts.dropFirst().joined(separator: "%F").replacingOccurrences(of: "%%", with: "%").utf8)
         return [Array("/bin/sh".utf8), Array("-c".utf8), line]
     }
 
-    @Test("each file manager's command line, run as it runs it, converts names that need quoting next to them",
-          arguments: ["nautilus", "nemo", "dolphin", "thunar"])
+    @Test(
+        "each file manager's command line, run as it runs it, converts names that need quoting next to them",
+        arguments: ["nautilus", "nemo", "dolphin", "thunar"])
     func hostileNames(_ manager: String) async throws {
         let home = try Home()
         defer { home.remove() }
@@ -283,11 +319,14 @@ struct DesktopActionsTests {
             _ = photo.withUnsafeBytes { write(fd, $0.baseAddress, photo.count) }
             close(fd)
         }
-        let argv = try Self.commandLine(manager, id: "convert-to-jpeg", home: home, folder: home.files, names: Self.hostileNames)
+        let argv = try Self.commandLine(
+            manager, id: "convert-to-jpeg", home: home, folder: home.files, names: Self.hostileNames)
         var environment = home.environment()
         if manager == "nautilus" {
-            environment["NAUTILUS_SCRIPT_SELECTED_FILE_PATHS"] = Self.hostileNames.map { home.files + "/" + String(decoding: $0, as: UTF8.self) }
-                .joined(separator: "\n")
+            environment["NAUTILUS_SCRIPT_SELECTED_FILE_PATHS"] = Self.hostileNames.map {
+                home.files + "/" + String(decoding: $0, as: UTF8.self)
+            }
+            .joined(separator: "\n")
             environment["NAUTILUS_SCRIPT_CURRENT_URI"] = "file://" + home.files
         }
         let outcome = await RawSpawn.run(argv, environment: environment, directory: home.files)
@@ -313,28 +352,36 @@ struct DesktopActionsTests {
         #expect(shown.first?.last?.hasPrefix("4 done") == true, "\(shown)")
     }
 
-    @Test("every action runs from its Dolphin entry on a file it fits; the notification has the summary, and the first error on failure")
+    @Test(
+        "every action runs from its Dolphin entry on a file it fits; the notification has the summary, and the first error on failure"
+    )
     func everyAction() async throws {
         let home = try Home()
         defer { home.remove() }
         #expect(try await home.offconvert(["desktop", "install"]).status == 0)
         let inputs = [
-            ("convert-to-jpeg", "photos/zPug_3.heic", "pug.heic"), ("send-to-windows", "video/sample.mp4", "clip one.mp4"),
+            ("convert-to-jpeg", "photos/zPug_3.heic", "pug.heic"),
+            ("send-to-windows", "video/sample.mp4", "clip one.mp4"),
             ("email", "video/bikes.mp4", "bikes.mp4"), ("remove-location", "photos/DSCN0010.jpg", "camera.jpg"),
             ("show-info", "photos/DSCN0010.jpg", "camera.jpg"),
         ]
         for (id, media, name) in inputs {
             let target = home.files + "/" + name
             if !FileManager.default.fileExists(atPath: target) {
-                try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent(media).path, toPath: target)
+                try FileManager.default.copyItem(
+                    atPath: CLIRunner.media.appendingPathComponent(media).path, toPath: target)
             }
             let before = Set(try FileManager.default.contentsOfDirectory(atPath: home.files))
-            let argv = try Self.commandLine("dolphin", id: id, home: home, folder: home.files, names: [Array(name.utf8)])
+            let argv = try Self.commandLine(
+                "dolphin", id: id, home: home, folder: home.files, names: [Array(name.utf8)])
             let outcome = await RawSpawn.run(argv, environment: home.environment(), directory: home.root)
             #expect(outcome.status == 0, "\(id): \(outcome.stderr)")
             let made = Set(try FileManager.default.contentsOfDirectory(atPath: home.files)).subtracting(before)
             let shown = try #require(home.notifications().last)
-            #expect(shown.contains("offconvert: \(["convert-to-jpeg": "Convert to JPEG", "send-to-windows": "Send to a Windows PC", "email": "Make small enough to e-mail", "remove-location": "Remove location", "show-info": "Show what is in this file"][id] ?? "")"), "\(shown)")
+            #expect(
+                shown.contains(
+                    "offconvert: \(["convert-to-jpeg": "Convert to JPEG", "send-to-windows": "Send to a Windows PC", "email": "Make small enough to e-mail", "remove-location": "Remove location", "show-info": "Show what is in this file"][id] ?? "")"
+                ), "\(shown)")
             if id == "show-info" {
                 #expect(made.isEmpty)
                 #expect(shown.last?.contains("location") == true, "\(shown)")
@@ -353,7 +400,9 @@ struct DesktopActionsTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: home.files + "/pug.heic"))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: home.files + "/broken.heic"))
         try FileManager.default.copyItem(atPath: home.files + "/pug.heic", toPath: home.files + "/second.heic")
-        let argv = try Self.commandLine("dolphin", id: "convert-to-jpeg", home: home, folder: home.files, names: [Array("broken.heic".utf8), Array("second.heic".utf8)])
+        let argv = try Self.commandLine(
+            "dolphin", id: "convert-to-jpeg", home: home, folder: home.files,
+            names: [Array("broken.heic".utf8), Array("second.heic".utf8)])
         let failed = await RawSpawn.run(argv, environment: home.environment(), directory: home.root)
         #expect(failed.status == 1)
         let shown = try #require(home.notifications().last)
@@ -366,7 +415,8 @@ struct DesktopActionsTests {
         // Without notify-send the action still works.
         let count = home.notifications().count
         try FileManager.default.copyItem(atPath: home.files + "/pug.heic", toPath: home.files + "/third.heic")
-        let quiet = try Self.commandLine("dolphin", id: "convert-to-jpeg", home: home, folder: home.files, names: [Array("third.heic".utf8)])
+        let quiet = try Self.commandLine(
+            "dolphin", id: "convert-to-jpeg", home: home, folder: home.files, names: [Array("third.heic".utf8)])
         let plain = await RawSpawn.run(quiet, environment: home.environment(notify: false), directory: home.root)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(FileManager.default.fileExists(atPath: home.files + "/third.jpg"))

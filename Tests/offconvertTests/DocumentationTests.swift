@@ -31,7 +31,8 @@ struct DocumentationTests {
     @Test("the bash completion script is valid bash")
     func bashSyntax() async throws {
         let outcome = try await CLIRunner.run(["--generate-completion-script", "bash"])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-completion-\(UUID().uuidString).bash")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-completion-\(UUID().uuidString).bash")
         try outcome.stdout.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let check = Process()

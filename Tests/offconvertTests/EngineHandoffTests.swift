@@ -17,7 +17,9 @@ struct EngineHandoffTests {
         try CLIRunner.toolOutput("/usr/bin/ldd", [executable.path])
     }
 
-    @Test("the launcher links no codec, offconvert-photo no FFmpeg library and neither libjxl nor libswscale, offconvert-media them all")
+    @Test(
+        "the launcher links no codec, offconvert-photo no FFmpeg library and neither libjxl nor libswscale, offconvert-media them all"
+    )
     func linkage() throws {
         let launcher = try Self.libraries(of: CLIRunner.executable)
         for library in ["libheif", "libavutil", "libFoundation", "libturbojpeg"] {
@@ -26,7 +28,9 @@ struct EngineHandoffTests {
         let photo = try Self.libraries(of: Self.photoExecutable)
         // libjxl (with libhwy) and libswscale (with libavutil) are opened when a conversion needs
         // them: loaded at start they cost every photo command about 8 ms.
-        for library in ["libavformat", "libavcodec", "libavfilter", "libswresample", "libswscale", "libavutil", "libjxl", "libhwy"] {
+        for library in [
+            "libavformat", "libavcodec", "libavfilter", "libswresample", "libswscale", "libavutil", "libjxl", "libhwy",
+        ] {
             #expect(!photo.contains(library), "offconvert-photo loads \(library)")
         }
         #expect(photo.contains("libheif") && photo.contains("libde265") && photo.contains("libturbojpeg"))
@@ -39,7 +43,10 @@ struct EngineHandoffTests {
     @Test("a command gives the same output and exit code through the launcher and through either engine")
     func handOff() async throws {
         let clip = CLIRunner.media.appendingPathComponent("video/motion.mov").path
-        for arguments in [["info", clip], ["info", "--json", clip], ["capabilities"], ["info", "/nonexistent/x.mov"], ["formats"], ["--version"]] {
+        for arguments in [
+            ["info", clip], ["info", "--json", clip], ["capabilities"], ["info", "/nonexistent/x.mov"], ["formats"],
+            ["--version"],
+        ] {
             let launched = try await CLIRunner.run(arguments)
             for engine in [Self.photoExecutable, Self.mediaExecutable] {
                 let direct = try await CLIRunner.run(arguments, executable: engine)
@@ -54,7 +61,8 @@ struct EngineHandoffTests {
     /// reaches the video engine), but one that must not drift from the commands' own flags.
     @Test("the launcher sends exactly the commands that always need FFmpeg to offconvert-media")
     func launcherList() throws {
-        let source = try String(contentsOf: CLIRunner.root.appendingPathComponent("Sources/offconvert/main.c"), encoding: .utf8)
+        let source = try String(
+            contentsOf: CLIRunner.root.appendingPathComponent("Sources/offconvert/main.c"), encoding: .utf8)
         let start = try #require(source.range(of: "media_commands[] = {"))
         let end = try #require(source.range(of: "};", range: start.upperBound..<source.endIndex))
         let listed = source[start.upperBound..<end.lowerBound].split(separator: "\"").enumerated()
@@ -74,9 +82,12 @@ struct EngineHandoffTests {
     /// The same list as the launcher was compiled with: the built `offconvert` is run beside two
     /// stand-in engines that print their own name, for every command of the catalogue, so a list
     /// the test above misreads (a name commented out, a second array) still cannot pass.
-    @Test("the built launcher starts offconvert-media for exactly the commands that always need it, offconvert-photo for the rest")
+    @Test(
+        "the built launcher starts offconvert-media for exactly the commands that always need it, offconvert-photo for the rest"
+    )
     func launcherChoice() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-engines-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-engines-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let launcher = folder.appendingPathComponent("offconvert")
@@ -97,12 +108,14 @@ struct EngineHandoffTests {
 
     @Test("without offconvert-media beside them, video commands fail clearly and a photo command still works")
     func missingEngine() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-lone-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-lone-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let lone = folder.appendingPathComponent("offconvert")
         try FileManager.default.copyItem(at: CLIRunner.executable, to: lone)
-        try FileManager.default.copyItem(at: Self.photoExecutable, to: folder.appendingPathComponent("offconvert-photo"))
+        try FileManager.default.copyItem(
+            at: Self.photoExecutable, to: folder.appendingPathComponent("offconvert-photo"))
 
         let clip = CLIRunner.media.appendingPathComponent("video/motion.mov").path
         // `info` is sent to the missing engine by the launcher, `convert --to mp4` by offconvert-photo.
@@ -114,8 +127,10 @@ struct EngineHandoffTests {
         }
 
         let photo = try await CLIRunner.run(
-            ["heic-to-jpg", CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic").path,
-             "--output-dir", folder.path, "--quiet"],
+            [
+                "heic-to-jpg", CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic").path,
+                "--output-dir", folder.path, "--quiet",
+            ],
             executable: lone)
         #expect(photo.status == 0, "\(photo.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("sample_still_photo.jpg").path))

@@ -20,7 +20,9 @@ struct EverydayUseTests {
         return folder
     }
 
-    @Test("heic-to-jpg * in a phone export folder converts the HEICs, leaves its JPEGs alone, names what it skipped, exits 0")
+    @Test(
+        "heic-to-jpg * in a phone export folder converts the HEICs, leaves its JPEGs alone, names what it skipped, exits 0"
+    )
     func exportFolderStar() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
@@ -28,26 +30,33 @@ struct EverydayUseTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // No near-duplicates of the JPEGs already there ("my photo (2).jpg"), whatever their name.
         #expect(folder.files().filter { $0.hasSuffix(".jpg") && $0 != "my photo.jpg" } == ["IMG_0001.jpg"])
-        #expect(outcome.stderr.contains("my photo.jpg: skipped, already JPEG (add --include-jpeg to re-encode it)"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("my photo.jpg: skipped, already JPEG (add --include-jpeg to re-encode it)"),
+            "\(outcome.stderr)")
         #expect(outcome.stderr.contains("p: skipped, already JPEG"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("IMG_0001.MOV: skipped, a video, not a photo"))
         #expect(outcome.stderr.contains("notes.txt: skipped, a text file"))
         #expect(!outcome.stderr.contains("IMG_0001.AAE"), "sidecars are counted, not named: \(outcome.stderr)")
         #expect(outcome.stderr.contains("1 sidecar file(s) ignored"))
 
-        let json = try await folder.run(["heic-to-jpg", "--json", "--no-resume", "-o", "again"] + folder.star().filter { !$0.hasSuffix(".jpg") })
+        let json = try await folder.run(
+            ["heic-to-jpg", "--json", "--no-resume", "-o", "again"] + folder.star().filter { !$0.hasSuffix(".jpg") })
         let lines = try PhotoCommandsTests.jsonLines(json.stdout)
         let skipped = lines.filter { $0["event"] as? String == "skipped" }
-        #expect(Set(skipped.compactMap { $0["input"] as? String }) == ["IMG_0001.AAE", "IMG_0001.MOV", "notes.txt", "p"])
+        #expect(
+            Set(skipped.compactMap { $0["input"] as? String }) == ["IMG_0001.AAE", "IMG_0001.MOV", "notes.txt", "p"])
         #expect(skipped.first { $0["input"] as? String == "IMG_0001.AAE" }?["reason"] as? String == "sidecar")
         let summary = try #require(lines.last)
-        #expect(summary["event"] as? String == "summary" && summary["setAside"] as? Int == 3 && summary["ignored"] as? Int == 1)
+        #expect(
+            summary["event"] as? String == "summary" && summary["setAside"] as? Int == 3
+                && summary["ignored"] as? Int == 1)
         #expect(summary["done"] as? Int == 1)
 
         // Asked for, the JPEGs are re-encoded too.
         let included = try await folder.run(["heic-to-jpg", "--include-jpeg", "-o", "all"] + folder.star())
         #expect(included.status == 0, "\(included.stderr)")
-        #expect(folder.files().filter { $0.hasPrefix("all/") } == ["all/IMG_0001.jpg", "all/my photo.jpg", "all/p.jpg"])
+        #expect(
+            folder.files().filter { $0.hasPrefix("all/") } == ["all/IMG_0001.jpg", "all/my photo.jpg", "all/p.jpg"])
     }
 
     @Test("only videos given to a photo command is still a usage error naming what they can become")
@@ -80,8 +89,9 @@ struct EverydayUseTests {
         #expect(overwrite.stdout.contains("IMG_0001.jpg"))
     }
 
-    @Test("a rerun by another spelling (*.HEIC, then ., then -r . or ./x) writes nothing new and never converts its own outputs",
-          arguments: ["heic-to-jpg", "heic-to-png"])
+    @Test(
+        "a rerun by another spelling (*.HEIC, then ., then -r . or ./x) writes nothing new and never converts its own outputs",
+        arguments: ["heic-to-jpg", "heic-to-png"])
     func rerunByAnotherSpelling(_ command: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -116,9 +126,12 @@ struct EverydayUseTests {
         #expect(flat.stderr.contains("add --recursive"))
         let deep = try await folder.run(["heic-to-png", "DCIM", "--recursive", "-o", "out/new/deep"])
         #expect(deep.status == 0, "\(deep.stderr)")
-        #expect(folder.files().filter { $0.hasPrefix("out/") }
-            == ["out/new/deep/100APPLE/a.png", "out/new/deep/100APPLE/Ünïcode name.png", "out/new/deep/b.png"])
-        let twice = try await folder.run(["convert", "DCIM/b.jpg", "./DCIM/b.jpg", "DCIM//b.jpg", "--to", "png", "-o", "twice", "--json"])
+        #expect(
+            folder.files().filter { $0.hasPrefix("out/") }
+                == ["out/new/deep/100APPLE/a.png", "out/new/deep/100APPLE/Ünïcode name.png", "out/new/deep/b.png"])
+        let twice = try await folder.run([
+            "convert", "DCIM/b.jpg", "./DCIM/b.jpg", "DCIM//b.jpg", "--to", "png", "-o", "twice", "--json",
+        ])
         #expect(twice.status == 0)
         #expect(folder.files().filter { $0.hasPrefix("twice/") } == ["twice/b.png"])
     }
@@ -129,16 +142,20 @@ struct EverydayUseTests {
         defer { folder.remove() }
         let album = try await folder.run(["images-to-pdf", "my photo.jpg", "p", "-o", "album.pdf"])
         #expect(album.status == 0, "\(album.stderr)")
-        let nested = try await folder.run(["images-to-pdf", "my photo.jpg", "p", "-o", "newdir/album.pdf", "--page", "a4"])
+        let nested = try await folder.run([
+            "images-to-pdf", "my photo.jpg", "p", "-o", "newdir/album.pdf", "--page", "a4",
+        ])
         #expect(nested.status == 0, "\(nested.stderr)")
-        let pages = try CLIRunner.toolOutput("/usr/bin/qpdf", ["--show-npages", folder.url.appendingPathComponent("newdir/album.pdf").path])
+        let pages = try CLIRunner.toolOutput(
+            "/usr/bin/qpdf", ["--show-npages", folder.url.appendingPathComponent("newdir/album.pdf").path])
         #expect(pages.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
         let one = try await folder.run(["convert", "p", "--to", "png", "-o", "out.png"])
         #expect(one.status == 0, "\(one.stderr)")
         let head = try FileHandle(forReadingFrom: folder.url.appendingPathComponent("out.png")).read(upToCount: 8)
         #expect(head.map(Array.init) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         // Three free conversions a day: the rest of this session on another day's allowance.
-        let deep = try await folder.run(["convert", "p", "--to", "png", "-o", "a/b/c"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        let deep = try await folder.run(
+            ["convert", "p", "--to", "png", "-o", "a/b/c"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
         #expect(deep.status == 0)
         #expect(folder.files().contains("a/b/c/p.png"))
         let wrong = try await folder.run(["convert", "p", "--to", "png", "-o", "y.jpg"])
@@ -167,11 +184,13 @@ struct EverydayUseTests {
         let old = Date(timeIntervalSince1970: 1_577_934_245)
         try FileManager.default.setAttributes([.modificationDate: old, .posixPermissions: 0o600], ofItemAtPath: source)
         #expect(try await folder.run(["heic-to-png", "p"]).status == 0)
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("p.png").path)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: folder.url.appendingPathComponent("p.png").path)
         #expect((attributes[.modificationDate] as? Date) == old)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
         #expect(try await folder.run(["heic-to-png", "p", "--no-keep-times", "-o", "now"]).status == 0)
-        let fresh = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("now/p.png").path)
+        let fresh = try FileManager.default.attributesOfItem(
+            atPath: folder.url.appendingPathComponent("now/p.png").path)
         #expect(((fresh[.modificationDate] as? Date) ?? old) > Date().addingTimeInterval(-600))
     }
 
@@ -179,7 +198,9 @@ struct EverydayUseTests {
     func stripNothing() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
-        #expect(try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"]).status == 0)
+        #expect(
+            try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"])
+                .status == 0)
         let before = folder.files()
         let used = try folder.used()
         let copy = try await folder.run(["strip-location", "clean.png"])
@@ -196,7 +217,9 @@ struct EverydayUseTests {
         let folder = try exportFolder()
         defer { folder.remove() }
         try folder.add("generated/gps-xmp.jpg", as: "located.jpg")
-        #expect(try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"]).status == 0)
+        #expect(
+            try await folder.run(["convert", "my photo.jpg", "--to", "png", "--strip-metadata", "-o", "clean.png"])
+                .status == 0)
         let outcome = try await folder.run(["strip-location", "located.jpg", "clean.png", "missing.jpg"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("1 written, 1 had no location, 1 failed"), "\(outcome.stderr)")
@@ -209,7 +232,8 @@ struct EverydayUseTests {
     func emptyFolder() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("x.jpg"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("x.jpg"), withIntermediateDirectories: false)
         let alone = try await folder.run(["heic-to-jpg", "x.jpg"])
         #expect(alone.status == 64)
         #expect(alone.stderr.contains("x.jpg is an empty folder"), "\(alone.stderr)")
@@ -235,7 +259,9 @@ struct EverydayUseTests {
         #expect(five.stderr.contains("5"), "\(five.stderr)")
     }
 
-    @Test("--dry-run checks inputs like the real run: missing and empty files fail it (exit 1), --json ends with a summary")
+    @Test(
+        "--dry-run checks inputs like the real run: missing and empty files fail it (exit 1), --json ends with a summary"
+    )
     func dryRun() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
@@ -249,7 +275,8 @@ struct EverydayUseTests {
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("nope.heic does not exist"))
         #expect(bad.stderr.contains("empty.jpg is empty"))
-        #expect(folder.files().filter { $0.hasSuffix(".jpg") } == ["empty.jpg", "my photo.jpg"], "a dry run writes nothing")
+        #expect(
+            folder.files().filter { $0.hasSuffix(".jpg") } == ["empty.jpg", "my photo.jpg"], "a dry run writes nothing")
     }
 
     @Test("help for an unknown command and a misspelt command are usage errors with a suggestion")
@@ -267,8 +294,9 @@ struct EverydayUseTests {
         #expect(gif.stderr.contains("offconvert gif"))
     }
 
-    @Test("Ctrl-C during a long HEIC encode does not wait for x265: exit 130 soon after, no partial file, no output",
-          arguments: ["a.heic", "a.jpg"])
+    @Test(
+        "Ctrl-C during a long HEIC encode does not wait for x265: exit 130 soon after, no partial file, no output",
+        arguments: ["a.heic", "a.jpg"])
     func interruptEncode(input: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -296,9 +324,13 @@ struct EverydayUseTests {
         // many seconds of work left (half a minute on a slow machine, a dozen on a fast one). A
         // signal sooner can arrive before x265 starts, when the job stops cleanly without the wait
         // this test is about (seen once on a fast machine: 2.6 s in all).
-        let wasRunning = await CLIRunner.signal(process, SIGINT, when: {
-            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") }
-        }, delay: 2_500_000)
+        let wasRunning = await CLIRunner.signal(
+            process, SIGINT,
+            when: {
+                ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains {
+                    $0.hasSuffix(".partial")
+                }
+            }, delay: 2_500_000)
         let signalled = Date()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -320,10 +352,12 @@ struct EverydayUseTests {
         let outcome = try await folder.run(["convert", "IMG_5195.HEIC", "--to", "heic", "-o", "out"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let size = { (name: String) in
-            (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+            (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(name).path)[.size]
+                as? Int) ?? 0
         }
         #expect(size("out/IMG_5195.heic") > 0 && size("out/IMG_5195.heic") <= size("IMG_5195.HEIC"))
-        let info = try CLIRunner.toolOutput("/usr/bin/heif-info", [folder.url.appendingPathComponent("out/IMG_5195.heic").path])
+        let info = try CLIRunner.toolOutput(
+            "/usr/bin/heif-info", [folder.url.appendingPathComponent("out/IMG_5195.heic").path])
         #expect(info.contains("image: 2566x3313"), "the whole upright picture: \(info)")
     }
 
@@ -359,25 +393,35 @@ struct EverydayUseTests {
         let smaller = try await folder.run(["compress-photos", "d.jpg", "--target-size", "60KB", "-o", "out"])
         #expect(smaller.status == 0, "\(smaller.stderr)")
         #expect(!smaller.stderr.contains("kept as it is"), "\(smaller.stderr)")
-        let size = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("out/d (small).jpg").path)[.size] as? Int
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: folder.url.appendingPathComponent("out/d (small).jpg").path)[.size] as? Int
         #expect((size ?? .max) <= 60_000)
     }
 
-    @Test("a small target on a small photo uses its bytes: 4:4:4 at a higher quality, under the target and closer to the source (ffmpeg PSNR)")
+    @Test(
+        "a small target on a small photo uses its bytes: 4:4:4 at a higher quality, under the target and closer to the source (ffmpeg PSNR)"
+    )
     func compressUsesTheBytes() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         let png = folder.url.appendingPathComponent("t.png").path
-        _ = try await MotionCommandsTests.tool("ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, png])
+        _ = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, png])
         let old = try await folder.run(["compress-photos", "t.png", "--quality", "95", "-o", "q95"])
         #expect(old.status == 0, "\(old.stderr)")
         let outcome = try await folder.run(["compress-photos", "t.png", "--target-size", "400KB", "-o", "target"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("chroma at full resolution (4:4:4)"), "\(outcome.stderr)")
-        let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.size] as? Int) ?? 0 }
+        let size = { (path: String) in
+            (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(path).path)[.size]
+                as? Int) ?? 0
+        }
         #expect(size("target/t (small).jpg") <= 400_000 && size("target/t (small).jpg") > size("q95/t (small).jpg"))
-        let before = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("q95/t (small).jpg").path, ["-i", png])
-        let after = try await DamagedPhotoCommandTests.psnr(folder.url.appendingPathComponent("target/t (small).jpg").path, ["-i", png])
+        let before = try await DamagedPhotoCommandTests.psnr(
+            folder.url.appendingPathComponent("q95/t (small).jpg").path, ["-i", png])
+        let after = try await DamagedPhotoCommandTests.psnr(
+            folder.url.appendingPathComponent("target/t (small).jpg").path, ["-i", png])
         #expect(after > before + 1, "\(before) → \(after) dB")
     }
 
@@ -387,8 +431,10 @@ struct EverydayUseTests {
         defer { folder.remove() }
         try folder.add("photos/pug.heic", as: "a/p.heic")
         try folder.add("photos/pug.heic", as: "b/p.heic")
-        async let first = folder.run(["heic-to-jpg", "a/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-a"])
-        async let second = folder.run(["heic-to-jpg", "b/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-b"])
+        async let first = folder.run(
+            ["heic-to-jpg", "a/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-a"])
+        async let second = folder.run(
+            ["heic-to-jpg", "b/p.heic", "-o", "out"], environment: ["XDG_STATE_HOME": folder.state + "-b"])
         let outcomes = try await [first, second]
         for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.stderr)") }
         #expect(folder.files().filter { $0.hasPrefix("out/") } == ["out/p (2).jpg", "out/p.jpg"])
@@ -405,8 +451,9 @@ struct EverydayUseTests {
         return size <= 1 << 20
     }()
 
-    @Test("a nearly full disk fails only the photos that do not fit (device.full), the others are converted",
-          .enabled(if: canMount, "needs root to mount a small tmpfs"))
+    @Test(
+        "a nearly full disk fails only the photos that do not fit (device.full), the others are converted",
+        .enabled(if: canMount, "needs root to mount a small tmpfs"))
     func nearlyFull() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -415,24 +462,32 @@ struct EverydayUseTests {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         _ = try CLIRunner.toolOutput("/bin/mount", ["-t", "tmpfs", "-o", "size=2600k", "tmpfs", out])
         defer { _ = try? CLIRunner.toolOutput("/bin/umount", [out]) }
-        let outcome = try await folder.run(["heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1", "--json"])
+        let outcome = try await folder.run([
+            "heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1", "--json",
+        ])
         #expect(outcome.status == 1)
         let lines = try PhotoCommandsTests.jsonLines(outcome.stdout)
         #expect(lines.filter { $0["event"] as? String == "finished" }.count >= 1)
         let failed = lines.filter { $0["event"] as? String == "failed" }
-        #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? [String: Any])?["key"] as? String == "device.full" })
-        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") })
+        #expect(
+            !failed.isEmpty && failed.allSatisfy { ($0["error"] as? [String: Any])?["key"] as? String == "device.full" }
+        )
+        #expect(
+            !((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".partial") })
 
         // As text, each failure line names the photo that did not fit, not only the full folder.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] {
             try FileManager.default.removeItem(atPath: out + "/" + name)
         }
-        let text = try await folder.run(["heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1"],
-                                        environment: ["XDG_STATE_HOME": folder.state + "-text"])
+        let text = try await folder.run(
+            ["heic-to-jpg", "1.heic", "2.heic", "3.heic", "-o", "out", "--jobs", "1"],
+            environment: ["XDG_STATE_HOME": folder.state + "-text"])
         #expect(text.status == 1)
         let failures = text.stderr.split(separator: "\n").filter { $0.contains("Not enough space") }
         #expect(!failures.isEmpty, "\(text.stderr)")
-        #expect(failures.allSatisfy { line in ["1.heic", "2.heic", "3.heic"].contains { line.contains($0) } }, "\(text.stderr)")
+        #expect(
+            failures.allSatisfy { line in ["1.heic", "2.heic", "3.heic"].contains { line.contains($0) } },
+            "\(text.stderr)")
     }
 
     @Test("images-to-pdf names the damaged page, and refuses a margin that leaves no room")
@@ -449,7 +504,9 @@ struct EverydayUseTests {
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("album.pdf: "), "\(made.stderr)")
         #expect(!made.stderr.contains("p: "), "\(made.stderr)")
-        let margin = try await folder.run(["images-to-pdf", "p", "-o", "album.pdf", "--page", "a4", "--margin", "150mm"])
+        let margin = try await folder.run([
+            "images-to-pdf", "p", "-o", "album.pdf", "--page", "a4", "--margin", "150mm",
+        ])
         #expect(margin.status == 64)
         #expect(margin.stderr.contains("leaves no room"))
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OffconvertCLI
 import Testing
+
+@testable import OffconvertCLI
 
 /// Every example in the README and in every command's `--help`, run exactly as written by a
 /// shell (so `*.HEIC` and `~/Attach` expand as they do for a user) in a fresh working directory
@@ -25,7 +26,7 @@ struct ExamplesTests {
     /// Examples that run as written but cannot succeed on a machine without the vendor's key.
     static let notRunnable: [String: String] = [
         "unlock ~/Downloads/offconvert.license":
-            "needs a licence signed with the vendor's private key; run here, it must be refused as not signed",
+            "needs a licence signed with the vendor's private key; run here, it must be refused as not signed"
     ]
 
     /// Bundled media standing in for a file an example names, by extension (lowercased).
@@ -47,9 +48,11 @@ struct ExamplesTests {
         for command in Commands.all {
             examples += command.spec.examples.map { Example(command: $0, source: "\(command.spec.name) --help") }
         }
-        let readme = (try? String(contentsOf: CLIRunner.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        let readme =
+            (try? String(contentsOf: CLIRunner.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
         var seen = Set(examples.map(\.command))
-        for span in readme.split(separator: "`", omittingEmptySubsequences: false).enumerated() where span.offset % 2 == 1 {
+        for span in readme.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+        where span.offset % 2 == 1 {
             guard span.element.hasPrefix("offconvert ") else { continue }
             let command = String(span.element.dropFirst("offconvert ".count))
             guard !notExamples.contains(command), seen.insert(command).inserted else { continue }
@@ -107,10 +110,13 @@ struct ExamplesTests {
         let tokens = command.split(separator: " ").map(String.init)
         if let flag = tokens.firstIndex(of: "--from-file"), flag + 1 < tokens.count {
             // A list of two files of the command's kind, with a comment as people write them.
-            let photos = ["heic-to-jpg", "heic-to-png", "compress-photos", "images-to-pdf", "convert"].contains(tokens[0])
+            let photos = ["heic-to-jpg", "heic-to-png", "compress-photos", "images-to-pdf", "convert"].contains(
+                tokens[0])
             let ext = photos ? "jpg" : "mov"
             try folder.write("# to do\nlisted1.\(ext)\nlisted2.\(ext)\n", to: tokens[flag + 1])
-            for (index, source) in (standIns[ext] ?? []).enumerated() { try folder.add(source, as: "listed\(index + 1).\(ext)") }
+            for (index, source) in (standIns[ext] ?? []).enumerated() {
+                try folder.add(source, as: "listed\(index + 1).\(ext)")
+            }
         }
         if tokens.first == "watch", tokens.count > 1, !tokens[1].hasPrefix("-") {
             // The watched folder, with a phone photo already in it (`--once` converts it and exits).
@@ -128,7 +134,8 @@ struct ExamplesTests {
             let ext = PathExtension.of(name)
             if name.hasSuffix(".license") {
                 try FileManager.default.createDirectory(
-                    at: folder.url.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    at: folder.url.appendingPathComponent(name).deletingLastPathComponent(),
+                    withIntermediateDirectories: true)
                 try folder.write("offconvert license 1\nlicensee: Example\nsignature: AAAA\n", to: name)
                 continue
             }

@@ -38,7 +38,11 @@ struct FoundationEssentialsLayerTests {
                 files.append(file)
                 let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
                 let imports = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                if imports.contains(where: { $0.range(of: "^(@[A-Za-z_]+ )*((public|package|internal) )?import Foundation$", options: .regularExpression) != nil }) {
+                if imports.contains(where: {
+                    $0.range(
+                        of: "^(@[A-Za-z_]+ )*((public|package|internal) )?import Foundation$",
+                        options: .regularExpression) != nil
+                }) {
                     importers.append(file)
                 }
             }

@@ -16,14 +16,16 @@ struct GainMapCommandTests {
     static let oracle = CLIRunner.root.appendingPathComponent("Tests/Oracles/gainmap-oracle.py").path
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-gainmap-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-gainmap-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     /// exiftool's values of `tags` (group-qualified names, e.g. `MPImage2:MPImageLength`).
     static func tags(_ path: String, _ tags: [String]) throws -> [String: String] {
-        let text = try CLIRunner.toolOutput("/usr/bin/exiftool", ["-j", "-n", "-G1", "-a"] + tags.map { "-\($0)" } + [path])
+        let text = try CLIRunner.toolOutput(
+            "/usr/bin/exiftool", ["-j", "-n", "-G1", "-a"] + tags.map { "-\($0)" } + [path])
         let objects = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         var result: [String: String] = [:]
         for (key, value) in objects?.first ?? [:] { result[key] = "\(value)" }
@@ -46,11 +48,14 @@ struct GainMapCommandTests {
     }
 
     /// Converts `input` with `arguments` into a fresh folder; the output's path and stdout.
-    static func convert(_ input: String, _ arguments: [String], in directory: URL) async throws -> (path: String, stdout: String) {
+    static func convert(_ input: String, _ arguments: [String], in directory: URL) async throws -> (
+        path: String, stdout: String
+    ) {
         let outcome = try await CLIRunner.run(arguments + [input, "--output-dir", directory.path, "--overwrite"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        let format = arguments.first == "convert" ? arguments[2] : String(arguments[0].split(separator: "-").last ?? "jpg")
+        let format =
+            arguments.first == "convert" ? arguments[2] : String(arguments[0].split(separator: "-").last ?? "jpg")
         return (directory.appendingPathComponent("\(name).\(format)").path, outcome.stdout + outcome.stderr)
     }
 
@@ -58,24 +63,32 @@ struct GainMapCommandTests {
     /// both, the directory naming the gain map's length, and both decodable by djpeg.
     /// An iOS 18 file's ISO 21496-1 `tmap` parameters are preferred over Apple's MakerNote: its
     /// gamma (0.896973) and offsets (0.00001) come through as they are.
-    @Test("heic-to-jpg writes the Apple gain map as an Ultra HDR v1.1 JPEG", arguments: [
-        (pug, "Apple", 1.8, 1.0, 4032, 3024), (iOS18, "ISO 21496-1", 2.8, 0.896973, 5712, 4284),
-    ])
+    @Test(
+        "heic-to-jpg writes the Apple gain map as an Ultra HDR v1.1 JPEG",
+        arguments: [
+            (pug, "Apple", 1.8, 1.0, 4032, 3024), (iOS18, "ISO 21496-1", 2.8, 0.896973, 5712, 4284),
+        ])
     func structure(input: String, origin: String, stops: Double, gamma: Double, width: Int, height: Int) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (output, stdout) = try await Self.convert(input, ["heic-to-jpg"], in: directory)
         #expect(stdout.contains("HDR gain map kept (\(origin), headroom \(stops) stops)"), "\(stdout)")
-        let primary = try Self.tags(output, [
-            "MPF0:NumberOfImages", "MPImage1:MPImageLength", "MPImage2:MPImageStart", "MPImage2:MPImageLength",
-            "XMP-hdrgm:Version", "XMP-Container:DirectoryItemSemantic", "XMP-Container:DirectoryItemLength",
-            "ICC_Profile:ProfileDescription",
-        ])
+        let primary = try Self.tags(
+            output,
+            [
+                "MPF0:NumberOfImages", "MPImage1:MPImageLength", "MPImage2:MPImageStart", "MPImage2:MPImageLength",
+                "XMP-hdrgm:Version", "XMP-Container:DirectoryItemSemantic", "XMP-Container:DirectoryItemLength",
+                "ICC_Profile:ProfileDescription",
+            ])
         #expect(primary["MPF0:NumberOfImages"] == "2")
         #expect(primary["XMP-hdrgm:Version"] == "1.0")
         #expect(primary["ICC_Profile:ProfileDescription"] == "Display P3")
-        let listing = try CLIRunner.toolOutput("/usr/bin/exiftool", ["-a", "-s", "-s", "-DirectoryItemSemantic", output])
-        #expect(listing.components(separatedBy: "\n").filter { $0.hasPrefix("DirectoryItemSemantic") }.map { $0.hasSuffix("GainMap") } == [false, true], "\(listing)")
+        let listing = try CLIRunner.toolOutput(
+            "/usr/bin/exiftool", ["-a", "-s", "-s", "-DirectoryItemSemantic", output])
+        #expect(
+            listing.components(separatedBy: "\n").filter { $0.hasPrefix("DirectoryItemSemantic") }.map {
+                $0.hasSuffix("GainMap")
+            } == [false, true], "\(listing)")
         let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)
         let start = try #require(primary["MPImage2:MPImageStart"].flatMap(Int.init))
         let length = try #require(primary["MPImage2:MPImageLength"].flatMap(Int.init))
@@ -88,10 +101,13 @@ struct GainMapCommandTests {
         try data.subdata(in: start..<fileSize).write(to: URL(fileURLWithPath: gainMapPath))
         let primaryPath = directory.appendingPathComponent("primary.jpg").path
         try data.subdata(in: 0..<start).write(to: URL(fileURLWithPath: primaryPath))
-        let gainMap = try Self.tags(gainMapPath, [
-            "XMP-hdrgm:Version", "XMP-hdrgm:GainMapMin", "XMP-hdrgm:GainMapMax", "XMP-hdrgm:HDRCapacityMax", "XMP-hdrgm:Gamma",
-            "XMP-hdrgm:BaseRenditionIsHDR",
-        ])
+        let gainMap = try Self.tags(
+            gainMapPath,
+            [
+                "XMP-hdrgm:Version", "XMP-hdrgm:GainMapMin", "XMP-hdrgm:GainMapMax", "XMP-hdrgm:HDRCapacityMax",
+                "XMP-hdrgm:Gamma",
+                "XMP-hdrgm:BaseRenditionIsHDR",
+            ])
         #expect(gainMap["XMP-hdrgm:Version"] == "1.0")
         #expect(gainMap["XMP-hdrgm:GainMapMin"].flatMap(Double.init) == 0)
         let maximum = try #require(gainMap["XMP-hdrgm:GainMapMax"].flatMap(Double.init))
@@ -115,24 +131,33 @@ struct GainMapCommandTests {
     /// the source to at least 35 dB (peak = the headroom; a resized output against the reference
     /// area-averaged to its size, so the map must have followed the picture), and the primary is
     /// today's SDR JPEG.
-    @Test("libultrahdr's HDR decode matches Apple's formula over the source", arguments: [
-        (pug, [String]()), (iOS18, []), (pug, ["--max-size", "1000"]), (pug, ["--resize", "800x800"]),
-    ])
+    @Test(
+        "libultrahdr's HDR decode matches Apple's formula over the source",
+        arguments: [
+            (pug, [String]()), (iOS18, []), (pug, ["--max-size", "1000"]), (pug, ["--resize", "800x800"]),
+        ])
     func hdrRendition(input: String, options: [String]) async throws {
         var ready = FileManager.default.isExecutableFile(atPath: Self.python.path)
         if ready {
-            let probe = try? await CLIRunner.run(["-c", "import imagecodecs, numpy; imagecodecs.ultrahdr_decode"], executable: Self.python)
+            let probe = try? await CLIRunner.run(
+                ["-c", "import imagecodecs, numpy; imagecodecs.ultrahdr_decode"], executable: Self.python)
             ready = probe?.status == 0
         }
-        try #require(ready, "the Ultra HDR oracle is missing: imagecodecs (libultrahdr) in .build/oracle-venv; Scripts/test installs it")
+        try #require(
+            ready,
+            "the Ultra HDR oracle is missing: imagecodecs (libultrahdr) in .build/oracle-venv; Scripts/test installs it"
+        )
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (output, stdout) = try await Self.convert(input, ["heic-to-jpg"] + options, in: directory)
-        #expect(stdout.contains(input == Self.iOS18 ? "HDR gain map kept (ISO 21496-1" : "HDR gain map kept (Apple"), "\(stdout)")
+        #expect(
+            stdout.contains(input == Self.iOS18 ? "HDR gain map kept (ISO 21496-1" : "HDR gain map kept (Apple"),
+            "\(stdout)")
         let picture = directory.appendingPathComponent("side-by-side.png").path
         let outcome = try await CLIRunner.run([Self.oracle, input, output, picture], executable: Self.python)
         try #require(outcome.status == 0, "\(outcome.stderr)")
-        let result = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Double])
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Double])
         // The oracle rebuilds an iOS 18 file with the tmap's ISO formula, the others with Apple's.
         #expect(result["iso"] == (input == Self.iOS18 ? 1 : 0))
         let psnr = try #require(result["hdr_psnr"])
@@ -150,7 +175,8 @@ struct GainMapCommandTests {
         let today = try await CLIRunner.run([sdr], executable: djpeg)
         #expect(ours.status == 0 && today.status == 0)
         #expect(ours.stdout == today.stdout)
-        #expect(try Self.tags(sdr, ["MPF0:NumberOfImages", "XMP-hdrgm:Version"]).keys.filter { $0 != "SourceFile" }.isEmpty)
+        #expect(
+            try Self.tags(sdr, ["MPF0:NumberOfImages", "XMP-hdrgm:Version"]).keys.filter { $0 != "SourceFile" }.isEmpty)
     }
 
     /// The gain map adds at most 15% to the SDR JPEG at the default quality.
@@ -169,9 +195,12 @@ struct GainMapCommandTests {
     }
 
     /// Outputs that cannot carry the gain map say so.
-    @Test("PNG and WebP outputs say the HDR was not kept", arguments: [
-        (["heic-to-png"], "HDR not kept: PNG has no gain map"), (["convert", "--to", "webp"], "HDR not kept: WebP has no gain map"),
-    ])
+    @Test(
+        "PNG and WebP outputs say the HDR was not kept",
+        arguments: [
+            (["heic-to-png"], "HDR not kept: PNG has no gain map"),
+            (["convert", "--to", "webp"], "HDR not kept: WebP has no gain map"),
+        ])
     func notKept(arguments: [String], note: String) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -184,10 +213,14 @@ struct GainMapCommandTests {
     static func oracle(_ input: String, _ output: String, _ extra: [String] = []) async throws -> [String: Double] {
         var ready = FileManager.default.isExecutableFile(atPath: python.path)
         if ready {
-            let probe = try? await CLIRunner.run(["-c", "import imagecodecs, numpy; imagecodecs.ultrahdr_decode"], executable: python)
+            let probe = try? await CLIRunner.run(
+                ["-c", "import imagecodecs, numpy; imagecodecs.ultrahdr_decode"], executable: python)
             ready = probe?.status == 0
         }
-        try #require(ready, "the Ultra HDR oracle is missing: imagecodecs (libultrahdr) in .build/oracle-venv; Scripts/test installs it")
+        try #require(
+            ready,
+            "the Ultra HDR oracle is missing: imagecodecs (libultrahdr) in .build/oracle-venv; Scripts/test installs it"
+        )
         let outcome = try await CLIRunner.run([oracle, input, output] + extra, executable: python)
         try #require(outcome.status == 0, "\(outcome.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Double])
@@ -198,13 +231,15 @@ struct GainMapCommandTests {
     /// `--resize`, `--color srgb` (the map stays valid in linear light: the oracle converts its
     /// reference's primaries), `--all-images`. The oracle gives its reference the same geometry,
     /// computed on its own; a map that did not follow would be far below 35 dB.
-    @Test("the gain map follows orientation, resize modes, colour conversion and all-images", arguments: [
-        (rotated90, [String](), [String](), (3024, 4032)), (rotated270, ["--max-size", "900"], [], (675, 900)),
-        (pug, ["--resize", "800x600", "--fit", "fill"], ["--fit", "fill", "800x600"], (800, 600)),
-        (pug, ["--resize", "600x600", "--fit", "crop"], ["--fit", "crop", "600x600"], (600, 600)),
-        (pug, ["--resize", "800x800", "--fit", "pad"], ["--fit", "pad", "800x800"], (800, 800)),
-        (pug, ["--color", "srgb"], ["--srgb"], (4032, 3024)), (pug, ["--all-images"], [], (4032, 3024)),
-    ])
+    @Test(
+        "the gain map follows orientation, resize modes, colour conversion and all-images",
+        arguments: [
+            (rotated90, [String](), [String](), (3024, 4032)), (rotated270, ["--max-size", "900"], [], (675, 900)),
+            (pug, ["--resize", "800x600", "--fit", "fill"], ["--fit", "fill", "800x600"], (800, 600)),
+            (pug, ["--resize", "600x600", "--fit", "crop"], ["--fit", "crop", "600x600"], (600, 600)),
+            (pug, ["--resize", "800x800", "--fit", "pad"], ["--fit", "pad", "800x800"], (800, 800)),
+            (pug, ["--color", "srgb"], ["--srgb"], (4032, 3024)), (pug, ["--all-images"], [], (4032, 3024)),
+        ])
     func geometry(input: String, options: [String], oracleArguments: [String], size: (Int, Int)) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

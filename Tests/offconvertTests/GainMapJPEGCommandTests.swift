@@ -24,7 +24,8 @@ struct GainMapJPEGCommandTests {
 
     /// The whole file is primary + gain map as MPF says, and both carry `hdrgm:`.
     static func expectUltraHDR(_ path: String) throws {
-        let tags = try Base.tags(path, ["MPF0:NumberOfImages", "MPImage2:MPImageStart", "MPImage2:MPImageLength", "XMP-hdrgm:Version"])
+        let tags = try Base.tags(
+            path, ["MPF0:NumberOfImages", "MPImage2:MPImageStart", "MPImage2:MPImageLength", "XMP-hdrgm:Version"])
         #expect(tags["MPF0:NumberOfImages"] == "2", "\(tags)")
         #expect(tags["XMP-hdrgm:Version"] == "1.0")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -32,7 +33,9 @@ struct GainMapJPEGCommandTests {
         let length = try #require(tags["MPImage2:MPImageLength"].flatMap(Int.init))
         #expect(start + length == size)
         let listing = try CLIRunner.toolOutput("/usr/bin/exiftool", ["-a", "-s", "-s", "-DirectoryItemSemantic", path])
-        #expect(listing.components(separatedBy: "\n").filter { $0.hasPrefix("DirectoryItemSemantic") }.count == 2, "\(listing)")
+        #expect(
+            listing.components(separatedBy: "\n").filter { $0.hasPrefix("DirectoryItemSemantic") }.count == 2,
+            "\(listing)")
     }
 
     /// No MPF entries and no `hdrgm:`/`Container:Directory` XMP left in a file without a map.
@@ -42,10 +45,12 @@ struct GainMapJPEGCommandTests {
         #expect(!text.contains("hdrgm") && !text.contains("DirectoryItem"), "\(text)")
     }
 
-    @Test("an Ultra HDR JPEG keeps its gain map through convert, compress-photos and resizing", arguments: [
-        ["convert", "--to", "jpg", "--max-size", "800"], ["compress-photos", "--quality", "60"],
-        ["convert", "--to", "jpg", "--resize", "700x700", "--fit", "crop"],
-    ])
+    @Test(
+        "an Ultra HDR JPEG keeps its gain map through convert, compress-photos and resizing",
+        arguments: [
+            ["convert", "--to", "jpg", "--max-size", "800"], ["compress-photos", "--quality", "60"],
+            ["convert", "--to", "jpg", "--resize", "700x700", "--fit", "crop"],
+        ])
     func jpegInOut(arguments: [String]) async throws {
         let directory = try Base.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,7 +59,9 @@ struct GainMapJPEGCommandTests {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let outcome = try await CLIRunner.run(arguments + [input, "--output-dir", out.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect((outcome.stdout + outcome.stderr).contains("HDR gain map kept (ISO 21496-1, headroom 1.8 stops)"), "\(outcome.stdout)")
+        #expect(
+            (outcome.stdout + outcome.stderr).contains("HDR gain map kept (ISO 21496-1, headroom 1.8 stops)"),
+            "\(outcome.stdout)")
         let name = arguments[0] == "compress-photos" ? "hdr (small).jpg" : "hdr.jpg"
         let output = out.appendingPathComponent(name).path
         try Self.expectUltraHDR(output)
@@ -70,7 +77,9 @@ struct GainMapJPEGCommandTests {
         let directory = try Base.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = try await Self.ultraHDRInput(in: directory)
-        let outcome = try await CLIRunner.run(["compress-photos", input, "--target-size", "80000", "--output-dir", directory.path])
+        let outcome = try await CLIRunner.run([
+            "compress-photos", input, "--target-size", "80000", "--output-dir", directory.path,
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let output = directory.appendingPathComponent("hdr (small).jpg").path
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)
@@ -80,11 +89,13 @@ struct GainMapJPEGCommandTests {
 
     /// Outputs without a gain map claim none: PNG and WebP say why, `--hdr sdr` writes plain JPEG,
     /// and a Pixel file whose map has no headroom (GainMapMax 0) says so.
-    @Test("when HDR is dropped nothing claims it", arguments: [
-        (["convert", "--to", "png"], "hdr.png", "HDR not kept: PNG has no gain map"),
-        (["convert", "--to", "webp"], "hdr.webp", "HDR not kept: WebP has no gain map"),
-        (["convert", "--to", "jpg", "--hdr", "sdr"], "hdr.jpg", ""),
-    ])
+    @Test(
+        "when HDR is dropped nothing claims it",
+        arguments: [
+            (["convert", "--to", "png"], "hdr.png", "HDR not kept: PNG has no gain map"),
+            (["convert", "--to", "webp"], "hdr.webp", "HDR not kept: WebP has no gain map"),
+            (["convert", "--to", "jpg", "--hdr", "sdr"], "hdr.jpg", ""),
+        ])
     func dropped(arguments: [String], name: String, note: String) async throws {
         let directory = try Base.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -102,9 +113,13 @@ struct GainMapJPEGCommandTests {
     func flatPixel() async throws {
         let directory = try Base.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try await CLIRunner.run(["convert", "--to", "jpg", "--max-size", "600", Self.pixel, "--output-dir", directory.path])
+        let outcome = try await CLIRunner.run([
+            "convert", "--to", "jpg", "--max-size", "600", Self.pixel, "--output-dir", directory.path,
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect((outcome.stdout + outcome.stderr).contains("HDR not kept: the gain map has no headroom"), "\(outcome.stdout)")
+        #expect(
+            (outcome.stdout + outcome.stderr).contains("HDR not kept: the gain map has no headroom"),
+            "\(outcome.stdout)")
         try Self.expectNoGainMap(directory.appendingPathComponent("pixel_8.jpg").path)
     }
 
@@ -129,9 +144,11 @@ struct GainMapJPEGCommandTests {
     }
 
     /// `info` names the gain map and its headroom, in text and in --json.
-    @Test("info shows the gain map and its headroom", arguments: [
-        (Base.pug, "Apple", 1.8), (Base.iOS18, "ISO 21496-1", 2.8), (pixel, "Ultra HDR", 0.0),
-    ])
+    @Test(
+        "info shows the gain map and its headroom",
+        arguments: [
+            (Base.pug, "Apple", 1.8), (Base.iOS18, "ISO 21496-1", 2.8), (pixel, "Ultra HDR", 0.0),
+        ])
     func info(path: String, origin: String, stops: Double) async throws {
         let text = try await CLIRunner.run(["info", path])
         #expect(text.status == 0, "\(text.stderr)")

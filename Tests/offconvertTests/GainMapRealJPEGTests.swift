@@ -25,8 +25,10 @@ struct GainMapRealJPEGTests {
     }
 
     static let phones = [
-        Phone(name: "iphone16-crop.jpg", note: "HDR gain map kept (ISO 21496-1, headroom 1.7 stops)", upright: (672, 896)),
-        Phone(name: "pixel6pro-crop.jpg", note: "HDR gain map kept (Ultra HDR, headroom 2.2 stops)", upright: (1024, 768)),
+        Phone(
+            name: "iphone16-crop.jpg", note: "HDR gain map kept (ISO 21496-1, headroom 1.7 stops)", upright: (672, 896)),
+        Phone(
+            name: "pixel6pro-crop.jpg", note: "HDR gain map kept (Ultra HDR, headroom 2.2 stops)", upright: (1024, 768)),
         Phone(name: "pixel8-crop.jpg", note: "HDR gain map kept (Ultra HDR, headroom 1.1 stops)", upright: (640, 832)),
     ]
 
@@ -44,7 +46,8 @@ struct GainMapRealJPEGTests {
     func sameSize(phone: Phone) async throws {
         let directory = try Self.stage(phone)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try await CLIRunner.run(["convert", "--to", "jpg", "p.jpg", "--output-dir", "out"], directory: directory)
+        let outcome = try await CLIRunner.run(
+            ["convert", "--to", "jpg", "p.jpg", "--output-dir", "out"], directory: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect((outcome.stdout + outcome.stderr).contains(phone.note), "\(outcome.stdout)")
         let output = directory.appendingPathComponent("out/p.jpg").path
@@ -59,16 +62,20 @@ struct GainMapRealJPEGTests {
 
     /// A smaller or more compressed output: the HDR rendition loses no more than the SDR one
     /// (a gain map that did not follow the turn or the scale would be far below either).
-    @Test("compress-photos and --max-size keep a phone's gain map lined up", arguments: phones, [
-        ["compress-photos", "--quality", "60"], ["convert", "--to", "jpg", "--max-size", "500"],
-    ])
+    @Test(
+        "compress-photos and --max-size keep a phone's gain map lined up", arguments: phones,
+        [
+            ["compress-photos", "--quality", "60"], ["convert", "--to", "jpg", "--max-size", "500"],
+        ])
     func smaller(phone: Phone, arguments: [String]) async throws {
         let directory = try Self.stage(phone)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run(arguments + ["p.jpg", "--output-dir", "out"], directory: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect((outcome.stdout + outcome.stderr).contains(phone.note), "\(outcome.stdout)")
-        let output = directory.appendingPathComponent(arguments[0] == "compress-photos" ? "out/p (small).jpg" : "out/p.jpg").path
+        let output = directory.appendingPathComponent(
+            arguments[0] == "compress-photos" ? "out/p (small).jpg" : "out/p.jpg"
+        ).path
         try GainMapJPEGCommandTests.expectUltraHDR(output)
         let result = try await Base.oracle(directory.appendingPathComponent("p.jpg").path, output)
         let hdr = try #require(result["hdr_psnr"])
@@ -81,7 +88,8 @@ struct GainMapRealJPEGTests {
     func targetSize(phone: Phone) async throws {
         let directory = try Self.stage(phone)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try await CLIRunner.run(["compress-photos", "p.jpg", "--target-size", "40000", "--output-dir", "out"], directory: directory)
+        let outcome = try await CLIRunner.run(
+            ["compress-photos", "p.jpg", "--target-size", "40000", "--output-dir", "out"], directory: directory)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let output = directory.appendingPathComponent("out/p (small).jpg").path
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)

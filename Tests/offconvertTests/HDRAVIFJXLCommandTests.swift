@@ -31,24 +31,29 @@ struct HDRAVIFJXLCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     }
 
-    static func number(_ result: [String: Any], _ key: String) -> Double { (result[key] as? NSNumber)?.doubleValue ?? -1 }
+    static func number(_ result: [String: Any], _ key: String) -> Double {
+        (result[key] as? NSNumber)?.doubleValue ?? -1
+    }
 
     /// The HDR rendition matches the source's: at least 35 dB (peak = the headroom), 10 dB more
     /// than the source's SDR picture scores (what a lost, flat or misplaced map would come near),
     /// and the same brightest values within 10%.
     static func expectSameHDR(_ result: [String: Any]) {
-        let psnr = number(result, "hdr_psnr"), flat = number(result, "no_boost_psnr")
+        let psnr = number(result, "hdr_psnr")
+        let flat = number(result, "no_boost_psnr")
         #expect(psnr >= 35 && psnr >= flat + 10, "HDR PSNR \(psnr) dB, without the boost \(flat) dB: \(result)")
         #expect(abs(number(result, "peak_ratio") - 1) < 0.1, "\(result)")
     }
 
     /// Measured (HDR PSNR / the SDR picture's): pug 53.5 / 32.3 dB, samsung 42.2 / 7.2 dB,
     /// pixel8-crop 43.4 / 16.8 dB.
-    @Test("an AVIF keeps the gain map: AV1 auxiliary image, ISO 21496-1 tmap, altr group", arguments: [
-        ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple, headroom 1.8 stops", 1.8, 1200),
-        ("generated/gainmap/samsung.heic", "s.heic", [String](), "Samsung, headroom 2.3 stops", 2.3, 512),
-        ("photos/hdr/pixel8-crop.jpg", "p.jpg", [], "Ultra HDR, headroom 1.1 stops", 1.1, 640),
-    ])
+    @Test(
+        "an AVIF keeps the gain map: AV1 auxiliary image, ISO 21496-1 tmap, altr group",
+        arguments: [
+            ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple, headroom 1.8 stops", 1.8, 1200),
+            ("generated/gainmap/samsung.heic", "s.heic", [String](), "Samsung, headroom 2.3 stops", 2.3, 512),
+            ("photos/hdr/pixel8-crop.jpg", "p.jpg", [], "Ultra HDR, headroom 1.1 stops", 1.1, 640),
+        ])
     func avif(source: String, name: String, options: [String], kept: String, stops: Double, width: Int) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -72,17 +77,20 @@ struct HDRAVIFJXLCommandTests {
 
     /// libjxl 0.7 has no gain-map box: the JPEG XL is the HDR picture itself. Measured (HDR PSNR
     /// / the SDR picture's): pug 53.9 / 32.3 dB, iphone16-crop 42.2 / 8.3 dB.
-    @Test("a JPEG XL of a gain-map photo is its HDR rendition in 16-bit PQ over BT.2100", arguments: [
-        ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple", 1.8),
-        ("photos/hdr/iphone16-crop.jpg", "i.jpg", [String](), "ISO 21496-1", 1.7),
-    ])
+    @Test(
+        "a JPEG XL of a gain-map photo is its HDR rendition in 16-bit PQ over BT.2100",
+        arguments: [
+            ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple", 1.8),
+            ("photos/hdr/iphone16-crop.jpg", "i.jpg", [String](), "ISO 21496-1", 1.7),
+        ])
     func jxl(source: String, name: String, options: [String], origin: String, stops: Double) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add(source, as: name)
         let text = try await Self.run(folder, ["convert", "--to", "jxl"] + options + [name, "-o", "out.jxl"])
         #expect(
-            text.contains("HDR rendition written as 16-bit PQ (BT.2100): the \(origin) gain map applied, headroom \(stops) stops"),
+            text.contains(
+                "HDR rendition written as 16-bit PQ (BT.2100): the \(origin) gain map applied, headroom \(stops) stops"),
             "\(text)")
         let result = try await Self.oracle(folder, name, "out.jxl")
         #expect(result["pq_2100"] as? Bool == true && result["bits_16"] as? Bool == true, "\(result)")
@@ -96,10 +104,13 @@ struct HDRAVIFJXLCommandTests {
         defer { folder.remove() }
         try folder.add("photos/pug.heic", as: "in.heic")
         for format in ["avif", "jxl"] {
-            let text = try await Self.run(folder, ["convert", "--to", format, "--hdr", "sdr", "--max-size", "600", "in.heic", "-o", "sdr.\(format)"])
+            let text = try await Self.run(
+                folder,
+                ["convert", "--to", format, "--hdr", "sdr", "--max-size", "600", "in.heic", "-o", "sdr.\(format)"])
             #expect(!text.contains("HDR") && !text.contains("gain map"), "\(text)")
         }
-        let dump = try CLIRunner.toolOutput("/usr/bin/heif-info", ["-d", folder.url.appendingPathComponent("sdr.avif").path])
+        let dump = try CLIRunner.toolOutput(
+            "/usr/bin/heif-info", ["-d", folder.url.appendingPathComponent("sdr.avif").path])
         #expect(!dump.contains("tmap") && !dump.contains("auxC"), "\(dump)")
         let header = try CLIRunner.toolOutput("/usr/bin/jxlinfo", [folder.url.appendingPathComponent("sdr.jxl").path])
         #expect(!header.contains("PQ") && header.contains("P3 primaries, sRGB transfer function"), "\(header)")
@@ -108,7 +119,9 @@ struct HDRAVIFJXLCommandTests {
     /// A PQ or HLG still keeps its code values in JPEG XL, with its transfer in the colour
     /// encoding; djxl gives them back within the lossy coding's error. Measured signal PSNR:
     /// PQ 55.3 dB, HLG 53.3 dB.
-    @Test("a PQ or HLG still to JPEG XL keeps its code values and names its transfer", arguments: [("pq", "PQ"), ("hlg", "HLG")])
+    @Test(
+        "a PQ or HLG still to JPEG XL keeps its code values and names its transfer",
+        arguments: [("pq", "PQ"), ("hlg", "HLG")])
     func hdrStill(name: String, transfer: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -117,7 +130,8 @@ struct HDRAVIFJXLCommandTests {
         #expect(text.contains("HDR kept: written as 16-bit \(transfer) (BT.2100)"), "\(text)")
         #expect(!text.contains("tone mapped") && !text.contains("not tone-mapped"), "\(text)")
         let result = try await Self.oracle(folder, "\(name).heic", "out.jxl")
-        #expect(result["transfer"] as? String == transfer && result["source_transfer"] as? String == transfer, "\(result)")
+        #expect(
+            result["transfer"] as? String == transfer && result["source_transfer"] as? String == transfer, "\(result)")
         #expect(result["rec2100"] as? Bool == true && result["bits_16"] as? Bool == true, "\(result)")
         #expect(Self.number(result, "signal_psnr") >= 45, "\(result)")
         #expect(Self.number(result, "signal_max_error") < 0.1, "\(result)")

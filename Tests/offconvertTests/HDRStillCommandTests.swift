@@ -24,18 +24,22 @@ struct HDRStillCommandTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: python.path),
             "the oracle venv is missing: pillow-heif and imagecodecs in .build/oracle-venv; Scripts/test installs them")
-        let outcome = try await CLIRunner.run([oracle, source, output] + (naive ? ["--naive"] : []), executable: python)
+        let outcome = try await CLIRunner.run(
+            [oracle, source, output] + (naive ? ["--naive"] : []), executable: python)
         try #require(outcome.status == 0, "\(outcome.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     }
 
-    static func number(_ verdict: [String: Any], _ key: String) -> Double { (verdict[key] as? NSNumber)?.doubleValue ?? -1 }
+    static func number(_ verdict: [String: Any], _ key: String) -> Double {
+        (verdict[key] as? NSNumber)?.doubleValue ?? -1
+    }
 
     /// `--hdr keep` (the default): the SDR primary matches the reference tone mapping (≥ 35 dB),
     /// is neither flat nor clipped, and libultrahdr's HDR rendition matches the source's linear
     /// light (÷ 203 nits) to at least 30 dB. Measured (SDR / HDR): hdr-stills/pq 46.1 / 42.6 dB,
     /// hdr-stills/hlg 47.6 / 42.2 dB, canon-422-pq (4:2:2 grid, limited range, a 10000-nit peak) 38.5 / 30.3 dB.
-    @Test("heic-to-jpg writes Ultra HDR: a tone-mapped primary and a gain map computed from the HDR picture",
+    @Test(
+        "heic-to-jpg writes Ultra HDR: a tone-mapped primary and a gain map computed from the HDR picture",
         arguments: [(pq, "PQ"), (hlg, "HLG"), (canon, "PQ")])
     func ultraHDR(input: String, transfer: String) async throws {
         let directory = try GainMapCommandTests.temporaryDirectory()
@@ -55,9 +59,12 @@ struct HDRStillCommandTests {
         #expect(Self.number(verdict, "clipped_fraction") < 0.01, "\(verdict)")
         #expect(Self.number(verdict, "hdr_psnr") >= 30, "\(verdict)")
 
-        let tags = try GainMapCommandTests.tags(output, [
-            "MPF0:NumberOfImages", "MPImage2:MPImageStart", "MPImage2:MPImageLength", "XMP-hdrgm:Version", "ICC_Profile:ProfileDescription",
-        ])
+        let tags = try GainMapCommandTests.tags(
+            output,
+            [
+                "MPF0:NumberOfImages", "MPImage2:MPImageStart", "MPImage2:MPImageLength", "XMP-hdrgm:Version",
+                "ICC_Profile:ProfileDescription",
+            ])
         #expect(tags["MPF0:NumberOfImages"] == "2")
         #expect(tags["XMP-hdrgm:Version"] == "1.0")
         #expect(tags["ICC_Profile:ProfileDescription"] == "BT.2020")
@@ -67,9 +74,12 @@ struct HDRStillCommandTests {
         try data.subdata(in: start..<data.count).write(to: URL(fileURLWithPath: mapPath))
         let primaryPath = directory.appendingPathComponent("primary.jpg").path
         try data.subdata(in: 0..<start).write(to: URL(fileURLWithPath: primaryPath))
-        let map = try GainMapCommandTests.tags(mapPath, [
-            "XMP-hdrgm:GainMapMin", "XMP-hdrgm:GainMapMax", "XMP-hdrgm:HDRCapacityMax", "XMP-hdrgm:OffsetSDR", "XMP-hdrgm:OffsetHDR",
-        ])
+        let map = try GainMapCommandTests.tags(
+            mapPath,
+            [
+                "XMP-hdrgm:GainMapMin", "XMP-hdrgm:GainMapMax", "XMP-hdrgm:HDRCapacityMax", "XMP-hdrgm:OffsetSDR",
+                "XMP-hdrgm:OffsetHDR",
+            ])
         // Highlights above SDR white: more than a stop of boost, up to log2(peak / 203).
         let maximum = try #require(map["XMP-hdrgm:GainMapMax"].flatMap(Double.init))
         #expect(maximum > 1 && maximum < log2(10000 / 203.0) + 0.1, "\(map)")
@@ -95,10 +105,13 @@ struct HDRStillCommandTests {
 
     /// `--hdr sdr`: one JPEG, tone mapped, no MPF; PNG and WebP outputs are tone mapped too and
     /// say that the HDR was not kept.
-    @Test("--hdr sdr, PNG and WebP outputs are tone-mapped SDR", arguments: [
-        (["heic-to-jpg", "--hdr", "sdr"], "jpg", nil), (["heic-to-png"], "png", "HDR not kept: PNG has no gain map"),
-        (["convert", "--to", "webp", "--quality", "95"], "webp", "HDR not kept: WebP has no gain map"),
-    ] as [([String], String, String?)])
+    @Test(
+        "--hdr sdr, PNG and WebP outputs are tone-mapped SDR",
+        arguments: [
+            (["heic-to-jpg", "--hdr", "sdr"], "jpg", nil),
+            (["heic-to-png"], "png", "HDR not kept: PNG has no gain map"),
+            (["convert", "--to", "webp", "--quality", "95"], "webp", "HDR not kept: WebP has no gain map"),
+        ] as [([String], String, String?)])
     func sdrOutputs(arguments: [String], format: String, notKept: String?) async throws {
         let directory = try GainMapCommandTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -112,7 +125,8 @@ struct HDRStillCommandTests {
         if format == "webp" {
             // libwebp's own decoder; the oracle takes any format PIL decodes.
             let png = directory.appendingPathComponent("pq-webp.png").path
-            let decoded = try await CLIRunner.run([output, "-o", png], executable: URL(fileURLWithPath: "/usr/bin/dwebp"))
+            let decoded = try await CLIRunner.run(
+                [output, "-o", png], executable: URL(fileURLWithPath: "/usr/bin/dwebp"))
             try #require(decoded.status == 0, "\(decoded.stderr)")
             output = png
         }
@@ -137,7 +151,9 @@ struct HDRStillCommandTests {
         }
         let notes = lines.compactMap { $0["notes"] as? [String] }.flatMap { $0 }
         #expect(notes.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(outcome.stdout)")
-        #expect(notes.contains { $0.hasPrefix("HDR kept as a gain map computed from the PQ picture (headroom ") }, "\(outcome.stdout)")
+        #expect(
+            notes.contains { $0.hasPrefix("HDR kept as a gain map computed from the PQ picture (headroom ") },
+            "\(outcome.stdout)")
     }
 
     /// `info` says in words that the photo is HDR without a gain map.
@@ -145,7 +161,9 @@ struct HDRStillCommandTests {
     func info(input: String, transfer: String) async throws {
         let outcome = try await CLIRunner.run(["info", input])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("  HDR: \(transfer) transfer, 10-bit, no gain map: tone mapped for SDR outputs"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("  HDR: \(transfer) transfer, 10-bit, no gain map: tone mapped for SDR outputs"),
+            "\(outcome.stdout)")
     }
 
     /// The batch's memory estimate counts the tone mapping's SDR bitmap (and the gain map's
@@ -159,9 +177,12 @@ struct HDRStillCommandTests {
         let heic = PhotoWork.cost(of: Self.pq, request: PhotoRequest(inputPath: Self.pq, format: .heic))
         // The SDR bitmap is counted where the still is tone mapped, and not for a HEIC that keeps PQ.
         let info = try ImageProbe.probeBlocking(path: Self.pq)
-        #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: sdrRequest)
-            == BatchScheduler.bitmapBytes(width: 384, height: 256, bytesPerPixel: 4))
-        #expect(PhotoMemoryEstimate.toneMappingBytes(of: info, request: PhotoRequest(inputPath: Self.pq, format: .heic)) == 0)
+        #expect(
+            PhotoMemoryEstimate.toneMappingBytes(of: info, request: sdrRequest)
+                == BatchScheduler.bitmapBytes(width: 384, height: 256, bytesPerPixel: 4))
+        #expect(
+            PhotoMemoryEstimate.toneMappingBytes(of: info, request: PhotoRequest(inputPath: Self.pq, format: .heic))
+                == 0)
         #expect(heic > 0)
         #expect(keep - sdr == GainMapBuilder.workingBytes(width: 384, height: 256))
         #expect(keep - sdr > 0)
@@ -170,7 +191,8 @@ struct HDRStillCommandTests {
     /// A tone-mapped still is tagged with a profile lcms2 makes on the spot, whose header lcms2
     /// dates with the current time: the same photo converted twice must still give the same bytes.
     /// exiftool reads the profile's date, which is the fixed one whenever the conversion runs.
-    @Test("the same HDR still converted twice gives the same bytes: the generated profile has a fixed date",
+    @Test(
+        "the same HDR still converted twice gives the same bytes: the generated profile has a fixed date",
         arguments: [(canon, "jpg"), (hlg, "png")])
     func deterministicProfile(input: String, format: String) async throws {
         let directory = try GainMapCommandTests.temporaryDirectory()
@@ -182,7 +204,8 @@ struct HDRStillCommandTests {
             try #require(outcome.status == 0, "\(outcome.stderr)")
             let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
             let output = folder.appendingPathComponent("\(name).\(format)").path
-            let tags = try GainMapCommandTests.tags(output, ["ICC-header:ProfileDateTime", "ICC_Profile:ProfileDescription"])
+            let tags = try GainMapCommandTests.tags(
+                output, ["ICC-header:ProfileDateTime", "ICC_Profile:ProfileDescription"])
             #expect(tags["ICC-header:ProfileDateTime"] == "2024:01:01 00:00:00", "\(tags)")
             #expect(tags["ICC_Profile:ProfileDescription"] == "BT.2020", "\(tags)")
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: output)))

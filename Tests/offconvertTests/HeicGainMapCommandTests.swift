@@ -18,7 +18,8 @@ struct HeicGainMapCommandTests {
     /// generous: two x265 encodes of a camera-sized photo on a machine shared with other builds.
     static func run(_ folder: UserFolder, _ arguments: [String]) async throws -> String {
         let state = folder.url.appendingPathComponent(".state-\(UUID().uuidString.prefix(8))").path
-        let outcome = try await CLIRunner.run(arguments, environment: ["XDG_STATE_HOME": state], directory: folder.url, timeout: 1200)
+        let outcome = try await CLIRunner.run(
+            arguments, environment: ["XDG_STATE_HOME": state], directory: folder.url, timeout: 1200)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout + outcome.stderr
     }
@@ -31,7 +32,9 @@ struct HeicGainMapCommandTests {
     /// The output oracle's reading of `output` made from `input` (paths in `folder`).
     static func heicOracle(_ folder: UserFolder, _ input: String, _ output: String) async throws -> [String: Any] {
         let python = GainMapCommandTests.python
-        try #require(FileManager.default.isExecutableFile(atPath: python.path), "pillow-heif is missing: Scripts/test installs .build/oracle-venv")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python.path),
+            "pillow-heif is missing: Scripts/test installs .build/oracle-venv")
         let outcome = try await CLIRunner.run([heicOracle, input, output], executable: python, directory: folder.url)
         try #require(outcome.status == 0, "\(outcome.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
@@ -45,12 +48,16 @@ struct HeicGainMapCommandTests {
 
     /// An iOS 18 file's `tmap` item (ISO 21496-1) comes along too: `info` then reads it first, as
     /// it does for the source.
-    @Test("HEIC to HEIC keeps Apple's gain map as an auxiliary image with the headroom", arguments: [
-        ("photos/pug.heic", ["--max-size", "2016"], 1.8, 2016, 1512, "Apple"),
-        ("photos/IMG_3853.HEIC", ["--max-size", "1600"], 2.8, 1600, 1200, "ISO 21496-1"),
-        ("generated/gainmap/pug-irot1.heic", ["--max-size", "1200", "--keep-metadata"], 1.8, 900, 1200, "Apple"),
-    ])
-    func apple(source: String, options: [String], stops: Double, width: Int, height: Int, infoOrigin: String) async throws {
+    @Test(
+        "HEIC to HEIC keeps Apple's gain map as an auxiliary image with the headroom",
+        arguments: [
+            ("photos/pug.heic", ["--max-size", "2016"], 1.8, 2016, 1512, "Apple"),
+            ("photos/IMG_3853.HEIC", ["--max-size", "1600"], 2.8, 1600, 1200, "ISO 21496-1"),
+            ("generated/gainmap/pug-irot1.heic", ["--max-size", "1200", "--keep-metadata"], 1.8, 900, 1200, "Apple"),
+        ])
+    func apple(source: String, options: [String], stops: Double, width: Int, height: Int, infoOrigin: String)
+        async throws
+    {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add(source, as: "in.heic")
@@ -64,7 +71,9 @@ struct HeicGainMapCommandTests {
         let input = folder.url.appendingPathComponent("in.heic").path
         let headroom = try GainMapCommandTests.tags(output, ["MakerNotes:HDRHeadroom"])["Apple:HDRHeadroom"]
         let sourceHeadroom = try GainMapCommandTests.tags(input, ["MakerNotes:HDRHeadroom"])["Apple:HDRHeadroom"]
-        #expect(headroom != nil && headroom == sourceHeadroom, "\(String(describing: headroom)) vs \(String(describing: sourceHeadroom))")
+        #expect(
+            headroom != nil && headroom == sourceHeadroom,
+            "\(String(describing: headroom)) vs \(String(describing: sourceHeadroom))")
         let result = try await Self.heicOracle(folder, "in.heic", "out.heic")
         #expect(result["aux"] as? [String] == ["urn:com:apple:photo:2020:aux:hdrgainmap"])
         #expect(result["width"] as? Int == width && result["height"] as? Int == height, "\(result)")
@@ -99,10 +108,13 @@ struct HeicGainMapCommandTests {
         let index = try GainMapCommandTests.tags(jpegPath, ["MPImage2:MPImageStart", "MPImage2:MPImageLength"])
         let start = try #require(index["MPImage2:MPImageStart"].flatMap(Int.init))
         let length = try #require(index["MPImage2:MPImageLength"].flatMap(Int.init))
-        try Data(contentsOf: URL(fileURLWithPath: jpegPath)).subdata(in: start..<(start + length)).write(to: URL(fileURLWithPath: mapPath))
+        try Data(contentsOf: URL(fileURLWithPath: jpegPath)).subdata(in: start..<(start + length)).write(
+            to: URL(fileURLWithPath: mapPath))
         let written = try Self.hdrgm(mapPath)
-        for name in ["GainMapMin", "GainMapMax", "Gamma", "OffsetSDR", "OffsetHDR", "HDRCapacityMin", "HDRCapacityMax"] {
-            let ours = written["XMP-hdrgm:\(name)"].flatMap(Double.init), theirs = source["XMP-hdrgm:\(name)"].flatMap(Double.init)
+        for name in ["GainMapMin", "GainMapMax", "Gamma", "OffsetSDR", "OffsetHDR", "HDRCapacityMin", "HDRCapacityMax"]
+        {
+            let ours = written["XMP-hdrgm:\(name)"].flatMap(Double.init)
+            let theirs = source["XMP-hdrgm:\(name)"].flatMap(Double.init)
             #expect(ours != nil && theirs != nil && abs(ours! - theirs!) < 1e-6, "\(name): \(written) vs \(source)")
         }
         let ultraHDR = try await GainMapCommandTests.oracle(folder.url.appendingPathComponent("s.heic").path, jpegPath)
@@ -132,18 +144,27 @@ struct HeicGainMapCommandTests {
 
     /// Outputs without the gain map keep no `hdrgm:`/`Container:Directory` XMP and no auxiliary
     /// image, and say why.
-    @Test("when a Samsung HEIC's HDR is dropped nothing of it remains", arguments: [
-        (["--to", "png"], "out.png", "HDR not kept: PNG has no gain map"),
-        (["--to", "jpg", "--hdr", "sdr"], "out.jpg", ""),
-        (["--to", "heic", "--hdr", "sdr"], "out.heic", "gain map removed (--hdr sdr)"),
-        (["--to", "heic", "--strip-metadata"], "out.heic", "HDR not kept: --strip-metadata removes the metadata that describes the gain map"),
-    ])
+    @Test(
+        "when a Samsung HEIC's HDR is dropped nothing of it remains",
+        arguments: [
+            (["--to", "png"], "out.png", "HDR not kept: PNG has no gain map"),
+            (["--to", "jpg", "--hdr", "sdr"], "out.jpg", ""),
+            (["--to", "heic", "--hdr", "sdr"], "out.heic", "gain map removed (--hdr sdr)"),
+            (
+                ["--to", "heic", "--strip-metadata"], "out.heic",
+                "HDR not kept: --strip-metadata removes the metadata that describes the gain map"
+            ),
+        ])
     func dropped(options: [String], name: String, note: String) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add(Self.samsung, as: "s.heic")
         let text = try await Self.run(folder, ["convert"] + options + ["s.heic", "-o", name])
-        if note.isEmpty { #expect(!text.contains("HDR") && !text.contains("gain map"), "\(text)") } else { #expect(text.contains(note), "\(text)") }
+        if note.isEmpty {
+            #expect(!text.contains("HDR") && !text.contains("gain map"), "\(text)")
+        } else {
+            #expect(text.contains(note), "\(text)")
+        }
         let output = folder.url.appendingPathComponent(name).path
         try GainMapJPEGCommandTests.expectNoGainMap(output)
         if name.hasSuffix(".heic") {

@@ -1,6 +1,7 @@
+import ConvertCore
 import Foundation
 import Testing
-import ConvertCore
+
 @testable import OffconvertCLI
 
 /// The memory heic-to-jpg holds per pixel, from two grids of one layout with 4× the pixels between
@@ -29,7 +30,8 @@ struct HeicMemoryCommandTests {
 
     @Test("4x the pixels cost the coded tiles, the JPEG stream and a wider band, not the whole planes")
     func perPixel() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("heic-memory-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "heic-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let small = try await Self.convert(8, in: directory)

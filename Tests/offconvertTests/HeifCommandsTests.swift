@@ -9,19 +9,23 @@ struct HeifCommandsTests {
     static let variant = CLIRunner.media.appendingPathComponent("generated/heif-ios18/all.heic").path
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-heif-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-heif-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     /// exiftool's `-s -s -s` value of `tag` in `path`.
     static func tag(_ tag: String, _ path: String) throws -> String {
-        try CLIRunner.toolOutput("/usr/bin/exiftool", ["-s", "-s", "-s", "-\(tag)", path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try CLIRunner.toolOutput("/usr/bin/exiftool", ["-s", "-s", "-s", "-\(tag)", path]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
-    @Test("heic-to-jpg, heic-to-png and compress-photos convert it upright with its profile", arguments: [
-        ["heic-to-jpg"], ["heic-to-png"], ["compress-photos", "--target-size", "1MB"], ["convert", "--to", "webp"],
-    ])
+    @Test(
+        "heic-to-jpg, heic-to-png and compress-photos convert it upright with its profile",
+        arguments: [
+            ["heic-to-jpg"], ["heic-to-png"], ["compress-photos", "--target-size", "1MB"], ["convert", "--to", "webp"],
+        ])
     func converts(command: [String]) async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OffconvertCLI
 
 /// Every `--help` text, byte for byte as the built `offconvert` prints it, against the copy kept
@@ -29,7 +30,9 @@ struct HelpTextTests {
 
     @Test("a kept text exists for every command and for no other")
     func noStrayTexts() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".txt") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".txt")
+        }
         let expected = ["overview"] + Commands.all.map { $0.spec.name }
         #expect(Set(files.map { String($0.dropLast(4)) }) == Set(expected))
     }

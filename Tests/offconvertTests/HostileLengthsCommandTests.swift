@@ -1,6 +1,7 @@
+import ConvertCore
 import Foundation
 import Testing
-import ConvertCore
+
 @testable import OffconvertCLI
 
 /// The length mutations of TestMedia/generators/60-hostile-lengths.sh, run as a user would, with
@@ -12,17 +13,22 @@ struct HostileLengthsCommandTests {
     /// gigabytes the bugs took.
     static let ceilingKilobytes = 300_000
 
-    static func bomb(_ name: String) -> String { CLIRunner.media.appendingPathComponent("generated/bombs/" + name).path }
+    static func bomb(_ name: String) -> String {
+        CLIRunner.media.appendingPathComponent("generated/bombs/" + name).path
+    }
 
     static func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-lengths-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hostile-lengths-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
 
-    @Test("a PNG whose tEXt length is 0x7FFFFFFF is described and refused without allocating it", arguments: [
-        ["info"], ["convert", "--to", "jpg", "-o", "out"], ["convert", "--to", "webp", "-o", "out"],
-    ])
+    @Test(
+        "a PNG whose tEXt length is 0x7FFFFFFF is described and refused without allocating it",
+        arguments: [
+            ["info"], ["convert", "--to", "jpg", "-o", "out"], ["convert", "--to", "webp", "-o", "out"],
+        ])
     func pngTextLength(command: [String]) async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,7 +38,8 @@ struct HostileLengthsCommandTests {
         #expect(run.maxResidentKilobytes < Self.ceilingKilobytes, "peak \(run.maxResidentKilobytes) kB")
         // `info` reports the damage as a warning and exits 0; a conversion fails the item.
         #expect(run.status == (command[0] == "info" ? 0 : 1))
-        let outputs = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+        let outputs =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         #expect(outputs.isEmpty, "left behind: \(outputs)")
     }
 
@@ -51,7 +58,9 @@ struct HostileLengthsCommandTests {
     func gifTooLarge() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await CLIRunner.run(["convert", Self.bomb("gif-screen-65535.gif"), "--to", "png", "-o", directory.path])
+        let run = try await CLIRunner.run([
+            "convert", Self.bomb("gif-screen-65535.gif"), "--to", "png", "-o", directory.path,
+        ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("65535x65535") && run.stderr.contains("--max-pixels"), "\(run.stderr)")
         #expect(!run.stderr.contains("damaged"), "\(run.stderr)")
@@ -70,7 +79,9 @@ struct InfoDamagedCommandTests {
             try data.prefix(data.count - cut).write(to: directory.appendingPathComponent(name))
             let run = try await CLIRunner.run(["info", name], directory: directory)
             #expect(!run.stdout.contains("location: none"), "\(run.stdout)")
-            #expect(run.stdout.contains(name.hasSuffix("heic") ? "location: yes, in EXIF GPS" : "location: unknown"), "\(run.stdout)")
+            #expect(
+                run.stdout.contains(name.hasSuffix("heic") ? "location: yes, in EXIF GPS" : "location: unknown"),
+                "\(run.stdout)")
         }
     }
 }

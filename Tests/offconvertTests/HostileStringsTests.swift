@@ -28,20 +28,25 @@ struct HostileStringsTests {
 
     @Test("a video and a photo named (and titled) with escape sequences: info, conversions, --json")
     func video() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-hostile-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-hostile-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("clip\(Self.payload).mp4").path
-        try Self.make("ffmpeg", [
-            "-nostdin", "-v", "error", "-y", "-i", CLIRunner.media.appendingPathComponent("video/sample.mp4").path,
-            "-c", "copy", "-metadata", "title=\(Self.payload)", "-metadata", "comment=\(Self.payload)", input,
-        ])
+        try Self.make(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", CLIRunner.media.appendingPathComponent("video/sample.mp4").path,
+                "-c", "copy", "-metadata", "title=\(Self.payload)", "-metadata", "comment=\(Self.payload)", input,
+            ])
         let output = directory.appendingPathComponent("out\(Self.payload)").path
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let photo = directory.appendingPathComponent("pug\(Self.payload).heic").path
-        try FileManager.default.copyItem(atPath: CLIRunner.media.appendingPathComponent("photos/zPug_3.heic").path, toPath: photo)
+        try FileManager.default.copyItem(
+            atPath: CLIRunner.media.appendingPathComponent("photos/zPug_3.heic").path, toPath: photo)
         let runs: [[String]] = [
-            ["info", photo], ["heic-to-jpg", photo, "-o", output], ["convert", photo, "--to", "webp", "-o", output, "--json"],
+            ["info", photo], ["heic-to-jpg", photo, "-o", output],
+            ["convert", photo, "--to", "webp", "-o", output, "--json"],
             ["info", input], ["info", "--json", input],
             ["convert", input, "--to", "mkv", "-o", output],
             ["send-to-windows", input, "-o", output, "--overwrite", "--json"],
@@ -57,7 +62,8 @@ struct HostileStringsTests {
 
     @Test("errors that name a hostile file: missing, damaged, not media, bad option value")
     func errors() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-hostile-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-hostile-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let damaged = directory.appendingPathComponent("photo\(Self.payload).heic")

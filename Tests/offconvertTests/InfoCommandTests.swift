@@ -10,13 +10,17 @@ struct InfoCommandTests {
         let outcome = try await CLIRunner.run(["info", media("video/dolbyVision-hdr.MOV"), media("photos/tokyo.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
-        let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(" ") }
+        let blocks = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.hasPrefix(" ")
+        }
         #expect(blocks.count == 4, "header, blank line, header, final newline")
         #expect(blocks[1].isEmpty && blocks[3].isEmpty)
         #expect(outcome.stdout.components(separatedBy: "\n\n").count == 2)
         #expect(blocks[0].hasSuffix("dolbyVision-hdr.MOV: QuickTime movie, 64.6 kB, 0.11 s, 4.8 Mb/s"))
         #expect(blocks[2].hasSuffix("tokyo.jpg: JPEG image, 162.9 kB"))
-        #expect(outcome.stdout.contains("#0 video   hevc (hvc1) Main 10, 720x1280 upright, turned 90° clockwise, 30 fps, yuv420p10le 10-bit"))
+        #expect(
+            outcome.stdout.contains(
+                "#0 video   hevc (hvc1) Main 10, 720x1280 upright, turned 90° clockwise, 30 fps, yuv420p10le 10-bit"))
         #expect(outcome.stdout.contains("Dolby Vision 8.4, HLG-compatible base (level 2, RPU+BL)"))
         #expect(outcome.stdout.contains("#2 data    mebx, no decoder, handler meta"))
         #expect(outcome.stdout.contains("location: 51.5334° N, 0.1255° W, 27 m (container tag)"))
@@ -40,8 +44,10 @@ struct InfoCommandTests {
 
     @Test("--json prints one parseable object per line with the documented fields")
     func jsonLines() async throws {
-        let files = [media("video/regular.mkv"), media("generated/dvcc-p5.mp4"), media("generated/jpeg-named.heic"),
-                     media("broken/sample_vvc.mp4")]
+        let files = [
+            media("video/regular.mkv"), media("generated/dvcc-p5.mp4"), media("generated/jpeg-named.heic"),
+            media("broken/sample_vvc.mp4"),
+        ]
         let outcome = try await CLIRunner.run(["info", "--json"] + files)
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
@@ -67,7 +73,8 @@ struct InfoCommandTests {
         #expect(record["profile"] as? Int == 8 && record["level"] as? Int == 1)
         #expect(record["baseLayerCompatibilityID"] as? Int == 1 && record["name"] as? String == "8.1")
 
-        let p5 = try #require((try firstTrack(objects[1])["video"] as? [String: Any])?["dynamicRange"] as? [String: Any])
+        let p5 = try #require(
+            (try firstTrack(objects[1])["video"] as? [String: Any])?["dynamicRange"] as? [String: Any])
         #expect(p5["sdrConversion"] as? String == "notPossible")
         #expect(p5["needsToneMappingForSDR"] as? Bool == false)
 
@@ -78,7 +85,9 @@ struct InfoCommandTests {
 
     @Test("--json with a bad file: stdout keeps only valid JSON lines, the error goes to stderr")
     func jsonWithFailure() async throws {
-        let outcome = try await CLIRunner.run(["info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4")])
+        let outcome = try await CLIRunner.run([
+            "info", "--json", media("generated/truncated-moov.mp4"), media("video/bikes.mp4"),
+        ])
         #expect(outcome.status == 1)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -89,7 +98,8 @@ struct InfoCommandTests {
 
     @Test("a hostile file name is printed without its control characters")
     func terminalSafety() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-info-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let hostile = directory.appendingPathComponent("clip\u{1B}]0;owned\u{07}.mp4")
@@ -105,7 +115,8 @@ struct InfoCommandTests {
 
     @Test("an empty file and a folder get the library's words for input.empty and input.not-a-file")
     func emptyAndFolder() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-info-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.heic").path
@@ -115,7 +126,9 @@ struct InfoCommandTests {
         let outcome = try await CLIRunner.run(["info", empty, folder])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderr == "Error: \(empty) is empty.\nError: \(folder) is a folder, not a file.\n", "\(outcome.stderr)")
+        #expect(
+            outcome.stderr == "Error: \(empty) is empty.\nError: \(folder) is a folder, not a file.\n",
+            "\(outcome.stderr)")
     }
 
     @Test("no file is a usage error")
@@ -130,7 +143,9 @@ struct InfoCommandTests {
     func help() async throws {
         let overview = try await CLIRunner.run(["--help"])
         // Its own line in COMMANDS, with its abstract (the word "info" alone appears elsewhere).
-        #expect(overview.stdout.contains("\n  info                    Show what a photo or video file contains.\n"), "\(overview.stdout)")
+        #expect(
+            overview.stdout.contains("\n  info                    Show what a photo or video file contains.\n"),
+            "\(overview.stdout)")
         let help = try await CLIRunner.run(["info", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--json"))
@@ -178,12 +193,16 @@ struct InfoImageTests {
         #expect(image["width"] as? Int == 4240 && image["height"] as? Int == 2832)
         let nclx = try #require((image["color"] as? [String: Any])?["nclx"] as? [String: Any])
         #expect(nclx["primaries"] as? Int == 1 && nclx["transfer"] as? Int == 13 && nclx["fullRange"] as? Bool == true)
-        #expect(try await CLIRunner.run(["info", media("photos/cat.hif")]).stdout.contains("  colour: nclx 1/13/5 full range"))
+        #expect(
+            try await CLIRunner.run(["info", media("photos/cat.hif")]).stdout.contains(
+                "  colour: nclx 1/13/5 full range"))
     }
 
     @Test("tokyo.jpg: GPS; a video: the container tag; a file without: none")
     func location() async throws {
-        let outcome = try await CLIRunner.run(["info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4")])
+        let outcome = try await CLIRunner.run([
+            "info", media("photos/tokyo.jpg"), media("video/sample.mp4"), media("video/bikes.mp4"),
+        ])
         #expect(outcome.stdout.contains("  location: yes, in EXIF GPS"))
         #expect(outcome.stdout.contains("  location: 40.6800° N, 74.5000° W (container tag)"))
         #expect(outcome.stdout.contains("  location: none"))
@@ -213,7 +232,8 @@ struct InfoImageTests {
 
     @Test("a picture too damaged to describe says why with its error code, in text and as --json's imageError")
     func undescribable() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-info-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-info-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: media("generated/gps-exif-xmp.heic")))
@@ -222,12 +242,16 @@ struct InfoImageTests {
 
         let text = try await CLIRunner.run(["info", cut])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("  warning: details unreadable (input.truncated): \(cut) is damaged: it is cut short.\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "  warning: details unreadable (input.truncated): \(cut) is damaged: it is cut short.\n"),
+            "\(text.stdout)")
 
         let json = try await CLIRunner.run(["info", "--json", cut])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let error = try #require(object["imageError"] as? [String: String], "\(json.stdout)")
-        #expect(error == ["category": "input", "key": "input.truncated", "message": "\(cut) is damaged: it is cut short."])
+        #expect(
+            error == ["category": "input", "key": "input.truncated", "message": "\(cut) is damaged: it is cut short."])
     }
 }

@@ -1,6 +1,7 @@
+import ConvertCore
 import Foundation
 import Testing
-import ConvertCore
+
 @testable import OffconvertCLI
 
 /// The memory `convert --to jpg` holds per pixel of a JPEG, from two generated JPEGs with 4× the
@@ -15,29 +16,37 @@ struct JPEGMemoryCommandTests {
         let path = directory.appendingPathComponent("p\(width)-\(orientation).jpg").path
         let made = try CLIRunner.toolOutput(
             "/usr/bin/env",
-            ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height)", "-frames:v", "1", "-q:v", "5",
-             "-pix_fmt", "yuvj420p", path])
+            [
+                "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height)", "-frames:v", "1",
+                "-q:v", "5",
+                "-pix_fmt", "yuvj420p", path,
+            ])
         #expect(made.isEmpty)
         if orientation != 1 {
-            _ = try CLIRunner.toolOutput("/usr/bin/env", ["exiftool", "-q", "-overwrite_original", "-n", "-Orientation=\(orientation)", path])
+            _ = try CLIRunner.toolOutput(
+                "/usr/bin/env", ["exiftool", "-q", "-overwrite_original", "-n", "-Orientation=\(orientation)", path])
         }
         return path
     }
 
     /// Peak RSS in bytes of converting `input`.
     static func peak(_ input: String, in directory: URL) async throws -> Int {
-        let run = try await PeakMemory.run(["convert", input, "--to", "jpg", "-o", "out", "--overwrite"], in: directory)
+        let run = try await PeakMemory.run(
+            ["convert", input, "--to", "jpg", "-o", "out", "--overwrite"], in: directory)
         try #require(run.status == 0, "convert \(input) failed")
         return run.maxResidentKilobytes * 1024
     }
 
     @Test("4x the pixels cost a wider band, not a bitmap; turned, the 4:2:0 planes", arguments: [1, 6])
     func perPixel(orientation: Int) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jpeg-memory-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jpeg-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let small = try await Self.peak(try Self.pattern(2048, 1536, orientation: orientation, in: directory), in: directory)
-        let large = try await Self.peak(try Self.pattern(4096, 3072, orientation: orientation, in: directory), in: directory)
+        let small = try await Self.peak(
+            try Self.pattern(2048, 1536, orientation: orientation, in: directory), in: directory)
+        let large = try await Self.peak(
+            try Self.pattern(4096, 3072, orientation: orientation, in: directory), in: directory)
         let extraPixels = 4096 * 3072 - 2048 * 1536
         let grown = large - small
         if orientation == 1 {

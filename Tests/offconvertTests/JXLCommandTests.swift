@@ -14,9 +14,11 @@ struct JXLCommandTests {
         #expect(lines[index + 1].contains("--lossless") && lines[index + 1].contains("--quality"))
     }
 
-    @Test("convert photo.jpg --to jxl --lossless --keep-metadata, then info, then back to JPEG with djxl: the same bytes")
+    @Test(
+        "convert photo.jpg --to jxl --lossless --keep-metadata, then info, then back to JPEG with djxl: the same bytes")
     func losslessRoundTrip() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-jxl-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-jxl-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path

@@ -6,7 +6,8 @@ extension CLIRunner {
     /// Starts `offconvert` with `arguments` and the allowance and journals in `stateHome`, output
     /// discarded, and returns the running process with a stream that ends when it exits (so a
     /// test can kill it at the moment it chooses, then wait without blocking a thread).
-    static func launch(_ arguments: [String], stateHome: String) throws -> (process: Process, exited: AsyncStream<Void>) {
+    static func launch(_ arguments: [String], stateHome: String) throws -> (process: Process, exited: AsyncStream<Void>)
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,21 +36,26 @@ struct KillResumeTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
     }
 
-    static func kill(_ process: Process, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0) async -> Bool {
+    static func kill(_ process: Process, when condition: @escaping @Sendable () -> Bool, delay: useconds_t = 0) async
+        -> Bool
+    {
         await CLIRunner.signal(process, SIGKILL, when: condition, delay: delay)
     }
 
     /// Whether FFmpeg decodes all of `path` without a single error.
     static func decodesCleanly(_ path: String) async throws -> Bool {
         let outcome = try await CLIRunner.run(
-            ["-nostdin", "-v", "error", "-xerror", "-i", path, "-f", "null", "-"], executable: URL(fileURLWithPath: "/usr/bin/ffmpeg"))
+            ["-nostdin", "-v", "error", "-xerror", "-i", path, "-f", "null", "-"],
+            executable: URL(fileURLWithPath: "/usr/bin/ffmpeg"))
         return outcome.status == 0 && outcome.stderr.isEmpty
     }
 
     @Test("heic-to-jpg over 12 photos killed after 2 outputs: the rerun completes with each output once")
     func photoBatch() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-heic-\(UUID().uuidString.prefix(8))")
-        let inputs = work.appendingPathComponent("in"), out = work.appendingPathComponent("out")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-kill-heic-\(UUID().uuidString.prefix(8))")
+        let inputs = work.appendingPathComponent("in")
+        let out = work.appendingPathComponent("out")
         let state = work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -69,7 +75,8 @@ struct KillResumeTests {
         let killedRunning = await Self.kill(process, when: { placed().count >= 2 })
         for await _ in exited {}
         let before = placed()
-        #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
+        #expect(
+            killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
         #expect(before.count >= 2 && before.count < 12, "killed mid-batch: \(before)")
         #expect(Set(before).isSubset(of: expected))
 
@@ -77,22 +84,28 @@ struct KillResumeTests {
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(Self.names(in: out) == expected, "every output once, nothing hidden: \(Self.names(in: out))")
         let lines = rerun.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.filter { $0.contains(#""event":"skipped""#) }.count == before.count, "finished items are not redone")
+        #expect(
+            lines.filter { $0.contains(#""event":"skipped""#) }.count == before.count, "finished items are not redone")
         #expect(lines.filter { $0.contains(#""event":"finished""#) }.count == 12 - before.count)
         for name in expected {
             let path = out.appendingPathComponent(name).path
             #expect(try await Self.decodesCleanly(path), "\(name) is not a whole JPEG")
         }
-        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone).status()
+        let allowance = try AllowanceStore(
+            environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone
+        ).status()
         #expect(allowance.used == 1, "the batch is charged once, its resume included")
         #expect(allowance.reserved == 0, "the killed run's reservation is freed, not charged twice")
     }
 
-    @Test("a slow first photo, fast ones after, interrupted once fast outputs are in place: charged once, the rerun free",
-          arguments: [SIGKILL, SIGINT])
+    @Test(
+        "a slow first photo, fast ones after, interrupted once fast outputs are in place: charged once, the rerun free",
+        arguments: [SIGKILL, SIGINT])
     func slowFirstInput(_ signal: Int32) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-slow-\(UUID().uuidString.prefix(8))")
-        let inputs = work.appendingPathComponent("in"), out = work.appendingPathComponent("out")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-kill-slow-\(UUID().uuidString.prefix(8))")
+        let inputs = work.appendingPathComponent("in")
+        let out = work.appendingPathComponent("out")
         let state = work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -102,7 +115,8 @@ struct KillResumeTests {
         var paths = [big.path]
         for index in 1...5 {
             let input = inputs.appendingPathComponent("s\(index).heic")
-            try FileManager.default.copyItem(at: CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic"), to: input)
+            try FileManager.default.copyItem(
+                at: CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic"), to: input)
             paths.append(input.path)
         }
         let arguments = ["convert"] + paths + ["--to", "jxl", "--output-dir", out.path, "--jobs", "2", "--json"]
@@ -126,11 +140,14 @@ struct KillResumeTests {
         #expect(status.reserved == 0)
     }
 
-    @Test("a damaged journal: the rerun says so once, keeps the outputs in place and charges nothing more",
-          arguments: ["truncated", "garbled"])
+    @Test(
+        "a damaged journal: the rerun says so once, keeps the outputs in place and charges nothing more",
+        arguments: ["truncated", "garbled"])
     func damagedJournal(_ damage: String) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-damaged-journal-\(UUID().uuidString.prefix(8))")
-        let out = work.appendingPathComponent("out"), state = work.appendingPathComponent("state")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-damaged-journal-\(UUID().uuidString.prefix(8))")
+        let out = work.appendingPathComponent("out")
+        let state = work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let photo = CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic")
@@ -151,7 +168,9 @@ struct KillResumeTests {
         let journal = try #require(Self.names(in: batches).first { $0.hasSuffix(".journal") })
         let journalURL = batches.appendingPathComponent(journal)
         let bytes = try Data(contentsOf: journalURL)
-        let damaged = damage == "truncated" ? bytes.prefix(bytes.count / 3) : Data(bytes.map { $0 == UInt8(ascii: "\"") ? UInt8(ascii: "'") : $0 })
+        let damaged =
+            damage == "truncated"
+            ? bytes.prefix(bytes.count / 3) : Data(bytes.map { $0 == UInt8(ascii: "\"") ? UInt8(ascii: "'") : $0 })
         try damaged.write(to: journalURL)
 
         try FileManager.default.removeItem(atPath: paths[1])
@@ -168,8 +187,10 @@ struct KillResumeTests {
 
     @Test("compress killed during pass 1: the rerun succeeds and no x264 statistics or partial file survive")
     func videoCompress() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-kill-compress-\(UUID().uuidString.prefix(8))")
-        let out = work.appendingPathComponent("out"), state = work.appendingPathComponent("state")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-kill-compress-\(UUID().uuidString.prefix(8))")
+        let out = work.appendingPathComponent("out")
+        let state = work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         // 60 s at 160x90 with AAC: pass 1 lasts about a second in a debug build.
@@ -178,23 +199,30 @@ struct KillResumeTests {
 
         let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
         // x264 writes its first-pass statistics while pass 1 runs; kill once they are being written.
-        let killedRunning = await Self.kill(process, when: { Self.names(in: out).contains { $0.hasSuffix(".x264.stats.temp") } },
-                                            delay: 100_000)
+        let killedRunning = await Self.kill(
+            process, when: { Self.names(in: out).contains { $0.hasSuffix(".x264.stats.temp") } },
+            delay: 100_000)
         for await _ in exited {}
         let left = Self.names(in: out)
-        #expect(killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
-        #expect(left.contains { $0.hasSuffix(".x264") } && left.contains { $0.contains(".x264.stats") },
-                "the kill should leave pass-1 statistics behind: \(left)")
+        #expect(
+            killedRunning && process.terminationReason == .uncaughtSignal, "the first run must be killed, not finish")
+        #expect(
+            left.contains { $0.hasSuffix(".x264") } && left.contains { $0.contains(".x264.stats") },
+            "the kill should leave pass-1 statistics behind: \(left)")
         #expect(!left.contains("video-long.mp4"), "killed before anything was placed: \(left)")
 
         let rerun = try await CLIRunner.run(arguments, environment: ["XDG_STATE_HOME": state.path])
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(Self.names(in: out) == ["video-long.mp4"], "one output, no statistics, no partial file: \(Self.names(in: out))")
+        #expect(
+            Self.names(in: out) == ["video-long.mp4"],
+            "one output, no statistics, no partial file: \(Self.names(in: out))")
         let output = out.appendingPathComponent("video-long.mp4").path
         let size = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? .max
         #expect(size <= 1_000_000)
         #expect(try await Self.decodesCleanly(output))
-        let allowance = try AllowanceStore(environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone).status()
+        let allowance = try AllowanceStore(
+            environment: ["XDG_STATE_HOME": state.path], timeZone: CLIRunner.childTimeZone
+        ).status()
         #expect(allowance.used == 1, "the killed run placed nothing and costs nothing")
         #expect(allowance.reserved == 0)
     }

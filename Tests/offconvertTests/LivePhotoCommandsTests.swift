@@ -31,11 +31,16 @@ struct LivePhotoCommandsTests {
             "info", "\(live)/IMG_5195.MOV", "\(live)/renamed/Holiday.HEIC", "\(live)/decoy/IMG_5195.HEIC",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("live photo: paired with \(live)/IMG_5195.HEIC (content identifier 570F1469"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("live photo: paired with \(live)/IMG_5195.HEIC (content identifier 570F1469"),
+            "\(outcome.stdout)")
         #expect(outcome.stdout.contains("live photo: paired with \(live)/renamed/IMG_0042.MOV"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("live photo: its video is not in this folder"), "\(outcome.stdout)")
         let json = try await CLIRunner.run(["info", "--json", "\(live)/IMG_5195.HEIC"])
-        #expect(json.stdout.contains("\"livePhoto\":{\"contentIdentifier\":\"570F1469-09C7-4E50-9875-05F21D5BD166\",\"pairedWith\":\"\(live)/IMG_5195.MOV\"}"), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(
+                "\"livePhoto\":{\"contentIdentifier\":\"570F1469-09C7-4E50-9875-05F21D5BD166\",\"pairedWith\":\"\(live)/IMG_5195.MOV\"}"
+            ), "\(json.stdout)")
     }
 
     @Test("heic-to-jpg over a folder: MOVs left alone, and the summary says how many")
@@ -44,13 +49,16 @@ struct LivePhotoCommandsTests {
         defer { folder.remove() }
         let outcome = try await folder.run(["heic-to-jpg", "."])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("1 Live Photo video was not converted (add --live mp4 or --live gif"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("1 Live Photo video was not converted (add --live mp4 or --live gif"),
+            "\(outcome.stderr)")
         #expect(!folder.files().contains { $0.hasSuffix(".mp4") && $0 != "other.mp4" })
         #expect(folder.files().contains("IMG_5195.jpg"))
     }
 
-    @Test("heic-to-jpg --live mp4|gif writes the motion beside each photo under its name", .enabled(if: haveTools),
-          arguments: ["mp4", "gif"])
+    @Test(
+        "heic-to-jpg --live mp4|gif writes the motion beside each photo under its name", .enabled(if: haveTools),
+        arguments: ["mp4", "gif"])
     func live(_ kind: String) async throws {
         let folder = try Self.folder()
         defer { folder.remove() }
@@ -61,26 +69,37 @@ struct LivePhotoCommandsTests {
         #expect(files.contains("out/IMG_5195.\(kind)"), "\(files)")
         #expect(!files.contains("out/other.\(kind)") && !files.contains("out/tokyo.\(kind)"), "\(files)")
         let streams = try await Self.probe(folder.url.appendingPathComponent("out/IMG_5195.\(kind)").path)
-        #expect(streams.contains(kind == "gif" ? "codec_name=gif|width=480" : "codec_name=h264|width=640|height=428"), "\(streams)")
+        #expect(
+            streams.contains(kind == "gif" ? "codec_name=gif|width=480" : "codec_name=h264|width=640|height=428"),
+            "\(streams)")
     }
 
-    @Test("heic-to-jpg --live mp4 with only the photo named finds its MOV beside it, and says when there is none",
-          .enabled(if: haveTools))
+    @Test(
+        "heic-to-jpg --live mp4 with only the photo named finds its MOV beside it, and says when there is none",
+        .enabled(if: haveTools))
     func liveFromPhotoAlone() async throws {
         let folder = try Self.folder()
         defer { folder.remove() }
         let outcome = try await folder.run(["heic-to-jpg", "IMG_5195.HEIC", "--live", "mp4", "-o", "out"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(folder.files().contains("out/IMG_5195.jpg") && folder.files().contains("out/IMG_5195.mp4"), "\(folder.files())")
+        #expect(
+            folder.files().contains("out/IMG_5195.jpg") && folder.files().contains("out/IMG_5195.mp4"),
+            "\(folder.files())")
         let streams = try await Self.probe(folder.url.appendingPathComponent("out/IMG_5195.mp4").path)
         #expect(streams.contains("codec_name=h264"), "\(streams)")
 
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("IMG_5195.MOV"))
-        let alone = try await folder.run(["heic-to-jpg", "IMG_5195.HEIC", "tokyo.jpg", "--include-jpeg", "--live", "mp4", "-o", "alone"])
+        let alone = try await folder.run([
+            "heic-to-jpg", "IMG_5195.HEIC", "tokyo.jpg", "--include-jpeg", "--live", "mp4", "-o", "alone",
+        ])
         #expect(alone.status == 0, "\(alone.stderr)")
-        #expect(folder.files().filter { $0.hasPrefix("alone/") } == ["alone/IMG_5195.jpg", "alone/tokyo.jpg"], "\(folder.files())")
-        #expect(alone.stderr.contains("IMG_5195.HEIC is a Live Photo, but no MOV with its content identifier was found beside it"),
-                "\(alone.stderr)")
+        #expect(
+            folder.files().filter { $0.hasPrefix("alone/") } == ["alone/IMG_5195.jpg", "alone/tokyo.jpg"],
+            "\(folder.files())")
+        #expect(
+            alone.stderr.contains(
+                "IMG_5195.HEIC is a Live Photo, but no MOV with its content identifier was found beside it"),
+            "\(alone.stderr)")
         // A photo that is not a Live Photo gets no such note.
         #expect(!alone.stderr.contains("tokyo.jpg is a Live Photo"), "\(alone.stderr)")
     }
@@ -92,8 +111,9 @@ struct LivePhotoCommandsTests {
         return try #require(object["used"] as? Int)
     }
 
-    @Test("a Live Photo is one conversion: heic-to-jpg --live counts once, like live-photo, even as the last free one",
-          .enabled(if: haveTools))
+    @Test(
+        "a Live Photo is one conversion: heic-to-jpg --live counts once, like live-photo, even as the last free one",
+        .enabled(if: haveTools))
     func oneConversion() async throws {
         let folder = try Self.folder()
         defer { folder.remove() }
@@ -104,7 +124,8 @@ struct LivePhotoCommandsTests {
         // The last free conversion covers the stills and their motion: the motion is not refused.
         let outcome = try await folder.run(["heic-to-jpg", "--live", "mp4", "-o", "c", "IMG_5195.HEIC", "IMG_5195.MOV"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(folder.files().contains("c/IMG_5195.jpg") && folder.files().contains("c/IMG_5195.mp4"), "\(folder.files())")
+        #expect(
+            folder.files().contains("c/IMG_5195.jpg") && folder.files().contains("c/IMG_5195.mp4"), "\(folder.files())")
         #expect(try await Self.used(folder) == 3)
         // With none left, nothing is made and the run says so once (exit 77).
         let refused = try await folder.run(["heic-to-jpg", "--live", "mp4", "-o", "d", "IMG_5195.HEIC", "IMG_5195.MOV"])
@@ -116,7 +137,9 @@ struct LivePhotoCommandsTests {
     func livePhoto() async throws {
         let folder = try Self.folder()
         defer { folder.remove() }
-        for (target, name, codec) in [("mp4", "IMG_5195.mp4", "h264"), ("gif", "IMG_5195.gif", "gif"), ("jpg", "IMG_5195.jpg", "mjpeg")] {
+        for (target, name, codec) in [
+            ("mp4", "IMG_5195.mp4", "h264"), ("gif", "IMG_5195.gif", "gif"), ("jpg", "IMG_5195.jpg", "mjpeg"),
+        ] {
             // Given either side, the other is found by its identifier.
             let input = target == "gif" ? "IMG_5195.MOV" : "IMG_5195.HEIC"
             let outcome = try await folder.run(["live-photo", "--to", target, "-o", "made", input])

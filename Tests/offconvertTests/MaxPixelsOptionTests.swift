@@ -7,7 +7,8 @@ import Testing
 struct MaxPixelsOptionTests {
     @Test("a photo over a lowered limit fails; the default converts it")
     func photo() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("photos/zPug_3.heic").path
@@ -20,13 +21,16 @@ struct MaxPixelsOptionTests {
         #expect(usage.status == 64)
     }
 
-    @Test("the generated bombs are refused by default, photo and video", arguments: [
-        ["convert", "bomb-100000x100000.png", "--to", "jpg"], ["heic-to-png", "bomb-20000x20000.heic"],
-        ["convert", "bomb-h264-16000.mp4", "--to", "mp4", "--max-height", "720", "--max-pixels", "1000000"],
-        ["gif", "bomb-h264-16000.mp4", "--max-pixels", "1000000"],
-    ])
+    @Test(
+        "the generated bombs are refused by default, photo and video",
+        arguments: [
+            ["convert", "bomb-100000x100000.png", "--to", "jpg"], ["heic-to-png", "bomb-20000x20000.heic"],
+            ["convert", "bomb-h264-16000.mp4", "--to", "mp4", "--max-height", "720", "--max-pixels", "1000000"],
+            ["gif", "bomb-h264-16000.mp4", "--max-pixels", "1000000"],
+        ])
     func bombs(arguments: [String]) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var command = arguments
@@ -37,9 +41,12 @@ struct MaxPixelsOptionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test("compress and email refuse a re-encode over --max-pixels before writing; a copy is not limited", arguments: ["compress", "email"])
+    @Test(
+        "compress and email refuse a re-encode over --max-pixels before writing; a copy is not limited",
+        arguments: ["compress", "email"])
     func sizeCommands(command: String) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-maxpixels-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = command == "compress" ? ["--target", "5MB"] : []
@@ -51,7 +58,8 @@ struct MaxPixelsOptionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let planned = try await CLIRunner.run([command, hevc, "--max-pixels", "30000", "--dry-run"] + target)
         #expect(planned.status == 1, "\(planned.stdout) \(planned.stderr)")
-        let converted = try await CLIRunner.run([command, hevc, "--max-pixels", "40000", "-o", directory.path] + target)
+        let converted = try await CLIRunner.run(
+            [command, hevc, "--max-pixels", "40000", "-o", directory.path] + target)
         #expect(converted.status == 0, "\(converted.stderr)")
         // H.264 and AAC under the target: copied, never decoded, so a low limit does not stop it.
         let h264 = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
@@ -59,13 +67,17 @@ struct MaxPixelsOptionTests {
         #expect(copied.status == 0, "\(copied.stderr)")
     }
 
-    @Test("with --max-pixels raised, a bomb larger than the memory the process can get is an error naming its size, never a trap", arguments: [
-        ["convert", "bomb-65500x65500.jpg", "--to", "png"], ["compress-photos", "bomb-65500x65500.jpg", "--target-size", "100KB"],
-        ["convert", "gif-screen-65535.gif", "--to", "webp"], ["convert", "bomb-100000x100000.png", "--to", "jpg"],
-        ["heic-to-jpg", "bomb-20000x20000.heic"],
-    ])
+    @Test(
+        "with --max-pixels raised, a bomb larger than the memory the process can get is an error naming its size, never a trap",
+        arguments: [
+            ["convert", "bomb-65500x65500.jpg", "--to", "png"],
+            ["compress-photos", "bomb-65500x65500.jpg", "--target-size", "100KB"],
+            ["convert", "gif-screen-65535.gif", "--to", "webp"], ["convert", "bomb-100000x100000.png", "--to", "jpg"],
+            ["heic-to-jpg", "bomb-20000x20000.heic"],
+        ])
     func bombsOverMemory(arguments: [String]) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-memory-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-memory-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(
@@ -75,12 +87,14 @@ struct MaxPixelsOptionTests {
         // needs 3.2 GB at the least), as a container's or a ulimit's would be.
         let limited = ["-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", CLIRunner.executable.path]
         let outcome = try await CLIRunner.run(
-            limited + arguments + ["--max-pixels", "20000000000", "-o", "out"], executable: URL(fileURLWithPath: "/bin/sh"),
+            limited + arguments + ["--max-pixels", "20000000000", "-o", "out"],
+            executable: URL(fileURLWithPath: "/bin/sh"),
             directory: directory)
         #expect(outcome.status == 1, "\(outcome.status): \(outcome.stderr)")
         #expect(outcome.stderr.contains("Not enough memory for a "), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("Fatal error"), "\(outcome.stderr)")
-        let outputs = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+        let outputs =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         #expect(outputs.isEmpty, "left behind: \(outputs)")
     }
 }

@@ -19,13 +19,15 @@ struct MotionCommandsTests {
 
     /// ffmpeg's hash of every packet of every stream: equal when the video was copied, not re-encoded.
     static func streamHash(_ path: String) async throws -> String {
-        let outcome = try await tool("ffmpeg", ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "streamhash", "-"])
+        let outcome = try await tool(
+            "ffmpeg", ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "streamhash", "-"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return outcome.stdout
     }
 
-    @Test("extract-motion: each layout's MP4, stream-copied, dated with the photo's capture time",
-          .enabled(if: haveTools))
+    @Test(
+        "extract-motion: each layout's MP4, stream-copied, dated with the photo's capture time",
+        .enabled(if: haveTools))
     func extract() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,9 +43,12 @@ struct MotionCommandsTests {
         ]
         for (name, date) in expected {
             let path = folder.appendingPathComponent(name).path
-            let probe = try await Self.tool("ffprobe", [
-                "-v", "error", "-show_entries", "stream=codec_name,width,height:format_tags=creation_time", "-of", "compact", path,
-            ])
+            let probe = try await Self.tool(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_name,width,height:format_tags=creation_time", "-of",
+                    "compact", path,
+                ])
             #expect(probe.status == 0, "\(name): \(probe.stderr)")
             #expect(probe.stdout.contains("codec_name=h264|width=160|height=120"), "\(name): \(probe.stdout)")
             #expect(probe.stdout.contains("codec_name=aac"), "\(name): \(probe.stdout)")
@@ -118,8 +123,9 @@ struct MotionCommandsTests {
         return (path, Data(still))
     }
 
-    @Test("a Samsung HEIC motion photo: info shows its video, extract-motion copies it, strip-motion leaves the HEIC's bytes",
-          .enabled(if: haveTools))
+    @Test(
+        "a Samsung HEIC motion photo: info shows its video, extract-motion copies it, strip-motion leaves the HEIC's bytes",
+        .enabled(if: haveTools))
     func samsungHEIC() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -155,37 +161,43 @@ struct MotionCommandsTests {
         #expect(written.status == 0, "\(written.stderr)")
         var box = Data()
         let size = UInt32(clip.count + 8)
-        box.append(contentsOf: [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)])
+        box.append(contentsOf: [
+            UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF),
+        ])
         box.append(contentsOf: Array("mpvd".utf8))
         let path = folder.appendingPathComponent("PXL_motion.heic").path
-        try (try #require(FileManager.default.contents(atPath: still)) + box + clip).write(to: URL(fileURLWithPath: path))
+        try (try #require(FileManager.default.contents(atPath: still)) + box + clip).write(
+            to: URL(fileURLWithPath: path))
         return (path, still)
     }
 
     static let motionXMP = """
-<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/">
- <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:dc="http://purl.org/dc/elements/1.1/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="0">
-   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">kept</rdf:li></rdf:Alt></dc:title>
-   <Container:Directory><rdf:Seq>
-    <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/heic" Item:Semantic="Primary"/></rdf:li>
-    <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto"/></rdf:li>
-   </rdf:Seq></Container:Directory>
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>
-"""
+        <?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:dc="http://purl.org/dc/elements/1.1/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="0">
+           <dc:title><rdf:Alt><rdf:li xml:lang="x-default">kept</rdf:li></rdf:Alt></dc:title>
+           <Container:Directory><rdf:Seq>
+            <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/heic" Item:Semantic="Primary"/></rdf:li>
+            <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto"/></rdf:li>
+           </rdf:Seq></Container:Directory>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+        <?xpacket end="w"?>
+        """
 
-    @Test("strip-motion on a HEIC whose XMP is an item: the pointers go, every byte outside the packet stays (exiftool)",
-          .enabled(if: haveTools))
+    @Test(
+        "strip-motion on a HEIC whose XMP is an item: the pointers go, every byte outside the packet stays (exiftool)",
+        .enabled(if: haveTools))
     func heicXMPItem() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (input, still) = try await Self.heicWithXMPItem(in: folder)
         let before = try await Self.tool("exiftool", ["-a", "-s", "-G1", input])
-        #expect(before.stdout.contains("MotionPhoto") && before.stdout.contains("DirectoryItemSemantic"), "\(before.stdout)")
+        #expect(
+            before.stdout.contains("MotionPhoto") && before.stdout.contains("DirectoryItemSemantic"), "\(before.stdout)"
+        )
         let outcome = try await CLIRunner.run(["strip-motion", "-o", folder.path, input])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("motion pointers removed from the XMP"), "\(outcome.stderr)")
@@ -202,7 +214,8 @@ struct MotionCommandsTests {
         let start = try #require(original.range(of: Data("<?xpacket begin".utf8))).lowerBound
         let end = try #require(original.range(of: Data("<?xpacket end=\"w\"?>".utf8))).upperBound
         let differing = zip(original, stripped).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-        #expect(!differing.isEmpty && differing.allSatisfy { (start..<end).contains($0) }, "bytes changed outside the XMP")
+        #expect(
+            !differing.isEmpty && differing.allSatisfy { (start..<end).contains($0) }, "bytes changed outside the XMP")
         let decode = try await Self.tool("heif-convert", [output, folder.appendingPathComponent("decoded.png").path])
         #expect(decode.status == 0, "libheif cannot read the still: \(decode.stderr)")
     }
@@ -218,7 +231,9 @@ struct MotionCommandsTests {
         #expect(text.stdout.contains("location: 48.8584° N, 2.2945° E (the embedded motion video)"), "\(text.stdout)")
         #expect(text.stdout.contains("motion: Samsung motion photo, but the video is not there"), "\(text.stdout)")
         let json = try await CLIRunner.run(["info", "--json", located, shortened])
-        let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = json.stdout.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(lines.count == 2)
         let first = try #require(lines.first ?? nil)
         let motion = try #require(first["motionPhoto"] as? [String: Any])
@@ -233,7 +248,8 @@ struct MotionCommandsTests {
         #expect(missing["problem"] as? String != nil)
     }
 
-    @Test("strip-location removes the location inside the embedded video, every other byte kept", .enabled(if: haveTools))
+    @Test(
+        "strip-location removes the location inside the embedded video, every other byte kept", .enabled(if: haveTools))
     func stripLocation() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -247,28 +263,36 @@ struct MotionCommandsTests {
         let pattern = folder.appendingPathComponent("embedded.%s").path
         let extracted = try await Self.tool("exiftool", ["-q", "-ee", "-b", "-EmbeddedVideo", "-W", pattern, output])
         #expect(extracted.status == 0, "\(extracted.stderr)")
-        let tags = try await Self.tool("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "compact", video])
+        let tags = try await Self.tool(
+            "ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "compact", video])
         #expect(tags.status == 0, "\(tags.stderr)")
         #expect(!tags.stdout.contains("location"), "\(tags.stdout)")
-        #expect(try await Self.streamHash(video) == (try await Self.streamHash(Self.generated("motion-located-clip.mp4"))))
+        #expect(
+            try await Self.streamHash(video) == (try await Self.streamHash(Self.generated("motion-located-clip.mp4"))))
         let sizes = try [input, output].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
         #expect(sizes[0] == sizes[1])
     }
 
-    @Test("photo conversions of a motion photo say the motion part was not kept, and drop its pointers",
-          .enabled(if: haveTools), arguments: [["heic-to-jpg", "--include-jpeg"], ["convert", "--to", "png"], ["compress-photos"]])
+    @Test(
+        "photo conversions of a motion photo say the motion part was not kept, and drop its pointers",
+        .enabled(if: haveTools),
+        arguments: [["heic-to-jpg", "--include-jpeg"], ["convert", "--to", "png"], ["compress-photos"]])
     func conversions(_ command: [String]) async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try await CLIRunner.run(command + ["-o", folder.path, Self.generated("motion-microvideo.jpg"),
-                                                         Self.generated("motion.heic"), Self.generated("motion-still.jpg")])
+        let outcome = try await CLIRunner.run(
+            command + [
+                "-o", folder.path, Self.generated("motion-microvideo.jpg"),
+                Self.generated("motion.heic"), Self.generated("motion-still.jpg"),
+            ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("motion-microvideo.jpg: motion part not kept"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("motion.heic: motion part not kept"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("motion-still.jpg: motion part not kept"), "\(outcome.stderr)")
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix(".") {
             let tags = try await Self.tool("exiftool", ["-a", "-s", folder.appendingPathComponent(name).path])
-            #expect(!tags.stdout.contains("MicroVideo") && !tags.stdout.contains("MotionPhoto"), "\(name): \(tags.stdout)")
+            #expect(
+                !tags.stdout.contains("MicroVideo") && !tags.stdout.contains("MotionPhoto"), "\(name): \(tags.stdout)")
         }
     }
 }

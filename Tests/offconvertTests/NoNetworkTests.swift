@@ -5,7 +5,9 @@ import Testing
 /// (`unshare -n`) under `strace -f`, and no socket other than a local (AF_UNIX) one may be opened.
 @Suite("no network, ever")
 struct NoNetworkTests {
-    static let haveTools = ["/usr/bin/strace", "/usr/bin/unshare"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    static let haveTools = ["/usr/bin/strace", "/usr/bin/unshare"].allSatisfy {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// One invocation per command of the CLI, plus hostile inputs; `OUT` at the start of an
     /// argument is replaced by a fresh output folder.
@@ -22,7 +24,10 @@ struct NoNetworkTests {
         ["convert", "TestMedia/photos/tokyo.jpg", "--to", "webp", "-o", "OUT"],
         ["info", "TestMedia/video/dolbyVision-hdr.MOV", "TestMedia/photos/IMG_5195.HEIC", "--json"],
         ["info", "http://example.com/clip.mp4"],
-        ["info", "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4"],
+        [
+            "info", "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8",
+            "TestMedia/generated/list.mp4",
+        ],
         ["strip-location", "TestMedia/photos/tokyo.jpg", "TestMedia/video/sample.mp4", "-o", "OUT"],
         ["extract-motion", "TestMedia/generated/motion-google.MP.jpg", "-o", "OUT"],
         ["strip-motion", "TestMedia/generated/motion-samsung.jpg", "-o", "OUT"],
@@ -41,7 +46,8 @@ struct NoNetworkTests {
     @Test("the table covers every command of the CLI")
     func everyCommand() async throws {
         let help = try await CLIRunner.run(["--help"]).stdout
-        let section = try #require(help.components(separatedBy: "COMMANDS:\n").last?.components(separatedBy: "\n\n").first)
+        let section = try #require(
+            help.components(separatedBy: "COMMANDS:\n").last?.components(separatedBy: "\n\n").first)
         let listed = section.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
             return line.split(separator: " ").first.map(String.init)
@@ -58,8 +64,10 @@ struct NoNetworkTests {
         let trace = output.appendingPathComponent("trace.txt")
         let resolved = arguments.map { $0.hasPrefix("OUT") ? output.path + $0.dropFirst(3) : $0 }
         let outcome = try await CLIRunner.run(
-            ["-n", "strace", "-f", "-qq", "-e", "trace=socket,connect,sendto,bind", "-o", trace.path,
-             CLIRunner.executable.path] + resolved,
+            [
+                "-n", "strace", "-f", "-qq", "-e", "trace=socket,connect,sendto,bind", "-o", trace.path,
+                CLIRunner.executable.path,
+            ] + resolved,
             executable: URL(fileURLWithPath: "/usr/bin/unshare"), directory: CLIRunner.root)
         #expect(outcome.status != 127, "strace/unshare could not run: \(outcome.stderr)")
         #expect(outcome.status != 139 && outcome.status != 134, "crashed: \(outcome.stderr)")
@@ -75,14 +83,18 @@ struct NoNetworkTests {
         defer { try? FileManager.default.removeItem(at: output) }
         let trace = output.appendingPathComponent("trace.txt")
         let outcome = try await CLIRunner.run(
-            ["-f", "-qq", "-e", "trace=open,openat,connect", "-o", trace.path, CLIRunner.executable.path, "info",
-             "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4"],
+            [
+                "-f", "-qq", "-e", "trace=open,openat,connect", "-o", trace.path, CLIRunner.executable.path, "info",
+                "TestMedia/generated/playlist.mp4", "TestMedia/generated/playlist.m3u8", "TestMedia/generated/list.mp4",
+            ],
             executable: URL(fileURLWithPath: "/usr/bin/strace"), directory: CLIRunner.root)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.split(separator: "\n").count == 3, "\(outcome.stderr)")
         let opened = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
         #expect(opened.contains { $0.contains("playlist.m3u8") }, "the trace shows opens")
-        #expect(!opened.contains { $0.contains("motion.mov") || $0.contains("location-xyz.mp4") || $0.contains("connect(") })
+        #expect(
+            !opened.contains { $0.contains("motion.mov") || $0.contains("location-xyz.mp4") || $0.contains("connect(") }
+        )
     }
 
     @Test("a file named like a URL is read as a local path, never fetched")
@@ -93,7 +105,8 @@ struct NoNetworkTests {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-nonet-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-nonet-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -4,7 +4,8 @@ import Testing
 @Suite("Photo commands", .serialized)
 struct PhotoCommandsTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-photos-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-cli-photos-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -36,16 +37,20 @@ struct PhotoCommandsTests {
         #expect(outcome.stderr.contains("location removed"))
     }
 
-    @Test("--json prints one object per file, each with its input's index; a failure exits 1 without stopping the batch")
+    @Test(
+        "--json prints one object per file, each with its input's index; a failure exits 1 without stopping the batch")
     func jsonAndFailures() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let broken = CLIRunner.media.appendingPathComponent("generated/broken-no-picture.jpg").path
         let inputs = [Self.photo("zPug_3.heic"), broken, Self.photo("orientation/Landscape_3.jpg")]
-        let outcome = try await CLIRunner.run(["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
+        let outcome = try await CLIRunner.run(
+            ["convert"] + inputs + ["--to", "png", "--output-dir", directory.path, "--json"])
         #expect(outcome.status == 1)
         // Each file is reported when it finishes; its index says which input it was.
-        let lines = try Self.outcomes(outcome.stdout).sorted { ($0["index"] as? Int ?? -1) < ($1["index"] as? Int ?? -1) }
+        let lines = try Self.outcomes(outcome.stdout).sorted {
+            ($0["index"] as? Int ?? -1) < ($1["index"] as? Int ?? -1)
+        }
         try #require(lines.count == 3)
         #expect(lines.map { $0["input"] as? String } == inputs)
         #expect(lines.map { $0["index"] as? Int } == [0, 1, 2])
@@ -67,7 +72,9 @@ struct PhotoCommandsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Self.photo("DSCN0010.jpg")
         let plain = try await CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--json"])
-        let kept = try await CLIRunner.run(["convert", input, "--to", "jpg", "--output-dir", directory.path, "--keep-location", "--json"])
+        let kept = try await CLIRunner.run([
+            "convert", input, "--to", "jpg", "--output-dir", directory.path, "--keep-location", "--json",
+        ])
         #expect(plain.status == 0 && kept.status == 0)
         let plainPath = try #require(try Self.outcomes(plain.stdout).first?["output"] as? String)
         let keptPath = try #require(try Self.outcomes(kept.stdout).first?["output"] as? String)
@@ -77,16 +84,18 @@ struct PhotoCommandsTests {
         #expect(try gps(keptPath).contains("GPS Latitude"))
     }
 
-    @Test("command-line mistakes are usage errors (exit 64)", arguments: [
-        ["convert", "x.heic"],
-        ["convert", "x.heic", "--to", "bmp"],
-        ["heic-to-jpg", "x.heic", "--keep-metadata", "--strip-metadata"],
-        ["heic-to-jpg", "x.heic", "--quality", "0"],
-        ["compress-photos", "x.jpg", "--target-size", "500KB", "--quality", "80"],
-        ["heic-to-jpg", "x.heic", "--background", "mauve"],
-        ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--margin", "wide"],
-        ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--max-size", "4"],
-    ])
+    @Test(
+        "command-line mistakes are usage errors (exit 64)",
+        arguments: [
+            ["convert", "x.heic"],
+            ["convert", "x.heic", "--to", "bmp"],
+            ["heic-to-jpg", "x.heic", "--keep-metadata", "--strip-metadata"],
+            ["heic-to-jpg", "x.heic", "--quality", "0"],
+            ["compress-photos", "x.jpg", "--target-size", "500KB", "--quality", "80"],
+            ["heic-to-jpg", "x.heic", "--background", "mauve"],
+            ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--margin", "wide"],
+            ["images-to-pdf", "x.jpg", "-o", "a.pdf", "--max-size", "4"],
+        ])
     func usage(arguments: [String]) async throws {
         let outcome = try await CLIRunner.run(arguments)
         #expect(outcome.status == 64)
@@ -115,13 +124,18 @@ struct PhotoCommandsTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pdf = directory.appendingPathComponent("album.pdf").path
-        let outcome = try await CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), Self.photo("zPug_3.heic"), "-o", pdf, "--page", "letter", "--margin", "10mm"])
+        let outcome = try await CLIRunner.run([
+            "images-to-pdf", Self.photo("tokyo.jpg"), Self.photo("zPug_3.heic"), "-o", pdf, "--page", "letter",
+            "--margin", "10mm",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(pdf))
         let head = try #require(FileManager.default.contents(atPath: pdf)).prefix(8)
         #expect(String(decoding: head, as: UTF8.self) == "%PDF-1.4")
         let small = directory.appendingPathComponent("small.pdf").path
-        let shrunk = try await CLIRunner.run(["images-to-pdf", Self.photo("tokyo.jpg"), "-o", small, "--max-size", "400"])
+        let shrunk = try await CLIRunner.run([
+            "images-to-pdf", Self.photo("tokyo.jpg"), "-o", small, "--max-size", "400",
+        ])
         #expect(shrunk.status == 0, "\(shrunk.stderr)")
         let sizes = [pdf, small].map { (try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0 }
         #expect(sizes[1] > 0 && sizes[1] < sizes[0], "\(sizes)")

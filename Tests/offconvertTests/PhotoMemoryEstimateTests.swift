@@ -1,6 +1,7 @@
+import ConvertCore
 import Foundation
 import Testing
-import ConvertCore
+
 @testable import OffconvertCLI
 
 /// The memory estimate a batch admits photos by (``PhotoMemoryEstimate``), against the peak RSS the
@@ -17,11 +18,15 @@ struct PhotoMemoryEstimateTests {
         let source = CLIRunner.media.appendingPathComponent("photos/orientation/Landscape_1.jpg").path
         let made = try CLIRunner.toolOutput(
             "/usr/bin/env",
-            ["ffmpeg", "-v", "error", "-y", "-i", source, "-vf", "scale=3600:2400:flags=lanczos", "-frames:v", "1", "-q:v", "3",
-             "-pix_fmt", name.hasSuffix(".png") ? "rgb24" : "yuvj420p", path])
+            [
+                "ffmpeg", "-v", "error", "-y", "-i", source, "-vf", "scale=3600:2400:flags=lanczos", "-frames:v", "1",
+                "-q:v", "3",
+                "-pix_fmt", name.hasSuffix(".png") ? "rgb24" : "yuvj420p", path,
+            ])
         #expect(made.isEmpty)
         if name.hasSuffix(".jpg") {
-            _ = try CLIRunner.toolOutput("/usr/bin/env", ["exiftool", "-q", "-overwrite_original", "-n", "-Orientation=6", path])
+            _ = try CLIRunner.toolOutput(
+                "/usr/bin/env", ["exiftool", "-q", "-overwrite_original", "-n", "-Orientation=6", path])
         }
         return path
     }
@@ -34,12 +39,14 @@ struct PhotoMemoryEstimateTests {
     @Test("the estimate is within 1.25x of the measured peak (JPEG XL: at or above it)", arguments: 0..<cases.count)
     func estimate(_ index: Int) async throws {
         let (name, format) = Self.cases[index]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photo-memory-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "photo-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = try Self.photo(name, in: directory)
         let estimate = Double(PhotoWork.cost(of: input, request: PhotoRequest(inputPath: input, format: format)))
-        let run = try await PeakMemory.run(["convert", input, "--to", format.fileExtension, "-o", "out"], in: directory)
+        let run = try await PeakMemory.run(
+            ["convert", input, "--to", format.fileExtension, "-o", "out"], in: directory)
         try #require(run.status == 0)
         let peak = Double(run.maxResidentKilobytes * 1024)
         let ratio = estimate / peak
@@ -52,7 +59,8 @@ struct PhotoMemoryEstimateTests {
 
     @Test("a photo needing more than --memory-budget alone is refused with the figure; nothing written or charged")
     func overBudget() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photo-budget-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "photo-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try Self.photo("turned.jpg", in: directory)
@@ -63,12 +71,16 @@ struct PhotoMemoryEstimateTests {
         #expect(run.status == 1)
         #expect(run.stdout.contains("\"request.memory-budget\""), "\(run.stdout)")
         #expect(run.stdout.contains("needs about") && run.stdout.contains("budget of 200.0 MB"), "\(run.stdout)")
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? [] == [])
-        let allowance = try await CLIRunner.run(["allowance"], environment: ["XDG_STATE_HOME": state], directory: directory)
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+                == [])
+        let allowance = try await CLIRunner.run(
+            ["allowance"], environment: ["XDG_STATE_HOME": state], directory: directory)
         #expect(allowance.stdout.contains("3 of 3"), "\(allowance.stdout)")
         // Within the budget the same photo converts.
         let fits = try await CLIRunner.run(
-            ["convert", "turned.jpg", "--to", "jpg", "-o", "out", "--memory-budget", "200MB"], environment: ["XDG_STATE_HOME": state],
+            ["convert", "turned.jpg", "--to", "jpg", "-o", "out", "--memory-budget", "200MB"],
+            environment: ["XDG_STATE_HOME": state],
             directory: directory)
         #expect(fits.status == 0, "\(fits.stderr)")
     }

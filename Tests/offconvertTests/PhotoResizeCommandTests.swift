@@ -8,7 +8,9 @@ struct PhotoResizeCommandTests {
     static func size(_ path: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", path]
+        process.arguments = [
+            "ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", path,
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -26,7 +28,8 @@ struct PhotoResizeCommandTests {
             (["--resize", "800x600", "--fit", "stretch"], "--fit"),
         ])
     func usageErrors(extra: [String], named: String) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-resize-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-resize-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outcome = try await CLIRunner.run(
@@ -38,15 +41,24 @@ struct PhotoResizeCommandTests {
 
     @Test("every photo command takes --resize; pad honours an explicit --background")
     func commands() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-resize-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-resize-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let runs: [([String], String, String)] = [
             (["heic-to-jpg", Self.photo("pug.heic"), "--resize", "320x320", "--fit", "fill"], "pug.jpg", "320x320"),
             (["heic-to-png", Self.photo("pug.heic"), "--resize", "320x320"], "pug.png", "320x240"),
-            (["compress-photos", Self.photo("tokyo.jpg"), "--resize", "300x300", "--fit", "crop"], "tokyo (small).jpg", "300x300"),
-            (["convert", Self.photo("DSCN0010.jpg"), "--to", "webp", "--resize", "200x200", "--fit", "pad", "--background", "black"],
-             "DSCN0010.webp", "200x200"),
+            (
+                ["compress-photos", Self.photo("tokyo.jpg"), "--resize", "300x300", "--fit", "crop"],
+                "tokyo (small).jpg", "300x300"
+            ),
+            (
+                [
+                    "convert", Self.photo("DSCN0010.jpg"), "--to", "webp", "--resize", "200x200", "--fit", "pad",
+                    "--background", "black",
+                ],
+                "DSCN0010.webp", "200x200"
+            ),
         ]
         for (arguments, name, size) in runs {
             let outcome = try await CLIRunner.run(arguments + ["--output-dir", directory.path, "--quiet"])
@@ -60,7 +72,9 @@ struct PhotoResizeCommandTests {
         for command in ["convert", "heic-to-jpg", "heic-to-png", "compress-photos"] {
             let outcome = try await CLIRunner.run([command, "--help"])
             #expect(outcome.status == 0)
-            #expect(outcome.stdout.contains("--resize <WxH>") && outcome.stdout.contains("--fit <fit|fill|crop|pad>"), "\(command)")
+            #expect(
+                outcome.stdout.contains("--resize <WxH>") && outcome.stdout.contains("--fit <fit|fill|crop|pad>"),
+                "\(command)")
             #expect(outcome.stdout.contains("'pad' fits the picture inside"), "\(command)")
         }
     }

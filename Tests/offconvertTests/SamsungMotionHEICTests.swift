@@ -39,13 +39,21 @@ struct SamsungMotionHEICTests {
         let extracted = try await folder.run(["extract-motion", "20240506_070809.heic"])
         #expect(extracted.status == 0, "\(extracted.stderr)")
         let video = folder.url.appendingPathComponent("20240506_070809.mp4").path
-        #expect(try await MotionCommandsTests.streamHash(video) == MotionCommandsTests.streamHash(MotionCommandsTests.generated("motion-clip.mp4")))
+        #expect(
+            try await MotionCommandsTests.streamHash(video)
+                == MotionCommandsTests.streamHash(MotionCommandsTests.generated("motion-clip.mp4")))
         // exiftool finds the same MP4 in the box, byte for byte.
         let exif = folder.url.appendingPathComponent("exiftool.mp4")
-        let dump = try await MotionCommandsTests.tool("sh", ["-c", "exiftool -b -MotionPhotoVideo \"$0\" > \"$1\"",
-                                                             folder.url.appendingPathComponent("20240506_070809.heic").path, exif.path])
+        let dump = try await MotionCommandsTests.tool(
+            "sh",
+            [
+                "-c", "exiftool -b -MotionPhotoVideo \"$0\" > \"$1\"",
+                folder.url.appendingPathComponent("20240506_070809.heic").path, exif.path,
+            ])
         #expect(dump.status == 0)
-        #expect(FileManager.default.contents(atPath: exif.path) == FileManager.default.contents(atPath: MotionCommandsTests.generated("motion-clip.mp4")))
+        #expect(
+            FileManager.default.contents(atPath: exif.path)
+                == FileManager.default.contents(atPath: MotionCommandsTests.generated("motion-clip.mp4")))
     }
 
     @Test("strip-motion removes the mpvd box and the trailer's motion entries, and keeps every other byte")
@@ -59,28 +67,39 @@ struct SamsungMotionHEICTests {
         let output = folder.url.appendingPathComponent("S (still).heic").path
         #expect(try Self.boxTypes(output) == ["ftyp", "mdat", "meta", "free", "sefd"])
 
-        let before = try await MotionCommandsTests.tool("exiftool", ["-a", "-s", "-G1", folder.url.appendingPathComponent("S.heic").path])
-        #expect(before.stdout.contains("MotionPhotoVideo") && before.stdout.contains("EmbeddedVideoFile"), "\(before.stdout)")
+        let before = try await MotionCommandsTests.tool(
+            "exiftool", ["-a", "-s", "-G1", folder.url.appendingPathComponent("S.heic").path])
+        #expect(
+            before.stdout.contains("MotionPhotoVideo") && before.stdout.contains("EmbeddedVideoFile"),
+            "\(before.stdout)")
         let tags = try await MotionCommandsTests.tool("exiftool", ["-ee", "-a", "-s", "-G1", output])
         for gone in ["MotionPhotoVideo", "EmbeddedVideo", "GCamera", "Container", "Warning"] {
             #expect(!tags.stdout.contains(gone), "\(gone) left in the still: \(tags.stdout)")
         }
         // Samsung's other trailer entries are the user's metadata: kept.
-        #expect(tags.stdout.contains("[Samsung]") && tags.stdout.contains("TimeStamp") && tags.stdout.contains("MCCData"), "\(tags.stdout)")
+        #expect(
+            tags.stdout.contains("[Samsung]") && tags.stdout.contains("TimeStamp") && tags.stdout.contains("MCCData"),
+            "\(tags.stdout)")
 
         // Up to the end of the free box, only the XMP packet differs (its pointers blanked).
-        let original = try #require(FileManager.default.contents(atPath: folder.url.appendingPathComponent("S.heic").path))
+        let original = try #require(
+            FileManager.default.contents(atPath: folder.url.appendingPathComponent("S.heic").path))
         let stripped = try #require(FileManager.default.contents(atPath: output))
         let mpvd = try #require(original.range(of: Data("mpvd".utf8))).lowerBound - 4
         let packet = try #require(original.range(of: Data("<x:xmpmeta".utf8))).lowerBound
         // The packet as exiftool wrote it ends with its <?xpacket end?> processing instruction.
         let metaEnd = try #require(original.range(of: Data("</x:xmpmeta>".utf8))).upperBound
         let packetEnd = try #require(original.range(of: Data("?>".utf8), in: metaEnd..<original.count)).upperBound
-        let differing = zip(original.prefix(mpvd), stripped.prefix(mpvd)).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-        #expect(!differing.isEmpty && differing.allSatisfy { (packet..<packetEnd).contains($0) }, "bytes changed outside the XMP")
+        let differing = zip(original.prefix(mpvd), stripped.prefix(mpvd)).enumerated().filter {
+            $0.element.0 != $0.element.1
+        }.map(\.offset)
+        #expect(
+            !differing.isEmpty && differing.allSatisfy { (packet..<packetEnd).contains($0) },
+            "bytes changed outside the XMP")
         #expect(stripped.count < mpvd + 200)
 
-        let decode = try await MotionCommandsTests.tool("heif-convert", [output, folder.url.appendingPathComponent("d.png").path])
+        let decode = try await MotionCommandsTests.tool(
+            "heif-convert", [output, folder.url.appendingPathComponent("d.png").path])
         #expect(decode.status == 0, "libheif cannot read the still: \(decode.stderr)")
         let again = try await folder.run(["info", "S (still).heic"])
         #expect(again.status == 0 && !again.stdout.contains("motion:"), "\(again.stdout)")

@@ -1,6 +1,7 @@
 import ConvertCore
 import Foundation
 import Testing
+
 @testable import OffconvertCLI
 
 /// Options are declared once as typed values (`Option<Int>`, `Option<EncoderPreset>`, `Flag`) and
@@ -44,11 +45,13 @@ struct TypedOptionsTests {
         #expect(typo.contains("Did you mean 'slow"), "\(typo)")
         let depth = ConvertCommand.depth
         #expect(try parse(["--depth", "10"], [depth.spec]).value(depth) == .ten)
-        #expect(message { _ = try parse(["--depth", "12"], [depth.spec]).value(depth) }.contains("expected one of 8, 10"))
+        #expect(
+            message { _ = try parse(["--depth", "12"], [depth.spec]).value(depth) }.contains("expected one of 8, 10"))
         // A container's codecs only: WebM takes VP9 and AV1.
         let webm = VideoOptions.codec(for: .webm)
         #expect(try parse(["-c", "av1"], [webm.spec]).value(webm) == .av1)
-        #expect(message { _ = try parse(["-c", "h264"], [webm.spec]).value(webm) }.contains("expected one of vp9, av1"))
+        #expect(
+            message { _ = try parse(["-c", "h264"], [webm.spec]).value(webm) }.contains("expected one of vp9, av1"))
     }
 
     @Test("sizes, times and frame rates parse to numbers with their units")
@@ -68,7 +71,8 @@ struct TypedOptionsTests {
 
     @Test("flags, and the text an option was given as, for messages that quote it")
     func flagsAndText() throws {
-        let parsed = try parse(["--json", "--margin", "2in"], [BatchOptions.jsonFlag.spec, ImagesToPdfCommand.margin.spec])
+        let parsed = try parse(
+            ["--json", "--margin", "2in"], [BatchOptions.jsonFlag.spec, ImagesToPdfCommand.margin.spec])
         #expect(parsed.has(BatchOptions.jsonFlag))
         #expect(!parsed.has(BatchOptions.quietFlag))
         #expect(try parsed.value(ImagesToPdfCommand.margin) == 144)

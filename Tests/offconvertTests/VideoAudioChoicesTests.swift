@@ -25,8 +25,9 @@ struct VideoAudioChoicesTests {
         let outcome = try await CLIRunner.run(["extract-audio", mp3, aac, "-o", directory.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // Printed as each finishes: either order.
-        #expect(outcome.stdout.split(separator: "\n").map(String.init).sorted()
-            == ["sample.m4a", "sizing-mp3.mp3"].map { directory.appendingPathComponent($0).path })
+        #expect(
+            outcome.stdout.split(separator: "\n").map(String.init).sorted()
+                == ["sample.m4a", "sizing-mp3.mp3"].map { directory.appendingPathComponent($0).path })
         #expect(!outcome.stderr.contains("re-encoded"))
         #expect(try Self.codecs(directory.appendingPathComponent("sizing-mp3.mp3").path) == ["mp3"])
         #expect(try Self.codecs(directory.appendingPathComponent("sample.m4a").path) == ["aac"])

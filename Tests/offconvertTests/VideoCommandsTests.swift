@@ -4,7 +4,8 @@ import Testing
 @Suite("Video commands")
 struct VideoCommandsTests {
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-cli-video-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-cli-video-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -53,11 +54,14 @@ struct VideoCommandsTests {
         #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
     }
 
-    @Test("Command-line mistakes exit 64 with a hint", arguments: [
-        ["convert", "x.mp4", "--to", "avi"], ["convert", "x.mp4", "--to", "webm", "--codec", "h264"],
-        ["gif", "x.mp4", "--fps", "100"], ["gif", "x.mp4", "--duration", "45"], ["extract-audio", "x.mp4", "--to", "ogg"],
-        ["send-to-windows"],
-    ])
+    @Test(
+        "Command-line mistakes exit 64 with a hint",
+        arguments: [
+            ["convert", "x.mp4", "--to", "avi"], ["convert", "x.mp4", "--to", "webm", "--codec", "h264"],
+            ["gif", "x.mp4", "--fps", "100"], ["gif", "x.mp4", "--duration", "45"],
+            ["extract-audio", "x.mp4", "--to", "ogg"],
+            ["send-to-windows"],
+        ])
     func usageErrors(_ arguments: [String]) async throws {
         let outcome = try await CLIRunner.run(arguments)
         #expect(outcome.status == 64)
@@ -83,9 +87,11 @@ struct VideoCommandsTests {
         try process.run()
         // Interrupt once the temporary output exists, so the signal lands mid-encode.
         let folder = directory.path
-        let wasRunning = await CLIRunner.signal(process, SIGINT, when: {
-            !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
-        }, delay: 300_000)
+        let wasRunning = await CLIRunner.signal(
+            process, SIGINT,
+            when: {
+                !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty
+            }, delay: 300_000)
         process.waitUntilExit()
         #expect(wasRunning)
         #expect(process.terminationStatus == 130)

@@ -8,23 +8,31 @@ import Testing
 @Suite("Video length from the frames", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")))
 struct VideoLengthTests {
     static func videoFrames(_ path: String) throws -> Int {
-        let text = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
-            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        let text = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", path,
+            ])
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test("a fragmented MP4 whose header claims 143166 s and a 1 fps clip with B-frames convert with all their frames",
-          arguments: [("fragmented.mp4", 90), ("onefps-bframes.mp4", 12)])
+    @Test(
+        "a fragmented MP4 whose header claims 143166 s and a 1 fps clip with B-frames convert with all their frames",
+        arguments: [("fragmented.mp4", 90), ("onefps-bframes.mp4", 12)])
     func whole(_ name: String, _ frames: Int) async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add("generated/\(name)", as: name)
         for container in ["mkv", "mp4"] {
-            let outcome = try await folder.run(["convert", name, "--to", container, "-o", container],
-                                               environment: ["XDG_STATE_HOME": folder.state + "-" + container])
+            let outcome = try await folder.run(
+                ["convert", name, "--to", container, "-o", container],
+                environment: ["XDG_STATE_HOME": folder.state + "-" + container])
             #expect(outcome.status == 0, "\(container): \(outcome.stderr)")
             let stem = (name as NSString).deletingPathExtension
-            #expect(try Self.videoFrames(folder.url.appendingPathComponent("\(container)/\(stem).\(container)").path) == frames)
+            #expect(
+                try Self.videoFrames(folder.url.appendingPathComponent("\(container)/\(stem).\(container)").path)
+                    == frames)
         }
         let windows = try await folder.run(["send-to-windows", name, "-o", "win"])
         #expect(windows.status == 0, "\(windows.stderr)")
@@ -49,11 +57,16 @@ struct VideoLengthTests {
         try folder.add("video/sample.mp4", as: "full.mp4")
         let cut = await folder.shell("head -c 70000 full.mp4 > VID.mp4 && rm full.mp4")
         #expect(cut.status == 0, "\(cut.stderr)")
-        for arguments in [["convert", "VID.mp4", "--to", "mkv"], ["send-to-windows", "VID.mp4"], ["compress", "VID.mp4", "--target", "25MB"]] {
+        for arguments in [
+            ["convert", "VID.mp4", "--to", "mkv"], ["send-to-windows", "VID.mp4"],
+            ["compress", "VID.mp4", "--target", "25MB"],
+        ] {
             let outcome = try await folder.run(arguments)
             #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
             // 1.024 s announced; the cut keeps about two thirds of the data.
-            #expect(outcome.stderr.contains("VID.mp4 is incomplete: the file ends early, its data ends at 0."), "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("VID.mp4 is incomplete: the file ends early, its data ends at 0."),
+                "\(outcome.stderr)")
             #expect(outcome.stderr.contains(" of 1.0 s."), "\(outcome.stderr)")
         }
         #expect(folder.files() == ["VID.mp4"])

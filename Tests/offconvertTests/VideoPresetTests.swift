@@ -20,11 +20,13 @@ struct VideoPresetTests {
         return String(text[start.upperBound...].prefix { $0 != "\0" && $0 != "\u{80}" })
     }
 
-    private func expectPreset(_ name: String, in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectPreset(_ name: String, in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let options = try x264Options(path)
         for setting in Self.signature[name] ?? [] {
-            #expect(options.split(separator: " ").contains(Substring(setting)), "\(name): \(setting) not in \(options)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                options.split(separator: " ").contains(Substring(setting)), "\(name): \(setting) not in \(options)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -34,10 +36,14 @@ struct VideoPresetTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // HEVC, so it is re-encoded.
         let input = CLIRunner.media.appendingPathComponent("video/regular.mkv").path
-        let automatic = try await CLIRunner.run(["send-to-windows", input, "-o", directory.appendingPathComponent("a.mp4").path])
+        let automatic = try await CLIRunner.run([
+            "send-to-windows", input, "-o", directory.appendingPathComponent("a.mp4").path,
+        ])
         #expect(automatic.status == 0, "\(automatic.stderr)")
         try expectPreset("faster", in: directory.appendingPathComponent("a.mp4").path)
-        let named = try await CLIRunner.run(["send-to-windows", input, "--preset", "medium", "-o", directory.appendingPathComponent("b.mp4").path])
+        let named = try await CLIRunner.run([
+            "send-to-windows", input, "--preset", "medium", "-o", directory.appendingPathComponent("b.mp4").path,
+        ])
         #expect(named.status == 0, "\(named.stderr)")
         try expectPreset("medium", in: directory.appendingPathComponent("b.mp4").path)
     }
@@ -47,12 +53,16 @@ struct VideoPresetTests {
         let directory = try VideoCommandsTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
-        let plain = try await CLIRunner.run(["convert", input, "--to", "mp4", "--crf", "30", "--max-height", "144",
-                                             "-o", directory.appendingPathComponent("m.mp4").path])
+        let plain = try await CLIRunner.run([
+            "convert", input, "--to", "mp4", "--crf", "30", "--max-height", "144",
+            "-o", directory.appendingPathComponent("m.mp4").path,
+        ])
         #expect(plain.status == 0, "\(plain.stderr)")
         try expectPreset("medium", in: directory.appendingPathComponent("m.mp4").path)
-        let fast = try await CLIRunner.run(["convert", input, "--to", "mp4", "--crf", "30", "--max-height", "144", "--preset", "VeryFast",
-                                            "-o", directory.appendingPathComponent("v.mp4").path])
+        let fast = try await CLIRunner.run([
+            "convert", input, "--to", "mp4", "--crf", "30", "--max-height", "144", "--preset", "VeryFast",
+            "-o", directory.appendingPathComponent("v.mp4").path,
+        ])
         #expect(fast.status == 0, "\(fast.stderr)")
         try expectPreset("veryfast", in: directory.appendingPathComponent("v.mp4").path)
     }
@@ -64,10 +74,14 @@ struct VideoPresetTests {
         let input = CLIRunner.media.appendingPathComponent("video/sample.mp4").path
         let vp9 = try await CLIRunner.run(["convert", input, "--to", "webm", "--preset", "slow", "-o", directory.path])
         #expect(vp9.status != 0)
-        #expect(vp9.stderr.contains("The slow encoder preset applies to H.264 and HEVC, not vp9. Leave out --preset"), "\(vp9.stderr)")
+        #expect(
+            vp9.stderr.contains("The slow encoder preset applies to H.264 and HEVC, not vp9. Leave out --preset"),
+            "\(vp9.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let unknown = try await CLIRunner.run(["send-to-windows", input, "--preset", "fastr"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("Did you mean 'fast'") || unknown.stderr.contains("Did you mean 'faster'"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("Did you mean 'fast'") || unknown.stderr.contains("Did you mean 'faster'"),
+            "\(unknown.stderr)")
     }
 }

@@ -8,15 +8,20 @@ import Testing
 struct VideoSubtitleTests {
     /// Codec, language and default flag of each subtitle stream of `path`.
     static func subtitles(_ path: String) throws -> [String] {
-        let text = try CLIRunner.toolOutput("/usr/bin/ffprobe", [
-            "-v", "error", "-select_streams", "s", "-show_entries", "stream=codec_name:stream_tags=language:stream_disposition=default",
-            "-of", "csv=p=0", path])
+        let text = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "s", "-show_entries",
+                "stream=codec_name:stream_tags=language:stream_disposition=default",
+                "-of", "csv=p=0", path,
+            ])
         return text.split(separator: "\n").map(String.init)
     }
 
     /// The cues of subtitle stream `index` of `path`, as SRT.
     static func cues(_ path: String, _ index: Int) throws -> String {
-        try CLIRunner.toolOutput("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:\(index)", "-f", "srt", "-"])
+        try CLIRunner.toolOutput(
+            "/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:\(index)", "-f", "srt", "-"])
     }
 
     /// The start and end (seconds) of each cue of an SRT text.
@@ -51,7 +56,9 @@ struct VideoSubtitleTests {
         #expect(info.stdout.contains("  #2 subtitle subrip, eng"), "\(info.stdout)")
     }
 
-    @Test("send-to-windows keeps mov_text tracks with their languages; MKV to MP4 writes SRT, ASS and WebVTT again as mov_text, cue for cue")
+    @Test(
+        "send-to-windows keeps mov_text tracks with their languages; MKV to MP4 writes SRT, ASS and WebVTT again as mov_text, cue for cue"
+    )
     func mp4() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -59,8 +66,12 @@ struct VideoSubtitleTests {
         try folder.add("generated/subtitles.mkv", as: "film.mkv")
         let windows = try await folder.run(["send-to-windows", "clip.mp4", "-o", "win"])
         #expect(windows.status == 0, "\(windows.stderr)")
-        #expect(try Self.subtitles(folder.url.appendingPathComponent("win/clip.mp4").path) == ["mov_text,1,eng", "mov_text,0,spa"], "as in the source")
-        let converted = try await folder.run(["send-to-windows", "film.mkv"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        #expect(
+            try Self.subtitles(folder.url.appendingPathComponent("win/clip.mp4").path) == [
+                "mov_text,1,eng", "mov_text,0,spa",
+            ], "as in the source")
+        let converted = try await folder.run(
+            ["send-to-windows", "film.mkv"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stderr.contains("3 subtitle tracks kept (as mov_text)"), "\(converted.stderr)")
         let output = folder.url.appendingPathComponent("film.mp4").path
@@ -74,7 +85,9 @@ struct VideoSubtitleTests {
         let folder = try UserFolder()
         defer { folder.remove() }
         try folder.add("generated/subtitles.mkv", as: "film.mkv")
-        let dropped = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--subtitles", "drop", "-o", "dropped"])
+        let dropped = try await folder.run([
+            "convert", "film.mkv", "--to", "mkv", "--subtitles", "drop", "-o", "dropped",
+        ])
         #expect(dropped.status == 0, "\(dropped.stderr)")
         #expect(dropped.stderr.contains("3 subtitle tracks left out (--subtitles drop)"), "\(dropped.stderr)")
         #expect(try Self.subtitles(folder.url.appendingPathComponent("dropped/film.mkv").path) == [])
@@ -87,14 +100,19 @@ struct VideoSubtitleTests {
         let cutFilm = folder.url.appendingPathComponent("cut/film.mkv").path
         for index in 0..<3 {
             let cues = Self.times(try Self.cues(cutFilm, index))
-            #expect(cues.count == 1 && abs(cues[0].start - 0.22) < 0.03 && abs(cues[0].end - 0.92) < 0.03, "track \(index): \(cues)")
+            #expect(
+                cues.count == 1 && abs(cues[0].start - 0.22) < 0.03 && abs(cues[0].end - 0.92) < 0.03,
+                "track \(index): \(cues)")
         }
-        let mp4 = try await folder.run(["convert", "film.mkv", "--to", "mp4", "--start", "0.5", "--duration", "1", "-o", "mp4"])
+        let mp4 = try await folder.run([
+            "convert", "film.mkv", "--to", "mp4", "--start", "0.5", "--duration", "1", "-o", "mp4",
+        ])
         #expect(mp4.status == 0, "\(mp4.stderr)")
         let english = try Self.cues(folder.url.appendingPathComponent("mp4/film.mp4").path, 0)
         let times = Self.times(english)
         // Hello runs into the start (0 to 0.52 s), Goodbye is cut at the end (0.72 to 1 s).
-        #expect(times.count == 2 && abs(times[0].start) < 0.03 && abs(times[0].end - 0.52) < 0.03
+        #expect(
+            times.count == 2 && abs(times[0].start) < 0.03 && abs(times[0].end - 0.52) < 0.03
                 && abs(times[1].start - 0.72) < 0.03 && abs(times[1].end - 1.0) < 0.03, "\(english)")
         #expect(english.contains("Hello") && english.contains("Goodbye"))
         let bad = try await folder.run(["convert", "film.mkv", "--to", "mkv", "--subtitles", "some"])

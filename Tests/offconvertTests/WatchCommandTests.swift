@@ -35,7 +35,9 @@ struct WatchCommandTests {
         /// The JSON lines printed so far.
         func lines() -> [[String: Any]] {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
         }
 
         /// What was printed on stderr so far.
@@ -75,7 +77,10 @@ struct WatchCommandTests {
         let photo: Data
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-watch-\(UUID().uuidString.prefix(8))").path
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "offconvert-watch-\(UUID().uuidString.prefix(8))"
+                ).path
             try FileManager.default.createDirectory(atPath: root + "/Inbox", withIntermediateDirectories: true)
             photo = try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/zPug_3.heic"))
         }
@@ -92,7 +97,8 @@ struct WatchCommandTests {
 
         /// Free conversions used today in this state.
         func used() throws -> Int {
-            let text = try CLIRunner.toolOutput(CLIRunner.executable.path, ["allowance", "--json"], environment: ["XDG_STATE_HOME": state])
+            let text = try CLIRunner.toolOutput(
+                CLIRunner.executable.path, ["allowance", "--json"], environment: ["XDG_STATE_HOME": state])
             return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["used"] as? Int ?? -1
         }
     }
@@ -100,7 +106,8 @@ struct WatchCommandTests {
     /// The picture of `path` decodes whole with djpeg, at the photo's size (as ffprobe reads it).
     static func expectWholeJPEG(_ path: String) throws {
         let probe = try CLIRunner.toolOutput(
-            "/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
         #expect(!probe.isEmpty, "\(path) is not a picture ffprobe reads")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
@@ -113,7 +120,9 @@ struct WatchCommandTests {
         #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(path): \(warnings)")
     }
 
-    @Test("files dropped while running, one written slowly in pieces and one renamed in: each converted once; Ctrl-C stops cleanly")
+    @Test(
+        "files dropped while running, one written slowly in pieces and one renamed in: each converted once; Ctrl-C stops cleanly"
+    )
     func whileRunning() async throws {
         let place = try Place()
         defer { place.remove() }
@@ -127,7 +136,8 @@ struct WatchCommandTests {
         let slow = place.inbox + "/slow.heic"
         let quarter = place.photo.count / 4
         for piece in 0..<4 {
-            let chunk = place.photo.subdata(in: (piece * quarter)..<(piece == 3 ? place.photo.count : (piece + 1) * quarter))
+            let chunk = place.photo.subdata(
+                in: (piece * quarter)..<(piece == 3 ? place.photo.count : (piece + 1) * quarter))
             if piece == 0 {
                 try chunk.write(to: URL(fileURLWithPath: slow))
             } else {
@@ -141,12 +151,20 @@ struct WatchCommandTests {
         // Made outside the folder, then renamed into it (IN_MOVED_TO, no close inside it).
         try place.drop("renamed.heic", in: place.root)
         #expect(rename(place.root + "/renamed.heic", place.inbox + "/renamed.heic") == 0)
-        #expect(await session.wait { Set(session.finished()).isSuperset(of: [place.inbox + "/slow.heic", place.inbox + "/renamed.heic"]) })
+        #expect(
+            await session.wait {
+                Set(session.finished()).isSuperset(of: [place.inbox + "/slow.heic", place.inbox + "/renamed.heic"])
+            })
 
         #expect(await session.interrupt() == 130)
         let stopped = session.lines().last
-        #expect(stopped?["event"] as? String == "stopped" && stopped?["reason"] as? String == "interrupted", "\(String(describing: stopped))")
-        #expect(place.files(place.inbox) == ["dropped.heic", "dropped.jpg", "renamed.heic", "renamed.jpg", "slow.heic", "slow.jpg"])
+        #expect(
+            stopped?["event"] as? String == "stopped" && stopped?["reason"] as? String == "interrupted",
+            "\(String(describing: stopped))")
+        #expect(
+            place.files(place.inbox) == [
+                "dropped.heic", "dropped.jpg", "renamed.heic", "renamed.jpg", "slow.heic", "slow.jpg",
+            ])
         // Each once: no input finished twice, and the JPEGs it wrote were never taken as new photos.
         let finished = session.finished()
         #expect(finished.count == Set(finished).count, "\(finished)")
@@ -166,7 +184,9 @@ struct WatchCommandTests {
         #expect(await session.wait { place.files(place.inbox).contains("located.jpg") })
         let jpeg = try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/tokyo.jpg"))
         try jpeg.write(to: URL(fileURLWithPath: place.inbox + "/arrived.jpg"))
-        #expect(await session.wait { session.errors().contains("arrived.jpg: already jpg, left alone.") }, "\(session.errors())")
+        #expect(
+            await session.wait { session.errors().contains("arrived.jpg: already jpg, left alone.") },
+            "\(session.errors())")
         #expect(await session.interrupt() == 130)
         let errors = session.errors()
         #expect(errors.contains("located.heic: location removed"), "\(errors)")
@@ -180,7 +200,9 @@ struct WatchCommandTests {
         let place = try Place()
         defer { place.remove() }
         try place.drop("first.heic")
-        let one = try await CLIRunner.run(["watch", "Inbox", "--once", "--settle", "100"], environment: ["XDG_STATE_HOME": place.state], directory: URL(fileURLWithPath: place.root))
+        let one = try await CLIRunner.run(
+            ["watch", "Inbox", "--once", "--settle", "100"], environment: ["XDG_STATE_HOME": place.state],
+            directory: URL(fileURLWithPath: place.root))
         #expect(one.status == 0, "\(one.stderr)")
         #expect(place.files(place.inbox) == ["first.heic", "first.jpg"])
 
@@ -190,7 +212,9 @@ struct WatchCommandTests {
             directory: URL(fileURLWithPath: place.root))
         #expect(two.status == 0, "\(two.stderr)")
         #expect(place.files(place.inbox) == ["first.heic", "first.jpg", "second.heic", "second.jpg"])
-        let lines = two.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = two.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let finished = lines.filter { $0["event"] as? String == "finished" }.compactMap { $0["input"] as? String }
         #expect(finished == [place.inbox + "/second.heic"], "\(two.stdout)")
         let skipped = lines.filter { $0["event"] as? String == "skipped" }.compactMap { $0["input"] as? String }
@@ -198,13 +222,15 @@ struct WatchCommandTests {
         #expect(try place.used() == 2)
     }
 
-    @Test("an output folder inside the watched folder (recursive): outputs keep the layout and are never converted again")
+    @Test(
+        "an output folder inside the watched folder (recursive): outputs keep the layout and are never converted again")
     func nestedOutput() async throws {
         let place = try Place()
         defer { place.remove() }
         let output = place.inbox + "/converted"
         let session = try Session(
-            ["Inbox", "--recursive", "-o", "Inbox/converted", "--json", "--settle", "300"], state: place.state, directory: place.root)
+            ["Inbox", "--recursive", "-o", "Inbox/converted", "--json", "--settle", "300"], state: place.state,
+            directory: place.root)
         #expect(await session.wait { session.lines().contains { $0["event"] as? String == "watching" } })
         try place.drop("top.heic")
         try FileManager.default.createDirectory(atPath: place.inbox + "/trip", withIntermediateDirectories: true)
@@ -227,7 +253,8 @@ struct WatchCommandTests {
         defer { place.remove() }
         for name in ["a", "b", "c", "d"] { try place.drop("\(name).heic") }
         let outcome = try await CLIRunner.run(
-            ["watch", "Inbox", "--once", "--settle", "100"], environment: ["XDG_STATE_HOME": place.state], directory: URL(fileURLWithPath: place.root))
+            ["watch", "Inbox", "--once", "--settle", "100"], environment: ["XDG_STATE_HOME": place.state],
+            directory: URL(fileURLWithPath: place.root))
         #expect(outcome.status == 77, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("Stopped watching: today's free conversions are used up"), "\(outcome.stderr)")
         #expect(place.files(place.inbox).filter { $0.hasSuffix(".jpg") } == ["a.jpg", "b.jpg", "c.jpg"])

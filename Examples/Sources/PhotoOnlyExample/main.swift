@@ -1,5 +1,5 @@
-import ConvertCore   // the photo half alone: no FFmpeg is linked or loaded
-import Glibc         // exit
+import ConvertCore  // the photo half alone: no FFmpeg is linked or loaded
+import Glibc  // exit
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {

@@ -1,4 +1,4 @@
-import ConvertMedia   // the whole engine; `import ConvertCore` alone is the photo half, without FFmpeg
+import ConvertMedia  // the whole engine; `import ConvertCore` alone is the photo half, without FFmpeg
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4 else { fatalError("usage: ReadmeExample PHOTO VIDEO FOLDER (an existing folder)") }
@@ -14,7 +14,7 @@ for await event in job.events {
         print("wrote", result.outputs.map(\.path))
     case .failed(let error):
         // error.category: .input, .unsupported, .request, .device, .cancelled, .allowance, .internal
-        print(error.message)   // safe to show; error.underlyingDescription is for logs
+        print(error.message)  // safe to show; error.underlyingDescription is for logs
     }
 }
 
@@ -31,7 +31,7 @@ for await event in job.events {
             }
             outputs = result.outputs.map(\.path)
         } catch {
-            problem = error.message   // a ConvertError: result() throws only that
+            problem = error.message  // a ConvertError: result() throws only that
         }
     }
 }

@@ -69,7 +69,8 @@ public final class AllowanceStore: Sendable {
     public func status() throws(ConvertError) -> Allowance {
         if isNewInstall() {
             return Allowance(
-                dailyLimit: dailyLimit, used: 0, reserved: 0, remaining: dailyLimit, resetsAt: nextMidnight(after: clock()),
+                dailyLimit: dailyLimit, used: 0, reserved: 0, remaining: dailyLimit,
+                resetsAt: nextMidnight(after: clock()),
                 license: nil, licenseProblem: nil, isDamaged: false)
         }
         return try transaction { state throws(ConvertError) in state.snapshot(limit: dailyLimit) }
@@ -79,7 +80,8 @@ public final class AllowanceStore: Sendable {
     /// state folder (or no folder) and no witness of an earlier record. Anything else, including a path that
     /// cannot be looked at, goes through ``transaction(_:)``, which reports or repairs it.
     private func isNewInstall() -> Bool {
-        let paths = ["secret", "allowance", "license", "lock"].map { PathText.join(directory, $0) }
+        let paths =
+            ["secret", "allowance", "license", "lock"].map { PathText.join(directory, $0) }
             + [PathText.join(AllowanceWitness.folder(for: directory), "allowance")]
         return paths.allSatisfy { path in
             var info = stat()
@@ -277,7 +279,8 @@ public final class AllowanceStore: Sendable {
     /// The stored licence and whether it applies now.
     private func license(in folder: StateDirectory, now: Date) throws(ConvertError) -> (License?, String?) {
         guard let bytes = try folder.read("license") else { return (nil, nil) }
-        do throws(ConvertError) { return (try License.verify(bytes, key: licenseKey, now: now, path: nil), nil) } catch {
+        do throws(ConvertError) { return (try License.verify(bytes, key: licenseKey, now: now, path: nil), nil) } catch
+        {
             return (nil, error.message)
         }
     }

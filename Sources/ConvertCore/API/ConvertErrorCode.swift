@@ -196,7 +196,8 @@ extension ConvertError.Code {
     /// `privacy.compressed-metadata`: a PNG keeps its metadata where offconvert cannot edit it
     /// without re-encoding (compressed XMP, ImageMagick's raw-profile text chunks), so its location
     /// cannot be removed.
-    public static let privacyCompressedMetadata = ConvertError.Code("privacy.compressed-metadata", category: .unsupported)
+    public static let privacyCompressedMetadata = ConvertError.Code(
+        "privacy.compressed-metadata", category: .unsupported)
     /// `privacy.location-remains`: a location would remain after editing (in extended XMP, a place
     /// offconvert cannot edit, or a damaged file it cannot check whole); nothing was written.
     public static let privacyLocationRemains = ConvertError.Code("privacy.location-remains", category: .unsupported)
@@ -277,7 +278,8 @@ extension ConvertError.Code {
     public static let unsupportedCodec = ConvertError.Code("unsupported.codec", category: .unsupported)
     /// `unsupported.dolby-vision-profile`: a Dolby Vision video has no HDR10, HLG or SDR base layer
     /// to convert (profile 5, say).
-    public static let unsupportedDolbyVisionProfile = ConvertError.Code("unsupported.dolby-vision-profile", category: .unsupported)
+    public static let unsupportedDolbyVisionProfile = ConvertError.Code(
+        "unsupported.dolby-vision-profile", category: .unsupported)
     /// `unsupported.encoder`: the encoder a conversion needs is not in this build of FFmpeg.
     public static let unsupportedEncoder = ConvertError.Code("unsupported.encoder", category: .unsupported)
     /// `unsupported.library`: a codec library loaded only when needed (libjxl, libswscale) is not

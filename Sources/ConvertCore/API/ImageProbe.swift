@@ -65,7 +65,9 @@ public enum ImageProbe {
             // The blocks are walked, no frame decoded: no limit to apply yet.
             let data = try ImageDecoder.readAll(path: path)
             let gif = try GIFAnimation(data, maxPixels: nil, path: path)
-            var result = info(format: .gif, width: gif.width, height: gif.height, bitDepth: 8, hasAlpha: true, icc: nil, exif: nil, xmp: nil)
+            var result = info(
+                format: .gif, width: gif.width, height: gif.height, bitDepth: 8, hasAlpha: true, icc: nil, exif: nil,
+                xmp: nil)
             result.animation = AnimationSummary(durations: gif.durations).map(ImageInfo.Animation.init)
             return result
         case .jxl:
@@ -90,8 +92,10 @@ public enum ImageProbe {
         let sources = locations(exif: exif, xmp: image.xmp)
         return ImageInfo(
             format: .jxl, width: image.width, height: image.height, bitDepth: image.bitDepth, hasAlpha: image.hasAlpha,
-            exifOrientation: exif?.orientation, containerRotates: nil, color: color(icc: image.originalICC, nclx: image.hdrCoding),
-            hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources,
+            exifOrientation: exif?.orientation, containerRotates: nil,
+            color: color(icc: image.originalICC, nclx: image.hdrCoding),
+            hasEXIF: image.exif != nil, hasXMP: image.xmp != nil, hasLocation: !sources.isEmpty,
+            locationSources: sources,
             make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: 1,
             auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
     }
@@ -106,11 +110,15 @@ public enum ImageProbe {
         let exif = exifBytes.flatMap { Exif(block: $0) }
         let sources = locations(exif: exif, xmp: header.xmp)
         return ImageInfo(
-            format: .tiff, width: header.width, height: header.height, bitDepth: header.bitDepth, hasAlpha: header.hasAlpha,
-            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil, color: color(icc: header.icc),
+            format: .tiff, width: header.width, height: header.height, bitDepth: header.bitDepth,
+            hasAlpha: header.hasAlpha,
+            exifOrientation: header.orientation == 1 ? nil : header.orientation, containerRotates: nil,
+            color: color(icc: header.icc),
             hasEXIF: exif?.make != nil || exif?.model != nil || exif?.dateTimeOriginal != nil || exif?.hasGPS == true,
-            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make, model: exif?.model,
-            dateTimeOriginal: exif?.dateTimeOriginal, imageCount: header.pageCount, auxiliaryImages: [], thumbnailCount: 0)
+            hasXMP: header.xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
+            model: exif?.model,
+            dateTimeOriginal: exif?.dateTimeOriginal, imageCount: header.pageCount, auxiliaryImages: [],
+            thumbnailCount: 0)
     }
 
     private static func color(icc: [UInt8]?, nclx: NCLX? = nil) -> ImageInfo.Color {
@@ -165,7 +173,8 @@ public enum ImageProbe {
         }
         if let map = JPEGGainMap.locate(data) {
             info.gainMap = ImageInfo.GainMap(
-                origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops, brightens: map.metadata.brightens)
+                origin: map.origin, headroomStops: map.metadata.alternateHeadroomStops,
+                brightens: map.metadata.brightens)
         }
         return info
     }
@@ -205,7 +214,8 @@ public enum ImageProbe {
         if file.depthImageCount(primary) > 0 { auxiliary.insert("depth", at: 0) }
         let coded = file.codedSize(primary) ?? (0, 0)
         let shown = file.displayedSize(primary) ?? coded
-        let rotates = coded.width > 0 && coded.width != coded.height && coded.width == shown.height
+        let rotates =
+            coded.width > 0 && coded.width != coded.height && coded.width == shown.height
             && coded.height == shown.width
         var info = ImageInfo(
             format: format, width: shown.width, height: shown.height, bitDepth: file.bitDepth(primary) ?? 8,
@@ -216,13 +226,17 @@ public enum ImageProbe {
             auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
         switch HeifGainMap.presence(in: file) {
         case .apple(_, let stops): info.gainMap = ImageInfo.GainMap(origin: "Apple", headroomStops: stops)
-        case .iso(_, let metadata): info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
-        case .samsung(_, let metadata): info.gainMap = ImageInfo.GainMap(origin: "Samsung", headroomStops: metadata.alternateHeadroomStops, brightens: metadata.brightens)
+        case .iso(_, let metadata):
+            info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+        case .samsung(_, let metadata):
+            info.gainMap = ImageInfo.GainMap(
+                origin: "Samsung", headroomStops: metadata.alternateHeadroomStops, brightens: metadata.brightens)
         case .none, .unusable: break
         }
         for transform in file.transforms(primary) {
             switch transform {
-            case .rotate(let turns) where turns % 4 != 0: info.containerRotation = clockwiseDegrees(anticlockwiseTurns: turns)
+            case .rotate(let turns) where turns % 4 != 0:
+                info.containerRotation = clockwiseDegrees(anticlockwiseTurns: turns)
             case .mirror(let topToBottom): info.containerMirror = topToBottom ? "top-to-bottom" : "left-to-right"
             default: break
             }
@@ -230,7 +244,9 @@ public enum ImageProbe {
         return info
     }
 
-    private static func probeWithLibheif(path: String, format: PhotoFormat, meta: HeifMeta?) throws(ConvertError) -> ImageInfo {
+    private static func probeWithLibheif(path: String, format: PhotoFormat, meta: HeifMeta?) throws(ConvertError)
+        -> ImageInfo
+    {
         let context = try HeifContext(reading: path, decodingThreads: 1)
         let primary = try context.primaryImage()
         let exifBytes = primary.exif
@@ -246,15 +262,18 @@ public enum ImageProbe {
         let ids = context.topLevelImageIDs
         for id in ids {
             guard let other = try? context.image(id: id), !other.isPrimary else { continue }
-            let hasGPS = other.exif.flatMap { Exif(block: $0) }?.hasGPS == true || other.xmp.map(XMP.hasLocation) == true
+            let hasGPS =
+                other.exif.flatMap { Exif(block: $0) }?.hasGPS == true || other.xmp.map(XMP.hasLocation) == true
             if hasGPS && !sources.contains(.otherImage) { sources.append(.otherImage) }
         }
         var auxiliary = primary.auxiliaryTypes
         if primary.depthImageCount > 0 { auxiliary.insert("depth", at: 0) }
         let coded = primary.codedSize
         let transforms = containerTransforms(meta)
-        let rotates = (transforms.rotation.map { $0 % 180 == 90 } ?? false)
-            || (coded.width > 0 && coded.width != coded.height && coded.width == primary.height && coded.height == primary.width)
+        let rotates =
+            (transforms.rotation.map { $0 % 180 == 90 } ?? false)
+            || (coded.width > 0 && coded.width != coded.height && coded.width == primary.height
+                && coded.height == primary.width)
         var info = ImageInfo(
             format: format, width: primary.width, height: primary.height, bitDepth: primary.bitDepth ?? 8,
             hasAlpha: primary.hasAlpha, exifOrientation: exif?.orientation, containerRotates: rotates,

@@ -60,9 +60,10 @@ public struct ConversionJob: Sendable {
             let reporter = ProgressReporter { log.send(.progress($0)) }
             let terminal: JobEvent
             do {
-                terminal = .finished(try await admission.run(onWait: { reporter.report(.queued, 0) }) {
-                    try await body(reporter)
-                })
+                terminal = .finished(
+                    try await admission.run(onWait: { reporter.report(.queued, 0) }) {
+                        try await body(reporter)
+                    })
             } catch {
                 // An interrupted read or write surfaces as whatever the C library makes of it (an
                 // I/O error, a short read that looks like truncation); once the job is cancelled,

@@ -68,7 +68,8 @@ public struct JobResult: Sendable, Equatable {
     public var location: LocationOutcome
 
     /// Creates a result.
-    public init(inputPath: String, outputs: [OutputFile], notes: [JobNote] = [], location: LocationOutcome = .noneFound) {
+    public init(inputPath: String, outputs: [OutputFile], notes: [JobNote] = [], location: LocationOutcome = .noneFound)
+    {
         self.inputPath = inputPath
         self.outputs = outputs
         self.notes = notes

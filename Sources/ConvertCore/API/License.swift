@@ -38,7 +38,9 @@ public struct License: Sendable, Equatable {
     /// Parses `bytes` and checks the signature with `key`, and the expiry against `now`.
     /// Throws `.allowance` errors keyed `license.malformed`, `license.invalid` (altered, or not
     /// signed with the key) and `license.expired`.
-    static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError) -> License {
+    static func verify(_ bytes: [UInt8], key: LicensePublicKey, now: Date, path: String?) throws(ConvertError)
+        -> License
+    {
         func malformed(_ why: String) -> ConvertError {
             ConvertError(
                 code: .licenseMalformed, message: "This is not an offconvert licence file (\(why)).",

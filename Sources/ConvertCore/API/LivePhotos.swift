@@ -36,7 +36,9 @@ public enum LivePhotos {
                 !candidates.isEmpty
             else { continue }
             // Each movie goes to one photo; the one beside it under the same name first.
-            let sameName = candidates.first { PathText.parent($0) == PathText.parent(path) && stemOf($0) == stemOf(path) }
+            let sameName = candidates.first {
+                PathText.parent($0) == PathText.parent(path) && stemOf($0) == stemOf(path)
+            }
             let movie = sameName ?? candidates[0]
             used.insert(movie)
             pairs.append(LivePhotoPair(photo: path, movie: movie, contentIdentifier: id))
@@ -62,7 +64,8 @@ public enum LivePhotos {
             let candidate = prefix + name
             let other = isMovie ? photoIdentifier(candidate) : movieIdentifier(candidate)
             if other == id {
-                let pair = isMovie
+                let pair =
+                    isMovie
                     ? LivePhotoPair(photo: candidate, movie: path, contentIdentifier: id)
                     : LivePhotoPair(photo: path, movie: candidate, contentIdentifier: id)
                 return (id, pair)

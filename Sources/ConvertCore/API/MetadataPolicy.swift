@@ -44,12 +44,16 @@ struct OutputMetadata: Sendable {
     /// describe the source's picture, stale once it is rotated, resized or cropped.
     func withPixelSize(width: Int, height: Int) -> OutputMetadata {
         var sized = self
-        if let block = exif, let parsed = Exif(tiff: block) { sized.exif = parsed.settingPixelDimensions(width: width, height: height) }
+        if let block = exif, let parsed = Exif(tiff: block) {
+            sized.exif = parsed.settingPixelDimensions(width: width, height: height)
+        }
         return sized
     }
 
     /// Applies `policy` to the source's EXIF, XMP and IPTC-IIM.
-    package init(exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy) {
+    package init(
+        exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy
+    ) {
         notes = []
         let parsed = sourceExif.flatMap { Exif(block: $0) }
         // A block that does not parse is dropped: it cannot be checked for a location.
@@ -60,7 +64,8 @@ struct OutputMetadata: Sendable {
             xmp = nil
             iptc = nil
             if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil { notes.append("metadata removed") }
-            let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
+            let hadLocation =
+                parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true || iimLocation
             location = .of(hadLocation: hadLocation, kept: false)
             return
@@ -86,13 +91,16 @@ struct OutputMetadata: Sendable {
                 guard IPTC.datasets(block) != nil else { return nil }
                 return keepLocation ? block : IPTC.removingLocation(block)
             }
-            let hadLocation = parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
+            let hadLocation =
+                parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true || iimLocation
             if hadLocation { notes.append(keepLocation ? "location kept" : "location removed") }
             location = .of(hadLocation: hadLocation, kept: keepLocation)
             let identifying = parsed?.identifyingTagsPresent ?? []
             if identifying.contains(Exif.Tag.makerNote) { notes.append("maker note removed") }
-            if !identifying.subtracting([Exif.Tag.makerNote]).isEmpty { notes.append("serial numbers and owner name removed") }
+            if !identifying.subtracting([Exif.Tag.makerNote]).isEmpty {
+                notes.append("serial numbers and owner name removed")
+            }
             if parsed?.hasThumbnail == true { notes.append("EXIF thumbnail removed") }
         }
     }

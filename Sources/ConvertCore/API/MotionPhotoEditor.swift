@@ -28,16 +28,19 @@ public enum MotionPhotoEditor {
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
-                    throw ConvertError(code: .motionMissing,
-                                       message: "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
-                                       path: request.input)
+                    throw ConvertError(
+                        code: .motionMissing,
+                        message:
+                            "\(request.input) has no usable video: \(photo.problem ?? "the embedded video is missing"); nothing was written.",
+                        path: request.input)
                 }
                 try flag.check()
                 var video = Array(file[range])
                 var notes: [String] = []
                 if let date = CaptureDate.of(photo: file) {
                     MovieTimes.set(date.secondsSince1970, in: &video)
-                    notes.append("dated \(date.text) (the photo's capture time\(date.hasOffset ? "" : ", read as UTC"))")
+                    notes.append(
+                        "dated \(date.text) (the photo's capture time\(date.hasOffset ? "" : ", read as UTC"))")
                 }
                 return try write(video, request: request, notes: notes)
             }
@@ -55,9 +58,11 @@ public enum MotionPhotoEditor {
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)
                 guard still.count < file.count else {
-                    throw ConvertError(code: .motionMissing,
-                                       message: "\(request.input): the motion part cannot be removed: \(photo.problem ?? "it is not where the metadata says"); nothing was written.",
-                                       path: request.input)
+                    throw ConvertError(
+                        code: .motionMissing,
+                        message:
+                            "\(request.input): the motion part cannot be removed: \(photo.problem ?? "it is not where the metadata says"); nothing was written.",
+                        path: request.input)
                 }
                 return try write(still, request: request, notes: notes)
             }
@@ -78,9 +83,11 @@ public enum MotionPhotoEditor {
         }
         var notes = ["removed \(file.count - photo.stillEnd) bytes of motion data"]
         guard kind == .image(.jpeg) else { return (kept, notes) }
-        guard let segment = JPEGMarkers.segments(kept).first(where: {
-            $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
-        }) else { return (kept, notes) }
+        guard
+            let segment = JPEGMarkers.segments(kept).first(where: {
+                $0.marker == 0xE1 && kept[$0.payload].starts(with: JPEGMarkers.xmpHeader)
+            })
+        else { return (kept, notes) }
         let packet = Array(kept[segment.payload].dropFirst(JPEGMarkers.xmpHeader.count))
         guard let edited = MotionXMP.removingPointers(from: packet) else {
             notes.append("the XMP could not be edited and was left as it was")
@@ -90,7 +97,9 @@ public enum MotionPhotoEditor {
         let length = payload.count + 2
         let replacement = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
         notes.append("motion pointers removed from the XMP")
-        return (Array(kept[..<segment.whole.lowerBound]) + replacement + Array(kept[segment.whole.upperBound...]), notes)
+        return (
+            Array(kept[..<segment.whole.lowerBound]) + replacement + Array(kept[segment.whole.upperBound...]), notes
+        )
     }
 
     /// A HEIF still with the motion pointers taken out of its XMP items (`mime` items of type
@@ -110,7 +119,9 @@ public enum MotionPhotoEditor {
                 out.replaceSubrange(Int(range.lowerBound)..<Int(range.upperBound), with: replacement.prefix(count))
                 replacement.removeFirst(count)
             }
-            if !notes.contains("motion pointers removed from the XMP") { notes.append("motion pointers removed from the XMP") }
+            if !notes.contains("motion pointers removed from the XMP") {
+                notes.append("motion pointers removed from the XMP")
+            }
         }
         return (out, notes)
     }
@@ -118,10 +129,14 @@ public enum MotionPhotoEditor {
     /// An ordinary photo in a folder of motion photos is no failure: nothing to do, nothing
     /// written, and nothing charged (a job with no output costs no free conversion).
     private static func notMotion(_ path: String) -> JobResult {
-        JobResult(inputPath: path, outputs: [], notes: [JobNote(fact: "not a motion photo (no embedded video); nothing written")])
+        JobResult(
+            inputPath: path, outputs: [],
+            notes: [JobNote(fact: "not a motion photo (no embedded video); nothing written")])
     }
 
-    private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError) -> JobResult {
+    private static func write(_ bytes: [UInt8], request: MotionPhotoRequest, notes: [String]) throws(ConvertError)
+        -> JobResult
+    {
         guard let destination = request.output.path else {
             throw ConvertError(code: .outputMissing, message: "No output path was given.", path: request.input)
         }

@@ -15,7 +15,9 @@ public struct NCLX: Sendable, Hashable, Codable {
     public var fullRange: Bool
 
     /// Creates a description from its code points.
-    public init(primaries: ColorPrimaries, transfer: TransferCharacteristics, matrix: MatrixCoefficients, fullRange: Bool) {
+    public init(
+        primaries: ColorPrimaries, transfer: TransferCharacteristics, matrix: MatrixCoefficients, fullRange: Bool
+    ) {
         self.primaries = primaries
         self.transfer = transfer
         self.matrix = matrix

@@ -11,11 +11,15 @@ public enum PDFAlbum {
     /// Starts writing the album.
     public static func make(_ request: PDFRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPaths.first ?? request.outputPath) { reporter in
-            try await runBlocking(on: .codec) { flag in try makeBlocking(request, reporter: reporter, cancellation: flag) }
+            try await runBlocking(on: .codec) { flag in
+                try makeBlocking(request, reporter: reporter, cancellation: flag)
+            }
         }
     }
 
-    fileprivate static func makeBlocking(_ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag)
+    fileprivate static func makeBlocking(
+        _ request: PDFRequest, reporter: ProgressReporter, cancellation: CancellationFlag
+    )
         throws(ConvertError) -> JobResult
     {
         guard !request.inputPaths.isEmpty else {
@@ -24,7 +28,8 @@ public enum PDFAlbum {
         guard request.margin >= 0, request.margin <= maximumMargin(for: request.page) else {
             throw ConvertError(
                 code: .requestMargin,
-                message: "A margin of \(Int(request.margin)) points leaves no room for the image on a \(request.page.rawValue) page "
+                message:
+                    "A margin of \(Int(request.margin)) points leaves no room for the image on a \(request.page.rawValue) page "
                     + "(at most \(Int(maximumMargin(for: request.page))) points).")
         }
         if let edge = request.maxLongEdge, edge < 1 {
@@ -43,7 +48,8 @@ public enum PDFAlbum {
             try cancellation.check()
             let (image, embeddedAsIs) = try page(index + 1, of: input, request: request, cancellation: cancellation)
             if !embeddedAsIs { reEncoded += 1 }
-            let layout = layout(width: Double(image.width), height: Double(image.height), page: request.page, margin: request.margin)
+            let layout = layout(
+                width: Double(image.width), height: Double(image.height), page: request.page, margin: request.margin)
             try writer.addPage(image, pageWidth: layout.pageWidth, pageHeight: layout.pageHeight, box: layout.box)
             reporter.report(.encoding, Double(index + 1) / Double(request.inputPaths.count) * 0.95)
         }
@@ -72,12 +78,14 @@ public enum PDFAlbum {
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
         do {
-            return try pageImage(input, quality: request.quality, maxLongEdge: request.maxLongEdge, cancellation: cancellation)
-        } catch where error.category == .cancelled {
+            return try pageImage(
+                input, quality: request.quality, maxLongEdge: request.maxLongEdge, cancellation: cancellation)
+        } catch  where error.category == .cancelled {
             throw error
         } catch {
             var named = error
-            named.message = (error.message.contains(input) ? "Page \(number): " : "Page \(number) (\(input)): ") + error.message
+            named.message =
+                (error.message.contains(input) ? "Page \(number): " : "Page \(number) (\(input)): ") + error.message
             named.path = input
             throw named
         }
@@ -97,14 +105,18 @@ public enum PDFAlbum {
         }
         let pageWidth = landscape ? size.1 : size.0
         let pageHeight = landscape ? size.0 : size.1
-        let availableWidth = max(1, pageWidth - 2 * margin), availableHeight = max(1, pageHeight - 2 * margin)
+        let availableWidth = max(1, pageWidth - 2 * margin)
+        let availableHeight = max(1, pageHeight - 2 * margin)
         let scale = min(availableWidth / width, availableHeight / height, 1)
-        let w = width * scale, h = height * scale
+        let w = width * scale
+        let h = height * scale
         return (pageWidth, pageHeight, ((pageWidth - w) / 2, (pageHeight - h) / 2, w, h))
     }
 
     /// The JPEG for one page, and whether it is the input's own compressed data.
-    fileprivate static func pageImage(_ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag)
+    fileprivate static func pageImage(
+        _ path: String, quality: Int, maxLongEdge: Int? = nil, cancellation: CancellationFlag
+    )
         throws(ConvertError) -> (PDFWriter.PageImage, Bool)
     {
         if try ImageDecoder.sniff(path: path) == .jpeg, let image = try embeddableJPEG(path, maxLongEdge: maxLongEdge) {
@@ -120,7 +132,8 @@ public enum PDFAlbum {
         let bitmap = frame.bitmap.flattened(onto: .white).toEightBit()
         let encoded = try ImageEncoder.jpegBytes(bitmap, quality: quality, exif: nil, xmp: nil)
         let image = PDFWriter.PageImage(
-            jpeg: JPEGMarkers.removing(markers: [0xE2], from: encoded.bytes), width: bitmap.width, height: bitmap.height,
+            jpeg: JPEGMarkers.removing(markers: [0xE2], from: encoded.bytes), width: bitmap.width,
+            height: bitmap.height,
             components: 3, icc: bitmap.icc)
         return (image, false)
     }
@@ -138,7 +151,8 @@ public enum PDFAlbum {
         // become a page with grey bands. Decoding at the smallest scale reads every entropy-
         // coded byte at a fraction of a full decode's cost.
         let check = JPEGScale.reductions.first ?? .full
-        _ = try decoder.decodeRGB(data, width: check.scaled(header.width), height: check.scaled(header.height), path: path)
+        _ = try decoder.decodeRGB(
+            data, width: check.scaled(header.width), height: check.scaled(header.height), path: path)
         let metadata = JPEGMarkers.metadata(data)
         let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
         guard orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max else { return nil }

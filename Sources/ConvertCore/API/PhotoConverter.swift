@@ -7,7 +7,9 @@ public enum PhotoConverter {
     /// "location removed".
     public static func convert(_ request: PhotoRequest) -> ConversionJob {
         ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking(on: .codec) { flag in try convertBlocking(request, reporter: reporter, cancellation: flag) }
+            try await runBlocking(on: .codec) { flag in
+                try convertBlocking(request, reporter: reporter, cancellation: flag)
+            }
         }
     }
 
@@ -49,7 +51,9 @@ public enum PhotoConverter {
             return streamed
         }
         if let kept = try jpegWithinTarget(request, opened: opened, cancellation: cancellation) { return kept }
-        if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) { return animated }
+        if let animated = try animatedWebP(request, opened: opened, reporter: reporter, cancellation: cancellation) {
+            return animated
+        }
         let recompression = try recompressedJPEG(request, opened: opened, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
@@ -58,7 +62,8 @@ public enum PhotoConverter {
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         if case .refused = recompression { notes.append(refusedRecompressionNote) }
-        let gainMap = try outputGainMap(request, photo: photo, opened: opened, notes: &notes, cancellation: cancellation)
+        let gainMap = try outputGainMap(
+            request, photo: photo, opened: opened, notes: &notes, cancellation: cancellation)
         // The frames move out of `photo` so that each slot is the only reference to its bitmap
         // (the target-size search releases it before decoding a smaller one).
         var frames: [DecodedFrame?] = photo.frames
@@ -76,13 +81,15 @@ public enum PhotoConverter {
         } else {
             input = try PhotoInput.open(path: request.inputPath, for: .converting)
         }
-        return try OpenedPhoto(input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        return try OpenedPhoto(
+            input, decodingThreads: request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// The gain map the general path's output carries: the input's (``generalGainMap(_:format:heif:cancellation:)``),
     /// or the one computed from a PQ/HLG still's HDR picture; why HDR was not kept goes to `notes`.
     private static func outputGainMap(
-        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [JobNote], cancellation: CancellationFlag
+        _ request: PhotoRequest, photo: DecodedPhoto, opened: OpenedPhoto, notes: inout [JobNote],
+        cancellation: CancellationFlag
     ) throws(ConvertError) -> CarriedGainMap? {
         var gainMap = try generalGainMap(request, format: opened.format, heif: opened.heif, cancellation: cancellation)
         if let computed = photo.hdrGainMap {
@@ -97,7 +104,8 @@ public enum PhotoConverter {
     /// Encodes each decoded frame with its metadata and writes it, in order, releasing each
     /// frame's bitmap as it goes; the result lists the files and every note once.
     private static func writeFrames(
-        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?, notes: [JobNote],
+        _ frames: inout [DecodedFrame?], request: PhotoRequest, opened: OpenedPhoto, gainMap: CarriedGainMap?,
+        notes: [JobNote],
         reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult {
         var notes = notes
@@ -113,15 +121,18 @@ public enum PhotoConverter {
             if metadata.location != .noneFound { location = metadata.location }
             let carried = gainMap.flatMap { $0.frameIndex == index ? $0 : nil }
             if let target = request.targetByteCount {
-                outputs.append(try writeToTarget(
-                    &frames[index], index: index, request: request, opened: opened, target: target, metadata: metadata,
-                    gainMap: carried, to: names[index], note: note, cancellation: cancellation))
+                outputs.append(
+                    try writeToTarget(
+                        &frames[index], index: index, request: request, opened: opened, target: target,
+                        metadata: metadata,
+                        gainMap: carried, to: names[index], note: note, cancellation: cancellation))
             } else {
                 guard let frame = frames[index] else { continue }
                 frames[index] = nil
-                outputs.append(try writeFrame(
-                    frame, request: request, metadata: metadata, gainMap: carried, to: names[index], note: note,
-                    cancellation: cancellation))
+                outputs.append(
+                    try writeFrame(
+                        frame, request: request, metadata: metadata, gainMap: carried, to: names[index], note: note,
+                        cancellation: cancellation))
             }
             reporter.report(.writing, 0.6 + 0.4 * Double(index + 1) / Double(frames.count))
         }
@@ -137,24 +148,33 @@ public enum PhotoConverter {
     ) throws(ConvertError) -> OutputFile {
         // A smaller decode of the same input reuses what was read of it.
         let result = try encodeToTarget(
-            request, opened: opened, frameIndex: index, frame: &frame, target: target, metadata: metadata, gainMap: gainMap,
+            request, opened: opened, frameIndex: index, frame: &frame, target: target, metadata: metadata,
+            gainMap: gainMap,
             cancellation: cancellation)
         frame = nil
         result.notes.forEach(note)
         let range = TargetSizeSolver.qualities
-        note(result.quality.map { "quality \($0)" } ?? "quality chosen by libwebp's size search (\(range.lowerBound)–\(range.upperBound))")
+        note(
+            result.quality.map { "quality \($0)" }
+                ?? "quality chosen by libwebp's size search (\(range.lowerBound)–\(range.upperBound))")
         if let edge = result.longEdge { note("resized to \(edge) px long edge") }
-        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        return try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
     }
 
     /// Prepares `frame` for the output (colour, alpha) and writes it to `destination`: with its
     /// gain map as Ultra HDR JPEG, HEIC or AVIF, or as the HDR picture it describes in JPEG XL,
     /// when it carries one; else as the requested format.
     private static func writeFrame(
-        _ frame: DecodedFrame, request: PhotoRequest, metadata: OutputMetadata, gainMap: CarriedGainMap?, to destination: String,
+        _ frame: DecodedFrame, request: PhotoRequest, metadata: OutputMetadata, gainMap: CarriedGainMap?,
+        to destination: String,
         note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let bitmap = try prepare(frame.bitmap, for: request, path: request.inputPath)
@@ -163,7 +183,8 @@ public enum PhotoConverter {
         depth.note.map(note)
         if let carried = gainMap {
             let plane = carried.plane(
-                resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
+                resize: request.resize, maxLongEdge: request.maxLongEdge, bitmapWidth: bitmap.width,
+                bitmapHeight: bitmap.height)
             try cancellation.check()
             switch request.format {
             case .heic:
@@ -172,29 +193,39 @@ public enum PhotoConverter {
                     to: destination, note: note, cancellation: cancellation)
             case .avif:
                 return try writeAVIF(
-                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
+                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination,
+                    note: note,
                     cancellation: cancellation)
             case .jxl:
                 return try writeHDRJXL(
-                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
+                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination,
+                    note: note,
                     cancellation: cancellation)
             default:
                 return try writeUltraHDR(
-                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination, note: note,
+                    bitmap, plane: plane, map: carried.map, request: request, metadata: sized, to: destination,
+                    note: note,
                     cancellation: cancellation)
             }
         }
         if request.format == .jxl, let coding = frame.hdrCoding {
-            return try writeHDRJXL(bitmap, coding: coding, request: request, metadata: sized, to: destination, note: note, cancellation: cancellation)
+            return try writeHDRJXL(
+                bitmap, coding: coding, request: request, metadata: sized, to: destination, note: note,
+                cancellation: cancellation)
         }
-        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        return try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             let written = try ImageEncoder.write(
                 bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
                 heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
                 displayPath: display)
             written.notes.forEach(note)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
     }
 
     /// Appends `note` to `notes` unless it is there already: a note said by every frame is shown once.
@@ -262,13 +293,16 @@ public enum PhotoConverter {
                     code: .outputEncoderMissing,
                     message: format == .heic
                         ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks."
-                        : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
+                        : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks."
+                )
             }
         }
         if request.bitDepth == .ten, request.format == .avif, !HeifEncoding.supportsTenBit(.avif) {
             throw ConvertError(
                 code: .outputDepthUnsupported,
-                message: "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC.")
+                message:
+                    "10-bit AVIF cannot be written on this system (libheif's AV1 encoder fails on 10-bit input); write 8-bit AVIF or 10-bit HEIC."
+            )
         }
     }
 
@@ -332,13 +366,18 @@ public enum PhotoConverter {
 
     /// Writes `bytes`, a whole output file made without an encoder pass (a JPEG kept as it is, a
     /// recompressed one), to the request's one output path.
-    static func writeWhole(_ bytes: [UInt8], for request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> OutputFile {
+    static func writeWhole(_ bytes: [UInt8], for request: PhotoRequest, cancellation: CancellationFlag)
+        throws(ConvertError) -> OutputFile
+    {
         let destination = try outputPaths(for: request, count: 1)[0]
         return try write(
-            to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
         ) { (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
     }
 
     /// Where each of `count` images goes: ``PhotoRequest/outputPath`` (with `-1`, `-2`, ... for

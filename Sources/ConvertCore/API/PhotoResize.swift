@@ -44,7 +44,8 @@ public struct PhotoResize: Sendable, Equatable, Codable {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "X", omittingEmptySubsequences: false) }
             .flatMap { $0.split(separator: "×", omittingEmptySubsequences: false) }
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0
         else { return nil }
         self.init(width: width, height: height, fit: fit, padding: padding)

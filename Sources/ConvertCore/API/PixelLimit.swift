@@ -13,7 +13,8 @@ public enum PixelLimit {
     package static func exceeded(width: Int, height: Int, limit: Int, path: String) -> ConvertError {
         ConvertError(
             code: .inputTooManyPixels,
-            message: "\(path) declares a \(width)x\(height) picture (\(width.multipliedReportingOverflow(by: height).partialValue) pixels), "
+            message:
+                "\(path) declares a \(width)x\(height) picture (\(width.multipliedReportingOverflow(by: height).partialValue) pixels), "
                 + "over the limit of \(limit) pixels; raise the limit if the file is trusted.",
             path: path)
     }

@@ -161,9 +161,11 @@ public struct GIFRequest: Sendable, Equatable {
     public static let longDefault: Double = 10
 
     /// Creates a request.
-    public init(input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
-                width: Int = 480, output: OutputLocation = OutputLocation(),
-                maxPixels: Int = PixelLimit.defaultMaxPixels) {
+    public init(
+        input: String, start: Double = 0, duration: Double? = nil, framesPerSecond: Int = 12,
+        width: Int = 480, output: OutputLocation = OutputLocation(),
+        maxPixels: Int = PixelLimit.defaultMaxPixels
+    ) {
         self.input = input
         self.start = start
         self.duration = duration
@@ -216,8 +218,10 @@ public struct AudioExtractionRequest: Sendable, Equatable {
     public var output: OutputLocation
 
     /// Creates a request.
-    public init(input: String, format: AudioFormat = .m4a, keepLocation: Bool = false,
-                output: OutputLocation = OutputLocation()) {
+    public init(
+        input: String, format: AudioFormat = .m4a, keepLocation: Bool = false,
+        output: OutputLocation = OutputLocation()
+    ) {
         self.input = input
         self.format = format
         self.keepLocation = keepLocation

@@ -36,7 +36,8 @@ package struct LocalDay: Sendable {
     /// "2026-12-01": the key of `date`'s local day.
     package func key(_ date: Date) -> String {
         let parts = self.parts(date)
-        return "\(zeroPadded(parts.year, width: 4))-\(zeroPadded(parts.month, width: 2))-\(zeroPadded(parts.day, width: 2))"
+        return
+            "\(zeroPadded(parts.year, width: 4))-\(zeroPadded(parts.month, width: 2))-\(zeroPadded(parts.day, width: 2))"
     }
 
     /// "2026-12-01 00:00": `date` in local time, for messages.
@@ -49,10 +50,13 @@ package struct LocalDay: Sendable {
     /// zone's offset, as `ISO8601DateFormatter` writes it with `.withInternetDateTime`.
     package func iso8601(_ date: Date) -> String {
         let parts = self.parts(date)
-        let time = "\(zeroPadded(parts.hour, width: 2)):\(zeroPadded(parts.minute, width: 2)):\(zeroPadded(parts.second, width: 2))"
+        let time =
+            "\(zeroPadded(parts.hour, width: 2)):\(zeroPadded(parts.minute, width: 2)):\(zeroPadded(parts.second, width: 2))"
         guard parts.offset != 0 else { return key(date) + "T" + time + "Z" }
         let minutes = abs(parts.offset) / 60
-        let zone = (parts.offset < 0 ? "-" : "+") + "\(zeroPadded(minutes / 60, width: 2)):\(zeroPadded(minutes % 60, width: 2))"
+        let zone =
+            (parts.offset < 0 ? "-" : "+")
+            + "\(zeroPadded(minutes / 60, width: 2)):\(zeroPadded(minutes % 60, width: 2))"
         return key(date) + "T" + time + zone
     }
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Identifies a process across time: its pid, the boot it ran in and its start time in clock

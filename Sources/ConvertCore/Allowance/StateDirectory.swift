@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// offconvert's private state folder (`$XDG_STATE_HOME/offconvert`): created 0700, its files
@@ -18,7 +18,9 @@ package struct StateDirectory: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/offconvert"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/offconvert"
     }
 
@@ -87,7 +89,8 @@ package struct StateDirectory: Sendable {
             if errno == ELOOP {
                 throw ConvertError(
                     code: .stateNotAFile,
-                    message: "\(path) is a symbolic link; offconvert only uses a regular file there. Remove it to start afresh.",
+                    message:
+                        "\(path) is a symbolic link; offconvert only uses a regular file there. Remove it to start afresh.",
                     path: path)
             }
             throw ConvertError.fileSystem(errno, action: action, path: path)
@@ -102,7 +105,8 @@ package struct StateDirectory: Sendable {
             close(fd)
             throw ConvertError(
                 code: .stateNotAFile,
-                message: "\(path) is not a regular file (\(kindName(info.st_mode))); offconvert only uses a regular file there. "
+                message:
+                    "\(path) is not a regular file (\(kindName(info.st_mode))); offconvert only uses a regular file there. "
                     + "Remove it to start afresh.",
                 path: path)
         }
@@ -126,7 +130,9 @@ package struct StateDirectory: Sendable {
     /// little past `limit`: state and licence files are tiny, and a huge one is damage, not
     /// data worth holding in memory.
     static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]? {
-        guard let fd = try openRegular(path, flags: O_RDONLY, followLinks: followLinks, action: "read") else { return nil }
+        guard let fd = try openRegular(path, flags: O_RDONLY, followLinks: followLinks, action: "read") else {
+            return nil
+        }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
@@ -160,7 +166,9 @@ package struct StateDirectory: Sendable {
             defer { close(fd) }
             // mkstemp already uses 0600; fchmod states it rather than relying on that.
             guard fchmod(fd, 0o600) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
-            if let error = RawFile.write(bytes[...], to: fd) { throw ConvertError.fileSystem(error, action: "write", path: target) }
+            if let error = RawFile.write(bytes[...], to: fd) {
+                throw ConvertError.fileSystem(error, action: "write", path: target)
+            }
             guard fsync(fd) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: target) }
         }
         guard rename(temporary, target) == 0 else {

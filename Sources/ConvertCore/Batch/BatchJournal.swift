@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The resume journal of one batch: which items are finished, so that running the same command
@@ -122,7 +122,8 @@ package final class BatchJournal: Sendable {
         Self.endTornLine(descriptor)
         Self.endTornLine(mirrorDescriptor)
         Self.removeExpired(in: folder.path, keeping: path)
-        var journal = BatchJournalLog.read(path), mirror = BatchJournalLog.read(mirrorPath)
+        var journal = BatchJournalLog.read(path)
+        var mirror = BatchJournalLog.read(mirrorPath)
         if !resume || (journal.complete && restartIfComplete) {
             _ = ftruncate(descriptor, 0)
             _ = ftruncate(mirrorDescriptor, 0)
@@ -132,7 +133,8 @@ package final class BatchJournal: Sendable {
         mirrored = mirror.entries
         isDamaged = journal.unreadable > 0 || mirror.unreadable > 0 || mirror.isMissing(from: journal)
         chargeKey = name + ":" + (Self.continuingRun(journal, mirror) ?? Self.startRun(descriptor, mirrorDescriptor))
-        (earlier, earlierOutputPaths) = resume && !restartIfComplete
+        (earlier, earlierOutputPaths) =
+            resume && !restartIfComplete
             ? Self.loadSiblings(in: folder.path, command: commandPrefix, recipe: prefix, except: path) : ([:], [])
     }
 
@@ -172,7 +174,9 @@ package final class BatchJournal: Sendable {
 
     /// Opens (creating) the journal file at `path` for appending.
     private static func open(_ path: String) throws(ConvertError) -> Int32 {
-        guard let fd = try StateDirectory.openRegular(path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
+        guard
+            let fd = try StateDirectory.openRegular(
+                path, flags: O_RDWR | O_CREAT | O_APPEND, action: "open the batch journal")
         else { throw ConvertError.fileSystem(ENOENT, action: "open the batch journal", path: path) }
         return fd
     }
@@ -202,7 +206,9 @@ package final class BatchJournal: Sendable {
     /// nothing changed since (see ``completedOutputs(of:input:)``).
     package func completedOutputs(index: Int, input: String) -> [OutputFile]? {
         if let entry = entries[index], let outputs = Self.completedOutputs(of: entry, input: input) { return outputs }
-        if let entry = mirrored[index], entry != entries[index] { return Self.completedOutputs(of: entry, input: input) }
+        if let entry = mirrored[index], entry != entries[index] {
+            return Self.completedOutputs(of: entry, input: input)
+        }
         return nil
     }
 
@@ -236,7 +242,8 @@ package final class BatchJournal: Sendable {
     package func earlierOutputs(for input: String) -> [OutputFile]? {
         guard let (size, modified) = Self.fingerprint(input) else { return nil }
         for entry in earlier[Self.absolute(input)] ?? []
-        where entry.inputSize == size && entry.inputModified == modified && entry.outputs.allSatisfy({ $0.isPresent() }) {
+        where entry.inputSize == size && entry.inputModified == modified && entry.outputs.allSatisfy({ $0.isPresent() })
+        {
             return entry.outputs.map { OutputFile(path: $0.path, byteCount: $0.bytes) }
         }
         return nil
@@ -252,22 +259,24 @@ package final class BatchJournal: Sendable {
     /// item again under a new name.
     package func recordStarted(index: Int, input: String, destination: String) throws(ConvertError) {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
-        try append(Entry(
-            index: index, input: input, inputSize: size, inputModified: modified,
-            outputs: [Output(path: destination, bytes: -1)], started: Date().timeIntervalSince1970,
-            absoluteInput: Self.absolute(input)))
+        try append(
+            Entry(
+                index: index, input: input, inputSize: size, inputModified: modified,
+                outputs: [Output(path: destination, bytes: -1)], started: Date().timeIntervalSince1970,
+                absoluteInput: Self.absolute(input)))
     }
 
     /// Records that item `index` finished with `outputs`. Not flushed: if a crash loses the line,
     /// the durable start line and the committed destination still mark the item done.
     package func recordFinished(index: Int, input: String, outputs: [OutputFile]) throws(ConvertError) {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
-        try append(Entry(
-            index: index, input: input, inputSize: size, inputModified: modified,
-            outputs: outputs.map {
-                Output(path: Self.absolute($0.path), bytes: $0.byteCount, digest: ContentDigest.of($0.path))
-            },
-            absoluteInput: Self.absolute(input)),
+        try append(
+            Entry(
+                index: index, input: input, inputSize: size, inputModified: modified,
+                outputs: outputs.map {
+                    Output(path: Self.absolute($0.path), bytes: $0.byteCount, digest: ContentDigest.of($0.path))
+                },
+                absoluteInput: Self.absolute(input)),
             durable: false)
     }
 
@@ -286,7 +295,9 @@ package final class BatchJournal: Sendable {
         // One write per line: with O_APPEND the line lands whole at the end.
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
-        guard !durable || fdatasync(descriptor) == 0 else { throw ConvertError.fileSystem(errno, action: "write", path: path) }
+        guard !durable || fdatasync(descriptor) == 0 else {
+            throw ConvertError.fileSystem(errno, action: "write", path: path)
+        }
         let mirrored = line.withUnsafeBytes { write(mirrorDescriptor, $0.baseAddress, $0.count) }
         guard mirrored == line.count else { throw ConvertError.fileSystem(errno, action: "write", path: mirrorPath) }
     }
@@ -294,7 +305,9 @@ package final class BatchJournal: Sendable {
     /// Ends the batch: when every item succeeded, marks the journal complete (a re-run then
     /// skips the items whose outputs are still there).
     package func end(allSucceeded: Bool) {
-        guard allSucceeded, let json = try? JSONEncoder().encode(BatchJournalLog.CompleteMarker(complete: true)) else { return }
+        guard allSucceeded, let json = try? JSONEncoder().encode(BatchJournalLog.CompleteMarker(complete: true)) else {
+            return
+        }
         try? appendLine(Array(json) + [UInt8(ascii: "\n")], durable: false)
     }
 
@@ -319,7 +332,8 @@ package final class BatchJournal: Sendable {
         var byInput: [String: [Entry]] = [:]
         var outputs: Set<String> = []
         // Mirrors too: a sibling whose journal was damaged is still known by its mirror.
-        for name in names.sorted() where name.hasPrefix(command) && (name.hasSuffix(".journal") || name.hasSuffix(".mirror")) {
+        for name in names.sorted()
+        where name.hasPrefix(command) && (name.hasSuffix(".journal") || name.hasSuffix(".mirror")) {
             let path = PathText.join(folder, name)
             guard path != current, path != currentMirror else { continue }
             let sameRecipe = name.hasPrefix(prefix)

@@ -196,7 +196,8 @@ package struct BatchReportLine: Codable, Sendable, Equatable {
 
     /// The last line of a batch.
     package static func summary(
-        done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0, bytesOut: Int64 = 0,
+        done: Int, failed: Int, skipped: Int, unfinished: Int, interrupted: Bool, bytesIn: Int64 = 0,
+        bytesOut: Int64 = 0,
         seconds: Double = 0,
         setAside: Int = 0, ignored: Int = 0, planned: Int? = nil, unchanged: Int? = nil
     ) -> BatchReportLine {

@@ -40,7 +40,10 @@ package struct BatchScheduler: Sendable {
     /// - Parameters:
     ///   - budgetBytes: Memory budget; ``defaultBudget()`` by default.
     ///   - maxConcurrent: Parallelism (`--jobs N`); the number of active cores by default.
-    package init(budgetBytes: Int64 = BatchScheduler.defaultBudget(), maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(
+        budgetBytes: Int64 = BatchScheduler.defaultBudget(),
+        maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         precondition(budgetBytes > 0, "a memory budget must be positive")
         precondition(maxConcurrent > 0, "at least one item must be able to run")
         self.budgetBytes = budgetBytes

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A cheap record of a file's content for the batch journal: the SHA-256 of its size, its first

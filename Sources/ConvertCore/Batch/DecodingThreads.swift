@@ -13,7 +13,9 @@ import FoundationEssentials
 package enum DecodingThreads {
     /// libheif's tile-decoding threads for each photo when `jobs` photos of a batch of `items`
     /// run at once on `cores` cores. `0` means "decode the tiles on the calling thread".
-    package static func perPhoto(jobs: Int, items: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    package static func perPhoto(jobs: Int, items: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount)
+        -> Int
+    {
         let inFlight = max(1, min(jobs, items))
         let cores = max(1, cores)
         if inFlight >= cores { return 0 }

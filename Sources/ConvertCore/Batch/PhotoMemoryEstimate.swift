@@ -26,9 +26,12 @@ package enum PhotoMemoryEstimate {
         }
         var (width, height) = (info.width, info.height)
         // A --resize box larger than the photo (fill, pad) is made at its size.
-        if let box = request.resize, box.width * box.height > width * height { (width, height) = (box.width, box.height) }
+        if let box = request.resize, box.width * box.height > width * height {
+            (width, height) = (box.width, box.height)
+        }
         let pixels = Int64(width) * Int64(height)
-        let extras = gainMapBytes(info: info, request: request, pixels: pixels) + toneMappingBytes(of: info, request: request)
+        let extras =
+            gainMapBytes(info: info, request: request, pixels: pixels) + toneMappingBytes(of: info, request: request)
         if takesDirectHeicPath(info: info, request: request) {
             // The coded tiles, one band of them, and the JPEG stream as it grows (0.86 a pixel measured).
             return processBytes + pixels + extras
@@ -37,11 +40,15 @@ package enum PhotoMemoryEstimate {
         // An animation kept as WebP: our canvas, a "restore previous" copy and the resized frame,
         // and libwebp's previous and current canvases and candidate sub-frames (a 1600x1200 GIF
         // peaked at 8 canvases over the engine's own footprint).
-        if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil, info.format != .png {
-            return processBytes + BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 4, count: 8) + extras
+        if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil,
+            info.format != .png
+        {
+            return processBytes + BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 4, count: 8)
+                + extras
         }
         let bitmap = (info.hasAlpha ? 4 : 3) * (info.bitDepth > 8 ? 2 : 1)
-        let decoding = decodeBytesPerPixel(info.format, bitmapBytesPerPixel: bitmap, fileBytesPerPixel: fileBytesPerPixel(path, pixels))
+        let decoding = decodeBytesPerPixel(
+            info.format, bitmapBytesPerPixel: bitmap, fileBytesPerPixel: fileBytesPerPixel(path, pixels))
         let general = generalBytes(
             pixels: pixels, bitmapBytesPerPixel: bitmap, copies: copies(info: info, request: request),
             decodeBytesPerPixel: decoding + (isTurnedByDecoder(info) ? Double(bitmap) : 0),
@@ -56,7 +63,8 @@ package enum PhotoMemoryEstimate {
     /// resized, converted to sRGB or flattened, and a third for the target-size search (a smaller
     /// decode while a candidate is held).
     private static func copies(info: ImageInfo, request: PhotoRequest) -> Int {
-        let changed = request.resize != nil || request.maxLongEdge != nil || request.color == .sRGB
+        let changed =
+            request.resize != nil || request.maxLongEdge != nil || request.color == .sRGB
             || (info.hasAlpha && !ImageEncoder.supportsAlpha(request.format))
         return 1 + (changed ? 1 : 0) + (request.targetByteCount == nil ? 0 : 1)
     }
@@ -94,9 +102,11 @@ package enum PhotoMemoryEstimate {
     /// What tone mapping a PQ/HLG still adds (``HDRStill``): the 8-bit SDR bitmap beside the
     /// decoded 16-bit one, and for a JPEG that keeps HDR the gain map's float samples and plane.
     package static func toneMappingBytes(of info: ImageInfo, request: PhotoRequest) -> Int64 {
-        guard let policy = HDRStillPolicy(format: request.format, hdr: request.hdr), policy.toneMaps(info.color.nclx) else { return 0 }
+        guard let policy = HDRStillPolicy(format: request.format, hdr: request.hdr), policy.toneMaps(info.color.nclx)
+        else { return 0 }
         let sdr = BatchScheduler.bitmapBytes(width: info.width, height: info.height, bytesPerPixel: 4)
-        return sdr + (policy == .toneMapWithGainMap ? GainMapBuilder.workingBytes(width: info.width, height: info.height) : 0)
+        return sdr
+            + (policy == .toneMapWithGainMap ? GainMapBuilder.workingBytes(width: info.width, height: info.height) : 0)
     }
 
     /// Bytes a pixel each output's encoder holds beside the bitmap it is given.
@@ -120,17 +130,21 @@ package enum PhotoMemoryEstimate {
     /// `copies` is the bitmaps alive while encoding (a turned or converted copy beside the
     /// decoded one), `decodeBytesPerPixel` what the decoder holds at its peak.
     static func generalBytes(
-        pixels: Int64, bitmapBytesPerPixel: Int, copies: Int, decodeBytesPerPixel: Double, format: PhotoFormat, alpha: Bool
+        pixels: Int64, bitmapBytesPerPixel: Int, copies: Int, decodeBytesPerPixel: Double, format: PhotoFormat,
+        alpha: Bool
     ) -> Int64 {
         let decoding = Double(pixels) * decodeBytesPerPixel
-        let encoding = Double(pixels) * (Double(bitmapBytesPerPixel * copies) + encoderBytesPerPixel(format, alpha: alpha))
+        let encoding =
+            Double(pixels) * (Double(bitmapBytesPerPixel * copies) + encoderBytesPerPixel(format, alpha: alpha))
         return processBytes + Int64(max(decoding, encoding))
     }
 
     /// What a decoder holds at its peak, a pixel: libpng's rows written into the bitmap itself, and
     /// the file; TurboJPEG's RGB and the file; libheif's planes and RGB; other decoders a bitmap
     /// and a copy of it.
-    static func decodeBytesPerPixel(_ format: PhotoFormat, bitmapBytesPerPixel: Int, fileBytesPerPixel: Double) -> Double {
+    static func decodeBytesPerPixel(_ format: PhotoFormat, bitmapBytesPerPixel: Int, fileBytesPerPixel: Double)
+        -> Double
+    {
         let bitmap = Double(bitmapBytesPerPixel)
         switch format {
         case .png: return bitmap + fileBytesPerPixel

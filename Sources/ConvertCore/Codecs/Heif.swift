@@ -22,7 +22,8 @@ enum Heif {
         // libheif reads a cut `meta` as missing ("No 'meta' box") or as "End of data": the file's
         // last box running past its end says it was cut short.
         if code == heif_error_Invalid_input
-            && (error.subcode == heif_suberror_End_of_data || MovieEnding.isCutShort(path: path)) {
+            && (error.subcode == heif_suberror_End_of_data || MovieEnding.isCutShort(path: path))
+        {
             throw ConvertError(
                 code: .inputTruncated,
                 message: "\(path) is cut short (its HEIF boxes run past the end of the file); could not \(action) it.",

@@ -27,7 +27,8 @@ final class HeifContext {
         self.path = path
         heif_context_set_max_decoding_threads(context, Int32(clamping: max(0, decodingThreads)))
         Self.reads.count(path: path)
-        try Heif.check(PathEncoding.withCString(path) { heif_context_read_from_file(context, $0, nil) }, "read", path: path)
+        try Heif.check(
+            PathEncoding.withCString(path) { heif_context_read_from_file(context, $0, nil) }, "read", path: path)
     }
 
     deinit { heif_context_free(pointer) }

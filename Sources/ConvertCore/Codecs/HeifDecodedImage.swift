@@ -11,16 +11,19 @@ final class HeifDecodedImage {
     /// Lends the Y, Cb, Cr planes and their strides of an 8-bit 4:2:0 image to `body`; returns
     /// nil (without calling it) when the image is not exactly that. The pointers must not escape.
     func withYCbCr420Planes<T>(
-        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError)
+            -> T
     ) throws(ConvertError) -> T? {
-        try withPlanes(heif_colorspace_YCbCr, heif_chroma_420, [heif_channel_Y, heif_channel_Cb, heif_channel_Cr], body)
+        try withPlanes(
+            heif_colorspace_YCbCr, heif_chroma_420, [heif_channel_Y, heif_channel_Cb, heif_channel_Cr], body)
     }
 
     /// Lends the R, G, B planes and their strides of an 8-bit planar RGB 4:4:4 image to `body`;
     /// returns nil (without calling it) when the image is not exactly that. The pointers must
     /// not escape.
     func withRGBPlanes<T>(
-        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError)
+            -> T
     ) throws(ConvertError) -> T? {
         try withPlanes(heif_colorspace_RGB, heif_chroma_444, [heif_channel_R, heif_channel_G, heif_channel_B], body)
     }
@@ -29,7 +32,8 @@ final class HeifDecodedImage {
     /// encoder takes directly.
     var hasEightBitPlanes: Bool {
         let layouts = [
-            (heif_colorspace_YCbCr, heif_chroma_420, heif_channel_Y), (heif_colorspace_RGB, heif_chroma_444, heif_channel_R),
+            (heif_colorspace_YCbCr, heif_chroma_420, heif_channel_Y),
+            (heif_colorspace_RGB, heif_chroma_444, heif_channel_R),
         ]
         return layouts.contains { colorspace, chroma, channel in
             heif_image_get_colorspace(pointer) == colorspace && heif_image_get_chroma_format(pointer) == chroma
@@ -39,7 +43,8 @@ final class HeifDecodedImage {
 
     private func withPlanes<T>(
         _ colorspace: heif_colorspace, _ chroma: heif_chroma, _ channels: [heif_channel],
-        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError) -> T
+        _ body: (_ planes: [UnsafePointer<UInt8>], _ strides: [Int32], _ width: Int, _ height: Int) throws(ConvertError)
+            -> T
     ) throws(ConvertError) -> T? {
         guard heif_image_get_colorspace(pointer) == colorspace, heif_image_get_chroma_format(pointer) == chroma else {
             return nil
@@ -66,7 +71,8 @@ final class HeifDecodedImage {
         let width = Int(heif_image_get_width(pointer, heif_channel_interleaved))
         let height = Int(heif_image_get_height(pointer, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(pointer, heif_channel_interleaved, &stride)
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(pointer, heif_channel_interleaved, &stride)
         else {
             throw ConvertError(code: .inputCorrupt, message: "\(path) decoded to no pixels.", path: path)
         }
@@ -79,7 +85,8 @@ final class HeifDecodedImage {
                     (buffer.baseAddress! + y * rowBytes).copyMemory(from: plane + y * rowStride, byteCount: rowBytes)
                 }
             }
-            return Bitmap(width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
+            return Bitmap(
+                width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
         }
         let bits = Int(heif_image_get_bits_per_pixel_range(pointer, heif_channel_interleaved))
         let depth = (9...16).contains(bits) ? bits : 16

@@ -140,7 +140,8 @@ final class HeifImageHandle {
     /// assembles an iPhone photo's 512×512 tiles in RGB, so asking it for YCbCr then costs a
     /// second, scalar float conversion of the whole picture: about 15% of the decode).
     func decodeNative(cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
-        try decodePlanar(colorspace: heif_colorspace_undefined, chroma: heif_chroma_undefined, cancellation: cancellation)
+        try decodePlanar(
+            colorspace: heif_colorspace_undefined, chroma: heif_chroma_undefined, cancellation: cancellation)
     }
 
     private func decodePlanar(

@@ -36,8 +36,10 @@ final class JPEGTranscoder {
             let luma = sampling.first ?? (1, 1)
             let chroma = sampling.dropFirst()
             is420 = luma == (2, 2) && chroma.allSatisfy { $0 == (1, 1) }
-            let maxH = sampling.map(\.h).max() ?? 1, maxV = sampling.map(\.v).max() ?? 1
-            isTurnable = luma.h == maxH && luma.v == maxV && maxH <= 2 && maxV <= 2
+            let maxH = sampling.map(\.h).max() ?? 1
+            let maxV = sampling.map(\.v).max() ?? 1
+            isTurnable =
+                luma.h == maxH && luma.v == maxV && maxH <= 2 && maxV <= 2
                 && chroma.allSatisfy { ($0.h == 1 || $0.h == maxH) && ($0.v == 1 || $0.v == maxV) }
             planeBytesPerPixel = sampling.reduce(0) { $0 + Double($1.h * $1.v) / Double(max(1, maxH * maxV)) }
         }
@@ -90,10 +92,13 @@ final class JPEGTranscoder {
         self.transcoder = transcoder
         self.path = path
         source = Source(
-            width: Int(info.width), height: Int(info.height), components: Int(info.components), isYCbCr: info.ycbcr != 0,
+            width: Int(info.width), height: Int(info.height), components: Int(info.components),
+            isYCbCr: info.ycbcr != 0,
             isProgressive: info.progressive != 0, precision: Int(info.precision),
-            sampling: [(Int(info.h_samp.0), Int(info.v_samp.0)), (Int(info.h_samp.1), Int(info.v_samp.1)),
-                       (Int(info.h_samp.2), Int(info.v_samp.2))])
+            sampling: [
+                (Int(info.h_samp.0), Int(info.v_samp.0)), (Int(info.h_samp.1), Int(info.v_samp.1)),
+                (Int(info.h_samp.2), Int(info.v_samp.2)),
+            ])
     }
 
     deinit { offc_jpeg_transcoder_free(transcoder) }
@@ -101,12 +106,15 @@ final class JPEGTranscoder {
     /// Starts the output on `output` (`displayPath` names it in errors): the picture at
     /// `quality`, turned upright from EXIF `orientation`, with `segments` (whole APP marker
     /// segments) after its JFIF header.
-    func start(output: Int32, quality: Int, orientation: Int, segments: [UInt8], displayPath: String) throws(ConvertError) {
+    func start(output: Int32, quality: Int, orientation: Int, segments: [UInt8], displayPath: String)
+        throws(ConvertError)
+    {
         precondition(source.isTranscodable(orientation: orientation), "a source the transcoder takes")
         var error = [CChar](repeating: 0, count: 256)
         let status = segments.withUnsafeBufferPointer { bytes in
             offc_jpeg_transcoder_start(
-                transcoder, output, Int32(quality), Int32(orientation), bytes.baseAddress, bytes.count, &error, error.count)
+                transcoder, output, Int32(quality), Int32(orientation), bytes.baseAddress, bytes.count, &error,
+                error.count)
         }
         guard status == 0 else { throw failure(error, displayPath: displayPath) }
     }
@@ -124,7 +132,9 @@ final class JPEGTranscoder {
     var damage: Damage {
         var damage = offc_jpeg_damage()
         offc_jpeg_transcoder_damage(transcoder, &damage)
-        return Damage(warnings: Int(damage.warnings), endedEarly: damage.ended_early != 0, rowsBeforeEnd: Int(damage.rows_before_end))
+        return Damage(
+            warnings: Int(damage.warnings), endedEarly: damage.ended_early != 0,
+            rowsBeforeEnd: Int(damage.rows_before_end))
     }
 
     /// The error of a failed call: the output's file system, the input's, or its data.

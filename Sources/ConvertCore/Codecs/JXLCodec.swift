@@ -37,7 +37,8 @@ enum JXLCodec {
             throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: it has no picture.", path: path)
         }
         return Decoded(
-            bitmap: bitmap, exif: image.exif, xmp: image.xmp, notes: image.isAnimated ? ["first frame of the animation only"] : [],
+            bitmap: bitmap, exif: image.exif, xmp: image.xmp,
+            notes: image.isAnimated ? ["first frame of the animation only"] : [],
             hdrCoding: image.hdrCoding)
     }
 
@@ -47,7 +48,9 @@ enum JXLCodec {
     }
 
     /// Encodes `bitmap`: 16 bits per sample in the file when the source had more than 8, else 8; ICC kept (sRGB when none); EXIF and XMP as boxes.
-    static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) -> [UInt8] {
+    static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?)
+        throws(ConvertError) -> [UInt8]
+    {
         // 10- and 12-bit sources are written at 16 bits: given 16-bit input with a smaller
         // `bits_per_sample`, libjxl 0.7 stored other colours (ten-bit.heic's mean colour
         // #B9D9FD came back as #D1D5D0 lossy and with blue wrapped round lossless).
@@ -64,10 +67,12 @@ enum JXLCodec {
     /// Encodes `bitmap` (16-bit samples in `transfer` over the primaries of nclx code point
     /// `primaries`) at 16 bits with a colour encoding that names them; EXIF and XMP as boxes.
     static func encodeHDR(
-        _ bitmap: Bitmap, transfer: HDRTransfer, primaries: Int, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?
+        _ bitmap: Bitmap, transfer: HDRTransfer, primaries: Int, quality: Int, lossless: Bool, exif: [UInt8]?,
+        xmp: [UInt8]?
     ) throws(ConvertError) -> [UInt8] {
         try JXLEncoder(threads: threads).encode(
-            bitmap.toSixteenBit(), bitDepth: 16, coding: lossless ? .lossless : .lossy(distance: distance(quality: quality)),
+            bitmap.toSixteenBit(), bitDepth: 16,
+            coding: lossless ? .lossless : .lossy(distance: distance(quality: quality)),
             color: .hdr(transfer, primaries: primaries), effort: effort, exif: exif, xmp: xmp)
     }
 

@@ -15,7 +15,9 @@ enum PNGCodec {
     /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
     /// With `tolerateCut`, a file that ends inside or after its image data (an interrupted copy)
     /// is decoded as far as it goes, the rest grey, and ``Decoded/damage`` says so.
-    static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool = false) throws(ConvertError) -> Decoded {
+    static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool = false) throws(ConvertError)
+        -> Decoded
+    {
         // IHDR is the first chunk (PNG 11.2.2): its size is checked against the limit and the
         // machine's memory before anything is allocated for the rows.
         guard let layout = Layout(data) else { throw damaged(path, reason: "its first chunk is not a valid IHDR") }
@@ -33,26 +35,30 @@ enum PNGCodec {
             status = data.withUnsafeBufferPointer { buffer in
                 offc_png_decode(
                     buffer.baseAddress, buffer.count, UInt64(maxPixels), tolerateCut ? 1 : 0,
-                    target.baseAddress?.assumingMemoryBound(to: UInt8.self), target.count, &image, &message, message.count)
+                    target.baseAddress?.assumingMemoryBound(to: UInt8.self), target.count, &image, &message,
+                    message.count)
             }
         }
         let samples: Bitmap.Samples
         if layout.sixteenBit {
-            samples = .sixteen([UInt16](unsafeUninitializedCapacity: product) { buffer, count in
-                decode(into: UnsafeMutableRawBufferPointer(buffer))
-                count = status == 0 ? product : 0
-            })
+            samples = .sixteen(
+                [UInt16](unsafeUninitializedCapacity: product) { buffer, count in
+                    decode(into: UnsafeMutableRawBufferPointer(buffer))
+                    count = status == 0 ? product : 0
+                })
         } else {
-            samples = .eight([UInt8](unsafeUninitializedCapacity: product) { buffer, count in
-                decode(into: UnsafeMutableRawBufferPointer(buffer))
-                count = status == 0 ? product : 0
-            })
+            samples = .eight(
+                [UInt8](unsafeUninitializedCapacity: product) { buffer, count in
+                    decode(into: UnsafeMutableRawBufferPointer(buffer))
+                    count = status == 0 ? product : 0
+                })
         }
         // -2: the header declares more pixels than `maxPixels`; nothing was decoded.
         if status == -2 {
             throw ConvertError(
                 code: .inputTooManyPixels,
-                message: "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit if the file is trusted.",
+                message:
+                    "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit if the file is trusted.",
                 path: path, underlying: String(nulTerminated: message))
         }
         guard status == 0, (image.has_alpha != 0) == (layout.channels == 4) else {
@@ -98,10 +104,12 @@ enum PNGCodec {
     /// The note for a PNG cut short, worded as for a JPEG (``JPEGDamage``).
     static func cutNote(missingRows: Int, height: Int) -> String {
         guard missingRows > 0, height > 0 else {
-            return "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
+            return
+                "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
         }
         let percent = max(1, Int((Double(missingRows) * 100 / Double(height)).rounded()))
-        return "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
+        return
+            "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
     }
 
     /// What a PNG's chunks before the image data say, read without inflating any pixel (for
@@ -125,9 +133,12 @@ enum PNGCodec {
             offc_png_read_header(buffer.baseAddress, buffer.count, &image, &message, message.count)
         }
         defer { offc_png_free(&image) }
-        guard status == 0, image.width > 0, image.height > 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
+        guard status == 0, image.width > 0, image.height > 0 else {
+            throw damaged(path, reason: String(nulTerminated: message))
+        }
         return Header(
-            width: Int(image.width), height: Int(image.height), bitDepth: Int(image.bit_depth), hasAlpha: image.has_alpha != 0,
+            width: Int(image.width), height: Int(image.height), bitDepth: Int(image.bit_depth),
+            hasAlpha: image.has_alpha != 0,
             icc: image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) },
             exif: image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) })
     }
@@ -136,7 +147,8 @@ enum PNGCodec {
     private static func damaged(_ path: String, reason: String) -> ConvertError {
         ConvertError(
             code: .inputCorrupt,
-            message: reason.isEmpty ? "\(path) is damaged or not a PNG image." : "\(path) is damaged or not a PNG image: \(reason).",
+            message: reason.isEmpty
+                ? "\(path) is damaged or not a PNG image." : "\(path) is damaged or not a PNG image: \(reason).",
             path: path)
     }
 
@@ -154,12 +166,15 @@ enum PNGCodec {
             icc.withUnsafeBufferPointer { iccBuffer in
                 exifBytes.withUnsafeBufferPointer { exifBuffer in
                     xmpBytes.withUnsafeBufferPointer { xmpBuffer in
-                        PathEncoding.withCString(path) { path in offc_png_encode_file(
-                            path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
-                            UInt32(bitmap.height), Int32(bitmap.channels), bits,
-                            iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
-                            exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
-                            xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message, message.count) }
+                        PathEncoding.withCString(path) { path in
+                            offc_png_encode_file(
+                                path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
+                                UInt32(bitmap.height), Int32(bitmap.channels), bits,
+                                iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
+                                exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
+                                xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message,
+                                message.count)
+                        }
                     }
                 }
             }

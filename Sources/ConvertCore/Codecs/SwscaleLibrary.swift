@@ -12,6 +12,8 @@ enum SwscaleLibrary {
 
     /// Loads `library` (a soname or path).
     static func load(_ library: String) -> Result<LoadedLibrary<offc_swscale_api>, ConvertError> {
-        LoadedLibrary.open(needs: "Resizing needs \(library) (Debian package libswscale6)") { offc_swscale_open(library, $0) }
+        LoadedLibrary.open(needs: "Resizing needs \(library) (Debian package libswscale6)") {
+            offc_swscale_open(library, $0)
+        }
     }
 }

@@ -39,7 +39,10 @@ final class TIFFHandle {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, data.count))
         _ = copy.initialize(from: data)
         var message = [CChar](repeating: 0, count: 256)
-        guard let reader = offc_tiff_open(copy.baseAddress, data.count, UInt64(max(0, maxAllocation)), &message, message.count) else {
+        guard
+            let reader = offc_tiff_open(
+                copy.baseAddress, data.count, UInt64(max(0, maxAllocation)), &message, message.count)
+        else {
             copy.deallocate()
             throw TIFFHandle.damaged(path, reason: String(nulTerminated: message))
         }
@@ -77,7 +80,8 @@ final class TIFFHandle {
         return Page(
             width: Int(page.width), height: Int(page.height), bitsPerSample: Int(page.bits_per_sample),
             samplesPerPixel: Int(page.samples_per_pixel), photometric: Int(page.photometric),
-            planarConfig: Int(page.planar_config), sampleFormat: Int(page.sample_format), orientation: Int(page.orientation),
+            planarConfig: Int(page.planar_config), sampleFormat: Int(page.sample_format),
+            orientation: Int(page.orientation),
             inkSet: Int(page.ink_set), alpha: alpha, tiled: page.tiled != 0, icc: copy(page.icc, page.icc_size),
             xmp: copy(page.xmp, page.xmp_size))
     }
@@ -100,7 +104,8 @@ final class TIFFHandle {
         var samples = [Sample](repeating: Sample(truncatingIfNeeded: 0x8080), count: count)
         var failed: UInt32 = 0
         let status = samples.withUnsafeMutableBytes { buffer in
-            offc_tiff_read_samples(reader, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &failed)
+            offc_tiff_read_samples(
+                reader, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &failed)
         }
         guard status == 0 else { throw TIFFHandle.damaged(path, reason: lastError) }
         return (samples, Int(failed))
@@ -110,7 +115,8 @@ final class TIFFHandle {
     static func damaged(_ path: String, reason: String) -> ConvertError {
         ConvertError(
             code: .inputCorrupt,
-            message: reason.isEmpty ? "\(path) is damaged or not a TIFF image." : "\(path) is damaged or not a TIFF image: \(reason).",
+            message: reason.isEmpty
+                ? "\(path) is damaged or not a TIFF image." : "\(path) is damaged or not a TIFF image: \(reason).",
             path: path)
     }
 }

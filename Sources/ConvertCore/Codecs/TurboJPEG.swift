@@ -31,9 +31,13 @@ final class TurboJPEGHandle {
 
     /// The size and colour model of a JPEG held in `data`.
     func header(_ data: [UInt8], path: String) throws(ConvertError) -> JPEGHeader {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
+            tjDecompressHeader3(
+                handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
         guard status == 0, width > 0, height > 0 else {
             throw ConvertError(
@@ -73,7 +77,11 @@ final class TurboJPEGHandle {
         _ data: [UInt8], width: Int, height: Int, strict: Bool, path: String
     ) throws(ConvertError) -> (pixels: [UInt8], damage: JPEGDamage?) {
         if strict {
-            return (try decode(data, width: width, height: height, format: TJPF_CMYK, channels: 4, path: path, what: "the JPEG data"), nil)
+            return (
+                try decode(
+                    data, width: width, height: height, format: TJPF_CMYK, channels: 4, path: path,
+                    what: "the JPEG data"), nil
+            )
         }
         return try decodeTolerating(data, width: width, height: height, format: TJPF_CMYK, channels: 4, path: path)
     }
@@ -85,7 +93,10 @@ final class TurboJPEGHandle {
         if status == 0 { return (pixels, nil) }
         guard lastWasWarning else { throw failure(path: path, what: "the JPEG data") }
         // Only a warning: libjpeg finished the picture (flat where data is missing).
-        return (pixels, JPEGDamage(data: data, warning: lastError, pixels: pixels, width: width, height: height, channels: channels))
+        return (
+            pixels,
+            JPEGDamage(data: data, warning: lastError, pixels: pixels, width: width, height: height, channels: channels)
+        )
     }
 
     /// Decodes a JPEG (an HDR gain map) to one 8-bit grey sample per pixel: a colour stream's
@@ -168,7 +179,8 @@ extension TurboJPEGHandle {
             var target = buffer.baseAddress
             var size = bound
             status = tjCompressFromYUVPlanes(
-                handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &target, &size,
+                handle, &planeList, Int32(width), &strideList, Int32(height), Int32(TJSAMP_420.rawValue), &target,
+                &size,
                 Int32(quality), Int32(TJFLAG_ACCURATEDCT | TJFLAG_NOREALLOC))
             initialized = status == 0 && target == buffer.baseAddress ? Int(min(size, bound)) : 0
         }

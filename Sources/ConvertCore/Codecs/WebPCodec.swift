@@ -28,7 +28,9 @@ final class WebPMuxer {
     /// The payload of chunk `fourCC` ("ICCP", "EXIF", "XMP "), copied.
     func chunk(_ fourCC: String) -> [UInt8]? {
         var data = WebPData()
-        guard WebPMuxGetChunk(mux, fourCC, &data) == WEBP_MUX_OK, let bytes = data.bytes, data.size > 0 else { return nil }
+        guard WebPMuxGetChunk(mux, fourCC, &data) == WEBP_MUX_OK, let bytes = data.bytes, data.size > 0 else {
+            return nil
+        }
         return Array(UnsafeBufferPointer(start: bytes, count: data.size))
     }
 
@@ -79,7 +81,8 @@ enum WebPCodec {
     static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
         let features = try features(data, path: path)
         guard let mux = WebPMuxer.parsing(data) else {
-            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: its WebP chunks are cut short.", path: path)
+            throw ConvertError(
+                code: .inputCorrupt, message: "\(path) is damaged: its WebP chunks are cut short.", path: path)
         }
         return Header(
             width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0,
@@ -97,7 +100,8 @@ enum WebPCodec {
 
     static func decode(_ data: [UInt8], maxPixels: Int, path: String) throws(ConvertError) -> Decoded {
         let features = try features(data, path: path)
-        let width = Int(features.width), height = Int(features.height)
+        let width = Int(features.width)
+        let height = Int(features.height)
         try PixelLimit.check(width: width, height: height, limit: maxPixels, path: path)
         let alpha = features.has_alpha != 0
         let channels = alpha ? 4 : 3
@@ -105,12 +109,15 @@ enum WebPCodec {
         let decoded = data.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { target in
                 alpha
-                    ? WebPDecodeRGBAInto(source.baseAddress, source.count, target.baseAddress, target.count, Int32(width * 4))
-                    : WebPDecodeRGBInto(source.baseAddress, source.count, target.baseAddress, target.count, Int32(width * 3))
+                    ? WebPDecodeRGBAInto(
+                        source.baseAddress, source.count, target.baseAddress, target.count, Int32(width * 4))
+                    : WebPDecodeRGBInto(
+                        source.baseAddress, source.count, target.baseAddress, target.count, Int32(width * 3))
             }
         }
         guard decoded != nil else {
-            throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: the WebP data could not be decoded.", path: path)
+            throw ConvertError(
+                code: .inputCorrupt, message: "\(path) is damaged: the WebP data could not be decoded.", path: path)
         }
         let mux = WebPMuxer.parsing(data)
         let bitmap = Bitmap(
@@ -120,14 +127,18 @@ enum WebPCodec {
     }
 
     /// Encodes `bitmap` (8-bit) to a complete WebP file with ICC, EXIF and XMP chunks.
-    static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) -> [UInt8] {
+    static func encode(_ bitmap: Bitmap, quality: Int, lossless: Bool, exif: [UInt8]?, xmp: [UInt8]?)
+        throws(ConvertError) -> [UInt8]
+    {
         guard bitmap.width <= 16383, bitmap.height <= 16383 else {
             throw ConvertError(
                 code: .requestTooLarge, message: "WebP images are limited to 16383×16383 pixels.")
         }
         let pixels = bitmap.eightBitSamples
         var output: UnsafeMutablePointer<UInt8>?
-        let w = Int32(bitmap.width), h = Int32(bitmap.height), stride = Int32(bitmap.width * bitmap.channels)
+        let w = Int32(bitmap.width)
+        let h = Int32(bitmap.height)
+        let stride = Int32(bitmap.width * bitmap.channels)
         let q = Float(quality)
         let size = pixels.withUnsafeBufferPointer { buffer -> Int in
             switch (bitmap.hasAlpha, lossless) {
@@ -182,7 +193,8 @@ enum WebPCodec {
         defer { WebPMemoryWriterClear(&writer) }
         let encoded = pixels.withUnsafeBufferPointer { buffer -> Bool in
             defer { WebPPictureFree(&picture) }
-            let imported = bitmap.hasAlpha
+            let imported =
+                bitmap.hasAlpha
                 ? WebPPictureImportRGBA(&picture, buffer.baseAddress, stride)
                 : WebPPictureImportRGB(&picture, buffer.baseAddress, stride)
             guard imported != 0 else { return false }

@@ -13,20 +13,26 @@ struct CarriedGainMap: Sendable {
     /// `maxLongEdge`: the plan's crop, scale and canvas at the map's own resolution (never
     /// more than the picture's), bars set to "no boost".
     package func plane(resize: PhotoResize?, maxLongEdge: Int?, bitmapWidth: Int, bitmapHeight: Int) -> GrayPlane {
-        let plan = ResizePlan(sourceWidth: sourceWidth, sourceHeight: sourceHeight, resize: resize, maxLongEdge: maxLongEdge)
+        let plan = ResizePlan(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, resize: resize, maxLongEdge: maxLongEdge)
         let source = map.plane
         let factor = min(1, Double(source.width) / Double(sourceWidth))
         func scaled(_ value: Int) -> Int { max(1, Int((Double(value) * factor).rounded())) }
         func offset(_ value: Int) -> Int { Int((Double(value) * factor).rounded()) }
-        let sx = Double(source.width) / Double(sourceWidth), sy = Double(source.height) / Double(sourceHeight)
+        let sx = Double(source.width) / Double(sourceWidth)
+        let sy = Double(source.height) / Double(sourceHeight)
         var plane = source.cropped(
             x: Int((Double(plan.crop.x) * sx).rounded()), y: Int((Double(plan.crop.y) * sy).rounded()),
-            width: max(1, Int((Double(plan.crop.width) * sx).rounded())), height: max(1, Int((Double(plan.crop.height) * sy).rounded())))
+            width: max(1, Int((Double(plan.crop.width) * sx).rounded())),
+            height: max(1, Int((Double(plan.crop.height) * sy).rounded())))
         plane = plane.resized(width: scaled(plan.scaledWidth), height: scaled(plan.scaledHeight))
         plane = plane.placed(
-            onCanvas: scaled(plan.canvasWidth), scaled(plan.canvasHeight), x: offset(plan.offsetX), y: offset(plan.offsetY),
+            onCanvas: scaled(plan.canvasWidth), scaled(plan.canvasHeight), x: offset(plan.offsetX),
+            y: offset(plan.offsetY),
             fill: map.metadata.noBoostCode)
-        if plane.width > bitmapWidth || plane.height > bitmapHeight { plane = plane.resized(width: bitmapWidth, height: bitmapHeight) }
+        if plane.width > bitmapWidth || plane.height > bitmapHeight {
+            plane = plane.resized(width: bitmapWidth, height: bitmapHeight)
+        }
         return plane
     }
 }

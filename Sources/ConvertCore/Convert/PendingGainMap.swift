@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// A HEIC's gain map decoded and encoded as a greyscale JPEG on a thread of its own, while the
@@ -64,7 +64,8 @@ final class PendingGainMap: Sendable {
         }
         try cancellation.check()
         let encoder = try TurboJPEGHandle.compressor()
-        let stream = try encoder.encodeGray(map.plane.pixels, width: map.plane.width, height: map.plane.height, quality: quality)
+        let stream = try encoder.encodeGray(
+            map.plane.pixels, width: map.plane.width, height: map.plane.height, quality: quality)
         return (map, stream)
     }
 }

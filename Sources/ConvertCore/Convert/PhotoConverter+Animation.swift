@@ -9,19 +9,24 @@ extension PhotoConverter {
             opened.format == .gif || opened.format == .webp
         else { return nil }
         let data = try ImageDecoder.readAll(path: request.inputPath)
-        guard let animation = try AnimatedPicture.open(data, format: opened.format, maxPixels: request.maxPixels, path: request.inputPath),
+        guard
+            let animation = try AnimatedPicture.open(
+                data, format: opened.format, maxPixels: request.maxPixels, path: request.inputPath),
             let summary = animation.summary
         else { return nil }
         reporter.report(.decoding, 0)
         let plan = ResizePlan(
-            sourceWidth: animation.width, sourceHeight: animation.height, resize: request.resize, maxLongEdge: request.maxLongEdge)
+            sourceWidth: animation.width, sourceHeight: animation.height, resize: request.resize,
+            maxLongEdge: request.maxLongEdge)
         let padding: Resampler.Padding = request.resize?.padding.map { .color($0) } ?? .transparent
         let writer = try WebPAnimationWriter(
             width: plan.canvasWidth, height: plan.canvasHeight,
             quality: request.quality, lossless: request.lossless)
         try animation.forEachFrame { number, canvas, duration throws(ConvertError) in
             try cancellation.check()
-            var frame = Bitmap(width: animation.width, height: animation.height, channels: 4, samples: .eight(canvas), sourceBitDepth: 8)
+            var frame = Bitmap(
+                width: animation.width, height: animation.height, channels: 4, samples: .eight(canvas),
+                sourceBitDepth: 8)
             if !plan.isIdentity { frame = try Resampler.apply(plan, to: frame, padding: padding) }
             try writer.add(frame.eightBitSamples, duration: duration)
             reporter.report(.encoding, 0.9 * Double(number + 1) / Double(animation.frameCount))
@@ -30,8 +35,11 @@ extension PhotoConverter {
         let output = try writeWhole(bytes, for: request, cancellation: cancellation)
         var notes = ["animation kept (\(summary.description))"]
         if case .gif(let gif) = animation, gif.isCutShort {
-            notes.append("the file ends early (an interrupted copy or download): the frames after frame \(gif.frameCount) are missing")
+            notes.append(
+                "the file ends early (an interrupted copy or download): the frames after frame \(gif.frameCount) are missing"
+            )
         }
-        return JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes), location: .noneFound)
+        return JobResult(
+            inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes), location: .noneFound)
     }
 }

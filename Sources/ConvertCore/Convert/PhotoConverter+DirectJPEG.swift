@@ -10,10 +10,13 @@ extension PhotoConverter {
     static func directHeicToJPEG(
         _ request: PhotoRequest, opened: OpenedPhoto, reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) -> JobResult? {
-        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil, request.color == .keep,
+        guard request.format == .jpeg, !request.allImages, request.maxLongEdge == nil, request.resize == nil,
+            request.color == .keep,
             request.targetByteCount == nil
         else { return nil }
-        guard opened.format == .heic, let source = try directJPEGSource(opened, maxPixels: request.maxPixels) else { return nil }
+        guard opened.format == .heic, let source = try directJPEGSource(opened, maxPixels: request.maxPixels) else {
+            return nil
+        }
         // A PQ/HLG still is tone mapped in RGB (the general path), not coded from its planes.
         guard HDRTransfer(source.nclx) == nil else { return nil }
         reporter.report(.decoding, 0)
@@ -30,7 +33,8 @@ extension PhotoConverter {
         }
         guard let stream else { return nil }
         return try writeDirectJPEG(
-            stream, source: source, pendingGainMap: pendingGainMap, request: request, reporter: reporter, cancellation: cancellation,
+            stream, source: source, pendingGainMap: pendingGainMap, request: request, reporter: reporter,
+            cancellation: cancellation,
             notes: damaged ? [JobNote(fact: damagedNote)] : [])
     }
 
@@ -56,7 +60,9 @@ extension PhotoConverter {
         // The file's pieces, written one after another: the stream is not copied again to put
         // the metadata segments inside it.
         let pieces: [ArraySlice<UInt8>]
-        if let ultraHDR = try ultraHDRFile(primary: stream, pending: pendingGainMap, exif: metadata.exif, xmp: metadata.xmp, icc: icc) {
+        if let ultraHDR = try ultraHDRFile(
+            primary: stream, pending: pendingGainMap, exif: metadata.exif, xmp: metadata.xmp, icc: icc)
+        {
             pieces = [ultraHDR.bytes[...]]
             notes += ultraHDR.notes
         } else {
@@ -64,13 +70,20 @@ extension PhotoConverter {
             notes += segments.notes
             let insertAt = JPEGMarkers.insertionPoint(in: stream)
             pieces = [stream[..<insertAt], segments.bytes[...], stream[insertAt...]]
-            if request.hdr == .keep, let file = source.file, case .unusable(let why) = HeifGainMap.presence(in: file) { notes.append(why) }
+            if request.hdr == .keep, let file = source.file, case .unusable(let why) = HeifGainMap.presence(in: file) {
+                notes.append(why)
+            }
         }
         let names = try outputPaths(for: request, count: 1)
-        let output = try write(to: names[0], overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        let output = try write(
+            to: names[0], overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(pieces: pieces, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
         reporter.report(.writing, 1)
         return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: metadata.location)
     }
@@ -92,22 +105,26 @@ extension PhotoConverter {
         }
         if let file = source.file,
             let outcome = try HeifYCbCrDecoder.jpeg(
-                file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: request.maxPixels, quality: request.quality,
+                file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: request.maxPixels,
+                quality: request.quality,
                 cancellation: cancellation, banding: start)
         {
             switch outcome {
             case .stream(let stream, let width, let height) where width == source.width && height == source.height:
                 reporter.report(.encoding, 0.6)
                 return stream
-            case .planes(let planes) where planes.image.width == source.width && planes.image.height == source.height
+            case .planes(let planes)
+            where planes.image.width == source.width && planes.image.height == source.height
                 && HeifYCbCrDecoder.jpegMatrices.contains(planes.matrix):
                 start()
-                return try encode(.ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
+                return try encode(
+                    .ycbcr(planes.image), quality: request.quality, reporter: reporter, cancellation: cancellation)
             case .damagedTile:
                 guard !request.strict else {
-                    throw ConvertError(code: .inputCorrupt,
-                                       message: "\(request.inputPath) is damaged: a part of the picture could not be decoded.",
-                                       path: request.inputPath)
+                    throw ConvertError(
+                        code: .inputCorrupt,
+                        message: "\(request.inputPath) is damaged: a part of the picture could not be decoded.",
+                        path: request.inputPath)
                 }
                 damaged = true
             default: break
@@ -132,15 +149,18 @@ extension PhotoConverter {
         switch picture {
         case .ycbcr(let image):
             return try image.withPlanes { (planes, strides) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: image.width, height: image.height, quality: quality)
+                try encoder.encodeYUV420(
+                    planes: planes, strides: strides, width: image.width, height: image.height, quality: quality)
             }
         case .heif(let image):
             let viaYCbCr = try image.withYCbCr420Planes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeYUV420(planes: planes, strides: strides, width: width, height: height, quality: quality)
+                try encoder.encodeYUV420(
+                    planes: planes, strides: strides, width: width, height: height, quality: quality)
             }
             if let viaYCbCr { return viaYCbCr }
             return try image.withRGBPlanes { (planes, strides, width, height) throws(ConvertError) in
-                try encoder.encodeRGBPlanes(planes: planes, strides: strides, width: width, height: height, quality: quality)
+                try encoder.encodeRGBPlanes(
+                    planes: planes, strides: strides, width: width, height: height, quality: quality)
             }
         }
     }
@@ -175,14 +195,18 @@ extension PhotoConverter {
             guard let size = file.displayedSize(primary) else { return nil }
             try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
             let nclx = file.nclx(primary)
-            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix.code) }) ?? true else { return nil }
+            guard !file.hasAlpha(primary), nclx.map({ directMatrices.contains($0.matrix.code) }) ?? true else {
+                return nil
+            }
             return DirectSource(
-                file: file, handle: nil, width: size.width, height: size.height, icc: file.iccProfile(primary), nclx: nclx,
+                file: file, handle: nil, width: size.width, height: size.height, icc: file.iccProfile(primary),
+                nclx: nclx,
                 exif: file.exif(primary), xmp: file.xmp(primary))
         }
         guard let handle = try libheifSource(opened.libheif(), maxPixels: maxPixels) else { return nil }
         return DirectSource(
-            file: nil, handle: handle, width: handle.width, height: handle.height, icc: handle.iccProfile, nclx: handle.nclx,
+            file: nil, handle: handle, width: handle.width, height: handle.height, icc: handle.iccProfile,
+            nclx: handle.nclx,
             exif: handle.exif, xmp: handle.xmp)
     }
 
@@ -191,7 +215,8 @@ extension PhotoConverter {
     static func libheifSource(_ context: HeifContext, maxPixels: Int) throws(ConvertError) -> HeifImageHandle? {
         let handle = try context.primaryImage()
         try PixelLimit.check(width: handle.width, height: handle.height, limit: maxPixels, path: context.path)
-        let jpegLayout = handle.nclx.map { HeifYCbCrDecoder.jpegMatrices.contains($0.matrix.code) && $0.fullRange } ?? true
+        let jpegLayout =
+            handle.nclx.map { HeifYCbCrDecoder.jpegMatrices.contains($0.matrix.code) && $0.fullRange } ?? true
         guard !handle.hasAlpha, handle.bitDepth == 8, jpegLayout else { return nil }
         return handle
     }
@@ -215,7 +240,8 @@ extension PhotoConverter {
             if let decoded = try HeifYCbCrDecoder.decode(
                 file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: maxPixels, output: .jpeg,
                 cancellation: cancellation),
-                decoded.image.width == source.width, decoded.image.height == source.height, HeifYCbCrDecoder.jpegMatrices.contains(decoded.matrix)
+                decoded.image.width == source.width, decoded.image.height == source.height,
+                HeifYCbCrDecoder.jpegMatrices.contains(decoded.matrix)
             {
                 return .ycbcr(decoded.image)
             }
@@ -229,7 +255,9 @@ extension PhotoConverter {
     /// Decodes a direct-path photo to planes the JPEG encoder takes as they are: libheif's own
     /// layout when it is one of those (no colour conversion at all), otherwise (a grey image,
     /// say) a second decode asking libheif for YCbCr 4:2:0.
-    static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError) -> HeifDecodedImage {
+    static func directPlanes(_ handle: HeifImageHandle, cancellation: CancellationFlag) throws(ConvertError)
+        -> HeifDecodedImage
+    {
         let image = try handle.decodeNative(cancellation: cancellation)
         if image.hasEightBitPlanes { return image }
         return try handle.decodeYCbCr420(cancellation: cancellation)

@@ -1,7 +1,9 @@
 extension PhotoConverter {
     /// Starts encoding a HEIC's gain map beside the primary (``PendingGainMap``) when the
     /// request keeps HDR and the file has a gain map this reader decodes; nil otherwise.
-    static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag) -> PendingGainMap? {
+    static func startGainMap(_ request: PhotoRequest, source: DirectSource, cancellation: CancellationFlag)
+        -> PendingGainMap?
+    {
         guard request.hdr == .keep, let file = source.file else { return nil }
         switch HeifGainMap.presence(in: file) {
         case .apple, .iso, .samsung:
@@ -56,14 +58,18 @@ extension PhotoConverter {
         _ request: PhotoRequest, file: HeifFile, cancellation: CancellationFlag
     ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
-        guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decode(file, cancellation: cancellation)
+        guard let size = file.displayedSize(file.primaryID),
+            let map = try HeifGainMap.decode(file, cancellation: cancellation)
         else { return (nil, JobNote(fact: "HDR not kept: the gain map could not be decoded")) }
         // A map whose shape is not the picture's (its sides' ratios differ) would not line up.
-        let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
+        let ratioX = Double(size.width) / Double(map.plane.width)
+        let ratioY = Double(size.height) / Double(map.plane.height)
         guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
             return (nil, JobNote(fact: "HDR not kept: the gain map's shape is not the picture's"))
         }
-        return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
+        return (
+            CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil
+        )
     }
 
     /// What a HEIC output of a HEIC with a gain map says under `--hdr sdr` (a HEIC output could
@@ -93,14 +99,18 @@ extension PhotoConverter {
     ) {
         let path = request.inputPath
         // An unreadable file is the decoder's to report, with its own error.
-        guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else { return (nil, nil) }
+        guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else {
+            return (nil, nil)
+        }
         guard carriesLogGainMap(request.format) else { return (nil, JobNote(fact: notKeptNote(request.format))) }
         guard located.metadata.brightens else {
             return (nil, JobNote(fact: "HDR not kept: the gain map has no headroom"))
         }
         try cancellation.check()
         // A damaged map costs the HDR, not the photo.
-        guard let decoded = try? decodeGainMap(Array(data[located.range]), primary: data, path: path, maxPixels: request.maxPixels)
+        guard
+            let decoded = try? decodeGainMap(
+                Array(data[located.range]), primary: data, path: path, maxPixels: request.maxPixels)
         else { return (nil, JobNote(fact: "HDR not kept: the gain map could not be decoded")) }
         let (plane, primarySize, orientation) = decoded
         let swaps = orientation >= 5
@@ -116,11 +126,13 @@ extension PhotoConverter {
     /// ``CarriedGainMap/plane(resize:maxLongEdge:bitmapWidth:bitmapHeight:)``) encoded at the
     /// same quality: the size a target-size search counts is both images'.
     static func ultraHDRFile(
-        _ bitmap: Bitmap, plane: GrayPlane, metadata: GainMapMetadata, quality: Int, exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]?
+        _ bitmap: Bitmap, plane: GrayPlane, metadata: GainMapMetadata, quality: Int, exif: [UInt8]?, xmp: [UInt8]?,
+        iptc: [UInt8]?
     ) throws(ConvertError) -> (bytes: [UInt8], notes: [String]) {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
         let encoder = try TurboJPEGHandle.compressor()
-        let primary = try encoder.encodeRGB(bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: .s420)
+        let primary = try encoder.encodeRGB(
+            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: .s420)
         let stream = try encoder.encodeGray(plane.pixels, width: plane.width, height: plane.height, quality: quality)
         return UltraHDRWriter.assemble(
             primary: primary, exif: exif, xmp: xmp, iptc: iptc, icc: bitmap.icc, gainMap: stream, metadata: metadata)
@@ -128,16 +140,19 @@ extension PhotoConverter {
 
     /// A gain-map JPEG `stream` decoded to grey and turned upright by the EXIF Orientation of
     /// `primary` (the whole file); with the primary's stored size and that orientation.
-    private static func decodeGainMap(_ stream: [UInt8], primary: [UInt8], path: String, maxPixels: Int) throws(ConvertError) -> (
-        GrayPlane, JPEGHeader, Int
-    )? {
+    private static func decodeGainMap(_ stream: [UInt8], primary: [UInt8], path: String, maxPixels: Int)
+        throws(ConvertError) -> (
+            GrayPlane, JPEGHeader, Int
+        )?
+    {
         let decoder = try TurboJPEGHandle.decompressor()
         let mapSize = try decoder.header(stream, path: path)
         let primarySize = try decoder.header(primary, path: path)
         guard mapSize.width * mapSize.height <= maxPixels else { return nil }
         let orientation = JPEGMarkers.metadata(primary).exif.flatMap { Exif(block: $0)?.orientation } ?? 1
         let pixels = try decoder.decodeGray(stream, width: mapSize.width, height: mapSize.height, path: path)
-        let plane = GrayPlane(width: mapSize.width, height: mapSize.height, pixels: pixels).applyingOrientation(orientation)
+        let plane = GrayPlane(width: mapSize.width, height: mapSize.height, pixels: pixels).applyingOrientation(
+            orientation)
         return (plane, primarySize, orientation)
     }
 }
@@ -150,13 +165,19 @@ extension PhotoConverter {
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let file = try ultraHDRFile(
-            bitmap, plane: plane, metadata: map.metadata, quality: request.quality, exif: metadata.exif, xmp: metadata.xmp,
+            bitmap, plane: plane, metadata: map.metadata, quality: request.quality, exif: metadata.exif,
+            xmp: metadata.xmp,
             iptc: metadata.iptc)
         file.notes.forEach(note)
         note(map.keptNote)
-        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        return try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
     }
 }

@@ -13,11 +13,15 @@ extension PhotoConverter {
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let threads = request.decodingThreads ?? ProcessInfo.processInfo.activeProcessorCount
-        let rendition = try HDRRendition.pq(bitmap, plane: plane, metadata: map.metadata, threads: threads, path: request.inputPath)
+        let rendition = try HDRRendition.pq(
+            bitmap, plane: plane, metadata: map.metadata, threads: threads, path: request.inputPath)
         try cancellation.check()
         let stops = (map.metadata.alternateHeadroomStops * 10).rounded() / 10
-        note("HDR rendition written as 16-bit PQ (BT.2100): the \(map.origin) gain map applied, headroom \(stops) stops")
-        return try writeJXL(rendition, transfer: .pq, primaries: 9, request: request, metadata: metadata, to: destination, cancellation: cancellation)
+        note(
+            "HDR rendition written as 16-bit PQ (BT.2100): the \(map.origin) gain map applied, headroom \(stops) stops")
+        return try writeJXL(
+            rendition, transfer: .pq, primaries: 9, request: request, metadata: metadata, to: destination,
+            cancellation: cancellation)
     }
 
     /// Writes `bitmap`, whose samples are still coded as `coding` says (a PQ or HLG still), as a
@@ -29,7 +33,8 @@ extension PhotoConverter {
         guard let transfer = HDRTransfer(coding) else { preconditionFailure("an HDR coding has an HDR transfer") }
         note("HDR kept: written as 16-bit \(transfer.name) (\(primariesName(coding.primaries.code)))")
         return try writeJXL(
-            bitmap, transfer: transfer, primaries: coding.primaries.code, request: request, metadata: metadata, to: destination,
+            bitmap, transfer: transfer, primaries: coding.primaries.code, request: request, metadata: metadata,
+            to: destination,
             cancellation: cancellation)
     }
 
@@ -47,11 +52,17 @@ extension PhotoConverter {
         to destination: String, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let bytes = try JXLCodec.encodeHDR(
-            bitmap, transfer: transfer, primaries: primaries, quality: request.quality, lossless: request.lossless, exif: metadata.exif,
+            bitmap, transfer: transfer, primaries: primaries, quality: request.quality, lossless: request.lossless,
+            exif: metadata.exif,
             xmp: metadata.xmp)
-        return try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        return try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
     }
 }

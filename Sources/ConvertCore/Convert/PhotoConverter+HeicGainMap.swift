@@ -14,16 +14,25 @@ extension PhotoConverter {
         _ request: PhotoRequest, file: HeifFile, cancellation: CancellationFlag
     ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         guard request.metadata != .strip else {
-            return (nil, JobNote(.gainMapMetadataRemoved, "HDR not kept: the metadata that describes the gain map is removed with the rest"))
+            return (
+                nil,
+                JobNote(
+                    .gainMapMetadataRemoved,
+                    "HDR not kept: the metadata that describes the gain map is removed with the rest")
+            )
         }
         let frameIndex = request.allImages ? file.topLevelImageIDs.firstIndex(of: file.primaryID) ?? 0 : 0
-        guard let size = file.displayedSize(file.primaryID), let map = try HeifGainMap.decodeStored(file, cancellation: cancellation)
+        guard let size = file.displayedSize(file.primaryID),
+            let map = try HeifGainMap.decodeStored(file, cancellation: cancellation)
         else { return (nil, JobNote(fact: notKeptNote(.heic))) }
-        let ratioX = Double(size.width) / Double(map.plane.width), ratioY = Double(size.height) / Double(map.plane.height)
+        let ratioX = Double(size.width) / Double(map.plane.width)
+        let ratioY = Double(size.height) / Double(map.plane.height)
         guard abs(ratioX - ratioY) <= 0.02 * max(ratioX, ratioY) else {
             return (nil, JobNote(fact: "HDR not kept: the gain map's shape is not the picture's"))
         }
-        return (CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil)
+        return (
+            CarriedGainMap(map: map, sourceWidth: size.width, sourceHeight: size.height, frameIndex: frameIndex), nil
+        )
     }
 
     /// Writes `bitmap` as a HEIC with `plane` (the carried map lined up with it) as its gain map
@@ -31,7 +40,8 @@ extension PhotoConverter {
     /// MakerNote when the policy removed the source's, Samsung's `hdrgm:` XMP (which the policy
     /// always removes from a copied packet).
     static func writeHEIC(
-        _ bitmap: Bitmap, plane: GrayPlane, map: HeifGainMap, request: PhotoRequest, bitDepth: Int, metadata: OutputMetadata,
+        _ bitmap: Bitmap, plane: GrayPlane, map: HeifGainMap, request: PhotoRequest, bitDepth: Int,
+        metadata: OutputMetadata,
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         var exif = metadata.exif
@@ -39,13 +49,16 @@ extension PhotoConverter {
         if map.auxiliaryType == HeifGainMapType.samsung {
             xmp = map.metadata.samsungPrimaryXMP(merging: xmp)
         } else if let makerNote = map.appleMakerNote, exif.map({ AppleHeadroom.stops(exif: $0) == nil }) ?? true {
-            exif = (exif.flatMap { Exif(tiff: $0) } ?? Exif(tiff: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]))?.settingMakerNote(makerNote)
+            exif = (exif.flatMap { Exif(tiff: $0) } ?? Exif(tiff: [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]))?
+                .settingMakerNote(makerNote)
             note("the maker note's HDR headroom tags kept for the gain map")
         }
         let output = HeifGainMapOutput(
             format: .heic, bitDepth: bitDepth, plane: plane, type: map.auxiliaryType, toneMapRecord: map.isoRecord,
             keptNote: map.keptNote)
-        return try writeHEIF(bitmap, output, request: request, exif: exif, xmp: xmp, to: destination, note: note, cancellation: cancellation)
+        return try writeHEIF(
+            bitmap, output, request: request, exif: exif, xmp: xmp, to: destination, note: note,
+            cancellation: cancellation)
     }
 
     /// Writes `bitmap` as an AVIF with `plane` (the carried map in the logarithmic coding, lined
@@ -58,7 +71,8 @@ extension PhotoConverter {
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let output = HeifGainMapOutput(
-            format: .avif, bitDepth: 8, plane: plane, type: HeifGainMapType.iso, toneMapRecord: [0] + map.metadata.toneMapItemRecord,
+            format: .avif, bitDepth: 8, plane: plane, type: HeifGainMapType.iso,
+            toneMapRecord: [0] + map.metadata.toneMapItemRecord,
             keptNote: map.keptNote)
         return try writeHEIF(
             bitmap, output, request: request, exif: metadata.exif, xmp: metadata.xmp, to: destination, note: note,
@@ -83,12 +97,22 @@ extension PhotoConverter {
         _ bitmap: Bitmap, _ output: HeifGainMapOutput, request: PhotoRequest, exif: [UInt8]?, xmp: [UInt8]?,
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
-        try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             let attached = try HeifEncoding.encode(
-                bitmap, format: output.format, quality: request.quality, bitDepth: output.bitDepth, exif: exif, xmp: xmp,
-                auxiliary: (output.plane, output.type), toneMapRecord: output.toneMapRecord, to: temporary, displayPath: display)
-            note(attached ? output.keptNote : "HDR not kept: the gain map could not be attached to the \(output.format.rawValue)")
-        } cancellation: { cancellation }
+                bitmap, format: output.format, quality: request.quality, bitDepth: output.bitDepth, exif: exif,
+                xmp: xmp,
+                auxiliary: (output.plane, output.type), toneMapRecord: output.toneMapRecord, to: temporary,
+                displayPath: display)
+            note(
+                attached
+                    ? output.keptNote
+                    : "HDR not kept: the gain map could not be attached to the \(output.format.rawValue)")
+        } cancellation: {
+            cancellation
+        }
     }
 }

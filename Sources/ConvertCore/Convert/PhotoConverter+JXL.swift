@@ -6,7 +6,8 @@ extension PhotoConverter {
 
     /// Note when libjxl could not store a JPEG for reconstruction and its pixels were encoded
     /// losslessly instead (the same picture, but djxl gives a PNG-like decode, not the JPEG).
-    static let refusedRecompressionNote = "JPEG could not be recompressed losslessly; its pixels were stored losslessly instead"
+    static let refusedRecompressionNote =
+        "JPEG could not be recompressed losslessly; its pixels were stored losslessly instead"
 
     /// What became of a lossless JPEG recompression.
     enum Recompression {
@@ -41,12 +42,17 @@ extension PhotoConverter {
         guard let bytes = try JXLCodec.recompress(jpeg: jpeg) else { return .refused }
         try cancellation.check()
         let output = try writeWhole(bytes, for: request, cancellation: cancellation)
-        return .done(JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [recompressedNote]), location: location))
+        return .done(
+            JobResult(
+                inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [recompressedNote]),
+                location: location))
     }
 
     /// `jpeg` with its metadata as `policy` wants it, and the policy's notes. Under `.keep` the
     /// file is untouched (so the round trip is byte-exact).
-    static func filteredJPEG(_ jpeg: [UInt8], policy: MetadataPolicy) -> (jpeg: [UInt8], notes: [String], location: LocationOutcome) {
+    static func filteredJPEG(_ jpeg: [UInt8], policy: MetadataPolicy) -> (
+        jpeg: [UInt8], notes: [String], location: LocationOutcome
+    ) {
         let source = JPEGMarkers.metadata(jpeg)
         let iptc = IPTC.block(inJPEG: jpeg)
         let orientation = source.exif.flatMap { Exif(block: $0)?.orientation }

@@ -16,7 +16,8 @@ extension PhotoConverter {
         // descriptor the trailer's last bytes.
         opened.sawJPEGHead(xmp: plan.head.xmp, file: plan.input)
         let (head, transcoder, source) = (plan.head, plan.transcoder, plan.transcoder.source)
-        try PixelLimit.check(width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
+        try PixelLimit.check(
+            width: source.width, height: source.height, limit: request.maxPixels, path: request.inputPath)
         let turned = head.orientation >= 5
         let (width, height) = turned ? (source.height, source.width) : (source.width, source.height)
         var notes: [JobNote] = []
@@ -32,12 +33,17 @@ extension PhotoConverter {
         notes += segments.notes
         reporter.report(.decoding, 0)
         let destination = try outputPaths(for: request, count: 1)[0]
-        let output = try write(to: destination, overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered) {
+        let output = try write(
+            to: destination, overwrite: request.overwrite,
+            renumber: request.outputPath == nil || request.outputMayBeRenumbered
+        ) {
             (temporary, display) throws(ConvertError) in
             try transcode(
                 transcoder, to: temporary, display: display, quality: request.quality, orientation: head.orientation,
                 segments: segments.bytes, reporter: reporter, cancellation: cancellation)
-        } cancellation: { cancellation }
+        } cancellation: {
+            cancellation
+        }
         if let damage = damageNote(transcoder.damage, height: source.height) { notes.append(damage) }
         reporter.report(.writing, 1)
         return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: metadata.location)
@@ -54,13 +60,15 @@ extension PhotoConverter {
 
     /// Runs `transcoder` into the file at `path` band by band, checking for cancellation between bands.
     private static func transcode(
-        _ transcoder: JPEGTranscoder, to path: String, display: String, quality: Int, orientation: Int, segments: [UInt8],
+        _ transcoder: JPEGTranscoder, to path: String, display: String, quality: Int, orientation: Int,
+        segments: [UInt8],
         reporter: ProgressReporter, cancellation: CancellationFlag
     ) throws(ConvertError) {
         let output = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard output >= 0 else { throw .fileSystem(errno, action: "write", path: display) }
         defer { close(output) }
-        try transcoder.start(output: output, quality: quality, orientation: orientation, segments: segments, displayPath: display)
+        try transcoder.start(
+            output: output, quality: quality, orientation: orientation, segments: segments, displayPath: display)
         var bands = 0
         while true {
             try cancellation.check()
@@ -94,7 +102,9 @@ private struct StreamedJPEGPlan {
             request.targetByteCount == nil, (request.frame ?? 1) == 1
         else { return nil }
         input = try InputDescriptor(path: request.inputPath)
-        guard let head = try StreamedJPEGHead(input, path: request.inputPath), !head.holdsOtherImages else { return nil }
+        guard let head = try StreamedJPEGHead(input, path: request.inputPath), !head.holdsOtherImages else {
+            return nil
+        }
         self.head = head
         transcoder = try JPEGTranscoder(input: input.descriptor, strict: request.strict, path: request.inputPath)
         guard transcoder.source.isTranscodable(orientation: head.orientation) else { return nil }
@@ -152,10 +162,11 @@ private struct StreamedJPEGHead {
         orientation = (1...8).contains(stated) ? stated : 1
         let mpf = Array("MPF".utf8) + [0]
         let hasIndex = JPEGMarkers.segments(bytes).contains { $0.marker == 0xE2 && bytes[$0.payload].starts(with: mpf) }
-        let namesGainMap = xmp.map { packet in
-            let text = String(decoding: packet, as: UTF8.self)
-            return text.contains("hdrgm:") || text.contains("GContainer")
-        } ?? false
+        let namesGainMap =
+            xmp.map { packet in
+                let text = String(decoding: packet, as: UTF8.self)
+                return text.contains("hdrgm:") || text.contains("GContainer")
+            } ?? false
         holdsOtherImages = hasIndex || namesGainMap
     }
 

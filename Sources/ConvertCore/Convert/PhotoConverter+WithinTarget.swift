@@ -22,7 +22,8 @@ extension PhotoConverter {
         // The same header checks as a decode: a picture over the pixel limit or larger than the
         // memory the process can get (a 2 KB file claiming 65500×65500) is refused, not copied.
         let header = try TurboJPEGHandle.decompressor().header(source, path: request.inputPath)
-        try PixelLimit.check(width: header.width, height: header.height, limit: request.maxPixels, path: request.inputPath)
+        try PixelLimit.check(
+            width: header.width, height: header.height, limit: request.maxPixels, path: request.inputPath)
         // A CMYK photo is re-encoded: kept, it would still be one most screens show wrongly.
         guard !header.colorSpace.isInk else { return nil }
         guard JPEGGainMap.locate(source) == nil else { return nil }
@@ -34,6 +35,8 @@ extension PhotoConverter {
         guard Int64(jpeg.count) <= target else { return nil }
         try cancellation.check()
         let output = try writeWhole(jpeg, for: request, cancellation: cancellation)
-        return JobResult(inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [withinTargetNote]), location: location)
+        return JobResult(
+            inputPath: request.inputPath, outputs: [output], notes: JobNote.facts(notes + [withinTargetNote]),
+            location: location)
     }
 }

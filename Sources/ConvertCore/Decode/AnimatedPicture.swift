@@ -8,7 +8,9 @@ enum AnimatedPicture {
     /// `data` opened for its frames: any GIF (one frame or more), a WebP only when animated
     /// (nil for a still WebP and every other format). A canvas over `maxPixels` is refused before
     /// it is allocated.
-    static func open(_ data: [UInt8], format: PhotoFormat, maxPixels: Int, path: String) throws(ConvertError) -> AnimatedPicture? {
+    static func open(_ data: [UInt8], format: PhotoFormat, maxPixels: Int, path: String) throws(ConvertError)
+        -> AnimatedPicture?
+    {
         switch format {
         case .gif:
             return .gif(try GIFAnimation(data, maxPixels: maxPixels, path: path))
@@ -17,7 +19,9 @@ enum AnimatedPicture {
             let canvas = try WebPCodec.header(data, path: path)
             try PixelLimit.check(width: canvas.width, height: canvas.height, limit: maxPixels, path: path)
             guard let reader = WebPAnimationReader(data) else {
-                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: its WebP animation could not be read.", path: path)
+                throw ConvertError(
+                    code: .inputCorrupt, message: "\(path) is damaged: its WebP animation could not be read.",
+                    path: path)
             }
             return .webp(reader, durations: durations)
         default:
@@ -60,7 +64,9 @@ enum AnimatedPicture {
     /// Calls `body` with each frame's number (from 0), canvas and duration in milliseconds, up to
     /// frame `last` (every frame when nil). A WebP frame whose data is damaged ends the walk with
     /// an input error.
-    func forEachFrame(through last: Int? = nil, _ body: (Int, [UInt8], Int) throws(ConvertError) -> Void) throws(ConvertError) {
+    func forEachFrame(through last: Int? = nil, _ body: (Int, [UInt8], Int) throws(ConvertError) -> Void)
+        throws(ConvertError)
+    {
         switch self {
         case .gif(let gif):
             try gif.forEachFrame(through: last, body)

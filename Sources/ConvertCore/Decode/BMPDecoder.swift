@@ -65,7 +65,10 @@ enum BMPDecoder {
             throw damaged(path, "unknown header size \(infoSize)")
         }
         guard data.count >= 14 + infoSize else { throw damaged(path, "the header is cut short") }
-        let width: Int, signedHeight: Int, bitCount: Int, planes: Int
+        let width: Int
+        let signedHeight: Int
+        let bitCount: Int
+        let planes: Int
         var compression = Compression.rgb
         var colorsUsed = 0
         if infoSize == 12 {
@@ -83,7 +86,8 @@ enum BMPDecoder {
             guard let known = Compression(rawValue: raw), !(infoSize == 64 && raw >= 3) else {
                 throw ConvertError(
                     code: .inputUnsupportedFeature,
-                    message: "\(path) is a BMP compressed in a way offconvert does not read (compression \(raw)).", path: path)
+                    message: "\(path) is a BMP compressed in a way offconvert does not read (compression \(raw)).",
+                    path: path)
             }
             compression = known
             colorsUsed = Int(u32(46))
@@ -93,7 +97,8 @@ enum BMPDecoder {
         if compression == .jpeg || compression == .png {
             throw ConvertError(
                 code: .inputUnsupportedFeature,
-                message: "\(path) is a BMP holding a \(compression == .jpeg ? "JPEG" : "PNG") picture, which offconvert does not read.",
+                message:
+                    "\(path) is a BMP holding a \(compression == .jpeg ? "JPEG" : "PNG") picture, which offconvert does not read.",
                 path: path)
         }
         let valid: Bool
@@ -145,14 +150,18 @@ enum BMPDecoder {
         var icc: [UInt8]?
         // bV5CSType 'MBED' (PROFILE_EMBEDDED): bV5ProfileData is an offset from the info header.
         if infoSize == 124, u32(70) == 0x4D42_4544 {
-            let offset = 14 + Int(u32(126)), size = Int(u32(130))
+            let offset = 14 + Int(u32(126))
+            let size = Int(u32(130))
             if size > 0, offset <= data.count, size <= data.count - offset {
                 icc = Array(data[offset..<offset + size])
             }
         }
-        guard dataOffset >= 14 + infoSize, dataOffset < data.count else { throw damaged(path, "the pixel data is missing") }
+        guard dataOffset >= 14 + infoSize, dataOffset < data.count else {
+            throw damaged(path, "the pixel data is missing")
+        }
         return Header(
-            width: width, height: abs(signedHeight), topDown: signedHeight < 0, bitCount: bitCount, compression: compression,
+            width: width, height: abs(signedHeight), topDown: signedHeight < 0, bitCount: bitCount,
+            compression: compression,
             masks: masks, palette: palette, dataOffset: dataOffset, icc: icc)
     }
 
@@ -160,7 +169,8 @@ enum BMPDecoder {
     /// alpha). A picture over `maxPixels` is refused before anything is allocated for it. With
     /// `tolerateCut`, a file that ends inside its pixel data is decoded as far as it goes, the
     /// missing rows grey, and ``Decoded/damage`` says so; otherwise it is `input.truncated`.
-    static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool) throws(ConvertError) -> Decoded {
+    static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool) throws(ConvertError) -> Decoded
+    {
         let header = try header(data, path: path)
         try PixelLimit.check(width: header.width, height: header.height, limit: maxPixels, path: path)
         let rowsPresent: Int
@@ -208,7 +218,9 @@ enum BMPDecoder {
         let bitmap = Bitmap(
             width: header.width, height: header.height, channels: keepsAlpha ? 4 : 3, samples: .eight(samples),
             sourceBitDepth: 8, icc: header.icc)
-        return Decoded(bitmap: bitmap, damage: missing > 0 ? cutNote(missingRows: missing, height: header.height, topDown: header.topDown) : nil)
+        return Decoded(
+            bitmap: bitmap,
+            damage: missing > 0 ? cutNote(missingRows: missing, height: header.height, topDown: header.topDown) : nil)
     }
 
     /// The `input.truncated` error of a file whose pixel data stops early.
@@ -220,18 +232,22 @@ enum BMPDecoder {
     /// but naming the edge that is missing: a bottom-up bitmap loses its top.
     static func cutNote(missingRows: Int, height: Int, topDown: Bool) -> String {
         let percent = max(1, Int((Double(missingRows) * 100 / Double(max(1, height))).rounded()))
-        return "the file ends early (an interrupted copy or download): the \(topDown ? "bottom" : "top") \(percent)% of the picture is missing (shown grey)"
+        return
+            "the file ends early (an interrupted copy or download): the \(topDown ? "bottom" : "top") \(percent)% of the picture is missing (shown grey)"
     }
 
     /// The first `rows` stored rows of an uncompressed bitmap as RGBA in display order (top row
     /// first); the caller checked that they are all in `data`. Alpha is 0 unless a mask gives it.
     private static func decodeRows(_ data: [UInt8], header: Header, rows: Int) -> [UInt8] {
-        let width = header.width, height = header.height
+        let width = header.width
+        let height = header.height
         var out = [UInt8](repeating: 0, count: width * height * 4)
         let palette = header.palette
         let paletteCount = palette.count / 3
-        let red = Channel(header.masks.red), green = Channel(header.masks.green)
-        let blue = Channel(header.masks.blue), alpha = Channel(header.masks.alpha)
+        let red = Channel(header.masks.red)
+        let green = Channel(header.masks.green)
+        let blue = Channel(header.masks.blue)
+        let alpha = Channel(header.masks.alpha)
         for stored in 0..<rows {
             let y = header.topDown ? stored : height - 1 - stored
             let row = header.dataOffset + stored * header.rowStride
@@ -293,7 +309,8 @@ enum BMPDecoder {
     /// many stored rows the stream reached before it ended: all of them after an end-of-bitmap
     /// escape, fewer when the file stops first.
     private static func decodeRLE(_ data: [UInt8], header: Header) -> (pixels: [UInt8], rowsReached: Int) {
-        let width = header.width, height = header.height
+        let width = header.width
+        let height = header.height
         let palette = header.palette
         let paletteCount = palette.count / 3
         // Index 0 everywhere first: what skipped pixels show (see the type's documentation).
@@ -315,10 +332,12 @@ enum BMPDecoder {
         }
         let four = header.compression == .rle4
         var position = header.dataOffset
-        var x = 0, row = 0
+        var x = 0
+        var row = 0
         while row < height {
             guard position + 1 < data.count else { return (out, row) }
-            let count = Int(data[position]), value = Int(data[position + 1])
+            let count = Int(data[position])
+            let value = Int(data[position + 1])
             position += 2
             if count > 0 {
                 // An encoded run: one index (RLE8) or two alternating (RLE4), `count` pixels.

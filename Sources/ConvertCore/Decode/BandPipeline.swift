@@ -31,7 +31,10 @@ final class BandPipeline: @unchecked Sendable {
     private var tileFailed = false
 
     /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
-    init(_ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int, cancellation: CancellationFlag) {
+    init(
+        _ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int,
+        cancellation: CancellationFlag
+    ) {
         self.plan = plan
         self.bytes = bytes
         self.cancellation = cancellation
@@ -92,7 +95,8 @@ final class BandPipeline: @unchecked Sendable {
             let x = (tile % plan.columns) * plan.tileWidth - region.x
             let y = (tile / plan.columns) * plan.tileHeight - region.y
             let decoded = HeifYCbCrDecoder.decodeTile(
-                tile, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: .jpeg, mappings: &mappings)
+                tile, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: .jpeg, mappings: &mappings
+            )
             finished(band, decoded)
         }
     }

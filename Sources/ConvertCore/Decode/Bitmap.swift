@@ -149,17 +149,33 @@ package struct Bitmap: Sendable {
         let swaps = orientation >= 5
         let outWidth = swaps ? height : width
         let outHeight = swaps ? width : height
-        let w = width, h = height
+        let w = width
+        let h = height
         func source(_ x: Int, _ y: Int) -> Int {
-            let sx: Int, sy: Int
+            let sx: Int
+            let sy: Int
             switch orientation {
-            case 2: sx = w - 1 - x; sy = y
-            case 3: sx = w - 1 - x; sy = h - 1 - y
-            case 4: sx = x; sy = h - 1 - y
-            case 5: sx = y; sy = x
-            case 6: sx = y; sy = h - 1 - x
-            case 7: sx = w - 1 - y; sy = h - 1 - x
-            default: sx = w - 1 - y; sy = x  // 8
+            case 2:
+                sx = w - 1 - x
+                sy = y
+            case 3:
+                sx = w - 1 - x
+                sy = h - 1 - y
+            case 4:
+                sx = x
+                sy = h - 1 - y
+            case 5:
+                sx = y
+                sy = x
+            case 6:
+                sx = y
+                sy = h - 1 - x
+            case 7:
+                sx = w - 1 - y
+                sy = h - 1 - x
+            default:
+                sx = w - 1 - y
+                sy = x  // 8
             }
             return sy * w + sx
         }
@@ -172,7 +188,8 @@ package struct Bitmap: Sendable {
             var out = [UInt8](repeating: 0, count: values.count)
             for y in 0..<outHeight {
                 for x in 0..<outWidth {
-                    let s = source(x, y) * n, d = (y * outWidth + x) * n
+                    let s = source(x, y) * n
+                    let d = (y * outWidth + x) * n
                     for c in 0..<n { out[d + c] = values[s + c] }
                 }
             }
@@ -181,7 +198,8 @@ package struct Bitmap: Sendable {
             var out = [UInt16](repeating: 0, count: values.count)
             for y in 0..<outHeight {
                 for x in 0..<outWidth {
-                    let s = source(x, y) * n, d = (y * outWidth + x) * n
+                    let s = source(x, y) * n
+                    let d = (y * outWidth + x) * n
                     for c in 0..<n { out[d + c] = values[s + c] }
                 }
             }

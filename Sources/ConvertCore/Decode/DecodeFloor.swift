@@ -16,17 +16,21 @@ package enum DecodeFloor {
     /// `decodingThreads` tile threads (see ``DecodingThreads``), to the planes the direct JPEG path
     /// hands to the encoder when the photo takes it and to an RGB bitmap otherwise. Nothing is
     /// encoded or written.
-    package static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product) throws(ConvertError) {
+    package static func decodePrimary(path: String, decodingThreads: Int, decoder: Decoder = .product)
+        throws(ConvertError)
+    {
         let cancellation = CancellationFlag()
         var opened: OpenedPhoto?
         if try ImageDecoder.sniff(path: path) == .heic {
             switch decoder {
             case .product:
-                let readers = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: decodingThreads)
+                let readers = try OpenedPhoto(
+                    PhotoInput.open(path: path, for: .converting), decodingThreads: decodingThreads)
                 opened = readers
                 if let source = try PhotoConverter.directJPEGSource(readers, maxPixels: PixelLimit.defaultMaxPixels),
                     try PhotoConverter.directPicture(
-                        source, opened: readers, maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation) != nil
+                        source, opened: readers, maxPixels: PixelLimit.defaultMaxPixels, cancellation: cancellation)
+                        != nil
                 {
                     return
                 }

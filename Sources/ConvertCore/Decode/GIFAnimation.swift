@@ -62,7 +62,8 @@ struct GIFAnimation {
 
     /// The part of `image` on the canvas, as (canvas x, canvas y, width, height).
     private func visible(_ image: GIFDecoder.ImageBlock) -> (x: Int, y: Int, width: Int, height: Int) {
-        let right = min(width, image.left + image.width), bottom = min(height, image.top + image.height)
+        let right = min(width, image.left + image.width)
+        let bottom = min(height, image.top + image.height)
         return (image.left, image.top, max(0, right - image.left), max(0, bottom - image.top))
     }
 

@@ -56,7 +56,9 @@ enum GIFDecoder {
     private static func u16(_ data: [UInt8], _ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
 
     /// Appends each image block from `offset` on to `images`, until the trailer (or the end).
-    private static func walk(_ data: [UInt8], from start: Int, globalPalette: [UInt8], into images: inout [ImageBlock]) throws(Damage) {
+    private static func walk(_ data: [UInt8], from start: Int, globalPalette: [UInt8], into images: inout [ImageBlock])
+        throws(Damage)
+    {
         var offset = start
         var control: (transparent: Int?, delay: Int, disposal: Int) = (nil, 0, 0)
         while offset < data.count {
@@ -74,8 +76,10 @@ enum GIFDecoder {
             } else if introducer == 0x2C {
                 guard offset + 9 <= data.count else { throw Damage() }
                 var image = ImageBlock(
-                    left: u16(data, offset), top: u16(data, offset + 2), width: u16(data, offset + 4), height: u16(data, offset + 6),
-                    interlaced: data[offset + 8] & 0x40 != 0, palette: globalPalette, transparentIndex: control.transparent,
+                    left: u16(data, offset), top: u16(data, offset + 2), width: u16(data, offset + 4),
+                    height: u16(data, offset + 6),
+                    interlaced: data[offset + 8] & 0x40 != 0, palette: globalPalette,
+                    transparentIndex: control.transparent,
                     delay: control.delay, disposal: control.disposal, dataOffset: 0)
                 let flags = data[offset + 8]
                 offset += 9
@@ -124,7 +128,9 @@ enum GIFDecoder {
         guard image.interlaced else { return stored }
         var rows = [UInt8](repeating: 0, count: count)
         for (sourceRow, row) in interlacedRows(image.height).enumerated() {
-            rows.replaceSubrange(row * image.width..<(row + 1) * image.width, with: stored[sourceRow * image.width..<(sourceRow + 1) * image.width])
+            rows.replaceSubrange(
+                row * image.width..<(row + 1) * image.width,
+                with: stored[sourceRow * image.width..<(sourceRow + 1) * image.width])
         }
         return rows
     }
@@ -138,7 +144,8 @@ enum GIFDecoder {
     /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
     /// an invalid code.
     private static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
-        let clear = 1 << minimumCodeSize, end = clear + 1
+        let clear = 1 << minimumCodeSize
+        let end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)
         var first = [UInt8](repeating: 0, count: 4096)
@@ -153,7 +160,9 @@ enum GIFDecoder {
         var codeSize = minimumCodeSize + 1
         var next = end + 1
         var previous = -1
-        var bitBuffer = 0, bitCount = 0, position = 0
+        var bitBuffer = 0
+        var bitCount = 0
+        var position = 0
         var scratch = [UInt8](repeating: 0, count: 4096)
         func emit(_ code: Int) {
             var c = code

@@ -72,8 +72,12 @@ final class HEVCDecoder {
                 var length = 0
                 for index in 0..<lengthSize { length = length << 8 | Int(raw[position + index]) }
                 position += lengthSize
-                guard length > 0, length <= raw.count - position else { return Failure(reason: "NAL unit runs past the item") }
-                if let failure = push(UnsafeRawBufferPointer(rebasing: raw[position..<position + length])) { return failure }
+                guard length > 0, length <= raw.count - position else {
+                    return Failure(reason: "NAL unit runs past the item")
+                }
+                if let failure = push(UnsafeRawBufferPointer(rebasing: raw[position..<position + length])) {
+                    return failure
+                }
                 position += length
             }
             return nil
@@ -125,7 +129,8 @@ final class HEVCDecoder {
     }
 
     /// The luma plane of `image` alone, lent to `body`.
-    private func lumaPicture<T>(_ image: OpaquePointer, bitDepth: Int, _ body: (HEVCPicture) -> T) throws(Failure) -> T {
+    private func lumaPicture<T>(_ image: OpaquePointer, bitDepth: Int, _ body: (HEVCPicture) -> T) throws(Failure) -> T
+    {
         var stride: Int32 = 0
         guard (8...16).contains(bitDepth), let plane = de265_get_image_plane(image, 0, &stride), stride > 0 else {
             throw Failure(reason: "picture without a luma plane")
@@ -136,7 +141,8 @@ final class HEVCDecoder {
         return body(
             HEVCPicture(
                 planes: [plane], strides: [Int(stride)], bitDepth: bitDepth, width: width, height: height,
-                fullRange: de265_get_image_full_range_flag(image) != 0, matrix: Int(de265_get_image_matrix_coefficients(image))))
+                fullRange: de265_get_image_full_range_flag(image) != 0,
+                matrix: Int(de265_get_image_matrix_coefficients(image))))
     }
 
     /// The first queued warning that says the picture may be wrong, draining the queue. Warnings

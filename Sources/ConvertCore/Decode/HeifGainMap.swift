@@ -29,7 +29,9 @@ package struct HeifGainMap: Sendable {
     /// gain map computed from the PQ picture (headroom 2.3 stops)".
     var keptNote: String {
         let stops = (metadata.alternateHeadroomStops * 10).rounded() / 10
-        if let computedFrom { return "HDR kept as a gain map computed from the \(computedFrom) picture (headroom \(stops) stops)" }
+        if let computedFrom {
+            return "HDR kept as a gain map computed from the \(computedFrom) picture (headroom \(stops) stops)"
+        }
         return "HDR gain map kept (\(origin), headroom \(stops) stops)"
     }
 
@@ -66,8 +68,11 @@ package struct HeifGainMap: Sendable {
     /// missing; nil without a Samsung gain map.
     private static func samsungPresence(in file: HeifFile) -> Presence? {
         let primary = file.primaryID
-        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == HeifGainMapType.samsung }) else { return nil }
-        guard let xmp = file.xmp(primary), let metadata = GainMapMetadata(hdrgmXMP: xmp), metadata.alternateHeadroomStops > 0,
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == HeifGainMapType.samsung }) else {
+            return nil
+        }
+        guard let xmp = file.xmp(primary), let metadata = GainMapMetadata(hdrgmXMP: xmp),
+            metadata.alternateHeadroomStops > 0,
             metadata.maxStops > metadata.minStops
         else { return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP") }
         return .samsung(item: aux.id, metadata: metadata)
@@ -133,7 +138,8 @@ package struct HeifGainMap: Sendable {
         else { return nil }
         try cancellation.check()
         var map = HeifGainMap(
-            plane: plane, metadata: .apple(stops: stops), origin: "Apple", appleMakerNote: AppleHeadroom.headroomMakerNote(exif: exif))
+            plane: plane, metadata: .apple(stops: stops), origin: "Apple",
+            appleMakerNote: AppleHeadroom.headroomMakerNote(exif: exif))
         if case .iso(let item, _) = presence(in: file), item == aux.id {
             map.isoRecord = toneMapRecord(in: file)
         }
@@ -159,11 +165,14 @@ package struct HeifGainMap: Sendable {
         case "hvc1":
             tiles = [item]
         case "grid":
-            guard let descriptor = try? table.data(of: item, limit: 64), descriptor.count >= 8, descriptor[0] == 0 else { return nil }
+            guard let descriptor = try? table.data(of: item, limit: 64), descriptor.count >= 8, descriptor[0] == 0
+            else { return nil }
             let wide = descriptor[1] & 1 == 1
             columns = Int(descriptor[3]) + 1
             func field(_ at: Int) -> Int {
-                wide ? (0..<4).reduce(0) { $0 << 8 | Int(descriptor[at + $1]) } : Int(descriptor[at]) << 8 | Int(descriptor[at + 1])
+                wide
+                    ? (0..<4).reduce(0) { $0 << 8 | Int(descriptor[at + $1]) }
+                    : Int(descriptor[at]) << 8 | Int(descriptor[at + 1])
             }
             guard descriptor.count >= (wide ? 12 : 8) else { return nil }
             size = (field(4), field(wide ? 8 : 6))
@@ -172,7 +181,9 @@ package struct HeifGainMap: Sendable {
         default:
             return nil
         }
-        guard !tiles.isEmpty, tiles.count <= 4096, let configuration = file.hevcConfiguration(tiles[0]) else { return nil }
+        guard !tiles.isEmpty, tiles.count <= 4096, let configuration = file.hevcConfiguration(tiles[0]) else {
+            return nil
+        }
         let decoder = try HEVCDecoder()
         var plane: GrayPlane?
         var read = 0
@@ -181,13 +192,17 @@ package struct HeifGainMap: Sendable {
             read += data.count
             let pasted: Bool
             do {
-                pasted = try decoder.decode(configuration: configuration, data: data, lumaOnly: true) { picture -> Bool in
+                pasted = try decoder.decode(configuration: configuration, data: data, lumaOnly: true) {
+                    picture -> Bool in
                     let (width, height) = size ?? (picture.width, picture.height)
                     if plane == nil {
                         guard width > 0, height > 0, width * height <= maximumItemBytes else { return false }
-                        plane = GrayPlane(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height))
+                        plane = GrayPlane(
+                            width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height))
                     }
-                    return paste(picture, into: &plane!, x: (index % columns) * picture.width, y: (index / columns) * picture.height)
+                    return paste(
+                        picture, into: &plane!, x: (index % columns) * picture.width,
+                        y: (index / columns) * picture.height)
                 }
             } catch {
                 return nil

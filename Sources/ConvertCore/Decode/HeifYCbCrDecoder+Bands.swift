@@ -27,7 +27,9 @@ extension HeifYCbCrDecoder {
         guard let plan = try? Plan(file: file, item: item, maxPixels: maxPixels) else { return nil }
         try cancellation.check()
         guard let bands = Bands(plan) else {
-            return try decode(consume plan, threads: threads, output: .jpeg, cancellation: cancellation).map { .planes($0) }
+            return try decode(consume plan, threads: threads, output: .jpeg, cancellation: cancellation).map {
+                .planes($0)
+            }
         }
         banding()
         return try encode(plan, in: bands, threads: threads, quality: quality, cancellation: cancellation)
@@ -93,7 +95,9 @@ extension HeifYCbCrDecoder {
 
         init?(_ plan: Plan) {
             guard plan.tiles.count > 1, plan.transforms.count <= 1 else { return nil }
-            (width, height, columns, tileWidth, tileHeight) = (plan.width, plan.height, plan.columns, plan.tileWidth, plan.tileHeight)
+            (width, height, columns, tileWidth, tileHeight) = (
+                plan.width, plan.height, plan.columns, plan.tileWidth, plan.tileHeight
+            )
             rows = plan.tiles.count / plan.columns
             transform = plan.transforms.first
             switch transform {

@@ -51,7 +51,9 @@ enum HeifYCbCrDecoder {
         path: String, threads: Int, maxPixels: Int, output: Output = .jpeg, cancellation: CancellationFlag
     ) throws(ConvertError) -> Decoded? {
         guard let file = try? HeifFile.open(path: path) else { return nil }
-        return try decode(file, item: file.primaryID, threads: threads, maxPixels: maxPixels, output: output, cancellation: cancellation)
+        return try decode(
+            file, item: file.primaryID, threads: threads, maxPixels: maxPixels, output: output,
+            cancellation: cancellation)
     }
 
     /// Decodes image `item` of `file`, or returns nil when it is not a picture this path takes.
@@ -137,7 +139,8 @@ enum HeifYCbCrDecoder {
             default:
                 throw Unsuitable()
             }
-            guard !tileIDs.isEmpty, tileIDs.count == rows * columns, tileIDs.count <= HeifYCbCrDecoder.maximumTiles else {
+            guard !tileIDs.isEmpty, tileIDs.count == rows * columns, tileIDs.count <= HeifYCbCrDecoder.maximumTiles
+            else {
                 throw Unsuitable()
             }
             var record: [UInt8]?
@@ -168,7 +171,9 @@ enum HeifYCbCrDecoder {
                 tileSize = ispe
                 // The limit is for all tiles together: items may share extents, so a hostile grid
                 // of many tiles naming one large extent must not be read once per tile.
-                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes - codedBytes) else { throw Unsuitable() }
+                guard let data = try table.data(of: id, limit: HeifYCbCrDecoder.maximumItemBytes - codedBytes) else {
+                    throw Unsuitable()
+                }
                 codedBytes += data.count
                 tiles.append(data)
             }
@@ -192,7 +197,9 @@ enum HeifYCbCrDecoder {
         }
     }
 
-    static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag) throws(ConvertError) -> Decoded? {
+    static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag)
+        throws(ConvertError) -> Decoded?
+    {
         // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
         // needs every chroma row, and libheif gives it.
         guard plan.configuration.chromaFormat == 1 || output != .native else { return nil }
@@ -201,7 +208,9 @@ enum HeifYCbCrDecoder {
         let bytes = TileBytes(plan.tiles)
         plan.tiles = []
         let layout = copy plan
-        guard let decoded = try paste(layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
+        guard
+            let decoded = try paste(
+                layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
         else { return nil }
         var signalling = plan.signalling ?? decoded
         if output == .jpeg, let matrix = YCbCr420Image.MatrixChange(from: signalling.matrix) {
@@ -220,14 +229,16 @@ enum HeifYCbCrDecoder {
     /// Decodes every tile on up to `threads` workers and pastes it into `image`, returning the
     /// YCbCr signalling (VUI) they agree on, or nil when a tile fails or they disagree.
     private static func paste(
-        _ plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output, cancellation: CancellationFlag
+        _ plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output,
+        cancellation: CancellationFlag
     ) throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
         let workers = max(1, min(threads, bytes.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
         let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
             let outcome = decodeTiles(
-                plan, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output, cancellation: cancellation)
+                plan, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
+                cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
         if workers == 1 {
@@ -253,7 +264,8 @@ enum HeifYCbCrDecoder {
 
     /// Decodes tiles `worker`, `worker + workers`, ... with one decoder, pasting each into `image`.
     private static func decodeTiles(
-        _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image, output: Output,
+        _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
+        output: Output,
         cancellation: CancellationFlag
     ) -> Outcome {
         // One picture (not a grid): libde265's own threads are the only way to use the cores.
@@ -267,7 +279,8 @@ enum HeifYCbCrDecoder {
             let y = (index / plan.columns) * plan.tileHeight
             guard
                 let tileSignalling = decodeTile(
-                    index, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: output, mappings: &mappings),
+                    index, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: output,
+                    mappings: &mappings),
                 signalling == nil || signalling! == tileSignalling
             else { return .failed }
             signalling = tileSignalling
@@ -280,11 +293,14 @@ enum HeifYCbCrDecoder {
     /// through the sample tables of its range, kept in `mappings`): its YCbCr signalling (VUI),
     /// or nil when it does not decode cleanly to the plan's tile.
     static func decodeTile(
-        _ index: Int, of plan: Plan, bytes: TileBytes, with decoder: HEVCDecoder, into image: YCbCr420Image, x: Int, y: Int,
+        _ index: Int, of plan: Plan, bytes: TileBytes, with decoder: HEVCDecoder, into image: YCbCr420Image, x: Int,
+        y: Int,
         output: Output, mappings: inout [Bool: SampleMapping?]
     ) -> (fullRange: Bool, matrix: Int)? {
         let taking422 = plan.configuration.chromaFormat == 2
-        let decoded = try? decoder.decode(configuration: plan.configuration, data: bytes.take(index), taking422: taking422) {
+        let decoded = try? decoder.decode(
+            configuration: plan.configuration, data: bytes.take(index), taking422: taking422
+        ) {
             picture -> (Bool, Int)? in
             guard picture.width == plan.tileWidth, picture.height == plan.tileHeight,
                 picture.bitDepth == plan.configuration.lumaBitDepth, picture.chromaFullHeight == taking422

@@ -4,7 +4,8 @@ extension ImageDecoder {
     /// The note of a conversion that keeps only the first view of a stereo or multi-angle photo.
     /// `count` is the number of views after the first.
     static func viewsLeftOutNote(_ count: Int) -> JobNote {
-        let message = count == 1
+        let message =
+            count == 1
             ? "a stereo (MPO) photo: only the first (left-eye) picture is kept"
             : "a multi-picture (MPO) photo: only the first of its \(count + 1) pictures is kept"
         return JobNote(.picturesLeftOut, message, detail: .picturesLeftOut(pictures: count + 1, stereo: count == 1))
@@ -14,7 +15,8 @@ extension ImageDecoder {
     /// its own EXIF Orientation and carrying its own metadata. A view the size of the first
     /// picture is decoded at its `scale` (shrink on load, as the first was); another at full size.
     static func jpegViews(
-        _ views: [MPFIndex.Entry], of data: [UInt8], first: (width: Int, height: Int), scale: JPEGScale, options: DecodeOptions,
+        _ views: [MPFIndex.Entry], of data: [UInt8], first: (width: Int, height: Int), scale: JPEGScale,
+        options: DecodeOptions,
         path: String
     ) throws(ConvertError) -> [DecodedFrame] {
         var frames: [DecodedFrame] = []
@@ -33,7 +35,8 @@ extension ImageDecoder {
                 width: size.width, height: size.height, channels: 3, samples: .eight(pixels), sourceBitDepth: 8,
                 icc: metadata.icc
             ).applyingOrientation(orientation)
-            frames.append(DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: bytes)))
+            frames.append(
+                DecodedFrame(bitmap: bitmap, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: bytes)))
         }
         return frames
     }

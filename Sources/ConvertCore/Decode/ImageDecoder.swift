@@ -35,9 +35,12 @@ struct DecodedPhoto: Sendable {
     /// Records the tone mapping of frame `index`: its note, and its gain map.
     mutating func record(_ still: HDRStill, frameIndex index: Int) {
         toneMapped = still.transfer
-        for note in [still.toneMappedNote, still.notKeptNote].compactMap({ $0 }) where !notes.contains(note) { notes.append(note) }
+        for note in [still.toneMappedNote, still.notKeptNote].compactMap({ $0 }) where !notes.contains(note) {
+            notes.append(note)
+        }
         if let map = still.gainMap {
-            hdrGainMap = CarriedGainMap(map: map, sourceWidth: still.bitmap.width, sourceHeight: still.bitmap.height, frameIndex: index)
+            hdrGainMap = CarriedGainMap(
+                map: map, sourceWidth: still.bitmap.width, sourceHeight: still.bitmap.height, frameIndex: index)
         }
     }
 }
@@ -84,7 +87,8 @@ package enum ImageDecoder {
             }
             throw ConvertError(
                 code: .inputUnrecognised,
-                message: "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
+                message:
+                    "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
                 path: path)
         }
         return format
@@ -135,19 +139,24 @@ package enum ImageDecoder {
             if let opened {
                 readers = opened
             } else {
-                readers = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: options.decodingThreads)
+                readers = try OpenedPhoto(
+                    PhotoInput.open(path: path, for: .converting), decodingThreads: options.decodingThreads)
             }
             photo = try decodeHeif(readers, options: options, cancellation: cancellation)
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options, opened: opened)
         case .png:
             // A PNG cut short is converted as far as it goes, unless --strict refuses it.
-            let decoded = try PNGCodec.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+            let decoded = try PNGCodec.decode(
+                readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
             photo = DecodedPhoto(
-                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
+                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)],
+                notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
             if let animation = AnimationSummary.of(try readAll(path: path), format: .png, path: path) {
                 // libpng reads an APNG's default image only: its other frames cannot be picked.
-                guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false) }
+                guard options.frame ?? 0 == 0 else {
+                    throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false)
+                }
                 photo.notes.append(animation.stillNote(frame: nil, format: .png))
             }
         case .webp, .gif:
@@ -156,8 +165,11 @@ package enum ImageDecoder {
             photo = try decodeJXL(path: path, options: options)
         case .bmp:
             // A BMP cut short is converted as far as it goes, unless --strict refuses it, as for PNG.
-            let decoded = try BMPDecoder.decode(readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
-            photo = DecodedPhoto(format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)], notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
+            let decoded = try BMPDecoder.decode(
+                readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+            photo = DecodedPhoto(
+                format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)],
+                notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
         case .tiff:
             // libtiff has no orientation of its own to apply: the decoder turns each page upright.
             let data = try readAll(path: path)
@@ -169,7 +181,9 @@ package enum ImageDecoder {
             let exif = Exif.ofTIFFPage(data)
             photo = DecodedPhoto(
                 format: .tiff,
-                frames: decoded.pages.enumerated().map { DecodedFrame(bitmap: $1.bitmap, exif: $0 == 0 ? exif : nil, xmp: $1.xmp) },
+                frames: decoded.pages.enumerated().map {
+                    DecodedFrame(bitmap: $1.bitmap, exif: $0 == 0 ? exif : nil, xmp: $1.xmp)
+                },
                 notes: decoded.notes)
         }
         try cancellation.check()
@@ -178,16 +192,20 @@ package enum ImageDecoder {
         for index in photo.frames.indices {
             if let icc = photo.frames[index].bitmap.icc, ColorProfiles.channelCount(icc) != 3 {
                 photo.frames[index].bitmap.icc = nil
-                if !photo.notes.contains("non-RGB colour profile dropped") { photo.notes.append("non-RGB colour profile dropped") }
+                if !photo.notes.contains("non-RGB colour profile dropped") {
+                    photo.notes.append("non-RGB colour profile dropped")
+                }
             }
         }
         if options.resize != nil || options.maxLongEdge != nil {
             for index in photo.frames.indices {
                 let bitmap = photo.frames[index].bitmap
                 // A JPEG decoded at a DCT scale carries its plan's output sizes already mapped.
-                let plan = photo.plan ?? ResizePlan(
-                    sourceWidth: bitmap.width, sourceHeight: bitmap.height, resize: options.resize,
-                    maxLongEdge: options.maxLongEdge)
+                let plan =
+                    photo.plan
+                    ?? ResizePlan(
+                        sourceWidth: bitmap.width, sourceHeight: bitmap.height, resize: options.resize,
+                        maxLongEdge: options.maxLongEdge)
                 photo.frames[index].bitmap = try Resampler.apply(
                     plan.forSource(width: bitmap.width, height: bitmap.height), to: bitmap, padding: options.padding)
             }
@@ -200,13 +218,17 @@ package enum ImageDecoder {
     private static func decodeAnimatable(
         _ data: [UInt8], format: PhotoFormat, options: DecodeOptions, path: String
     ) throws(ConvertError) -> DecodedPhoto {
-        guard let animation = try AnimatedPicture.open(data, format: format, maxPixels: options.maxPixels, path: path) else {
+        guard let animation = try AnimatedPicture.open(data, format: format, maxPixels: options.maxPixels, path: path)
+        else {
             guard options.frame ?? 0 == 0 else { throw frameError(options.frame ?? 0, of: 1, path: path, picked: true) }
             let decoded = try WebPCodec.decode(data, maxPixels: options.maxPixels, path: path)
-            return DecodedPhoto(format: format, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
+            return DecodedPhoto(
+                format: format, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)], notes: [])
         }
         let index = options.frame ?? 0
-        guard index < animation.frameCount else { throw frameError(index, of: animation.frameCount, path: path, picked: true) }
+        guard index < animation.frameCount else {
+            throw frameError(index, of: animation.frameCount, path: path, picked: true)
+        }
         var notes: [JobNote] = []
         if let summary = animation.summary {
             notes.append(summary.stillNote(frame: options.frame, format: format))
@@ -238,7 +260,8 @@ package enum ImageDecoder {
         {
             return photo
         }
-        return try decodeWithLibheif(opened.libheif(), format: opened.format, options: options, cancellation: cancellation)
+        return try decodeWithLibheif(
+            opened.libheif(), format: opened.format, options: options, cancellation: cancellation)
     }
 
     /// Decodes an HEVC-coded HEIF with offconvert's own reader (``HeifFile``) and tile decoder,
@@ -256,13 +279,15 @@ package enum ImageDecoder {
                 try PixelLimit.check(width: size.width, height: size.height, limit: options.maxPixels, path: path)
             }
             let toneMapping = options.hdrStill?.toneMaps(file.nclx(id)) == true
-            guard let decoded = try HeifYCbCrDecoder.decode(
-                file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels,
-                output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
+            guard
+                let decoded = try HeifYCbCrDecoder.decode(
+                    file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels,
+                    output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
             else { return nil }
             try cancellation.check()
             if let still = HDRStill.apply(
-                decoded.image, matrix: decoded.matrix, fullRange: decoded.fullRange, nclx: file.nclx(id), policy: options.hdrStill,
+                decoded.image, matrix: decoded.matrix, fullRange: decoded.fullRange, nclx: file.nclx(id),
+                policy: options.hdrStill,
                 measuring: id == file.primaryID, threads: max(1, options.decodingThreads))
             {
                 photo.record(still, frameIndex: photo.frames.count)
@@ -271,10 +296,12 @@ package enum ImageDecoder {
             }
             if let coding = keptHDRCoding(file.nclx(id), options: options) {
                 let bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: nil)
-                photo.frames.append(DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id), hdrCoding: coding))
+                photo.frames.append(
+                    DecodedFrame(bitmap: bitmap, exif: file.exif(id), xmp: file.xmp(id), hdrCoding: coding))
                 continue
             }
-            var bitmap = decoded.image.rgbBitmap(matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
+            var bitmap = decoded.image.rgbBitmap(
+                matrix: decoded.matrix, fullRange: decoded.fullRange, icc: file.iccProfile(id))
             if bitmap.icc == nil, let nclx = file.nclx(id), let generated = ColorProfiles.icc(for: nclx) {
                 bitmap.icc = generated.icc
                 if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
@@ -303,7 +330,8 @@ package enum ImageDecoder {
             let nclx = handle.nclx
             let coding = keptHDRCoding(nclx, options: options)
             if let still = HDRStill.apply(
-                bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary, threads: max(1, options.decodingThreads))
+                bitmap, nclx: nclx, policy: options.hdrStill, measuring: handle.isPrimary,
+                threads: max(1, options.decodingThreads))
             {
                 bitmap = still.bitmap
                 photo.record(still, frameIndex: photo.frames.count)
@@ -321,7 +349,8 @@ package enum ImageDecoder {
     /// The nclx `nclx` when a frame coded in it keeps its HDR code values for an output that
     /// states their transfer (``HDRStillPolicy/keepTransfer``); nil otherwise.
     private static func keptHDRCoding(_ nclx: NCLX?, options: DecodeOptions) -> NCLX? {
-        guard let policy = options.hdrStill, policy == .keepTransfer, let nclx, HDRTransfer(nclx) != nil, !policy.toneMaps(nclx)
+        guard let policy = options.hdrStill, policy == .keepTransfer, let nclx, HDRTransfer(nclx) != nil,
+            !policy.toneMaps(nclx)
         else { return nil }
         return nclx
     }
@@ -334,7 +363,8 @@ package enum ImageDecoder {
         var photo = DecodedPhoto(format: .jxl, frames: [], notes: decoded.notes.map(JobNote.init(fact:)))
         var frame = DecodedFrame(bitmap: decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
         if let still = HDRStill.apply(
-            decoded.bitmap, nclx: decoded.hdrCoding, policy: options.hdrStill, measuring: true, threads: max(1, options.decodingThreads))
+            decoded.bitmap, nclx: decoded.hdrCoding, policy: options.hdrStill, measuring: true,
+            threads: max(1, options.decodingThreads))
         {
             frame.bitmap = still.bitmap
             photo.record(still, frameIndex: 0)
@@ -346,7 +376,9 @@ package enum ImageDecoder {
         return photo
     }
 
-    private static func decodeJPEG(path: String, options: DecodeOptions, opened: OpenedPhoto?) throws(ConvertError) -> DecodedPhoto {
+    private static func decodeJPEG(path: String, options: DecodeOptions, opened: OpenedPhoto?) throws(ConvertError)
+        -> DecodedPhoto
+    {
         let data = try readAll(path: path)
         opened?.sawJPEG(data)
         let decoder = try TurboJPEGHandle.decompressor()
@@ -373,7 +405,9 @@ package enum ImageDecoder {
         var (picture, notes) = try jpegPicture(
             data, header: header, size: size, icc: metadata.icc, strict: options.strict, decoder: decoder, path: path)
         picture = picture.applyingOrientation(orientation)
-        var frames = [DecodedFrame(bitmap: picture, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))]
+        var frames = [
+            DecodedFrame(bitmap: picture, exif: metadata.exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
+        ]
         let views = MPFIndex(data)?.views ?? []
         if options.allImages {
             frames += try jpegViews(views, of: data, first: (width, height), scale: scale, options: options, path: path)
@@ -396,7 +430,8 @@ package enum ImageDecoder {
         let rgb: [UInt8]
         var profile = icc
         if header.colorSpace.isInk {
-            let decoded = try decoder.decodeCMYK(data, width: size.width, height: size.height, strict: strict, path: path)
+            let decoded = try decoder.decodeCMYK(
+                data, width: size.width, height: size.height, strict: strict, path: path)
             if let damage = decoded.damage { notes.append(damage.note) }
             let converted = CMYKConversion.rgb(
                 cmyk: decoded.pixels, pixelCount: size.width * size.height, inverted: JPEGMarkers.hasAdobeSegment(data),
@@ -410,7 +445,8 @@ package enum ImageDecoder {
             rgb = decoded.pixels
             if let damage = decoded.damage { notes.append(damage.note) }
         }
-        let bitmap = Bitmap(width: size.width, height: size.height, channels: 3, samples: .eight(rgb), sourceBitDepth: 8, icc: profile)
+        let bitmap = Bitmap(
+            width: size.width, height: size.height, channels: 3, samples: .eight(rgb), sourceBitDepth: 8, icc: profile)
         return (bitmap, notes)
     }
 }

@@ -27,10 +27,13 @@ struct JPEGDamage: Sendable, Equatable {
 
     /// The note for the conversion's result.
     var note: String {
-        guard truncated else { return "corrupt data in the picture, repaired by the decoder (some areas may look wrong)" }
+        guard truncated else {
+            return "corrupt data in the picture, repaired by the decoder (some areas may look wrong)"
+        }
         if let missingFraction, missingFraction >= 0.005 {
             let percent = max(1, Int((missingFraction * 100).rounded()))
-            return "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
+            return
+                "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
         }
         return "the file ends early (an interrupted copy or download): the end of the picture may be missing"
     }
@@ -50,7 +53,9 @@ struct JPEGDamage: Sendable, Equatable {
         rows: for row in stride(from: height - 1, through: 0, by: -1) {
             let start = row * width * channels
             for index in stride(from: start, to: start + width * channels, by: channels) {
-                for channel in 0..<channels where abs(Int(pixels[index + channel]) - Int(last[channel])) > 2 { break rows }
+                for channel in 0..<channels where abs(Int(pixels[index + channel]) - Int(last[channel])) > 2 {
+                    break rows
+                }
             }
             flatRows += 1
         }

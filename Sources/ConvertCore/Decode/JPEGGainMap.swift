@@ -29,11 +29,14 @@ struct JPEGGainMap: Sendable {
     /// Ultra HDR's `hdrgm:` XMP.
     package static func parameters(_ image: [UInt8]) -> (GainMapMetadata, String)? {
         let segments = JPEGMarkers.segments(image)
-        for segment in segments where segment.marker == 0xE2 && image[segment.payload].starts(with: GainMapMetadata.isoNamespace) {
+        for segment in segments
+        where segment.marker == 0xE2 && image[segment.payload].starts(with: GainMapMetadata.isoNamespace) {
             let record = image[segment.payload].dropFirst(GainMapMetadata.isoNamespace.count)
             if let metadata = GainMapMetadata(isoRecord: record) { return (metadata, "ISO 21496-1") }
         }
-        guard let xmp = JPEGMarkers.metadata(image).xmp, let metadata = GainMapMetadata(hdrgmXMP: xmp) else { return nil }
+        guard let xmp = JPEGMarkers.metadata(image).xmp, let metadata = GainMapMetadata(hdrgmXMP: xmp) else {
+            return nil
+        }
         return (metadata, "Ultra HDR")
     }
 }
@@ -61,7 +64,8 @@ extension GainMapMetadata {
         guard let maximum = value("GainMapMax"), let capacity = value("HDRCapacityMax") else { return nil }
         if text.contains("hdrgm:BaseRenditionIsHDR=\"True\"") { return nil }
         self.init(
-            minStops: value("GainMapMin") ?? 0, maxStops: maximum, gamma: value("Gamma") ?? 1, baseOffset: value("OffsetSDR") ?? 1.0 / 64,
+            minStops: value("GainMapMin") ?? 0, maxStops: maximum, gamma: value("Gamma") ?? 1,
+            baseOffset: value("OffsetSDR") ?? 1.0 / 64,
             alternateOffset: value("OffsetHDR") ?? 1.0 / 64, baseHeadroomStops: value("HDRCapacityMin") ?? 0,
             alternateHeadroomStops: capacity)
         guard gamma > 0 else { return nil }

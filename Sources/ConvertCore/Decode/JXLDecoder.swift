@@ -56,7 +56,9 @@ final class JXLDecoder {
             jxl.JxlDecoderSetDecompressBoxes(decoder, 1) == JXL_DEC_SUCCESS
         else { throw Self.corrupt(path) }
         return try data.withUnsafeBufferPointer { (input) throws(ConvertError) -> JXLImage in
-            guard jxl.JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+            guard jxl.JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else {
+                throw Self.corrupt(path)
+            }
             jxl.JxlDecoderCloseInput(decoder)
             var state = ReadState(wantsPixels: pixels)
             defer { state.release() }
@@ -106,7 +108,9 @@ final class JXLDecoder {
             let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
-                guard jxl.JxlDecoderGetBasicInfo(decoder, &state.info) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+                guard jxl.JxlDecoderGetBasicInfo(decoder, &state.info) == JXL_DEC_SUCCESS else {
+                    throw Self.corrupt(path)
+                }
                 state.haveInfo = true
                 let size = uprightSize(state.info)
                 try PixelLimit.check(width: size.width, height: size.height, limit: maxPixels, path: path)
@@ -119,7 +123,8 @@ final class JXLDecoder {
                 state.dataICC = profile(JXL_COLOR_PROFILE_TARGET_DATA, format: state.format)
                 // A lossy file whose pixels come out linear (XYB coded from an ICC profile
                 // libjxl 0.7 cannot convert to) would band at 8 bits.
-                if state.info.uses_original_profile == 0, isLinear(JXL_COLOR_PROFILE_TARGET_DATA, format: state.format) {
+                if state.info.uses_original_profile == 0, isLinear(JXL_COLOR_PROFILE_TARGET_DATA, format: state.format)
+                {
                     state.format.data_type = JXL_TYPE_UINT16
                 }
                 // PQ and HLG code values are read at 16 bits, as a 10-bit HEIF's are.
@@ -127,11 +132,15 @@ final class JXLDecoder {
                 if state.hdrCoding != nil { state.format.data_type = JXL_TYPE_UINT16 }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
-                guard jxl.JxlDecoderImageOutBufferSize(decoder, &state.format, &size) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+                guard jxl.JxlDecoderImageOutBufferSize(decoder, &state.format, &size) == JXL_DEC_SUCCESS else {
+                    throw Self.corrupt(path)
+                }
                 state.pixels?.deallocate()
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
                 state.pixels = buffer
-                guard jxl.JxlDecoderSetImageOutBuffer(decoder, &state.format, buffer.baseAddress, size) == JXL_DEC_SUCCESS else {
+                guard
+                    jxl.JxlDecoderSetImageOutBuffer(decoder, &state.format, buffer.baseAddress, size) == JXL_DEC_SUCCESS
+                else {
                     throw Self.corrupt(path)
                 }
             case JXL_DEC_FULL_IMAGE:
@@ -169,7 +178,9 @@ final class JXLDecoder {
     private func isLinear(_ target: JxlColorProfileTarget, format: JxlPixelFormat) -> Bool {
         var format = format
         var encoding = JxlColorEncoding()
-        guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, target, &encoding) == JXL_DEC_SUCCESS else { return false }
+        guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, target, &encoding) == JXL_DEC_SUCCESS else {
+            return false
+        }
         return encoding.transfer_function == JXL_TRANSFER_FUNCTION_LINEAR
     }
 
@@ -178,7 +189,9 @@ final class JXLDecoder {
     private func hdrCoding(format: JxlPixelFormat) -> NCLX? {
         var format = format
         var encoding = JxlColorEncoding()
-        guard jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+        guard
+            jxl.JxlDecoderGetColorAsEncodedProfile(decoder, &format, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)
+                == JXL_DEC_SUCCESS,
             encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65
         else { return nil }
         let transfer: Int
@@ -200,7 +213,9 @@ final class JXLDecoder {
     private func profile(_ target: JxlColorProfileTarget, format: JxlPixelFormat) -> [UInt8]? {
         var format = format
         var size = 0
-        guard jxl.JxlDecoderGetICCProfileSize(decoder, &format, target, &size) == JXL_DEC_SUCCESS, size > 0 else { return nil }
+        guard jxl.JxlDecoderGetICCProfileSize(decoder, &format, target, &size) == JXL_DEC_SUCCESS, size > 0 else {
+            return nil
+        }
         var icc = [UInt8](repeating: 0, count: size)
         let ok = icc.withUnsafeMutableBufferPointer {
             jxl.JxlDecoderGetColorAsICCProfile(decoder, &format, target, $0.baseAddress, size) == JXL_DEC_SUCCESS
@@ -211,8 +226,11 @@ final class JXLDecoder {
     /// Starts reading the box just found when it is metadata (`Exif`, `xml `).
     private func startBox(_ state: inout ReadState, path: String) throws(ConvertError) {
         var type: (CChar, CChar, CChar, CChar) = (0, 0, 0, 0)
-        guard withUnsafeMutableBytes(of: &type, { jxl.JxlDecoderGetBoxType(decoder, $0.baseAddress?.assumingMemoryBound(to: CChar.self), 1) })
-            == JXL_DEC_SUCCESS
+        guard
+            withUnsafeMutableBytes(
+                of: &type, { jxl.JxlDecoderGetBoxType(decoder, $0.baseAddress?.assumingMemoryBound(to: CChar.self), 1) }
+            )
+                == JXL_DEC_SUCCESS
         else { return }
         let name = String(decoding: withUnsafeBytes(of: &type) { Array($0) }, as: UTF8.self)
         guard name == "Exif" || name == "xml ", state.boxes[name] == nil else { return }
@@ -222,9 +240,13 @@ final class JXLDecoder {
 
     /// Hands libjxl the unfilled tail of the box buffer, which stays put until libjxl has
     /// released it (``finishBox(_:)`` or the next NEED_MORE_OUTPUT).
-    private func setBoxBuffer(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int, path: String) throws(ConvertError) {
+    private func setBoxBuffer(_ buffer: UnsafeMutableRawBufferPointer, from offset: Int, path: String)
+        throws(ConvertError)
+    {
         let start = buffer.baseAddress.map { ($0 + offset).assumingMemoryBound(to: UInt8.self) }
-        guard jxl.JxlDecoderSetBoxBuffer(decoder, start, buffer.count - offset) == JXL_DEC_SUCCESS else { throw Self.corrupt(path) }
+        guard jxl.JxlDecoderSetBoxBuffer(decoder, start, buffer.count - offset) == JXL_DEC_SUCCESS else {
+            throw Self.corrupt(path)
+        }
     }
 
     private func finishBox(_ state: inout ReadState) {

@@ -77,10 +77,12 @@ enum TIFFDecoder {
                 if strict {
                     throw ConvertError(
                         code: .inputCorrupt,
-                        message: "\(path) is damaged: part of \(count > 1 ? "page \(index + 1)" : "the picture") cannot be read"
+                        message:
+                            "\(path) is damaged: part of \(count > 1 ? "page \(index + 1)" : "the picture") cannot be read"
                             + (reason.isEmpty ? "." : " (\(reason))."), path: path)
                 }
-                let note = "part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"
+                let note =
+                    "part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"
                 if !notes.contains(note) { notes.append(note) }
             }
             bitmap = bitmap.applyingOrientation(page.orientation)
@@ -99,7 +101,9 @@ enum TIFFDecoder {
 
         /// The route for `page`, or nil when libtiff's RGBA interface reads it instead.
         init?(_ page: TIFFHandle.Page) {
-            guard [8, 16].contains(page.bitsPerSample), page.planarConfig == 1, page.sampleFormat == 1 else { return nil }
+            guard [8, 16].contains(page.bitsPerSample), page.planarConfig == 1, page.sampleFormat == 1 else {
+                return nil
+            }
             let route: Route
             switch page.photometric {
             case 0, 1: route = .grey(minIsWhite: page.photometric == 0)
@@ -125,7 +129,9 @@ enum TIFFDecoder {
     }
 
     /// One page's pixels in stored row order, and whether parts could not be read.
-    private static func decodePage(_ page: TIFFHandle.Page, from tiff: TIFFHandle, path: String) throws(ConvertError) -> (Bitmap, Bool) {
+    private static func decodePage(_ page: TIFFHandle.Page, from tiff: TIFFHandle, path: String) throws(ConvertError)
+        -> (Bitmap, Bool)
+    {
         let pixels = page.width * page.height
         if let route = Route(page) {
             let count = pixels * page.samplesPerPixel
@@ -142,7 +148,8 @@ enum TIFFDecoder {
         let bitmap: Bitmap
         if hasAlpha {
             bitmap = Bitmap(
-                width: page.width, height: page.height, channels: 4, samples: .eight(unpremultiplied(rgba, channels: 4, colors: 3)),
+                width: page.width, height: page.height, channels: 4,
+                samples: .eight(unpremultiplied(rgba, channels: 4, colors: 3)),
                 sourceBitDepth: 8, icc: page.icc)
         } else {
             var rgb = [UInt8](repeating: 0, count: pixels * 3)
@@ -151,7 +158,9 @@ enum TIFFDecoder {
                 rgb[i * 3 + 1] = rgba[i * 4 + 1]
                 rgb[i * 3 + 2] = rgba[i * 4 + 2]
             }
-            bitmap = Bitmap(width: page.width, height: page.height, channels: 3, samples: .eight(rgb), sourceBitDepth: 8, icc: page.icc)
+            bitmap = Bitmap(
+                width: page.width, height: page.height, channels: 3, samples: .eight(rgb), sourceBitDepth: 8,
+                icc: page.icc)
         }
         return (bitmap, damaged)
     }
@@ -218,7 +227,9 @@ enum TIFFDecoder {
         } else {
             storage = .eight(out.map { UInt8(truncatingIfNeeded: $0) })
         }
-        return Bitmap(width: page.width, height: page.height, channels: channels, samples: storage, sourceBitDepth: sourceDepth, icc: icc)
+        return Bitmap(
+            width: page.width, height: page.height, channels: channels, samples: storage, sourceBitDepth: sourceDepth,
+            icc: icc)
     }
 
     /// Premultiplied colours back to straight: c × max / a, rounded and clamped; a fully

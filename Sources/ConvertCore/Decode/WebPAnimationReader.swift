@@ -68,7 +68,9 @@ final class WebPAnimationReader {
             var webp = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             guard let demuxer = WebPDemux(&webp) else { return nil }
             defer { WebPDemuxDelete(demuxer) }
-            guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ANIMATION_FLAG.rawValue) != 0 else { return nil }
+            guard WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & UInt32(ANIMATION_FLAG.rawValue) != 0 else {
+                return nil
+            }
             var iterator = WebPIterator()
             guard WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 else { return nil }
             defer { WebPDemuxReleaseIterator(&iterator) }

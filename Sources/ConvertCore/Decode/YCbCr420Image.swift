@@ -60,7 +60,10 @@ package final class YCbCr420Image: @unchecked Sendable {
     func paste(_ picture: HEVCPicture, x: Int, y: Int, mapping: SampleMapping? = nil) {
         precondition(x >= 0 && y >= 0 && x % 2 == 0 && y % 2 == 0, "tiles start on even luma positions")
         precondition(mapping == nil ? (picture.bitDepth > 8) == (bitDepth > 8) : bitDepth == 8, "sample sizes agree")
-        let targets = [(luma, lumaStride, height, x, y), (cb, chromaWidth, chromaHeight, x / 2, y / 2), (cr, chromaWidth, chromaHeight, x / 2, y / 2)]
+        let targets = [
+            (luma, lumaStride, height, x, y), (cb, chromaWidth, chromaHeight, x / 2, y / 2),
+            (cr, chromaWidth, chromaHeight, x / 2, y / 2),
+        ]
         let deep = picture.bitDepth > 8
         for (index, (plane, planeWidth, planeHeight, left, top)) in targets.enumerated() {
             let sourceWidth = index == 0 ? picture.width : (picture.width + 1) / 2
@@ -76,10 +79,14 @@ package final class YCbCr420Image: @unchecked Sendable {
                 let first = pairs ? 2 * row : row
                 let source = UnsafeRawPointer(picture.planes[index]) + first * picture.strides[index]
                 if pairs {
-                    let second = UnsafeRawPointer(picture.planes[index]) + min(first + 1, picture.height - 1) * picture.strides[index]
+                    let second =
+                        UnsafeRawPointer(picture.planes[index]) + min(first + 1, picture.height - 1)
+                        * picture.strides[index]
                     Self.average(source, second, deep: deep, count: columns, table: table, into: target)
                 } else if let table {
-                    Self.map(source, deep: deep, count: columns, table: table, into: target.assumingMemoryBound(to: UInt8.self))
+                    Self.map(
+                        source, deep: deep, count: columns, table: table,
+                        into: target.assumingMemoryBound(to: UInt8.self))
                 } else {
                     target.copyMemory(from: source, byteCount: columns * sampleBytes)
                 }
@@ -87,7 +94,9 @@ package final class YCbCr420Image: @unchecked Sendable {
         }
     }
 
-    private static func map(_ source: UnsafeRawPointer, deep: Bool, count: Int, table: [UInt8], into target: UnsafeMutablePointer<UInt8>) {
+    private static func map(
+        _ source: UnsafeRawPointer, deep: Bool, count: Int, table: [UInt8], into target: UnsafeMutablePointer<UInt8>
+    ) {
         table.withUnsafeBufferPointer { lookup in
             let last = lookup.count - 1
             if deep {
@@ -103,12 +112,15 @@ package final class YCbCr420Image: @unchecked Sendable {
     /// Writes the rounded mean of two rows of samples, through `table` when there is one (then
     /// into bytes), else in the source's own sample size.
     private static func average(
-        _ first: UnsafeRawPointer, _ second: UnsafeRawPointer, deep: Bool, count: Int, table: [UInt8]?, into target: UnsafeMutableRawPointer
+        _ first: UnsafeRawPointer, _ second: UnsafeRawPointer, deep: Bool, count: Int, table: [UInt8]?,
+        into target: UnsafeMutableRawPointer
     ) {
         func mean(_ index: Int) -> Int {
             deep
-                ? (Int(first.load(fromByteOffset: 2 * index, as: UInt16.self)) + Int(second.load(fromByteOffset: 2 * index, as: UInt16.self)) + 1) >> 1
-                : (Int(first.load(fromByteOffset: index, as: UInt8.self)) + Int(second.load(fromByteOffset: index, as: UInt8.self)) + 1) >> 1
+                ? (Int(first.load(fromByteOffset: 2 * index, as: UInt16.self))
+                    + Int(second.load(fromByteOffset: 2 * index, as: UInt16.self)) + 1) >> 1
+                : (Int(first.load(fromByteOffset: index, as: UInt8.self))
+                    + Int(second.load(fromByteOffset: index, as: UInt8.self)) + 1) >> 1
         }
         if let table {
             table.withUnsafeBufferPointer { lookup in
@@ -139,14 +151,19 @@ package final class YCbCr420Image: @unchecked Sendable {
             (luma + height * lumaStride).update(from: luma + (height - 1) * lumaStride, count: lumaStride)
         }
         return try body(
-            [UnsafePointer(luma), UnsafePointer(cb.assumingMemoryBound(to: UInt8.self)), UnsafePointer(cr.assumingMemoryBound(to: UInt8.self))],
+            [
+                UnsafePointer(luma), UnsafePointer(cb.assumingMemoryBound(to: UInt8.self)),
+                UnsafePointer(cr.assumingMemoryBound(to: UInt8.self)),
+            ],
             [Int32(lumaStride), Int32(chromaWidth), Int32(chromaWidth)])
     }
 
     /// Lends the raw planes and their strides in samples (Y, Cb, Cr) to `body`, for the RGB
     /// conversion; they must not escape it.
     func withRawPlanes<T>(_ body: (_ planes: [UnsafeRawPointer], _ strides: [Int]) -> T) -> T {
-        body([UnsafeRawPointer(luma), UnsafeRawPointer(cb), UnsafeRawPointer(cr)], [lumaStride, chromaWidth, chromaWidth])
+        body(
+            [UnsafeRawPointer(luma), UnsafeRawPointer(cb), UnsafeRawPointer(cr)],
+            [lumaStride, chromaWidth, chromaWidth])
     }
 
     /// A matrix ``convertToBT601(_:)`` re-expresses in BT.601: the chroma mix from its YCbCr
@@ -161,9 +178,15 @@ package final class YCbCr420Image: @unchecked Sendable {
         package init?(from code: Int) {
             switch code {
             // BT.709 (0.2126, 0.0722): 0.10163, 0.19611; 0.98991, −0.11069; −0.07247, 0.98338.
-            case 1: (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (6_660, 12_852, 64_875, -7_254, -4_749, 64_447)
+            case 1:
+                (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (
+                    6_660, 12_852, 64_875, -7_254, -4_749, 64_447
+                )
             // BT.2020 (0.2627, 0.0593): 0.11789, 0.10552; 0.99521, −0.05956; −0.08409, 0.97651.
-            case 9: (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (7_726, 6_915, 65_222, -3_903, -5_511, 63_997)
+            case 9:
+                (yFromCb, yFromCr, cbFromCb, cbFromCr, crFromCb, crFromCr) = (
+                    7_726, 6_915, 65_222, -3_903, -5_511, 63_997
+                )
             default: return nil
             }
         }
@@ -186,7 +209,8 @@ package final class YCbCr420Image: @unchecked Sendable {
         for cy in 0..<chromaHeight {
             for cx in 0..<chromaWidth {
                 let index = cy * chromaWidth + cx
-                let u = Int(cb[index]) - 128, v = Int(cr[index]) - 128
+                let u = Int(cb[index]) - 128
+                let v = Int(cr[index]) - 128
                 let delta = (yFromCb * u + yFromCr * v + 32_768) >> 16
                 cb[index] = clamp(128 + (cbFromCb * u + cbFromCr * v + 32_768) >> 16)
                 cr[index] = clamp(128 + (crFromCb * u + crFromCr * v + 32_768) >> 16)
@@ -215,18 +239,25 @@ package final class YCbCr420Image: @unchecked Sendable {
         }
         if case .rotate = transform, turns == 0 { return self }
         let swapped = turns % 2 == 1
-        let result = YCbCr420Image(width: swapped ? height : width, height: swapped ? width : height, bitDepth: bitDepth)
-        let pairs = [(luma, result.luma, width, height, lumaStride, result.lumaStride), (cb, result.cb, chromaWidth, chromaHeight, chromaWidth, result.chromaWidth),
+        let result = YCbCr420Image(
+            width: swapped ? height : width, height: swapped ? width : height, bitDepth: bitDepth)
+        let pairs = [
+            (luma, result.luma, width, height, lumaStride, result.lumaStride),
+            (cb, result.cb, chromaWidth, chromaHeight, chromaWidth, result.chromaWidth),
             (cr, result.cr, chromaWidth, chromaHeight, chromaWidth, result.chromaWidth),
         ]
         for (source, target, sourceWidth, sourceHeight, sourceStride, targetStride) in pairs {
             if sampleBytes == 1 {
                 Self.move(
-                    Plane(pixels: source.assumingMemoryBound(to: UInt8.self), width: sourceWidth, height: sourceHeight, stride: sourceStride),
+                    Plane(
+                        pixels: source.assumingMemoryBound(to: UInt8.self), width: sourceWidth, height: sourceHeight,
+                        stride: sourceStride),
                     into: target.assumingMemoryBound(to: UInt8.self), stride: targetStride, transform, turns: turns)
             } else {
                 Self.move(
-                    Plane(pixels: source.assumingMemoryBound(to: UInt16.self), width: sourceWidth, height: sourceHeight, stride: sourceStride),
+                    Plane(
+                        pixels: source.assumingMemoryBound(to: UInt16.self), width: sourceWidth, height: sourceHeight,
+                        stride: sourceStride),
                     into: target.assumingMemoryBound(to: UInt16.self), stride: targetStride, transform, turns: turns)
             }
         }
@@ -234,7 +265,8 @@ package final class YCbCr420Image: @unchecked Sendable {
     }
 
     private static func move<Sample>(
-        _ from: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, _ transform: Transform, turns: Int
+        _ from: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, _ transform: Transform,
+        turns: Int
     ) {
         switch transform {
         case .rotate: rotate(from, into: target, stride: stride, quarterTurns: turns)
@@ -252,7 +284,9 @@ package final class YCbCr420Image: @unchecked Sendable {
 
     /// Rotates a plane anticlockwise by 90°, 180° or 270°, in 64×64 blocks so that the column-wise
     /// side of a quarter turn stays in cache.
-    private static func rotate<Sample>(_ source: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, quarterTurns: Int) {
+    private static func rotate<Sample>(
+        _ source: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, quarterTurns: Int
+    ) {
         let (width, height) = (source.width, source.height)
         let block = 64
         for blockY in Swift.stride(from: 0, to: height, by: block) {
@@ -275,7 +309,9 @@ package final class YCbCr420Image: @unchecked Sendable {
         }
     }
 
-    private static func mirror<Sample>(_ source: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, topToBottom: Bool) {
+    private static func mirror<Sample>(
+        _ source: Plane<Sample>, into target: UnsafeMutablePointer<Sample>, stride: Int, topToBottom: Bool
+    ) {
         let (width, height) = (source.width, source.height)
         for y in 0..<height {
             let row = source.pixels + y * source.stride

@@ -38,7 +38,8 @@ extension YCbCr420Image {
                 for index in 0..<values.count { target[index] = Self.sixteenBit(values[index]) }
             }
         }
-        return Bitmap(width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
+        return Bitmap(
+            width: width, height: height, channels: 3, samples: .sixteen(out), sourceBitDepth: bitDepth, icc: icc)
     }
 
     /// Converts the picture's `rows` (all of them by default) one by one, top to bottom, handing
@@ -47,7 +48,8 @@ extension YCbCr420Image {
     /// pixels from them (HDR tone mapping) and so needs no 16-bit bitmap of the whole picture.
     /// Calls for different rows may run at once: each has its own row buffers.
     func withRGBRows(
-        matrix: Int, fullRange: Bool, rows: Range<Int>? = nil, _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void
+        matrix: Int, fullRange: Bool, rows: Range<Int>? = nil,
+        _ body: (_ row: Int, _ samples: UnsafeBufferPointer<UInt16>) -> Void
     ) {
         var samples = [UInt16](repeating: 0, count: width * 3)
         convert(conversion(matrix: matrix, fullRange: fullRange), rows: rows ?? 0..<height) { row, values in
@@ -153,7 +155,9 @@ extension YCbCr420Image {
     }
 
     /// Loads `row.count` samples of one row as floats; `halved` reads each sample for two columns.
-    private static func load(_ plane: UnsafeRawPointer, offset: Int, deep: Bool, halved: Bool, into row: UnsafeMutableBufferPointer<Float>) {
+    private static func load(
+        _ plane: UnsafeRawPointer, offset: Int, deep: Bool, halved: Bool, into row: UnsafeMutableBufferPointer<Float>
+    ) {
         if deep {
             load(plane.assumingMemoryBound(to: UInt16.self) + offset, halved: halved, into: row)
         } else {
@@ -161,7 +165,9 @@ extension YCbCr420Image {
         }
     }
 
-    private static func load<Sample: BinaryInteger>(_ samples: UnsafePointer<Sample>, halved: Bool, into row: UnsafeMutableBufferPointer<Float>) {
+    private static func load<Sample: BinaryInteger>(
+        _ samples: UnsafePointer<Sample>, halved: Bool, into row: UnsafeMutableBufferPointer<Float>
+    ) {
         let out = row.baseAddress!
         if halved {
             for x in 0..<row.count { out[x] = Float(samples[x >> 1]) }

@@ -45,8 +45,9 @@ package struct GainMapBuilder: Sendable {
         guard var joined = bands.first else { return nil }
         joined.stops.reserveCapacity(joined.width * joined.height)
         for band in bands.dropFirst() {
-            precondition(band.sourceWidth == joined.sourceWidth && band.sourceHeight == joined.sourceHeight,
-                         "Gain map bands of different pictures")
+            precondition(
+                band.sourceWidth == joined.sourceWidth && band.sourceHeight == joined.sourceHeight,
+                "Gain map bands of different pictures")
             joined.stops.append(contentsOf: band.stops)
         }
         self = joined

@@ -37,7 +37,8 @@ enum HeifAuxiliaryEditor {
 
     /// `file` with `item` made an auxiliary image of type `type` of `primary`.
     static func makingAuxiliary(_ file: [UInt8], item: UInt32, of primary: UInt32, type: String) -> [UInt8]? {
-        guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }), !meta.large,
+        guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }),
+            !meta.large,
             let children = try? ByteBox.children(of: file, in: (meta.payloadStart + 4)..<meta.end)
         else { return nil }
         var body: [UInt8] = []
@@ -72,7 +73,8 @@ enum HeifAuxiliaryEditor {
     /// `file` (its map already auxiliary) with a `tmap` item, see ``ToneMap``. Needs the
     /// version 0 `iloc` and 16-bit item IDs libheif 1.15 writes; nil otherwise.
     private static func addingToneMap(_ file: [UInt8], _ toneMap: ToneMap, primary: UInt32, map: UInt32) -> [UInt8]? {
-        guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }), !meta.large,
+        guard let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }),
+            !meta.large,
             let children = try? ByteBox.children(of: file, in: (meta.payloadStart + 4)..<meta.end),
             let iinf = children.first(where: { $0.type == "iinf" }), file[iinf.payloadStart] == 0,
             let iloc = children.first(where: { $0.type == "iloc" }), file[iloc.payloadStart] == 0,
@@ -82,8 +84,10 @@ enum HeifAuxiliaryEditor {
         let ids = entries.filter { $0.type == "infe" }.map { UInt32(ByteBox.u16(file, $0.payloadStart + 4)) }
         guard let highest = ids.max(), highest + 2 < 0xFFFF else { return nil }
         let tmap = highest + 1
-        let sizes = (offset: Int(file[iloc.payloadStart + 4] >> 4), length: Int(file[iloc.payloadStart + 4] & 15),
-                     base: Int(file[iloc.payloadStart + 5] >> 4))
+        let sizes = (
+            offset: Int(file[iloc.payloadStart + 4] >> 4), length: Int(file[iloc.payloadStart + 4] & 15),
+            base: Int(file[iloc.payloadStart + 5] >> 4)
+        )
         guard sizes.base == 4 || sizes.base == 8, sizes.length == 4 || sizes.length == 8 else { return nil }
         var body: [UInt8] = []
         for box in children {
@@ -91,17 +95,22 @@ enum HeifAuxiliaryEditor {
             switch box.type {
             case "iinf":
                 let count = UInt32(ByteBox.u16(bytes, 12)) + 1
-                body += Self.box("iinf", Array(bytes[8..<12]) + u16(count) + Array(bytes[14...])
-                    + Self.box("infe", [2, 0, 0, 0] + u16(tmap) + u16(0) + Array("tmap".utf8) + [0]))
+                body += Self.box(
+                    "iinf",
+                    Array(bytes[8..<12]) + u16(count) + Array(bytes[14...])
+                        + Self.box("infe", [2, 0, 0, 0] + u16(tmap) + u16(0) + Array("tmap".utf8) + [0]))
             case "iref":
-                body += Self.box("iref", Array(bytes[8...]) + Self.box("dimg", u16(tmap) + u16(2) + u16(primary) + u16(map)))
+                body += Self.box(
+                    "iref", Array(bytes[8...]) + Self.box("dimg", u16(tmap) + u16(2) + u16(primary) + u16(map)))
             case "iprp":
-                guard let edited = addingProperty(bytes, newItem: tmap, width: toneMap.width, height: toneMap.height) else { return nil }
+                guard let edited = addingProperty(bytes, newItem: tmap, width: toneMap.width, height: toneMap.height)
+                else { return nil }
                 body += edited
             case "iloc":
                 let count = UInt32(ByteBox.u16(bytes, 14)) + 1
                 // The offset is filled in below, once the new meta's size is known.
-                let entry = u16(tmap) + u16(0) + [UInt8](repeating: 0, count: sizes.base) + u16(1)
+                let entry =
+                    u16(tmap) + u16(0) + [UInt8](repeating: 0, count: sizes.base) + u16(1)
                     + [UInt8](repeating: 0, count: sizes.offset) + width(UInt64(toneMap.record.count), sizes.length)
                 body += Self.box("iloc", Array(bytes[8..<14]) + u16(count) + Array(bytes[16...]) + entry)
             default:
@@ -121,7 +130,8 @@ enum HeifAuxiliaryEditor {
         guard sizes.base == 8 || recordAt <= Int(UInt32.max) else { return nil }
         shifted.replaceSubrange(baseAt..<(baseAt + sizes.base), with: width(UInt64(recordAt), sizes.base))
         newMeta = shifted
-        return addingBrand("tmap", to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record))
+        return addingBrand(
+            "tmap", to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record))
     }
 
     /// `file` with `brand` among its `ftyp` box's compatible brands (libavif looks for a gain
@@ -134,7 +144,9 @@ enum HeifAuxiliaryEditor {
         else { return file }
         let code = Array(brand.utf8)
         let brands = stride(from: ftyp.payloadStart + 8, to: ftyp.end, by: 4).map { Array(file[$0..<($0 + 4)]) }
-        guard !brands.contains(code), let shifted = shiftingLocations(Array(file[meta.start..<meta.end]), past: 0, by: 4) else { return file }
+        guard !brands.contains(code),
+            let shifted = shiftingLocations(Array(file[meta.start..<meta.end]), past: 0, by: 4)
+        else { return file }
         let newFtyp = box("ftyp", Array(file[ftyp.payloadStart..<ftyp.end]) + code)
         return newFtyp + Array(file[ftyp.end..<meta.start]) + shifted + Array(file[meta.end...])
     }
@@ -160,7 +172,8 @@ enum HeifAuxiliaryEditor {
                 guard wide || index <= 0x7F else { return nil }
                 let entries = ByteBox.u32(bytes, 12) + 1
                 let link: [UInt8] = wide ? u16(UInt32(index)) : [UInt8(index)]
-                body += box("ipma", Array(bytes[8..<12]) + u32(entries) + Array(bytes[16...]) + u16(newItem) + [1] + link)
+                body += box(
+                    "ipma", Array(bytes[8..<12]) + u32(entries) + Array(bytes[16...]) + u16(newItem) + [1] + link)
             default:
                 body += bytes
             }
@@ -179,7 +192,9 @@ enum HeifAuxiliaryEditor {
         for entry in entries where entry.type == "infe" && entry.end - entry.payloadStart >= 8 {
             let version = iinf[entry.payloadStart]
             guard version >= 2 else { continue }
-            let id = version == 2 ? UInt32(ByteBox.u16(iinf, entry.payloadStart + 4)) : ByteBox.u32(iinf, entry.payloadStart + 4)
+            let id =
+                version == 2
+                ? UInt32(ByteBox.u16(iinf, entry.payloadStart + 4)) : ByteBox.u32(iinf, entry.payloadStart + 4)
             guard id == item else { continue }
             out[entry.payloadStart + 3] |= 1
             return out
@@ -209,7 +224,9 @@ enum HeifAuxiliaryEditor {
             case "ipco":
                 body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + auxC)
             case "ipma":
-                guard let edited = associating(Array(iprp[child.start..<child.end]), item: item, index: index) else { return nil }
+                guard let edited = associating(Array(iprp[child.start..<child.end]), item: item, index: index) else {
+                    return nil
+                }
                 body += edited
             default:
                 body += Array(iprp[child.start..<child.end])
@@ -272,7 +289,9 @@ enum HeifAuxiliaryEditor {
         var out = meta
         let version = meta[iloc.payloadStart]
         var at = iloc.payloadStart + 4
-        let offsetSize = Int(meta[at] >> 4), lengthSize = Int(meta[at] & 15), baseSize = Int(meta[at + 1] >> 4)
+        let offsetSize = Int(meta[at] >> 4)
+        let lengthSize = Int(meta[at] & 15)
+        let baseSize = Int(meta[at + 1] >> 4)
         let indexSize = version >= 1 ? Int(meta[at + 1] & 15) : 0
         at += 2
         guard let count = ByteBox.unsigned(meta, at, width: version < 2 ? 2 : 4) else { return nil }
@@ -283,7 +302,9 @@ enum HeifAuxiliaryEditor {
             guard value >= end else { return true }
             let moved = UInt64(value + delta)
             guard width == 8 || moved <= UInt64(UInt32.max) else { return false }
-            for byte in 0..<width { out[position + byte] = UInt8(truncatingIfNeeded: moved >> (8 * UInt64(width - 1 - byte))) }
+            for byte in 0..<width {
+                out[position + byte] = UInt8(truncatingIfNeeded: moved >> (8 * UInt64(width - 1 - byte)))
+            }
             return true
         }
         for _ in 0..<count {
@@ -323,5 +344,7 @@ enum HeifAuxiliaryEditor {
 
     private static func u16(_ value: UInt32) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
 
-    private static func u32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+    private static func u32(_ value: UInt32) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
 }

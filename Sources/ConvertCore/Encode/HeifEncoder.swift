@@ -12,11 +12,13 @@ final class HeifEncoderHandle {
                 code: .outputEncoderMissing,
                 message: format == .heic
                     ? "HEIC output needs libheif's x265 (HEVC) encoder plugin, which this system lacks (install libheif's x265 support, e.g. the libheif1 package built with libx265)."
-                    : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks.")
+                    : "AVIF output needs an AV1 encoder plugin for libheif (aom, rav1e or SVT-AV1), which this system lacks."
+            )
         }
         var encoder: OpaquePointer?
         try context.withContext { (raw) throws(ConvertError) in
-            try Heif.check(heif_context_get_encoder_for_format(raw, compression, &encoder), "encode", path: context.path)
+            try Heif.check(
+                heif_context_get_encoder_for_format(raw, compression, &encoder), "encode", path: context.path)
         }
         guard let encoder else {
             throw ConvertError(code: .outputEncoderMissing, message: "No \(format.rawValue) encoder is available.")
@@ -50,7 +52,8 @@ final class HeifImageForEncoding {
         }
         pointer = image
         try Heif.check(
-            heif_image_add_plane(image, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), Int32(bitDepth)),
+            heif_image_add_plane(
+                image, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), Int32(bitDepth)),
             "encode", path: path)
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
@@ -92,13 +95,16 @@ final class HeifImageForEncoding {
     init(gray plane: GrayPlane, path: String) throws(ConvertError) {
         var image: OpaquePointer?
         try Heif.check(
-            heif_image_create(Int32(plane.width), Int32(plane.height), heif_colorspace_monochrome, heif_chroma_monochrome, &image),
+            heif_image_create(
+                Int32(plane.width), Int32(plane.height), heif_colorspace_monochrome, heif_chroma_monochrome, &image),
             "encode", path: path)
         guard let image else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
         }
         pointer = image
-        try Heif.check(heif_image_add_plane(image, heif_channel_Y, Int32(plane.width), Int32(plane.height), 8), "encode", path: path)
+        try Heif.check(
+            heif_image_add_plane(image, heif_channel_Y, Int32(plane.width), Int32(plane.height), 8), "encode",
+            path: path)
         var stride: Int32 = 0
         guard let target = heif_image_get_plane(image, heif_channel_Y, &stride) else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
@@ -106,7 +112,8 @@ final class HeifImageForEncoding {
         plane.pixels.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
             guard let base = source.baseAddress else { return }
             for y in 0..<plane.height {
-                UnsafeMutableRawPointer(target + y * Int(stride)).copyMemory(from: base + y * plane.width, byteCount: plane.width)
+                UnsafeMutableRawPointer(target + y * Int(stride)).copyMemory(
+                    from: base + y * plane.width, byteCount: plane.width)
             }
         }
     }
@@ -141,7 +148,8 @@ enum HeifEncoding {
     @discardableResult
     static func encode(
         _ bitmap: Bitmap, format: Format, quality: Int, bitDepth: Int = 8, exif: [UInt8]?, xmp: [UInt8]?,
-        auxiliary: (plane: GrayPlane, type: String)? = nil, toneMapRecord: [UInt8]? = nil, to path: String, displayPath: String
+        auxiliary: (plane: GrayPlane, type: String)? = nil, toneMapRecord: [UInt8]? = nil, to path: String,
+        displayPath: String
     ) throws(ConvertError) -> Bool {
         let context = try HeifContext(forWritingTo: displayPath)
         let encoder = try HeifEncoderHandle(context: context, format: format)
@@ -149,21 +157,26 @@ enum HeifEncoding {
         // libheif's x265 default is "slow": 39 s for a 12 MP photo where "medium" takes 13 s for
         // a file within 3% of its size. (AV1's aom has no such parameter.)
         if format == .heic {
-            try Heif.check(heif_encoder_set_parameter_string(encoder.pointer, "preset", "medium"), "encode", path: displayPath)
+            try Heif.check(
+                heif_encoder_set_parameter_string(encoder.pointer, "preset", "medium"), "encode", path: displayPath)
         }
         let image = try HeifImageForEncoding(bitmap, bitDepth: bitDepth, path: displayPath)
         try context.withContext { (raw) throws(ConvertError) in
             var handle: OpaquePointer?
-            try Heif.check(heif_context_encode_image(raw, image.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
+            try Heif.check(
+                heif_context_encode_image(raw, image.pointer, encoder.pointer, nil, &handle), "encode",
+                path: displayPath)
             guard let handle else {
                 throw ConvertError(code: .encodeFailed, message: "Encoding \(displayPath) failed.", path: displayPath)
             }
             defer { heif_image_handle_release(handle) }
             if let exif, !exif.isEmpty {
-                try Heif.check(heif_context_add_exif_metadata(raw, handle, exif, Int32(exif.count)), "encode", path: displayPath)
+                try Heif.check(
+                    heif_context_add_exif_metadata(raw, handle, exif, Int32(exif.count)), "encode", path: displayPath)
             }
             if let xmp, !xmp.isEmpty {
-                try Heif.check(heif_context_add_XMP_metadata(raw, handle, xmp, Int32(xmp.count)), "encode", path: displayPath)
+                try Heif.check(
+                    heif_context_add_XMP_metadata(raw, handle, xmp, Int32(xmp.count)), "encode", path: displayPath)
             }
         }
         guard let auxiliary else {
@@ -175,7 +188,8 @@ enum HeifEncoding {
             var primary: heif_item_id = 0
             try Heif.check(heif_context_get_primary_image_ID(raw, &primary), "encode", path: displayPath)
             var handle: OpaquePointer?
-            try Heif.check(heif_context_encode_image(raw, map.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
+            try Heif.check(
+                heif_context_encode_image(raw, map.pointer, encoder.pointer, nil, &handle), "encode", path: displayPath)
             if let handle { heif_image_handle_release(handle) }
             return primary
         }
@@ -186,10 +200,14 @@ enum HeifEncoding {
         guard others.count == 1,
             let edited = HeifAuxiliaryEditor.makingAuxiliary(
                 written, item: others[0], of: primary, type: auxiliary.type,
-                toneMap: toneMapRecord.map { HeifAuxiliaryEditor.ToneMap(record: $0, width: bitmap.width, height: bitmap.height) })
+                toneMap: toneMapRecord.map {
+                    HeifAuxiliaryEditor.ToneMap(record: $0, width: bitmap.width, height: bitmap.height)
+                })
         else {
             // The second image must not stay a picture of its own: the file is written again without it.
-            _ = try encode(bitmap, format: format, quality: quality, bitDepth: bitDepth, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
+            _ = try encode(
+                bitmap, format: format, quality: quality, bitDepth: bitDepth, exif: exif, xmp: xmp, to: path,
+                displayPath: displayPath)
             return false
         }
         try ImageEncoder.writeFile(edited, to: path, displayPath: displayPath)

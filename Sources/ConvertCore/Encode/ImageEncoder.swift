@@ -17,7 +17,8 @@ enum ImageEncoder {
         precondition(!bitmap.hasAlpha, "alpha is flattened before JPEG encoding")
         let encoder = try TurboJPEGHandle.compressor()
         let stream = try encoder.encodeRGB(
-            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality, subsampling: subsampling)
+            bitmap.eightBitSamples, width: bitmap.width, height: bitmap.height, quality: quality,
+            subsampling: subsampling)
         let segments = jpegSegments(exif: exif, xmp: xmp, iptc: iptc, icc: bitmap.icc)
         return (JPEGMarkers.inserting(segments.bytes, into: stream), segments.notes)
     }
@@ -38,7 +39,8 @@ enum ImageEncoder {
         if let iptc, !iptc.isEmpty {
             let payload = IPTC.app13Payload(iptc)
             if payload.count <= 65533 {
-                segments.bytes += [0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+                segments.bytes +=
+                    [0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
             } else {
                 segments.dropped.append("IPTC")
             }
@@ -79,7 +81,8 @@ enum ImageEncoder {
             return Written(notes: [])
         case .gif, .bmp, .tiff:
             throw ConvertError(
-                code: .outputUnsupported, message: "\(format.rawValue.uppercased()) photos cannot be written, only read.")
+                code: .outputUnsupported,
+                message: "\(format.rawValue.uppercased()) photos cannot be written, only read.")
         }
     }
 
@@ -98,7 +101,9 @@ enum ImageEncoder {
         guard fd >= 0 else { throw .fileSystem(errno, action: "write", path: displayPath) }
         defer { close(fd) }
         for bytes in pieces {
-            if let failure = RawFile.write(bytes, to: fd) { throw .fileSystem(failure, action: "write", path: displayPath) }
+            if let failure = RawFile.write(bytes, to: fd) {
+                throw .fileSystem(failure, action: "write", path: displayPath)
+            }
         }
     }
 }

@@ -15,7 +15,8 @@ final class JPEGStreamWriter {
     /// A stream of a `width`×`height` picture at `quality`.
     init(width: Int, height: Int, quality: Int) throws(ConvertError) {
         var error = [CChar](repeating: 0, count: 256)
-        guard let writer = offc_jpeg_writer_start(UInt32(width), UInt32(height), Int32(quality), &error, error.count) else {
+        guard let writer = offc_jpeg_writer_start(UInt32(width), UInt32(height), Int32(quality), &error, error.count)
+        else {
             throw Self.failure(error)
         }
         self.writer = writer
@@ -34,7 +35,8 @@ final class JPEGStreamWriter {
         let status = band.withPlanes { planes, strides in
             // An odd last band lends its repeated padding row too: the plane's height is even.
             offc_jpeg_writer_add(
-                writer, planes[0], Int(strides[0]), band.lumaByteCount, planes[1], planes[2], Int(strides[1]), band.chromaByteCount,
+                writer, planes[0], Int(strides[0]), band.lumaByteCount, planes[1], planes[2], Int(strides[1]),
+                band.chromaByteCount,
                 UInt32((band.height + 1) / 2 * 2), &error, error.count)
         }
         guard status == 0 else { throw Self.failure(error) }
@@ -46,7 +48,9 @@ final class JPEGStreamWriter {
         var error = [CChar](repeating: 0, count: 256)
         var data: UnsafePointer<UInt8>?
         var size = 0
-        guard offc_jpeg_writer_finish(writer, &data, &size, &error, error.count) == 0, let data else { throw Self.failure(error) }
+        guard offc_jpeg_writer_finish(writer, &data, &size, &error, error.count) == 0, let data else {
+            throw Self.failure(error)
+        }
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 

@@ -70,7 +70,9 @@ final class JXLEncoder {
             // input; libjxl's lossy coding weighs errors by it), HLG's nominal 1000.
             info.intensity_target = transfer == .pq ? 10000 : Float(HDRTransfer.hlgPeakNits)
         }
-        guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else { throw Self.failure("the image header") }
+        guard jxl.JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS else {
+            throw Self.failure("the image header")
+        }
         switch color {
         case .icc: try setColor(icc: bitmap.icc)
         case .displayP3: try setDisplayP3()
@@ -98,7 +100,9 @@ final class JXLEncoder {
     /// same bytes (JPEG reconstruction data; libjxl copies its EXIF and XMP into boxes itself).
     /// Nil when libjxl cannot take this JPEG (some unusual marker layouts), with nothing written.
     func recompressJPEG(_ jpeg: [UInt8], effort: Int) throws(ConvertError) -> [UInt8]? {
-        guard jxl.JxlEncoderStoreJPEGMetadata(encoder, 1) == JXL_ENC_SUCCESS else { throw Self.failure("JPEG reconstruction") }
+        guard jxl.JxlEncoderStoreJPEGMetadata(encoder, 1) == JXL_ENC_SUCCESS else {
+            throw Self.failure("JPEG reconstruction")
+        }
         let settings = try frameSettings(coding: .lossless, effort: effort)
         let added = jpeg.withUnsafeBufferPointer { jxl.JxlEncoderAddJPEGFrame(settings, $0.baseAddress, $0.count) }
         guard added == JXL_ENC_SUCCESS else { return nil }
@@ -111,7 +115,9 @@ final class JXLEncoder {
         jxl.JxlColorEncodingSetToSRGB(&color, 0)
         color.primaries = JXL_PRIMARIES_P3
         color.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL
-        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+            throw Self.failure("the colour encoding")
+        }
     }
 
     private func setHDR(_ transfer: HDRTransfer, primaries: Int) throws(ConvertError) {
@@ -126,7 +132,9 @@ final class JXLEncoder {
         color.transfer_function = transfer == .pq ? JXL_TRANSFER_FUNCTION_PQ : JXL_TRANSFER_FUNCTION_HLG
         // BT.2100's own intent: the code values are what a display shows.
         color.rendering_intent = JXL_RENDERING_INTENT_RELATIVE
-        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+            throw Self.failure("the colour encoding")
+        }
     }
 
     private func setColor(icc: [UInt8]?) throws(ConvertError) {
@@ -137,17 +145,23 @@ final class JXLEncoder {
         }
         var color = JxlColorEncoding()
         jxl.JxlColorEncodingSetToSRGB(&color, 0)
-        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else { throw Self.failure("the colour encoding") }
+        guard jxl.JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS else {
+            throw Self.failure("the colour encoding")
+        }
     }
 
     /// EXIF goes in an `Exif` box (its content starts with the 4-byte offset of the TIFF header,
     /// 0 here), XMP in an `xml ` box; both Brotli-free so that every reader sees them.
     private func addBoxes(exif: [UInt8]?, xmp: [UInt8]?) throws(ConvertError) {
-        let boxes = [("Exif", exif.map { [0, 0, 0, 0] + $0 }), ("xml ", xmp)].compactMap { name, bytes in bytes.map { (name, $0) } }
+        let boxes = [("Exif", exif.map { [0, 0, 0, 0] + $0 }), ("xml ", xmp)].compactMap { name, bytes in
+            bytes.map { (name, $0) }
+        }
         guard !boxes.isEmpty else { return }
         guard jxl.JxlEncoderUseBoxes(encoder) == JXL_ENC_SUCCESS else { throw Self.failure("metadata boxes") }
         for (name, bytes) in boxes where !bytes.isEmpty {
-            let added = bytes.withUnsafeBufferPointer { jxl.JxlEncoderAddBox(encoder, name, $0.baseAddress, $0.count, 0) }
+            let added = bytes.withUnsafeBufferPointer {
+                jxl.JxlEncoderAddBox(encoder, name, $0.baseAddress, $0.count, 0)
+            }
             guard added == JXL_ENC_SUCCESS else { throw Self.failure("the \(name) box") }
         }
         jxl.JxlEncoderCloseBoxes(encoder)
@@ -158,7 +172,9 @@ final class JXLEncoder {
         guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ConvertError(code: .internalMemory, message: "Out of memory.")
         }
-        var ok = jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
+        var ok =
+            jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort))
+            == JXL_ENC_SUCCESS
         switch coding {
         case .lossless: ok = ok && jxl.JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS
         case .lossy(let distance): ok = ok && jxl.JxlEncoderSetFrameDistance(settings, distance) == JXL_ENC_SUCCESS

@@ -77,25 +77,30 @@ final class PDFWriter {
             imageObject,
             "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /ColorSpace \(colorSpace) /BitsPerComponent 8 /Filter /DCTDecode",
             stream: image.jpeg)
-        let content = "q \(Self.number(box.2)) 0 0 \(Self.number(box.3)) \(Self.number(box.0)) \(Self.number(box.1)) cm /Im0 Do Q"
+        let content =
+            "q \(Self.number(box.2)) 0 0 \(Self.number(box.3)) \(Self.number(box.0)) \(Self.number(box.1)) cm /Im0 Do Q"
         let contentObject = allocate()
         try object(contentObject, "", stream: Array(content.utf8))
         let pageObject = allocate()
         try object(
             pageObject,
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(Self.number(pageWidth)) \(Self.number(pageHeight))] /Resources << /XObject << /Im0 \(imageObject) 0 R >> >> /Contents \(contentObject) 0 R >>")
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(Self.number(pageWidth)) \(Self.number(pageHeight))] /Resources << /XObject << /Im0 \(imageObject) 0 R >> >> /Contents \(contentObject) 0 R >>"
+        )
         pages.append(pageObject)
     }
 
     /// Writes the page tree, catalog, cross-reference table and trailer, and closes the file.
     package func finish() throws(ConvertError) {
         precondition(!pages.isEmpty, "a PDF has at least one page")
-        try object(2, "<< /Type /Pages /Kids [\(pages.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
+        try object(
+            2, "<< /Type /Pages /Kids [\(pages.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
         try object(1, "<< /Type /Catalog /Pages 2 0 R >>")
         let xref = offset
         var table = "xref\n0 \(offsets.count)\n0000000000 65535 f \n"
         for number in 1..<offsets.count {
-            table += String(repeating: "0", count: max(0, 10 - String(offsets[number]).count)) + "\(offsets[number]) 00000 n \n"
+            table +=
+                String(repeating: "0", count: max(0, 10 - String(offsets[number]).count))
+                + "\(offsets[number]) 00000 n \n"
         }
         table += "trailer\n<< /Size \(offsets.count) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         try write(table)
@@ -106,7 +111,9 @@ final class PDFWriter {
     }
 
     private func writeError(_ code: Int32) -> ConvertError {
-        ConvertError(code: .deviceIo, message: "Could not write \(path).", path: path, underlying: String(cString: strerror(code)))
+        ConvertError(
+            code: .deviceIo, message: "Could not write \(path).", path: path,
+            underlying: String(cString: strerror(code)))
     }
 
     /// A PDF real number: at most 3 decimals, no exponent.

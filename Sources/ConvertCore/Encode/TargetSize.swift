@@ -79,7 +79,8 @@ extension PhotoConverter {
                     path: path, options: decodeOptions(for: request, maxLongEdge: next), cancellation: cancellation,
                     opened: opened)
                 guard photo.frames.indices.contains(frameIndex) else {
-                    throw ConvertError(code: .inputChanged, message: "\(path) changed while it was being read.", path: path)
+                    throw ConvertError(
+                        code: .inputChanged, message: "\(path) changed while it was being read.", path: path)
                 }
                 frame = photo.frames[frameIndex]
                 photo.frames = []
@@ -91,7 +92,8 @@ extension PhotoConverter {
     /// With `gainMap` (a JPEG's HDR gain map), each quality's size is the whole Ultra HDR file's:
     /// the map is lined up with the picture at this resolution (`longEdge`) and encoded too.
     private static func attempt(
-        _ frame: DecodedFrame?, request: PhotoRequest, target: Int64, metadata: OutputMetadata, gainMap: CarriedGainMap?,
+        _ frame: DecodedFrame?, request: PhotoRequest, target: Int64, metadata: OutputMetadata,
+        gainMap: CarriedGainMap?,
         longEdge: Int?, cancellation: CancellationFlag
     ) throws(ConvertError) -> Attempt {
         let path = request.inputPath
@@ -107,19 +109,23 @@ extension PhotoConverter {
         }
         var notes: [String] = []
         var encoded: [Int: [UInt8]] = [:]
-        let plane = request.format == .jpeg
+        let plane =
+            request.format == .jpeg
             ? gainMap?.plane(
-                resize: request.resize, maxLongEdge: longEdge ?? request.maxLongEdge, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height)
+                resize: request.resize, maxLongEdge: longEdge ?? request.maxLongEdge, bitmapWidth: bitmap.width,
+                bitmapHeight: bitmap.height)
             : nil
         let found = try TargetSizeSolver.largestQuality(in: TargetSizeSolver.qualities, target: target) {
             (quality) throws(ConvertError) -> Int64 in
             try cancellation.check()
             let bytes: [UInt8]
             if request.format == .webp {
-                bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
+                bytes = try WebPCodec.encode(
+                    bitmap, quality: quality, lossless: false, exif: metadata.exif, xmp: metadata.xmp)
             } else if let plane, let gainMap {
                 let result = try ultraHDRFile(
-                    bitmap, plane: plane, metadata: gainMap.map.metadata, quality: quality, exif: metadata.exif, xmp: metadata.xmp,
+                    bitmap, plane: plane, metadata: gainMap.map.metadata, quality: quality, exif: metadata.exif,
+                    xmp: metadata.xmp,
                     iptc: metadata.iptc)
                 bytes = result.bytes
                 notes = result.notes
@@ -146,7 +152,8 @@ extension PhotoConverter {
         guard next >= TargetSizeSolver.smallestLongEdge else {
             throw ConvertError(
                 code: .requestTargetUnreachable,
-                message: "\(path) cannot be made as small as \(target) bytes, even at \(currentEdge) pixels and quality \(TargetSizeSolver.qualities.lowerBound).",
+                message:
+                    "\(path) cannot be made as small as \(target) bytes, even at \(currentEdge) pixels and quality \(TargetSizeSolver.qualities.lowerBound).",
                 path: path)
         }
         return .shrink(to: next)
@@ -163,15 +170,18 @@ extension PhotoConverter {
         _ bitmap: Bitmap, target: Int64, metadata: OutputMetadata, cancellation: CancellationFlag
     ) throws(ConvertError) -> Attempt? {
         var encoded: [Int: (bytes: [UInt8], notes: [String])] = [:]
-        let found = try TargetSizeSolver.largestQuality(in: fullChromaQualities, target: target) { (quality) throws(ConvertError) -> Int64 in
+        let found = try TargetSizeSolver.largestQuality(in: fullChromaQualities, target: target) {
+            (quality) throws(ConvertError) -> Int64 in
             try cancellation.check()
             let result = try ImageEncoder.jpegBytes(
-                bitmap, quality: quality, subsampling: .s444, exif: metadata.exif, xmp: metadata.xmp, iptc: metadata.iptc)
+                bitmap, quality: quality, subsampling: .s444, exif: metadata.exif, xmp: metadata.xmp,
+                iptc: metadata.iptc)
             encoded[quality] = result
             return Int64(result.bytes.count)
         }
         guard let found, let result = encoded[found.quality] else { return nil }
-        return .found(bytes: result.bytes, quality: found.quality, notes: result.notes + ["chroma at full resolution (4:4:4)"])
+        return .found(
+            bytes: result.bytes, quality: found.quality, notes: result.notes + ["chroma at full resolution (4:4:4)"])
     }
 
     /// WebP under `target` bytes from libwebp's own size search (about one encode), or nil when

@@ -14,19 +14,26 @@ enum UltraHDRWriter {
     /// metadata) with its `exif`/`xmp`/`iptc`/`icc`, and `gainMap` (a greyscale JPEG stream).
     /// Notes say what metadata could not be kept.
     static func assemble(
-        primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?, gainMap: [UInt8], metadata: GainMapMetadata
+        primary: [UInt8], exif: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, icc: [UInt8]?, gainMap: [UInt8],
+        metadata: GainMapMetadata
     ) -> (bytes: [UInt8], notes: [String]) {
         let gainMapFile = JPEGMarkers.inserting(
-            segment(0xE1, JPEGMarkers.xmpHeader + metadata.gainMapXMP) + segment(0xE2, metadata.isoGainMapPayload), into: gainMap)
+            segment(0xE1, JPEGMarkers.xmpHeader + metadata.gainMapXMP) + segment(0xE2, metadata.isoGainMapPayload),
+            into: gainMap)
         let primaryXMP = GainMapMetadata.primaryXMP(merging: xmp, gainMapLength: gainMapFile.count)
         let segments = ImageEncoder.jpegSegments(exif: exif, xmp: primaryXMP, iptc: iptc, icc: icc)
         let placeholder = segment(0xE2, mpfSignature + [UInt8](repeating: 0, count: mpfPayloadSize - 4))
-        var file = JPEGMarkers.inserting(segments.bytes + segment(0xE2, GainMapMetadata.isoPrimaryPayload) + placeholder, into: primary)
+        var file = JPEGMarkers.inserting(
+            segments.bytes + segment(0xE2, GainMapMetadata.isoPrimaryPayload) + placeholder, into: primary)
         // The MPF's offsets count from its TIFF header, right after the signature.
-        guard let mpf = JPEGMarkers.segments(file).first(where: { $0.marker == 0xE2 && file[$0.payload].starts(with: mpfSignature) })
+        guard
+            let mpf = JPEGMarkers.segments(file).first(where: {
+                $0.marker == 0xE2 && file[$0.payload].starts(with: mpfSignature)
+            })
         else { return (file, segments.notes) }
         let tiffHeader = mpf.payload.lowerBound + 4
-        let index = mpfIndex(primaryLength: file.count, gainMapLength: gainMapFile.count, gainMapOffset: file.count - tiffHeader)
+        let index = mpfIndex(
+            primaryLength: file.count, gainMapLength: gainMapFile.count, gainMapOffset: file.count - tiffHeader)
         file.replaceSubrange(mpf.payload, with: mpfSignature + index)
         return (file + gainMapFile, segments.notes)
     }

@@ -38,15 +38,20 @@ final class WebPAnimationWriter {
         picture.width = Int32(width)
         picture.height = Int32(height)
         defer { WebPPictureFree(&picture) }
-        let imported = pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }
-        guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else { throw failure }
+        let imported = pixels.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
+        }
+        guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+            throw failure
+        }
         timestamp += max(1, duration)
     }
 
     /// The whole animated WebP file.
     func finish() throws(ConvertError) -> [UInt8] {
         var output = WebPData()
-        guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0, WebPAnimEncoderAssemble(encoder, &output) != 0,
+        guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0,
+            WebPAnimEncoderAssemble(encoder, &output) != 0,
             let bytes = output.bytes
         else { throw failure }
         defer { WebPDataClear(&output) }

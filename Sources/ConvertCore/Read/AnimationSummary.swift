@@ -11,13 +11,13 @@ package struct AnimationSummary: Equatable, Sendable {
     /// does not animate.
     static func of(_ data: [UInt8], format: PhotoFormat, path: String) -> AnimationSummary? {
         switch format {
-        case .gif: (try? GIFAnimation(data, maxPixels: nil, path: path)).flatMap { AnimationSummary(durations: $0.durations) }
+        case .gif:
+            (try? GIFAnimation(data, maxPixels: nil, path: path)).flatMap { AnimationSummary(durations: $0.durations) }
         case .webp: WebPAnimationReader.durations(of: data).flatMap(AnimationSummary.init(durations:))
         case .png: apngDurations(data).flatMap(AnimationSummary.init(durations:))
         default: nil
         }
     }
-
 
     /// Whether the file at `path` is an animation FFmpeg decodes as a video (a GIF or an APNG of
     /// more than one frame), which the video commands take as a silent clip. FFmpeg 5.1 reads
@@ -39,10 +39,12 @@ package struct AnimationSummary: Equatable, Sendable {
     /// The note on a still output made from one frame of an animation in `format`; what keeps
     /// the rest (another frame, an animated WebP, an MP4) is the front end's to say.
     func stillNote(frame: Int?, format: PhotoFormat) -> JobNote {
-        let message = frame.map { "an animation (\(description)): frame \($0 + 1) kept" }
+        let message =
+            frame.map { "an animation (\(description)): frame \($0 + 1) kept" }
             ?? "an animation (\(description)): only the first frame is kept"
         let detail = JobNote.AnimationStill(
-            format: format, frames: frames, milliseconds: milliseconds, keptFrame: (frame ?? 0) + 1, frameWasChosen: frame != nil)
+            format: format, frames: frames, milliseconds: milliseconds, keptFrame: (frame ?? 0) + 1,
+            frameWasChosen: frame != nil)
         return JobNote(.animationStill, message, detail: .animationStill(detail))
     }
 

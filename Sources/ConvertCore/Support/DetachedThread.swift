@@ -15,12 +15,16 @@ package enum DetachedThread {
         if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         let context = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
-        guard pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            let work = Unmanaged<Work>.fromOpaque(raw).takeRetainedValue()
-            work.body()
-            return nil
-        }, context) == 0 else {
+        guard
+            pthread_create(
+                &thread, &attributes,
+                { raw in
+                    guard let raw else { return nil }
+                    let work = Unmanaged<Work>.fromOpaque(raw).takeRetainedValue()
+                    work.body()
+                    return nil
+                }, context) == 0
+        else {
             Unmanaged<Work>.fromOpaque(context).release()
             return false
         }

@@ -63,7 +63,9 @@ package final class JobAdmission: Sendable {
     /// Runs `body` once admitted and gives the place back when it returns or throws. When the job
     /// must wait, `onWait` is called once it is in the queue (a job reports ``JobStage/queued``). Throws
     /// `.cancelled` without running `body` when the task is cancelled before or while it waits.
-    package func run<T: Sendable>(onWait: @Sendable () -> Void, _ body: @Sendable () async throws -> T) async throws -> T {
+    package func run<T: Sendable>(onWait: @Sendable () -> Void, _ body: @Sendable () async throws -> T) async throws
+        -> T
+    {
         guard await admit(onWait: onWait) else { throw ConvertError.cancelled() }
         defer { release() }
         // Admitted in the same moment as cancelled: the place was handed over, but the work

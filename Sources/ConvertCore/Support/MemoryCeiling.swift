@@ -16,7 +16,8 @@ package enum MemoryCeiling {
     /// The ceiling in bytes (Int.max when nothing limits it).
     package static let bytes: Int = {
         var limits: [Int] = []
-        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
         if pages > 0, pageSize > 0 {
             let (ram, overflow) = pages.multipliedReportingOverflow(by: pageSize)
             if !overflow { limits.append(ram.addingReportingOverflow(swapBytes()).overflow ? .max : ram + swapBytes()) }

@@ -78,7 +78,9 @@ package enum PathEncoding {
     ) throws(Failure) -> Result {
         let terminated = cString(path)
         // A [CChar] always has storage once it holds the NUL.
-        return try terminated.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in try body(buffer.baseAddress!) }
+        return try terminated.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in
+            try body(buffer.baseAddress!)
+        }
     }
 
     /// The path's bytes with a terminating NUL, for `mkstemp`-style templates the C library

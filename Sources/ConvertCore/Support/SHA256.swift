@@ -68,14 +68,18 @@ struct SHA256 {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         tail += [UInt8](repeating: 0, count: (119 - pending.count) % 64)
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         let saved = length
         update(tail)
         length = saved
         var out: [UInt8] = []
         out.reserveCapacity(32)
         for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
         }
         return out
     }
@@ -84,7 +88,8 @@ struct SHA256 {
         var w = [UInt32](repeating: 0, count: 64)
         var index = block.startIndex
         for t in 0..<16 {
-            w[t] = UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16 | UInt32(block[index + 2]) << 8
+            w[t] =
+                UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16 | UInt32(block[index + 2]) << 8
                 | UInt32(block[index + 3])
             index += 4
         }
@@ -93,8 +98,14 @@ struct SHA256 {
             let s1 = rotate(w[t - 2], 17) ^ rotate(w[t - 2], 19) ^ (w[t - 2] >> 10)
             w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
         }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
         for t in 0..<64 {
             let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
             let choice = (e & f) ^ (~e & g)

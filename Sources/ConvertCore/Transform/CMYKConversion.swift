@@ -23,7 +23,9 @@ enum CMYKConversion {
     static func rgb(cmyk samples: [UInt8], pixelCount: Int, inverted: Bool, profile: [UInt8]?) -> Result {
         precondition(samples.count == pixelCount * 4, "four samples a pixel")
         if let profile {
-            if let result = throughProfile(samples, pixelCount: pixelCount, inverted: inverted, profile: profile) { return result }
+            if let result = throughProfile(samples, pixelCount: pixelCount, inverted: inverted, profile: profile) {
+                return result
+            }
             return Result(
                 rgb: plain(samples, pixelCount: pixelCount, inverted: inverted), icc: nil,
                 note: "CMYK converted to RGB by the plain formula: its colour profile could not be used")
@@ -33,11 +35,14 @@ enum CMYKConversion {
             note: "CMYK converted to RGB by the plain formula (the file has no colour profile)")
     }
 
-    private static func throughProfile(_ samples: [UInt8], pixelCount: Int, inverted: Bool, profile: [UInt8]) -> Result? {
+    private static func throughProfile(_ samples: [UInt8], pixelCount: Int, inverted: Bool, profile: [UInt8]) -> Result?
+    {
         // lcms2 reads ink as 0 = none; Adobe's stored samples are turned the right way first.
-        guard let converted = ColorProfiles.cmykToSRGB(inverted ? samples.map { 255 - $0 } : samples, icc: profile) else { return nil }
+        guard let converted = ColorProfiles.cmykToSRGB(inverted ? samples.map { 255 - $0 } : samples, icc: profile)
+        else { return nil }
         let name = LCMSProfile.open(profile)?.profileDescription.map { " (\"\($0)\")" } ?? ""
-        return Result(rgb: converted.rgb, icc: converted.icc, note: "CMYK converted to sRGB through its colour profile\(name)")
+        return Result(
+            rgb: converted.rgb, icc: converted.icc, note: "CMYK converted to sRGB through its colour profile\(name)")
     }
 
     /// R = (1 − C)(1 − K), G = (1 − M)(1 − K), B = (1 − Y)(1 − K), rounded.

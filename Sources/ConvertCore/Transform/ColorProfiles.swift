@@ -10,7 +10,8 @@ final class LCMSProfile {
 
     /// Opens an ICC profile held in memory; nil when lcms2 cannot parse it.
     static func open(_ bytes: [UInt8]) -> LCMSProfile? {
-        guard !bytes.isEmpty, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
+        guard !bytes.isEmpty,
+            let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
         else { return nil }
         return LCMSProfile(handle)
     }
@@ -20,7 +21,8 @@ final class LCMSProfile {
 
     /// A matrix/TRC RGB profile with a D65 white point, the given primaries and transfer curve,
     /// named `description`.
-    static func rgb(primaries: ColorProfiles.Primaries, curve: ColorProfiles.Curve, description: String) -> LCMSProfile? {
+    static func rgb(primaries: ColorProfiles.Primaries, curve: ColorProfiles.Curve, description: String) -> LCMSProfile?
+    {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
         var triple = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: primaries.red.0, y: primaries.red.1, Y: 1),
@@ -101,7 +103,9 @@ final class LCMSTransform {
             : (alpha ? offc_lcms_type_rgba_8() : offc_lcms_type_rgb_8())
         let output = alpha ? offc_lcms_type_rgba_flt() : offc_lcms_type_rgb_flt()
         let flags: UInt32 = alpha ? UInt32(cmsFLAGS_COPY_ALPHA) : 0
-        guard let handle = cmsCreateTransform(source.handle, input, target.handle, output, UInt32(INTENT_PERCEPTUAL), flags)
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, input, target.handle, output, UInt32(INTENT_PERCEPTUAL), flags)
         else { return nil }
         self.handle = handle
     }
@@ -176,7 +180,9 @@ enum ColorProfiles {
         let profile: LCMSProfile?
         switch nclx.primaries.code {
         case 1, 2:
-            profile = nclx.transfer.code == 13 || nclx.transfer.code == 2 ? LCMSProfile.sRGB() : .rgb(primaries: .bt709, curve: curve, description: "BT.709")
+            profile =
+                nclx.transfer.code == 13 || nclx.transfer.code == 2
+                ? LCMSProfile.sRGB() : .rgb(primaries: .bt709, curve: curve, description: "BT.709")
         case 12: profile = .rgb(primaries: .displayP3, curve: curve, description: "Display P3")
         case 9: profile = .rgb(primaries: .bt2020, curve: curve, description: "BT.2020")
         case 5: profile = .rgb(primaries: .bt601PAL, curve: curve, description: "BT.601 (625 lines)")
@@ -200,7 +206,8 @@ enum ColorProfiles {
     /// Converts interleaved CMYK samples (four per pixel, 0 no ink, 8- or 16-bit values in
     /// `cmyk`) described by the CMYK profile `icc` to RGB samples in sRGB, with the sRGB profile's
     /// bytes to tag them; nil when the profile is not a CMYK one lcms2 can use.
-    static func cmykToSRGB<Sample: FixedWidthInteger>(_ cmyk: [Sample], icc: [UInt8]) -> (rgb: [Sample], icc: [UInt8])? {
+    static func cmykToSRGB<Sample: FixedWidthInteger>(_ cmyk: [Sample], icc: [UInt8]) -> (rgb: [Sample], icc: [UInt8])?
+    {
         guard Sample.bitWidth == 8 || Sample.bitWidth == 16, channelCount(icc) == 4, let source = LCMSProfile.open(icc),
             let target = LCMSProfile.sRGB(), let targetBytes = target.bytes,
             let transform = LCMSTransform(cmykFrom: source, to: target, sixteenBit: Sample.bitWidth == 16)
@@ -226,7 +233,8 @@ enum ColorProfiles {
         result.icc = targetBytes
         guard let icc = bitmap.icc else { return result }
         guard let source = LCMSProfile.open(icc), source.isRGB,
-            let transform = LCMSTransform(from: source, to: target, sixteenBit: bitmap.isSixteenBit, alpha: bitmap.hasAlpha)
+            let transform = LCMSTransform(
+                from: source, to: target, sixteenBit: bitmap.isSixteenBit, alpha: bitmap.hasAlpha)
         else {
             throw ConvertError(
                 code: .inputColorProfile,

@@ -30,7 +30,8 @@ final class ScaleContext {
     deinit { swscale.sws_freeContext(pointer) }
 
     func scale(
-        _ source: UnsafeRawPointer, sourceStride: Int, height: Int, into target: UnsafeMutableRawPointer, targetStride: Int
+        _ source: UnsafeRawPointer, sourceStride: Int, height: Int, into target: UnsafeMutableRawPointer,
+        targetStride: Int
     ) {
         var sourcePlanes: [UnsafePointer<UInt8>?] = [source.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var sourceStrides: [Int32] = [Int32(sourceStride), 0, 0, 0]
@@ -56,12 +57,16 @@ enum Resampler {
 
     /// `bitmap` resized to `width`×`height` with a Lanczos filter.
     static func resize(_ bitmap: Bitmap, width: Int, height: Int) throws(ConvertError) -> Bitmap {
-        try resize(bitmap, region: ResizePlan.Rect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), width: width, height: height)
+        try resize(
+            bitmap, region: ResizePlan.Rect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), width: width,
+            height: height)
     }
 
     /// The `region` of `bitmap` scaled to `width`×`height` with a Lanczos filter (copied as it
     /// is when the sizes match). The region is read in place: no cropped copy is made.
-    static func resize(_ bitmap: Bitmap, region: ResizePlan.Rect, width: Int, height: Int) throws(ConvertError) -> Bitmap {
+    static func resize(_ bitmap: Bitmap, region: ResizePlan.Rect, width: Int, height: Int) throws(ConvertError)
+        -> Bitmap
+    {
         precondition(
             region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
                 && region.x + region.width <= bitmap.width && region.y + region.height <= bitmap.height,
@@ -113,7 +118,8 @@ enum Resampler {
 
     /// `bitmap` (the plan's source) cropped, scaled and padded as `plan` says.
     static func apply(_ plan: ResizePlan, to bitmap: Bitmap, padding: Padding) throws(ConvertError) -> Bitmap {
-        precondition(bitmap.width == plan.sourceWidth && bitmap.height == plan.sourceHeight, "the plan is for this bitmap")
+        precondition(
+            bitmap.width == plan.sourceWidth && bitmap.height == plan.sourceHeight, "the plan is for this bitmap")
         guard !plan.isIdentity else { return bitmap }
         let scaled = try resize(bitmap, region: plan.crop, width: plan.scaledWidth, height: plan.scaledHeight)
         guard plan.canvasWidth != plan.scaledWidth || plan.canvasHeight != plan.scaledHeight else { return scaled }
@@ -147,8 +153,11 @@ extension Bitmap {
 
     /// This bitmap placed at (`x`, `y`) on a `width`×`height` canvas filled with `padding`. A
     /// transparent padding gives an RGBA result; a colour keeps the channels (opaque bars).
-    func padded(toWidth canvasWidth: Int, height canvasHeight: Int, x: Int, y: Int, padding: Resampler.Padding) -> Bitmap {
-        precondition(x >= 0 && y >= 0 && x + width <= canvasWidth && y + height <= canvasHeight, "the picture fits the canvas")
+    func padded(toWidth canvasWidth: Int, height canvasHeight: Int, x: Int, y: Int, padding: Resampler.Padding)
+        -> Bitmap
+    {
+        precondition(
+            x >= 0 && y >= 0 && x + width <= canvasWidth && y + height <= canvasHeight, "the picture fits the canvas")
         let source = padding == .transparent ? withAlpha() : self
         let n = source.channels
         var copy = source

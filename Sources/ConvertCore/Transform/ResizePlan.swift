@@ -68,10 +68,13 @@ struct ResizePlan: Equatable, Sendable {
         if let maxLongEdge, max(canvas.width, canvas.height) > maxLongEdge {
             let limited = Resampler.fitting(width: canvas.width, height: canvas.height, longEdge: maxLongEdge)
             let factor = Double(max(limited.width, limited.height)) / Double(max(canvas.width, canvas.height))
-            scaled = canvas == scaled
+            scaled =
+                canvas == scaled
                 ? limited
-                : (min(limited.width, max(1, Int((Double(scaled.width) * factor).rounded()))),
-                   min(limited.height, max(1, Int((Double(scaled.height) * factor).rounded()))))
+                : (
+                    min(limited.width, max(1, Int((Double(scaled.width) * factor).rounded()))),
+                    min(limited.height, max(1, Int((Double(scaled.height) * factor).rounded())))
+                )
             canvas = limited
         }
         scaledWidth = scaled.width
@@ -82,19 +85,25 @@ struct ResizePlan: Equatable, Sendable {
 
     /// The largest size inside `boxWidth`×`boxHeight` with the source's aspect ratio; the
     /// source's own size when it already fits (never enlarged).
-    package static func fitted(_ width: Int, _ height: Int, into boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
+    package static func fitted(_ width: Int, _ height: Int, into boxWidth: Int, _ boxHeight: Int) -> (
+        width: Int, height: Int
+    ) {
         guard width > boxWidth || height > boxHeight else { return (width, height) }
         // Width-limited when boxWidth/width <= boxHeight/height (compared without division).
         if boxWidth * height <= boxHeight * width {
-            return (boxWidth, max(1, min(boxHeight, Int((Double(height) * Double(boxWidth) / Double(width)).rounded()))))
+            return (
+                boxWidth, max(1, min(boxHeight, Int((Double(height) * Double(boxWidth) / Double(width)).rounded())))
+            )
         }
         return (max(1, min(boxWidth, Int((Double(width) * Double(boxHeight) / Double(height)).rounded()))), boxHeight)
     }
 
     /// The largest centred region of a `width`×`height` picture with the aspect ratio of
     /// `boxWidth`×`boxHeight`.
-    fileprivate static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect {
-        var w = width, h = height
+    fileprivate static func centredRegion(_ width: Int, _ height: Int, aspectOf boxWidth: Int, _ boxHeight: Int) -> Rect
+    {
+        var w = width
+        var h = height
         if width * boxHeight > boxWidth * height {
             w = max(1, min(width, Int((Double(height) * Double(boxWidth) / Double(boxHeight)).rounded())))
         } else {
@@ -108,7 +117,8 @@ struct ResizePlan: Equatable, Sendable {
     /// same dimensions however the source was decoded.
     func forSource(width: Int, height: Int) -> ResizePlan {
         guard width != sourceWidth || height != sourceHeight else { return self }
-        let sx = Double(width) / Double(sourceWidth), sy = Double(height) / Double(sourceHeight)
+        let sx = Double(width) / Double(sourceWidth)
+        let sy = Double(height) / Double(sourceHeight)
         var plan = self
         plan.sourceWidth = width
         plan.sourceHeight = height

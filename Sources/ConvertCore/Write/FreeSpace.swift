@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Free space checks before a batch writes anything.
@@ -27,7 +27,8 @@ package enum FreeSpace {
         if access(directory, W_OK) != 0 { throw ConvertError.fileSystem(errno, action: "write in", path: directory) }
         throw ConvertError(
             code: .deviceFull,
-            message: "Not enough space in \(directory): about \(UnitText.bytes(needed)) needed, \(UnitText.bytes(free)) free.",
+            message:
+                "Not enough space in \(directory): about \(UnitText.bytes(needed)) needed, \(UnitText.bytes(free)) free.",
             path: directory)
     }
 }

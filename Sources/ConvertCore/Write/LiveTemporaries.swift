@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The staged temporary files this process is writing right now.

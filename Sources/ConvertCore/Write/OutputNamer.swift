@@ -2,7 +2,7 @@ import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Chooses safe, unique output paths for a batch.
@@ -217,7 +217,8 @@ package final class OutputNamer: Sendable {
     fileprivate static func sanitise(_ name: String) -> String {
         let scalars = name.unicodeScalars.map { scalar -> Unicode.Scalar in
             let value = scalar.value
-            let unsafe = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C
+            let unsafe =
+                value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2F || value == 0x5C
                 || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x2028
                 || value == 0x2029 || value == 0xFEFF
             return unsafe ? "_" : scalar

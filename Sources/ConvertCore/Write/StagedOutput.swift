@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The temporary file an output is written to before it is moved into place.
@@ -124,7 +124,9 @@ package final class StagedOutput {
             var attempts = 1
             while link(temporaryPath, placed) != 0 {
                 let code = errno
-                guard code == EEXIST else { throw .fileSystem(code, action: "move the output into place at", path: placed) }
+                guard code == EEXIST else {
+                    throw .fileSystem(code, action: "move the output into place at", path: placed)
+                }
                 guard renumber, attempts < OutputNamer.maximumAttempts else {
                     throw ConvertError(
                         code: .outputExists,

@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// The dynamic-range class of a video track: what a player must do with its pixels.
 ///
 /// Decided by ``DynamicRange/classify(transfer:dolbyVision:)``: a Dolby Vision configuration

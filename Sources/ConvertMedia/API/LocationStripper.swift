@@ -61,7 +61,8 @@ public enum LocationStripper {
     /// to have none.
     static func tagsMayHoldLocation(path: String) -> Bool {
         guard let demuxer = try? Demuxer(path: path) else { return true }
-        let keys = demuxer.metadata.map(\.key) + (0..<demuxer.streamCount).flatMap { demuxer.stream($0).metadata.map(\.key) }
+        let keys =
+            demuxer.metadata.map(\.key) + (0..<demuxer.streamCount).flatMap { demuxer.stream($0).metadata.map(\.key) }
             + demuxer.chapters.flatMap { $0.tags.map(\.key) }
         return keys.contains(where: Metadata.isLocation)
     }
@@ -79,7 +80,9 @@ public enum LocationStripper {
     static func addSamsungCountry(_ data: [UInt8], heif: Bool, to edit: inout Edit) {
         var end = data.count
         if heif {
-            guard let sefd = (try? ByteBox.topLevel(of: data))?.last(where: { $0.type == "sefd" }), !sefd.large else { return }
+            guard let sefd = (try? ByteBox.topLevel(of: data))?.last(where: { $0.type == "sefd" }), !sefd.large else {
+                return
+            }
             end = sefd.end
         }
         guard let trailer = SamsungTrailer(data, end: end),
@@ -89,7 +92,9 @@ public enum LocationStripper {
         edit.places.append(.samsungCountry)
     }
 
-    static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError) -> JobResult {
+    static func stripBlocking(_ request: StripLocationRequest, cancellation: CancellationFlag) throws(ConvertError)
+        -> JobResult
+    {
         let path = request.input
         let before = try MediaProbe.probeBlocking(path: path, cancellation: cancellation)
         var edit: Edit
@@ -134,7 +139,11 @@ public enum LocationStripper {
             // with no output costs no free conversion).
             return JobResult(
                 inputPath: path, outputs: [],
-                notes: [JobNote(fact: request.inPlace ? "no location found; file unchanged" : "no location found; nothing written")])
+                notes: [
+                    JobNote(
+                        fact: request.inPlace
+                            ? "no location found; file unchanged" : "no location found; nothing written")
+                ])
         }
         let stage = try StagedOutput(destination: request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
@@ -148,7 +157,8 @@ public enum LocationStripper {
         if after.location.incomplete == true {
             throw ConvertError(
                 code: .privacyLocationRemains,
-                message: "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
+                message:
+                    "\(path) is damaged, so offconvert cannot check that no location remains in it; nothing was written.",
                 path: path)
         }
         if after.location.present {
@@ -159,11 +169,15 @@ public enum LocationStripper {
         }
         let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
         let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.words
-        return JobResult(inputPath: path, outputs: [output], notes: [JobNote(fact: note)], location: edit.places.isEmpty ? .noneFound : .removed)
+        return JobResult(
+            inputPath: path, outputs: [output], notes: [JobNote(fact: note)],
+            location: edit.places.isEmpty ? .noneFound : .removed)
     }
 
     /// Copies `source` to `target` (already created by the stage) and applies `patches`.
-    static func copy(_ source: String, to target: String, patches: [Patch], cancellation: CancellationFlag) throws(ConvertError) {
+    static func copy(_ source: String, to target: String, patches: [Patch], cancellation: CancellationFlag)
+        throws(ConvertError)
+    {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .fileSystem(errno, action: "read", path: source) }
         defer { close(input) }
@@ -184,7 +198,9 @@ public enum LocationStripper {
         for patch in patches { try writeAll(output, patch.bytes[...], at: patch.offset, path: target) }
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int?, path: String) throws(ConvertError) {
+    private static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int?, path: String)
+        throws(ConvertError)
+    {
         var done = 0
         while done < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in
@@ -232,7 +248,8 @@ enum JPEGLocation {
         guard IPTC.hasLocation(iim), let datasets = IPTC.datasets(iim) else { return nil }
         var kept = IPTC.serialise(datasets.filter { !($0.record == 2 && IPTC.locationDatasets.contains($0.number)) })
         kept += [UInt8](repeating: 0, count: iim.count - kept.count)
-        return .init(offset: segment.payload.lowerBound + IPTC.photoshopHeader.count + range.data.lowerBound, bytes: kept)
+        return .init(
+            offset: segment.payload.lowerBound + IPTC.photoshopHeader.count + range.data.lowerBound, bytes: kept)
     }
 
     /// The header of an extended-XMP segment (the rest of a packet too large for one segment).
@@ -260,12 +277,14 @@ enum JPEGLocation {
             } else if payload.starts(with: JPEGMarkers.exifHeader) {
                 let tiff = Array(payload.dropFirst(JPEGMarkers.exifHeader.count))
                 guard let cleaned = LocationStripper.exifWithoutLocation(tiff) else { continue }
-                edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.exifHeader.count, bytes: cleaned))
+                edit.patches.append(
+                    .init(offset: segment.payload.lowerBound + JPEGMarkers.exifHeader.count, bytes: cleaned))
                 edit.places.append(.exif)
             } else if payload.starts(with: JPEGMarkers.xmpHeader) {
                 let packet = Array(payload.dropFirst(JPEGMarkers.xmpHeader.count))
                 guard let cleaned = LocationStripper.xmpWithoutLocation(packet) else { continue }
-                edit.patches.append(.init(offset: segment.payload.lowerBound + JPEGMarkers.xmpHeader.count, bytes: cleaned))
+                edit.patches.append(
+                    .init(offset: segment.payload.lowerBound + JPEGMarkers.xmpHeader.count, bytes: cleaned))
                 edit.places.append(.xmp)
             }
         }
@@ -313,9 +332,12 @@ enum PNGLocation {
             }
             if let cleaned {
                 let crc = CRC32.checksum(Array(data[(offset + 4)..<dataStart]) + cleaned)
-                edit.patches.append(.init(offset: dataStart, bytes: cleaned + [
-                    UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
-                ]))
+                edit.patches.append(
+                    .init(
+                        offset: dataStart,
+                        bytes: cleaned + [
+                            UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
+                        ]))
             }
             offset = dataStart + length + 4
             if type == "IEND" { break }
@@ -331,7 +353,9 @@ enum WebPLocation {
         var offset = 12
         while offset + 8 <= data.count {
             let type = String(decoding: data[offset..<(offset + 4)], as: UTF8.self)
-            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
+            let size =
+                Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7])
+                << 24
             let start = offset + 8
             guard size <= data.count - start else { break }
             let chunk = Array(data[start..<(start + size)])

@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// What ``MediaProbe/probe(path:)`` found out about one file.
 ///
 /// ## JSON (`offconvert info --json`, one object per line)
@@ -100,8 +101,9 @@ public struct MediaInfo: Sendable, Codable, Hashable {
         container = try c.decodeIfPresent(ContainerInfo.self, forKey: .container)
         image = try c.decodeIfPresent(ImageInfo.self, forKey: .image)
         imageError = try c.decodeIfPresent(CodedError.self, forKey: .imageError).map { coded in
-            ConvertError(code: ConvertError.Code(coded.key, category: ConvertError.Category(coded.category)),
-                         message: coded.message, path: path)
+            ConvertError(
+                code: ConvertError.Code(coded.key, category: ConvertError.Category(coded.category)),
+                message: coded.message, path: path)
         }
         location = try c.decode(LocationPresence.self, forKey: .location)
         motionPhoto = try c.decodeIfPresent(MotionPhotoInfo.self, forKey: .motionPhoto)

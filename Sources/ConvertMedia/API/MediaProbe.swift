@@ -1,6 +1,6 @@
-import Foundation
 import ConvertCore
 internal import FFmpegLayer
+import Foundation
 
 /// Reads what a media file is: its format, size and (for movies and audio) its container and
 /// tracks, including the dynamic-range class of every video track.
@@ -40,13 +40,15 @@ public enum MediaProbe {
         guard source.size > 0 else { throw ConvertError.emptyInput(path) }
         let head: [UInt8]
         do { head = try source.read(at: 0, count: 64) } catch {
-            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
-                               underlying: error.description)
+            throw ConvertError(
+                code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                underlying: error.description)
         }
         let byteCount = Int(source.size)
         let kind = MediaSniffer.kind(of: head)
         if case .image(let image) = kind {
-            return try probeImage(path: path, format: image.id, name: image.name, byteCount: byteCount, cancellation: cancellation)
+            return try probeImage(
+                path: path, format: image.id, name: image.name, byteCount: byteCount, cancellation: cancellation)
         }
         let (movie, boxDamage) = try scanMovie(kind: kind, source: source, path: path)
         try cancellation.check()
@@ -54,12 +56,14 @@ public enum MediaProbe {
         var container = ContainerProber(demuxer: demuxer, movie: movie).containerInfo()
         // FFmpeg builds a nameless data stream from the wreck of a track; a file with nothing but
         // such streams has nothing to show.
-        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" }) else {
+        guard container.tracks.contains(where: { $0.kind == .video || $0.kind == .audio || $0.codec != "unknown" })
+        else {
             if let boxDamage {
                 throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).", path: path)
             }
-            throw ConvertError(code: .inputUnrecognised,
-                               message: "\(path) has no track offconvert recognises.", path: path)
+            throw ConvertError(
+                code: .inputUnrecognised,
+                message: "\(path) has no track offconvert recognises.", path: path)
         }
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
         addWarnings(to: &container, movie: movie, boxDamage: boxDamage)
@@ -77,10 +81,12 @@ public enum MediaProbe {
         do {
             let image = try ImageProbe.probeBlocking(path: path)
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
-            return MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
+            return MediaInfo(
+                path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
         } catch {
             if error.category == .cancelled { throw error }
-            var info = MediaInfo(path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.naming(path))
+            var info = MediaInfo(
+                path: path, format: format, formatName: name, byteCount: byteCount, imageError: error.naming(path))
             info.location = salvagedLocation(path: path, format: format)
             return info
         }
@@ -94,8 +100,9 @@ public enum MediaProbe {
         guard case .isoMedia = kind else { return (nil, nil) }
         do { return (try MovieBoxScanner.scan(BoxReader(source: source)), nil) } catch {
             if case .io = error {
-                throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
-                                   underlying: error.description)
+                throw ConvertError(
+                    code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                    underlying: error.description)
             }
             return (nil, error)
         }
@@ -108,28 +115,32 @@ public enum MediaProbe {
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, cancellation: cancellation) } catch {
             if let movie, movie.truncatedBox != nil || !movie.hasMovieBox {
-                throw ConvertError(code: .inputTruncated,
-                                   message: "\(path) is incomplete: the file ends before its movie data.",
-                                   path: path, underlying: error.underlyingDescription)
+                throw ConvertError(
+                    code: .inputTruncated,
+                    message: "\(path) is incomplete: the file ends before its movie data.",
+                    path: path, underlying: error.underlyingDescription)
             }
             if let boxDamage {
-                throw ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
-                                   path: path, underlying: error.underlyingDescription)
+                throw ConvertError(
+                    code: .inputCorrupt, message: "\(path) is damaged: \(boxDamage).",
+                    path: path, underlying: error.underlyingDescription)
             }
             // Opening only reads headers: FFmpeg runs out of memory there when a damaged header
             // declares an absurd table size (it refuses allocations above its limit), not because
             // the machine is short of memory.
             if error.code == .internalMemory {
-                throw ConvertError(code: .inputCorrupt,
-                                   message: "\(path) is damaged: its headers declare impossible sizes.",
-                                   path: path, underlying: error.underlyingDescription)
+                throw ConvertError(
+                    code: .inputCorrupt,
+                    message: "\(path) is damaged: its headers declare impossible sizes.",
+                    path: path, underlying: error.underlyingDescription)
             }
             throw error
         }
         // FFmpeg's "tty" demuxer shows any text file named .txt; a file without streams is not media.
         guard demuxer.streamCount > 0, demuxer.formatName != "tty" else {
-            throw ConvertError(code: .inputUnrecognised,
-                               message: "\(path) is not a media file offconvert recognises.", path: path)
+            throw ConvertError(
+                code: .inputUnrecognised,
+                message: "\(path) is not a media file offconvert recognises.", path: path)
         }
         return demuxer
     }
@@ -137,7 +148,8 @@ public enum MediaProbe {
     /// What the box scan found wrong, and HDR metadata not to trust.
     private static func addWarnings(to container: inout ContainerInfo, movie: ISOMovie?, boxDamage: BoxError?) {
         if let boxDamage {
-            container.warnings.insert("the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
+            container.warnings.insert(
+                "the MP4 box structure is damaged (\(boxDamage)); details come from FFmpeg alone", at: 0)
         }
         if let truncated = movie?.truncatedBox {
             container.warnings.insert("the file is cut short: its '\(truncated)' box runs past the end", at: 0)
@@ -147,8 +159,9 @@ public enum MediaProbe {
             // ST 2086 luminance is in 0.0001 cd/m² units; writers that put plain cd/m² there give
             // a "1000 nit" display as 0.1 cd/m². Tone mappers should not trust such a value.
             if let peak = track.video?.masteringDisplay?.maxLuminance, peak < 50 {
-                container.warnings.append("track \(track.index): the mastering display's peak luminance "
-                    + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
+                container.warnings.append(
+                    "track \(track.index): the mastering display's peak luminance "
+                        + "(\(peak) cd/m²) is implausible; the file's HDR metadata is probably mis-scaled")
             }
         }
     }
@@ -160,12 +173,15 @@ public enum MediaProbe {
         let ends = (0..<demuxer.streamCount).compactMap { demuxer.stream($0).dataEnd(fileSize: Int64(byteCount)) }
         guard let announced = container.durationSeconds, let end = ends.max(), end < announced else { return }
         container.durationSeconds = end
-        container.warnings.insert("its data ends at \(UnitText.duration(end)) of the \(UnitText.duration(announced)) its header announces",
-                                  at: min(1, container.warnings.count))
+        container.warnings.insert(
+            "its data ends at \(UnitText.duration(end)) of the \(UnitText.duration(announced)) its header announces",
+            at: min(1, container.warnings.count))
     }
 
     /// The motion part of a JPEG or HEIC, if it has one.
-    private static func motionPhoto(path: String, format: String, cancellation: CancellationFlag) throws(ConvertError) -> MotionPhotoInfo? {
+    private static func motionPhoto(path: String, format: String, cancellation: CancellationFlag) throws(ConvertError)
+        -> MotionPhotoInfo?
+    {
         guard ["jpeg", "heic", "heif"].contains(format) else { return nil }
         return try MotionPhotoInfo.probe(file: ImageDecoder.readAll(path: path), cancellation: cancellation)
     }
@@ -175,11 +191,13 @@ public enum MediaProbe {
     private static func addFirstFrameMetadata(
         to container: inout ContainerInfo, demuxer: Demuxer, cancellation: CancellationFlag
     ) throws(ConvertError) {
-        guard let position = container.tracks.firstIndex(where: { track in
-            guard let video = track.video, track.decoderAvailable else { return false }
-            return video.dynamicRange.sdrConversion == .toneMapFromPQ && video.masteringDisplay == nil
-                && video.contentLight == nil
-        }) else { return }
+        guard
+            let position = container.tracks.firstIndex(where: { track in
+                guard let video = track.video, track.decoderAvailable else { return false }
+                return video.dynamicRange.sdrConversion == .toneMapFromPQ && video.masteringDisplay == nil
+                    && video.contentLight == nil
+            })
+        else { return }
         let (display, light) = try FirstFrameHDRMetadata.read(
             demuxer: demuxer, index: container.tracks[position].index, cancellation: cancellation)
         container.tracks[position].video?.masteringDisplay = display
@@ -250,8 +268,9 @@ extension MediaProbe {
         case .isoMedia, .matroska: return .video
         case .other:
             guard ContentProbe.recognises(path: path) else {
-                throw ConvertError(code: .inputUnrecognised,
-                                   message: "\(path) is not a media file offconvert recognises.", path: path)
+                throw ConvertError(
+                    code: .inputUnrecognised,
+                    message: "\(path) is not a media file offconvert recognises.", path: path)
             }
             return .video
         }

@@ -35,8 +35,9 @@ public struct MotionPhotoInfo: Sendable, Codable, Hashable {
     /// ordinary photo. The MP4 is probed from a temporary copy, removed before returning.
     static func probe(file: [UInt8], cancellation: CancellationFlag) throws(ConvertError) -> MotionPhotoInfo? {
         guard let photo = MotionPhoto.find(in: file) else { return nil }
-        var info = MotionPhotoInfo(layout: photo.layout.rawValue, declaredBytes: photo.declaredBytes,
-                                   videoOffset: photo.video?.lowerBound, videoBytes: photo.video?.count, problem: photo.problem)
+        var info = MotionPhotoInfo(
+            layout: photo.layout.rawValue, declaredBytes: photo.declaredBytes,
+            videoOffset: photo.video?.lowerBound, videoBytes: photo.video?.count, problem: photo.problem)
         guard let range = photo.video else { return info }
         let temporary = FileManager.default.temporaryDirectory
             .appendingPathComponent(".offconvert-motion-\(getpid())-\(UUID().uuidString.prefix(8)).mp4").path
@@ -49,7 +50,8 @@ public struct MotionPhotoInfo: Sendable, Codable, Hashable {
             info.video = try MediaProbe.probeBlocking(path: temporary, cancellation: cancellation).container
         } catch {
             if error.category == .cancelled { throw error }
-            info.problem = "the embedded video cannot be read: "
+            info.problem =
+                "the embedded video cannot be read: "
                 + error.message.replacingOccurrences(of: temporary, with: "the MP4")
         }
         return info

@@ -36,7 +36,8 @@ public struct SizeUnit: Sendable, Equatable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let suffix = trimmed.drop { $0.isNumber || $0 == "." }.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [String: SizeUnit] = [
-            "b": .byte, "k": .kilobyte, "kb": .kilobyte, "m": .megabyte, "mb": .megabyte, "g": .gigabyte, "gb": .gigabyte,
+            "b": .byte, "k": .kilobyte, "kb": .kilobyte, "m": .megabyte, "mb": .megabyte, "g": .gigabyte,
+            "gb": .gigabyte,
             "kib": .kibibyte, "mib": .mebibyte, "gib": .gibibyte,
         ]
         guard let unit = units[suffix] else { return nil }

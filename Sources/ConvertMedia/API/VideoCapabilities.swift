@@ -46,8 +46,9 @@ extension VideoConverter {
         let encoders = knownEncoders.map { known in
             let built = FFmpeg.hasEncoder(named: known.name)
             let usable = built && (known.device.map(deviceOpens) ?? true)
-            return VideoCapabilities.Encoder(name: known.name, codec: known.codec, isHardware: known.device != nil,
-                                             isUsable: usable)
+            return VideoCapabilities.Encoder(
+                name: known.name, codec: known.codec, isHardware: known.device != nil,
+                isUsable: usable)
         }
         let canToneMap = FFmpeg.hasFilter(named: "zscale") && FFmpeg.hasFilter(named: "tonemap")
         return VideoCapabilities(encoders: encoders, canToneMap: canToneMap)

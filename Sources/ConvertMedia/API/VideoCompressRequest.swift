@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// A request to make a video at most a given number of bytes: an MP4 with H.264 video and AAC
 /// sound. The target is a ceiling: a source that fits and plays everywhere is copied; one that
 /// must be re-encoded gets the normal quality (CRF 23, as `send-to-windows`) when that fits, and
@@ -38,8 +39,10 @@ public struct VideoCompressRequest: Sendable, Equatable {
     var alwaysTriesQuality = false
 
     /// Creates a request for `input` under `targetBytes` bytes.
-    public init(input: String, targetBytes: Int64, keepLocation: Bool = false, output: OutputLocation = OutputLocation(),
-                unit: SizeUnit = .megabyte) {
+    public init(
+        input: String, targetBytes: Int64, keepLocation: Bool = false, output: OutputLocation = OutputLocation(),
+        unit: SizeUnit = .megabyte
+    ) {
         self.input = input
         self.targetBytes = targetBytes
         self.keepLocation = keepLocation
@@ -75,9 +78,12 @@ extension VideoConverter {
     /// What ``compress(_:)`` would do with `request`, without writing anything: copy,
     /// re-encode (and at what bitrate, size and frame rate), or nothing because the target
     /// cannot be reached. Reads the source like `compress` does (its audio packets are counted).
-    public static func previewCompression(_ request: VideoCompressRequest) async throws(ConvertError) -> VideoCompressPreview {
+    public static func previewCompression(_ request: VideoCompressRequest) async throws(ConvertError)
+        -> VideoCompressPreview
+    {
         do {
-            return try await runBlocking(on: .codec) { flag in try VideoCompressor.preview(request, cancellation: flag) }
+            return try await runBlocking(on: .codec) { flag in try VideoCompressor.preview(request, cancellation: flag)
+            }
         } catch {
             throw error.naming(request.input)
         }

@@ -1,6 +1,6 @@
-import Foundation
 import ConvertCore
 internal import FFmpegLayer
+import Foundation
 
 /// The video engine's entry points: each returns a running ``ConversionJob``.
 ///
@@ -12,8 +12,10 @@ public enum VideoConverter {
     /// Converts a video: a passthrough remux when every kept stream already fits the target,
     /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
     public static func convert(_ request: VideoRequest) -> ConversionJob {
-        run(input: request.input, output: request.output, maxPixels: request.maxPixels,
-            rawFrameRate: request.rawFrameRate) { media throws(ConvertError) in
+        run(
+            input: request.input, output: request.output, maxPixels: request.maxPixels,
+            rawFrameRate: request.rawFrameRate
+        ) { media throws(ConvertError) in
             try VideoPlanner.plan(request, media: media)
         }
     }
@@ -35,7 +37,8 @@ public enum VideoConverter {
 
     /// Lossless codecs no output format takes as they are (ALAC in .m4a would need a muxer option).
     static let losslessCodecs: Set<String> = [
-        "truehd", "mlp", "alac", "pcm_s24le", "pcm_s24be", "pcm_s32le", "pcm_s32be", "pcm_s16be", "pcm_f32le", "pcm_f32be",
+        "truehd", "mlp", "alac", "pcm_s24le", "pcm_s24be", "pcm_s32le", "pcm_s32be", "pcm_s16be", "pcm_f32le",
+        "pcm_f32be",
         "pcm_bluray", "pcm_dvd", "wavpack", "tta", "ape",
     ]
 
@@ -67,13 +70,15 @@ public enum VideoConverter {
     }
 
     private static func run(
-        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels, rawFrameRate: Double? = nil,
+        input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
+        rawFrameRate: Double? = nil,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
         ConversionJob.start(path: input) { reporter in
             try await runBlocking(on: .codec) { flag in
-                try VideoJob.run(input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
-                                 cancellation: flag, reporter: reporter)
+                try VideoJob.run(
+                    input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
+                    cancellation: flag, reporter: reporter)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// HEIC/HEIF/AVIF: the data of the `Exif` and XMP items, found through ``HeifMeta`` (the one item
 /// model every HEIF reader shares) and edited at their length, so no `iloc` offset moves and the
 /// coded images stay byte-identical.
@@ -18,7 +19,9 @@ enum HeifLocation {
                 // The item starts with the offset of the TIFF header after these four bytes.
                 guard bytes.count >= 4 else { continue }
                 let skip = 4 + Int(ByteBox.u32(bytes, 0))
-                guard skip < bytes.count, let tiff = LocationStripper.exifWithoutLocation(Array(bytes[skip...])) else { continue }
+                guard skip < bytes.count, let tiff = LocationStripper.exifWithoutLocation(Array(bytes[skip...])) else {
+                    continue
+                }
                 cleaned = Array(bytes[..<skip]) + tiff
                 if !edit.places.contains(.exif) { edit.places.append(.exif) }
             } else {
@@ -29,7 +32,8 @@ enum HeifLocation {
             // Scatter the same-length result back over the item's extents.
             var consumed = 0
             for extent in extents {
-                edit.patches.append(.init(offset: extent.lowerBound, bytes: Array(cleaned[consumed..<(consumed + extent.count)])))
+                edit.patches.append(
+                    .init(offset: extent.lowerBound, bytes: Array(cleaned[consumed..<(consumed + extent.count)])))
                 consumed += extent.count
             }
         }

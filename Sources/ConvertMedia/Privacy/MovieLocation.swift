@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// MP4/MOV: location boxes cut out of the movie box, which keeps its size through a `free` box
 /// added at its end, so every chunk offset into `mdat` stays valid and every packet identical.
 enum MovieLocation {
@@ -50,10 +51,13 @@ enum MovieLocation {
         return edit
     }
 
-    private static func read(_ source: some ByteSource, at offset: UInt64, count: Int, path: String) throws(ConvertError) -> [UInt8] {
+    private static func read(_ source: some ByteSource, at offset: UInt64, count: Int, path: String)
+        throws(ConvertError) -> [UInt8]
+    {
         do { return try source.read(at: offset, count: count) } catch {
-            throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
-                               underlying: error.description)
+            throw ConvertError(
+                code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                underlying: error.description)
         }
     }
 
@@ -114,15 +118,20 @@ enum MovieLocation {
         for ancestor in ancestors where ancestor.start != root.start {
             if ancestor.large {
                 let size = ByteBox.u64(bytes, ancestor.start + 8) - UInt64(removed)
-                for index in 0..<8 { bytes[ancestor.start + 8 + index] = UInt8((size >> (8 * UInt64(7 - index))) & 0xFF) }
+                for index in 0..<8 {
+                    bytes[ancestor.start + 8 + index] = UInt8((size >> (8 * UInt64(7 - index))) & 0xFF)
+                }
             } else if ByteBox.u32(bytes, ancestor.start) != 0 {
                 let size = ByteBox.u32(bytes, ancestor.start) - UInt32(removed)
                 for index in 0..<4 { bytes[ancestor.start + index] = UInt8((size >> (8 * UInt32(3 - index))) & 0xFF) }
             }
         }
         bytes.removeSubrange(target.start..<target.end)
-        let free: [UInt8] = [UInt8((removed >> 24) & 0xFF), UInt8((removed >> 16) & 0xFF), UInt8((removed >> 8) & 0xFF),
-                             UInt8(removed & 0xFF)] + Array("free".utf8) + [UInt8](repeating: 0, count: removed - 8)
+        let free: [UInt8] =
+            [
+                UInt8((removed >> 24) & 0xFF), UInt8((removed >> 16) & 0xFF), UInt8((removed >> 8) & 0xFF),
+                UInt8(removed & 0xFF),
+            ] + Array("free".utf8) + [UInt8](repeating: 0, count: removed - 8)
         bytes.insert(contentsOf: free, at: root.end - removed)
     }
 }

@@ -16,7 +16,8 @@ struct ContainerProber {
         info.bitRate = demuxer.bitRate
         info.brand = movie?.majorBrand?.description
         let tags = demuxer.metadata
-        info.location = movie?.location ?? tags.first(where: { $0.key == "location" })?.value
+        info.location =
+            movie?.location ?? tags.first(where: { $0.key == "location" })?.value
             ?? tags.first(where: { $0.key == MovieBoxScanner.locationKey })?.value
         for index in 0..<demuxer.streamCount {
             info.tracks.append(track(index, warnings: &info.warnings))
@@ -65,7 +66,8 @@ struct ContainerProber {
     }
 
     private func video(
-        _ snapshot: StreamSnapshot, stream: Demuxer.Stream, entry: ISOSampleEntry?, name: String, warnings: inout [String]
+        _ snapshot: StreamSnapshot, stream: Demuxer.Stream, entry: ISOSampleEntry?, name: String,
+        warnings: inout [String]
     ) -> VideoTrackInfo {
         var video = VideoTrackInfo(width: Int(snapshot.width), height: Int(snapshot.height))
         if snapshot.rotation != 0 || snapshot.mirrored {
@@ -90,7 +92,9 @@ struct ContainerProber {
         let ffmpegLight = stream.contentLight
         video.contentLight = entry?.contentLight ?? ffmpegLight
         if let box = entry?.contentLight, let ffmpegLight, box != ffmpegLight {
-            warnings.append("\(name): the clli box says MaxCLL \(box.maxCLL) but FFmpeg reports \(ffmpegLight.maxCLL); using the box")
+            warnings.append(
+                "\(name): the clli box says MaxCLL \(box.maxCLL) but FFmpeg reports \(ffmpegLight.maxCLL); using the box"
+            )
         }
         return video
     }
@@ -111,9 +115,11 @@ struct ContainerProber {
         color.matrix = box.matrix
         if box.range != .unspecified { color.range = box.range }
         if !fromFFmpeg.transfer.isUnspecified && fromFFmpeg.transfer != color.transfer
-            || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != color.primaries {
-            warnings.append("\(name): the colr box says \(color.primaries)/\(color.transfer) but FFmpeg reports "
-                + "\(fromFFmpeg.primaries)/\(fromFFmpeg.transfer); using the colr box")
+            || !fromFFmpeg.primaries.isUnspecified && fromFFmpeg.primaries != color.primaries
+        {
+            warnings.append(
+                "\(name): the colr box says \(color.primaries)/\(color.transfer) but FFmpeg reports "
+                    + "\(fromFFmpeg.primaries)/\(fromFFmpeg.transfer); using the colr box")
         }
         return color
     }
@@ -125,9 +131,10 @@ struct ContainerProber {
     ) -> DolbyVisionConfiguration? {
         guard let box else { return fromFFmpeg }
         if let fromFFmpeg, !box.sameRecord(as: fromFFmpeg) {
-            warnings.append("\(name): the \(box.configurationBox ?? "Dolby Vision") box says Dolby Vision "
-                + "\(box.name) level \(box.level) but FFmpeg reports \(fromFFmpeg.name) level "
-                + "\(fromFFmpeg.level); using the box")
+            warnings.append(
+                "\(name): the \(box.configurationBox ?? "Dolby Vision") box says Dolby Vision "
+                    + "\(box.name) level \(box.level) but FFmpeg reports \(fromFFmpeg.name) level "
+                    + "\(fromFFmpeg.level); using the box")
         } else if fromFFmpeg == nil {
             warnings.append("\(name): FFmpeg does not report the \(box.configurationBox ?? "Dolby Vision") box")
         }

@@ -22,12 +22,14 @@ extension MediaSnapshot {
             }
             return ConvertError(
                 code: .unsupportedSize,
-                message: "\(path) declares a \(width)x\(height) \(stream.codecName) video that FFmpeg cannot decode at that size.",
+                message:
+                    "\(path) declares a \(width)x\(height) \(stream.codecName) video that FFmpeg cannot decode at that size.",
                 path: path)
         }
         return ConvertError(
             code: .inputCorrupt,
-            message: "\(path) is damaged: its \(stream.codecName) video track has no readable picture size.", path: path)
+            message: "\(path) is damaged: its \(stream.codecName) video track has no readable picture size.", path: path
+        )
     }
 
     /// The width and height the first video track's sample entry declares, when the file is an

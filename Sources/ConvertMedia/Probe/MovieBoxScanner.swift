@@ -1,4 +1,5 @@
 import ConvertCore
+
 /// What our ISO-BMFF reader found in an MP4/MOV file's boxes.
 struct ISOMovie: Equatable {
     /// `ftyp` major brand.
@@ -85,7 +86,8 @@ enum MovieBoxScanner {
                 switch box.type {
                 case "trak": movie.tracks.append(try scanTrack(box, reader: reader))
                 case "udta" where movie.location == nil: movie.location = try userDataLocation(box, reader: reader)
-                case "meta" where movie.location == nil: movie.location = try metadataLocation(box, reader: reader, depth: 2)
+                case "meta" where movie.location == nil:
+                    movie.location = try metadataLocation(box, reader: reader, depth: 2)
                 default: break
                 }
             } catch {
@@ -120,7 +122,9 @@ enum MovieBoxScanner {
     }
 
     /// Parses the entries of a `stsd` box from a bounded in-memory copy of its payload.
-    static func sampleEntries(_ stsd: BoxHeader, handler: FourCC?, reader: BoxReader) throws(BoxError) -> [ISOSampleEntry] {
+    static func sampleEntries(_ stsd: BoxHeader, handler: FourCC?, reader: BoxReader) throws(BoxError)
+        -> [ISOSampleEntry]
+    {
         let payload = try reader.payload(of: stsd)
         // Offsets in `inner` are offsets in the payload; the virtual parent skips version, flags
         // and entry_count.
@@ -167,7 +171,8 @@ enum MovieBoxScanner {
                     entry.isStereo = true
                 case "clli":
                     var cursor = ByteCursor(try inner.payloadPrefix(of: child, count: 4), type: child.type)
-                    entry.contentLight = ContentLightLevel(maxCLL: Int(try cursor.u16()), maxFALL: Int(try cursor.u16()))
+                    entry.contentLight = ContentLightLevel(
+                        maxCLL: Int(try cursor.u16()), maxFALL: Int(try cursor.u16()))
                 default:
                     break
                 }
@@ -224,8 +229,9 @@ enum MovieBoxScanner {
         }
         let maxLuminance = Double(try cursor.u32()) * 0.0001
         let minLuminance = Double(try cursor.u32()) * 0.0001
-        return MasteringDisplay(red: points[2], green: points[0], blue: points[1], whitePoint: points[3],
-                                minLuminance: minLuminance, maxLuminance: maxLuminance)
+        return MasteringDisplay(
+            red: points[2], green: points[0], blue: points[1], whitePoint: points[3],
+            minLuminance: minLuminance, maxLuminance: maxLuminance)
     }
 
     /// `udta/©xyz`: a 16-bit length, a 16-bit language code, then the ISO 6709 text.

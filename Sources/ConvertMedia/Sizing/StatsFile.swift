@@ -1,5 +1,5 @@
-import Foundation
 import ConvertCore
+import Foundation
 
 /// x264's 2-pass statistics, next to the output.
 ///

@@ -8,7 +8,9 @@ struct StreamPayload {
 
     /// Reads every packet of stream `index` from `demuxer`, to the end (the other streams are
     /// discarded, so the demuxer skips their data).
-    static func measure(_ index: Int, in demuxer: Demuxer, cancellation: CancellationFlag) throws(ConvertError) -> StreamPayload {
+    static func measure(_ index: Int, in demuxer: Demuxer, cancellation: CancellationFlag) throws(ConvertError)
+        -> StreamPayload
+    {
         for other in 0..<demuxer.streamCount where other != index {
             demuxer.stream(other).discard()
         }

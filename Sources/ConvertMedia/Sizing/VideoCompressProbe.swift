@@ -1,6 +1,6 @@
-import Foundation
 import ConvertCore
 internal import FFmpegLayer
+import Foundation
 
 /// What compress learns about its input before planning a size, and the ``VideoPlan``s it
 /// builds from that: every pass of one compress job is cut and timed the same way.
@@ -63,42 +63,51 @@ extension VideoCompressProbe {
     /// its file size.
     init(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) {
         let path = request.input
-        let demuxer = try Demuxer(path: path, cancellation: cancellation, maxPixels: request.maxPixels,
-                                  rawFrameRate: request.rawFrameRate)
+        let demuxer = try Demuxer(
+            path: path, cancellation: cancellation, maxPixels: request.maxPixels,
+            rawFrameRate: request.rawFrameRate)
         let media = MediaSnapshot(demuxer)
         let video = try Self.decodableVideo(media, request: request)
         let stream = demuxer.stream(video.index)
         let rate = Self.frameRate(of: stream)
-        let (whole, timed) = try Self.duration(media, video: video, frameRate: rate, demuxer: demuxer, path: path,
-                                               cancellation: cancellation)
+        let (whole, timed) = try Self.duration(
+            media, video: video, frameRate: rate, demuxer: demuxer, path: path,
+            cancellation: cancellation)
         let cut = try VideoPlanner.cutRange(start: request.start, duration: request.duration, input: path, media: timed)
         let duration = cut?.length ?? whole
         let audioLane = try Self.audioLane(media, cut: cut, path: path)
         let audio = try Self.sizingAudio(of: audioLane, in: demuxer, cancellation: cancellation)
         var fileBytes = Self.fileBytes(path)
         // The part kept is about its share of the file: what "never bigger than the source" means for it.
-        if let cut, fileBytes < Int64.max { fileBytes = Int64((Double(fileBytes) * min(cut.length / whole, 1)).rounded(.up)) }
+        if let cut, fileBytes < Int64.max {
+            fileBytes = Int64((Double(fileBytes) * min(cut.length / whole, 1)).rounded(.up))
+        }
         // A cut falls on the exact frame, and a raw stream has no timestamps to copy: both re-encode.
         let videoCopies = VideoPlanner.isWindowsCompatible(video) && cut == nil && !media.isElementaryStream
         let source = VideoSizePlanner.Source(
             duration: duration, width: Int(video.isSideways ? video.height : video.width),
             height: Int(video.isSideways ? video.width : video.height), frameRate: rate, fileBytes: fileBytes,
             isCopyCompatible: videoCopies && (audioLane.map(\.isCopy) ?? true), audio: audio,
-            videoBitrate: Self.videoBitrate(declared: stream.bitRate, fileBytes: fileBytes, audio: audio, duration: duration),
+            videoBitrate: Self.videoBitrate(
+                declared: stream.bitRate, fileBytes: fileBytes, audio: audio, duration: duration),
             isVideoCopyCompatible: videoCopies)
-        self.init(media: timed, video: video, audio: audioLane, source: source, cut: cut,
-                  isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
-                  maxPixels: request.maxPixels)
+        self.init(
+            media: timed, video: video, audio: audioLane, source: source, cut: cut,
+            isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
+            maxPixels: request.maxPixels)
     }
 
     /// The input's video stream, refused when missing or undecodable.
-    private static func decodableVideo(_ media: MediaSnapshot, request: VideoCompressRequest) throws(ConvertError) -> StreamSnapshot {
+    private static func decodableVideo(_ media: MediaSnapshot, request: VideoCompressRequest) throws(ConvertError)
+        -> StreamSnapshot
+    {
         let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
-            throw ConvertError(code: .unsupportedCodec,
-                               message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
-                                   + "video codec, which this build of FFmpeg cannot decode.", path: path)
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                    + "video codec, which this build of FFmpeg cannot decode.", path: path)
         }
         // Fails early for Dolby Vision without a usable base layer.
         _ = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
@@ -114,19 +123,24 @@ extension VideoCompressProbe {
     }
 
     /// How long the whole input is, and the snapshot with that duration when it had to be counted.
-    private static func duration(_ media: MediaSnapshot, video: StreamSnapshot, frameRate: Double, demuxer: Demuxer,
-                                 path: String, cancellation: CancellationFlag) throws(ConvertError) -> (Double, MediaSnapshot) {
+    private static func duration(
+        _ media: MediaSnapshot, video: StreamSnapshot, frameRate: Double, demuxer: Demuxer,
+        path: String, cancellation: CancellationFlag
+    ) throws(ConvertError) -> (Double, MediaSnapshot) {
         // The tracks' own durations say how long the media that gets encoded is; the movie
         // header's is one field that a damaged file can get wrong by millennia (a flipped `mvhd`
         // version byte reads the following fields as a 64-bit duration), which made the plan
         // demand petabytes. The container's duration is the fallback for tracks without one.
         let trackDurations = media.streams.filter { $0.kind == .video || $0.kind == .audio }.compactMap(\.duration)
         // A raw stream says nothing of its length: its frames, counted, at the rate it is timed by.
-        let rawDuration = media.isElementaryStream
-            ? Double(try StreamPayload.measure(video.index, in: demuxer, cancellation: cancellation).packets) / frameRate : nil
+        let rawDuration =
+            media.isElementaryStream
+            ? Double(try StreamPayload.measure(video.index, in: demuxer, cancellation: cancellation).packets)
+                / frameRate : nil
         guard let whole = rawDuration ?? trackDurations.max() ?? media.duration, whole > 0 else {
-            throw ConvertError(code: .inputNoDuration,
-                               message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
+            throw ConvertError(
+                code: .inputNoDuration,
+                message: "\(path) does not say how long it is, so its bitrate cannot be planned.", path: path)
         }
         var timed = media
         if rawDuration != nil { timed.duration = whole }
@@ -135,8 +149,10 @@ extension VideoCompressProbe {
 
     /// The audio lane an MP4 output takes; a cut re-encodes the sound too, so that it starts and
     /// ends with the picture.
-    private static func audioLane(_ media: MediaSnapshot, cut: (start: Double, length: Double)?,
-                                  path: String) throws(ConvertError) -> LanePlan? {
+    private static func audioLane(
+        _ media: MediaSnapshot, cut: (start: Double, length: Double)?,
+        path: String
+    ) throws(ConvertError) -> LanePlan? {
         let format = OutputFormat.video(.mp4)
         let lane = try VideoPlanner.audioLane(media: media, format: format, path: path)
         if cut != nil, case .copy(let stream)? = lane {
@@ -147,8 +163,10 @@ extension VideoCompressProbe {
     }
 
     /// The sound as the planner budgets it: a copy's exact payload, or what an encode needs.
-    private static func sizingAudio(of lane: LanePlan?, in demuxer: Demuxer,
-                                    cancellation: CancellationFlag) throws(ConvertError) -> VideoSizePlanner.Audio {
+    private static func sizingAudio(
+        of lane: LanePlan?, in demuxer: Demuxer,
+        cancellation: CancellationFlag
+    ) throws(ConvertError) -> VideoSizePlanner.Audio {
         switch lane {
         case .none:
             return .none
@@ -171,7 +189,9 @@ extension VideoCompressProbe {
 
     /// The demuxer's bitrate for the stream (MP4/MOV: from the sample sizes); else the file less
     /// its copied audio, an overestimate that only raises the quality floor.
-    private static func videoBitrate(declared: Int64, fileBytes: Int64, audio: VideoSizePlanner.Audio, duration: Double) -> Double? {
+    private static func videoBitrate(declared: Int64, fileBytes: Int64, audio: VideoSizePlanner.Audio, duration: Double)
+        -> Double?
+    {
         if declared > 0 { return Double(declared) }
         guard fileBytes < Int64.max else { return nil }
         var audioBytes: Int64 = 0

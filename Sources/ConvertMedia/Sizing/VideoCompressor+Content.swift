@@ -1,5 +1,5 @@
-import Foundation
 import ConvertCore
+import Foundation
 
 /// A tight target: a fast pass 1 at the planned size and bitrate, then pass 2. The planner picks
 /// the size from bits per pixel, which knows nothing of the picture; pass 1 does: x264's average
@@ -18,22 +18,28 @@ extension VideoCompressor {
     /// pixels four times): 7.6, measured as 3.8 per doubling of pixels on five clips.
     static let quantizerPerHeightDoubling = 7.6
 
-    static func tightEncode(_ job: VideoCompressEncode, firstShare: Double, second: PassProgress, cancellation: CancellationFlag,
-                            reporter: ProgressReporter) throws(ConvertError) -> JobResult {
+    static func tightEncode(
+        _ job: VideoCompressEncode, firstShare: Double, second: PassProgress, cancellation: CancellationFlag,
+        reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult {
         let resizable = job.largerHeights.isEmpty ? firstShare : firstShare / 2
-        let budget = try firstPass(job, cancellation: cancellation,
-                                   progress: PassProgress(stage: .pass(1, of: 2), to: resizable).callback(reporter))
+        let budget = try firstPass(
+            job, cancellation: cancellation,
+            progress: PassProgress(stage: .pass(1, of: 2), to: resizable).callback(reporter))
         guard let (plan, quantizer) = largerPicture(job) else {
-            return try secondPasses(job, budget: budget, afterQualityOf: nil, progress: second, cancellation: cancellation,
-                                    reporter: reporter)
+            return try secondPasses(
+                job, budget: budget, afterQualityOf: nil, progress: second, cancellation: cancellation,
+                reporter: reporter)
         }
         let larger = try VideoCompressEncode(job.request, probe: job.probe, plan: plan)
         defer { larger.stats.remove() }
         let first = PassProgress(stage: .pass(1, of: 2), from: resizable, to: firstShare).callback(reporter)
-        let reason = "made \(plan.width)x\(plan.height) rather than \(job.plan.width)x\(job.plan.height): the first pass shows "
+        let reason =
+            "made \(plan.width)x\(plan.height) rather than \(job.plan.width)x\(job.plan.height): the first pass shows "
             + "the picture is easy to code (x264's quantizer \(Int(quantizer.rounded())) there)"
-        return try secondPasses(larger, budget: try firstPass(larger, cancellation: cancellation, progress: first), afterQualityOf: nil,
-                                progress: second, cancellation: cancellation, reporter: reporter, reason: reason)
+        return try secondPasses(
+            larger, budget: try firstPass(larger, cancellation: cancellation, progress: first), afterQualityOf: nil,
+            progress: second, cancellation: cancellation, reporter: reporter, reason: reason)
     }
 
     /// The plan at the largest height above `job`'s whose quantizer, predicted from pass 1's, is
@@ -43,8 +49,10 @@ extension VideoCompressor {
         for height in job.largerHeights {
             let predicted = quantizer + quantizerPerHeightDoubling * log2(Double(height) / Double(job.plan.height))
             if predicted <= easiestQuantizer,
-               let plan = VideoSizePlanner.encodePlan(source: job.probe.source, targetBytes: job.request.targetBytes, height: height,
-                                                      frameRate: job.plan.frameRate) {
+                let plan = VideoSizePlanner.encodePlan(
+                    source: job.probe.source, targetBytes: job.request.targetBytes, height: height,
+                    frameRate: job.plan.frameRate)
+            {
                 return (plan, quantizer)
             }
         }

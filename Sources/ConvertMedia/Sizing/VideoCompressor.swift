@@ -14,7 +14,9 @@ enum VideoCompressor {
     static let maximumSecondPasses = 3
     /// The normal quality: `send-to-windows`'s x264 CRF (``VideoPlanner``'s H.264 default).
     static let qualityCRF = 23
-    static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter) throws(ConvertError) -> JobResult {
+    static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter)
+        throws(ConvertError) -> JobResult
+    {
         FFmpegLogging.configure()
         try checkTarget(request)
         reporter.report(.probing, 0)
@@ -22,11 +24,14 @@ enum VideoCompressor {
         try cancellation.check()
         var source = probe.source
         while true {
-            switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes, maxHeight: request.maxHeight) {
+            switch VideoSizePlanner.plan(source: source, targetBytes: request.targetBytes, maxHeight: request.maxHeight)
+            {
             case .failure(let impossible):
                 throw unreachable(request, smallestReachableBytes: impossible.smallestReachableBytes)
             case .success(.remux):
-                if let result = try copy(request, probe: probe, audio: probe.audio, cancellation: cancellation, reporter: reporter) {
+                if let result = try copy(
+                    request, probe: probe, audio: probe.audio, cancellation: cancellation, reporter: reporter)
+                {
                     return result
                 }
                 // The remuxed file came out over the target (a bigger index than the source's):
@@ -35,7 +40,9 @@ enum VideoCompressor {
                 source.isVideoCopyCompatible = false
             case .success(.copyVideo(let audio)):
                 let lane = probe.audio.flatMap { encodedAudioLane($0, plan: audio) }
-                if let result = try copy(request, probe: probe, audio: lane, cancellation: cancellation, reporter: reporter) {
+                if let result = try copy(
+                    request, probe: probe, audio: lane, cancellation: cancellation, reporter: reporter)
+                {
                     return result
                 }
                 // The new sound made it too big: encode the picture too.
@@ -59,13 +66,16 @@ enum VideoCompressor {
     static func unreachable(_ request: VideoCompressRequest, smallestReachableBytes: Int64) -> ConvertError {
         ConvertError(
             code: .requestTargetTooSmall,
-            message: "\(request.input) cannot be compressed to \(request.unit.format(request.targetBytes, rounding: .down)): "
+            message:
+                "\(request.input) cannot be compressed to \(request.unit.format(request.targetBytes, rounding: .down)): "
                 + "the smallest it can reach is \(request.unit.format(smallestReachableBytes, rounding: .up)).",
             path: request.input)
     }
 
     /// ``VideoConverter/previewCompression(_:)``: the probe and the plan, nothing written.
-    static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError) -> VideoCompressPreview {
+    static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError)
+        -> VideoCompressPreview
+    {
         FFmpegLogging.configure()
         try checkTarget(request)
         let probe = try VideoCompressProbe(request, cancellation: cancellation)
@@ -79,8 +89,9 @@ enum VideoCompressor {
             action = .encode(plan)
         case .failure(let impossible): action = .unreachable(smallestReachableBytes: impossible.smallestReachableBytes)
         }
-        return VideoCompressPreview(action: action, sourceBytes: source.fileBytes, duration: source.duration,
-                                    sourceFrameRate: source.frameRate, sourceWidth: source.width, sourceHeight: source.height)
+        return VideoCompressPreview(
+            action: action, sourceBytes: source.fileBytes, duration: source.duration,
+            sourceFrameRate: source.frameRate, sourceWidth: source.width, sourceHeight: source.height)
     }
 
     // MARK: - Copy
@@ -88,18 +99,24 @@ enum VideoCompressor {
     /// The source's audio lane encoded to AAC as `plan` says; nil when the plan has no encoded audio.
     static func encodedAudioLane(_ lane: LanePlan, plan: VideoSizePlanner.AudioPlan) -> LanePlan? {
         guard case .encode(let bitrate, let channels) = plan else { return nil }
-        return .audio(lane.stream, AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels), bitRate: Int64(bitrate)))
+        return .audio(
+            lane.stream,
+            AudioEncoding(encoder: "aac", sampleRate: nil, channels: Int32(channels), bitRate: Int64(bitrate)))
     }
 
     /// Copies the video, and the audio lane given (copied or encoded), into an MP4; nil (and
     /// nothing written) when the result is over the target.
-    static func copy(_ request: VideoCompressRequest, probe: VideoCompressProbe, audio: LanePlan?, cancellation: CancellationFlag,
-                     reporter: ProgressReporter) throws(ConvertError) -> JobResult? {
+    static func copy(
+        _ request: VideoCompressRequest, probe: VideoCompressProbe, audio: LanePlan?, cancellation: CancellationFlag,
+        reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult? {
         let format = OutputFormat.video(.mp4)
-        let plan = probe.plan(format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []), keepLocation: request.keepLocation)
+        let plan = probe.plan(
+            format, lanes: [.copy(probe.video)] + (audio.map { [$0] } ?? []), keepLocation: request.keepLocation)
         let destination = try VideoJob.destination(input: request.input, output: request.output, format: format)
-        let pass = try VideoJob.pass(plan, input: request.input, destination: destination, cancellation: cancellation,
-                                     progress: PassProgress(stage: .remuxing, to: 0.95).callback(reporter))
+        let pass = try VideoJob.pass(
+            plan, input: request.input, destination: destination, cancellation: cancellation,
+            progress: PassProgress(stage: .remuxing, to: 0.95).callback(reporter))
         guard try pass.byteCount() <= request.targetBytes else {
             pass.discard()
             return nil
@@ -107,8 +124,10 @@ enum VideoCompressor {
         var notes: [JobNote]
         switch audio {
         case .audio(_, let encoding)?:
-            notes = JobNote.facts(["already under the target: video copied without re-encoding",
-                     "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)"])
+            notes = JobNote.facts([
+                "already under the target: video copied without re-encoding",
+                "audio re-encoded to AAC at \((encoding.bitRate ?? 0) / 1000) kb/s (MP4 cannot carry the original)",
+            ])
         case nil:
             notes = [JobNote(fact: "already under the target: video copied without re-encoding")]
         default:
@@ -120,11 +139,15 @@ enum VideoCompressor {
 
     /// Puts the kept pass in place; its notes end with what happened to the tags, by the rule
     /// every video job shares (``VideoJob/tagOutcome(pass:keepLocation:keepIdentifiers:media:)``).
-    static func commit(_ pass: VideoPass, request: VideoCompressRequest, probe: VideoCompressProbe, notes: [JobNote],
-                       reporter: ProgressReporter) throws(ConvertError) -> JobResult {
+    static func commit(
+        _ pass: VideoPass, request: VideoCompressRequest, probe: VideoCompressProbe, notes: [JobNote],
+        reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult {
         let file = try VideoJob.commit(pass, output: request.output, reporter: reporter)
-        let tags = VideoJob.tagOutcome(pass: pass, keepLocation: request.keepLocation, keepIdentifiers: false, media: probe.media)
+        let tags = VideoJob.tagOutcome(
+            pass: pass, keepLocation: request.keepLocation, keepIdentifiers: false, media: probe.media)
         let removed = tags.location == .removed ? ["location removed"] : []
-        return JobResult(inputPath: request.input, outputs: [file], notes: notes + removed + tags.notes, location: tags.location)
+        return JobResult(
+            inputPath: request.input, outputs: [file], notes: notes + removed + tags.notes, location: tags.location)
     }
 }

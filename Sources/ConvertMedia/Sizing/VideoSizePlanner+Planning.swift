@@ -28,8 +28,10 @@ extension VideoSizePlanner {
         package var isVideoCopyCompatible: Bool
 
         /// Creates a source description.
-        package init(duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
-                    isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil, isVideoCopyCompatible: Bool? = nil) {
+        package init(
+            duration: Double, width: Int, height: Int, frameRate: Double, fileBytes: Int64,
+            isCopyCompatible: Bool, audio: Audio, videoBitrate: Double? = nil, isVideoCopyCompatible: Bool? = nil
+        ) {
             self.duration = duration
             self.width = width
             self.height = height
@@ -114,19 +116,25 @@ extension VideoSizePlanner {
     /// Plans the output for `source` under `targetBytes`, never taller than `maxHeight` when one
     /// is given (a source taller than it is encoded).
     package static func plan(source: Source, targetBytes: Int64, maxHeight: Int? = nil) -> Result<Plan, Impossible> {
-        precondition(source.duration > 0 && source.width > 0 && source.height > 0 && source.frameRate > 0,
-                     "the source must have a duration, dimensions and a frame rate")
-        let fitsHeight = source.height <= min(maxHeight ?? .max, playableHeight(width: source.width, height: source.height))
+        precondition(
+            source.duration > 0 && source.width > 0 && source.height > 0 && source.frameRate > 0,
+            "the source must have a duration, dimensions and a frame rate")
+        let fitsHeight =
+            source.height <= min(maxHeight ?? .max, playableHeight(width: source.width, height: source.height))
         if source.isCopyCompatible && source.fileBytes <= targetBytes && fitsHeight {
             return .success(.remux)
         }
-        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes && fitsHeight, case .needsEncoding = source.audio {
+        if source.isVideoCopyCompatible && source.fileBytes <= targetBytes && fitsHeight,
+            case .needsEncoding = source.audio
+        {
             return .success(.copyVideo(audio: audioPlan(source: source, targetBytes: targetBytes)))
         }
         let floor = minimumBitsPerPixel(for: source)
         for (frameRate, heights) in stages(for: source, maxHeight: maxHeight) {
             for height in heights {
-                guard let plan = encodePlan(source: source, targetBytes: targetBytes, height: height, frameRate: frameRate)
+                guard
+                    let plan = encodePlan(
+                        source: source, targetBytes: targetBytes, height: height, frameRate: frameRate)
                 else { break }
                 // The floor is checked against what the target leaves the video, before any ceiling.
                 let budget = Double(targetBytes - plan.audioBytes - plan.overheadBytes) * firstAim * 8 / source.duration
@@ -153,9 +161,10 @@ extension VideoSizePlanner {
         let content = source.videoBitrate.map { $0 * sourceBitrateHeadroom } ?? .infinity
         let usable = min(pixelRate * maximumBitsPerPixel, Double(maximumBitrate), content)
         let rate = max(Int(min(bitrate, usable).rounded(.down)), 1)
-        return EncodePlan(videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
-                          width: width, height: height, frameRate: frameRate, audio: audio,
-                          overheadBytes: overhead, audioBytes: audioBytes)
+        return EncodePlan(
+            videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
+            width: width, height: height, frameRate: frameRate, audio: audio,
+            overheadBytes: overhead, audioBytes: audioBytes)
     }
 
     /// `plan` with the encoded audio's measured size in place of its estimate: what the audio
@@ -174,7 +183,9 @@ extension VideoSizePlanner {
 
     /// A corrected pass-2 bitrate after an encode produced `achievedBytes` against `targetBytes`,
     /// where `fixedBytes` (audio + overhead) do not scale with the video bitrate.
-    package static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64) -> Int {
+    package static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64)
+        -> Int
+    {
         let achievedVideo = Double(max(achievedBytes - fixedBytes, 1))
         let wantedVideo = Double(max(targetBytes - fixedBytes, 1)) * 0.985
         return max(Int(Double(previous) * wantedVideo / achievedVideo), 1)
@@ -195,7 +206,8 @@ extension VideoSizePlanner {
         switch audio {
         case .none: audioPackets = 0
         case .copyable(_, let packets, _): audioPackets = Int64(packets)
-        case .needsEncoding(_, let sampleRate): audioPackets = Int64((duration * Double(sampleRate) / 1024).rounded(.up))
+        case .needsEncoding(_, let sampleRate):
+            audioPackets = Int64((duration * Double(sampleRate) / 1024).rounded(.up))
         }
         let frames = Int64(videoFrames)
         let interleaving = audioPackets > 0 ? frames * 20 : 0
@@ -258,7 +270,8 @@ extension VideoSizePlanner {
     /// stop at, a size-target output would not play where it is sent.
     package static func playableHeight(width: Int, height: Int) -> Int {
         guard width > 0, height > 0 else { return height }
-        let long = max(width, height), short = min(width, height)
+        let long = max(width, height)
+        let short = min(width, height)
         let scale = min(1, min(3840 / Double(long), 2160 / Double(short)))
         return Int(Double(height) * scale)
     }
@@ -302,9 +315,12 @@ extension VideoSizePlanner {
         let height = last.heights.last ?? source.height
         let width = evenWidth(for: height, source: source)
         let frames = Int((source.duration * last.frameRate).rounded(.up))
-        let video = minimumBitsPerPixel(for: source) * Double(width * height) * last.frameRate * source.duration / 8 / firstAim
+        let video =
+            minimumBitsPerPixel(for: source) * Double(width * height) * last.frameRate * source.duration / 8 / firstAim
         let audio = bytes(of: audioPlan(source: source, targetBytes: 0), duration: source.duration)
-        let encoded = Int64(video.rounded(.up)) + audio + overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
+        let encoded =
+            Int64(video.rounded(.up)) + audio
+            + overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
         return source.isCopyCompatible ? min(encoded, source.fileBytes) : encoded
     }
 }

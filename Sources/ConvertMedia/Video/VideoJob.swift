@@ -16,56 +16,72 @@ enum VideoJob {
     ) throws(ConvertError) -> JobResult {
         FFmpegLogging.configure()
         reporter.report(.probing, 0)
-        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: maxPixels, rawFrameRate: rawFrameRate)
+        let demuxer = try Demuxer(
+            path: input, cancellation: cancellation, maxPixels: maxPixels, rawFrameRate: rawFrameRate)
         let media = MediaSnapshot(demuxer)
         let plan = try makePlan(media)
         try cancellation.check()
         let destination = try self.destination(input: input, output: output, format: plan.format)
         let progress = PassProgress(stage: plan.isPassthrough ? .remuxing : .encoding, to: 0.98)
-        let pass = try self.pass(plan, demuxer: demuxer, destination: destination, cancellation: cancellation,
-                                 progress: progress.callback(reporter))
+        let pass = try self.pass(
+            plan, demuxer: demuxer, destination: destination, cancellation: cancellation,
+            progress: progress.callback(reporter))
         let file = try commit(pass, output: output, reporter: reporter)
         return result(input: input, file: file, pass: pass, plan: plan, media: media)
     }
 
     /// The path `input`'s output in `format` goes to, numbered around names already taken.
-    static func destination(input: String, output: OutputLocation, format: OutputFormat) throws(ConvertError) -> String {
+    static func destination(input: String, output: OutputLocation, format: OutputFormat) throws(ConvertError) -> String
+    {
         try OutputNamer.destination(
             input: input, explicitPath: output.path, directory: output.directory, overwrite: output.overwrite,
             pathExtension: format.fileExtension)[0]
     }
 
     /// Runs `plan` from a freshly opened `input` into a staged output next to `destination`.
-    static func pass(_ plan: VideoPlan, input: String, destination: String, cancellation: CancellationFlag,
-                     progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoPass {
-        let demuxer = try Demuxer(path: input, cancellation: cancellation, maxPixels: plan.maxPixels,
-                                  rawFrameRate: plan.rawFrameRate)
-        return try pass(plan, demuxer: demuxer, destination: destination, cancellation: cancellation, progress: progress)
+    static func pass(
+        _ plan: VideoPlan, input: String, destination: String, cancellation: CancellationFlag,
+        progress: @escaping (Double) -> Void
+    ) throws(ConvertError) -> VideoPass {
+        let demuxer = try Demuxer(
+            path: input, cancellation: cancellation, maxPixels: plan.maxPixels,
+            rawFrameRate: plan.rawFrameRate)
+        return try pass(
+            plan, demuxer: demuxer, destination: destination, cancellation: cancellation, progress: progress)
     }
 
     /// Runs `plan` from `demuxer` (unread) into a staged output next to `destination`; the stage
     /// is removed if the pump fails or is cancelled.
-    static func pass(_ plan: VideoPlan, demuxer: Demuxer, destination: String, cancellation: CancellationFlag,
-                     progress: @escaping (Double) -> Void) throws(ConvertError) -> VideoPass {
+    static func pass(
+        _ plan: VideoPlan, demuxer: Demuxer, destination: String, cancellation: CancellationFlag,
+        progress: @escaping (Double) -> Void
+    ) throws(ConvertError) -> VideoPass {
         let staged = try StagedOutput(destination: destination)
         let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
-        let pump = try FramePump(demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, progress: progress)
+        let pump = try FramePump(
+            demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, progress: progress)
         try pump.run()
-        return VideoPass(staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,
-                         laneNotes: pump.notes)
+        return VideoPass(
+            staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,
+            laneNotes: pump.notes)
     }
 
     /// Moves the pass's file into place.
-    static func commit(_ pass: VideoPass, output: OutputLocation, reporter: ProgressReporter) throws(ConvertError) -> OutputFile {
+    static func commit(_ pass: VideoPass, output: OutputLocation, reporter: ProgressReporter) throws(ConvertError)
+        -> OutputFile
+    {
         reporter.report(.writing, 0.99)
         // A name chosen before the pass may be taken by a concurrent job by now: number around it.
         return try pass.staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
     }
 
     /// A one-plan job's result: the plan's and the lanes' notes, then what happened to the tags.
-    static func result(input: String, file: OutputFile, pass: VideoPass, plan: VideoPlan, media: MediaSnapshot) -> JobResult {
+    static func result(input: String, file: OutputFile, pass: VideoPass, plan: VideoPlan, media: MediaSnapshot)
+        -> JobResult
+    {
         var notes = plan.notes + pass.laneNotes
-        let tags = tagOutcome(pass: pass, keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers, media: media)
+        let tags = tagOutcome(
+            pass: pass, keepLocation: plan.keepLocation, keepIdentifiers: plan.keepIdentifiers, media: media)
         if tags.location == .removed { notes.append("location removed") }
         if let damaged = pass.damagedNote { notes.append(damaged) }
         return JobResult(inputPath: input, outputs: [file], notes: notes + tags.notes, location: tags.location)

@@ -1,5 +1,5 @@
-import Foundation
 import ConvertCore
+import Foundation
 
 /// One run of a ``VideoPlan`` through ``FramePump`` into a staged output: complete, not yet in
 /// place. Its owner measures it, then commits it with ``VideoJob/commit(_:output:reporter:)``
@@ -21,7 +21,9 @@ struct VideoPass {
     /// The size of the written file.
     func byteCount() throws(ConvertError) -> Int64 {
         var info = stat()
-        guard stat(temporaryPath, &info) == 0 else { throw ConvertError.fileSystem(errno, action: "measure", path: temporaryPath) }
+        guard stat(temporaryPath, &info) == 0 else {
+            throw ConvertError.fileSystem(errno, action: "measure", path: temporaryPath)
+        }
         return Int64(info.st_size)
     }
 

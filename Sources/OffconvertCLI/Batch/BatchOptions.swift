@@ -67,11 +67,16 @@ package struct BatchOptions: Sendable {
             + "For one input, a name with the output's extension (-o small.jpg) is the output file itself.")
     /// `-r`.
     static let recursive = Flag(
-        "recursive", short: "r", help: "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir).")
+        "recursive", short: "r",
+        help:
+            "With folders as inputs, also convert what is in their subfolders (the layout is kept under --output-dir).")
     /// `--overwrite`.
-    static let overwriteFlag = Flag("overwrite", help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced.")
+    static let overwriteFlag = Flag(
+        "overwrite",
+        help: "Replace existing files instead of naming outputs 'photo (2).jpg'. An input is never replaced.")
     /// `-j`.
-    static let jobsOption = Option.integer("jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
+    static let jobsOption = Option.integer(
+        "jobs", short: "j", in: 1...256, help: "Convert up to n files at once.", default: "number of cores")
     /// `--memory-budget`.
     static let memoryBudgetOption = Option.byteCount(
         "memory-budget",
@@ -81,12 +86,16 @@ package struct BatchOptions: Sendable {
     /// `--from-file`.
     static let fromFile = Option.text(
         "from-file", value: "list",
-        help: "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped.")
+        help:
+            "Also read input paths from this file, one per line ('-' reads stdin); blank lines and lines starting with # are skipped."
+    )
     /// `--shard`.
     static let shardOption = Option.text(
-        "shard", value: "i/n", help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path.")
+        "shard", value: "i/n",
+        help: "Only convert this machine's share of the inputs: part i of n (1-based), picked by path.")
     /// `--dry-run`.
-    static let dryRunFlag = Flag("dry-run", help: "Print what would be written where and the memory estimate; write nothing.")
+    static let dryRunFlag = Flag(
+        "dry-run", help: "Print what would be written where and the memory estimate; write nothing.")
     /// `--keep-times`.
     static let keepTimesFlag = Flag("keep-times", help: "Outputs keep the source's modification time (the default).")
     /// `--no-keep-times`.
@@ -95,9 +104,11 @@ package struct BatchOptions: Sendable {
         help: "Give outputs the time of the conversion. By default they keep the source's modification time "
             + "(--keep-times), so galleries and 'ls -t' keep their order; permissions always follow the source.")
     /// `--no-resume`.
-    static let noResume = Flag("no-resume", help: "Start over instead of finishing an interrupted run of the same command.")
+    static let noResume = Flag(
+        "no-resume", help: "Start over instead of finishing an interrupted run of the same command.")
     /// `--json`.
-    static let jsonFlag = Flag("json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
+    static let jsonFlag = Flag(
+        "json", help: "Print one JSON object per line per event (see the README); nothing else on stdout.")
     /// `--quiet`.
     static let quietFlag = Flag("quiet", short: "q", help: "Print only errors: no progress, notes or summary.")
     /// `--verbose`.
@@ -116,31 +127,39 @@ package struct BatchOptions: Sendable {
     }
 
     /// The shared options, in the order `--help` lists them.
-    package static let specs: [OptionSpec] = [
-        output.spec, recursive.spec, overwriteFlag.spec, jobsOption.spec, memoryBudgetOption.spec, fromFile.spec,
-        shardOption.spec, dryRunFlag.spec, keepTimesFlag.spec, noKeepTimes.spec, noResume.spec, jsonFlag.spec,
-        maxPixelsOption.spec,
-    ] + outputStyleSpecs
+    package static let specs: [OptionSpec] =
+        [
+            output.spec, recursive.spec, overwriteFlag.spec, jobsOption.spec, memoryBudgetOption.spec, fromFile.spec,
+            shardOption.spec, dryRunFlag.spec, keepTimesFlag.spec, noKeepTimes.spec, noResume.spec, jsonFlag.spec,
+            maxPixelsOption.spec,
+        ] + outputStyleSpecs
 
     /// `--quiet` and `--verbose`: every converting command has them.
     static let outputStyleSpecs: [OptionSpec] = [quietFlag.spec, verboseFlag.spec]
 
     /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
-    package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput) throws(UsageError) -> BatchOptions {
+    package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput)
+        throws(UsageError) -> BatchOptions
+    {
         var collector = InputCollector(recursive: arguments.has(recursive))
         for path in try typedPaths(arguments, standardInput: standardInput) { collector.add(path) }
         guard !collector.files.isEmpty else {
             if let folder = collector.emptyFolders.first {
                 throw UsageError(message: Messages.text(.emptyFolder, folder.terminalSafe))
             }
-            throw UsageError(message: "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin.")
+            throw UsageError(
+                message:
+                    "Missing expected argument '<files>': give files, '--from-file <list>' or '-' to read paths from stdin."
+            )
         }
         var files = collector.files
         var shard: (Int, Int)?
         if let text = try arguments.value(shardOption) {
             let parts = text.split(separator: "/").map { Int($0) }
-            guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index) else {
-                throw UsageError(message: "The value '\(text)' is invalid for '--shard': expected i/n with 1 <= i <= n, e.g. 2/8.")
+            guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index)
+            else {
+                throw UsageError(
+                    message: "The value '\(text)' is invalid for '--shard': expected i/n with 1 <= i <= n, e.g. 2/8.")
             }
             shard = (index, count)
             files = files.filter { Self.shard(of: $0.path, count: count) == index }
@@ -154,10 +173,13 @@ package struct BatchOptions: Sendable {
             inputs: files.map(\.path), overwrite: arguments.has(overwriteFlag),
             jobs: try arguments.value(jobsOption, default: ProcessInfo.processInfo.activeProcessorCount),
             memoryBudget: budget, dryRun: arguments.has(dryRunFlag), resume: !arguments.has(noResume),
-            json: arguments.has(jsonFlag), quiet: arguments.has(quietFlag), verbose: arguments.has(verboseFlag), shard: shard,
+            json: arguments.has(jsonFlag), quiet: arguments.has(quietFlag), verbose: arguments.has(verboseFlag),
+            shard: shard,
             maxPixels: try maxPixels(arguments))
         options.memoryBudgetIsExplicit = arguments.has(memoryBudgetOption)
-        options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) { first, _ in first }
+        options.subfolders = Dictionary(files.filter { !$0.subfolder.isEmpty }.map { ($0.path, $0.subfolder) }) {
+            first, _ in first
+        }
         options.skippedFolders = collector.skippedFolders
         options.emptyFolders = collector.emptyFolders
         if arguments.has(keepTimesFlag) && arguments.has(noKeepTimes) {
@@ -171,7 +193,9 @@ package struct BatchOptions: Sendable {
     }
 
     /// The paths typed: positionals, `-` (stdin) and `--from-file`, in that order.
-    private static func typedPaths(_ arguments: ParsedArguments, standardInput: () -> String) throws(UsageError) -> [String] {
+    private static func typedPaths(_ arguments: ParsedArguments, standardInput: () -> String) throws(UsageError)
+        -> [String]
+    {
         var paths: [String] = []
         var stdinUsed = false
         func readStandardInput() throws(UsageError) -> [String] {
@@ -207,14 +231,18 @@ package struct BatchOptions: Sendable {
             return
         }
         guard inputs.count == 1, !folderArguments else {
-            throw UsageError(message: "'-o \(output.terminalSafe)' names one file, but there are \(inputs.count) inputs: give a folder for their outputs.")
+            throw UsageError(
+                message:
+                    "'-o \(output.terminalSafe)' names one file, but there are \(inputs.count) inputs: give a folder for their outputs."
+            )
         }
         outputFile = output
     }
 
     /// Extensions that make `-o NAME` a file name rather than a folder.
     static let outputFileExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "jxl", "mp4", "mov", "mkv", "webm", "m4a", "mp3", "wav", "flac", "opus", "ogg",
+        "jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "gif", "jxl", "mp4", "mov", "mkv", "webm", "m4a", "mp3",
+        "wav", "flac", "opus", "ogg",
     ]
 
     /// The 1-based shard `path` belongs to among `count`: FNV-1a of the path's bytes, so every

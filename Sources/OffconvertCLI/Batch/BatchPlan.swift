@@ -2,7 +2,7 @@ import ConvertCore
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a batch will do with each input, decided before any work: the items, their

@@ -89,8 +89,14 @@ package final class BatchPrinter: Sendable {
                 ? "\(item.input.terminalSafe) → \(output.path.terminalSafe) (\(UnitText.bytes(output.byteCount)))"
                 : output.path.terminalSafe
         }
-        let notes = result.notes.isEmpty
-            ? [] : [Messages.text(.itemNotes, Self.name(Self.subject(of: item)), result.notes.map { Messages.note($0) }.joined(separator: ", ").terminalSafe)]
+        let notes =
+            result.notes.isEmpty
+            ? []
+            : [
+                Messages.text(
+                    .itemNotes, Self.name(Self.subject(of: item)),
+                    result.notes.map { Messages.note($0) }.joined(separator: ", ").terminalSafe)
+            ]
         ended(item, stdout: results, stderr: notes)
     }
 
@@ -105,7 +111,9 @@ package final class BatchPrinter: Sendable {
         // The library's messages usually name the input already; say which input it was otherwise
         // (a full disk or a read-only folder names the output's folder, not the input).
         let message = describe(error)
-        let line = message.contains(item.input.terminalSafe) ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
+        let line =
+            message.contains(item.input.terminalSafe)
+            ? message : Messages.text(.itemFailed, item.input.terminalSafe, message)
         ended(item, stderr: [red(Messages.text(.errorPrefix)) + " " + line])
     }
 
@@ -127,7 +135,8 @@ package final class BatchPrinter: Sendable {
     /// for sidecars, which `--json` alone reports.
     package func setAside(_ aside: InputTriage.SetAside) {
         if json {
-            return emit(.skipped(index: nil, input: aside.path, output: nil, reason: aside.silent ? "sidecar" : aside.reason))
+            return emit(
+                .skipped(index: nil, input: aside.path, output: nil, reason: aside.silent ? "sidecar" : aside.reason))
         }
         guard !quiet, !aside.silent else { return }
         text(Messages.text(.itemSetAside, aside.path.terminalSafe, aside.reason), error: true)
@@ -195,11 +204,13 @@ package final class BatchPrinter: Sendable {
     package func summary(_ tally: BatchTally, seconds: Double) {
         board?.clear()
         if json {
-            return emit(.summary(
-                done: tally.done, failed: tally.failures.count, skipped: tally.skipped, unfinished: tally.unfinished,
-                interrupted: tally.interrupted, bytesIn: tally.bytesIn, bytesOut: tally.bytesOut, seconds: seconds,
-                setAside: tally.setAside, ignored: tally.ignored, planned: tally.planned > 0 ? tally.planned : nil,
-                unchanged: tally.unchanged > 0 ? tally.unchanged : nil))
+            return emit(
+                .summary(
+                    done: tally.done, failed: tally.failures.count, skipped: tally.skipped,
+                    unfinished: tally.unfinished,
+                    interrupted: tally.interrupted, bytesIn: tally.bytesIn, bytesOut: tally.bytesOut, seconds: seconds,
+                    setAside: tally.setAside, ignored: tally.ignored, planned: tally.planned > 0 ? tally.planned : nil,
+                    unchanged: tally.unchanged > 0 ? tally.unchanged : nil))
         }
         guard !quiet else { return }
         var parts = [doneParts(tally)]
@@ -210,15 +221,18 @@ package final class BatchPrinter: Sendable {
         if tally.unfinished > 0 { parts.append(Messages.text(.summaryUnfinished, "\(tally.unfinished)")) }
         parts.append(Messages.text(.summaryBytes, UnitText.bytes(tally.bytesIn), UnitText.bytes(tally.bytesOut)))
         parts.append(Messages.text(.summaryTime, UnitText.duration(seconds)))
-        var lines = [(tally.interrupted ? Messages.text(.summaryInterrupted) + " " : "") + parts.joined(separator: ", ") + "."]
+        var lines = [
+            (tally.interrupted ? Messages.text(.summaryInterrupted) + " " : "") + parts.joined(separator: ", ") + "."
+        ]
         for failure in tally.failures {
             // Paths as typed (two inputs may share a file name), and named once: most of the
             // library's messages already start with the path.
             let message = describe(failure.error)
             let input = failure.input.terminalSafe
-            lines.append(message.contains(input)
-                ? Messages.text(.summaryFailureLineNamed, message)
-                : Messages.text(.summaryFailureLine, input, message))
+            lines.append(
+                message.contains(input)
+                    ? Messages.text(.summaryFailureLineNamed, message)
+                    : Messages.text(.summaryFailureLine, input, message))
         }
         text(lines.joined(separator: "\n"), error: true)
     }

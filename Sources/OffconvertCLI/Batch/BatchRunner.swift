@@ -23,13 +23,15 @@ package enum BatchRunner {
 
     /// ``run(_:options:console:allowance:stateDirectory:)`` printing through `printer`.
     package static func run(
-        _ work: BatchWork, options: BatchOptions, printer: BatchPrinter, allowance: AllowanceStore, stateDirectory: String?
+        _ work: BatchWork, options: BatchOptions, printer: BatchPrinter, allowance: AllowanceStore,
+        stateDirectory: String?
     ) async -> Int32 {
         let started = Date()
         var options = options
         var tally = BatchTally()
         tally.unchangedKey = work.unchangedSummary
-        options.inputs = setAside(options.inputs, accepts: work.accepts, alreadyIn: work.alreadyIn, printer: printer, tally: &tally)
+        options.inputs = setAside(
+            options.inputs, accepts: work.accepts, alreadyIn: work.alreadyIn, printer: printer, tally: &tally)
         if !options.skippedFolders.isEmpty { printer.foldersNotOpened(options.skippedFolders) }
         for folder in options.emptyFolders { printer.emptyFolder(folder) }
         guard !options.inputs.isEmpty else {
@@ -68,16 +70,21 @@ package enum BatchRunner {
     private static func outputFileProblem(_ file: String, work: BatchWork, input: String) -> String? {
         let expected = work.outputExtension(input).lowercased()
         let given = PathText.fileExtension(file).lowercased()
-        let same = given == expected || Set([given, expected]) == ["jpg", "jpeg"] || Set([given, expected]) == ["heic", "heif"]
-        return same ? nil : "The output is a .\(expected) file, so '-o \(file.terminalSafe)' does not fit: name it "
-            + "'\(PathText.deletingExtension(file).terminalSafe).\(expected)', or give a folder."
+        let same =
+            given == expected || Set([given, expected]) == ["jpg", "jpeg"]
+            || Set([given, expected]) == ["heic", "heif"]
+        return same
+            ? nil
+            : "The output is a .\(expected) file, so '-o \(file.terminalSafe)' does not fit: name it "
+                + "'\(PathText.deletingExtension(file).terminalSafe).\(expected)', or give a folder."
     }
 
     private static func runChecked(
         _ work: BatchWork, options: BatchOptions, tally: BatchTally, started: Date, printer: BatchPrinter,
         allowance: AllowanceStore, stateDirectory: String?
     ) async throws(ConvertError) -> Int32 {
-        let namer = try OutputNamer(outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
+        let namer = try OutputNamer(
+            outputDirectory: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputs)
         let plan = BatchPlan(work: work, options: options, namer: namer)
         if options.dryRun { return await dryRun(plan, tally: tally, started: started, printer: printer) }
         namer.removeStaleTemporaries(for: options.inputs)
@@ -99,7 +106,9 @@ package enum BatchRunner {
                 let body: (AllowanceReservation) async -> BatchTally = { reservation in
                     // Charged just before the first output is moved into place, whichever item
                     // gets there first: a kill can never leave outputs in place uncharged.
-                    await OutputPlacement.$gate.withValue(AllowanceGate(reservation: reservation, batch: journal.chargeKey)) {
+                    await OutputPlacement.$gate.withValue(
+                        AllowanceGate(reservation: reservation, batch: journal.chargeKey)
+                    ) {
                         await convert(costed, plan: plan, tally: before, journal: journal, printer: printer)
                     }
                 }
@@ -109,8 +118,9 @@ package enum BatchRunner {
                 return .failure(error)
             }
         }
-        return try finish(outcome, interrupted: interrupted, pending: costed, before: before, journal: journal,
-                          started: started, printer: printer)
+        return try finish(
+            outcome, interrupted: interrupted, pending: costed, before: before, journal: journal,
+            started: started, printer: printer)
     }
 
     /// Whether this run finishes a conversion already charged: the motion half of a Live Photo
@@ -128,8 +138,12 @@ package enum BatchRunner {
     private static func openJournal(
         _ work: BatchWork, options: BatchOptions, namer: OutputNamer, stateDirectory: String?
     ) throws(ConvertError) -> BatchJournal {
-        let recipe = [work.command] + work.identity
-            + [namer.outputDirectory ?? "", options.overwrite ? "overwrite" : "", (work.singleOutput ?? options.outputFile).map(absolute) ?? ""]
+        let recipe =
+            [work.command] + work.identity
+            + [
+                namer.outputDirectory ?? "", options.overwrite ? "overwrite" : "",
+                (work.singleOutput ?? options.outputFile).map(absolute) ?? "",
+            ]
         return try BatchJournal(
             identity: recipe + options.inputs.map(absolute), recipe: recipe, stateDirectory: stateDirectory,
             resume: options.resume, restartIfComplete: options.overwrite)
@@ -149,7 +163,8 @@ package enum BatchRunner {
                 printer.skipped(index: index, input: input, output: outputs.first?.path, reason: "already converted")
             } else if work.singleOutput == nil, journal.isEarlierOutput(input) {
                 tally.skipped += 1
-                printer.skipped(index: index, input: input, output: nil, reason: "made by an earlier run of this command")
+                printer.skipped(
+                    index: index, input: input, output: nil, reason: "made by an earlier run of this command")
             } else {
                 pending.append(try plan.item(index: index, input: input))
             }
@@ -161,7 +176,8 @@ package enum BatchRunner {
     /// lone item (or --jobs 1) always runs, and for a video its cost is a whole probe of the file
     /// that the conversion then opens again (a tenth of a short remux's time).
     /// With an explicit budget (`costsNeeded`) every item is costed, so that one over it alone is refused.
-    private static func costed(_ items: [BatchItem], work: BatchWork, jobs: Int, costsNeeded: Bool) async -> [BatchItem] {
+    private static func costed(_ items: [BatchItem], work: BatchWork, jobs: Int, costsNeeded: Bool) async -> [BatchItem]
+    {
         guard (items.count > 1 && jobs > 1) || costsNeeded else { return items }
         var items = items
         for position in items.indices {
@@ -217,7 +233,7 @@ package enum BatchRunner {
                 try await synced { () throws(ConvertError) in
                     try journal.recordStarted(index: item.index, input: item.input, destination: item.destination)
                 }
-            } catch where error.category == .device {
+            } catch  where error.category == .device {
                 return Result<JobResult, ConvertError>.failure(error)
             } catch {
                 printer.journalFailed(error)
@@ -268,13 +284,16 @@ package enum BatchRunner {
     }
 
     /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
-    private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError) {
+    private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError)
+    {
         try await runBlocking(on: .short) { _ in try write() }
     }
 
     /// `--dry-run`: each item checked as the real run would open it, planned or failed; exit 1
     /// when one would fail.
-    private static func dryRun(_ plan: BatchPlan, tally: BatchTally, started: Date, printer: BatchPrinter) async -> Int32 {
+    private static func dryRun(_ plan: BatchPlan, tally: BatchTally, started: Date, printer: BatchPrinter) async
+        -> Int32
+    {
         var tally = tally
         // "0 would be converted, 1 failed", not "0 done", however many fail.
         tally.isDryRun = true
@@ -284,7 +303,8 @@ package enum BatchRunner {
                 for path in plan.work.singleOutput == nil ? [input] : plan.options.inputs {
                     if let problem = await plan.work.check(path) { throw problem }
                 }
-                printer.planned(index: index, input: input, output: item.destination, memory: await plan.work.cost(input))
+                printer.planned(
+                    index: index, input: input, output: item.destination, memory: await plan.work.cost(input))
                 if let preview = try await plan.work.preview?(index, input) {
                     printer.previewed(preview.line)
                     // A target it cannot reach would fail: counted so, not as "would be converted".

@@ -40,14 +40,19 @@ package struct BatchWork: Sendable {
     /// why it cannot be reached), and the failure that item would end with, if any; nil adds nothing.
     package var preview: (@Sendable (_ index: Int, _ input: String) async throws(ConvertError) -> BatchPreview)? = nil
     /// Converts one item: typically `try await Engine.convert(request(item)).result(onProgress: progress)`.
-    package var convert: @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError) -> JobResult
+    package var convert:
+        @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError)
+            -> JobResult
 
     package init(
         command: String, identity: [String], outputExtension: @escaping @Sendable (_ input: String) -> String,
         outputSuffix: String = "", cost: @escaping @Sendable (_ input: String) async -> Int64,
-        estimatedOutputBytes: @escaping @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes },
+        estimatedOutputBytes: @escaping @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes
+        },
         singleOutput: String? = nil,
-        convert: @escaping @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError) -> JobResult
+        convert:
+            @escaping @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void)
+            async throws(ConvertError) -> JobResult
     ) {
         self.command = command
         self.identity = identity

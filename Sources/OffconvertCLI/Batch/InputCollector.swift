@@ -2,7 +2,7 @@ import ConvertCore
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns what a user typed into a batch's list of files: folders opened (their subfolders too

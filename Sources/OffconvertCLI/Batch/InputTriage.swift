@@ -57,7 +57,8 @@ package enum InputTriage {
     /// Extensions of photos offconvert reads; a file so named that does not read as a photo is
     /// a damaged photo (a failure), not a file to skip.
     package static let photoExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl", "bmp", "dib", "tif", "tiff",
+        "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl", "bmp", "dib",
+        "tif", "tiff",
     ]
 
     /// Photos already in a command's target format, left alone (`heic-to-jpg *` over a phone's
@@ -112,7 +113,8 @@ package enum InputTriage {
         case (.sound, .photos):
             return SetAside(path: input, reason: "a sound file, not a photo", silent: false)
         case (.sound, .videos):
-            return SetAside(path: input, reason: "a sound file, not a video ('convert --to mp3' converts it)", silent: false)
+            return SetAside(
+                path: input, reason: "a sound file, not a video ('convert --to mp3' converts it)", silent: false)
         // An animated GIF or APNG is a silent clip to a video command ("make this GIF an MP4").
         case (.photo, .videos) where !AnimationSummary.playsAsVideo(path: input):
             return SetAside(path: input, reason: "a photo, not a video", silent: false)
@@ -120,7 +122,8 @@ package enum InputTriage {
             return SetAside(path: input, reason: "a photo, not a video or sound", silent: false)
         // A name that is not there (a typo, `-q 5` meant as a quality) fails as missing, never
         // passes as "not a photo" with exit 0.
-        case (.unknown, .photos) where !photoExtensions.contains(PathText.fileExtension(input).lowercased()) && FileStamp.of(input) != nil:
+        case (.unknown, .photos)
+        where !photoExtensions.contains(PathText.fileExtension(input).lowercased()) && FileStamp.of(input) != nil:
             return SetAside(path: input, reason: "not a photo", silent: false)
         default:
             return nil
@@ -160,7 +163,9 @@ package enum InputTriage {
         }
         if starts("ID3") || starts("fLaC") || (starts("RIFF") && starts("WAVE", at: 8)) { return true }
         if starts("ftyp", at: 4) { return ["M4A ", "M4B ", "M4P "].contains { starts($0, at: 8) } }
-        if starts("OggS") { return head.windows(of: Array("OpusHead".utf8)) || head.windows(of: [1] + Array("vorbis".utf8)) }
+        if starts("OggS") {
+            return head.windows(of: Array("OpusHead".utf8)) || head.windows(of: [1] + Array("vorbis".utf8))
+        }
         // An MPEG audio frame: 11 sync bits, then a layer that is not "reserved".
         return head.count >= 2 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0 && head[1] & 0x06 != 0
     }

@@ -26,13 +26,15 @@ package enum Catalogue {
     /// The photo formats offconvert writes, by `--to` name.
     static let photoTargets: [String] = PhotoFormat.allCases.filter(isWritable).map(\.fileExtension)
     /// Every `convert --to` value.
-    static let allTargets: [String] = photoTargets + VideoContainer.allCases.map(\.rawValue) + AudioFormat.allCases.map(\.fileExtension)
+    static let allTargets: [String] =
+        photoTargets + VideoContainer.allCases.map(\.rawValue) + AudioFormat.allCases.map(\.fileExtension)
 
     /// Photo inputs (read by content), by short name.
     static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
     /// Video inputs the engine is built for (anything else FFmpeg reads is tried too).
     /// An animated GIF or APNG is a silent clip to the video commands too.
-    static let videoInputs: [String] = VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
+    static let videoInputs: [String] =
+        VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
 
     /// The photo engine writes every format but GIF, BMP and TIFF (read only).
     private static func isWritable(_ format: PhotoFormat) -> Bool { ![.gif, .bmp, .tiff].contains(format) }
@@ -67,40 +69,53 @@ package enum Catalogue {
         var outputs: [Output] = []
         for format in PhotoFormat.allCases where isWritable(format) {
             let target = format.fileExtension
-            outputs.append(Output(
-                target: target, inputKind: .photo, command: ConvertCommand.spec.name, usesTo: true,
-                options: ConvertCommand.photoOptions.filter { photoOption($0.long, appliesTo: format) }))
+            outputs.append(
+                Output(
+                    target: target, inputKind: .photo, command: ConvertCommand.spec.name, usesTo: true,
+                    options: ConvertCommand.photoOptions.filter { photoOption($0.long, appliesTo: format) }))
             let situations: [(CommandSpec, Bool, [PhotoFormat])] = [
                 (HeicToJpgCommand.spec, false, [.jpeg]), (HeicToPngCommand.spec, false, [.png]),
                 (CompressPhotosCommand.spec, true, CompressPhotosCommand.targets),
             ]
             for (spec, usesTo, formats) in situations where formats.contains(format) {
-                outputs.append(Output(
-                    target: target, inputKind: .photo, command: spec.name, usesTo: usesTo && format != .jpeg,
-                    options: own(spec).filter { photoOption($0.long, appliesTo: format) }))
+                outputs.append(
+                    Output(
+                        target: target, inputKind: .photo, command: spec.name, usesTo: usesTo && format != .jpeg,
+                        options: own(spec).filter { photoOption($0.long, appliesTo: format) }))
             }
         }
-        outputs.append(Output(
-            target: "pdf", inputKind: .photo, command: ImagesToPdfCommand.spec.name, usesTo: false,
-            options: ImagesToPdfCommand.ownOptions))
+        outputs.append(
+            Output(
+                target: "pdf", inputKind: .photo, command: ImagesToPdfCommand.spec.name, usesTo: false,
+                options: ImagesToPdfCommand.ownOptions))
         for container in VideoContainer.allCases {
             let codecs = VideoConvertCommand.codecs(for: container).map(\.rawValue).joined(separator: "|")
             let options = VideoConvertCommand.ownOptions.map { option in
                 option.long == "codec" ? .option("codec", short: "c", value: codecs, help: option.help) : option
             }
-            outputs.append(Output(target: container.rawValue, inputKind: .video, command: ConvertCommand.spec.name, usesTo: true,
-                                  options: options))
+            outputs.append(
+                Output(
+                    target: container.rawValue, inputKind: .video, command: ConvertCommand.spec.name, usesTo: true,
+                    options: options))
         }
-        outputs.append(Output(target: VideoContainer.mp4.rawValue, inputKind: .video, command: SendToWindowsCommand.spec.name,
-                              usesTo: false, options: own(SendToWindowsCommand.spec)))
-        outputs.append(Output(target: "gif", inputKind: .video, command: GIFCommand.spec.name, usesTo: false,
-                              options: own(GIFCommand.spec)))
+        outputs.append(
+            Output(
+                target: VideoContainer.mp4.rawValue, inputKind: .video, command: SendToWindowsCommand.spec.name,
+                usesTo: false, options: own(SendToWindowsCommand.spec)))
+        outputs.append(
+            Output(
+                target: "gif", inputKind: .video, command: GIFCommand.spec.name, usesTo: false,
+                options: own(GIFCommand.spec)))
         for format in AudioFormat.allCases {
-            outputs.append(Output(target: format.fileExtension, inputKind: .video, command: ExtractAudioCommand.spec.name,
-                                  usesTo: format != .m4a, options: own(ExtractAudioCommand.spec)))
+            outputs.append(
+                Output(
+                    target: format.fileExtension, inputKind: .video, command: ExtractAudioCommand.spec.name,
+                    usesTo: format != .m4a, options: own(ExtractAudioCommand.spec)))
             // A song or a voice memo to another sound format: the same work as extract-audio.
-            outputs.append(Output(target: format.fileExtension, inputKind: .video, command: ConvertCommand.spec.name,
-                                  usesTo: true, options: own(ExtractAudioCommand.spec)))
+            outputs.append(
+                Output(
+                    target: format.fileExtension, inputKind: .video, command: ConvertCommand.spec.name,
+                    usesTo: true, options: own(ExtractAudioCommand.spec)))
         }
         return outputs
     }()
@@ -109,7 +124,8 @@ package enum Catalogue {
     static func convertOutput(_ target: String) throws(UsageError) -> Output {
         let name = photoFormat(target)?.fileExtension ?? target
         guard let output = outputs.first(where: { $0.command == ConvertCommand.spec.name && $0.target == name }) else {
-            var message = "The value '\(target.terminalSafe)' is invalid for '--to': expected one of \(allTargets.joined(separator: ", "))."
+            var message =
+                "The value '\(target.terminalSafe)' is invalid for '--to': expected one of \(allTargets.joined(separator: ", "))."
             if target.lowercased() == "gif" {
                 throw UsageError(message: message + " A GIF from a video is made by 'offconvert gif CLIP'.")
             }
@@ -126,7 +142,9 @@ package enum Catalogue {
         let given = Array(arguments.values.keys) + Array(arguments.flags)
         for long in given.sorted() where !allowed.contains(long) {
             let valid = output.options.map { "--" + $0.long }.joined(separator: ", ")
-            throw UsageError(message: Messages.text(.catalogueOptionNotForTarget, long, output.target, valid.isEmpty ? "none" : valid))
+            throw UsageError(
+                message: Messages.text(
+                    .catalogueOptionNotForTarget, long, output.target, valid.isEmpty ? "none" : valid))
         }
     }
 
@@ -147,9 +165,12 @@ package enum Catalogue {
             let possible = outputs.filter { $0.inputKind == found }.map(\.invocation)
             var seen: Set<String> = []
             let unique = possible.filter { seen.insert($0).inserted }
-            throw UsageError(message: Messages.text(
-                .catalogueNoPair, aside.path.terminalSafe, found == .photo ? "photo" : "video", target, unique.joined(separator: ", ")))
+            throw UsageError(
+                message: Messages.text(
+                    .catalogueNoPair, aside.path.terminalSafe, found == .photo ? "photo" : "video", target,
+                    unique.joined(separator: ", ")))
         }
-        throw UsageError(message: "None of the \(inputs.count) input(s) is a \(wanted): nothing to convert to '\(target)'.")
+        throw UsageError(
+            message: "None of the \(inputs.count) input(s) is a \(wanted): nothing to convert to '\(target)'.")
     }
 }

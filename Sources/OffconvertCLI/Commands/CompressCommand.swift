@@ -40,11 +40,14 @@ package enum CompressCommand: MediaCommand {
             """,
         arguments: [BatchOptions.files("The videos to compress.")],
         options: [
-            target.spec, VideoOptions.keepLocation.spec, VideoOptions.start.spec, sizedDuration, VideoOptions.rawFrameRate.spec,
+            target.spec, VideoOptions.keepLocation.spec, VideoOptions.start.spec, sizedDuration,
+            VideoOptions.rawFrameRate.spec,
             sizedMaxHeight,
         ] + BatchOptions.specs,
-        examples: ["compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
-                   "compress --from-file list.txt --target 50MB --dry-run"])
+        examples: [
+            "compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
+            "compress --from-file list.txt --target 50MB --dry-run",
+        ])
 }
 
 /// `offconvert email FILE...`: videos small enough to attach to an e-mail.
@@ -65,9 +68,11 @@ package enum EmailCommand: MediaCommand {
             """,
         arguments: [BatchOptions.files("The videos to send.")],
         options: [
-            VideoOptions.keepLocation.spec, VideoOptions.start.spec, CompressCommand.sizedDuration, VideoOptions.rawFrameRate.spec,
+            VideoOptions.keepLocation.spec, VideoOptions.start.spec, CompressCommand.sizedDuration,
+            VideoOptions.rawFrameRate.spec,
             CompressCommand.sizedMaxHeight,
         ] + BatchOptions.specs,
-        examples: ["email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5"])
+        examples: [
+            "email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5",
+        ])
 }
-

@@ -6,10 +6,12 @@ package enum CompressPhotosCommand: Command {
     package static let targets: [PhotoFormat] = [.jpeg, .webp]
 
     /// `--target-size`.
-    package static let targetSize = Option.byteCount("target-size", help: "Largest file size per photo, e.g. 500KB or 2MB.")
+    package static let targetSize = Option.byteCount(
+        "target-size", help: "Largest file size per photo, e.g. 500KB or 2MB.")
     /// `--to`.
     package static let format = Option<PhotoFormat>.choice(
-        "to", value: "jpg|webp", names: [("jpg", .jpeg), ("jpeg", .jpeg), ("webp", .webp)], help: "Output format.", default: "jpg")
+        "to", value: "jpg|webp", names: [("jpg", .jpeg), ("jpeg", .jpeg), ("webp", .webp)], help: "Output format.",
+        default: "jpg")
 
     package static let spec = CommandSpec(
         name: "compress-photos",
@@ -23,13 +25,15 @@ package enum CompressPhotosCommand: Command {
             purpose.
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos to compress (any format offconvert reads).")],
-        options: PhotoWork.options([
-            targetSize.spec, format.spec,
-        ] + PhotoWork.commonOptions.map { option in
-            // The same option as everywhere, with the default this command gives it.
-            option.long == PhotoWork.quality.long
-                ? .option(option.long, value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
-        }),
+        options: PhotoWork.options(
+            [
+                targetSize.spec, format.spec,
+            ]
+                + PhotoWork.commonOptions.map { option in
+                    // The same option as everywhere, with the default this command gives it.
+                    option.long == PhotoWork.quality.long
+                        ? .option(option.long, value: "n", help: "Encoder quality, 1 to 100.", default: "80") : option
+                }),
         examples: ["compress-photos *.jpg --target-size 500KB", "compress-photos IMG_0001.HEIC --max-size 2048"])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {

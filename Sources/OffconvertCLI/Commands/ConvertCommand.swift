@@ -41,8 +41,10 @@ package enum ConvertCommand: Command {
             """ + "\n" + PhotoWork.resizeDiscussion,
         arguments: [BatchOptions.files("Photos or videos to convert.")],
         options: mergedOptions,
-        examples: ["convert *.png --to webp --quality 80", "convert photo.heic --to avif",
-                   "convert clip.mp4 --to webm --codec av1 --max-height 720", "convert song.flac --to mp3"])
+        examples: [
+            "convert *.png --to webp --quality 80", "convert photo.heic --to avif",
+            "convert clip.mp4 --to webm --codec av1 --max-height 720", "convert song.flac --to mp3",
+        ])
 
     /// `--to`, the photo options, the video-only ones (an option both engines take is listed
     /// once), then the batch options.
@@ -57,7 +59,8 @@ package enum ConvertCommand: Command {
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard let target = try arguments.value(Self.target)?.lowercased() else {
-            throw UsageError(message: "Missing '--to <format>'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
+            throw UsageError(
+                message: "Missing '--to <format>'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
         }
         let output = try Catalogue.convertOutput(target)
         try Catalogue.validate(arguments, for: output)
@@ -65,7 +68,8 @@ package enum ConvertCommand: Command {
             return try await MediaRunners.run(.convertVideo, arguments, console: console)
         }
         guard let format = Catalogue.photoFormat(target) else {
-            throw UsageError(message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
+            throw UsageError(
+                message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
         }
         var template = try PhotoWork.request(from: arguments, format: format)
         template.lossless = arguments.has(lossless)

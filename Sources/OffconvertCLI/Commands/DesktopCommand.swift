@@ -4,7 +4,8 @@ import FoundationEssentials
 /// `offconvert desktop install|uninstall|run`: right-click actions in the file managers.
 package enum DesktopCommand: Command {
     /// `--dry-run`.
-    package static let dryRun = Flag("dry-run", help: "List the files install or uninstall would write or remove; change nothing.")
+    package static let dryRun = Flag(
+        "dry-run", help: "List the files install or uninstall would write or remove; change nothing.")
 
     package static let spec = CommandSpec(
         name: "desktop",
@@ -33,23 +34,32 @@ package enum DesktopCommand: Command {
         switch arguments.positionals.first ?? "" {
         case "install":
             try noArguments(rest)
-            return apply(console: console, dryRun: arguments.has(dryRun), verb: "installed") { places throws(ThunarActions.Unreadable) in
+            return apply(console: console, dryRun: arguments.has(dryRun), verb: "installed") {
+                places throws(ThunarActions.Unreadable) in
                 try DesktopInstaller.installPlan(places: places, executable: DesktopInstaller.launcherPath())
             }
         case "uninstall":
             try noArguments(rest)
-            return apply(console: console, dryRun: arguments.has(dryRun), verb: "removed") { places throws(ThunarActions.Unreadable) in
+            return apply(console: console, dryRun: arguments.has(dryRun), verb: "removed") {
+                places throws(ThunarActions.Unreadable) in
                 try DesktopInstaller.uninstallPlan(places: places)
             }
         case "run":
-            guard let id = rest.first else { throw UsageError(message: "Missing expected argument '<action>' for 'desktop run'.") }
+            guard let id = rest.first else {
+                throw UsageError(message: "Missing expected argument '<action>' for 'desktop run'.")
+            }
             guard let action = DesktopAction.named(id) else {
-                throw UsageError(message: "Unknown action '\(id.terminalSafe)': expected one of \(DesktopAction.all.map(\.id).joined(separator: ", ")).")
+                throw UsageError(
+                    message:
+                        "Unknown action '\(id.terminalSafe)': expected one of \(DesktopAction.all.map(\.id).joined(separator: ", "))."
+                )
             }
             return await DesktopRunner.run(action, files: Array(rest.dropFirst()))
         case let other:
             var message = "Unknown subcommand '\(other.terminalSafe)': expected install, uninstall or run."
-            if let guess = Suggestion.closest(to: other, in: ["install", "uninstall", "run"]) { message += " Did you mean '\(guess)'?" }
+            if let guess = Suggestion.closest(to: other, in: ["install", "uninstall", "run"]) {
+                message += " Did you mean '\(guess)'?"
+            }
             throw UsageError(message: message)
         }
     }
@@ -60,15 +70,18 @@ package enum DesktopCommand: Command {
 
     /// Plans with `plan`, then lists the changes (`--dry-run`) or makes them and says so.
     private static func apply(
-        console: Console, dryRun: Bool, verb: String, plan: (DesktopPlaces) throws(ThunarActions.Unreadable) -> [DesktopInstaller.Change]
+        console: Console, dryRun: Bool, verb: String,
+        plan: (DesktopPlaces) throws(ThunarActions.Unreadable) -> [DesktopInstaller.Change]
     ) -> Int32 {
         let places = DesktopPlaces(environment: ProcessInfo.processInfo.environment)
         let changes: [DesktopInstaller.Change]
         do {
             changes = try plan(places)
         } catch {
-            console.err("\(Messages.text(.errorPrefix)) \(places.thunarActions.terminalSafe) was left alone: \(error.reason), "
-                + "so it cannot be merged without risking your own Thunar actions. Fix or move it, and run this again.")
+            console.err(
+                "\(Messages.text(.errorPrefix)) \(places.thunarActions.terminalSafe) was left alone: \(error.reason), "
+                    + "so it cannot be merged without risking your own Thunar actions. Fix or move it, and run this again."
+            )
             return ExitCode.failure
         }
         for change in changes {
@@ -84,8 +97,11 @@ package enum DesktopCommand: Command {
             console.err("\(Messages.text(.errorPrefix)) \(Messages.error(error).terminalSafe)")
             return ExitCode.failure
         }
-        if changes.isEmpty { console.err("Nothing to do: no offconvert actions are installed.") }
-        else { console.err("\(DesktopAction.all.count) actions \(verb) for GNOME Files, Nemo, Dolphin and Thunar.") }
+        if changes.isEmpty {
+            console.err("Nothing to do: no offconvert actions are installed.")
+        } else {
+            console.err("\(DesktopAction.all.count) actions \(verb) for GNOME Files, Nemo, Dolphin and Thunar.")
+        }
         return ExitCode.success
     }
 }

@@ -16,7 +16,8 @@ package enum ExtractAudioCommand: MediaCommand {
         format.spec,
         VideoOptions.audioBitrate.spec,
         VideoOptions.audioTrack.spec.helping("Save this audio track (1 is the first) instead of the first AAC one."),
-        VideoOptions.allAudio.spec.helping("Save every audio track, together in one .m4a (the one audio format here that holds several)."),
+        VideoOptions.allAudio.spec.helping(
+            "Save every audio track, together in one .m4a (the one audio format here that holds several)."),
         VideoOptions.start.spec.helping("Start the sound here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes."),
         VideoOptions.duration.spec.helping("Make the sound this long: seconds, mm:ss or hh:mm:ss."),
         VideoOptions.keepLocation.spec,
@@ -33,6 +34,8 @@ package enum ExtractAudioCommand: MediaCommand {
         arguments: [BatchOptions.files("The videos.")],
         // Audio extraction never decodes a picture, so the pixel limit does not apply.
         options: ownOptions + BatchOptions.specs.filter { $0.long != "max-pixels" },
-        examples: ["extract-audio clip.mp4", "extract-audio concert.mkv --to flac", "extract-audio clip.mp4 --all-audio",
-                   "extract-audio clip.mp4 --to mp3 --bitrate 128k"])
+        examples: [
+            "extract-audio clip.mp4", "extract-audio concert.mkv --to flac", "extract-audio clip.mp4 --all-audio",
+            "extract-audio clip.mp4 --to mp3 --bitrate 128k",
+        ])
 }

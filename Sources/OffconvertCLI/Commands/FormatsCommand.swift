@@ -46,11 +46,16 @@ package enum FormatsCommand: Command {
 
     package static func report() -> Report {
         func group(_ kind: MediaKind, inputs: [String]) -> Report.Group {
-            Report.Group(kind: kind.rawValue, inputs: inputs, outputs: Catalogue.outputs.filter { $0.inputKind == kind }.map { output in
-                Report.Output(format: output.target, command: output.invocation, options: output.options.map {
-                    Report.Option(name: "--" + $0.long, value: $0.valueName, defaultValue: $0.defaultValue, help: $0.help)
+            Report.Group(
+                kind: kind.rawValue, inputs: inputs,
+                outputs: Catalogue.outputs.filter { $0.inputKind == kind }.map { output in
+                    Report.Output(
+                        format: output.target, command: output.invocation,
+                        options: output.options.map {
+                            Report.Option(
+                                name: "--" + $0.long, value: $0.valueName, defaultValue: $0.defaultValue, help: $0.help)
+                        })
                 })
-            })
         }
         return Report(
             groups: [group(.photo, inputs: Catalogue.photoInputs), group(.video, inputs: Catalogue.videoInputs)],

@@ -6,14 +6,17 @@ package enum GIFCommand: MediaCommand {
     package static let work = MediaWork.gif
 
     /// `-s`.
-    package static let start = VideoOptions.time("start", short: "s", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0")
+    package static let start = VideoOptions.time(
+        "start", short: "s", help: "Where the GIF starts: seconds, mm:ss or hh:mm:ss.", default: "0")
     /// `-d`.
-    package static let duration = VideoOptions.time("duration", short: "d", help: "How long it lasts (at most 30 seconds).")
+    package static let duration = VideoOptions.time(
+        "duration", short: "d", help: "How long it lasts (at most 30 seconds).")
     /// `--fps`: the GIF's own frame rate.
     package static let fps = Option.integer("fps", in: 1...30, help: "Frames per second, 1 to 30.", default: "12")
     /// `-w`.
-    package static let width = Option.integer("width", short: "w", value: "px", in: 16...1280,
-                                              help: "Width in pixels, 16 to 1280; never enlarged.", default: "480")
+    package static let width = Option.integer(
+        "width", short: "w", value: "px", in: 16...1280,
+        help: "Width in pixels, 16 to 1280; never enlarged.", default: "480")
 
     /// Its own options (the batch options follow them).
     static let ownOptions: [OptionSpec] = [

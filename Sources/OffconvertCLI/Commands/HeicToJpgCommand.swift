@@ -21,7 +21,10 @@ package enum HeicToJpgCommand: Command {
         options: PhotoWork.options(PhotoWork.commonOptions) + [
             live.spec, includeJPEG.spec,
         ],
-        examples: ["heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs", "heic-to-jpg --live mp4 IMG_0001.HEIC IMG_0001.MOV"])
+        examples: [
+            "heic-to-jpg IMG_0001.HEIC IMG_0002.HEIC --output-dir jpgs",
+            "heic-to-jpg --live mp4 IMG_0001.HEIC IMG_0001.MOV",
+        ])
 
     /// What `--live` writes beside each photo.
     package enum LiveMotion: String, CaseIterable, Sendable {
@@ -41,7 +44,8 @@ package enum HeicToJpgCommand: Command {
 
     /// What a run leaves alone: JPEGs, unless `--include-jpeg`.
     static func alreadyIn(_ arguments: ParsedArguments) -> InputTriage.AlreadyInFormat? {
-        arguments.has(includeJPEG) ? nil : InputTriage.AlreadyInFormat(format: .jpeg, label: "JPEG", hint: "--include-jpeg")
+        arguments.has(includeJPEG)
+            ? nil : InputTriage.AlreadyInFormat(format: .jpeg, label: "JPEG", hint: "--include-jpeg")
     }
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {

@@ -13,10 +13,13 @@ package enum ImagesToPdfCommand: Command {
     package static let page = Option<PDFPageSize>.choice("page", help: "Page size.", default: .fit)
     /// `--margin`, in points.
     package static let margin = Option<Double>(
-        spec: .option("margin", value: "size", help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise.")
+        spec: .option(
+            "margin", value: "size",
+            help: "Margin around each image: 10mm, 0.5in or 36 (points). Default: none for fit, 10mm otherwise.")
     ) { text throws(UsageError) in
         guard let points = parseMargin(text) else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
+            throw UsageError(
+                message: "The value '\(text.terminalSafe)' is invalid for '--margin': expected e.g. 10mm, 0.5in or 36.")
         }
         return points
     }
@@ -29,13 +32,14 @@ package enum ImagesToPdfCommand: Command {
         help: "Shrink images so the long edge is at most this many pixels (never enlarged); those are re-encoded.")
 
     /// The batch options that apply to one output from many inputs.
-    static let batchOptions: [OptionSpec] = [
-        BatchOptions.recursive.spec,
-        // The PDF's name is the user's choice: it is replaced or refused, never numbered.
-        BatchOptions.overwriteFlag.spec.helping("Replace the PDF if it exists (never one of the images)."),
-        BatchOptions.memoryBudgetOption.spec, BatchOptions.fromFile.spec, BatchOptions.dryRunFlag.spec,
-        BatchOptions.noResume.spec, BatchOptions.jsonFlag.spec,
-    ] + BatchOptions.outputStyleSpecs
+    static let batchOptions: [OptionSpec] =
+        [
+            BatchOptions.recursive.spec,
+            // The PDF's name is the user's choice: it is replaced or refused, never numbered.
+            BatchOptions.overwriteFlag.spec.helping("Replace the PDF if it exists (never one of the images)."),
+            BatchOptions.memoryBudgetOption.spec, BatchOptions.fromFile.spec, BatchOptions.dryRunFlag.spec,
+            BatchOptions.noResume.spec, BatchOptions.jsonFlag.spec,
+        ] + BatchOptions.outputStyleSpecs
 
     package static let spec = CommandSpec(
         name: "images-to-pdf",
@@ -53,28 +57,38 @@ package enum ImagesToPdfCommand: Command {
         ])
 
     package static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let output = try arguments.value(Self.output) else { throw UsageError(message: "Missing '-o <file>': where to write the PDF.") }
+        guard let output = try arguments.value(Self.output) else {
+            throw UsageError(message: "Missing '-o <file>': where to write the PDF.")
+        }
         let page = try arguments.value(Self.page, default: .fit)
         let pageName = page.rawValue
         let margin = try arguments.value(Self.margin)
         if let margin, margin > PDFAlbum.maximumMargin(for: page) {
-            throw UsageError(message: "A margin of '\((arguments.text(Self.margin) ?? "").terminalSafe)' leaves no room for the images on a \(pageName) page.")
+            throw UsageError(
+                message:
+                    "A margin of '\((arguments.text(Self.margin) ?? "").terminalSafe)' leaves no room for the images on a \(pageName) page."
+            )
         }
         let quality = try arguments.value(Self.quality, default: 90)
         let maxLongEdge = try arguments.value(maxSize)
         let options = try BatchOptions.parse(arguments)
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: "pdf")
         var work = BatchWork(
-            command: spec.name, identity: ["page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)", "max-size=\(maxLongEdge ?? 0)"],
+            command: spec.name,
+            identity: [
+                "page=\(pageName)", "margin=\(margin ?? -1)", "quality=\(quality)", "max-size=\(maxLongEdge ?? 0)",
+            ],
             outputExtension: { _ in "pdf" },
             // Pages are made one at a time: the largest image decoded, plus its JPEG encode.
             cost: { _ in
-                options.inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max() ?? 0
+                options.inputs.map { PhotoWork.cost(of: $0, request: PhotoRequest(inputPath: $0, format: .jpeg)) }.max()
+                    ?? 0
             },
             singleOutput: output,
             convert: { item, progress throws(ConvertError) in
                 let request = PDFRequest(
-                    inputPaths: item.sources, outputPath: item.destination, page: page, margin: margin, overwrite: item.overwrite,
+                    inputPaths: item.sources, outputPath: item.destination, page: page, margin: margin,
+                    overwrite: item.overwrite,
                     quality: quality, maxLongEdge: maxLongEdge)
                 return try await PDFAlbum.make(request).result(onProgress: progress)
             })

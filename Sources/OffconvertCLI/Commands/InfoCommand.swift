@@ -37,4 +37,3 @@ package enum InfoCommand: MediaCommand {
     /// One line of JSON, keys sorted so the output is byte-for-byte reproducible. JSON escapes
     /// control characters itself, so the text is terminal-safe.
 }
-

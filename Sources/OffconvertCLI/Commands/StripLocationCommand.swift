@@ -27,5 +27,7 @@ package enum StripLocationCommand: MediaCommand {
             """,
         arguments: [ArgumentSpec(name: "FILES", help: "Photos and videos to clean.", repeating: true)],
         options: [inPlace.spec] + BatchOptions.specs,
-        examples: ["strip-location IMG_0001.HEIC", "strip-location --in-place *.jpg", "strip-location -o clean/ clip.mov"])
+        examples: [
+            "strip-location IMG_0001.HEIC", "strip-location --in-place *.jpg", "strip-location -o clean/ clip.mov",
+        ])
 }

@@ -6,7 +6,8 @@ package enum VideoConvertCommand {
     /// The video-only options of `convert`.
     static let ownOptions: [OptionSpec] = [
         VideoOptions.codec(for: .mp4).spec, VideoOptions.crf.spec, preset.spec, VideoOptions.maxHeight.spec,
-        VideoOptions.keepLocation.spec, VideoOptions.audioTrack.spec, VideoOptions.allAudio.spec, VideoOptions.start.spec,
+        VideoOptions.keepLocation.spec, VideoOptions.audioTrack.spec, VideoOptions.allAudio.spec,
+        VideoOptions.start.spec,
         VideoOptions.duration.spec, VideoOptions.rawFrameRate.spec, VideoOptions.subtitles.spec,
     ]
 

@@ -6,27 +6,39 @@ package enum VideoOptions {
     /// `--keep-location`.
     package static let keepLocation = Flag("keep-location", help: "Keep the recording location in the output.")
     /// `--start`, in seconds of the input.
-    package static let start = time("start", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes.")
+    package static let start = time(
+        "start", help: "Start the output here: seconds (12.5), mm:ss or hh:mm:ss. Cutting re-encodes.")
     /// `--duration`, in seconds.
     package static let duration = time("duration", help: "Make the output this long: seconds, mm:ss or hh:mm:ss.")
     /// `--fps` of a raw elementary stream.
     package static let rawFrameRate = Option<Double>(
-        spec: .option("fps", value: "n", help: "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30).")
+        spec: .option(
+            "fps", value: "n",
+            help:
+                "Frame rate for a raw .h264/.hevc stream, which has no timestamps (default: the rate the stream says, else 30)."
+        )
     ) { text throws(UsageError) in
         guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 1000 else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--fps': expected frames per second, above 0 and at most 1000 (25, 29.97).")
+            throw UsageError(
+                message:
+                    "The value '\(text.terminalSafe)' is invalid for '--fps': expected frames per second, above 0 and at most 1000 (25, 29.97)."
+            )
         }
         return rate
     }
     /// `--bitrate` of a lossy sound encode, in bits per second: `128k`, `128kbps`, `128 kb/s` or
     /// a bare `128`, all kilobits per second, from 8 to 512.
     package static let audioBitrate = Option<Int>(
-        spec: .option("bitrate", value: "rate", help: "Sound bitrate of MP3, AAC (.m4a) or Opus output in kb/s, e.g. 192k "
-            + "(default: the format's usual rate, never above a lossy source's). The sound is encoded even when it is already in the format.")
+        spec: .option(
+            "bitrate", value: "rate",
+            help: "Sound bitrate of MP3, AAC (.m4a) or Opus output in kb/s, e.g. 192k "
+                + "(default: the format's usual rate, never above a lossy source's). The sound is encoded even when it is already in the format."
+        )
     ) { text throws(UsageError) in
         guard let kilobits = parseKilobits(text), (8...512).contains(kilobits) else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--bitrate': expected kilobits per second "
-                + "from 8 to 512, e.g. 128k.")
+            throw UsageError(
+                message: "The value '\(text.terminalSafe)' is invalid for '--bitrate': expected kilobits per second "
+                    + "from 8 to 512, e.g. 128k.")
         }
         return kilobits * 1000
     }
@@ -36,7 +48,8 @@ package enum VideoOptions {
     static func parseKilobits(_ text: String) -> Int? {
         let lowered = String(text.lowercased().filter { $0 != " " })
         let digits = lowered.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, ["", "k", "kbps", "kb/s", "kbit/s"].contains(String(lowered.dropFirst(digits.count))) else { return nil }
+        guard !digits.isEmpty, ["", "k", "kbps", "kb/s", "kbit/s"].contains(String(lowered.dropFirst(digits.count)))
+        else { return nil }
         return Int(digits)
     }
 
@@ -47,33 +60,45 @@ package enum VideoOptions {
     package static let allAudio = Flag("all-audio", help: "Keep every audio track.")
     /// `--subtitles`.
     package static let subtitles = Option<SubtitleChoice>.choice(
-        "subtitles", help: "Keep the subtitle tracks the output can carry (MKV: every kind; MP4, MOV: text, as mov_text; WebM: WebVTT), or drop them.",
+        "subtitles",
+        help:
+            "Keep the subtitle tracks the output can carry (MKV: every kind; MP4, MOV: text, as mov_text; WebM: WebVTT), or drop them.",
         default: .keep)
     /// `--crf`.
-    package static let crf = Option.integer("crf", in: 0...63, help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode.")
+    package static let crf = Option.integer(
+        "crf", in: 0...63, help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode.")
     /// `--max-height`.
     package static let maxHeight = Option.integer(
-        "max-height", value: "px", in: 16...8640, help: "Scale down to at most this displayed height, keeping the aspect.")
+        "max-height", value: "px", in: 16...8640,
+        help: "Scale down to at most this displayed height, keeping the aspect.")
 
     /// `--preset`, listed with the default of the command that lists it.
     package static func preset(default preset: EncoderPreset) -> Option<EncoderPreset> {
-        .choice("preset", value: "name",
-                help: "H.264/HEVC encoder speed: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")); "
-                    + "slower makes smaller files (default: \(preset.rawValue)).")
+        .choice(
+            "preset", value: "name",
+            help: "H.264/HEVC encoder speed: \(EncoderPreset.allCases.map(\.rawValue).joined(separator: ", ")); "
+                + "slower makes smaller files (default: \(preset.rawValue)).")
     }
 
     /// `-c`: the codecs `container` holds (the option listed in help names them all).
     package static func codec(for container: VideoContainer) -> Option<VideoCodec> {
-        .choice("codec", short: "c", value: "codec", among: VideoConvertCommand.codecs(for: container),
-                help: "Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (default: keep the source's when possible).")
+        .choice(
+            "codec", short: "c", value: "codec", among: VideoConvertCommand.codecs(for: container),
+            help:
+                "Video codec: \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")) (default: keep the source's when possible)."
+        )
     }
 
     /// A time option: seconds (`12.5`), `mm:ss` or `hh:mm:ss`, the last field possibly with a fraction.
-    package static func time(_ long: String, short: Character? = nil, help: String, default shown: String? = nil) -> Option<Double> {
-        Option(spec: .option(long, short: short, value: "time", help: help, default: shown)) { text throws(UsageError) in
+    package static func time(_ long: String, short: Character? = nil, help: String, default shown: String? = nil)
+        -> Option<Double>
+    {
+        Option(spec: .option(long, short: short, value: "time", help: help, default: shown)) {
+            text throws(UsageError) in
             guard let value = parseTime(text) else {
-                throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
-                    + "expected seconds (1.5), mm:ss (1:30) or hh:mm:ss (1:02:03).")
+                throw UsageError(
+                    message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
+                        + "expected seconds (1.5), mm:ss (1:30) or hh:mm:ss (1:02:03).")
             }
             return value
         }
@@ -84,7 +109,7 @@ package enum VideoOptions {
     static func parseTime(_ text: String) -> Double? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(fields.count), let last = Double(fields[fields.count - 1]), last.isFinite, last >= 0,
-              fields.last?.first?.isNumber == true
+            fields.last?.first?.isNumber == true
         else { return nil }
         var total = last
         if fields.count > 1 && last >= 60 { return nil }

@@ -6,20 +6,25 @@ import Glibc
 /// video) that arrives in a folder, once it is complete.
 package enum WatchCommand: Command {
     /// `--to`.
-    package static let target = Option.text("to", value: "format", help: "What to convert to: any 'offconvert convert --to' value.",
-                                            default: "jpg")
+    package static let target = Option.text(
+        "to", value: "format", help: "What to convert to: any 'offconvert convert --to' value.",
+        default: "jpg")
     /// `-o`.
     package static let output = Option.text(
-        "output-dir", short: "o", value: "dir", help: "Write the outputs here (created if missing) instead of next to each file.")
+        "output-dir", short: "o", value: "dir",
+        help: "Write the outputs here (created if missing) instead of next to each file.")
     /// `-r`.
-    static let recursive = Flag("recursive", short: "r", help: "Also watch the subfolders (and the ones created later).")
+    static let recursive = Flag(
+        "recursive", short: "r", help: "Also watch the subfolders (and the ones created later).")
     /// `--settle`.
     package static let settle = Option.integer(
-        "settle", value: "ms", in: 0...600_000, help: "How long a file must stay unchanged before it is converted.", default: "1500")
+        "settle", value: "ms", in: 0...600_000, help: "How long a file must stay unchanged before it is converted.",
+        default: "1500")
     /// `--once`.
     package static let once = Flag("once", help: "Convert the files that are there, then exit instead of watching.")
     /// `--json`.
-    package static let json = Flag("json", help: "Print one JSON object per line per event (the conversions' lines, and watching/stopped).")
+    package static let json = Flag(
+        "json", help: "Print one JSON object per line per event (the conversions' lines, and watching/stopped).")
 
     package static let spec = CommandSpec(
         name: "watch",
@@ -80,12 +85,14 @@ package enum WatchCommand: Command {
             do throws(ConvertError) {
                 try OutputNamer.createFolders(given)
             } catch {
-                throw UsageError(message: "Cannot create the output folder '\(given.terminalSafe)': \(Messages.error(error))")
+                throw UsageError(
+                    message: "Cannot create the output folder '\(given.terminalSafe)': \(Messages.error(error))")
             }
             outputDirectory = resolved(given)
         }
         return FolderWatcher.Settings(
-            folder: folder, target: output.target, outputDirectory: outputDirectory, recursive: arguments.has(recursive),
+            folder: folder, target: output.target, outputDirectory: outputDirectory,
+            recursive: arguments.has(recursive),
             json: arguments.has(json), settleMilliseconds: try arguments.value(settle, default: 1500),
             once: arguments.has(once), isPhotoTarget: output.inputKind == .photo)
     }

@@ -2,7 +2,7 @@ import ConvertCore
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs another offconvert command line as a child process and collects what it printed: the
@@ -20,7 +20,8 @@ enum ChildCommand {
         _ tool: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         forward: Bool = false
     ) async throws -> DesktopRunner.Outcome {
-        let out = try makePipe(), err = try makePipe()
+        let out = try makePipe()
+        let err = try makePipe()
         let pid = try spawn(tool, arguments, environment: environment, stdout: out.write, stderr: err.write)
         close(out.write)
         close(err.write)
@@ -51,7 +52,8 @@ enum ChildCommand {
         _ tool: String, _ arguments: [String], environment: [String: String], stdout: Int32, stderr: Int32
     ) throws -> pid_t {
         // Arguments are paths: their bytes (`PathEncoding`) reach the child, not their display form.
-        var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { PathEncoding.withCString($0) { strdup($0) } } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] =
+            ([tool] + arguments).map { PathEncoding.withCString($0) { strdup($0) } } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for string in argv + envp { free(string) } }
         var actions = posix_spawn_file_actions_t()

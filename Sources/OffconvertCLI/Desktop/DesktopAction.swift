@@ -26,36 +26,44 @@ package struct DesktopAction: Sendable {
 
     /// Photo formats offconvert reads that are not already JPEG.
     static let photoTypes = [
-        "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp", "image/tiff",
+        "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp",
+        "image/tiff",
     ]
     static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff"]
     /// What phones and cameras record.
     static let videoTypes = [
-        "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t", "video/x-msvideo",
+        "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t",
+        "video/x-msvideo",
     ]
     static let videoExtensions = ["mov", "mp4", "m4v", "mkv", "webm", "3gp", "ts", "avi"]
 
     /// Every action, in menu order.
     package static let all: [DesktopAction] = [
         DesktopAction(
-            id: "convert-to-jpeg", label: "Convert to JPEG", comment: "Write a JPEG next to each photo (location removed).",
+            id: "convert-to-jpeg", label: "Convert to JPEG",
+            comment: "Write a JPEG next to each photo (location removed).",
             command: "heic-to-jpg", mimeTypes: photoTypes, extensions: photoExtensions, icon: "image-x-generic"),
         DesktopAction(
             id: "send-to-windows", label: "Send to a Windows PC",
             comment: "Write an MP4 (H.264, AAC) next to each video that plays on any Windows PC.",
             command: "send-to-windows", mimeTypes: videoTypes, extensions: videoExtensions, icon: "video-x-generic"),
         DesktopAction(
-            id: "email", label: "Make small enough to e-mail", comment: "Write a copy of each video of at most 25 MB next to it.",
+            id: "email", label: "Make small enough to e-mail",
+            comment: "Write a copy of each video of at most 25 MB next to it.",
             command: "email", mimeTypes: videoTypes, extensions: videoExtensions, icon: "mail-attachment"),
         DesktopAction(
             id: "remove-location", label: "Remove location",
             comment: "Write a copy without where it was made, next to each photo or video.", command: "strip-location",
-            mimeTypes: ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/avif", "video/mp4", "video/quicktime"],
+            mimeTypes: [
+                "image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/avif", "video/mp4",
+                "video/quicktime",
+            ],
             extensions: ["jpg", "jpeg", "png", "webp", "heic", "heif", "avif", "mp4", "mov"], icon: "edit-clear"),
         DesktopAction(
             id: "show-info", label: "Show what is in this file",
             comment: "Show the format, size, tracks, metadata and location of each file.", command: "info",
-            mimeTypes: ["image/jpeg"] + photoTypes + videoTypes, extensions: ["jpg", "jpeg"] + photoExtensions + videoExtensions,
+            mimeTypes: ["image/jpeg"] + photoTypes + videoTypes,
+            extensions: ["jpg", "jpeg"] + photoExtensions + videoExtensions,
             icon: "dialog-information", showsOutput: true),
     ]
 

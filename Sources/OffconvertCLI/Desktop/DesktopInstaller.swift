@@ -24,7 +24,10 @@ package enum DesktopInstaller {
     static func launcherPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let own = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let own =
+            length > 0
+            ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
         return PathText.parent(own) + "/offconvert"
     }
 
@@ -42,7 +45,8 @@ package enum DesktopInstaller {
     static func uninstallPlan(places: DesktopPlaces) throws(ThunarActions.Unreadable) -> [Change] {
         var changes: [Change] = []
         for file in DesktopMenus.files(DesktopAction.all, places: places, executable: "") {
-            guard let text = try? String(contentsOfFile: file.path, encoding: .utf8), text.contains(DesktopMenus.marker) else { continue }
+            guard let text = try? String(contentsOfFile: file.path, encoding: .utf8), text.contains(DesktopMenus.marker)
+            else { continue }
             changes.append(.remove(file.path))
         }
         if let existing = try? String(contentsOfFile: places.thunarActions, encoding: .utf8),

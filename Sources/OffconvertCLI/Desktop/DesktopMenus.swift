@@ -19,7 +19,9 @@ package struct DesktopPlaces: Sendable {
     var configHome: String
 
     package init(environment: [String: String]) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         func base(_ key: String, _ fallback: String) -> String {
             guard let value = environment[key], value.hasPrefix("/") else { return home + "/" + fallback }
             return value
@@ -51,15 +53,21 @@ package enum DesktopMenus {
     package static func files(_ actions: [DesktopAction], places: DesktopPlaces, executable: String) -> [DesktopFile] {
         var files: [DesktopFile] = []
         for action in actions {
-            files.append(DesktopFile(
-                path: places.nautilusScripts + "/" + action.label, contents: nautilusScript(action, executable: executable),
-                executable: true))
-            files.append(DesktopFile(
-                path: places.nemoActions + "/offconvert-\(action.id).nemo_action", contents: nemoAction(action, executable: executable),
-                executable: false))
-            files.append(DesktopFile(
-                path: places.serviceMenus + "/offconvert-\(action.id).desktop", contents: serviceMenu(action, executable: executable),
-                executable: true))
+            files.append(
+                DesktopFile(
+                    path: places.nautilusScripts + "/" + action.label,
+                    contents: nautilusScript(action, executable: executable),
+                    executable: true))
+            files.append(
+                DesktopFile(
+                    path: places.nemoActions + "/offconvert-\(action.id).nemo_action",
+                    contents: nemoAction(action, executable: executable),
+                    executable: false))
+            files.append(
+                DesktopFile(
+                    path: places.serviceMenus + "/offconvert-\(action.id).desktop",
+                    contents: serviceMenu(action, executable: executable),
+                    executable: true))
         }
         return files
     }

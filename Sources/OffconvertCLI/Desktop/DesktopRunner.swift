@@ -26,9 +26,12 @@ package enum DesktopRunner {
         let launcher = DesktopInstaller.launcherPath()
         let outcome: Outcome
         do {
-            outcome = try await ChildCommand.run(launcher, [action.command, "--"] + files, environment: environment, forward: true)
+            outcome = try await ChildCommand.run(
+                launcher, [action.command, "--"] + files, environment: environment, forward: true)
         } catch {
-            notify(action, body: "offconvert could not start \(launcher): \(error)", failed: true, environment: environment)
+            notify(
+                action, body: "offconvert could not start \(launcher): \(error)", failed: true, environment: environment
+            )
             return ExitCode.failure
         }
         let failed = outcome.status != ExitCode.success
@@ -46,10 +49,14 @@ package enum DesktopRunner {
         } else if let summary = errors.last(where: isSummary) {
             lines.append(summary)
         }
-        if outcome.status != ExitCode.success, let first = errors.first(where: { $0.hasPrefix(Messages.text(.errorPrefix)) }) {
+        if outcome.status != ExitCode.success,
+            let first = errors.first(where: { $0.hasPrefix(Messages.text(.errorPrefix)) })
+        {
             lines.append(first)
         }
-        if lines.isEmpty { lines.append(outcome.status == ExitCode.success ? "Done." : "Failed (exit \(outcome.status)).") }
+        if lines.isEmpty {
+            lines.append(outcome.status == ExitCode.success ? "Done." : "Failed (exit \(outcome.status)).")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -66,7 +73,9 @@ package enum DesktopRunner {
     /// and wait forever, so it is not run then, and one that has not finished within a few
     /// seconds is ended: the files are written already, the menu action must not linger.
     static func notify(_ action: DesktopAction, body: String, failed: Bool, environment: [String: String]) {
-        guard let tool = executable(named: "notify-send", environment: environment), hasSessionBus(environment) else { return }
+        guard let tool = executable(named: "notify-send", environment: environment), hasSessionBus(environment) else {
+            return
+        }
         let arguments = [
             tool, "--app-name=offconvert", "--icon=\(failed ? "dialog-error" : action.icon)",
             "--urgency=\(failed ? "critical" : "normal")", "offconvert: \(action.label)", body,
@@ -79,7 +88,8 @@ package enum DesktopRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         var pid: pid_t = 0
         // A notification that cannot be shown must not fail the action.

@@ -36,10 +36,15 @@ package enum ThunarActions {
     static let empty = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<actions>\n</actions>\n"
 
     /// `existing` (nil when there is no file) with offconvert's actions replaced by `actions`.
-    package static func merged(_ existing: String?, actions: [DesktopAction], executable: String) throws(Unreadable) -> String {
+    package static func merged(_ existing: String?, actions: [DesktopAction], executable: String) throws(Unreadable)
+        -> String
+    {
         var parts = try split(existing ?? empty)
         parts.pieces = withoutOurs(parts.pieces)
-        for action in actions { parts.pieces.append(.text("\n")); parts.pieces.append(.action(block(action, executable: executable))) }
+        for action in actions {
+            parts.pieces.append(.text("\n"))
+            parts.pieces.append(.action(block(action, executable: executable)))
+        }
         parts.pieces.append(.text("\n"))
         return join(parts)
     }
@@ -103,7 +108,9 @@ package enum ThunarActions {
                 pending += rest[..<end.upperBound]
                 index = end.upperBound
             } else if rest.hasPrefix("<action>") || rest.hasPrefix("<action ") {
-                guard let end = rest.firstRange(of: "</action>") else { throw Unreadable(reason: "an <action> is not closed") }
+                guard let end = rest.firstRange(of: "</action>") else {
+                    throw Unreadable(reason: "an <action> is not closed")
+                }
                 if !pending.isEmpty { pieces.append(.text(pending)) }
                 pending = ""
                 pieces.append(.action(String(rest[..<end.upperBound])))

@@ -11,7 +11,9 @@ package enum ManPage {
             ".I command",
             "[\\fIoptions\\fR] [\\fIfiles\\fR...]",
             ".SH DESCRIPTION",
-            escape("offconvert converts and shrinks photos and videos on this machine. Nothing is uploaded and no network connection is ever opened. Location data is removed from files made for sharing unless asked otherwise."),
+            escape(
+                "offconvert converts and shrinks photos and videos on this machine. Nothing is uploaded and no network connection is ever opened. Location data is removed from files made for sharing unless asked otherwise."
+            ),
             ".SH COMMANDS",
         ]
         for spec in commands {

@@ -38,21 +38,26 @@ package struct Flag: Sendable {
 
 extension Option where Value == String {
     /// An option whose value is its text.
-    package static func text(_ long: String, short: Character? = nil, value: String, help: String,
-                             default shown: String? = nil) -> Option {
+    package static func text(
+        _ long: String, short: Character? = nil, value: String, help: String,
+        default shown: String? = nil
+    ) -> Option {
         Option(spec: .option(long, short: short, value: value, help: help, default: shown)) { $0 }
     }
 }
 
 extension Option where Value == Int {
     /// A whole number in `range`.
-    package static func integer(_ long: String, short: Character? = nil, value: String = "n", in range: ClosedRange<Int>,
-                                help: String, default shown: String? = nil) -> Option {
+    package static func integer(
+        _ long: String, short: Character? = nil, value: String = "n", in range: ClosedRange<Int>,
+        help: String, default shown: String? = nil
+    ) -> Option {
         let spec = OptionSpec.option(long, short: short, value: value, help: help, default: shown)
         return Option(spec: spec) { text throws(UsageError) in
             guard let number = Int(text), range.contains(number) else {
-                throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
-                                     + "expected a whole number from \(range.lowerBound) to \(range.upperBound).")
+                throw UsageError(
+                    message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
+                        + "expected a whole number from \(range.lowerBound) to \(range.upperBound).")
             }
             return number
         }
@@ -61,12 +66,15 @@ extension Option where Value == Int {
 
 extension Option where Value == Int64 {
     /// A byte count with an explicit unit (`25MB`, `8MiB`, `500KB`) or plain bytes.
-    package static func byteCount(_ long: String, short: Character? = nil, value: String = "size", help: String,
-                                  default shown: String? = nil) -> Option {
+    package static func byteCount(
+        _ long: String, short: Character? = nil, value: String = "size", help: String,
+        default shown: String? = nil
+    ) -> Option {
         Option(spec: .option(long, short: short, value: value, help: help, default: shown)) { text throws(UsageError) in
             guard let bytes = ByteCountParser.parse(text) else {
-                throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
-                                     + "expected a size such as 25MB (10^6 bytes), 8MiB (2^20 bytes) or 500KB.")
+                throw UsageError(
+                    message: "The value '\(text.terminalSafe)' is invalid for '--\(long)': "
+                        + "expected a size such as 25MB (10^6 bytes), 8MiB (2^20 bytes) or 500KB.")
             }
             return bytes
         }
@@ -75,14 +83,18 @@ extension Option where Value == Int64 {
 
 extension Option {
     /// One of `names`, in any letter case; a near miss gets a guess.
-    package static func choice(_ long: String, short: Character? = nil, value: String? = nil, names: [(String, Value)],
-                               help: String, default shown: String? = nil) -> Option {
+    package static func choice(
+        _ long: String, short: Character? = nil, value: String? = nil, names: [(String, Value)],
+        help: String, default shown: String? = nil
+    ) -> Option {
         let spelled = names.map(\.0)
-        let spec = OptionSpec.option(long, short: short, value: value ?? spelled.joined(separator: "|"), help: help, default: shown)
+        let spec = OptionSpec.option(
+            long, short: short, value: value ?? spelled.joined(separator: "|"), help: help, default: shown)
         return Option(spec: spec) { text throws(UsageError) in
             let lowered = text.lowercased()
             guard let picked = names.first(where: { $0.0 == lowered }) else {
-                var message = "The value '\(text.terminalSafe)' is invalid for '--\(long)': expected one of \(spelled.joined(separator: ", "))."
+                var message =
+                    "The value '\(text.terminalSafe)' is invalid for '--\(long)': expected one of \(spelled.joined(separator: ", "))."
                 if let guess = Suggestion.closest(to: lowered, in: spelled) { message += " Did you mean '\(guess)'?" }
                 throw UsageError(message: message)
             }
@@ -93,9 +105,13 @@ extension Option {
 
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of `cases` (by default all of `Value`'s) by its raw name.
-    package static func choice(_ long: String, short: Character? = nil, value: String? = nil, among cases: [Value] = Array(Value.allCases),
-                               help: String, default shown: Value? = nil) -> Option {
-        choice(long, short: short, value: value, names: cases.map { ($0.rawValue, $0) }, help: help, default: shown?.rawValue)
+    package static func choice(
+        _ long: String, short: Character? = nil, value: String? = nil, among cases: [Value] = Array(Value.allCases),
+        help: String, default shown: Value? = nil
+    ) -> Option {
+        choice(
+            long, short: short, value: value, names: cases.map { ($0.rawValue, $0) }, help: help,
+            default: shown?.rawValue)
     }
 }
 

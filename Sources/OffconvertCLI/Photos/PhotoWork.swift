@@ -6,7 +6,8 @@ import FoundationEssentials
 package enum PhotoWork {
     /// Reads the options every photo command shares into a request template (its input and
     /// destination are filled in per item).
-    package static func request(from arguments: ParsedArguments, format: PhotoFormat) throws(UsageError) -> PhotoRequest {
+    package static func request(from arguments: ParsedArguments, format: PhotoFormat) throws(UsageError) -> PhotoRequest
+    {
         if arguments.has(keepMetadata) && arguments.has(stripMetadata) {
             throw UsageError(message: "'--keep-metadata' and '--strip-metadata' cannot be used together.")
         }
@@ -38,12 +39,15 @@ package enum PhotoWork {
             return nil
         }
         if arguments.has(maxSize) {
-            throw UsageError(message: "'--resize' and '--max-size' cannot be used together: give the box with '--resize' alone.")
+            throw UsageError(
+                message: "'--resize' and '--max-size' cannot be used together: give the box with '--resize' alone.")
         }
         let fit = try arguments.value(Self.fit, default: .fit)
         guard var resize = PhotoResize(parsing: text, fit: fit), resize.width <= 65535, resize.height <= 65535 else {
             throw UsageError(
-                message: "The value '\(text.terminalSafe)' is invalid for '--resize': expected WIDTHxHEIGHT, two whole numbers from 1 to 65535 (e.g. 1920x1080).")
+                message:
+                    "The value '\(text.terminalSafe)' is invalid for '--resize': expected WIDTHxHEIGHT, two whole numbers from 1 to 65535 (e.g. 1920x1080)."
+            )
         }
         // An explicit --background colours pad's bars; by default they are transparent where
         // the output has alpha.
@@ -74,13 +78,15 @@ package enum PhotoWork {
     /// `--quality` (no short form: `-q` is `--quiet`, as in most tools).
     package static let quality = Option.integer(
         "quality", in: 1...100,
-        help: "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
+        help:
+            "Encoder quality, 1 to 100: libjpeg's scale for JPEG, libwebp's for WebP, x265's and aom's through libheif "
             + "for HEIC and AVIF (which run higher: HEIC 55 is about an iPhone's own size); for JPEG XL, cjxl's mapping to "
             + "a Butteraugli distance (90 = distance 1.0, 0.09 per step). Not for PNG.",
         default: "85; 55 for HEIC; 90 for JPEG XL")
     /// `--max-size`.
     static let maxSize = Option.integer(
-        "max-size", value: "px", in: 16...65535, help: "Shrink so the long edge is at most this many pixels (never enlarged).")
+        "max-size", value: "px", in: 16...65535,
+        help: "Shrink so the long edge is at most this many pixels (never enlarged).")
     /// `--resize`.
     static let resizeBox = Option.text(
         "resize", value: "WxH", help: "Resize the upright picture to a W by H box, as --fit says. Not with --max-size.")
@@ -93,9 +99,11 @@ package enum PhotoWork {
             + "--background (transparent where the format has alpha unless --background is given).",
         default: .fit)
     /// `--keep-location`.
-    package static let keepLocation = Flag("keep-location", help: "Keep GPS and other location metadata (removed by default).")
+    package static let keepLocation = Flag(
+        "keep-location", help: "Keep GPS and other location metadata (removed by default).")
     /// `--keep-metadata`.
-    package static let keepMetadata = Flag("keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails.")
+    package static let keepMetadata = Flag(
+        "keep-metadata", help: "Keep all metadata: location, serial numbers, owner, thumbnails.")
     /// `--strip-metadata`.
     static let stripMetadata = Flag("strip-metadata", help: "Remove all EXIF and XMP metadata.")
     /// `--color`.
@@ -104,23 +112,32 @@ package enum PhotoWork {
     /// `--hdr`.
     package static let hdr = Option<HDRPolicy>.choice(
         "hdr",
-        help: "Keep HDR where the output can carry it (JPEG: Ultra HDR; HEIC, AVIF: the gain map; JPEG XL: the HDR picture "
+        help:
+            "Keep HDR where the output can carry it (JPEG: Ultra HDR; HEIC, AVIF: the gain map; JPEG XL: the HDR picture "
             + "as 16-bit PQ, or a PQ/HLG photo's own values), or write SDR only.", default: .keep)
     /// `--background`.
     package static let background = Option<RGBColor>(
-        spec: .option("background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
-                      default: "white")
+        spec: .option(
+            "background", value: "colour", help: "Colour transparency is flattened onto (white, black, #RRGGBB).",
+            default: "white")
     ) { text throws(UsageError) in
         guard let color = RGBColor(parsing: text) else {
-            throw UsageError(message: "The value '\(text.terminalSafe)' is invalid for '--background': expected white, black or #RRGGBB.")
+            throw UsageError(
+                message:
+                    "The value '\(text.terminalSafe)' is invalid for '--background': expected white, black or #RRGGBB.")
         }
         return color
     }
     /// `--strict`.
     package static let strict = Flag(
-        "strict", help: "Refuse a damaged photo instead of converting what decodes (a photo cut short is converted with a note by default).")
+        "strict",
+        help:
+            "Refuse a damaged photo instead of converting what decodes (a photo cut short is converted with a note by default)."
+    )
     /// `--all-images`.
-    package static let allImages = Flag("all-images", help: "Write every image of a multi-image HEIC, a stereo MPO or a multi-page TIFF (name-1, name-2, ...).")
+    package static let allImages = Flag(
+        "all-images",
+        help: "Write every image of a multi-image HEIC, a stereo MPO or a multi-page TIFF (name-1, name-2, ...).")
 
     /// `--frame`.
     package static let frame = Option.integer(
@@ -147,7 +164,9 @@ package enum PhotoWork {
     /// ``cost(of:request:)`` and the input as it was read for it (detached from its file), which
     /// the conversion takes over instead of reading the file again.
     package static func estimate(of input: String, request: PhotoRequest) -> (cost: Int64, photo: PhotoInput?) {
-        guard let opened = try? PhotoInput.open(path: input), let info = try? ImageProbe.probe(opened) else { return (0, nil) }
+        guard let opened = try? PhotoInput.open(path: input), let info = try? ImageProbe.probe(opened) else {
+            return (0, nil)
+        }
         return (PhotoMemoryEstimate.peakBytes(path: input, info: info, request: request), opened.detached())
     }
 
@@ -156,11 +175,13 @@ package enum PhotoWork {
     /// output larger than its source says so in its notes (a command whose point is a smaller
     /// file must not quietly make a bigger one).
     package static func run(
-        command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console, outputSuffix: String = "",
+        command: String, template: PhotoRequest, arguments: ParsedArguments, console: Console,
+        outputSuffix: String = "",
         shrinking: Bool = false, alreadyIn: InputTriage.AlreadyInFormat? = nil
     ) async throws(UsageError) -> Int32 {
         try await run(
-            command: command, template: template, options: BatchOptions.parse(arguments), console: console, outputSuffix: outputSuffix,
+            command: command, template: template, options: BatchOptions.parse(arguments), console: console,
+            outputSuffix: outputSuffix,
             shrinking: shrinking, alreadyIn: alreadyIn)
     }
 
@@ -171,7 +192,8 @@ package enum PhotoWork {
         shrinking: Bool = false, alreadyIn: InputTriage.AlreadyInFormat? = nil
     ) async throws(UsageError) -> Int32 {
         try Catalogue.requireInputs(options.inputs, kind: .photo, target: template.format.fileExtension)
-        var work = batchWork(command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
+        var work = batchWork(
+            command: command, template: template, options: options, outputSuffix: outputSuffix, shrinking: shrinking)
         work.alreadyIn = alreadyIn
         return await BatchRunner.run(work, options: options, console: console)
     }
@@ -179,16 +201,19 @@ package enum PhotoWork {
     /// The ``BatchWork`` of a photo command: each input probed once for its cost, and that probe
     /// handed to its conversion.
     static func batchWork(
-        command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "", shrinking: Bool = false
+        command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "",
+        shrinking: Bool = false
     ) -> BatchWork {
         var work = BatchWork(
             command: command,
             identity: [
                 "format=\(template.format.rawValue)", "quality=\(template.quality)", "lossless=\(template.lossless)",
-                "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)", "background=\(template.background)",
+                "metadata=\(template.metadata.rawValue)", "color=\(template.color.rawValue)",
+                "background=\(template.background)",
                 "all=\(template.allImages)", "max=\(template.maxLongEdge ?? 0)",
                 "target=\(template.targetByteCount ?? 0)", "resize=\(resizeIdentity(template.resize))",
-                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)", "strict=\(template.strict)",
+                "depth=\(template.bitDepth.map { "\($0.rawValue)" } ?? "-")", "hdr=\(template.hdr.rawValue)",
+                "strict=\(template.strict)",
                 "frame=\(template.frame ?? 0)",
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
@@ -203,13 +228,16 @@ package enum PhotoWork {
                 request.probed = item.photo
                 // One photo uses every core for decoding; a batch balances jobs against tile
                 // threads, and its last photos, with cores left idle, get them back.
-                request.decodingThreads = DecodingThreads.perPhoto(jobs: options.jobs, items: options.inputs.count - item.index)
+                request.decodingThreads = DecodingThreads.perPhoto(
+                    jobs: options.jobs, items: options.inputs.count - item.index)
                 let result = try await PhotoConverter.convert(request).result(onProgress: progress)
                 return shrinking ? noteIfLarger(result, than: item.inputBytes) : result
             })
         work.accepts = .photos
         // The header read opens the file through libheif or a codec: off the cooperative pool.
-        work.probe = { input in (try? await runBlocking(on: .short) { _ in estimate(of: input, request: template) }) ?? (0, nil) }
+        work.probe = { input in
+            (try? await runBlocking(on: .short) { _ in estimate(of: input, request: template) }) ?? (0, nil)
+        }
         work.check = { input in photoProblem(input, maxPixels: template.maxPixels) }
         return work
     }
@@ -234,7 +262,8 @@ package enum PhotoWork {
             guard info.width * info.height <= maxPixels else {
                 return ConvertError(
                     code: .inputTooManyPixels,
-                    message: "\(input) has \(info.width)×\(info.height) pixels, more than --max-pixels \(maxPixels).", path: input)
+                    message: "\(input) has \(info.width)×\(info.height) pixels, more than --max-pixels \(maxPixels).",
+                    path: input)
             }
             return nil
         } catch {

@@ -49,11 +49,14 @@ extension String {
     /// This string with control characters (C0, DEL, C1, and so escape sequences) replaced by `?`,
     /// for printing text that came from a file or a file name.
     package var terminalSafe: String {
-        String(String.UnicodeScalarView(unicodeScalars.map { scalar in
-            let value = scalar.value
-            let isControl = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
-                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            return isControl ? "?" : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                unicodeScalars.map { scalar in
+                    let value = scalar.value
+                    let isControl =
+                        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                        || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+                    return isControl ? "?" : scalar
+                }))
     }
 }

@@ -96,7 +96,9 @@ package enum Messages {
     }()
 
     /// The text for `key` with `arguments` filled in.
-    package static func text(_ key: Key, _ arguments: String..., overrides: [String: String] = Messages.overrides) -> String {
+    package static func text(_ key: Key, _ arguments: String..., overrides: [String: String] = Messages.overrides)
+        -> String
+    {
         let template = overrides[key.rawValue] ?? english[key] ?? key.rawValue
         return fill(template, arguments)
     }
@@ -106,7 +108,8 @@ package enum Messages {
     /// (`hint.KEY`, translated too). The library's messages name no option or command: a host
     /// app words its own way out.
     package static func error(_ error: ConvertError, overrides: [String: String] = Messages.overrides) -> String {
-        var message = overrides["error." + error.key].map { $0.replacing("{path}", with: error.path ?? "") } ?? error.message
+        var message =
+            overrides["error." + error.key].map { $0.replacing("{path}", with: error.path ?? "") } ?? error.message
         if let hint = overrides["hint." + error.key] ?? hints[error.code] { message += " " + hint }
         return message
     }
@@ -137,15 +140,19 @@ package enum Messages {
     /// The command-line advice a note takes: its translation key (the note's code, or a variant of
     /// it), its English text, the values that fill it, and the library's words it takes the place
     /// of (nil: it follows the message). Nil for a note the CLI adds nothing to.
-    static func noteAdvice(_ note: JobNote) -> (key: String, english: String, arguments: [String], replacing: String?)? {
+    static func noteAdvice(_ note: JobNote) -> (key: String, english: String, arguments: [String], replacing: String?)?
+    {
         let key = note.code.rawValue
         switch note.detail {
         case .pagesLeftOut: return (key, " (--all-images writes each)", [], nil)
         case .picturesLeftOut(_, let stereo):
-            return stereo ? (key + ".stereo", "; --all-images writes both", [], nil) : (key, "; --all-images writes each", [], nil)
+            return stereo
+                ? (key + ".stereo", "; --all-images writes both", [], nil)
+                : (key, "; --all-images writes each", [], nil)
         case .animationStill(let still) where !still.frameWasChosen:
             switch still.format {
-            case .gif: return (key + ".gif", " (--frame N picks another; --to webp or --to mp4 keeps the animation)", [], nil)
+            case .gif:
+                return (key + ".gif", " (--frame N picks another; --to webp or --to mp4 keeps the animation)", [], nil)
             case .webp: return (key + ".webp", " (--frame N picks another; --to webp keeps the animation)", [], nil)
             default: return (key, " (--to mp4 keeps the animation)", [], nil)
             }
@@ -168,7 +175,10 @@ package enum Messages {
             if note.code == .gainMapRemoved { return (key, " (--hdr sdr)", [], nil) }
             // Here the option is the reason itself: the whole sentence is the CLI's.
             if note.code == .gainMapMetadataRemoved {
-                return (key, "HDR not kept: --strip-metadata removes the metadata that describes the gain map", [], note.message)
+                return (
+                    key, "HDR not kept: --strip-metadata removes the metadata that describes the gain map", [],
+                    note.message
+                )
             }
             return nil
         }
@@ -180,7 +190,8 @@ package enum Messages {
         switch note.detail {
         case .pagesLeftOut(let pages): [String(pages)]
         case .picturesLeftOut(let pictures, _): [String(pictures)]
-        case .animationStill(let still): [String(still.frames), String(Double(still.milliseconds) / 1000), String(still.keptFrame)]
+        case .animationStill(let still):
+            [String(still.frames), String(Double(still.milliseconds) / 1000), String(still.keptFrame)]
         case .subtitlesDropped(let tracks): [String(tracks)]
         case .audioTrackLeftOut(let track): [String(track.position), track.description]
         case .rawStreamTiming(let rate, _): [Self.rate(rate)]

@@ -50,8 +50,9 @@ package final class ProgressBoard: Sendable {
     package func begin(_ index: Int, name: String, inputBytes: Int64) {
         guard enabled else { return }
         state.withLock {
-            $0.items[index] = Item(name: name.terminalSafe, progress: JobProgress(stage: .probing, fraction: 0),
-                                   started: Date(), inputBytes: inputBytes, changed: Date())
+            $0.items[index] = Item(
+                name: name.terminalSafe, progress: JobProgress(stage: .probing, fraction: 0),
+                started: Date(), inputBytes: inputBytes, changed: Date())
         }
         startTicking()
         redraw(force: true)

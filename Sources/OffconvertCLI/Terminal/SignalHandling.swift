@@ -93,7 +93,8 @@ package enum SignalHandling {
     /// Exits 130 now, without waiting for conversions: their temporaries are removed first.
     static func exitNow() -> Never {
         let removed = LiveTemporaries.removeAll()
-        let line = "Interrupted: stopped without waiting for the encoder"
+        let line =
+            "Interrupted: stopped without waiting for the encoder"
             + (removed > 0 ? "; \(removed) partial file(s) removed.\n" : ".\n")
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         _exit(ExitCode.interrupted)
@@ -101,7 +102,9 @@ package enum SignalHandling {
 
     /// Runs `body` in a task that SIGINT and SIGTERM cancel; returns what it returned and
     /// whether a signal arrived while it ran. Runs may overlap; a signal cancels all of them.
-    package static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (value: T, interrupted: Bool) {
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (
+        value: T, interrupted: Bool
+    ) {
         let state = Self.router.state
         let result = Mutex<T?>(nil)
         let task = Task {

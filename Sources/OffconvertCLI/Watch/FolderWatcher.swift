@@ -124,7 +124,9 @@ final class FolderWatcher {
         let named = (settings.isPhotoTarget ? InputTriage.photoExtensions : Set(Catalogue.videoInputs))
             .contains(PathText.fileExtension(path).lowercased())
         guard content == wanted || (content == .unknown && named) else {
-            if content == .photo || content == .video { note(path, "\(content == .photo ? "a photo" : "a video"), not converted to \(settings.target)") }
+            if content == .photo || content == .video {
+                note(path, "\(content == .photo ? "a photo" : "a video"), not converted to \(settings.target)")
+            }
             return nil
         }
         // A JPEG dropped into a folder watched for JPEGs is what the user wanted already (and
@@ -185,7 +187,10 @@ final class FolderWatcher {
                 console.err("\(input.terminalSafe) → \(written)")
                 // The same notes a batch prints under each file (damage repaired, HDR kept, ...).
                 if let notes = object.notes, !notes.isEmpty {
-                    console.err(Messages.text(.itemNotes, PathText.lastComponent(input).terminalSafe, notes.joined(separator: ", ").terminalSafe))
+                    console.err(
+                        Messages.text(
+                            .itemNotes, PathText.lastComponent(input).terminalSafe,
+                            notes.joined(separator: ", ").terminalSafe))
                 }
             } else if event == "skipped", let input = object.input, let reason = object.reason {
                 console.err("\(input.terminalSafe): \(reason.terminalSafe).")
@@ -210,13 +215,15 @@ final class FolderWatcher {
     private func announce() {
         if settings.json {
             var object: [String: LineValue] = [
-                "event": "watching", "folder": .text(settings.folder), "to": .text(settings.target), "recursive": .flag(settings.recursive),
+                "event": "watching", "folder": .text(settings.folder), "to": .text(settings.target),
+                "recursive": .flag(settings.recursive),
             ]
             if let output = settings.outputDirectory { object["output"] = .text(output) }
             console.out(Self.line(object))
         } else if !settings.once {
-            console.err("Watching \(settings.folder.terminalSafe) for new \(settings.isPhotoTarget ? "photos" : "videos"); "
-                + "each is converted to \(settings.target) once it is complete. Press Ctrl-C to stop.")
+            console.err(
+                "Watching \(settings.folder.terminalSafe) for new \(settings.isPhotoTarget ? "photos" : "videos"); "
+                    + "each is converted to \(settings.target) once it is complete. Press Ctrl-C to stop.")
         }
     }
 
@@ -230,18 +237,24 @@ final class FolderWatcher {
 
     /// The last line: how many files were converted and failed, and why the watch ended.
     func finish(_ ending: Ending) {
-        let reason = switch ending {
-        case .interrupted: "interrupted"
-        case .allowance: "allowance"
-        case .finished: "done"
-        }
+        let reason =
+            switch ending {
+            case .interrupted: "interrupted"
+            case .allowance: "allowance"
+            case .finished: "done"
+            }
         if settings.json {
-            console.out(Self.line(["event": "stopped", "converted": .number(converted), "failed": .number(failed), "reason": .text(reason)]))
+            console.out(
+                Self.line([
+                    "event": "stopped", "converted": .number(converted), "failed": .number(failed),
+                    "reason": .text(reason),
+                ]))
             return
         }
         if ending == .allowance {
-            console.err("Stopped watching: today's free conversions are used up (each file the watcher converts is one). "
-                + "Files that arrive from now on are converted when you start 'offconvert watch' again.")
+            console.err(
+                "Stopped watching: today's free conversions are used up (each file the watcher converts is one). "
+                    + "Files that arrive from now on are converted when you start 'offconvert watch' again.")
         }
         console.err("\(converted) converted, \(failed) failed.")
     }
@@ -275,7 +288,10 @@ final class FolderWatcher {
     /// What the watcher reads of a conversion's JSON line; anything else in it is passed on as is.
     private struct RelayedLine: Decodable {
         struct Output: Decodable { var path: String? }
-        struct Failure: Decodable { var category: String?; var message: String? }
+        struct Failure: Decodable {
+            var category: String?
+            var message: String?
+        }
         var event: String?
         var input: String?
         var outputs: [Output]?

@@ -2,7 +2,7 @@ import ConvertCore
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An inotify instance (Linux) watching folders for files that are complete: written and
@@ -23,7 +23,8 @@ final class Inotify {
     private var folders: [Int32: String] = [:]
 
     /// The events a watched folder reports.
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let mask = UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     init() throws(ConvertError) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))

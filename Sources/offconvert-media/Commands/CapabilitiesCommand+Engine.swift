@@ -22,8 +22,11 @@ extension CapabilitiesCommand {
         let video = VideoConverter.capabilities()
         let photos = PhotoFormat.allCases.filter { ![.gif, .bmp, .tiff].contains($0) }
         let report = Report(
-            photoOutputs: Dictionary(uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
-            encoders: video.encoders.map { Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable) },
+            photoOutputs: Dictionary(
+                uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),
+            encoders: video.encoders.map {
+                Report.Encoder(name: $0.name, codec: $0.codec, hardware: $0.isHardware, usable: $0.isUsable)
+            },
             toneMapping: video.canToneMap)
         if arguments.has(Self.json) {
             let encoder = JSONEncoder()
@@ -34,15 +37,21 @@ extension CapabilitiesCommand {
         func yes(_ value: Bool) -> String { value ? "yes" : "no" }
         var lines = ["Photo outputs:"]
         for format in photos {
-            lines.append("  \(format.fileExtension.padding(toLength: 6, withPad: " ", startingAt: 0)) \(yes(PhotoConverter.canEncode(format)))")
+            lines.append(
+                "  \(format.fileExtension.padding(toLength: 6, withPad: " ", startingAt: 0)) \(yes(PhotoConverter.canEncode(format)))"
+            )
         }
         lines.append("Software encoders:")
         for encoder in video.encoders where !encoder.isHardware {
-            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(yes(encoder.isUsable))")
+            lines.append(
+                "  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(yes(encoder.isUsable))"
+            )
         }
         lines.append("Hardware encoders:")
         for encoder in video.encoders where encoder.isHardware {
-            lines.append("  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(encoder.isUsable ? "yes" : "no (no device)")")
+            lines.append(
+                "  \(encoder.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(encoder.codec.padding(toLength: 5, withPad: " ", startingAt: 0)) \(encoder.isUsable ? "yes" : "no (no device)")"
+            )
         }
         lines.append("HDR tone mapping: \(yes(video.canToneMap))")
         console.out(lines.joined(separator: "\n"))

@@ -29,8 +29,10 @@ struct CompressPlanLine: Encodable {
     /// `--max-height`, nil without it.
     var maxHeight: Int?
 
-    init(index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview, cutStart: Double? = nil,
-         maxHeight: Int? = nil) {
+    init(
+        index: Int, input: String, targetBytes: Int64, preview: VideoCompressPreview, cutStart: Double? = nil,
+        maxHeight: Int? = nil
+    ) {
         self.index = index
         self.maxHeight = maxHeight
         duration = preview.duration
@@ -76,18 +78,24 @@ struct CompressPlanLine: Encodable {
             let bitrate = "2-pass at \((videoBitrate ?? 0) / 1000) kb/s"
             let size = "about \(unit.format(expectedBytes ?? targetBytes, rounding: .up)) at most; target \(target)"
             var text = "re-encode to H.264 \(width ?? 0)x\(height ?? 0) at \(fps(rate)) fps: "
-            text += keepsPicture ? "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)" : "\(bitrate), \(size)"
+            text +=
+                keepsPicture
+                ? "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)" : "\(bitrate), \(size)"
             if height != sourceHeight {
-                let why = height != tallestAllowed ? "to fit, unless a first pass shows the picture is easy to code"
+                let why =
+                    height != tallestAllowed
+                    ? "to fit, unless a first pass shows the picture is easy to code"
                     : height == maxHeight ? "(--max-height)" : "to play everywhere (H.264 level 5.2)"
                 text += "; scaled down from \(sourceWidth)x\(sourceHeight) \(why)"
             }
             if rate < sourceFrameRate - 0.01 {
-                text += "; frame rate lowered from \(fps(sourceFrameRate)) fps: the target leaves too few bits for every frame"
+                text +=
+                    "; frame rate lowered from \(fps(sourceFrameRate)) fps: the target leaves too few bits for every frame"
             }
             return text
         default:
-            return "not reachable: the smallest it can reach is \(unit.format(smallestReachableBytes ?? 0, rounding: .up)), "
+            return
+                "not reachable: the smallest it can reach is \(unit.format(smallestReachableBytes ?? 0, rounding: .up)), "
                 + "target \(target)"
         }
     }

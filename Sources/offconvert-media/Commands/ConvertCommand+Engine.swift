@@ -10,6 +10,7 @@ extension ConvertCommand {
         if AudioFormat(rawValue: target) != nil {
             return try await ExtractAudioCommand.runWithEngine(arguments, console: console)
         }
-        return try await VideoConvertCommand.runWithEngine(arguments, container: VideoContainer(rawValue: target) ?? .mp4, console: console)
+        return try await VideoConvertCommand.runWithEngine(
+            arguments, container: VideoContainer(rawValue: target) ?? .mp4, console: console)
     }
 }

@@ -12,10 +12,14 @@ extension ExtractAudioCommand {
         let (start, duration) = try VideoWork.cut(arguments)
         let bitRate = try arguments.value(VideoOptions.audioBitrate)
         if let bitRate, let asked, asked == .flac || asked == .wav {
-            throw UsageError(message: "'--bitrate \(bitRate / 1000)k' applies to mp3, m4a and opus; \(asked.rawValue) is lossless.")
+            throw UsageError(
+                message: "'--bitrate \(bitRate / 1000)k' applies to mp3, m4a and opus; \(asked.rawValue) is lossless.")
         }
         if track == .all, asked != nil, chosen != .m4a {
-            throw UsageError(message: "'--all-audio' saves the tracks together in one .m4a; a .\(chosen.fileExtension) file holds one sound track.")
+            throw UsageError(
+                message:
+                    "'--all-audio' saves the tracks together in one .m4a; a .\(chosen.fileExtension) file holds one sound track."
+            )
         }
         // Without --to, the sound keeps its own format when an audio file can hold it as it is
         // (MP3 stays MP3, not a second lossy AAC); anything else becomes AAC in .m4a, as lossless
@@ -27,12 +31,15 @@ extension ExtractAudioCommand {
         }
         return try await VideoWork.run(
             command: spec.name,
-            identity: ["to=\(asked?.rawValue ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
-                       "duration=\(duration ?? -1)", "bitrate=\(bitRate ?? 0)"],
+            identity: [
+                "to=\(asked?.rawValue ?? "auto")", "keep-location=\(keepLocation)", "audio=\(track)", "start=\(start)",
+                "duration=\(duration ?? -1)", "bitrate=\(bitRate ?? 0)",
+            ],
             outputExtension: chosen.fileExtension, arguments: arguments, console: console, cost: { _ in 16 << 20 },
             extensionFor: { format($0).fileExtension }, accepts: .sound
         ) { input, output in
-            var request = AudioExtractionRequest(input: input, format: format(input), keepLocation: keepLocation, output: output)
+            var request = AudioExtractionRequest(
+                input: input, format: format(input), keepLocation: keepLocation, output: output)
             request.audioTrack = track
             (request.start, request.duration) = (start, duration)
             request.bitRate = bitRate

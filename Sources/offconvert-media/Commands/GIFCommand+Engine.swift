@@ -14,13 +14,19 @@ extension GIFCommand {
         let width = try arguments.value(Self.width, default: 480)
         let maxPixels = try BatchOptions.maxPixels(arguments)
         return try await VideoWork.run(
-            command: spec.name, identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
+            command: spec.name,
+            identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
             outputExtension: "gif", arguments: arguments, console: console,
             // The palette is built from every frame of the clip, so all of them are held at once.
-            cost: { input in await VideoWork.gifCost(of: input, seconds: duration ?? GIFRequest.maximumDuration, fps: fps, width: width) }
+            cost: { input in
+                await VideoWork.gifCost(
+                    of: input, seconds: duration ?? GIFRequest.maximumDuration, fps: fps, width: width)
+            }
         ) { input, output in
-            VideoConverter.gif(GIFRequest(input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
-                                          output: output, maxPixels: maxPixels))
+            VideoConverter.gif(
+                GIFRequest(
+                    input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
+                    output: output, maxPixels: maxPixels))
         }
     }
 }

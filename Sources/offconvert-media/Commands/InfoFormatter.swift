@@ -43,19 +43,25 @@ enum InfoFormatter {
     private static func locationLine(_ location: LocationPresence, value: String?) -> String {
         let damaged = location.incomplete == true
         guard location.present else {
-            return damaged ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
+            return damaged
+                ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
         }
         let places = location.sources.words
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
-        return "  location: yes, in \(places.terminalSafe)" + (damaged ? " (the file is damaged: there may be more)" : "")
+        return "  location: yes, in \(places.terminalSafe)"
+            + (damaged ? " (the file is damaged: there may be more)" : "")
     }
 
     private static func imageLines(_ image: ImageInfo) -> [String] {
-        var picture = ["\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha"]
+        var picture = [
+            "\(image.width)x\(image.height)", "\(image.bitDepth)-bit", image.hasAlpha ? "alpha" : "no alpha",
+        ]
         if let animation = image.animation {
             picture.append("animated: \(animation.frames) frames, \(String(format: "%.2f", animation.duration)) s")
         }
-        if image.imageCount > 1 { picture.append("\(image.imageCount) images" + (image.multiPicture.map { " (\($0))" } ?? "")) }
+        if image.imageCount > 1 {
+            picture.append("\(image.imageCount) images" + (image.multiPicture.map { " (\($0))" } ?? ""))
+        }
         var lines = ["  picture: " + picture.joined(separator: ", ")]
         var orientation: [String] = []
         if let degrees = image.containerRotation {
@@ -73,7 +79,9 @@ enum InfoFormatter {
             color.append("ICC profile (\(bytes) bytes)")
         }
         if let nclx = image.color.nclx {
-            color.append("nclx \(nclx.primaries.code)/\(nclx.transfer.code)/\(nclx.matrix.code) \(nclx.fullRange ? "full" : "limited") range")
+            color.append(
+                "nclx \(nclx.primaries.code)/\(nclx.transfer.code)/\(nclx.matrix.code) \(nclx.fullRange ? "full" : "limited") range"
+            )
         }
         lines.append("  colour: " + (color.isEmpty ? "unspecified (sRGB assumed)" : color.joined(separator: ", ")))
         var metadata: [String] = []
@@ -85,11 +93,13 @@ enum InfoFormatter {
         if let date = image.dateTimeOriginal { metadata.append("taken \(date)") }
         lines.append("  metadata: " + (metadata.isEmpty ? "none" : metadata.joined(separator: ", ")))
         if !image.auxiliaryImages.isEmpty {
-            lines.append("  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
+            lines.append(
+                "  auxiliary: " + image.auxiliaryImages.map(PlainWords.auxiliary).joined(separator: ", ").terminalSafe)
         }
         if let map = image.gainMap {
             let stops = (map.headroomStops * 10).rounded() / 10
-            let effect = map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
+            let effect =
+                map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
             lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: \(effect)")
         } else if let transfer = image.color.nclx?.hdrTransferName {
             lines.append(
@@ -102,7 +112,8 @@ enum InfoFormatter {
 
     /// "live photo: paired with IMG_0001.MOV (content identifier 71DC…)", or that no partner is beside it.
     private static func liveLine(_ live: LivePhotoInfo, movie: Bool) -> String {
-        let partner = live.pairedWith.map { "paired with \($0)" }
+        let partner =
+            live.pairedWith.map { "paired with \($0)" }
             ?? (movie ? "its photo is not in this folder" : "its video is not in this folder")
         return "  live photo: \(partner) (content identifier \(live.contentIdentifier))".terminalSafe
     }
@@ -110,13 +121,17 @@ enum InfoFormatter {
     /// "motion: video/mp4 embedded (Google motion photo), 1.3 MB at byte 2728123, 0.76 s" and its tracks,
     /// or what the metadata promises and why it is not there.
     private static func motionLines(_ motion: MotionPhotoInfo) -> [String] {
-        let kinds = ["google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
-                     "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo",
-                     "samsung-heif": "Samsung motion photo (HEIC)"]
+        let kinds = [
+            "google": "Google motion photo", "google-microvideo": "Google motion photo (MicroVideo)",
+            "samsung": "Samsung motion photo", "heif-mpvd": "HEIC motion photo",
+            "samsung-heif": "Samsung motion photo (HEIC)",
+        ]
         let kind = kinds[motion.layout] ?? motion.layout
         guard let video = motion.video, let bytes = motion.videoBytes else {
             var line = "  motion: \(kind), but the video is not there"
-            if let declared = motion.declaredBytes { line += " (the metadata declares \(UnitText.bytes(Int64(declared))))" }
+            if let declared = motion.declaredBytes {
+                line += " (the metadata declares \(UnitText.bytes(Int64(declared))))"
+            }
             return [line.terminalSafe] + (motion.problem.map { ["  warning: \($0.terminalSafe)"] } ?? [])
         }
         var line = "  motion: \(kind), MP4 of \(UnitText.bytes(Int64(bytes)))"
@@ -150,26 +165,34 @@ enum InfoFormatter {
             }
             detail.append(color(video.color))
             detail.append(video.dynamicRange.summary)
-            if video.stereoscopic == true { detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only") }
+            if video.stereoscopic == true {
+                detail.append("3D (spatial video, MV-HEVC): two views, converted as the left eye only")
+            }
             if let display = video.masteringDisplay { detail.append(mastering(display)) }
-            if let light = video.contentLight { detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²") }
+            if let light = video.contentLight {
+                detail.append("MaxCLL \(light.maxCLL) cd/m², MaxFALL \(light.maxFALL) cd/m²")
+            }
         }
         if let audio = track.audio {
             parts.append(audio.channelLayout ?? "\(audio.channels) channels")
             parts.append("\(audio.sampleRate) Hz")
         }
         if let language = track.language { parts.append(language) }
-        if let handler = track.handler, track.kind != .video && track.kind != .audio { parts.append("handler \(handler)") }
+        if let handler = track.handler, track.kind != .video && track.kind != .audio {
+            parts.append("handler \(handler)")
+        }
         // "subtitle" fills the column: it still gets its space.
         let name = track.kind.name
-        let head = "  #\(track.index) \(name.count >= 8 ? name + " " : name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+        let head =
+            "  #\(track.index) \(name.count >= 8 ? name + " " : name.padding(toLength: 8, withPad: " ", startingAt: 0))"
         return ["\(head)\(parts.joined(separator: ", ").terminalSafe)"]
             + detail.map { "     " + String(repeating: " ", count: 8) + $0.terminalSafe }
     }
 
     private static func color(_ color: ColorDescription) -> String {
         if color.isUnspecified { return "colour unspecified" }
-        var text = "colour \(color.primaries.displayName), \(color.transfer.displayName), "
+        var text =
+            "colour \(color.primaries.displayName), \(color.transfer.displayName), "
             + "\(color.matrix.displayName), \(color.range) range"
         if let icc = color.iccProfileBytes { text += ", ICC profile (\(icc) bytes)" }
         return text
@@ -178,7 +201,9 @@ enum InfoFormatter {
     private static func mastering(_ display: MasteringDisplay) -> String {
         var text = "mastering display"
         if let red = display.red, let green = display.green, let blue = display.blue, let white = display.whitePoint {
-            let points = [red, green, blue, white].map { "(\(UnitText.decimal($0.x, 4)), \(UnitText.decimal($0.y, 4)))" }
+            let points = [red, green, blue, white].map {
+                "(\(UnitText.decimal($0.x, 4)), \(UnitText.decimal($0.y, 4)))"
+            }
             text += " R\(points[0]) G\(points[1]) B\(points[2]) WP\(points[3])"
         }
         if let min = display.minLuminance, let max = display.maxLuminance {
@@ -188,6 +213,7 @@ enum InfoFormatter {
     }
 
     static func rate(_ bitsPerSecond: Int) -> String {
-        bitsPerSecond >= 1_000_000 ? "\(UnitText.decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
+        bitsPerSecond >= 1_000_000
+            ? "\(UnitText.decimal(Double(bitsPerSecond) / 1_000_000, 1)) Mb/s" : "\(bitsPerSecond / 1_000) kb/s"
     }
 }

@@ -13,7 +13,8 @@ extension HeicToJpgCommand {
         // charges itself; when the photos were refused (77), the motion is not tried.
         let store = AllowanceStore()
         let before = try? store.status().used
-        let photos = try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        let photos = try await PhotoWork.run(
+            command: spec.name, template: template, arguments: arguments, console: console)
         if photos == ExitCode.allowanceExhausted { return photos }
         let options = try BatchOptions.parse(arguments)
         let (pairs, alone) = LiveWork.pairsOfPhotos(options.inputs)
@@ -22,7 +23,8 @@ extension HeicToJpgCommand {
         }
         guard !pairs.isEmpty else { return photos }
         let charged = before.map { used in (try? store.status().used).map { $0 > used } ?? false } ?? false
-        let motion = await LiveWork.run(pairs, kind: kind, command: spec.name, options: options, console: console, charged: charged)
+        let motion = await LiveWork.run(
+            pairs, kind: kind, command: spec.name, options: options, console: console, charged: charged)
         return photos != ExitCode.success ? photos : motion
     }
 }
@@ -34,29 +36,35 @@ enum LiveWork {
     /// Runs one batch over the pairs' movies.
     /// `charged`: the run was counted against the allowance already (see ``BatchWork/alreadyCharged``).
     static func run(
-        _ pairs: [LivePhotoPair], kind: String, command: String, options: BatchOptions, console: Console, charged: Bool = false
+        _ pairs: [LivePhotoPair], kind: String, command: String, options: BatchOptions, console: Console,
+        charged: Bool = false
     ) async -> Int32 {
         var options = options
         options.inputs = pairs.map(\.movie)
-        let destinations = Dictionary(pairs.map { ($0.movie, destination(of: $0, kind: kind, folder: options.outputDirectory)) },
-                                      uniquingKeysWith: { first, _ in first })
+        let destinations = Dictionary(
+            pairs.map { ($0.movie, destination(of: $0, kind: kind, folder: options.outputDirectory)) },
+            uniquingKeysWith: { first, _ in first })
         let maxPixels = options.maxPixels
         var work = BatchWork(
             command: command, identity: ["live=\(kind)"], outputExtension: { _ in kind },
             cost: { input in
-                kind == "gif" ? await VideoWork.gifCost(of: input, seconds: GIFRequest.maximumDuration, fps: 12, width: 480)
+                kind == "gif"
+                    ? await VideoWork.gifCost(of: input, seconds: GIFRequest.maximumDuration, fps: 12, width: 480)
                     : await VideoWork.encodeCost(of: input)
             },
             convert: { item, progress throws(ConvertError) in
-                let output = OutputLocation(path: destinations[item.input] ?? item.destination, overwrite: item.overwrite,
-                                            mayRenumber: true)
-                let job = kind == "gif"
+                let output = OutputLocation(
+                    path: destinations[item.input] ?? item.destination, overwrite: item.overwrite,
+                    mayRenumber: true)
+                let job =
+                    kind == "gif"
                     ? VideoConverter.gif(GIFRequest(input: item.input, output: output, maxPixels: maxPixels))
-                    : VideoConverter.convert({
-                        var request = VideoRequest.sendToWindows(item.input, output: output)
-                        request.maxPixels = maxPixels
-                        return request
-                    }())
+                    : VideoConverter.convert(
+                        {
+                            var request = VideoRequest.sendToWindows(item.input, output: output)
+                            request.maxPixels = maxPixels
+                            return request
+                        }())
                 return try await job.result(onProgress: progress)
             })
         work.accepts = .videos
@@ -79,7 +87,9 @@ extension LivePhotoCommand {
         guard !options.inputs.isEmpty else { throw UsageError(message: "Missing expected argument 'FILES'.") }
         let (pairs, unpaired) = LiveWork.resolve(options.inputs)
         for input in unpaired {
-            console.err("Error: \(input.terminalSafe) is not part of a Live Photo: no photo and MOV with the same content identifier were found.")
+            console.err(
+                "Error: \(input.terminalSafe) is not part of a Live Photo: no photo and MOV with the same content identifier were found."
+            )
         }
         guard !pairs.isEmpty else { return ExitCode.failure }
         let code: Int32
@@ -109,7 +119,9 @@ extension LiveWork {
                 unpaired.append(input)
                 continue
             }
-            guard let pair = LivePhotos.pair(of: input).pair, !covered.contains(pair.photo), !covered.contains(pair.movie) else {
+            guard let pair = LivePhotos.pair(of: input).pair, !covered.contains(pair.photo),
+                !covered.contains(pair.movie)
+            else {
                 if !covered.contains(input) { unpaired.append(input) }
                 continue
             }
@@ -145,8 +157,9 @@ extension LiveWork {
             command: command, identity: ["to=jpg"], outputExtension: { _ in "jpg" },
             cost: { input in PhotoWork.cost(of: input, request: PhotoRequest(inputPath: input, format: .jpeg)) },
             convert: { item, progress throws(ConvertError) in
-                var request = PhotoRequest(inputPath: item.input, format: .jpeg, outputPath: item.destination,
-                                           overwrite: item.overwrite, maxPixels: maxPixels)
+                var request = PhotoRequest(
+                    inputPath: item.input, format: .jpeg, outputPath: item.destination,
+                    overwrite: item.overwrite, maxPixels: maxPixels)
                 request.outputMayBeRenumbered = item.mayRenumber
                 return try await PhotoConverter.convert(request).result(onProgress: progress)
             })

@@ -13,8 +13,11 @@ extension SendToWindowsCommand {
         let subtitles = try arguments.value(VideoOptions.subtitles) ?? .keep
         return try await VideoWork.run(
             command: spec.name,
-            identity: ["keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "fps=\(rawFrameRate ?? 0)",
-                       "preset=\(preset?.rawValue ?? "")", "subtitles=\(subtitles.rawValue)"],
+            identity: [
+                "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)",
+                "fps=\(rawFrameRate ?? 0)",
+                "preset=\(preset?.rawValue ?? "")", "subtitles=\(subtitles.rawValue)",
+            ],
             outputExtension: VideoContainer.mp4.rawValue, arguments: arguments, console: console,
             cost: { input in await VideoWork.windowsCost(of: input, preset: preset) }
         ) { input, output in

@@ -4,7 +4,9 @@ import Foundation
 import OffconvertCLI
 
 extension VideoConvertCommand {
-    static func runWithEngine(_ arguments: ParsedArguments, container: VideoContainer, console: Console) async throws -> Int32 {
+    static func runWithEngine(_ arguments: ParsedArguments, container: VideoContainer, console: Console) async throws
+        -> Int32
+    {
         let codec = try arguments.value(VideoOptions.codec(for: container))
         let codecName = codec?.rawValue
         let crf = try arguments.value(VideoOptions.crf)
@@ -18,10 +20,13 @@ extension VideoConvertCommand {
         let subtitles = try arguments.value(VideoOptions.subtitles) ?? .keep
         return try await VideoWork.run(
             command: "convert",
-            identity: ["to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)", "max-height=\(maxHeight ?? 0)",
-                       "preset=\(preset?.rawValue ?? "")",
-                       "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
-                       "fps=\(rawFrameRate ?? 0)", "subtitles=\(subtitles.rawValue)"],
+            identity: [
+                "to=\(container.rawValue)", "codec=\(codecName ?? "")", "crf=\(crf ?? -1)",
+                "max-height=\(maxHeight ?? 0)",
+                "preset=\(preset?.rawValue ?? "")",
+                "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
+                "fps=\(rawFrameRate ?? 0)", "subtitles=\(subtitles.rawValue)",
+            ],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
             var request = VideoRequest(

@@ -1,6 +1,6 @@
 import ConvertCore
-import Foundation
 import ConvertMedia
+import Foundation
 import OffconvertCLI
 
 /// What the video commands share: option parsing, the memory an item costs, and the
@@ -8,7 +8,9 @@ import OffconvertCLI
 enum VideoWork {
     /// Peak memory of one video job on `input` (``VideoMemoryEstimate``), from its probe: `work`
     /// says what the job does with the picture. A file the probe cannot read costs the base.
-    static func cost(of input: String, work: @Sendable (MediaInfo, VideoTrackInfo) -> VideoMemoryEstimate.Work) async -> Int64 {
+    static func cost(of input: String, work: @Sendable (MediaInfo, VideoTrackInfo) -> VideoMemoryEstimate.Work) async
+        -> Int64
+    {
         guard let info = try? await MediaProbe.probe(path: input), let video = info.container?.videoTracks.first?.video
         else { return VideoMemoryEstimate.bytes(for: nil, work: .copy) }
         return VideoMemoryEstimate.bytes(for: video, work: work(info, video))
@@ -54,7 +56,9 @@ enum VideoWork {
         var work = BatchWork(
             command: command, identity: identity, outputExtension: extensionFor ?? { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
-                let job = makeJob(item.input, OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
+                let job = makeJob(
+                    item.input,
+                    OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
                 return try await job.result(onProgress: progress)
             })
         work.accepts = accepts

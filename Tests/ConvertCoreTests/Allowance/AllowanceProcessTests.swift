@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 /// Races and crashes between real processes. The children are this test binary re-run with a
 /// filter selecting ``AllowanceChildProcess/entry()``, which only runs when the environment
@@ -9,10 +10,12 @@ import Testing
 struct AllowanceProcessTests {
     /// Starts a child in `role` on the store in `state`, reporting into `results`.
     private func child(_ role: String, state: URL, results: URL) throws -> Process {
-        let process = try ChildTestRun.process(filter: "AllowanceChildProcess", environment: [
-            AllowanceChildProcess.roleKey: role, AllowanceChildProcess.stateKey: state.path,
-            AllowanceChildProcess.resultsKey: results.path,
-        ])
+        let process = try ChildTestRun.process(
+            filter: "AllowanceChildProcess",
+            environment: [
+                AllowanceChildProcess.roleKey: role, AllowanceChildProcess.stateKey: state.path,
+                AllowanceChildProcess.resultsKey: results.path,
+            ])
         try process.run()
         return process
     }
@@ -87,7 +90,8 @@ struct AllowanceChildProcess {
         let store = AllowanceStore(directory: state)
         func report(_ suffix: String, _ text: String = "") {
             let name = "\(getpid())\(suffix)"
-            _ = FileManager.default.createFile(atPath: results.appendingPathComponent(name).path, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(
+                atPath: results.appendingPathComponent(name).path, contents: Data(text.utf8))
         }
         switch environment[Self.roleKey] {
         case "race":
@@ -101,7 +105,7 @@ struct AllowanceChildProcess {
                 usleep(50_000)
                 try reservation.commit()
                 report(".won")
-            } catch where error.category == .allowance {
+            } catch  where error.category == .allowance {
                 report(".denied")
             } catch {
                 report(".error", String(describing: error))

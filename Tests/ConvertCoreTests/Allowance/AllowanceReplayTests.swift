@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 @Suite("Allowance: replay, charge before placing, refund")
 struct AllowanceReplayTests {

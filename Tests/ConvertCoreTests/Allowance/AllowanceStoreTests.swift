@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 @Suite("Allowance store")
 struct AllowanceStoreTests {
@@ -115,7 +116,8 @@ struct AllowanceStoreTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let old = umask(0)
         defer { umask(old) }
         let store = AllowanceFixtures.store(folder, clock: TestClock(Date()))
@@ -131,8 +133,12 @@ struct AllowanceStoreTests {
 
     @Test("XDG_STATE_HOME decides where the default store lives")
     func defaultLocation() {
-        #expect(AllowanceStore(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).directory == "/x/state/offconvert")
-        #expect(AllowanceStore(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).directory == "/h/.local/state/offconvert")
+        #expect(
+            AllowanceStore(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).directory == "/x/state/offconvert"
+        )
+        #expect(
+            AllowanceStore(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).directory
+                == "/h/.local/state/offconvert")
         #expect(AllowanceStore(environment: ["HOME": "/h"]).directory == "/h/.local/state/offconvert")
     }
 
@@ -177,16 +183,23 @@ struct AllowanceStoreTests {
         let home = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let clock = TestClock(AllowanceFixtures.paris(2026, 3, 10, 12, 0))
-        let store = AllowanceStore(environment: ["XDG_STATE_HOME": home.path], clock: { clock.now },
-                                   timeZone: AllowanceFixtures.paris)
+        let store = AllowanceStore(
+            environment: ["XDG_STATE_HOME": home.path], clock: { clock.now },
+            timeZone: AllowanceFixtures.paris)
         let fresh = try store.status()
-        #expect(fresh == Allowance(dailyLimit: 3, used: 0, reserved: 0, remaining: 3,
-                                   resetsAt: AllowanceFixtures.paris(2026, 3, 11, 0, 0), license: nil,
-                                   licenseProblem: nil, isDamaged: false))
+        #expect(
+            fresh
+                == Allowance(
+                    dailyLimit: 3, used: 0, reserved: 0, remaining: 3,
+                    resetsAt: AllowanceFixtures.paris(2026, 3, 11, 0, 0), license: nil,
+                    licenseProblem: nil, isDamaged: false))
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [])
         // The first reservation makes the install, and the answer read from it is the same.
         try store.reserve().release()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".offconvert-witness", "offconvert"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [
+                ".offconvert-witness", "offconvert",
+            ])
         #expect(try store.status() == fresh)
     }
 

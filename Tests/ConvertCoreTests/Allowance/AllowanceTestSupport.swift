@@ -1,7 +1,8 @@
-@testable import ConvertCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ConvertCore
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -23,8 +24,9 @@ enum AllowanceFixtures {
     static func paris(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = paris
-        return calendar.date(from: DateComponents(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
+        return calendar.date(
+            from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
     }
 
     /// A store in `directory` on `clock`, midnight in Paris.
@@ -48,7 +50,8 @@ enum AllowanceFixtures {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments) failed"])
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments) failed"])
         }
         return data
     }
@@ -62,7 +65,8 @@ struct TestLicenseKey {
     init(in directory: URL, name: String = "key") throws {
         privateKeyPath = directory.appendingPathComponent("\(name).pem").path
         try AllowanceFixtures.run("/usr/bin/openssl", ["genpkey", "-algorithm", "ed25519", "-out", privateKeyPath])
-        let der = try AllowanceFixtures.run("/usr/bin/openssl", ["pkey", "-in", privateKeyPath, "-pubout", "-outform", "DER"])
+        let der = try AllowanceFixtures.run(
+            "/usr/bin/openssl", ["pkey", "-in", privateKeyPath, "-pubout", "-outform", "DER"])
         // The DER SubjectPublicKeyInfo of an Ed25519 key ends with the raw 32-byte key.
         publicKey = try #require(LicensePublicKey(rawBytes: Array(der.suffix(32))))
     }

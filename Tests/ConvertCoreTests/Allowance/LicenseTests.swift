@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 @Suite("Licences")
 struct LicenseTests {
@@ -48,7 +49,8 @@ struct LicenseTests {
         let file = try key.license(Self.payload, in: folder)
         let text = try String(contentsOf: file, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "2027-01-01", with: "2099-01-01").utf8).write(to: file)
-        let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: key.publicKey)
+        let store = AllowanceFixtures.store(
+            folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: key.publicKey)
         let error = expectConvertError(.licenseInvalid) { try store.unlock(licenseFile: file.path) }
         #expect(error?.category == .allowance)
         #expect(try store.status().isUnlocked == false)
@@ -61,7 +63,8 @@ struct LicenseTests {
         let signer = try TestLicenseKey(in: folder, name: "signer")
         let trusted = try TestLicenseKey(in: folder, name: "trusted")
         let file = try signer.license(Self.payload, in: folder)
-        let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: trusted.publicKey)
+        let store = AllowanceFixtures.store(
+            folder, clock: TestClock(AllowanceFixtures.paris(2026, 8, 1, 12, 0)), key: trusted.publicKey)
         expectConvertError(.licenseInvalid) { try store.unlock(licenseFile: file.path) }
         // And the built-in key rejects it too.
         let builtIn = AllowanceFixtures.store(folder, clock: TestClock(Date()))
@@ -88,10 +91,13 @@ struct LicenseTests {
         #expect(try store.status().isUnlocked == false)
     }
 
-    @Test("malformed licence files get a clear error", arguments: [
-        "", "hello\n", "offconvert license 1\nlicensee: x\nexpires: never\nsignature: bm90IGEgc2lnbmF0dXJl\n",
-        "offconvert license 2\nlicensee: x\nexpires: never\nsignature: " + String(repeating: "A", count: 86) + "==\n",
-    ])
+    @Test(
+        "malformed licence files get a clear error",
+        arguments: [
+            "", "hello\n", "offconvert license 1\nlicensee: x\nexpires: never\nsignature: bm90IGEgc2lnbmF0dXJl\n",
+            "offconvert license 2\nlicensee: x\nexpires: never\nsignature: " + String(repeating: "A", count: 86)
+                + "==\n",
+        ])
     func malformed(_ text: String) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -106,10 +112,12 @@ struct LicenseTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = try TestLicenseKey(in: folder)
-        let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2090, 1, 1, 0, 0)), key: key.publicKey)
+        let store = AllowanceFixtures.store(
+            folder, clock: TestClock(AllowanceFixtures.paris(2090, 1, 1, 0, 0)), key: key.publicKey)
         let missing = try key.license("offconvert license 1\nlicensee: Bob\n", in: folder, name: "missing.license")
         expectConvertError(.licenseMalformed) { try store.unlock(licenseFile: missing.path) }
-        let forever = try key.license("offconvert license 1\nlicensee: Bob\nexpires: never\n", in: folder, name: "forever.license")
+        let forever = try key.license(
+            "offconvert license 1\nlicensee: Bob\nexpires: never\n", in: folder, name: "forever.license")
         #expect(try store.unlock(licenseFile: forever.path).expires == nil)
     }
 
@@ -119,10 +127,12 @@ struct LicenseTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = try TestLicenseKey(in: folder)
         let script = Fixtures.root.appendingPathComponent("Scripts/sign-license").path
-        let text = try AllowanceFixtures.run("/bin/bash", [script, key.privateKeyPath, "Grace Hopper", "2030-01-01T00:00:00Z", "G-7"])
+        let text = try AllowanceFixtures.run(
+            "/bin/bash", [script, key.privateKeyPath, "Grace Hopper", "2030-01-01T00:00:00Z", "G-7"])
         let file = folder.appendingPathComponent("issued.license")
         try text.write(to: file)
-        let store = AllowanceFixtures.store(folder, clock: TestClock(AllowanceFixtures.paris(2029, 6, 1, 12, 0)), key: key.publicKey)
+        let store = AllowanceFixtures.store(
+            folder, clock: TestClock(AllowanceFixtures.paris(2029, 6, 1, 12, 0)), key: key.publicKey)
         let license = try store.unlock(licenseFile: file.path)
         #expect(license.licensee == "Grace Hopper")
         #expect(license.id == "G-7")

@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 /// The allowance's own calendar arithmetic (``LocalDay``) against Foundation's `Calendar`, which
 /// it replaces on the conversion path.
@@ -12,11 +13,14 @@ struct LocalDayTests {
         return calendar
     }
 
-    @Test("dates from days since 1970 match Foundation's Gregorian calendar from 1587 to 3968 (before 1582 Foundation counts Julian dates)")
+    @Test(
+        "dates from days since 1970 match Foundation's Gregorian calendar from 1587 to 3968 (before 1582 Foundation counts Julian dates)"
+    )
     func civilDates() {
         let utc = calendar(TimeZone(identifier: "UTC")!)
         for days in stride(from: -140_000, through: 730_000, by: 1_331) {
-            let parts = utc.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
+            let parts = utc.dateComponents(
+                [.year, .month, .day], from: Date(timeIntervalSince1970: Double(days) * 86_400))
             let (year, month, day) = LocalDay.civil(days: days)
             #expect([year, month, day] == [parts.year, parts.month, parts.day], "day \(days)")
         }
@@ -33,8 +37,9 @@ struct LocalDayTests {
                 let date = Date(timeIntervalSince1970: TimeInterval(start + step))
                 let parts = reference.dateComponents([.year, .month, .day, .hour, .minute], from: date)
                 let ours = days.parts(date)
-                #expect([ours.year, ours.month, ours.day, ours.hour, ours.minute]
-                    == [parts.year, parts.month, parts.day, parts.hour, parts.minute])
+                #expect(
+                    [ours.year, ours.month, ours.day, ours.hour, ours.minute]
+                        == [parts.year, parts.month, parts.day, parts.hour, parts.minute])
                 let midnight = reference.date(byAdding: .day, value: 1, to: reference.startOfDay(for: date))!
                 #expect(days.nextMidnight(after: date) == midnight)
             }
@@ -51,10 +56,12 @@ struct LocalDayTests {
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             let parts = reference.dateComponents([.year, .month, .day, .hour, .minute], from: date)
             let ours = days.parts(date)
-            #expect([ours.year, ours.month, ours.day, ours.hour, ours.minute]
-                == [parts.year, parts.month, parts.day, parts.hour, parts.minute])
-            #expect(days.nextMidnight(after: date)
-                == reference.date(byAdding: .day, value: 1, to: reference.startOfDay(for: date))!)
+            #expect(
+                [ours.year, ours.month, ours.day, ours.hour, ours.minute]
+                    == [parts.year, parts.month, parts.day, parts.hour, parts.minute])
+            #expect(
+                days.nextMidnight(after: date)
+                    == reference.date(byAdding: .day, value: 1, to: reference.startOfDay(for: date))!)
         }
     }
 }

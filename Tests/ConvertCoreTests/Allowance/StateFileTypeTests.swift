@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ConvertCore
 
 /// State files that are not regular files: a FIFO named `allowance` made every conversion wait
@@ -60,9 +61,11 @@ struct StateFileTypeTests {
         return folder
     }
 
-    @Test("a FIFO as the allowance, secret, licence or lock file is refused, never waited on", arguments: [
-        "allowance", "secret", "license", "lock",
-    ])
+    @Test(
+        "a FIFO as the allowance, secret, licence or lock file is refused, never waited on",
+        arguments: [
+            "allowance", "secret", "license", "lock",
+        ])
     func fifo(name: String) async throws {
         let folder = try Self.stateFolder()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }

@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 @Suite("Batch journal")
 struct BatchJournalTests {
@@ -13,7 +14,8 @@ struct BatchJournalTests {
 
     private func setup() throws -> Setup {
         let folder = try Fixtures.temporaryDirectory()
-        let input = folder.appendingPathComponent("a.heic"), output = folder.appendingPathComponent("a.jpg")
+        let input = folder.appendingPathComponent("a.heic")
+        let output = folder.appendingPathComponent("a.jpg")
         try Data("input".utf8).write(to: input)
         try Data("output!".utf8).write(to: output)
         return Setup(folder: folder, state: folder.appendingPathComponent("state").path, input: input, output: output)
@@ -27,10 +29,12 @@ struct BatchJournalTests {
         defer { try? FileManager.default.removeItem(at: s.folder) }
         do {
             let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
-            try journal.recordFinished(index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try journal.recordFinished(
+                index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
         }
         let again = try BatchJournal(identity: identity, stateDirectory: s.state)
-        #expect(again.completedOutputs(index: 0, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
+        #expect(
+            again.completedOutputs(index: 0, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
         #expect(again.completedOutputs(index: 1, input: s.input.path) == nil)
         #expect(again.completedOutputs(index: 0, input: "/other") == nil)
         try Data("output changed".utf8).write(to: s.output)
@@ -43,7 +47,8 @@ struct BatchJournalTests {
         defer { try? FileManager.default.removeItem(at: s.folder) }
         do {
             let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
-            try journal.recordFinished(index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try journal.recordFinished(
+                index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
         }
         do {
             let other = try BatchJournal(identity: identity + ["--overwrite"], stateDirectory: s.state)
@@ -66,7 +71,8 @@ struct BatchJournalTests {
         let path: String
         do {
             let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
-            try journal.recordFinished(index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try journal.recordFinished(
+                index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
             path = journal.path
         }
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -97,7 +103,8 @@ struct BatchJournalTests {
         let recipe = ["heic-to-jpg", "quality=85"]
         do {
             let first = try BatchJournal(identity: recipe + [s.input.path], recipe: recipe, stateDirectory: s.state)
-            try first.recordFinished(index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try first.recordFinished(
+                index: 0, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
             first.end(allSucceeded: true)
             first.release()
         }
@@ -146,7 +153,8 @@ struct BatchJournalTests {
     func startedThenCrashed() throws {
         let s = try setup()
         defer { try? FileManager.default.removeItem(at: s.folder) }
-        let placed = s.folder.appendingPathComponent("b.jpg"), never = s.folder.appendingPathComponent("c.jpg")
+        let placed = s.folder.appendingPathComponent("b.jpg")
+        let never = s.folder.appendingPathComponent("c.jpg")
         let old = s.folder.appendingPathComponent("d.jpg")
         try Data("old".utf8).write(to: old)
         // Someone else's file, there before the batch started: its inode changed more than the
@@ -158,27 +166,34 @@ struct BatchJournalTests {
             try journal.recordStarted(index: 1, input: s.input.path, destination: never.path)
             try journal.recordStarted(index: 2, input: s.input.path, destination: old.path)
             try journal.recordStarted(index: 3, input: s.input.path, destination: s.output.path)
-            try journal.recordFinished(index: 3, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
+            try journal.recordFinished(
+                index: 3, input: s.input.path, outputs: [OutputFile(path: s.output.path, byteCount: 7)])
             try Data("new output".utf8).write(to: placed)
             // The output is given its source's modification time (FileStamp): still this run's.
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400 * 400)], ofItemAtPath: placed.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -86_400 * 400)], ofItemAtPath: placed.path)
         }
         let journal = try BatchJournal(identity: identity, stateDirectory: s.state)
         #expect(journal.finishedCount == 1)
-        #expect(journal.completedOutputs(index: 0, input: s.input.path) == [OutputFile(path: placed.path, byteCount: 10)])
+        #expect(
+            journal.completedOutputs(index: 0, input: s.input.path) == [OutputFile(path: placed.path, byteCount: 10)])
         #expect(journal.completedOutputs(index: 1, input: s.input.path) == nil)
         #expect(journal.completedOutputs(index: 2, input: s.input.path) == nil)
-        #expect(journal.completedOutputs(index: 3, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
+        #expect(
+            journal.completedOutputs(index: 3, input: s.input.path) == [OutputFile(path: s.output.path, byteCount: 7)])
     }
 }
 
 @Suite("Batch journal: damage and a linked state folder")
 struct BatchJournalDamageTests {
-    @Test("a truncated or garbled journal is reported, and its mirror still recognises the outputs", arguments: ["truncate", "garble"])
+    @Test(
+        "a truncated or garbled journal is reported, and its mirror still recognises the outputs",
+        arguments: ["truncate", "garble"])
     func damaged(_ damage: String) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("a.heic"), output = folder.appendingPathComponent("a.jpg")
+        let input = folder.appendingPathComponent("a.heic")
+        let output = folder.appendingPathComponent("a.jpg")
         try Data("input".utf8).write(to: input)
         try Data("output!".utf8).write(to: output)
         let state = folder.appendingPathComponent("state").path
@@ -186,7 +201,8 @@ struct BatchJournalDamageTests {
         let path: String
         do {
             let journal = try BatchJournal(identity: identity, stateDirectory: state)
-            try journal.recordFinished(index: 0, input: input.path, outputs: [OutputFile(path: output.path, byteCount: 7)])
+            try journal.recordFinished(
+                index: 0, input: input.path, outputs: [OutputFile(path: output.path, byteCount: 7)])
             #expect(!journal.isDamaged)
             path = journal.path
         }

@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 /// Real memory, not just accounting: items allocate and touch exactly their declared cost, and
 /// peak RSS (VmHWM, reset through /proc/self/clear_refs) must stay within the budget plus a
@@ -26,7 +27,8 @@ struct BatchMemoryBenchmarkTests {
 
     @Test("photo-sized items on 2 jobs stay within a 400 MB budget; a 201 MP item runs alone")
     func peakRSS() async throws {
-        let result = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-memory-\(UUID().uuidString.prefix(8)).json")
+        let result = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-memory-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: result) }
         try await ChildTestRun.run(filter: "BatchMemoryChild", environment: [Self.resultKey: result.path])
         let measured = try JSONDecoder().decode(Measurement.self, from: Data(contentsOf: result))

@@ -1,13 +1,16 @@
-@testable import ConvertCore
-@testable import ConvertMedia
 import Foundation
 import Synchronization
 import Testing
 
+@testable import ConvertCore
+@testable import ConvertMedia
+
 /// Measures what is really in flight, from inside the item bodies. (A pthread lock, which
 /// ThreadSanitizer understands, rather than `Mutex`: see ``PthreadLocked``.)
 private final class Meter: Sendable {
-    private let state = PthreadLocked<(bytes: Int64, count: Int, peakBytes: Int64, peakCount: Int, oversizeOverlap: Bool)>(
+    private let state = PthreadLocked<
+        (bytes: Int64, count: Int, peakBytes: Int64, peakCount: Int, oversizeOverlap: Bool)
+    >(
         (0, 0, 0, 0, false))
     let budget: Int64
 
@@ -43,7 +46,8 @@ struct BatchSchedulerTests {
         var micros: UInt32
     }
 
-    @Test("random costs: the budget is never exceeded, huge items run alone, every result comes once",
+    @Test(
+        "random costs: the budget is never exceeded, huge items run alone, every result comes once",
         arguments: [1, 2, 3, 4])
     func budget(seed: UInt64) async {
         var random = FuzzMixer(state: seed)
@@ -51,7 +55,10 @@ struct BatchSchedulerTests {
         // Mostly small items, some near the budget, a few bigger than the whole budget.
         let items = (0..<80).map { index in
             let roll = Int.random(in: 0..<20, using: &random)
-            let cost: Int64 = roll == 0 ? 1_500 : roll < 4 ? Int64.random(in: 500...1_000, using: &random) : Int64.random(in: 1...300, using: &random)
+            let cost: Int64 =
+                roll == 0
+                ? 1_500
+                : roll < 4 ? Int64.random(in: 500...1_000, using: &random) : Int64.random(in: 1...300, using: &random)
             return Item(index: index, cost: cost, micros: UInt32.random(in: 100...3_000, using: &random))
         }
         let meter = Meter(budget: budget)
@@ -140,9 +147,14 @@ struct BatchSchedulerTests {
     func defaultBudget() {
         let meminfo = "MemTotal:       16000000 kB\nMemFree:         1000000 kB\nMemAvailable:    8000000 kB\n"
         #expect(BatchScheduler.defaultBudget(meminfo: meminfo, cgroupMax: nil, cgroupCurrent: nil) == 4_096_000_000)
-        #expect(BatchScheduler.defaultBudget(meminfo: meminfo, cgroupMax: "max\n", cgroupCurrent: "100\n") == 4_096_000_000)
-        #expect(BatchScheduler.defaultBudget(meminfo: meminfo, cgroupMax: "2000000000\n", cgroupCurrent: "1000000000\n") == 500_000_000)
-        #expect(BatchScheduler.defaultBudget(meminfo: "MemAvailable: 1000 kB\n", cgroupMax: nil, cgroupCurrent: nil) == 256 << 20)
+        #expect(
+            BatchScheduler.defaultBudget(meminfo: meminfo, cgroupMax: "max\n", cgroupCurrent: "100\n") == 4_096_000_000)
+        #expect(
+            BatchScheduler.defaultBudget(meminfo: meminfo, cgroupMax: "2000000000\n", cgroupCurrent: "1000000000\n")
+                == 500_000_000)
+        #expect(
+            BatchScheduler.defaultBudget(meminfo: "MemAvailable: 1000 kB\n", cgroupMax: nil, cgroupCurrent: nil) == 256
+                << 20)
         #expect(BatchScheduler.defaultBudget() >= 256 << 20)
     }
 

@@ -1,7 +1,8 @@
-@testable import ConvertCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ConvertCore
 
 @Suite("Blocking executor")
 struct BlockingExecutorTests {
@@ -58,7 +59,9 @@ struct BlockingExecutorTests {
         #expect(peak.load(ordering: .relaxed) == 4)
     }
 
-    @Test("the library's lanes are fixed and small: the codec lane as many threads as cores (at least 2), the short lane four")
+    @Test(
+        "the library's lanes are fixed and small: the codec lane as many threads as cores (at least 2), the short lane four"
+    )
     func laneSizes() {
         #expect(BlockingExecutor.codec.threadCount == max(2, ProcessInfo.processInfo.activeProcessorCount))
         #expect(BlockingExecutor.short.threadCount == 4)
@@ -85,7 +88,8 @@ struct BlockingExecutorTests {
         let folder = try Fixtures.temporaryDirectory("short-lane")
         defer { try? FileManager.default.removeItem(at: folder) }
         let short = try await runBlocking(on: .short) { _ in 42 }
-        let store = AllowanceStore(directory: folder.path, clock: { Date(timeIntervalSince1970: 1_800_000_000) }, dailyLimit: 3)
+        let store = AllowanceStore(
+            directory: folder.path, clock: { Date(timeIntervalSince1970: 1_800_000_000) }, dailyLimit: 3)
         let charged = try await store.withAllowance { reservation in
             await reservation.outputPlaced()
             return true
@@ -135,7 +139,10 @@ struct BlockingExecutorTests {
             try await runBlocking(on: executor) { flag -> Int in
                 started.signal()
                 var polls = 0
-                while !flag.isCancelled { polls += 1; usleep(1000) }
+                while !flag.isCancelled {
+                    polls += 1
+                    usleep(1000)
+                }
                 return polls
             }
         }
@@ -145,7 +152,8 @@ struct BlockingExecutorTests {
         #expect(polls >= 0)
     }
 
-    @Test("runBlocking throws ConvertError only: a ConvertError as it is, cancellation as cancelled, others as internal")
+    @Test(
+        "runBlocking throws ConvertError only: a ConvertError as it is, cancellation as cancelled, others as internal")
     func typedThrows() async {
         struct Other: Error {}
         let executor = BlockingExecutor(threadCount: 1, stackSize: 1 << 20)
@@ -153,7 +161,9 @@ struct BlockingExecutorTests {
             try await runBlocking(on: executor) { _ in throw ConvertError(code: .inputCorrupt, message: "damaged") }
         }
         await expectConvertError(.cancelled) { try await runBlocking(on: executor) { _ in throw CancellationError() } }
-        let other = await expectConvertError(.internalError) { try await runBlocking(on: executor) { _ in throw Other() } }
+        let other = await expectConvertError(.internalError) {
+            try await runBlocking(on: executor) { _ in throw Other() }
+        }
         #expect(other?.underlyingDescription?.contains("Other") == true)
     }
 }

@@ -1,7 +1,8 @@
-@testable import ConvertCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ConvertCore
 
 /// The admission limit of conversion jobs (``JobAdmission``, public as ``ConversionLimits``):
 /// each test has an admission of its own, so other suites' jobs never count against it.
@@ -29,7 +30,8 @@ struct JobAdmissionTests {
             for _ in 0..<30 { gate.signal() }
             try await group.waitForAll()
         }
-        let peak = tally.peak.load(ordering: .relaxed), queued = tally.queued.load(ordering: .relaxed)
+        let peak = tally.peak.load(ordering: .relaxed)
+        let queued = tally.queued.load(ordering: .relaxed)
         #expect(peak == 3)
         #expect(queued >= 1)
         #expect(admission.running == 0 && admission.waiting == 0)
@@ -51,9 +53,10 @@ struct JobAdmissionTests {
         var waiters: [Task<Void, any Error>] = []
         for index in 0..<8 {
             let queued = DispatchSemaphore(value: 0)
-            waiters.append(Task {
-                try await admission.run(onWait: { queued.signal() }) { tally.order.withLock { $0.append(index) } }
-            })
+            waiters.append(
+                Task {
+                    try await admission.run(onWait: { queued.signal() }) { tally.order.withLock { $0.append(index) } }
+                })
             // The next job starts only once this one is in the queue: arrival order is known.
             await queued.waitOffPool()
         }
@@ -76,9 +79,19 @@ struct JobAdmissionTests {
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let queued = DispatchSemaphore(value: 0)
-        let first = Task { try await admission.run(onWait: {}) { entered.signal(); await gate.waitOffPool() } }
+        let first = Task {
+            try await admission.run(onWait: {}) {
+                entered.signal()
+                await gate.waitOffPool()
+            }
+        }
         await entered.waitOffPool()
-        let second = Task { try await admission.run(onWait: { queued.signal() }) { entered.signal(); await gate.waitOffPool() } }
+        let second = Task {
+            try await admission.run(onWait: { queued.signal() }) {
+                entered.signal()
+                await gate.waitOffPool()
+            }
+        }
         await queued.waitOffPool()
         admission.setLimit(2)
         await entered.waitOffPool()
@@ -89,12 +102,14 @@ struct JobAdmissionTests {
         try await second.value
     }
 
-    @Test("a job cancelled while it waits for admission ends cancelled at once, never runs its body and charges nothing")
+    @Test(
+        "a job cancelled while it waits for admission ends cancelled at once, never runs its body and charges nothing")
     func cancelledWhileWaiting() async throws {
         let admission = JobAdmission(limit: 1, maximum: 2)
         let folder = try Fixtures.temporaryDirectory("admission-cancel")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = AllowanceStore(directory: folder.path, clock: { Date(timeIntervalSince1970: 1_800_000_000) }, dailyLimit: 5)
+        let store = AllowanceStore(
+            directory: folder.path, clock: { Date(timeIntervalSince1970: 1_800_000_000) }, dailyLimit: 5)
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let holder = ConversionJob.start(path: "holder", admission: admission) { _ in
@@ -113,14 +128,15 @@ struct JobAdmissionTests {
         // it says it is queued.
         let consumer = Task { () -> (events: [JobEvent], charged: Bool) in
             var events: [JobEvent] = []
-            let charged: Bool = (try? await store.withAllowance { reservation in
-                for await event in waiting.events {
-                    events.append(event)
-                    if event == .progress(JobProgress(stage: .queued, fraction: 0)) { waiting.cancel() }
-                    if case .finished = event { await reservation.outputPlaced() }
-                }
-                return true
-            }) ?? false
+            let charged: Bool =
+                (try? await store.withAllowance { reservation in
+                    for await event in waiting.events {
+                        events.append(event)
+                        if event == .progress(JobProgress(stage: .queued, fraction: 0)) { waiting.cancel() }
+                        if case .finished = event { await reservation.outputPlaced() }
+                    }
+                    return true
+                }) ?? false
             return (events, charged)
         }
         let (events, charged) = await consumer.value

@@ -1,9 +1,10 @@
-@testable import ConvertCore
-@testable import ConvertMedia
 import Foundation
 import Glibc
 import Synchronization
 import Testing
+
+@testable import ConvertCore
+@testable import ConvertMedia
 
 /// How deep the codecs reach into the stack of the thread that calls them, measured on a thread
 /// whose stack is painted with a pattern first: the lowest overwritten byte is the high-water
@@ -16,8 +17,9 @@ struct StackDepthTests {
         case heicDecodeToJPEG, heicDecodeToPNG, jpegToHEIC, jpegToJXL, h264, hevc, vp9, av1
     }
 
-    @Test("the deepest calling-thread stack of each codec stays under a quarter of the codec lane's stack",
-          arguments: Work.allCases)
+    @Test(
+        "the deepest calling-thread stack of each codec stays under a quarter of the codec lane's stack",
+        arguments: Work.allCases)
     func depth(_ work: Work) throws {
         if work == .jpegToHEIC, !PhotoConverter.canEncode(.heic) { return }
         let folder = try Fixtures.temporaryDirectory("stack-\(work.rawValue)")
@@ -49,12 +51,14 @@ struct StackDepthTests {
             }
         }
         let video: (VideoContainer, VideoCodec) -> Result<JobResult, ConvertError> = { container, codec in
-            let request = VideoRequest(input: Fixtures.generated("iphone-like.mov"), container: container, codec: codec, crf: 30,
-                                       output: OutputLocation(directory: folder))
+            let request = VideoRequest(
+                input: Fixtures.generated("iphone-like.mov"), container: container, codec: codec, crf: 30,
+                output: OutputLocation(directory: folder))
             return Result { () throws(ConvertError) -> JobResult in
-                try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
-                                 plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
-                                 cancellation: flag, reporter: reporter)
+                try VideoJob.run(
+                    input: request.input, output: request.output, maxPixels: request.maxPixels,
+                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
+                    cancellation: flag, reporter: reporter)
             }
         }
         switch work {
@@ -77,7 +81,9 @@ enum PaintedStack {
 
     static func highWater(size: Int = 64 << 20, _ body: @escaping @Sendable () -> Void) -> Int {
         var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, 1 << 16, size) == 0, let memory else { preconditionFailure("no memory for the stack") }
+        guard posix_memalign(&memory, 1 << 16, size) == 0, let memory else {
+            preconditionFailure("no memory for the stack")
+        }
         defer { free(memory) }
         let words = memory.bindMemory(to: UInt64.self, capacity: size / 8)
         words.initialize(repeating: pattern, count: size / 8)
@@ -87,11 +93,13 @@ enum PaintedStack {
         pthread_attr_setstack(&attributes, memory, size)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        let started = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, context)
         precondition(started == 0, "pthread_create failed: \(started)")
         pthread_join(thread, nil)
         var lowest = 0

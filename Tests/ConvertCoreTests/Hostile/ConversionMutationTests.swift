@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -34,8 +35,12 @@ enum HostileOutcome: Sendable {
 @Suite("Hostile: mutated inputs through every path", .serialized)
 struct ConversionMutationTests {
     /// Small real files: the mutations stay cheap in a debug build.
-    static let photoSources = ["photos/zPug_3.heic", "photos/sample_still_photo.heic", "photos/DSCN0010.jpg", "generated/jpeg-named.heic"]
-    static let videoSources = ["generated/iphone-like.mov", "generated/sdr-h264.mkv", "video/dolbyVision-hdr.MOV", "generated/sdr-vp9.webm"]
+    static let photoSources = [
+        "photos/zPug_3.heic", "photos/sample_still_photo.heic", "photos/DSCN0010.jpg", "generated/jpeg-named.heic",
+    ]
+    static let videoSources = [
+        "generated/iphone-like.mov", "generated/sdr-h264.mkv", "video/dolbyVision-hdr.MOV", "generated/sdr-vp9.webm",
+    ]
     /// Extensions a renamed file might carry; the readers must go by content.
     static let wrongExtensions = ["jpg", "png", "heic", "mp4", "mov", "mkv", "webp", "gif", "txt"]
     /// The longest any one mutated input may take in a debug build before it counts as a hang.
@@ -49,8 +54,10 @@ struct ConversionMutationTests {
         let path = directory.appendingPathComponent("source.png").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "1",
-                             "-pix_fmt", "rgba", path]
+        process.arguments = [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "1",
+            "-pix_fmt", "rgba", path,
+        ]
         try process.run()
         process.waitUntilExit()
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -91,27 +98,34 @@ struct ConversionMutationTests {
         case .jpeg, .png, .webp:
             let format: PhotoFormat = path == .jpeg ? .jpeg : path == .png ? .png : .webp
             return await outcome(
-                of: PhotoConverter.convert(PhotoRequest(inputPath: input, format: format, outputDirectory: output.path, decodingThreads: 1)),
+                of: PhotoConverter.convert(
+                    PhotoRequest(inputPath: input, format: format, outputDirectory: output.path, decodingThreads: 1)),
                 within: timeLimit)
         case .remux:
-            return await outcome(of: VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location)), within: timeLimit)
+            return await outcome(
+                of: VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location)),
+                within: timeLimit)
         case .transcode:
             return await outcome(
-                of: VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36, output: location)),
+                of: VideoConverter.convert(
+                    VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36, output: location)),
                 within: timeLimit)
         case .gif:
             return await outcome(
-                of: VideoConverter.gif(GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: location)),
+                of: VideoConverter.gif(
+                    GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: location)),
                 within: timeLimit)
         case .audio:
-            return await outcome(of: VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: .wav, output: location)),
-                                 within: timeLimit)
+            return await outcome(
+                of: VideoConverter.extractAudio(AudioExtractionRequest(input: input, format: .wav, output: location)),
+                within: timeLimit)
         }
     }
 
     /// Whether an output a mutated input produced is a real file of the kind asked for.
     static func validOutput(_ file: String, path: HostilePath) async -> Bool {
-        guard let head = FileHandle(forReadingAtPath: file).flatMap({ try? $0.read(upToCount: 64) }), head.count >= 12 else { return false }
+        guard let head = FileHandle(forReadingAtPath: file).flatMap({ try? $0.read(upToCount: 64) }), head.count >= 12
+        else { return false }
         let bytes = [UInt8](head)
         switch path {
         case .probe: return true
@@ -124,17 +138,21 @@ struct ConversionMutationTests {
         }
     }
 
-    @Test("a mutated file ends in a categorised error or a valid output, in time, leaving no partial file",
-          arguments: HostilePath.allCases)
+    @Test(
+        "a mutated file ends in a categorised error or a valid output, in time, leaving no partial file",
+        arguments: HostilePath.allCases)
     func mutations(path: HostilePath) async throws {
         let seed = FuzzSettings.seed ^ UInt64(HostilePath.allCases.firstIndex(of: path) ?? 0) &* 0x9E37_79B9
         print("hostile mutations [\(path.rawValue)]: \(path.share) inputs, replay with \(FuzzSettings.replay)")
         let work = try Fixtures.temporaryDirectory("hostile-\(path.rawValue)")
-        let inputs = work.appendingPathComponent("in"), outputs = work.appendingPathComponent("out")
+        let inputs = work.appendingPathComponent("in")
+        let outputs = work.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         var sources: [(name: String, bytes: [UInt8], ext: String)] = []
-        let names = path == .probe ? Self.photoSources + Self.videoSources : path.readsPhotos ? Self.photoSources : Self.videoSources
+        let names =
+            path == .probe
+            ? Self.photoSources + Self.videoSources : path.readsPhotos ? Self.photoSources : Self.videoSources
         for name in names {
             let url = Fixtures.media.appendingPathComponent(name)
             sources.append((name, Array(try Data(contentsOf: url)), url.pathExtension))
@@ -142,7 +160,8 @@ struct ConversionMutationTests {
         if path.readsPhotos || path == .probe { sources.append(("source.png", try Self.pngSource(in: work), "png")) }
 
         var mixer = FuzzMixer(state: seed)
-        var succeeded = 0, failures = 0
+        var succeeded = 0
+        var failures = 0
         var categories: [String: Int] = [:]
         let started = ContinuousClock.now
         for round in 0..<path.share {
@@ -151,7 +170,8 @@ struct ConversionMutationTests {
             let ext = mixer.below(6) == 0 ? mixer.pick(Self.wrongExtensions) : source.ext
             let input = inputs.appendingPathComponent("r\(round).\(ext)")
             try Data(bytes).write(to: input)
-            let context = "\(path.rawValue) round \(round): \(source.name) as .\(ext), \(description); replay with \(FuzzSettings.replay)"
+            let context =
+                "\(path.rawValue) round \(round): \(source.name) as .\(ext), \(description); replay with \(FuzzSettings.replay)"
             let outcome = await Self.run(path, input: input.path, output: outputs)
             var expected: Set<String> = []
             let failuresBefore = failures
@@ -177,7 +197,13 @@ struct ConversionMutationTests {
             if failures == failuresBefore { try? FileManager.default.removeItem(at: input) }
         }
         let elapsed = ContinuousClock.now - started
-        print("hostile mutations [\(path.rawValue)]: \(path.share) in \(elapsed), \(succeeded) converted, errors \(categories.sorted { $0.key < $1.key })")
-        if failures == 0 { try? FileManager.default.removeItem(at: work) } else { print("hostile inputs kept in \(inputs.path)") }
+        print(
+            "hostile mutations [\(path.rawValue)]: \(path.share) in \(elapsed), \(succeeded) converted, errors \(categories.sorted { $0.key < $1.key })"
+        )
+        if failures == 0 {
+            try? FileManager.default.removeItem(at: work)
+        } else {
+            print("hostile inputs kept in \(inputs.path)")
+        }
     }
 }

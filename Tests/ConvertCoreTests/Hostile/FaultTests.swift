@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 @testable import FFmpegLayer
@@ -51,13 +52,15 @@ enum TinyDisk {
 
 @Suite("Hostile: out of disk space mid-write")
 struct DiskFullTests {
-    @Test("a photo batch on a full disk: the big item fails as a device error, the rest convert, nothing partial is left",
-          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    @Test(
+        "a photo batch on a full disk: the big item fails as a device error, the rest convert, nothing partial is left",
+        .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
     func photoBatch() async throws {
         // 600 KB free: the 64x64 photos fit, the 1080x1920 PNG (several MB) does not.
         let folder = try TinyDisk.mount(size: "2m", leavingFree: 600_000)
         defer { TinyDisk.unmount(folder) }
-        let small = Fixtures.path("photos/zPug_3.heic"), big = Fixtures.path("photos/sample_still_photo.heic")
+        let small = Fixtures.path("photos/zPug_3.heic")
+        let big = Fixtures.path("photos/sample_still_photo.heic")
         var finished: [OutputFile] = []
         for (index, input) in [small, big, small].enumerated() {
             let request = PhotoRequest(inputPath: input, format: .png, outputDirectory: folder.path)
@@ -82,13 +85,15 @@ struct DiskFullTests {
         for output in finished {
             let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
             #expect((attributes[.size] as? NSNumber)?.int64Value == output.byteCount)
-            let decoded = try ImageDecoder.decode(path: output.path, options: DecodeOptions(), cancellation: CancellationFlag())
+            let decoded = try ImageDecoder.decode(
+                path: output.path, options: DecodeOptions(), cancellation: CancellationFlag())
             #expect(decoded.frames.first?.bitmap.width == 64)
         }
     }
 
-    @Test("a video transcode that runs out of space fails as a device error and leaves nothing",
-          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    @Test(
+        "a video transcode that runs out of space fails as a device error and leaves nothing",
+        .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
     func videoTranscode() async throws {
         let folder = try TinyDisk.mount(size: "2m", leavingFree: 24_000)
         defer { TinyDisk.unmount(folder) }
@@ -118,15 +123,21 @@ struct RandomCancellationTests {
         let location = OutputLocation(directory: output.path)
         switch pipeline {
         case .photo:
-            return PhotoConverter.convert(PhotoRequest(inputPath: Fixtures.path("photos/sample_still_photo.heic"), format: .png,
-                                                       outputDirectory: output.path))
+            return PhotoConverter.convert(
+                PhotoRequest(
+                    inputPath: Fixtures.path("photos/sample_still_photo.heic"), format: .png,
+                    outputDirectory: output.path))
         case .remux:
-            return VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mkv, output: location))
+            return VideoConverter.convert(
+                VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mkv, output: location))
         case .transcode:
-            return VideoConverter.convert(VideoRequest(input: Fixtures.path("video/sample.mp4"), container: .mp4, codec: .h264,
-                                                       maxHeight: 360, output: location))
+            return VideoConverter.convert(
+                VideoRequest(
+                    input: Fixtures.path("video/sample.mp4"), container: .mp4, codec: .h264,
+                    maxHeight: 360, output: location))
         case .gif:
-            return VideoConverter.gif(GIFRequest(input: Fixtures.path("video/sample.mp4"), duration: 1, width: 160, output: location))
+            return VideoConverter.gif(
+                GIFRequest(input: Fixtures.path("video/sample.mp4"), duration: 1, width: 160, output: location))
         }
     }
 
@@ -135,7 +146,8 @@ struct RandomCancellationTests {
         let output = try Fixtures.temporaryDirectory("cancel-\(pipeline.rawValue)")
         defer { try? FileManager.default.removeItem(at: output) }
         var mixer = FuzzMixer(state: FuzzSettings.seed &+ UInt64(pipeline.rawValue.utf8.count))
-        var cancelled = 0, finished = 0
+        var cancelled = 0
+        var finished = 0
         for round in 0..<10 {
             let job = Self.job(pipeline, output: output)
             // Spread over the job's likely run time (a remux is over in a tenth of a second):
@@ -145,8 +157,11 @@ struct RandomCancellationTests {
             try await Task.sleep(for: .milliseconds(delay))
             job.cancel()
             let (events, result) = await collector.value
-            let context = "\(pipeline.rawValue) round \(round), cancelled after \(delay) ms; replay with \(FuzzSettings.replay)"
-            #expect(events.filter { if case .progress = $0 { false } else { true } }.count == 1, "one terminal event: \(context)")
+            let context =
+                "\(pipeline.rawValue) round \(round), cancelled after \(delay) ms; replay with \(FuzzSettings.replay)"
+            #expect(
+                events.filter { if case .progress = $0 { false } else { true } }.count == 1,
+                "one terminal event: \(context)")
             let left = fileNames(in: output)
             switch result {
             case .success(let done):
@@ -166,8 +181,9 @@ struct RandomCancellationTests {
 
 @Suite("Hostile: a read-only output folder")
 struct ReadOnlyFolderTests {
-    @Test("a read-only tmpfs with little free space is refused as not writable, not as full",
-          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    @Test(
+        "a read-only tmpfs with little free space is refused as not writable, not as full",
+        .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
     func readOnlySmallDisk() throws {
         let folder = try Fixtures.temporaryDirectory("tmpfs-ro")
         #expect(TinyDisk.sh(["/bin/mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", folder.path]) == 0)
@@ -196,11 +212,12 @@ struct ReadOnlyFolderTests {
 
 @Suite("Hostile: an encoder failing on a full disk")
 struct EncoderDiskFullTests {
-    @Test("an encoder error while the output's folder is full is reported as device.full, otherwise as the encoder's",
-          .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    @Test(
+        "an encoder error while the output's folder is full is reported as device.full, otherwise as the encoder's",
+        .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
     func encoderOnFullDisk() throws {
         // x264 writes its pass statistics itself; a failed write comes back as AVERROR_EXTERNAL.
-        let external = -Int32(bitPattern: UInt32(0x20_54_58_45)) // FFERRTAG('E','X','T',' ')
+        let external = -Int32(bitPattern: UInt32(0x20_54_58_45))  // FFERRTAG('E','X','T',' ')
         let full = try TinyDisk.mount(size: "1m", leavingFree: 0)
         defer { TinyDisk.unmount(full) }
         let onFull = FFmpeg.encoderError(external, path: full.appendingPathComponent("clip.mp4").path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -7,7 +8,9 @@ import Testing
 /// from a fixture by the one edit that mattered, so it stays meaningful if the mutator changes.
 @Suite("Hostile: regressions")
 struct HostileRegressionTests {
-    static func edited(_ fixture: String, in directory: URL, name: String, _ edit: (inout [UInt8]) throws -> Void) throws -> String {
+    static func edited(_ fixture: String, in directory: URL, name: String, _ edit: (inout [UInt8]) throws -> Void)
+        throws -> String
+    {
         var bytes = Array(try Data(contentsOf: Fixtures.media.appendingPathComponent(fixture)))
         try edit(&bytes)
         let path = directory.appendingPathComponent(name).path
@@ -39,13 +42,16 @@ struct HostileRegressionTests {
         let output = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let error = try await Self.failure(
-            of: VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: OutputLocation(directory: output.path))),
+            of: VideoConverter.convert(
+                VideoRequest(input: input, container: .mkv, output: OutputLocation(directory: output.path))),
             output: output)
         #expect(error.category == .input)
         #expect(error.code == .inputCorrupt)
     }
 
-    @Test("a Matroska file cut inside its first cluster fails as an input error on every path", arguments: [710, 2322, 2617])
+    @Test(
+        "a Matroska file cut inside its first cluster fails as an input error on every path",
+        arguments: [710, 2322, 2617])
     func cutMatroska(length: Int) async throws {
         // Mutation suite: cut this short, the video stream has no pixel format (the filter graph
         // failed with an internal error) or no packets (the remux wrote an unreadable header-only file).
@@ -59,8 +65,14 @@ struct HostileRegressionTests {
         let location = OutputLocation(directory: output.path)
         let jobs: [@Sendable () -> ConversionJob] = [
             { VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location)) },
-            { VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36, output: location)) },
-            { VideoConverter.gif(GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: location)) },
+            {
+                VideoConverter.convert(
+                    VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36, output: location))
+            },
+            {
+                VideoConverter.gif(
+                    GIFRequest(input: input, duration: 0.3, framesPerSecond: 5, width: 32, output: location))
+            },
         ]
         for job in jobs {
             let error = try await Self.failure(of: job(), output: output)
@@ -75,17 +87,24 @@ struct HostileRegressionTests {
         // a PCE channel layout, which FFmpeg 5.1's aac_adtstoasc answers with PATCHWELCOME.
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = Array("ffffff00ffffff0000000000ff00ffffff00ff00ffffff00ff00000000ff00ff0000ffff0000ff00ffff00ff0000ff0000ffffff00ffff00ff0000ffffffffffff00ff0000ffffffff00ffffffffffff00000000ff00ffff00000000ffffffffffffff00ffff00ff00ff00ffff00ff000000ff000000".utf8)
-        let bytes = stride(from: 0, to: run.count, by: 2).map { UInt8(String(decoding: run[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        let run = Array(
+            "ffffff00ffffff0000000000ff00ffffff00ff00ffffff00ff00000000ff00ff0000ffff0000ff00ffff00ff0000ff0000ffffff00ffff00ff0000ffffffffffff00ff0000ffffffff00ffffffffffff00000000ff00ffff00000000ffffffffffffff00ffff00ff00ff00ffff00ff000000ff000000"
+                .utf8)
+        let bytes = stride(from: 0, to: run.count, by: 2).map {
+            UInt8(String(decoding: run[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
+        }
         let input = try Self.edited("generated/iphone-like.mov", in: directory, name: "aac.mov") { file in
             // The generated fixture is stable; if it ever changes, this reproducer must be rebuilt.
-            #expect(Array(file[6319..<6325]) == [0x28, 0x92, 0x89, 0x28, 0x92, 0x89], "generated/iphone-like.mov changed")
+            #expect(
+                Array(file[6319..<6325]) == [0x28, 0x92, 0x89, 0x28, 0x92, 0x89], "generated/iphone-like.mov changed")
             file.replaceSubrange(6319..<6319 + bytes.count, with: bytes)
         }
         let output = directory.appendingPathComponent("out")
         let error = try await Self.failure(
-            of: VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 36,
-                                                    output: OutputLocation(directory: output.path))),
+            of: VideoConverter.convert(
+                VideoRequest(
+                    input: input, container: .mp4, codec: .h264, maxHeight: 36,
+                    output: OutputLocation(directory: output.path))),
             output: output)
         #expect(error.code == .unsupportedFfmpeg, "\(error.code): \(error.message)")
         #expect(error.category == .unsupported)
@@ -113,7 +132,8 @@ struct HostileRegressionTests {
                 return threadCPUTime() - started
             }.min() ?? .zero
         }
-        let small = best(3000), large = best(12000)
+        let small = best(3000)
+        let large = best(12000)
         #expect(large < small * 9, "4N took \(large), N took \(small)")
         // An ordinary packet is still edited, not dropped.
         let ordinary = Array("<x:xmpmeta><rdf:Description exif:GPSLatitude=\"1,2N\" tiff:Make=\"X\"/></x:xmpmeta>".utf8)

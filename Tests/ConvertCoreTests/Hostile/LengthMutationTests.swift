@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -10,8 +11,10 @@ struct LengthMutationTests {
     static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + payload
         let crc = CRC32.checksum(body)
-        return [UInt8(payload.count >> 24 & 0xFF), UInt8(payload.count >> 16 & 0xFF), UInt8(payload.count >> 8 & 0xFF),
-                UInt8(payload.count & 0xFF)] + body
+        return [
+            UInt8(payload.count >> 24 & 0xFF), UInt8(payload.count >> 16 & 0xFF), UInt8(payload.count >> 8 & 0xFF),
+            UInt8(payload.count & 0xFF),
+        ] + body
             + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
     }
 
@@ -30,7 +33,9 @@ struct LengthMutationTests {
         var refusals: [ConvertError] = []
         do { _ = try ImageProbe.probeBlocking(path: input) } catch { refusals.append(error) }
         do { _ = try PNGCodec.header(data, path: input) } catch { refusals.append(error) }
-        do { _ = try PNGCodec.decode(data, maxPixels: PixelLimit.defaultMaxPixels, path: input) } catch { refusals.append(error) }
+        do { _ = try PNGCodec.decode(data, maxPixels: PixelLimit.defaultMaxPixels, path: input) } catch {
+            refusals.append(error)
+        }
         #expect(refusals.count == 3)
         for error in refusals {
             #expect(error.code == .inputCorrupt)
@@ -39,23 +44,32 @@ struct LengthMutationTests {
         #expect(PNGText.xmp(data) == nil)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = await runJob(PhotoConverter.convert(PhotoRequest(inputPath: input, format: .jpeg, outputDirectory: directory.path))).result
-        guard case .failure(let error) = result else { Issue.record("converted"); return }
+        let result = await runJob(
+            PhotoConverter.convert(PhotoRequest(inputPath: input, format: .jpeg, outputDirectory: directory.path))
+        ).result
+        guard case .failure(let error) = result else {
+            Issue.record("converted")
+            return
+        }
         #expect(error.code == .inputCorrupt)
         #expect(fileNames(in: directory).isEmpty)
     }
 
     @Test("an ancillary chunk over 16 MiB is refused; a 1 MiB one is read")
     func ancillaryLimit() throws {
-        let large = try Self.png(inserting: Self.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 17 << 20)))
-        expectConvertError(.inputCorrupt) { try PNGCodec.decode(large, maxPixels: PixelLimit.defaultMaxPixels, path: "large.png") }
+        let large = try Self.png(
+            inserting: Self.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 17 << 20)))
+        expectConvertError(.inputCorrupt) {
+            try PNGCodec.decode(large, maxPixels: PixelLimit.defaultMaxPixels, path: "large.png")
+        }
         do {
             _ = try PNGCodec.header(large, path: "large.png")
             Issue.record("read")
         } catch {
             #expect(error.message.contains("over the limit"), "\(error.message)")
         }
-        let ordinary = try Self.png(inserting: Self.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 1 << 20)))
+        let ordinary = try Self.png(
+            inserting: Self.chunk("tEXt", Array("Comment".utf8) + [0] + [UInt8](repeating: 0x41, count: 1 << 20)))
         let decoded = try PNGCodec.decode(ordinary, maxPixels: PixelLimit.defaultMaxPixels, path: "ordinary.png")
         #expect(decoded.bitmap.width > 0)
     }
@@ -64,9 +78,15 @@ struct LengthMutationTests {
     func pngHeaderProbe() throws {
         let input = Fixtures.generated("gps-exif-xmp.png")
         let info = try ImageProbe.probeBlocking(path: input)
-        let size = String(decoding: try PhotoReference.run("ffprobe", [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", input,
-        ]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let size = String(
+            decoding: try PhotoReference.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                    input,
+                ]
+            ).output, as: UTF8.self
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect("\(info.width),\(info.height)" == size)
         #expect(info.hasEXIF && info.hasXMP && info.hasLocation)
     }
@@ -106,14 +126,25 @@ struct LengthMutationTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let location = OutputLocation(directory: directory.path)
-        let refused = await runJob(VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location))).result
-        guard case .failure(let error) = refused else { Issue.record("converted"); return }
+        let refused = await runJob(
+            VideoConverter.convert(VideoRequest(input: input, container: .mkv, output: location))
+        ).result
+        guard case .failure(let error) = refused else {
+            Issue.record("converted")
+            return
+        }
         #expect(error.code == .inputTooManyPixels, "\(error.key): \(error.message)")
         #expect(error.message.contains("16384x16384"))
         // Over a raised limit, the size is still one FFmpeg refuses: said so.
-        let raised = await runJob(VideoConverter.convert(VideoRequest(
-            input: input, container: .mp4, output: location, maxPixels: 300_000_000))).result
-        guard case .failure(let unsupported) = raised else { Issue.record("converted"); return }
+        let raised = await runJob(
+            VideoConverter.convert(
+                VideoRequest(
+                    input: input, container: .mp4, output: location, maxPixels: 300_000_000))
+        ).result
+        guard case .failure(let unsupported) = raised else {
+            Issue.record("converted")
+            return
+        }
         #expect(unsupported.code == .unsupportedSize, "\(unsupported.key): \(unsupported.message)")
         #expect(fileNames(in: directory).isEmpty)
     }

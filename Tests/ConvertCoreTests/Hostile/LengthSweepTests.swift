@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -56,8 +57,9 @@ struct LengthSweepTests {
         }
     }
 
-    @Test("every box size of an MP4 set to 0, 1 or 0x7FFFFFFF: an MKV copy fails as input or has timestamps that go forward",
-          .enabled(if: PhotoReference.has("ffprobe"), "needs ffprobe"))
+    @Test(
+        "every box size of an MP4 set to 0, 1 or 0x7FFFFFFF: an MKV copy fails as input or has timestamps that go forward",
+        .enabled(if: PhotoReference.has("ffprobe"), "needs ffprobe"))
     func movieBoxSizes() async throws {
         let original = try ImageDecoder.readAll(path: Fixtures.path("video/sample.mp4"))
         let directory = try Fixtures.temporaryDirectory("box-sweep")
@@ -73,8 +75,12 @@ struct LengthSweepTests {
                 try Data(bytes).write(to: input)
                 let type = String(decoding: original[(header + 4)..<(header + 8)], as: UTF8.self)
                 let label = "\(type) at \(header) size \(word)"
-                let result = await runJob(VideoConverter.convert(VideoRequest(
-                    input: input.path, container: .mkv, output: OutputLocation(directory: output.path, overwrite: true)))).result
+                let result = await runJob(
+                    VideoConverter.convert(
+                        VideoRequest(
+                            input: input.path, container: .mkv,
+                            output: OutputLocation(directory: output.path, overwrite: true)))
+                ).result
                 switch result {
                 case .failure(let error):
                     #expect(error.category != .internal, "\(label): \(error.key) \(error.message)")
@@ -92,9 +98,13 @@ struct LengthSweepTests {
     /// Whether every stream's packet DTS never goes back, as ffprobe reads the file (packets
     /// without a DTS, Matroska's B-frames before the parser has seen a reference, are skipped).
     static func timestampsGoForward(_ path: String) throws -> Bool {
-        let listing = String(decoding: try PhotoReference.run("ffprobe", [
-            "-v", "error", "-show_entries", "packet=stream_index,dts", "-of", "csv=p=0", path,
-        ]).output, as: UTF8.self)
+        let listing = String(
+            decoding: try PhotoReference.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "packet=stream_index,dts", "-of", "csv=p=0", path,
+                ]
+            ).output, as: UTF8.self)
         var last: [String: Int] = [:]
         for line in listing.split(separator: "\n") {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -105,15 +115,18 @@ struct LengthSweepTests {
         return true
     }
 
-    @Test("inputs named as people name them: one letter, spaces, unicode", arguments: [
-        "p", "my photo.jpg", "フォト 1.jpg", "é",
-    ])
+    @Test(
+        "inputs named as people name them: one letter, spaces, unicode",
+        arguments: [
+            "p", "my photo.jpg", "フォト 1.jpg", "é",
+        ])
     func names(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory("names")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent(name).path
         try FileManager.default.copyItem(atPath: Fixtures.path("photos/tokyo.jpg"), toPath: input)
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path))
         let output = try #require(result.outputs.first).path
         let stem = (name as NSString).deletingPathExtension
         #expect((output as NSString).lastPathComponent == stem + ".png")

@@ -23,13 +23,17 @@ struct FuzzMixer: RandomNumberGenerator {
 /// `OFFCONVERT_FUZZ_COUNT` makes it longer. Without a seed each run picks a new one and prints it.
 enum FuzzSettings {
     static let seed: UInt64 = {
-        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_FUZZ_SEED"], let value = UInt64(text) { return value }
+        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_FUZZ_SEED"], let value = UInt64(text) {
+            return value
+        }
         return UInt64.random(in: 1...UInt64(UInt32.max))
     }()
 
     /// The total number of mutations over every conversion path.
     static let count: Int = {
-        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_FUZZ_COUNT"], let value = Int(text), value > 0 { return value }
+        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_FUZZ_COUNT"], let value = Int(text), value > 0 {
+            return value
+        }
         return 300
     }()
 
@@ -73,7 +77,9 @@ enum Mutator {
             case 0..<5:
                 bytes[position] = UInt8(truncatingIfNeeded: mixer.next())
             case 5..<9 where position + 4 <= bytes.count:
-                let values: [UInt32] = [0, 1, 2, 7, 8, 0xFFFF_FFFF, 0x7FFF_FFFF, UInt32(truncatingIfNeeded: mixer.next())]
+                let values: [UInt32] = [
+                    0, 1, 2, 7, 8, 0xFFFF_FFFF, 0x7FFF_FFFF, UInt32(truncatingIfNeeded: mixer.next()),
+                ]
                 put(mixer.pick(values), at: position, in: &bytes)
             default:
                 bytes.removeSubrange(position...)
@@ -165,11 +171,17 @@ enum Mutator {
         let lengths = jpegSegmentLengths(bytes)
         guard !lengths.isEmpty else { return corruptBoxSize(&bytes, using: &mixer) }
         let offset = mixer.pick(lengths)
-        let value = mixer.pick([0, 1, 2, 3, 0xFFFF, 0x8000, Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) ^ (1 << mixer.below(16))])
+        let value = mixer.pick([
+            0, 1, 2, 3, 0xFFFF, 0x8000, Int(bytes[offset]) << 8 | Int(bytes[offset + 1]) ^ (1 << mixer.below(16)),
+        ])
         bytes[offset] = UInt8(value >> 8 & 0xFF)
         bytes[offset + 1] = UInt8(value & 0xFF)
         // Sometimes the frame header's own size fields instead (SOF: precision, height, width).
-        if mixer.below(3) == 0, let sof = bytes.indices.dropLast(9).first(where: { bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1]) }) {
+        if mixer.below(3) == 0,
+            let sof = bytes.indices.dropLast(9).first(where: {
+                bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1])
+            })
+        {
             let field = sof + 5 + 2 * mixer.below(2)
             bytes[field] = UInt8(truncatingIfNeeded: mixer.next())
             bytes[field + 1] = UInt8(truncatingIfNeeded: mixer.next())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -17,11 +18,16 @@ struct StaleTemporariesTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A SIGKILLed compress: its reserved file is no longer locked (the lock died with the
         // process), x264's files sit beside it; one family has lost its reserved file entirely.
-        let dead = [".clip.mp4.offconvert-AbC123.x264", ".clip.mp4.offconvert-AbC123.x264.stats.temp",
-                    ".clip.mp4.offconvert-AbC123.x264.stats.mbtree.temp", ".clip.mp4.offconvert-AbC123.x264.pass1",
-                    ".clip.mp4.offconvert-ZzZ999.x264.stats", ".photo.jpg.offconvert-Qq0000.partial"]
+        let dead = [
+            ".clip.mp4.offconvert-AbC123.x264", ".clip.mp4.offconvert-AbC123.x264.stats.temp",
+            ".clip.mp4.offconvert-AbC123.x264.stats.mbtree.temp", ".clip.mp4.offconvert-AbC123.x264.pass1",
+            ".clip.mp4.offconvert-ZzZ999.x264.stats", ".photo.jpg.offconvert-Qq0000.partial",
+        ]
         // Not offconvert's: a user's hidden file and files that merely look similar.
-        let foreign = [".hidden", "clip.mp4", ".clip.mp4.offconvert-notes.txt", ".a.offconvert-x.partial", "b.offconvert-AbC123.x264"]
+        let foreign = [
+            ".hidden", "clip.mp4", ".clip.mp4.offconvert-notes.txt", ".a.offconvert-x.partial",
+            "b.offconvert-AbC123.x264",
+        ]
         for name in dead + foreign { try Self.touch(folder, name) }
 
         let live = try StatsFile(destination: folder.appendingPathComponent("clip.mp4").path)
@@ -40,13 +46,16 @@ struct StaleTemporariesTests {
         #expect(Set(fileNames(in: folder)) == Set(foreign), "a finished encode removes all its statistics")
     }
 
-    @Test("which file's lock decides for each temporary name", arguments: [
-        (".a.jpg.offconvert-123456.partial", ".a.jpg.offconvert-123456.partial"),
-        (".a.mp4.offconvert-123456.x264", ".a.mp4.offconvert-123456.x264"),
-        (".a.mp4.offconvert-123456.x264.stats.mbtree.temp", ".a.mp4.offconvert-123456.x264"),
-        (".a.offconvert-b.mp4.offconvert-123456.x264.pass1", ".a.offconvert-b.mp4.offconvert-123456.x264"),
-        (".a.mp4.offconvert-12345", nil), ("a.mp4.offconvert-123456.x264", nil), (".a.mp4.offconvert-123456.tmp", nil),
-    ] as [(String, String?)])
+    @Test(
+        "which file's lock decides for each temporary name",
+        arguments: [
+            (".a.jpg.offconvert-123456.partial", ".a.jpg.offconvert-123456.partial"),
+            (".a.mp4.offconvert-123456.x264", ".a.mp4.offconvert-123456.x264"),
+            (".a.mp4.offconvert-123456.x264.stats.mbtree.temp", ".a.mp4.offconvert-123456.x264"),
+            (".a.offconvert-b.mp4.offconvert-123456.x264.pass1", ".a.offconvert-b.mp4.offconvert-123456.x264"),
+            (".a.mp4.offconvert-12345", nil), ("a.mp4.offconvert-123456.x264", nil),
+            (".a.mp4.offconvert-123456.tmp", nil),
+        ] as [(String, String?)])
     func owner(name: String, owner: String?) {
         #expect(StagedOutput.lockOwner(of: name) == owner)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -18,9 +19,12 @@ struct StressRegressionTests {
             try Data([UInt8(index)]).write(to: URL(fileURLWithPath: stage.temporaryPath))
         }
         let placed = try stages.map { stage throws(ConvertError) in try stage.commit(renumber: true) }
-        #expect(placed.map { ($0.path as NSString).lastPathComponent } == ["photo.jpg", "photo (2).jpg", "photo (3).jpg"])
+        #expect(
+            placed.map { ($0.path as NSString).lastPathComponent } == ["photo.jpg", "photo (2).jpg", "photo (3).jpg"])
         for (index, file) in placed.enumerated() {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == Data([UInt8(index)]), "each output is its own job's")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: file.path)) == Data([UInt8(index)]),
+                "each output is its own job's")
         }
         #expect(fileNames(in: folder) == ["photo (2).jpg", "photo (3).jpg", "photo.jpg"], "no temporaries left")
 
@@ -32,11 +36,14 @@ struct StressRegressionTests {
         }
     }
 
-    @Test("numbering continues from a numbered name", arguments: [
-        ("/a/photo.jpg", "/a/photo (2).jpg"), ("/a/photo (2).jpg", "/a/photo (3).jpg"),
-        ("/a/photo (9).tar", "/a/photo (10).tar"), ("/a/noext", "/a/noext (2)"), ("/a/x (0).jpg", "/a/x (0) (2).jpg"),
-        ("/a/clip (a).mp4", "/a/clip (a) (2).mp4"),
-    ])
+    @Test(
+        "numbering continues from a numbered name",
+        arguments: [
+            ("/a/photo.jpg", "/a/photo (2).jpg"), ("/a/photo (2).jpg", "/a/photo (3).jpg"),
+            ("/a/photo (9).tar", "/a/photo (10).tar"), ("/a/noext", "/a/noext (2)"),
+            ("/a/x (0).jpg", "/a/x (0) (2).jpg"),
+            ("/a/clip (a).mp4", "/a/clip (a) (2).mp4"),
+        ])
     func nextNumbered(path: String, next: String) {
         #expect(OutputNamer.nextNumbered(path) == next)
     }
@@ -54,7 +61,9 @@ struct StressRegressionTests {
             try FileManager.default.copyItem(atPath: Fixtures.generated("stress-tiny.png"), toPath: input)
             inputs.append(input)
         }
-        let jobs = inputs.map { PhotoConverter.convert(PhotoRequest(inputPath: $0, format: .jpeg, outputDirectory: output.path)) }
+        let jobs = inputs.map {
+            PhotoConverter.convert(PhotoRequest(inputPath: $0, format: .jpeg, outputDirectory: output.path))
+        }
         var placed: [String] = []
         for job in jobs {
             placed += try await job.result().outputs.map { ($0.path as NSString).lastPathComponent }
@@ -93,13 +102,15 @@ struct StressRegressionTests {
         // 4893672521.8 MB"). The tracks' own durations are what gets encoded.
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = try HostileRegressionTests.edited("generated/stress-tiny.mp4", in: directory, name: "mvhd-v1.mp4") { bytes in
+        let input = try HostileRegressionTests.edited("generated/stress-tiny.mp4", in: directory, name: "mvhd-v1.mp4") {
+            bytes in
             let at = try #require(Mutator.boxHeaders(bytes).first { bytes[$0 + 4..<$0 + 8] == ArraySlice("mvhd".utf8) })
             bytes[at + 8] = 1
         }
         let output = directory.appendingPathComponent("out")
         let result = try await VideoConverter.compress(
-            VideoCompressRequest(input: input, targetBytes: 6_000, output: OutputLocation(directory: output.path))).result()
+            VideoCompressRequest(input: input, targetBytes: 6_000, output: OutputLocation(directory: output.path))
+        ).result()
         let file = try #require(result.outputs.first)
         #expect(file.byteCount <= 6_000)
         #expect(try await MediaProbe.probe(path: file.path).container?.videoTracks.isEmpty == false)
@@ -114,7 +125,8 @@ struct StressRegressionTests {
         // synchronous tool runs, which would make the measurement meaningless.
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await ChildTestRun.run(filter: "AllowancePoolChild", environment: [AllowancePoolChild.folderKey: folder.path])
+        try await ChildTestRun.run(
+            filter: "AllowancePoolChild", environment: [AllowancePoolChild.folderKey: folder.path])
         let verdict = try String(contentsOf: folder.appendingPathComponent("verdict"), encoding: .utf8)
         #expect(verdict == "ran while the lock was held; used \(AllowancePoolChild.waiters), reserved 0", "\(verdict)")
     }
@@ -139,7 +151,8 @@ struct AllowancePoolChild {
         // trivial task has run, or for 30 s, which is the failure.
         let lock = open(store.directory + "/lock", O_RDWR | O_CLOEXEC)
         try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
-        let ran = CancellationFlag(), released = CancellationFlag()
+        let ran = CancellationFlag()
+        let released = CancellationFlag()
         Thread.detachNewThread {
             let deadline = Date().addingTimeInterval(30)
             while !ran.isCancelled && Date() < deadline { usleep(10_000) }
@@ -155,6 +168,7 @@ struct AllowancePoolChild {
         ran.cancel()
         for task in waiting { try await task.value }
         let status = try store.status()
-        try Data("\(verdict); used \(status.used), reserved \(status.reserved)".utf8).write(to: folder.appendingPathComponent("verdict"))
+        try Data("\(verdict); used \(status.used), reserved \(status.reserved)".utf8).write(
+            to: folder.appendingPathComponent("verdict"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -8,7 +9,9 @@ import Testing
 /// picks a new one and prints it.
 enum StressSettings {
     static let seed: UInt64 = {
-        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_STRESS_SEED"], let value = UInt64(text) { return value }
+        if let text = ProcessInfo.processInfo.environment["OFFCONVERT_STRESS_SEED"], let value = UInt64(text) {
+            return value
+        }
         return UInt64.random(in: 1...UInt64(UInt32.max))
     }()
 
@@ -118,14 +121,18 @@ struct StressSimulationTests {
 
     // The limit guards against a hang, not a speed: alone the run takes about 6 s, but inside the
     // whole suite its 150 conversions share 2 cores with every other suite's encodes.
-    @Test("150 conversions at once with random cancellations and faults: one terminal event each, whole outputs only, exact charging",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "150 conversions at once with random cancellations and faults: one terminal event each, whole outputs only, exact charging",
+        .timeLimit(.minutes(10)))
     func stress() async throws {
         let count = StressSettings.count
         print("stress: \(count) conversions at once, replay with \(StressSettings.replay)")
         let work = try Fixtures.temporaryDirectory("stress")
-        let shared = work.appendingPathComponent("out"), inputs = work.appendingPathComponent("in")
-        for folder in [shared, inputs] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let shared = work.appendingPathComponent("out")
+        let inputs = work.appendingPathComponent("in")
+        for folder in [shared, inputs] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         let faults = try FaultFolders(in: work)
         defer {
             faults.tearDown()
@@ -140,7 +147,9 @@ struct StressSimulationTests {
         }
         let store = AllowanceStore(
             directory: work.appendingPathComponent("state").path, clock: { Self.fixedNow }, dailyLimit: count)
-        let sourceSizes = Dictionary(StressPlan.Work.allCases.map { ($0.source, Self.size($0.source)) }) { first, _ in first }
+        let sourceSizes = Dictionary(StressPlan.Work.allCases.map { ($0.source, Self.size($0.source)) }) { first, _ in
+            first
+        }
 
         let started = ContinuousClock.now
         let outcomes = await withTaskGroup(of: StressOutcome.self) { group in
@@ -169,12 +178,18 @@ struct StressSimulationTests {
                     #expect(reported[output.path] == nil, "\(output.path) reported by two jobs: \(context)")
                     reported[output.path] = outcome.plan
                     let size = Self.size(output.path)
-                    #expect(size == output.byteCount, "\(output.path) is \(size) bytes, reported \(output.byteCount): \(context)")
-                    #expect(await Self.isValid(output.path, work: outcome.plan.work), "\(output.path) is not valid: \(context)")
+                    #expect(
+                        size == output.byteCount,
+                        "\(output.path) is \(size) bytes, reported \(output.byteCount): \(context)")
+                    #expect(
+                        await Self.isValid(output.path, work: outcome.plan.work),
+                        "\(output.path) is not valid: \(context)")
                 }
             case .failure(let error):
                 tally["\(error.category.identifier)", default: 0] += 1
-                #expect(Self.expected(error, for: outcome), "\(error.category.identifier) \(error.key): \(error.message): \(context)")
+                #expect(
+                    Self.expected(error, for: outcome),
+                    "\(error.category.identifier) \(error.key): \(error.message): \(context)")
             }
         }
 
@@ -182,7 +197,9 @@ struct StressSimulationTests {
         for folder in [shared.path] + faults.outputFolders {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != "filler" }
             for name in names {
-                #expect(reported[folder + "/" + name] != nil, "\(folder)/\(name) was left behind; replay with \(StressSettings.replay)")
+                #expect(
+                    reported[folder + "/" + name] != nil,
+                    "\(folder)/\(name) was left behind; replay with \(StressSettings.replay)")
             }
         }
         for path in reported.keys {
@@ -194,22 +211,29 @@ struct StressSimulationTests {
 
         let completed = outcomes.filter { if case .success = $0.result { true } else { false } }.count
         let allowance = try store.status()
-        #expect(allowance.used == completed, "charged \(allowance.used), completed \(completed); replay with \(StressSettings.replay)")
-        #expect(allowance.reserved == 0, "\(allowance.reserved) reservations left; replay with \(StressSettings.replay)")
+        #expect(
+            allowance.used == completed,
+            "charged \(allowance.used), completed \(completed); replay with \(StressSettings.replay)")
+        #expect(
+            allowance.reserved == 0, "\(allowance.reserved) reservations left; replay with \(StressSettings.replay)")
         let stateNames = (try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []
         #expect(stateNames.allSatisfy { !$0.hasPrefix(".") }, "allowance temporaries left: \(stateNames)")
 
         let cancelled = outcomes.filter { $0.cancelRequested }.count
-        print("stress: \(count) jobs in \(elapsed), \(cancelled) cancel requests, outcomes \(tally.sorted { $0.key < $1.key }), "
-              + "allowance used \(allowance.used)")
+        print(
+            "stress: \(count) jobs in \(elapsed), \(cancelled) cancel requests, outcomes \(tally.sorted { $0.key < $1.key }), "
+                + "allowance used \(allowance.used)")
     }
 
     // MARK: - Planning
 
-    static func plan(_ index: Int, faults: FaultFolders, shared: String, inputs: URL, mixer: inout FuzzMixer) throws -> StressPlan {
+    static func plan(_ index: Int, faults: FaultFolders, shared: String, inputs: URL, mixer: inout FuzzMixer) throws
+        -> StressPlan
+    {
         let work = mixer.pick(StressPlan.Work.allCases)
         // Half the jobs are clean, the rest spread over the faults this machine can inject.
-        let fault: StressPlan.Fault = mixer.below(2) == 0 ? .none : mixer.pick([.truncated, .mutated, .missing] + faults.available)
+        let fault: StressPlan.Fault =
+            mixer.below(2) == 0 ? .none : mixer.pick([.truncated, .mutated, .missing] + faults.available)
         let cancel: StressPlan.Cancel
         switch mixer.below(8) {
         case 0, 1: cancel = .afterDelay(milliseconds: mixer.below(1500))
@@ -227,7 +251,8 @@ struct StressSimulationTests {
         case .truncated:
             let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
             input = inputs.appendingPathComponent("t\(index).\(ext)").path
-            try bytes.prefix(bytes.count / 10 + mixer.below(bytes.count * 8 / 10)).write(to: URL(fileURLWithPath: input))
+            try bytes.prefix(bytes.count / 10 + mixer.below(bytes.count * 8 / 10)).write(
+                to: URL(fileURLWithPath: input))
         case .mutated:
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
             input = inputs.appendingPathComponent("m\(index).\(ext)").path
@@ -239,29 +264,39 @@ struct StressSimulationTests {
         case .fullDisk:
             outputDirectory = faults.full?.path ?? shared
         }
-        return StressPlan(index: index, work: work, fault: fault, cancel: cancel, input: input, outputDirectory: outputDirectory)
+        return StressPlan(
+            index: index, work: work, fault: fault, cancel: cancel, input: input, outputDirectory: outputDirectory)
     }
 
     static func job(_ plan: StressPlan) -> ConversionJob {
         let location = OutputLocation(directory: plan.outputDirectory)
         switch plan.work {
         case .heicToJPEG:
-            return PhotoConverter.convert(PhotoRequest(inputPath: plan.input, format: .jpeg, outputDirectory: plan.outputDirectory,
-                                                       decodingThreads: 1))
+            return PhotoConverter.convert(
+                PhotoRequest(
+                    inputPath: plan.input, format: .jpeg, outputDirectory: plan.outputDirectory,
+                    decodingThreads: 1))
         case .jpegToPNG:
-            return PhotoConverter.convert(PhotoRequest(inputPath: plan.input, format: .png, outputDirectory: plan.outputDirectory,
-                                                       decodingThreads: 1))
+            return PhotoConverter.convert(
+                PhotoRequest(
+                    inputPath: plan.input, format: .png, outputDirectory: plan.outputDirectory,
+                    decodingThreads: 1))
         case .pngToWebP:
-            return PhotoConverter.convert(PhotoRequest(inputPath: plan.input, format: .webp, outputDirectory: plan.outputDirectory,
-                                                       decodingThreads: 1))
+            return PhotoConverter.convert(
+                PhotoRequest(
+                    inputPath: plan.input, format: .webp, outputDirectory: plan.outputDirectory,
+                    decodingThreads: 1))
         case .transcode:
-            return VideoConverter.convert(VideoRequest(input: plan.input, container: .mp4, codec: .h264, crf: 30, output: location))
+            return VideoConverter.convert(
+                VideoRequest(input: plan.input, container: .mp4, codec: .h264, crf: 30, output: location))
         case .remux:
             return VideoConverter.convert(VideoRequest(input: plan.input, container: .mkv, output: location))
         case .compress:
-            return VideoConverter.compress(VideoCompressRequest(input: plan.input, targetBytes: 6_000, output: location))
+            return VideoConverter.compress(
+                VideoCompressRequest(input: plan.input, targetBytes: 6_000, output: location))
         case .gif:
-            return VideoConverter.gif(GIFRequest(input: plan.input, duration: 0.4, framesPerSecond: 5, width: 48, output: location))
+            return VideoConverter.gif(
+                GIFRequest(input: plan.input, duration: 0.4, framesPerSecond: 5, width: 48, output: location))
         }
     }
 
@@ -273,11 +308,14 @@ struct StressSimulationTests {
         do {
             return try await allowance.withAllowance { reservation in
                 let outcome = await consume(plan)
-                if case .success(let result) = outcome.result, !result.outputs.isEmpty { await reservation.outputPlaced() }
+                if case .success(let result) = outcome.result, !result.outputs.isEmpty {
+                    await reservation.outputPlaced()
+                }
                 return outcome
             }
         } catch {
-            return StressOutcome(plan: plan, result: .failure(ConvertError.wrapping(error, path: plan.input)), cancelRequested: false)
+            return StressOutcome(
+                plan: plan, result: .failure(ConvertError.wrapping(error, path: plan.input)), cancelRequested: false)
         }
     }
 
@@ -307,8 +345,12 @@ struct StressSimulationTests {
             requested.cancel()
             job.cancel()
         }
-        var progressEvents = 0, terminals = 0, progressAfterTerminal = false
-        var result: Result<JobResult, ConvertError> = .failure(ConvertError(code: ConvertError.Code("test.no-terminal", category: .internal), message: "no terminal event"))
+        var progressEvents = 0
+        var terminals = 0
+        var progressAfterTerminal = false
+        var result: Result<JobResult, ConvertError> = .failure(
+            ConvertError(code: ConvertError.Code("test.no-terminal", category: .internal), message: "no terminal event")
+        )
         for await event in job.events {
             switch event {
             case .progress:
@@ -329,8 +371,9 @@ struct StressSimulationTests {
         await job.completion()
         canceller?.cancel()
         await canceller?.value
-        return StressOutcome(plan: plan, result: result, terminalEvents: terminals, progressAfterTerminal: progressAfterTerminal,
-                             cancelRequested: requested.isCancelled)
+        return StressOutcome(
+            plan: plan, result: result, terminalEvents: terminals, progressAfterTerminal: progressAfterTerminal,
+            cancelRequested: requested.isCancelled)
     }
 
     // MARK: - Checking
@@ -352,7 +395,8 @@ struct StressSimulationTests {
     static func isValid(_ path: String, work: StressPlan.Work) async -> Bool {
         // GIFs are read by the image decoder (every frame), like the photos.
         if work.isPhoto || work == .gif {
-            let decoded = try? ImageDecoder.decode(path: path, options: DecodeOptions(decodingThreads: 1), cancellation: CancellationFlag())
+            let decoded = try? ImageDecoder.decode(
+                path: path, options: DecodeOptions(decodingThreads: 1), cancellation: CancellationFlag())
             return (decoded?.frames.first?.bitmap.width ?? 0) > 0
         }
         guard let info = try? await MediaProbe.probe(path: path) else { return false }

@@ -24,7 +24,9 @@ struct LivePhotoTests {
     func pairs() {
         let same = [Fixtures.generated("live/IMG_5195.HEIC"), Fixtures.generated("live/IMG_5195.MOV")]
         #expect(LivePhotos.pairs(among: same).map(\.movie) == [same[1]])
-        let renamed = [Fixtures.generated("live/renamed/Holiday.HEIC"), Fixtures.generated("live/renamed/IMG_0042.MOV")]
+        let renamed = [
+            Fixtures.generated("live/renamed/Holiday.HEIC"), Fixtures.generated("live/renamed/IMG_0042.MOV"),
+        ]
         #expect(LivePhotos.pairs(among: renamed).first?.contentIdentifier == Self.id)
         let decoy = [Fixtures.generated("live/decoy/IMG_5195.HEIC"), Fixtures.generated("live/decoy/IMG_5195.MOV")]
         #expect(LivePhotos.pairs(among: decoy).isEmpty)
@@ -41,7 +43,9 @@ struct LivePhotoTests {
 
     @Test("each movie goes to one photo, the one with its name first")
     func oneMoviePerPhoto() {
-        let folder = ["IMG_5195.HEIC", "IMG_5195.MOV", "tokyo.jpg", "other.mp4"].map { Fixtures.generated("live/folder/\($0)") }
+        let folder = ["IMG_5195.HEIC", "IMG_5195.MOV", "tokyo.jpg", "other.mp4"].map {
+            Fixtures.generated("live/folder/\($0)")
+        }
         let pairs = LivePhotos.pairs(among: folder + [Fixtures.generated("live/renamed/Holiday.HEIC")])
         #expect(pairs.count == 1)
         #expect(pairs.first?.photo == folder[0])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 
 /// A conversion says "motion part not kept" exactly for motion photos, answered from what it
@@ -22,10 +23,13 @@ struct MotionNoteTests {
         Case(fixture: "generated/motion-microvideo.jpg", format: .png, isMotion: true, path: "general"),
         Case(fixture: "generated/motion-samsung.jpg", format: .jpeg, isMotion: true, path: "streamed"),
         Case(fixture: "generated/motion-microvideo.jpg", format: .jpeg, isMotion: true, path: "streamed"),
-        Case(fixture: "generated/motion-samsung.jpg", format: .jpeg, change: { $0.targetByteCount = 50_000_000 }, isMotion: true,
-             path: "within target"),
-        Case(fixture: "generated/motion-samsung.jpg", format: .jxl, change: { $0.lossless = true }, isMotion: true,
-             path: "JPEG recompressed"),
+        Case(
+            fixture: "generated/motion-samsung.jpg", format: .jpeg, change: { $0.targetByteCount = 50_000_000 },
+            isMotion: true,
+            path: "within target"),
+        Case(
+            fixture: "generated/motion-samsung.jpg", format: .jxl, change: { $0.lossless = true }, isMotion: true,
+            path: "JPEG recompressed"),
         Case(fixture: "generated/motion.heic", format: .jpeg, isMotion: true, path: "direct HEIC"),
         Case(fixture: "generated/motion-samsung-oneui6.heic", format: .png, isMotion: true, path: "general HEIC"),
         Case(fixture: "generated/motion-still.jpg", format: .jpeg, isMotion: false, path: "streamed"),
@@ -38,7 +42,8 @@ struct MotionNoteTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A copy of its own: another test asking about the shared fixture cannot touch the count.
-        let input = directory.appendingPathComponent("in-" + URL(fileURLWithPath: testCase.fixture).lastPathComponent).path
+        let input = directory.appendingPathComponent("in-" + URL(fileURLWithPath: testCase.fixture).lastPathComponent)
+            .path
         try FileManager.default.copyItem(atPath: Fixtures.path(testCase.fixture), toPath: input)
         let output = directory.appendingPathComponent("out").path
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -47,7 +52,9 @@ struct MotionNoteTests {
         MotionPhoto.pathChecks.watch(input)
         defer { MotionPhoto.pathChecks.stopWatching(input) }
         let result = try await PhotoConverter.convert(request).result()
-        #expect(result.notes.messages.contains(MotionPhotoEditor.motionNotKeptNote) == testCase.isMotion, "\(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains(MotionPhotoEditor.motionNotKeptNote) == testCase.isMotion,
+            "\(result.notes.messages)")
         #expect(MotionPhoto.pathChecks.parses(of: input) == 0)
     }
 }

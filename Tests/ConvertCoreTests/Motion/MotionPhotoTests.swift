@@ -54,12 +54,14 @@ struct MotionPhotoTests {
 
     @Test("real files whose video was cut out upstream: recognised, the video reported missing")
     func shortened() throws {
-        let pixel = try #require(MotionPhoto.find(in: try Self.bytes(Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"))))
+        let pixel = try #require(
+            MotionPhoto.find(in: try Self.bytes(Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"))))
         #expect(pixel.layout == .googleContainer)
         #expect(pixel.declaredBytes == 8730)
         #expect(pixel.video == nil)
         #expect(pixel.problem?.contains("incomplete") == true)
-        let samsung = try #require(MotionPhoto.find(in: try Self.bytes(Fixtures.path("photos/motion/ss-motion-photo-shortened.jpg"))))
+        let samsung = try #require(
+            MotionPhoto.find(in: try Self.bytes(Fixtures.path("photos/motion/ss-motion-photo-shortened.jpg"))))
         #expect(samsung.layout == .samsung)
         #expect(samsung.declaredBytes == 2582)
         #expect(samsung.video == nil)
@@ -69,12 +71,16 @@ struct MotionPhotoTests {
 
     @Test("the cheap check every conversion makes agrees with the full search")
     func cheapCheck() throws {
-        let motion = Self.layouts.map { Fixtures.generated($0.fixture) } + [
-            Fixtures.generated("motion-pointer-only.MP.jpg"), Fixtures.path("photos/motion/ss-motion-photo-shortened.jpg"),
-            Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"),
-        ]
+        let motion =
+            Self.layouts.map { Fixtures.generated($0.fixture) } + [
+                Fixtures.generated("motion-pointer-only.MP.jpg"),
+                Fixtures.path("photos/motion/ss-motion-photo-shortened.jpg"),
+                Fixtures.path("photos/motion/pixel-motion-photo-shortened.jpg"),
+            ]
         for path in motion { #expect(MotionPhoto.isMotionPhoto(path: path), "\(path)") }
-        for path in [Fixtures.generated("motion-still.jpg"), Fixtures.path("photos/pug.heic"), Fixtures.path("photos/tokyo.jpg")] {
+        for path in [
+            Fixtures.generated("motion-still.jpg"), Fixtures.path("photos/pug.heic"), Fixtures.path("photos/tokyo.jpg"),
+        ] {
             #expect(!MotionPhoto.isMotionPhoto(path: path), "\(path)")
             #expect(MotionPhoto.find(in: try Self.bytes(path)) == nil)
         }
@@ -95,7 +101,8 @@ struct MotionPhotoTests {
         let mpvd = try #require(boxes.first { $0.type == "mpvd" })
         let ftyp = try #require(boxes.first { $0.type == "ftyp" })
         // ftyp, mpvd, then the rest: the iloc offsets now point past the video's start.
-        let moved = Array(file[ftyp.start..<ftyp.end]) + Array(file[mpvd.start..<mpvd.end])
+        let moved =
+            Array(file[ftyp.start..<ftyp.end]) + Array(file[mpvd.start..<mpvd.end])
             + Array(file[ftyp.end..<mpvd.start])
         let photo = try #require(MotionPhoto.find(in: moved))
         #expect(photo.video.map { Array(moved[$0]) } == (try Self.clip()))
@@ -135,7 +142,8 @@ struct MotionPhotoTests {
             #expect(cuts > 10)
             // A trailer whose directory claims more entries than it holds, and absurd offsets.
             var hostile = file
-            hostile += Array("SEFH".utf8) + [106, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0xFF, count: 12)
+            hostile +=
+                Array("SEFH".utf8) + [106, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0xFF, count: 12)
             hostile += [24, 0, 0, 0] + Array("SEFT".utf8)
             _ = MotionPhoto.find(in: hostile)
         }
@@ -162,7 +170,8 @@ struct MotionPhotoTests {
 
     @Test("XMP read whatever the prefix and in element form")
     func xmpForms() {
-        let element = "<x><rdf:Description><GCamera:MicroVideo>1</GCamera:MicroVideo>"
+        let element =
+            "<x><rdf:Description><GCamera:MicroVideo>1</GCamera:MicroVideo>"
             + "<GCamera:MicroVideoOffset>1234</GCamera:MicroVideoOffset></rdf:Description></x>"
         #expect(MotionXMP.flag(element, "MicroVideo") == "1")
         #expect(MotionXMP.flag(element, "MicroVideoOffset") == "1234")

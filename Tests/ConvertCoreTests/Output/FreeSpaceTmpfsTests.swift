@@ -1,10 +1,13 @@
-@testable import ConvertCore
-@testable import ConvertMedia
 import Foundation
 import Testing
 
+@testable import ConvertCore
+@testable import ConvertMedia
+
 /// Runs on a real 1 MiB tmpfs, which needs root (as in the build container).
-@Suite("Free space on a tiny tmpfs", .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")))
+@Suite(
+    "Free space on a tiny tmpfs",
+    .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")))
 struct FreeSpaceTmpfsTests {
     private func sh(_ arguments: [String]) throws -> Int32 {
         let process = Process()

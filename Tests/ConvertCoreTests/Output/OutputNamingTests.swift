@@ -1,7 +1,8 @@
-@testable import ConvertCore
-@testable import ConvertMedia
 import Foundation
 import Testing
+
+@testable import ConvertCore
+@testable import ConvertMedia
 
 @Suite("Output naming and safety")
 struct OutputNamingTests {
@@ -11,7 +12,8 @@ struct OutputNamingTests {
     func collisions() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let a = folder.appendingPathComponent("photo.heic"), b = folder.appendingPathComponent("photo.png")
+        let a = folder.appendingPathComponent("photo.heic")
+        let b = folder.appendingPathComponent("photo.png")
         try touch(a)
         try touch(b)
         try touch(folder.appendingPathComponent("photo.jpg"))
@@ -19,7 +21,8 @@ struct OutputNamingTests {
         let namer = try OutputNamer(outputDirectory: nil, overwrite: false, inputs: [a.path, b.path])
         #expect(try namer.destination(for: a.path, pathExtension: "jpg") == resolved + "/photo (2).jpg")
         #expect(try namer.destination(for: b.path, pathExtension: "jpg") == resolved + "/photo (3).jpg")
-        #expect(try namer.destination(for: a.path, pathExtension: "jpg", suffix: "-small") == resolved + "/photo-small.jpg")
+        #expect(
+            try namer.destination(for: a.path, pathExtension: "jpg", suffix: "-small") == resolved + "/photo-small.jpg")
     }
 
     @Test("--overwrite replaces a plain file but never an input, even through another path or a hard link")
@@ -54,22 +57,26 @@ struct OutputNamingTests {
     func specialFiles() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("a.jpg"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("b.jpg").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("a.jpg"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("b.jpg").path, withDestinationPath: "/etc/passwd")
         let namer = try OutputNamer(outputDirectory: folder.path, overwrite: true, inputs: [])
         let resolved = try #require(namer.outputDirectory)
         #expect(try namer.destination(for: "/x/a.heic", pathExtension: "jpg") == resolved + "/a (2).jpg")
         #expect(try namer.destination(for: "/x/b.heic", pathExtension: "jpg") == resolved + "/b (2).jpg")
     }
 
-    @Test("unsafe names are sanitised and stay inside --output-dir", arguments: [
-        ("/in/..heic", "output.jpg"),
-        ("/in/-rf.heic", "rf.jpg"),
-        ("/in/.hidden.heic", "hidden.jpg"),
-        ("/in/bell\u{07}\u{1B}[31mred.heic", "bell__[31mred.jpg"),
-        ("/in/evil\u{202E}gpj.heic", "evil_gpj.jpg"),
-        ("/in/back\\slash.heic", "back_slash.jpg"),
-    ])
+    @Test(
+        "unsafe names are sanitised and stay inside --output-dir",
+        arguments: [
+            ("/in/..heic", "output.jpg"),
+            ("/in/-rf.heic", "rf.jpg"),
+            ("/in/.hidden.heic", "hidden.jpg"),
+            ("/in/bell\u{07}\u{1B}[31mred.heic", "bell__[31mred.jpg"),
+            ("/in/evil\u{202E}gpj.heic", "evil_gpj.jpg"),
+            ("/in/back\\slash.heic", "back_slash.jpg"),
+        ])
     func sanitising(input: String, expected: String) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -115,7 +122,9 @@ struct OutputNamingTests {
         #expect(FileManager.default.fileExists(atPath: created.path))
         let file = folder.appendingPathComponent("file")
         try touch(file)
-        expectConvertError(.outputNotAFolder) { try OutputNamer(outputDirectory: file.path, overwrite: false, inputs: []) }
+        expectConvertError(.outputNotAFolder) {
+            try OutputNamer(outputDirectory: file.path, overwrite: false, inputs: [])
+        }
     }
 
     @Test("stale temporaries from a crash are removed; a live one is left alone")

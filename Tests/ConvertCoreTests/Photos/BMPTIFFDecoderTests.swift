@@ -7,18 +7,25 @@ import Testing
 /// code with ours: FFmpeg's BMP and TIFF decoders, the pictures the fixture generator meant
 /// (`*.ref.pam`, which FFmpeg reads the same way), lcms2's `tificc` for a CMYK page with a profile.
 /// Fixtures: TestMedia/generators/85-bmp-tiff.sh.
-@Suite("BMP and TIFF decoding", .enabled(if: FileManager.default.fileExists(atPath: Fixtures.generated("tiff/multi.tiff"))))
+@Suite(
+    "BMP and TIFF decoding", .enabled(if: FileManager.default.fileExists(atPath: Fixtures.generated("tiff/multi.tiff")))
+)
 struct BMPTIFFDecoderTests {
     /// FFmpeg's decode of `path` as raw samples of `pixelFormat` (`rgba`, `rgb48be`).
     static func ffmpeg(_ path: String, _ pixelFormat: String, filter: String? = nil) throws -> [UInt8] {
         let decoded = try PhotoReference.run(
-            "ffmpeg", ["-v", "error", "-i", path] + (filter.map { ["-vf", $0] } ?? []) + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", pixelFormat, "-"])
+            "ffmpeg",
+            ["-v", "error", "-i", path] + (filter.map { ["-vf", $0] } ?? []) + [
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", pixelFormat, "-",
+            ])
         try #require(decoded.status == 0, "ffmpeg cannot read \(path)")
         return Array(decoded.output)
     }
 
     /// Our decode of `path` (the first page, or every page with `allImages`).
-    static func decode(_ path: String, allImages: Bool = false, strict: Bool = false) throws(ConvertError) -> DecodedPhoto {
+    static func decode(_ path: String, allImages: Bool = false, strict: Bool = false) throws(ConvertError)
+        -> DecodedPhoto
+    {
         var options = DecodeOptions()
         options.allImages = allImages
         options.strict = strict
@@ -45,10 +52,12 @@ struct BMPTIFFDecoderTests {
     /// BMPs are scaled by rounding (31 → 255), FFmpeg's by bit replication: one step apart at most.
     static let bmps: [(String, String, Int)] = [
         ("bgr24.bmp", "bgr24.png", 0), ("bgra.bmp", "bgra.png", 0), ("rgb555.bmp", "rgb555.png", 1),
-        ("rgb565.bmp", "rgb565.png", 1), ("pal8.bmp", "pal8.png", 0), ("gray.bmp", "gray.png", 0), ("monob.bmp", "monob.png", 0),
+        ("rgb565.bmp", "rgb565.png", 1), ("pal8.bmp", "pal8.png", 0), ("gray.bmp", "gray.png", 0),
+        ("monob.bmp", "monob.png", 0),
         ("rle8.bmp", "rle8.ref.pam", 0), ("rle4.bmp", "rle4.ref.pam", 0), ("pal4.bmp", "pal4.ref.pam", 0),
         ("topdown.bmp", "topdown.ref.pam", 0), ("core8.bmp", "core8.ref.pam", 0), ("v5-icc.bmp", "v5-icc.ref.pam", 0),
-        ("v5-alpha.bmp", "v5-alpha.ref.pam", 0), ("zero-alpha.bmp", "zero-alpha.ref.pam", 0), ("rgb32.bmp", "rgb32.ref.pam", 0),
+        ("v5-alpha.bmp", "v5-alpha.ref.pam", 0), ("zero-alpha.bmp", "zero-alpha.ref.pam", 0),
+        ("rgb32.bmp", "rgb32.ref.pam", 0),
     ]
 
     @Test("every BMP variant decodes to the reference picture", arguments: 0..<bmps.count)
@@ -56,7 +65,8 @@ struct BMPTIFFDecoderTests {
         let (name, reference, tolerance) = Self.bmps[index]
         let path = Fixtures.generated("bmp/\(name)")
         let photo = try Self.decode(path)
-        #expect(photo.format == .bmp && photo.frames.count == 1 && photo.notes.messages.isEmpty, "\(photo.notes.messages)")
+        #expect(
+            photo.format == .bmp && photo.frames.count == 1 && photo.notes.messages.isEmpty, "\(photo.notes.messages)")
         let bitmap = try #require(photo.frames.first).bitmap
         let expected = try Self.ffmpeg(Fixtures.generated("bmp/\(reference)"), "rgba")
         // FFmpeg agrees with the generator about the hand-built files too (its decode of the BMP
@@ -86,7 +96,10 @@ struct BMPTIFFDecoderTests {
             #expect(error.code == .inputTruncated && error.category == .input && error.message.contains(path))
         }
         let photo = try Self.decode(path)
-        #expect(photo.notes.messages == ["the file ends early (an interrupted copy or download): the top 40% of the picture is missing (shown grey)"])
+        #expect(
+            photo.notes.messages == [
+                "the file ends early (an interrupted copy or download): the top 40% of the picture is missing (shown grey)"
+            ])
         // The bottom rows (stored first) are the whole file's.
         let bitmap = try #require(photo.frames.first).bitmap
         let whole = try Self.ffmpeg(Fixtures.generated("bmp/bgr24.bmp"), "rgba")
@@ -97,7 +110,9 @@ struct BMPTIFFDecoderTests {
         #expect(ours[0] == 128 && ours[1] == 128 && ours[2] == 128)
     }
 
-    @Test("a 100-byte BMP claiming 65535x65535 is refused before anything is allocated; a large claim in a small file too")
+    @Test(
+        "a 100-byte BMP claiming 65535x65535 is refused before anything is allocated; a large claim in a small file too"
+    )
     func bmpHostileSizes() throws {
         do {
             _ = try Self.decode(Fixtures.generated("bmp/huge.bmp"))
@@ -119,14 +134,19 @@ struct BMPTIFFDecoderTests {
 
     @Test("damaged BMPs and TIFFs decode or throw .input, never crash")
     func damaged() throws {
-        for name in ["bmp/rle8.bmp", "bmp/rle4.bmp", "bmp/v5-alpha.bmp", "bmp/rgb565.bmp", "bmp/core8.bmp", "tiff/rgb-lzw.tiff", "tiff/tiled48.tiff", "tiff/jpeg.tiff", "tiff/multi.tiff", "tiff/cmyk-icc.tiff"] {
+        for name in [
+            "bmp/rle8.bmp", "bmp/rle4.bmp", "bmp/v5-alpha.bmp", "bmp/rgb565.bmp", "bmp/core8.bmp", "tiff/rgb-lzw.tiff",
+            "tiff/tiled48.tiff", "tiff/jpeg.tiff", "tiff/multi.tiff", "tiff/cmyk-icc.tiff",
+        ] {
             let source = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.generated(name))))
             for bytes in HostileImageTests.damaged(source, seed: 38, count: 60) {
                 do {
                     if name.hasPrefix("bmp") {
                         _ = try BMPDecoder.decode(bytes, maxPixels: 1 << 22, path: name, tolerateCut: true)
                     } else {
-                        _ = try TIFFDecoder.decode(bytes, maxPixels: 1 << 22, allImages: true, strict: false, path: name, cancellation: CancellationFlag())
+                        _ = try TIFFDecoder.decode(
+                            bytes, maxPixels: 1 << 22, allImages: true, strict: false, path: name,
+                            cancellation: CancellationFlag())
                     }
                 } catch {
                     #expect(error.category == .input || error.category == .unsupported, "\(name): \(error.message)")
@@ -139,9 +159,12 @@ struct BMPTIFFDecoderTests {
     /// FFmpeg 5.1 reads neither tiles, BigTIFF nor JPEG-in-TIFF: those are compared with the
     /// striped file they were made from (tiffcp copies samples; JPEG loses some).
     static let tiffs: [(String, String, Int)] = [
-        ("rgb-packbits.tiff", "rgb-packbits.tiff", 0), ("rgb-lzw.tiff", "rgb-lzw.tiff", 0), ("rgb-deflate.tiff", "rgb-deflate.tiff", 0),
-        ("gray.tiff", "gray.tiff", 0), ("pal8.tiff", "pal8.tiff", 0), ("monob.tiff", "monob.tiff", 0), ("rgba.tiff", "rgba.tiff", 0),
-        ("strips.tiff", "rgb-packbits.tiff", 0), ("tiled.tiff", "rgb-packbits.tiff", 0), ("bigtiff.tiff", "rgb-packbits.tiff", 0), ("planar.tiff", "rgb-packbits.tiff", 0),
+        ("rgb-packbits.tiff", "rgb-packbits.tiff", 0), ("rgb-lzw.tiff", "rgb-lzw.tiff", 0),
+        ("rgb-deflate.tiff", "rgb-deflate.tiff", 0),
+        ("gray.tiff", "gray.tiff", 0), ("pal8.tiff", "pal8.tiff", 0), ("monob.tiff", "monob.tiff", 0),
+        ("rgba.tiff", "rgba.tiff", 0),
+        ("strips.tiff", "rgb-packbits.tiff", 0), ("tiled.tiff", "rgb-packbits.tiff", 0),
+        ("bigtiff.tiff", "rgb-packbits.tiff", 0), ("planar.tiff", "rgb-packbits.tiff", 0),
         ("multi.tiff", "rgb-lzw.tiff", 0), ("icc.tiff", "rgb-packbits.tiff", 0), ("cmyk.tiff", "cmyk.ref.pam", 0),
         ("cmyk-icc.tiff", "cmyk-icc.ref.tiff", 1),
     ]
@@ -153,7 +176,8 @@ struct BMPTIFFDecoderTests {
         #expect(photo.format == .tiff && photo.frames.count == 1)
         let bitmap = try #require(photo.frames.first).bitmap
         #expect(!bitmap.isSixteenBit)
-        let (largest, psnr) = Self.difference(Self.rgba(bitmap), try Self.ffmpeg(Fixtures.generated("tiff/\(reference)"), "rgba"))
+        let (largest, psnr) = Self.difference(
+            Self.rgba(bitmap), try Self.ffmpeg(Fixtures.generated("tiff/\(reference)"), "rgba"))
         #expect(largest <= tolerance && psnr >= 45, "\(name): max difference \(largest), \(psnr) dB")
         #expect(bitmap.hasAlpha == (name == "rgba.tiff"))
     }
@@ -176,7 +200,9 @@ struct BMPTIFFDecoderTests {
 
     @Test("16-bit TIFFs (strips and tiles, RGB and grey) stay 16-bit, equal to FFmpeg's 16-bit decode")
     func tiffSixteen() throws {
-        for (name, reference) in [("rgb48.tiff", "rgb48.tiff"), ("tiled48.tiff", "rgb48.tiff"), ("gray16.tiff", "gray16.tiff")] {
+        for (name, reference) in [
+            ("rgb48.tiff", "rgb48.tiff"), ("tiled48.tiff", "rgb48.tiff"), ("gray16.tiff", "gray16.tiff"),
+        ] {
             let bitmap = try #require(try Self.decode(Fixtures.generated("tiff/\(name)")).frames.first).bitmap
             guard case .sixteen(let samples) = bitmap.samples else {
                 Issue.record("\(name) is not 16-bit")
@@ -211,7 +237,9 @@ struct BMPTIFFDecoderTests {
         let path = Fixtures.generated("tiff/orient6.tiff")
         let bitmap = try #require(try Self.decode(path).frames.first).bitmap
         #expect(bitmap.width == 87 && bitmap.height == 121)
-        #expect(Self.rgba(bitmap) == (try Self.ffmpeg(Fixtures.generated("tiff/rgb-lzw.tiff"), "rgba", filter: "transpose=clock")))
+        #expect(
+            Self.rgba(bitmap)
+                == (try Self.ffmpeg(Fixtures.generated("tiff/rgb-lzw.tiff"), "rgba", filter: "transpose=clock")))
         let info = try ImageProbe.probeBlocking(path: path)
         #expect(info.width == 87 && info.height == 121 && info.exifOrientation == 6)
         // Through libtiff's RGBA interface (JPEG-in-TIFF, YCbCr) too: Orientation 8 is a quarter
@@ -241,7 +269,10 @@ struct BMPTIFFDecoderTests {
             #expect(error.code == .inputCorrupt && error.message.contains(path), "\(error.message)")
         }
         let photo = try Self.decode(path)
-        #expect(photo.notes.messages == ["part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"])
+        #expect(
+            photo.notes.messages == [
+                "part of the picture cannot be read (a damaged or cut-short file); what could be read is kept"
+            ])
         let bitmap = try #require(photo.frames.first).bitmap
         // The strips in the file are the whole file's; the first rows match FFmpeg's decode of it.
         let rows = 40 * bitmap.width * 4

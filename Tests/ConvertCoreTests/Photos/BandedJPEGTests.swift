@@ -12,25 +12,31 @@ struct BandedJPEGTests {
     static func wholeStream(_ file: HeifFile, quality: Int) throws -> [UInt8] {
         let decoded = try #require(
             try HeifYCbCrDecoder.decode(
-                file, item: file.primaryID, threads: 2, maxPixels: PixelLimit.defaultMaxPixels, output: .jpeg, cancellation: CancellationFlag()))
+                file, item: file.primaryID, threads: 2, maxPixels: PixelLimit.defaultMaxPixels, output: .jpeg,
+                cancellation: CancellationFlag()))
         let encoder = try TurboJPEGHandle.compressor()
         return try decoded.image.withPlanes { (planes, strides) throws(ConvertError) in
-            try encoder.encodeYUV420(planes: planes, strides: strides, width: decoded.image.width, height: decoded.image.height, quality: quality)
+            try encoder.encodeYUV420(
+                planes: planes, strides: strides, width: decoded.image.width, height: decoded.image.height,
+                quality: quality)
         }
     }
 
-    @Test("the banded stream is the whole picture's; a picture whose first band would be odd is decoded whole", arguments: [
-        ("generated:heif-bands/plain.heic", true), ("generated:heif-bands/irot1.heic", false),
-        ("generated:heif-bands/irot2.heic", false), ("generated:heif-bands/irot3.heic", true),
-        ("generated:heif-bands/imir0.heic", false), ("generated:heif-bands/imir1.heic", true),
-        ("generated:heif-bands/even-irot2.heic", true), ("generated:heif-bands/even-imir0.heic", true),
-        ("generated:heif-cameras/overhang-irot.heic", true), ("generated:heif-cameras/bt601-limited.heic", true),
-        ("generated:heif-cameras/ten-bit.heic", true), ("generated:heif-cameras/single-709.heic", false),
-        ("photos/xiaomi.heic", true), ("photos/IMG_5195.HEIC", true), ("photos/IMG_3853.HEIC", true),
-        ("photos/empty_icc.heic", false), ("photos/sample_still_photo.heic", false),
-    ])
+    @Test(
+        "the banded stream is the whole picture's; a picture whose first band would be odd is decoded whole",
+        arguments: [
+            ("generated:heif-bands/plain.heic", true), ("generated:heif-bands/irot1.heic", false),
+            ("generated:heif-bands/irot2.heic", false), ("generated:heif-bands/irot3.heic", true),
+            ("generated:heif-bands/imir0.heic", false), ("generated:heif-bands/imir1.heic", true),
+            ("generated:heif-bands/even-irot2.heic", true), ("generated:heif-bands/even-imir0.heic", true),
+            ("generated:heif-cameras/overhang-irot.heic", true), ("generated:heif-cameras/bt601-limited.heic", true),
+            ("generated:heif-cameras/ten-bit.heic", true), ("generated:heif-cameras/single-709.heic", false),
+            ("photos/xiaomi.heic", true), ("photos/IMG_5195.HEIC", true), ("photos/IMG_3853.HEIC", true),
+            ("photos/empty_icc.heic", false), ("photos/sample_still_photo.heic", false),
+        ])
     func sameStream(fixture: String, banded: Bool) throws {
-        let path = fixture.hasPrefix("generated:") ? Fixtures.generated(String(fixture.dropFirst(10))) : Fixtures.path(fixture)
+        let path =
+            fixture.hasPrefix("generated:") ? Fixtures.generated(String(fixture.dropFirst(10))) : Fixtures.path(fixture)
         let file = try #require(try HeifFile.open(path: path))
         for quality in [85, 40] {
             let outcome = try #require(
@@ -43,12 +49,16 @@ struct BandedJPEGTests {
                 #expect(banded, "\(fixture) was banded")
                 let size = try #require(file.displayedSize(file.primaryID))
                 #expect(width == size.width && height == size.height)
-                #expect(stream.count == whole.count && stream == whole, "\(fixture) q\(quality): \(stream.count) against \(whole.count) bytes")
+                #expect(
+                    stream.count == whole.count && stream == whole,
+                    "\(fixture) q\(quality): \(stream.count) against \(whole.count) bytes")
             case .planes(let decoded):
                 #expect(!banded, "\(fixture) was decoded whole")
                 let encoder = try TurboJPEGHandle.compressor()
                 let stream = try decoded.image.withPlanes { (planes, strides) throws(ConvertError) in
-                    try encoder.encodeYUV420(planes: planes, strides: strides, width: decoded.image.width, height: decoded.image.height, quality: quality)
+                    try encoder.encodeYUV420(
+                        planes: planes, strides: strides, width: decoded.image.width, height: decoded.image.height,
+                        quality: quality)
                 }
                 #expect(stream == whole)
             case .damagedTile:
@@ -57,8 +67,9 @@ struct BandedJPEGTests {
         }
     }
 
-    @Test("a grid with a damaged tile ends its bands early as damagedTile, whose planes and stream are all freed once",
-          arguments: ["pug-flipped-1.heic", "IMG_5195-flipped.HEIC", "xiaomi-flipped.heic"])
+    @Test(
+        "a grid with a damaged tile ends its bands early as damagedTile, whose planes and stream are all freed once",
+        arguments: ["pug-flipped-1.heic", "IMG_5195-flipped.HEIC", "xiaomi-flipped.heic"])
     func damagedTile(name: String) throws {
         let file = try #require(try HeifFile.open(path: Fixtures.generated("crashers/" + name)))
         for threads in [1, 2] {
@@ -87,7 +98,8 @@ struct BandedJPEGTests {
         try exact.add(band)
         let stream = try exact.finish()
         // djpeg, not our reader, decodes it: 32x32.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("banded-\(UUID().uuidString.prefix(8)).jpg")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "banded-\(UUID().uuidString.prefix(8)).jpg")
         defer { try? FileManager.default.removeItem(at: path) }
         try Data(stream).write(to: path)
         let decoded = try PhotoReference.run("djpeg", ["-pnm", path.path])
@@ -103,7 +115,8 @@ extension YCbCr420Image {
         withRawPlanes { planes, strides in
             let sizes = [strides[0] * ((height + 1) / 2 * 2), strides[1] * chromaHeight, strides[2] * chromaHeight]
             for (index, plane) in planes.enumerated() {
-                UnsafeMutableRawPointer(mutating: plane).initializeMemory(as: UInt8.self, repeating: index == 0 ? luma : chroma, count: sizes[index])
+                UnsafeMutableRawPointer(mutating: plane).initializeMemory(
+                    as: UInt8.self, repeating: index == 0 ? luma : chroma, count: sizes[index])
             }
         }
     }

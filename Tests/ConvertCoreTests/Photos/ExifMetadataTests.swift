@@ -35,7 +35,9 @@ struct ExifMetadataTests {
         #expect(rebuilt.dateTimeOriginal == source.dateTimeOriginal)
         let kept = try #require(Exif(tiff: source.rebuilt(keepLocation: true, keepIdentifiers: false)))
         #expect(kept.hasGPS)
-        #expect(kept.ifd0.entry(Exif.Tag.gpsIFD)?.child?.entries.count == source.ifd0.entry(Exif.Tag.gpsIFD)?.child?.entries.count)
+        #expect(
+            kept.ifd0.entry(Exif.Tag.gpsIFD)?.child?.entries.count
+                == source.ifd0.entry(Exif.Tag.gpsIFD)?.child?.entries.count)
     }
 
     @Test("Orientation is reset to 1 both in place and when rebuilt")
@@ -87,7 +89,9 @@ struct ExifMetadataTests {
             """
         #expect(XMP.hasLocation(Array(packet.utf8)))
         let cleaned = try #require(
-            XMP.removing(XMP.locationProperties + XMP.orientationProperties + XMP.identifyingProperties, from: Array(packet.utf8)))
+            XMP.removing(
+                XMP.locationProperties + XMP.orientationProperties + XMP.identifyingProperties, from: Array(packet.utf8)
+            ))
         let text = String(decoding: cleaned, as: UTF8.self)
         #expect(!XMP.hasLocation(cleaned))
         for gone in ["GPS", "Tokyo", "Shibuya", "Orientation", "1234"] { #expect(!text.contains(gone), "\(gone) left") }

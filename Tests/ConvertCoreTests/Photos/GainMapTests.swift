@@ -8,19 +8,24 @@ import Testing
 /// table, and the gain map's transforms.
 @Suite("HDR gain maps: headroom, table, transforms")
 struct GainMapTests {
-    @Test("Apple's formula, each branch", arguments: [
-        (0.5, 0.005, 1.7), (0.5, 2.0, 1.399), (1.01, 0.003, 2.79), (1.2, 0.5, 2.1515), (1.0, 9.0, 0.0),
-    ])
+    @Test(
+        "Apple's formula, each branch",
+        arguments: [
+            (0.5, 0.005, 1.7), (0.5, 2.0, 1.399), (1.01, 0.003, 2.79), (1.2, 0.5, 2.1515), (1.0, 9.0, 0.0),
+        ])
     func formula(maker33: Double, maker48: Double, stops: Double) {
         #expect(abs(AppleHeadroom.stops(maker33: maker33, maker48: maker48) - stops) < 1e-9)
     }
 
-    @Test("the MakerNote's 0x0021 and 0x0030 are read as exiftool reads them", arguments: ["photos/pug.heic", "photos/IMG_3853.HEIC"])
+    @Test(
+        "the MakerNote's 0x0021 and 0x0030 are read as exiftool reads them",
+        arguments: ["photos/pug.heic", "photos/IMG_3853.HEIC"])
     func makerNote(path: String) throws {
         let file = try #require(try HeifFile.open(path: Fixtures.path(path)))
         let exif = try #require(file.exif(file.primaryID))
         let ours = try #require(AppleHeadroom.stops(exif: exif))
-        let run = try PhotoReference.run("exiftool", ["-s3", "-n", "-MakerNotes:HDRHeadroom", "-MakerNotes:HDRGain", Fixtures.path(path)])
+        let run = try PhotoReference.run(
+            "exiftool", ["-s3", "-n", "-MakerNotes:HDRHeadroom", "-MakerNotes:HDRGain", Fixtures.path(path)])
         let text = String(decoding: run.output, as: UTF8.self)
         let values = text.split(whereSeparator: \.isNewline).compactMap { Double($0) }
         // pug.heic (iOS 16) has 0x0021 only: Apple reads a missing 0x0030 as 0.
@@ -48,8 +53,10 @@ struct GainMapTests {
         #expect(plane.applying(.rotate(quarterTurns: 1)) == GrayPlane(width: 2, height: 3, pixels: [3, 6, 2, 5, 1, 4]))
         #expect(plane.applying(.rotate(quarterTurns: 2)) == GrayPlane(width: 3, height: 2, pixels: [6, 5, 4, 3, 2, 1]))
         #expect(plane.applying(.rotate(quarterTurns: 3)) == GrayPlane(width: 2, height: 3, pixels: [4, 1, 5, 2, 6, 3]))
-        #expect(plane.applying(.mirror(topToBottom: false)) == GrayPlane(width: 3, height: 2, pixels: [3, 2, 1, 6, 5, 4]))
-        #expect(plane.applying(.mirror(topToBottom: true)) == GrayPlane(width: 3, height: 2, pixels: [4, 5, 6, 1, 2, 3]))
+        #expect(
+            plane.applying(.mirror(topToBottom: false)) == GrayPlane(width: 3, height: 2, pixels: [3, 2, 1, 6, 5, 4]))
+        #expect(
+            plane.applying(.mirror(topToBottom: true)) == GrayPlane(width: 3, height: 2, pixels: [4, 5, 6, 1, 2, 3]))
         #expect(plane.resized(width: 1, height: 1).pixels == [4])  // (1+…+6)/6 = 3.5, rounded
     }
 
@@ -58,20 +65,27 @@ struct GainMapTests {
     @Test("ISO 21496-1 records: our own round trip, separate denominators, refusals")
     func isoRecord() throws {
         let written = GainMapMetadata(
-            minStops: -0.5, maxStops: 2.25, gamma: 0.9, baseOffset: 0.015625, alternateOffset: 0.0078125, baseHeadroomStops: 0.5,
+            minStops: -0.5, maxStops: 2.25, gamma: 0.9, baseOffset: 0.015625, alternateOffset: 0.0078125,
+            baseHeadroomStops: 0.5,
             alternateHeadroomStops: 2.25)
         let payload = Array(written.isoGainMapPayload.dropFirst(GainMapMetadata.isoNamespace.count))
         let read = try #require(GainMapMetadata(isoRecord: payload))
-        for (a, b) in [(read.minStops, -0.5), (read.maxStops, 2.25), (read.gamma, 0.9), (read.baseOffset, 0.015625),
-                       (read.alternateOffset, 0.0078125), (read.baseHeadroomStops, 0.5), (read.alternateHeadroomStops, 2.25)] {
+        for (a, b) in [
+            (read.minStops, -0.5), (read.maxStops, 2.25), (read.gamma, 0.9), (read.baseOffset, 0.015625),
+            (read.alternateOffset, 0.0078125), (read.baseHeadroomStops, 0.5), (read.alternateHeadroomStops, 2.25),
+        ] {
             #expect(abs(a - b) < 1e-6)
         }
         func u32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
         // iOS 18's record (IMG_3853.HEIC), each value over its own denominator of 1,000,000.
         var separate: [UInt8] = [0, 0, 0, 0, 0x40]
-        for numerator: UInt32 in [0, 2_787_109, 0, 2_787_109, 896_973, 10, 10] { separate += u32(numerator) + u32(1_000_000) }
+        for numerator: UInt32 in [0, 2_787_109, 0, 2_787_109, 896_973, 10, 10] {
+            separate += u32(numerator) + u32(1_000_000)
+        }
         let iOS18 = try #require(GainMapMetadata(isoRecord: separate))
-        #expect(abs(iOS18.gamma - 0.896973) < 1e-9 && abs(iOS18.maxStops - 2.787109) < 1e-9 && abs(iOS18.baseOffset - 1e-5) < 1e-12)
+        #expect(
+            abs(iOS18.gamma - 0.896973) < 1e-9 && abs(iOS18.maxStops - 2.787109) < 1e-9
+                && abs(iOS18.baseOffset - 1e-5) < 1e-12)
         #expect(GainMapMetadata(isoRecord: Array(separate.dropLast())) == nil)
         var backward = separate
         backward[4] |= 0x04

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 
 /// A Samsung/Google-style XMP packet declares a gain-map container (`hdrgm:` parameters and a
@@ -18,9 +19,11 @@ struct GainMapXMPTests {
         </rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
         """
 
-    @Test("every policy that writes XMP removes the declaration and keeps the rest", arguments: [
-        MetadataPolicy.shareSafe, .keepLocation, .keep,
-    ])
+    @Test(
+        "every policy that writes XMP removes the declaration and keeps the rest",
+        arguments: [
+            MetadataPolicy.shareSafe, .keepLocation, .keep,
+        ])
     func policies(policy: MetadataPolicy) throws {
         let metadata = OutputMetadata(exif: nil, xmp: Array(Self.packet.utf8), policy: policy)
         let text = String(decoding: try #require(metadata.xmp), as: UTF8.self)
@@ -29,8 +32,9 @@ struct GainMapXMPTests {
         #expect(text.contains("xmp:CreatorTool=\"Galaxy S23\""))
     }
 
-    @Test("a JPEG carrying the declaration converts without it (read back with exiftool)",
-          .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
+    @Test(
+        "a JPEG carrying the declaration converts without it (read back with exiftool)",
+        .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
     func converted() async throws {
         let folder = try Fixtures.temporaryDirectory("gain-map-xmp")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,11 +42,15 @@ struct GainMapXMPTests {
         try FileManager.default.copyItem(atPath: Fixtures.path("photos/tokyo.jpg"), toPath: input)
         let packetFile = folder.appendingPathComponent("p.xmp")
         try Data(Self.packet.utf8).write(to: packetFile)
-        #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-xmp<=" + packetFile.path, input]).status == 0)
+        #expect(
+            try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-xmp<=" + packetFile.path, input]).status
+                == 0)
         #expect(try PhotoReference.exiftool(input).contains("DirectoryItemSemantic"))
         for format in [PhotoFormat.jpeg, .png] {
-            let result = try await PhotoRun.convert(PhotoRequest(
-                inputPath: input, format: format, outputDirectory: folder.appendingPathComponent("out").path, metadata: .keep))
+            let result = try await PhotoRun.convert(
+                PhotoRequest(
+                    inputPath: input, format: format, outputDirectory: folder.appendingPathComponent("out").path,
+                    metadata: .keep))
             let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path)
             #expect(!tags.contains("DirectoryItem") && !tags.contains("[XMP-hdrgm]"), "\(format): \(tags)")
             #expect(tags.contains("Galaxy S23"))

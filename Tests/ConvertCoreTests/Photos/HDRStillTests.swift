@@ -54,11 +54,15 @@ struct HDRStillTests {
         #expect(HDRStillPolicy(format: .jpeg, hdr: .keep) == .toneMapWithGainMap)
         #expect(HDRStillPolicy(format: .jpeg, hdr: .sdr) == .toneMap)
         #expect([PhotoFormat.png, .webp].allSatisfy { HDRStillPolicy(format: $0, hdr: .keep) == .toneMap })
-        #expect(HDRStillPolicy(format: .jxl, hdr: .keep) == .keepTransfer && HDRStillPolicy(format: .jxl, hdr: .sdr) == .toneMap)
+        #expect(
+            HDRStillPolicy(format: .jxl, hdr: .keep) == .keepTransfer
+                && HDRStillPolicy(format: .jxl, hdr: .sdr) == .toneMap)
         let pq2020 = NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: true)
         let pqPAL = NCLX(primaries: 5, transfer: 16, matrix: 9, fullRange: true)
         #expect(!HDRStillPolicy.keepTransfer.toneMaps(pq2020) && HDRStillPolicy.keepTransfer.toneMaps(pqPAL))
-        #expect(HDRStillPolicy.toneMap.toneMaps(pq2020) && !HDRStillPolicy.toneMap.toneMaps(NCLX(primaries: 1, transfer: 13, matrix: 1, fullRange: true)))
+        #expect(
+            HDRStillPolicy.toneMap.toneMaps(pq2020)
+                && !HDRStillPolicy.toneMap.toneMaps(NCLX(primaries: 1, transfer: 13, matrix: 1, fullRange: true)))
         #expect(HDRStillPolicy(format: .heic, hdr: .keep) == nil && HDRStillPolicy(format: .avif, hdr: .sdr) == nil)
         #expect(HDRTransfer(NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: false)) == .pq)
         #expect(HDRTransfer(NCLX(primaries: 9, transfer: 18, matrix: 9, fullRange: true)) == .hlg)
@@ -70,7 +74,9 @@ struct HDRStillTests {
     @Test("the gain map of a uniform boost")
     func uniformBoost() {
         var builder = GainMapBuilder(width: 7, height: 5)
-        for row in 0..<5 { builder.add(row: row, hdr: Array(repeating: 2, count: 7), sdr: Array(repeating: 0.5, count: 7)) }
+        for row in 0..<5 {
+            builder.add(row: row, hdr: Array(repeating: 2, count: 7), sdr: Array(repeating: 0.5, count: 7))
+        }
         let (plane, metadata) = builder.finish()
         #expect((plane.width, plane.height) == (4, 3))
         let expected = log2((2 + 1.0 / 64) / (0.5 + 1.0 / 64))
@@ -88,14 +94,19 @@ struct HDRStillTests {
         let nclx = NCLX(primaries: 9, transfer: 16, matrix: 9, fullRange: true)
         func bitmap(signal: Double) -> Bitmap {
             let value = UInt16(signal * 65535)
-            return Bitmap(width: 8, height: 8, channels: 3, samples: .sixteen(Array(repeating: value, count: 192)), sourceBitDepth: 10)
+            return Bitmap(
+                width: 8, height: 8, channels: 3, samples: .sixteen(Array(repeating: value, count: 192)),
+                sourceBitDepth: 10)
         }
-        let dim = try #require(HDRStill.apply(bitmap(signal: 0.3), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
+        let dim = try #require(
+            HDRStill.apply(bitmap(signal: 0.3), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
         #expect(dim.gainMap == nil)
         #expect(dim.notKeptNote == "HDR not kept: the picture has no highlights above SDR white")
         // Below the knee the picture is unchanged: 0.3 PQ is 10.0 nits, 10 / 203 in sRGB is 63.
         #expect(dim.bitmap.eightBitSamples.allSatisfy { $0 == 63 })
-        let bright = try #require(HDRStill.apply(bitmap(signal: HDRTransfer.nitsToPQ(1000)), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
+        let bright = try #require(
+            HDRStill.apply(
+                bitmap(signal: HDRTransfer.nitsToPQ(1000)), nclx: nclx, policy: .toneMapWithGainMap, measuring: true))
         let map = try #require(bright.gainMap)
         #expect(bright.bitmap.eightBitSamples.allSatisfy { $0 == 255 })
         let expected = log2((1000.0 / 203 + 1.0 / 64) / (1 + 1.0 / 64))
@@ -107,9 +118,11 @@ struct HDRStillTests {
     /// mapping is the same code after either. (Not canon-422-pq: libheif 1.15's RGB of that
     /// 4:2:2 limited-range layout is about 10 levels off pillow-heif's newer libheif, which the
     /// tile decoder matches; HDRStillCommandTests checks it against that oracle.)
-    @Test("offconvert's tile decoder and libheif give the same tone-mapped picture", arguments: [
-        "hdr-stills/pq.heic", "hdr-stills/hlg.heic",
-    ])
+    @Test(
+        "offconvert's tile decoder and libheif give the same tone-mapped picture",
+        arguments: [
+            "hdr-stills/pq.heic", "hdr-stills/hlg.heic",
+        ])
     func decodersAgree(name: String) throws {
         let path = Fixtures.generated(name)
         var options = DecodeOptions()
@@ -119,7 +132,8 @@ struct HDRStillTests {
         let handle = try HeifContext(reading: path, decodingThreads: 1).primaryImage()
         let decoded = try handle.decode(cancellation: CancellationFlag())
         let theirs = try #require(HDRStill.apply(decoded, nclx: handle.nclx, policy: .toneMap, measuring: false))
-        let a = try #require(ours.frames.first?.bitmap.eightBitSamples), b = theirs.bitmap.eightBitSamples
+        let a = try #require(ours.frames.first?.bitmap.eightBitSamples)
+        let b = theirs.bitmap.eightBitSamples
         try #require(a.count == b.count)
         var squared = 0.0
         for index in a.indices { squared += pow(Double(a[index]) - Double(b[index]), 2) }
@@ -137,11 +151,15 @@ struct HDRStillTests {
         func code(_ nits: Double) -> UInt16 { UInt16((HDRTransfer.nitsToPQ(nits) * 65535).rounded()) }
         #expect(abs(Int(HDRRendition.pqCode(1)) - Int(code(203))) <= 1)
         // A white picture, a map at its largest value: 2 stops more, 812 nits; at 0, SDR white.
-        let white = Bitmap(width: 4, height: 2, channels: 3, samples: .eight([UInt8](repeating: 255, count: 24)), sourceBitDepth: 8)
+        let white = Bitmap(
+            width: 4, height: 2, channels: 3, samples: .eight([UInt8](repeating: 255, count: 24)), sourceBitDepth: 8)
         let map = GrayPlane(width: 2, height: 1, pixels: [0, 255])
         let metadata = GainMapMetadata(maxStops: 2, alternateHeadroomStops: 2)
         let hdr = try HDRRendition.pq(white, plane: map, metadata: metadata, threads: 2, path: "white")
-        guard case .sixteen(let samples) = hdr.samples else { Issue.record("16-bit samples"); return }
+        guard case .sixteen(let samples) = hdr.samples else {
+            Issue.record("16-bit samples")
+            return
+        }
         #expect(abs(Int(samples[0]) - Int(code(203))) <= 2, "\(samples[0]) vs \(code(203))")
         #expect(abs(Int(samples[3 * 3]) - Int(code(812))) <= 2, "\(samples[9]) vs \(code(812))")
         #expect(samples[0] == samples[1] && samples[1] == samples[2] && hdr.icc == nil)

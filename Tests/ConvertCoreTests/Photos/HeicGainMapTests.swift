@@ -7,7 +7,9 @@ import Testing
 /// MakerNote's two headroom tags alone, put back into the share-safe EXIF.
 @Suite("HDR gain maps: the headroom MakerNote of a HEIC output")
 struct HeicGainMapTests {
-    @Test("the headroom-only MakerNote gives the source's headroom and nothing else", arguments: ["photos/pug.heic", "photos/IMG_3853.HEIC"])
+    @Test(
+        "the headroom-only MakerNote gives the source's headroom and nothing else",
+        arguments: ["photos/pug.heic", "photos/IMG_3853.HEIC"])
     func headroomMakerNote(path: String) throws {
         let file = try #require(try HeifFile.open(path: Fixtures.path(path)))
         let exif = try #require(file.exif(file.primaryID))

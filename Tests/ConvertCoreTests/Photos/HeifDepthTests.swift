@@ -13,7 +13,8 @@ struct HeifDepthTests {
         name: String
     ) async throws(ConvertError) -> JobResult {
         var request = PhotoRequest(
-            inputPath: source, format: format, outputPath: directory.appendingPathComponent(name).path, maxLongEdge: edge)
+            inputPath: source, format: format, outputPath: directory.appendingPathComponent(name).path,
+            maxLongEdge: edge)
         request.bitDepth = depth
         return try await PhotoRun.convert(request)
     }
@@ -60,7 +61,8 @@ struct HeifDepthTests {
         let eightBit = Fixtures.path("photos/sample_still_photo.heic")
         let plain = try await Self.convert(eightBit, to: .heic, edge: 256, in: directory, name: "plain.heic")
         #expect(try ImageProbe.probeBlocking(path: try #require(plain.outputs.first).path).bitDepth == 8)
-        let forced = try await Self.convert(eightBit, to: .heic, depth: .ten, edge: 256, in: directory, name: "forced.heic")
+        let forced = try await Self.convert(
+            eightBit, to: .heic, depth: .ten, edge: 256, in: directory, name: "forced.heic")
         #expect(try ImageProbe.probeBlocking(path: try #require(forced.outputs.first).path).bitDepth == 10)
 
         let png = try await Self.convert(Self.deep, to: .png, edge: 256, in: directory, name: "deep.png")
@@ -70,7 +72,9 @@ struct HeifDepthTests {
         #expect(try ImageProbe.probeBlocking(path: try #require(fromPNG.outputs.first).path).bitDepth == 10)
     }
 
-    @Test("AVIF: a deep source is written at 8 bits with a note; --depth 10 is refused as unsupported", .enabled(if: PhotoConverter.canEncode(.avif)))
+    @Test(
+        "AVIF: a deep source is written at 8 bits with a note; --depth 10 is refused as unsupported",
+        .enabled(if: PhotoConverter.canEncode(.avif)))
     func avif() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 
 /// A HEIC's item structure is read once per conversion: the direct JPEG path, the gain-map worker
@@ -69,9 +70,15 @@ struct HeifParseOnceTests {
 
     /// ffprobe's `width,height` of `path`'s first video stream.
     static func size(_ path: String) throws -> String {
-        String(decoding: try PhotoReference.run("ffprobe", [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path,
-        ]).output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        String(
+            decoding: try PhotoReference.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                    path,
+                ]
+            ).output, as: UTF8.self
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test(
@@ -84,7 +91,9 @@ struct HeifParseOnceTests {
             try? FileManager.default.removeItem(at: folder)
         }
         let info = try ImageProbe.probeBlocking(path: Fixtures.path(fixture))
-        let result = try await PhotoConverter.convert(PhotoRequest(inputPath: path, format: format, outputDirectory: folder.path)).result()
+        let result = try await PhotoConverter.convert(
+            PhotoRequest(inputPath: path, format: format, outputDirectory: folder.path)
+        ).result()
         #expect(HeifMeta.parses.parses(of: path) == 1)
         let output = try #require(result.outputs.first).path
         #expect(try Self.size(output) == "\(info.width),\(info.height)")
@@ -97,7 +106,8 @@ struct HeifParseOnceTests {
             HeifMeta.parses.stopWatching(path)
             try? FileManager.default.removeItem(at: folder)
         }
-        let request = PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder.path, targetByteCount: 60_000)
+        let request = PhotoRequest(
+            inputPath: path, format: .jpeg, outputDirectory: folder.path, targetByteCount: 60_000)
         let result = try await PhotoConverter.convert(request).result()
         let output = try #require(result.outputs.first)
         #expect(output.byteCount <= 60_000)
@@ -145,7 +155,8 @@ struct HeifParseOnceTests {
     func webpHeaderProbe() async throws {
         let folder = try Fixtures.temporaryDirectory("webp-probe")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let request = PhotoRequest(inputPath: Fixtures.path("photos/pug.heic"), format: .webp, outputDirectory: folder.path)
+        let request = PhotoRequest(
+            inputPath: Fixtures.path("photos/pug.heic"), format: .webp, outputDirectory: folder.path)
         let webp = try #require(try await PhotoConverter.convert(request).result().outputs.first).path
         let info = try ImageProbe.probeBlocking(path: webp)
         #expect(info.format == .webp && info.bitDepth == 8 && info.hasEXIF)

@@ -16,11 +16,13 @@ struct HeifReaderTests {
     static func oracle(_ path: String, in directory: URL) throws -> PhotoReference.Pixels {
         let python = Fixtures.root.appendingPathComponent(".build/oracle-venv/bin/python").path
         let script = Fixtures.root.appendingPathComponent("Tests/Oracles/heif-oracle.py").path
-        let ready = FileManager.default.isExecutableFile(atPath: python)
+        let ready =
+            FileManager.default.isExecutableFile(atPath: python)
             && (try? PhotoReference.run(python, ["-c", "import pillow_heif"]).status) == 0
         try #require(ready, "the pixel oracle is missing: pillow-heif in .build/oracle-venv (Scripts/test installs it)")
         let ppm = directory.appendingPathComponent("oracle-\(UUID().uuidString.prefix(6)).ppm").path
-        try #require(try PhotoReference.run(python, [script, path, ppm]).status == 0, "pillow-heif could not decode \(path)")
+        try #require(
+            try PhotoReference.run(python, [script, path, ppm]).status == 0, "pillow-heif could not decode \(path)")
         return try PhotoReference.ffmpegRGB(ppm)
     }
 
@@ -34,11 +36,14 @@ struct HeifReaderTests {
         expectConvertError(.inputCorrupt) { try HeifContext(reading: path, decodingThreads: 0).primaryImage() }
     }
 
-    @Test("to PNG: upright, the Display P3 profile, pixels within one level of pillow-heif", arguments: [iPhone] + variants)
+    @Test(
+        "to PNG: upright, the Display P3 profile, pixels within one level of pillow-heif",
+        arguments: [iPhone] + variants)
     func png(path: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .png, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: path, format: .png, outputDirectory: directory.path))
         let output = try #require(result.outputs.first?.path)
         let ours = try PhotoReference.ffmpegRGB(output)
         let reference = try Self.oracle(path, in: directory)
@@ -49,11 +54,14 @@ struct HeifReaderTests {
         #expect(tags.contains("Display P3"), "\(tags)")
     }
 
-    @Test("heic-to-jpg: upright, the profile and EXIF kept, pixels close to pillow-heif's", arguments: [iPhone] + variants)
+    @Test(
+        "heic-to-jpg: upright, the profile and EXIF kept, pixels close to pillow-heif's", arguments: [iPhone] + variants
+    )
     func jpeg(path: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: directory.path))
         let output = try #require(result.outputs.first?.path)
         let ours = try PhotoReference.ffmpegRGB(output)
         let reference = try Self.oracle(path, in: directory)
@@ -75,11 +83,14 @@ struct HeifReaderTests {
         #expect(photo.thumbnailCount == 1 && photo.imageCount == 1 && photo.hasLocation)
         let all = try ImageProbe.probeBlocking(path: Self.variants[3])
         #expect((all.width, all.height) == (236, 300) && all.containerRotates == true)
-        #expect(all.auxiliaryImages.count == 8 && all.auxiliaryImages.first == "urn:com:apple:photo:2020:aux:hdrgainmap")
+        #expect(
+            all.auxiliaryImages.count == 8 && all.auxiliaryImages.first == "urn:com:apple:photo:2020:aux:hdrgainmap")
         #expect(all.hasEXIF && all.hasXMP && all.make == "offconvert test" && all.imageCount == 1)
     }
 
-    @Test("WebP, HEIC and AVIF outputs of an iOS 18 layout are written at the upright size", arguments: [PhotoFormat.webp, .heic, .avif])
+    @Test(
+        "WebP, HEIC and AVIF outputs of an iOS 18 layout are written at the upright size",
+        arguments: [PhotoFormat.webp, .heic, .avif])
     func otherFormats(format: PhotoFormat) async throws {
         guard PhotoConverter.canEncode(format) else {
             Issue.record("\(format) cannot be encoded on this system")
@@ -87,7 +98,8 @@ struct HeifReaderTests {
         }
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: Self.variants[3], format: format, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: Self.variants[3], format: format, outputDirectory: directory.path))
         let output = try #require(result.outputs.first?.path)
         let probe = try ImageProbe.probeBlocking(path: output)
         #expect((probe.width, probe.height) == (236, 300))
@@ -97,10 +109,13 @@ struct HeifReaderTests {
 /// offconvert's reader against libheif 1.15 on the HEICs both read: the same description.
 @Suite("HEIF reader agrees with libheif")
 struct HeifReaderAgreementTests {
-    @Test("info from our reader equals libheif's", arguments: [
-        "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/empty_icc.heic", "photos/zPug_3.heic",
-        "photos/spatial_photo.heic", "photos/sample_still_photo.heic", "photos/cat.hif",
-    ])
+    @Test(
+        "info from our reader equals libheif's",
+        arguments: [
+            "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/empty_icc.heic",
+            "photos/zPug_3.heic",
+            "photos/spatial_photo.heic", "photos/sample_still_photo.heic", "photos/cat.hif",
+        ])
     func sameInfo(fixture: String) throws {
         let path = Fixtures.path(fixture)
         let file = try #require(try HeifFile.open(path: path))
@@ -133,13 +148,18 @@ struct HeifReaderAgreementTests {
         let count = HeifMeta.Limits.items + 1
         var entries: [UInt8] = []
         for id in 0..<count {
-            entries += box("infe", [2, 0, 0, 0, UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF), 0, 0] + Array("hvc1".utf8) + [0])
+            entries += box(
+                "infe", [2, 0, 0, 0, UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF), 0, 0] + Array("hvc1".utf8) + [0])
         }
         let iinf = box("iinf", [0, 0, 0, 0, UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + entries)
-        let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + iinf + box("iloc", [1, 0, 0, 0, 0x44, 0, 0, 0])
-            + box("iprp", box("ipco", [])))
+        let meta = box(
+            "meta",
+            [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + iinf + box("iloc", [1, 0, 0, 0, 0x44, 0, 0, 0])
+                + box("iprp", box("ipco", [])))
         let source = MemoryByteSource(bytes: meta)
-        #expect(throws: BoxError.overLimit(what: "items", limit: HeifMeta.Limits.items)) { try HeifMeta(source: source) }
+        #expect(throws: BoxError.overLimit(what: "items", limit: HeifMeta.Limits.items)) {
+            try HeifMeta(source: source)
+        }
         #expect(BoxError.overLimit(what: "items", limit: 50_000).description.contains("50000"))
     }
 }
@@ -164,8 +184,9 @@ struct HeifCameraLayoutTests {
         let opened = try OpenedPhoto(PhotoInput.open(path: path, for: .converting), decodingThreads: 2)
         let source = try #require(try PhotoConverter.directJPEGSource(opened, maxPixels: PixelLimit.defaultMaxPixels))
         #expect(source.file != nil)
-        let picture = try #require(try PhotoConverter.directPicture(
-            source, opened: opened, maxPixels: PixelLimit.defaultMaxPixels, cancellation: CancellationFlag()))
+        let picture = try #require(
+            try PhotoConverter.directPicture(
+                source, opened: opened, maxPixels: PixelLimit.defaultMaxPixels, cancellation: CancellationFlag()))
         guard case .ycbcr(let image) = picture else {
             Issue.record("libheif decoded \(name)")
             return
@@ -175,33 +196,42 @@ struct HeifCameraLayoutTests {
 
     /// 4:2:2 goes to JPEG's 4:2:0 on the planes; an RGB output needs every chroma row, so the
     /// native planes are not made from it (libheif decodes it for PNG).
-    @Test("4:2:2 tiles are decoded for JPEG only", arguments: [("canon-422-pq", 368, 240), ("photos/cat.hif", 4240, 2832)])
+    @Test(
+        "4:2:2 tiles are decoded for JPEG only",
+        arguments: [("canon-422-pq", 368, 240), ("photos/cat.hif", 4240, 2832)])
     func fourTwoTwoForJPEGOnly(name: String, width: Int, height: Int) throws {
         let path = Self.path(name)
         let flag = CancellationFlag()
-        let jpeg = try #require(try HeifYCbCrDecoder.decodePrimary(
-            path: path, threads: 2, maxPixels: PixelLimit.defaultMaxPixels, output: .jpeg, cancellation: flag))
+        let jpeg = try #require(
+            try HeifYCbCrDecoder.decodePrimary(
+                path: path, threads: 2, maxPixels: PixelLimit.defaultMaxPixels, output: .jpeg, cancellation: flag))
         // JPEG's BT.601: cat.hif's own matrix 5, or the BT.2020 layout re-expressed (6).
         #expect((jpeg.image.width, jpeg.image.height) == (width, height))
         #expect([5, 6].contains(jpeg.matrix))
-        #expect(try HeifYCbCrDecoder.decodePrimary(
-            path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .native, cancellation: flag) == nil)
+        #expect(
+            try HeifYCbCrDecoder.decodePrimary(
+                path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .native, cancellation: flag)
+                == nil)
         // For a picture that is tone mapped anyway, the averaged rows at the stream's depth.
-        let averaged = try #require(try HeifYCbCrDecoder.decodePrimary(
-            path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .nativeAveraging422, cancellation: flag))
+        let averaged = try #require(
+            try HeifYCbCrDecoder.decodePrimary(
+                path: path, threads: 1, maxPixels: PixelLimit.defaultMaxPixels, output: .nativeAveraging422,
+                cancellation: flag))
         #expect((averaged.image.width, averaged.image.height, averaged.image.bitDepth) == (width, height, 10))
     }
 
     /// An nclx-only photo gets an ICC profile of its own primaries in JPEG and PNG, as exiftool
     /// reads it: BT.601's green differs from BT.709's, so its colorant columns must too.
-    @Test("nclx-only sources get a matching ICC profile, BT.601 (nclx primaries 5) included",
-          arguments: [("bt601-limited", "BT.601 (625 lines)"), ("single-709", "BT.709")])
+    @Test(
+        "nclx-only sources get a matching ICC profile, BT.601 (nclx primaries 5) included",
+        arguments: [("bt601-limited", "BT.601 (625 lines)"), ("single-709", "BT.709")])
     func nclxProfile(name: String, description: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = Self.path(name)
         for format in [PhotoFormat.jpeg, .png] {
-            let result = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: format, outputDirectory: directory.path))
+            let result = try await PhotoRun.convert(
+                PhotoRequest(inputPath: path, format: format, outputDirectory: directory.path))
             let output = try #require(result.outputs.first?.path)
             let tags = try PhotoReference.exiftool(output, ["-ProfileDescription", "-GreenMatrixColumn"])
             #expect(tags.contains(description), "\(format): \(tags)")
@@ -219,8 +249,10 @@ struct HeifCameraLayoutTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = Self.path("canon-422-pq")
-        let jpeg = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: directory.path))
-        let png = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .png, outputDirectory: directory.path))
+        let jpeg = try await PhotoRun.convert(
+            PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: directory.path))
+        let png = try await PhotoRun.convert(
+            PhotoRequest(inputPath: path, format: .png, outputDirectory: directory.path))
         let jpegProfile = try PhotoReference.exiftool(try #require(jpeg.outputs.first?.path), ["-ProfileDescription"])
         let pngProfile = try PhotoReference.exiftool(try #require(png.outputs.first?.path), ["-ProfileDescription"])
         #expect(jpegProfile.contains("BT.2020"), "\(jpegProfile)")
@@ -233,7 +265,8 @@ struct HeifCameraLayoutTests {
     func png(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: Self.path(name), format: .png, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: Self.path(name), format: .png, outputDirectory: directory.path))
         let ours = try PhotoReference.ffmpegRGB(try #require(result.outputs.first?.path))
         let reference = try HeifReaderTests.oracle(Self.path(name), in: directory)
         try #require(ours.width == reference.width && ours.height == reference.height, "\(ours.width)x\(ours.height)")
@@ -248,12 +281,15 @@ struct HeifCameraLayoutTests {
     /// rounds a 10-bit picture to 8 bits in RGB, not on the planes: up to 1.5 dB closer then).
     /// Not the PQ layout: it is tone mapped, which neither heif-convert nor pillow-heif does
     /// (HDRStillCommandTests checks it against its own oracle).
-    @Test("heic-to-jpg is as close to pillow-heif's pixels as heif-convert's JPEG", arguments: layouts.filter { $0 != "canon-422-pq" })
+    @Test(
+        "heic-to-jpg is as close to pillow-heif's pixels as heif-convert's JPEG",
+        arguments: layouts.filter { $0 != "canon-422-pq" })
     func jpeg(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = Self.path(name)
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: path, format: .jpeg, quality: 95, outputDirectory: directory.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: path, format: .jpeg, quality: 95, outputDirectory: directory.path))
         let ours = try PhotoReference.ffmpegRGB(try #require(result.outputs.first?.path))
         let theirs = directory.appendingPathComponent("heif-convert.jpg").path
         try #require(try PhotoReference.run("heif-convert", ["-q", "95", path, theirs]).status == 0)

@@ -23,7 +23,9 @@ struct HeifYCbCrDecoderTests {
 
     static func planes(of image: YCbCr420Image) -> Planes {
         image.withPlanes { pointers, strides in
-            Planes(width: image.width, height: image.height, planes: Self.copy(pointers, strides, image.width, image.height))
+            Planes(
+                width: image.width, height: image.height,
+                planes: Self.copy(pointers, strides, image.width, image.height))
         }
     }
 
@@ -57,9 +59,11 @@ struct HeifYCbCrDecoderTests {
     /// (libheif's doing, not libde265's: FFmpeg's HEVC decoder gives exactly the tile decoder's
     /// planes for base.heic; 54 dB), so the bound is a PSNR that a wrong turn or flip (under
     /// 10 dB) is nowhere near.
-    @Test("single-image HEICs match libheif with every irot and imir", arguments: [
-        "base", "irot1", "irot2", "irot3", "imir0", "imir1", "irot1-imir0",
-    ])
+    @Test(
+        "single-image HEICs match libheif with every irot and imir",
+        arguments: [
+            "base", "irot1", "irot2", "irot3", "imir0", "imir1", "irot1-imir0",
+        ])
     func transformsMatchLibheif(name: String) throws {
         let path = Fixtures.generated("heif-transforms/\(name).heic")
         let decoded = try #require(try Self.decode(path))
@@ -78,7 +82,8 @@ struct HeifYCbCrDecoderTests {
     static func psnr(_ a: Planes, _ b: Planes, plane index: Int) -> Double {
         let (width, height) = index == 0 ? (a.width, a.height) : ((a.width + 1) / 2, (a.height + 1) / 2)
         return PhotoReference.psnr(
-            .init(width: width, height: height, rgb: a.planes[index]), .init(width: width, height: height, rgb: b.planes[index]))
+            .init(width: width, height: height, rgb: a.planes[index]),
+            .init(width: width, height: height, rgb: b.planes[index]))
     }
 
     @Test("the real single-image HEIC gives libheif's planes too")
@@ -90,9 +95,11 @@ struct HeifYCbCrDecoderTests {
 
     /// libheif assembles a grid in RGB, so its YCbCr output went through one round trip and is
     /// close, not equal: a tile out of place or a wrong crop would be far below this bound.
-    @Test("grid photos match libheif's decode, partial edge tiles and odd widths included", arguments: [
-        "photos/pug.heic", "photos/IMG_5195.HEIC", "photos/xiaomi.heic", "photos/empty_icc.heic",
-    ])
+    @Test(
+        "grid photos match libheif's decode, partial edge tiles and odd widths included",
+        arguments: [
+            "photos/pug.heic", "photos/IMG_5195.HEIC", "photos/xiaomi.heic", "photos/empty_icc.heic",
+        ])
     func gridsMatchLibheif(fixture: String) throws {
         let path = Fixtures.path(fixture)
         let decoded = try #require(try Self.decode(path, threads: 2))
@@ -116,21 +123,25 @@ struct HeifYCbCrDecoderTests {
         #expect(one == three)
     }
 
-    @Test("what it does not do exactly is left to libheif", arguments: [
-        "generated:heif-transforms/clap.heic",  // a clean-aperture crop
-        "photos/zPug_3.heic",  // a monochrome grid
-        "generated:gps-exif-xmp.avif",  // AV1, not HEVC
-        "photos/tokyo.jpg",  // not HEIF at all
-    ])
+    @Test(
+        "what it does not do exactly is left to libheif",
+        arguments: [
+            "generated:heif-transforms/clap.heic",  // a clean-aperture crop
+            "photos/zPug_3.heic",  // a monochrome grid
+            "generated:gps-exif-xmp.avif",  // AV1, not HEVC
+            "photos/tokyo.jpg",  // not HEIF at all
+        ])
     func declines(fixture: String) throws {
         // (A 4:2:2 HIF is decoded for JPEG and declined for RGB: HeifCameraLayoutTests.)
-        let path = fixture.hasPrefix("generated:") ? Fixtures.generated(String(fixture.dropFirst(10))) : Fixtures.path(fixture)
+        let path =
+            fixture.hasPrefix("generated:") ? Fixtures.generated(String(fixture.dropFirst(10))) : Fixtures.path(fixture)
         #expect(try Self.decode(path) == nil)
     }
 
     /// A cut inside the tiles' data is declined; a cut that only loses data the primary image does
     /// not use (pug.heic ends with its thumbnail) still gives exactly the whole file's picture.
-    @Test("a HEIC cut short is declined or decoded in full, never decoded differently", arguments: [0.2, 0.5, 0.9, 0.999])
+    @Test(
+        "a HEIC cut short is declined or decoded in full, never decoded differently", arguments: [0.2, 0.5, 0.9, 0.999])
     func truncated(fraction: Double) throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/pug.heic")))
         let directory = try Fixtures.temporaryDirectory()
@@ -150,7 +161,9 @@ struct HeifYCbCrDecoderTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
-            PhotoRequest(inputPath: Fixtures.generated("heif-transforms/clap.heic"), format: .jpeg, outputDirectory: directory.path))
+            PhotoRequest(
+                inputPath: Fixtures.generated("heif-transforms/clap.heic"), format: .jpeg,
+                outputDirectory: directory.path))
         let output = try #require(result.outputs.first)
         let probe = try ImageProbe.probeBlocking(path: output.path)
         #expect(probe.width == 321 && probe.height == 191)
@@ -196,4 +209,3 @@ struct HeifYCbCrDecoderTests {
         #expect(parsed.lengthSize == 4 && parsed.chromaFormat == 1 && parsed.parameterSets == [[0xAA, 0xBB]])
     }
 }
-

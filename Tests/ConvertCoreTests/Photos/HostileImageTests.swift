@@ -23,7 +23,8 @@ struct HostileImageTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.gif").path
-        try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=48x32:r=1", "-frames:v", "1", path])
+        try PhotoReference.run(
+            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=48x32:r=1", "-frames:v", "1", path])
         let source = Array(try #require(FileManager.default.contents(atPath: path)))
         #expect(try AnimatedPicture.gif(GIFAnimation(source, maxPixels: 1 << 20, path: path)).frame(0).width == 48)
         for bytes in Self.damaged(source, seed: 7, count: 300) {
@@ -41,7 +42,8 @@ struct HostileImageTests {
 
     @Test("damaged JPEG, PNG and WebP data never crash the readers")
     func codecs() throws {
-        let jpeg = Array(try #require(FileManager.default.contents(atPath: Fixtures.path("photos/orientation/Landscape_5.jpg"))))
+        let jpeg = Array(
+            try #require(FileManager.default.contents(atPath: Fixtures.path("photos/orientation/Landscape_5.jpg"))))
         for bytes in Self.damaged(Array(jpeg.prefix(4000)), seed: 11, count: 200) {
             _ = JPEGMarkers.metadata(bytes)
             _ = JPEGMarkers.removing(markers: [0xE1], from: bytes)
@@ -51,7 +53,8 @@ struct HostileImageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, format) in [("t.png", "png"), ("t.webp", "webp")] {
             let path = directory.appendingPathComponent(name).path
-            try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "1", path])
+            try PhotoReference.run(
+                "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "1", path])
             let source = Array(try #require(FileManager.default.contents(atPath: path)))
             for bytes in Self.damaged(source, seed: 13, count: 100) {
                 do {

@@ -93,8 +93,12 @@ struct ImageProbeTests {
         } catch {
             #expect(error.code == .inputTruncated, "\(error.key): \(error.message)")
         }
-        expectConvertError(.inputMissing) { try ImageProbe.probeBlocking(path: directory.appendingPathComponent("missing.jpg").path) }
-        expectConvertError(.unsupportedNotAPhoto) { try ImageProbe.probeBlocking(path: Fixtures.path("video/sample.mp4")) }
+        expectConvertError(.inputMissing) {
+            try ImageProbe.probeBlocking(path: directory.appendingPathComponent("missing.jpg").path)
+        }
+        expectConvertError(.unsupportedNotAPhoto) {
+            try ImageProbe.probeBlocking(path: Fixtures.path("video/sample.mp4"))
+        }
         expectConvertError(.inputUnrecognised) { try ImageProbe.probeBlocking(path: Fixtures.path("SOURCES.md")) }
     }
 
@@ -110,7 +114,10 @@ struct ImageProbeTests {
         #expect(error?.path == missing)
         let cancelled = Task { () -> ConvertError? in
             withUnsafeCurrentTask { $0?.cancel() }
-            do throws(ConvertError) { _ = try await ImageProbe.probe(path: path); return nil } catch { return error }
+            do throws(ConvertError) {
+                _ = try await ImageProbe.probe(path: path)
+                return nil
+            } catch { return error }
         }
         #expect(await cancelled.value == .cancelled(path: path))
     }

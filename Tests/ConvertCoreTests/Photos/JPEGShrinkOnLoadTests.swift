@@ -30,7 +30,8 @@ struct JPEGShrinkOnLoadTests {
     @Test("the scale is the smallest TurboJPEG factor that still covers the output, and only from 2x down")
     func scaleChoice() {
         func scale(_ width: Int, _ height: Int, _ resize: PhotoResize?, _ longEdge: Int?) -> JPEGScale {
-            JPEGScale.smallest(for: ResizePlan(sourceWidth: width, sourceHeight: height, resize: resize, maxLongEdge: longEdge))
+            JPEGScale.smallest(
+                for: ResizePlan(sourceWidth: width, sourceHeight: height, resize: resize, maxLongEdge: longEdge))
         }
         #expect(JPEGScale.reductions.first == JPEGScale(numerator: 1, denominator: 8))
         #expect(JPEGScale.reductions.contains(JPEGScale(numerator: 1, denominator: 2)))
@@ -41,7 +42,9 @@ struct JPEGShrinkOnLoadTests {
         #expect(scale(1800, 1200, nil, 901) == .full, "less than 2x: full-size decode")
         #expect(scale(1800, 1200, nil, 4000) == .full)
         // A crop keeps a smaller region: its own reduction decides (1200 → 300 is 4x).
-        #expect(scale(1800, 1200, PhotoResize(width: 300, height: 300, fit: .crop), nil) == JPEGScale(numerator: 1, denominator: 4))
+        #expect(
+            scale(1800, 1200, PhotoResize(width: 300, height: 300, fit: .crop), nil)
+                == JPEGScale(numerator: 1, denominator: 4))
         // fill may enlarge: never scaled on load.
         #expect(scale(1800, 1200, PhotoResize(width: 3000, height: 3000, fit: .fill), nil) == .full)
     }
@@ -74,7 +77,8 @@ struct JPEGShrinkOnLoadTests {
         #expect(cropped.decodeScale == JPEGScale(numerator: 1, denominator: 4))
         let bitmap = try #require(cropped.frames.first).bitmap
         try #require(bitmap.width == 300 && bitmap.height == 300)
-        let reference = try Self.reference(Self.landscape, filter: "crop=1200:1200:300:0,scale=300:300:flags=lanczos", in: directory)
+        let reference = try Self.reference(
+            Self.landscape, filter: "crop=1200:1200:300:0,scale=300:300:flags=lanczos", in: directory)
         #expect(PhotoReference.psnr(Self.pixels(bitmap), reference) > 34)
 
         // Landscape_6 is stored portrait (1200x1800) with Orientation 6: the plan is for the
@@ -94,7 +98,8 @@ struct JPEGShrinkOnLoadTests {
         for edge in [400, 1000] {
             let result = try await PhotoRun.convert(
                 PhotoRequest(
-                    inputPath: Self.landscape, format: .jpeg, outputPath: directory.appendingPathComponent("\(edge).jpg").path,
+                    inputPath: Self.landscape, format: .jpeg,
+                    outputPath: directory.appendingPathComponent("\(edge).jpg").path,
                     maxLongEdge: edge))
             let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
             #expect(info.width == edge && info.height == Int((Double(edge) * 2 / 3).rounded()), "\(edge)")

@@ -20,7 +20,8 @@ struct JPEGStreamWriterTests {
         luma.withUnsafeBufferPointer { y in
             chroma.withUnsafeBufferPointer { c in
                 let picture = HEVCPicture(
-                    planes: [y.baseAddress!, c.baseAddress!, c.baseAddress!], strides: [width, (width + 1) / 2, (width + 1) / 2],
+                    planes: [y.baseAddress!, c.baseAddress!, c.baseAddress!],
+                    strides: [width, (width + 1) / 2, (width + 1) / 2],
                     bitDepth: 8, width: width, height: height, fullRange: true, matrix: 6)
                 image.paste(picture, x: 0, y: 0)
             }
@@ -37,7 +38,9 @@ struct JPEGStreamWriterTests {
         }
     }
 
-    @Test("finishing before every row is in, or adding rows past the picture, is an error and the writer stays usable to free")
+    @Test(
+        "finishing before every row is in, or adding rows past the picture, is an error and the writer stays usable to free"
+    )
     func misuseIsAnError() throws {
         let writer = try JPEGStreamWriter(width: 640, height: 256, quality: 85)
         try writer.add(Self.noise(width: 640, height: 128, seed: 1))

@@ -23,7 +23,8 @@ struct JXLTests {
 
     /// 16-bit RGB samples of any image ffmpeg reads, little-endian.
     static func rgb48(_ path: String) throws -> Data {
-        let decoded = try PhotoReference.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb48le", "-"])
+        let decoded = try PhotoReference.run(
+            "ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb48le", "-"])
         try #require(decoded.status == 0 && !decoded.output.isEmpty)
         return decoded.output
     }
@@ -33,17 +34,25 @@ struct JXLTests {
     /// samples gives only multiples of 257).
     static func sixteenBitPNG(in directory: URL) throws -> String {
         let png = directory.appendingPathComponent("rgb16.png").path
-        let made = try PhotoReference.run("ffmpeg", [
-            "-v", "error", "-y", "-i", Fixtures.path("photos/tokyo.jpg"),
-            "-vf", "format=rgb48be,crop=400:300:0:0,scale=320:240:flags=lanczos", "-pix_fmt", "rgb48be", "-frames:v", "1", png,
-        ])
+        let made = try PhotoReference.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-i", Fixtures.path("photos/tokyo.jpg"),
+                "-vf", "format=rgb48be,crop=400:300:0:0,scale=320:240:flags=lanczos", "-pix_fmt", "rgb48be",
+                "-frames:v", "1", png,
+            ])
         try #require(made.status == 0)
         return png
     }
 
-    static func convert(_ source: String, lossless: Bool = false, quality: Int? = nil, metadata: MetadataPolicy = .shareSafe, in directory: URL) async throws -> (path: String, result: JobResult) {
+    static func convert(
+        _ source: String, lossless: Bool = false, quality: Int? = nil, metadata: MetadataPolicy = .shareSafe,
+        in directory: URL
+    ) async throws -> (path: String, result: JobResult) {
         let result = try await PhotoRun.convert(
-            PhotoRequest(inputPath: source, format: .jxl, quality: quality, lossless: lossless, outputDirectory: directory.path, metadata: metadata))
+            PhotoRequest(
+                inputPath: source, format: .jxl, quality: quality, lossless: lossless, outputDirectory: directory.path,
+                metadata: metadata))
         let output = try #require(result.outputs.first).path
         #expect(output.hasSuffix(".jxl"))
         return (output, result)
@@ -77,7 +86,9 @@ struct JXLTests {
         let (output, _) = try await Self.convert(input, lossless: pair.lossless, in: directory)
         let info = try Self.jxlinfo(output)
         #expect(info.contains(pair.lossless ? "lossless" : "lossy"), "\(info)")
-        let reference = source.hasSuffix(".heic") ? try PhotoReference.heifRGB(source, in: directory) : try PhotoReference.ffmpegRGB(source)
+        let reference =
+            source.hasSuffix(".heic")
+            ? try PhotoReference.heifRGB(source, in: directory) : try PhotoReference.ffmpegRGB(source)
         let decoded = try Self.djxlRGB(output, in: directory)
         #expect(decoded.width == reference.width && decoded.height == reference.height)
         let psnr = PhotoReference.psnr(decoded, reference)
@@ -110,7 +121,8 @@ struct JXLTests {
         let info = try Self.jxlinfo(output)
         // 368x240 coded, irot 270°: 240x368 shown.
         #expect(info.contains("240x368") && info.contains("16-bit RGB"), "\(info)")
-        let psnr = PhotoReference.psnr(try Self.djxlRGB(output, in: directory), try PhotoReference.heifRGB(source, in: directory))
+        let psnr = PhotoReference.psnr(
+            try Self.djxlRGB(output, in: directory), try PhotoReference.heifRGB(source, in: directory))
         #expect(psnr >= 36, "PSNR \(psnr) dB")
     }
 
@@ -138,9 +150,11 @@ struct JXLTests {
         // Lossless stores the profile itself, so djxl's PNG carries Apple's profile byte for byte.
         let small = directory.appendingPathComponent("small").path
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
-        let source = try PhotoReference.exiftool(Fixtures.path("photos/IMG_5195.HEIC"), ["-ICC_Profile:ProfileDescription"])
+        let source = try PhotoReference.exiftool(
+            Fixtures.path("photos/IMG_5195.HEIC"), ["-ICC_Profile:ProfileDescription"])
         #expect(source.contains("Display P3"))
-        var request = PhotoRequest(inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jxl, lossless: true, outputDirectory: small)
+        var request = PhotoRequest(
+            inputPath: Fixtures.path("photos/IMG_5195.HEIC"), format: .jxl, lossless: true, outputDirectory: small)
         request.maxLongEdge = 200
         let lossless = try #require(try await PhotoRun.convert(request).outputs.first).path
         #expect(try Self.jxlinfo(lossless).contains("ICC profile"))
@@ -166,8 +180,9 @@ struct JXLTests {
         #expect(try PhotoReference.exiftool(located).contains("GPSLatitude"))
     }
 
-    @Test("JPEG → JXL --lossless --keep-metadata: djxl gives back the original bytes, in a smaller file",
-          arguments: ["photos/DSCN0010.jpg", "photos/tokyo.jpg", "photos/orientation/Landscape_6.jpg"])
+    @Test(
+        "JPEG → JXL --lossless --keep-metadata: djxl gives back the original bytes, in a smaller file",
+        arguments: ["photos/DSCN0010.jpg", "photos/tokyo.jpg", "photos/orientation/Landscape_6.jpg"])
     func recompression(name: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -177,7 +192,9 @@ struct JXLTests {
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         #expect(try PhotoReference.run("cmp", [source, back]).status == 0, "djxl's JPEG differs from \(name)")
-        let sizes = try [source, output].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
+        let sizes = try [source, output].map {
+            try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int)
+        }
         #expect(sizes[1] < sizes[0] * 9 / 10, "\(sizes[1]) bytes against \(sizes[0])")
     }
 
@@ -187,13 +204,16 @@ struct JXLTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/DSCN0010.jpg")
         let (output, result) = try await Self.convert(source, lossless: true, in: directory)
-        #expect(result.notes.messages.contains("location removed") && result.notes.messages.contains(PhotoConverter.recompressedNote))
+        #expect(
+            result.notes.messages.contains("location removed")
+                && result.notes.messages.contains(PhotoConverter.recompressedNote))
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         let tags = try PhotoReference.exiftool(back)
         #expect(!tags.contains("GPSLatitude") && tags.contains("NIKON"), "\(tags)")
         // Identical DCT data decodes to identical pixels.
-        #expect(PhotoReference.psnr(try PhotoReference.ffmpegRGB(back), try PhotoReference.ffmpegRGB(source)) == .infinity)
+        #expect(
+            PhotoReference.psnr(try PhotoReference.ffmpegRGB(back), try PhotoReference.ffmpegRGB(source)) == .infinity)
     }
 
     @Test("a motion photo JPEG → JXL --lossless keeps the still only: djxl's JPEG has no MP4 and no motion pointers")
@@ -206,13 +226,19 @@ struct JXLTests {
         let back = directory.appendingPathComponent("back.jpg").path
         try #require(try PhotoReference.run("djxl", [output, back]).status == 0)
         let clip = try #require(FileManager.default.contents(atPath: Fixtures.generated("motion-clip.mp4")))
-        let sizes = try [source, back].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
+        let sizes = try [source, back].map {
+            try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int)
+        }
         #expect(sizes[1] <= sizes[0] - clip.count, "\(sizes)")
         let tags = try PhotoReference.exiftool(back, ["-ee"])
-        #expect(!tags.contains("GCamera") && !tags.contains("Container") && !tags.contains("EmbeddedVideo") && tags.contains("DateTimeOriginal"), "\(tags)")
+        #expect(
+            !tags.contains("GCamera") && !tags.contains("Container") && !tags.contains("EmbeddedVideo")
+                && tags.contains("DateTimeOriginal"), "\(tags)")
     }
 
-    @Test("JXL from cjxl (a bare codestream) and from offconvert (the container) is read: sniffed, probed, converted exactly")
+    @Test(
+        "JXL from cjxl (a bare codestream) and from offconvert (the container) is read: sniffed, probed, converted exactly"
+    )
     func reading() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -226,24 +252,31 @@ struct JXLTests {
         let info = try ImageProbe.probeBlocking(path: bare)
         #expect(info.format == .jxl && info.width == 320 && info.height == 240 && info.bitDepth == 16 && !info.hasAlpha)
         let fromBare = try #require(
-            try await PhotoRun.convert(PhotoRequest(inputPath: bare, format: .png, outputDirectory: directory.path)).outputs.first).path
+            try await PhotoRun.convert(PhotoRequest(inputPath: bare, format: .png, outputDirectory: directory.path))
+                .outputs.first
+        ).path
         let psnr = PhotoReference.psnr(try PhotoReference.ffmpegRGB(fromBare), try Self.djxlRGB(bare, in: directory))
         #expect(psnr >= 50, "PSNR \(psnr) dB against djxl's decode")
         let lossless = directory.appendingPathComponent("cjxl-lossless.jxl").path
         try #require(try PhotoReference.run("cjxl", [png, lossless, "-d", "0", "--num_threads=0"]).status == 0)
         let exact = directory.appendingPathComponent("exact")
         try FileManager.default.createDirectory(at: exact, withIntermediateDirectories: true)
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: lossless, format: .png, outputDirectory: exact.path))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: lossless, format: .png, outputDirectory: exact.path))
         let output = try #require(result.outputs.first).path
         #expect(try Self.rgb48(output) == Self.rgb48(png))
         let container = try await Self.convert(Fixtures.path("photos/DSCN0010.jpg"), in: directory).path
         #expect(try ImageDecoder.sniff(path: container) == .jxl)
         #expect(MediaSniffer.kind(of: try ImageDecoder.readHead(path: container, count: 64)) == .image(.jxl))
         let probed = try ImageProbe.probeBlocking(path: container)
-        #expect(probed.width == 640 && probed.height == 480 && probed.hasEXIF && probed.make == "NIKON" && !probed.hasLocation)
+        #expect(
+            probed.width == 640 && probed.height == 480 && probed.hasEXIF && probed.make == "NIKON"
+                && !probed.hasLocation)
     }
 
-    @Test("--quality maps to cjxl's distance: 90 → 1.0, 100 → 0.1, 30 → 6.4 + 1/6.25, capped at 15; lower quality, smaller file")
+    @Test(
+        "--quality maps to cjxl's distance: 90 → 1.0, 100 → 0.1, 30 → 6.4 + 1/6.25, capped at 15; lower quality, smaller file"
+    )
     func quality() async throws {
         #expect(abs(JXLCodec.distance(quality: 90) - 1.0) < 1e-6)
         #expect(abs(JXLCodec.distance(quality: 100) - 0.1) < 1e-6)

@@ -34,12 +34,15 @@ struct PDFAlbumTests {
         // The compressed data (from the first SOS marker on) is the source's own.
         func scan(_ data: Data) -> Data? {
             let bytes = [UInt8](data)
-            guard let start = (0..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }) else { return nil }
+            guard let start = (0..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+            else { return nil }
             return Data(bytes[start...])
         }
         #expect(scan(embedded) != nil && scan(embedded) == scan(source))
         if Self.tool("exiftool") {
-            let tags = String(decoding: try PhotoReference.run("exiftool", ["-gps:all", extracted + "-000.jpg"]).output, as: UTF8.self)
+            let tags = String(
+                decoding: try PhotoReference.run("exiftool", ["-gps:all", extracted + "-000.jpg"]).output, as: UTF8.self
+            )
             #expect(!tags.contains("GPS"))
         }
     }
@@ -53,7 +56,8 @@ struct PDFAlbumTests {
         let pdf = directory.appendingPathComponent("album.pdf").path
         let inputs = ["photos/pug.heic", "photos/tokyo.jpg", "photos/orientation/Landscape_1.jpg"].map(Fixtures.path)
         let result = try await PDFAlbum.make(
-            PDFRequest(inputPaths: inputs, outputPath: pdf, page: .a4, maxLongEdge: 800)).result()
+            PDFRequest(inputPaths: inputs, outputPath: pdf, page: .a4, maxLongEdge: 800)
+        ).result()
         #expect(result.notes.messages.contains("1 JPEG embedded without re-encoding"), "\(result.notes.messages)")
         #expect(result.notes.messages.contains("2 images encoded as JPEG"), "\(result.notes.messages)")
         #expect(try PhotoReference.run("qpdf", ["--check", pdf]).status == 0)
@@ -85,7 +89,8 @@ struct PDFAlbumTests {
         let pdf = directory.appendingPathComponent("album.pdf").path
         do {
             _ = try await PDFAlbum.make(
-                PDFRequest(inputPaths: [Fixtures.path("photos/tokyo.jpg"), Fixtures.path("video/sample.mp4")], outputPath: pdf)
+                PDFRequest(
+                    inputPaths: [Fixtures.path("photos/tokyo.jpg"), Fixtures.path("video/sample.mp4")], outputPath: pdf)
             ).result()
             Issue.record("an album with a video in it was written")
         } catch {

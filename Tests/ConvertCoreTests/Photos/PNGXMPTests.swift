@@ -13,8 +13,10 @@ struct PNGXMPTests {
         try FileManager.default.copyItem(atPath: Fixtures.path("photos/tokyo.jpg"), toPath: path)
         let status = try PhotoReference.run(
             "exiftool",
-            ["-q", "-overwrite_original", "-XMP-dc:Title=Shibuya crossing", "-XMP-exif:GPSLatitude=35.6595",
-             "-XMP-exif:GPSLatitudeRef=N", "-XMP-exif:GPSLongitude=139.7005", "-XMP-exif:GPSLongitudeRef=E", path]
+            [
+                "-q", "-overwrite_original", "-XMP-dc:Title=Shibuya crossing", "-XMP-exif:GPSLatitude=35.6595",
+                "-XMP-exif:GPSLatitudeRef=N", "-XMP-exif:GPSLongitude=139.7005", "-XMP-exif:GPSLongitudeRef=E", path,
+            ]
         ).status
         try #require(status == 0)
         return path
@@ -67,7 +69,8 @@ struct PNGXMPTests {
         #expect(String(decoding: packet, as: UTF8.self).contains("Shibuya crossing"))
 
         let jpeg = try await PhotoRun.convert(
-            PhotoRequest(inputPath: pngPath, format: .jpeg, outputPath: directory.appendingPathComponent("back.jpg").path))
+            PhotoRequest(
+                inputPath: pngPath, format: .jpeg, outputPath: directory.appendingPathComponent("back.jpg").path))
         let jpegTags = try Self.xmpTags(try #require(jpeg.outputs.first).path)
         #expect(jpegTags.contains("Shibuya crossing"), "\(jpegTags)")
         #expect(!jpegTags.contains("GPSLatitude"), "location removed by default on the way back")

@@ -45,7 +45,8 @@ struct PhotoConversionTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/IMG_5195.HEIC")
-        let direct = try await PhotoRun.convert(PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path))
+        let direct = try await PhotoRun.convert(
+            PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path))
         #expect(!PhotoRun.files(directory).contains { $0.hasSuffix(".partial") })
         let decoded = try ImageDecoder.decode(path: source, options: DecodeOptions(), cancellation: CancellationFlag())
         let frame = try #require(decoded.frames.first)
@@ -63,10 +64,12 @@ struct PhotoConversionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/orientation/Landscape_1.jpg")
         let avif = try await PhotoRun.convert(
-            PhotoRequest(inputPath: source, format: .avif, quality: 90, outputDirectory: directory.path, maxLongEdge: 600))
+            PhotoRequest(
+                inputPath: source, format: .avif, quality: 90, outputDirectory: directory.path, maxLongEdge: 600))
         let avifPath = try #require(avif.outputs.first).path
         #expect(try ImageProbe.probeBlocking(path: avifPath).format == .avif)
-        let png = try await PhotoRun.convert(PhotoRequest(inputPath: avifPath, format: .png, outputDirectory: directory.path))
+        let png = try await PhotoRun.convert(
+            PhotoRequest(inputPath: avifPath, format: .png, outputDirectory: directory.path))
         let ours = try PhotoReference.ffmpegRGB(try #require(png.outputs.first).path)
         let reference = try PhotoReference.heifRGB(avifPath, in: directory)
         #expect(PhotoReference.psnr(ours, reference) > 45)
@@ -111,7 +114,8 @@ struct PhotoConversionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
             PhotoRequest(
-                inputPath: Fixtures.path("photos/orientation/Landscape_6.jpg"), format: .jpeg, outputDirectory: directory.path,
+                inputPath: Fixtures.path("photos/orientation/Landscape_6.jpg"), format: .jpeg,
+                outputDirectory: directory.path,
                 metadata: .keep))
         let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
         #expect(info.exifOrientation == 1)
@@ -141,7 +145,9 @@ struct PhotoConversionTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
-            PhotoRequest(inputPath: Fixtures.path("photos/sample_still_photo.heic"), format: .jpeg, outputDirectory: directory.path))
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/sample_still_photo.heic"), format: .jpeg,
+                outputDirectory: directory.path))
         let info = try ImageProbe.probeBlocking(path: try #require(result.outputs.first).path)
         #expect(info.color.iccBytes != nil)
         #expect(info.color.iccDescription != nil)
@@ -162,13 +168,16 @@ struct PhotoConversionTests {
         let convertedPath = try #require(converted.outputs.first).path
         #expect(try ImageProbe.probeBlocking(path: convertedPath).color.iccDescription?.contains("sRGB") == true)
         // P3 → sRGB changes saturated colours: the pixels must differ, but not wildly.
-        let psnr = PhotoReference.psnr(try PhotoReference.ffmpegRGB(keptPath), try PhotoReference.ffmpegRGB(convertedPath))
+        let psnr = PhotoReference.psnr(
+            try PhotoReference.ffmpegRGB(keptPath), try PhotoReference.ffmpegRGB(convertedPath))
         #expect(psnr < 60 && psnr > 20)
     }
 
-    @Test("GPS is removed by default and kept on request", .enabled(if: PhotoReference.has("exiftool")), arguments: [
-        (MetadataPolicy.shareSafe, false), (.keepLocation, true), (.keep, true), (.strip, false),
-    ])
+    @Test(
+        "GPS is removed by default and kept on request", .enabled(if: PhotoReference.has("exiftool")),
+        arguments: [
+            (MetadataPolicy.shareSafe, false), (.keepLocation, true), (.keep, true), (.strip, false),
+        ])
     func location(policy: MetadataPolicy, expectGPS: Bool) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -177,7 +186,8 @@ struct PhotoConversionTests {
                 PhotoRequest(
                     inputPath: Fixtures.path(source), format: .jpeg, outputDirectory: directory.path, metadata: policy,
                     maxLongEdge: 512))
-            let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path, ["-gps:all", "-xmp:all", "-Make"])
+            let tags = try PhotoReference.exiftool(
+                try #require(result.outputs.first).path, ["-gps:all", "-xmp:all", "-Make"])
             #expect(tags.contains("GPSLatitude") == expectGPS, "\(source) under \(policy): \(tags)")
             #expect(tags.contains("[IFD0]") == (policy != .strip), "\(source): camera make kept unless stripped")
         }
@@ -208,8 +218,12 @@ struct PhotoConversionTests {
         let source = Fixtures.path("photos/zPug_3.heic")
         let all = try await PhotoRun.convert(
             PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path, allImages: true))
-        #expect(all.outputs.map { ($0.path as NSString).lastPathComponent } == ["zPug_3-1.jpg", "zPug_3-2.jpg", "zPug_3-3.jpg"])
-        let primary = try await PhotoRun.convert(PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path))
+        #expect(
+            all.outputs.map { ($0.path as NSString).lastPathComponent } == [
+                "zPug_3-1.jpg", "zPug_3-2.jpg", "zPug_3-3.jpg",
+            ])
+        let primary = try await PhotoRun.convert(
+            PhotoRequest(inputPath: source, format: .jpeg, outputDirectory: directory.path))
         #expect(primary.outputs.map { ($0.path as NSString).lastPathComponent } == ["zPug_3.jpg"])
     }
 
@@ -217,7 +231,8 @@ struct PhotoConversionTests {
     func collisions() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let request = PhotoRequest(inputPath: Fixtures.path("photos/zPug_3.heic"), format: .jpeg, outputDirectory: directory.path)
+        let request = PhotoRequest(
+            inputPath: Fixtures.path("photos/zPug_3.heic"), format: .jpeg, outputDirectory: directory.path)
         _ = try await PhotoRun.convert(request)
         let second = try await PhotoRun.convert(request)
         #expect((try #require(second.outputs.first).path as NSString).lastPathComponent == "zPug_3 (2).jpg")
@@ -246,7 +261,9 @@ struct PhotoConversionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A half-transparent red square made by ffmpeg, independent of offconvert.
         let source = directory.appendingPathComponent("alpha.png").path
-        try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red@0.5:s=32x32,format=rgba", "-frames:v", "1", source])
+        try PhotoReference.run(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "color=c=red@0.5:s=32x32,format=rgba", "-frames:v", "1", source])
         let png = try await PhotoRun.convert(
             PhotoRequest(inputPath: source, format: .webp, lossless: true, outputDirectory: directory.path))
         #expect(try ImageProbe.probeBlocking(path: try #require(png.outputs.first).path).hasAlpha)
@@ -262,8 +279,10 @@ struct PhotoConversionTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("test.gif").path
-        try PhotoReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "2", source])
-        let result = try await PhotoRun.convert(PhotoRequest(inputPath: source, format: .png, outputDirectory: directory.path))
+        try PhotoReference.run(
+            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x48:r=1", "-frames:v", "2", source])
+        let result = try await PhotoRun.convert(
+            PhotoRequest(inputPath: source, format: .png, outputDirectory: directory.path))
         let ours = try PhotoReference.ffmpegRGB(try #require(result.outputs.first).path)
         let reference = try PhotoReference.ffmpegRGB(source)
         #expect(PhotoReference.psnr(ours, reference) > 45)
@@ -330,7 +349,8 @@ struct PhotoConversionTests {
         #expect(PhotoRun.files(directory).isEmpty)
         request.strict = false
         let result = try await PhotoRun.convert(request)
-        #expect(result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
         #expect(PhotoRun.files(directory) == ["corrupted.png"])
     }
 

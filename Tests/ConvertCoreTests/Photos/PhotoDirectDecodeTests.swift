@@ -9,9 +9,11 @@ struct PhotoDirectDecodeTests {
     /// iPhone grid photos and a single-image HEIC: libheif 1.15 gives the first in planar RGB and
     /// the second in YCbCr 4:2:0; the direct JPEG path's libheif fallback must take either without
     /// a conversion.
-    @Test("the direct path decodes HEICs to planes the JPEG encoder takes as they are", arguments: [
-        "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/sample_still_photo.heic",
-    ])
+    @Test(
+        "the direct path decodes HEICs to planes the JPEG encoder takes as they are",
+        arguments: [
+            "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/sample_still_photo.heic",
+        ])
     func encoderReadyPlanes(fixture: String) throws {
         let path = Fixtures.path(fixture)
         let context = try HeifContext(reading: path, decodingThreads: 0)
@@ -28,7 +30,8 @@ struct PhotoDirectDecodeTests {
 
     @Test("the RGB-plane encode matches encoding the same pixels interleaved")
     func rgbPlanesMatchInterleaved() throws {
-        let width = 37, height = 21
+        let width = 37
+        let height = 21
         var mixer = FuzzMixer(state: 7)
         let planes = (0..<3).map { _ in (0..<(width * height)).map { _ in UInt8(truncatingIfNeeded: mixer.next()) } }
         var interleaved = [UInt8](repeating: 0, count: width * height * 3)
@@ -41,7 +44,8 @@ struct PhotoDirectDecodeTests {
             try planes[1].withUnsafeBufferPointer { g in
                 try planes[2].withUnsafeBufferPointer { b in
                     try encoder.encodeRGBPlanes(
-                        planes: [r.baseAddress!, g.baseAddress!, b.baseAddress!], strides: [Int32(width), Int32(width), Int32(width)],
+                        planes: [r.baseAddress!, g.baseAddress!, b.baseAddress!],
+                        strides: [Int32(width), Int32(width), Int32(width)],
                         width: width, height: height, quality: 90)
                 }
             }
@@ -62,10 +66,12 @@ struct PhotoDirectDecodeTests {
     func xmpLiteralShortcut() throws {
         #expect(XMP.literalStart(of: "exif:GPS[A-Za-z]*") == "exif:GPS")
         #expect(XMP.literalStart(of: "photoshop:City") == "photoshop:City")
-        let plain = Array(#"<x:xmpmeta><rdf:Description xmp:CreateDate="2024-01-01" photoshop:DateCreated="2024"/></x:xmpmeta>"#.utf8)
+        let plain = Array(
+            #"<x:xmpmeta><rdf:Description xmp:CreateDate="2024-01-01" photoshop:DateCreated="2024"/></x:xmpmeta>"#.utf8)
         #expect(XMP.removing(XMP.locationProperties, from: plain) == plain)
         #expect(!XMP.hasLocation(plain))
-        let located = Array(#"<x:xmpmeta><rdf:Description exif:GPSLatitude="48,51.5N" photoshop:City="Paris"/></x:xmpmeta>"#.utf8)
+        let located = Array(
+            #"<x:xmpmeta><rdf:Description exif:GPSLatitude="48,51.5N" photoshop:City="Paris"/></x:xmpmeta>"#.utf8)
         #expect(XMP.hasLocation(located))
         let cleaned = try #require(XMP.removing(XMP.locationProperties, from: located))
         let text = String(decoding: cleaned, as: UTF8.self)

@@ -20,21 +20,45 @@ struct PhotoResizeTests {
 
     static let planCases: [PlanCase] = [
         // Landscape into a square: fit is width-limited, fill/crop cut the sides.
-        PlanCase(source: (4032, 3024), box: (800, 800), fit: .fit, crop: .init(x: 0, y: 0, width: 4032, height: 3024), scaled: (800, 600), canvas: (800, 600)),
-        PlanCase(source: (4032, 3024), box: (800, 800), fit: .fill, crop: .init(x: 504, y: 0, width: 3024, height: 3024), scaled: (800, 800), canvas: (800, 800)),
-        PlanCase(source: (4032, 3024), box: (800, 800), fit: .crop, crop: .init(x: 504, y: 0, width: 3024, height: 3024), scaled: (800, 800), canvas: (800, 800)),
-        PlanCase(source: (4032, 3024), box: (800, 800), fit: .pad, crop: .init(x: 0, y: 0, width: 4032, height: 3024), scaled: (800, 600), canvas: (800, 800)),
+        PlanCase(
+            source: (4032, 3024), box: (800, 800), fit: .fit, crop: .init(x: 0, y: 0, width: 4032, height: 3024),
+            scaled: (800, 600), canvas: (800, 600)),
+        PlanCase(
+            source: (4032, 3024), box: (800, 800), fit: .fill, crop: .init(x: 504, y: 0, width: 3024, height: 3024),
+            scaled: (800, 800), canvas: (800, 800)),
+        PlanCase(
+            source: (4032, 3024), box: (800, 800), fit: .crop, crop: .init(x: 504, y: 0, width: 3024, height: 3024),
+            scaled: (800, 800), canvas: (800, 800)),
+        PlanCase(
+            source: (4032, 3024), box: (800, 800), fit: .pad, crop: .init(x: 0, y: 0, width: 4032, height: 3024),
+            scaled: (800, 600), canvas: (800, 800)),
         // Portrait into a wide box: fit is height-limited; fill cuts top and bottom.
-        PlanCase(source: (1200, 1800), box: (300, 100), fit: .fit, crop: .init(x: 0, y: 0, width: 1200, height: 1800), scaled: (67, 100), canvas: (67, 100)),
-        PlanCase(source: (1200, 1800), box: (300, 100), fit: .fill, crop: .init(x: 0, y: 700, width: 1200, height: 400), scaled: (300, 100), canvas: (300, 100)),
+        PlanCase(
+            source: (1200, 1800), box: (300, 100), fit: .fit, crop: .init(x: 0, y: 0, width: 1200, height: 1800),
+            scaled: (67, 100), canvas: (67, 100)),
+        PlanCase(
+            source: (1200, 1800), box: (300, 100), fit: .fill, crop: .init(x: 0, y: 700, width: 1200, height: 400),
+            scaled: (300, 100), canvas: (300, 100)),
         // Smaller than the box: fit and pad never enlarge, fill does, crop only cuts.
-        PlanCase(source: (64, 64), box: (128, 96), fit: .fit, crop: .init(x: 0, y: 0, width: 64, height: 64), scaled: (64, 64), canvas: (64, 64)),
-        PlanCase(source: (64, 64), box: (128, 96), fit: .fill, crop: .init(x: 0, y: 8, width: 64, height: 48), scaled: (128, 96), canvas: (128, 96)),
-        PlanCase(source: (64, 64), box: (128, 96), fit: .crop, crop: .init(x: 0, y: 8, width: 64, height: 48), scaled: (64, 48), canvas: (64, 48)),
-        PlanCase(source: (64, 64), box: (128, 96), fit: .pad, crop: .init(x: 0, y: 0, width: 64, height: 64), scaled: (64, 64), canvas: (128, 96)),
+        PlanCase(
+            source: (64, 64), box: (128, 96), fit: .fit, crop: .init(x: 0, y: 0, width: 64, height: 64),
+            scaled: (64, 64), canvas: (64, 64)),
+        PlanCase(
+            source: (64, 64), box: (128, 96), fit: .fill, crop: .init(x: 0, y: 8, width: 64, height: 48),
+            scaled: (128, 96), canvas: (128, 96)),
+        PlanCase(
+            source: (64, 64), box: (128, 96), fit: .crop, crop: .init(x: 0, y: 8, width: 64, height: 48),
+            scaled: (64, 48), canvas: (64, 48)),
+        PlanCase(
+            source: (64, 64), box: (128, 96), fit: .pad, crop: .init(x: 0, y: 0, width: 64, height: 64),
+            scaled: (64, 64), canvas: (128, 96)),
         // Same aspect: no cut; a 1-pixel-wide box still gets a 1-pixel picture.
-        PlanCase(source: (1800, 1200), box: (300, 200), fit: .fill, crop: .init(x: 0, y: 0, width: 1800, height: 1200), scaled: (300, 200), canvas: (300, 200)),
-        PlanCase(source: (1000, 10), box: (1, 1000), fit: .fit, crop: .init(x: 0, y: 0, width: 1000, height: 10), scaled: (1, 1), canvas: (1, 1)),
+        PlanCase(
+            source: (1800, 1200), box: (300, 200), fit: .fill, crop: .init(x: 0, y: 0, width: 1800, height: 1200),
+            scaled: (300, 200), canvas: (300, 200)),
+        PlanCase(
+            source: (1000, 10), box: (1, 1000), fit: .fit, crop: .init(x: 0, y: 0, width: 1000, height: 10),
+            scaled: (1, 1), canvas: (1, 1)),
     ]
 
     @Test("the plan's sizes for each mode", arguments: planCases)
@@ -50,7 +74,8 @@ struct PhotoResizeTests {
     @Test("a long-edge limit after a resize shrinks picture and canvas together")
     func limitedPlan() {
         let plan = ResizePlan(
-            sourceWidth: 4032, sourceHeight: 3024, resize: PhotoResize(width: 800, height: 800, fit: .pad), maxLongEdge: 400)
+            sourceWidth: 4032, sourceHeight: 3024, resize: PhotoResize(width: 800, height: 800, fit: .pad),
+            maxLongEdge: 400)
         #expect((plan.canvasWidth, plan.canvasHeight) == (400, 400))
         #expect((plan.scaledWidth, plan.scaledHeight) == (400, 300))
         #expect((plan.offsetX, plan.offsetY) == (0, 50))
@@ -59,10 +84,13 @@ struct PhotoResizeTests {
         #expect(ResizePlan(sourceWidth: 640, sourceHeight: 480, resize: nil, maxLongEdge: 2048).isIdentity)
     }
 
-    @Test("WxH parsing", arguments: [
-        ("800x600", true), ("800X600", true), ("800×600", true), ("800x", false), ("x600", false), ("0x600", false),
-        ("800x0", false), ("-800x600", false), ("800x600x2", false), ("8a0x600", false), ("", false), ("١٢x600", false),
-    ])
+    @Test(
+        "WxH parsing",
+        arguments: [
+            ("800x600", true), ("800X600", true), ("800×600", true), ("800x", false), ("x600", false), ("0x600", false),
+            ("800x0", false), ("-800x600", false), ("800x600x2", false), ("8a0x600", false), ("", false),
+            ("١٢x600", false),
+        ])
     func parsing(text: String, valid: Bool) {
         #expect((PhotoResize(parsing: text) != nil) == valid)
     }
@@ -98,7 +126,8 @@ struct PhotoResizeTests {
         let red = try await PhotoRun.convert(
             PhotoRequest(
                 inputPath: source, format: .png, outputDirectory: directory.path,
-                resize: PhotoResize(width: 400, height: 400, fit: .pad, padding: RGBColor(red: 255, green: 0, blue: 0))))
+                resize: PhotoResize(width: 400, height: 400, fit: .pad, padding: RGBColor(red: 255, green: 0, blue: 0)))
+        )
         let transparent = try await PhotoRun.convert(
             PhotoRequest(
                 inputPath: source, format: .png, outputPath: directory.appendingPathComponent("clear.png").path,
@@ -138,7 +167,8 @@ struct PhotoResizeTests {
         // The centre 3024x3024 of the 4032x3024 picture, scaled to 400x400.
         try #require(
             try PhotoReference.run(
-                "ffmpeg", ["-v", "error", "-i", full, "-vf", "crop=3024:3024:504:0,scale=400:400:flags=lanczos", reference]
+                "ffmpeg",
+                ["-v", "error", "-i", full, "-vf", "crop=3024:3024:504:0,scale=400:400:flags=lanczos", reference]
             ).status == 0)
         let expected = try PhotoReference.ffmpegRGB(reference)
         for fit in [PhotoResize.Fit.fill, .crop] {
@@ -162,7 +192,8 @@ struct PhotoResizeTests {
         #expect(shiftedPSNR < 25, "\(shiftedPSNR)")
     }
 
-    @Test("orientation is applied before resizing: all nine EXIF orientations crop to the same picture", arguments: 0...8)
+    @Test(
+        "orientation is applied before resizing: all nine EXIF orientations crop to the same picture", arguments: 0...8)
     func orientation(index: Int) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -186,7 +217,9 @@ struct PhotoResizeTests {
     func smallSource() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let expected: [(PhotoResize.Fit, Int, Int)] = [(.fit, 64, 64), (.fill, 128, 96), (.crop, 64, 48), (.pad, 128, 96)]
+        let expected: [(PhotoResize.Fit, Int, Int)] = [
+            (.fit, 64, 64), (.fill, 128, 96), (.crop, 64, 48), (.pad, 128, 96),
+        ]
         for (fit, width, height) in expected {
             let result = try await PhotoRun.convert(
                 PhotoRequest(

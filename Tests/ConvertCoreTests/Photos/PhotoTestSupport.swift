@@ -36,11 +36,15 @@ enum PhotoReference {
 
     /// Decodes any image ffmpeg reads (JPEG, PNG, WebP) to 8-bit RGB, ignoring EXIF orientation.
     static func ffmpegRGB(_ path: String) throws -> Pixels {
-        let probe = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
-        let parts = String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        let probe = try run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
+        let parts = String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(
+            separator: ",")
         let width = try #require(parts.first.flatMap { Int($0) })
         let height = try #require(parts.dropFirst().first.flatMap { Int($0) })
-        let decoded = try run("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let decoded = try run(
+            "ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(decoded.status == 0)
         try #require(decoded.output.count == width * height * 3)
         return Pixels(width: width, height: height, rgb: Array(decoded.output))

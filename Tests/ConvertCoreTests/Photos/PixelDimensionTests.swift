@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 
 /// EXIF PixelXDimension/PixelYDimension describe the written picture, not the source's, after
 /// rotation and resizing, under every metadata policy that keeps EXIF. Read back with exiftool.
-@Suite("Photos: EXIF pixel dimensions follow the output", .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
+@Suite(
+    "Photos: EXIF pixel dimensions follow the output", .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
 struct PixelDimensionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var format: PhotoFormat
@@ -14,23 +16,33 @@ struct PixelDimensionTests {
         var testDescription: String { "\(format) \(policy) max=\(maxLongEdge ?? 0) target=\(target ?? 0)" }
     }
 
-    @Test("a 640x480 photo with Orientation 6, rotated (and resized), records its output size", arguments: [
-        Case(format: .jpeg, policy: .shareSafe), Case(format: .png, policy: .keep),
-        Case(format: .webp, policy: .keepLocation, maxLongEdge: 100), Case(format: .jpeg, policy: .shareSafe, target: 20_000),
-    ])
+    @Test(
+        "a 640x480 photo with Orientation 6, rotated (and resized), records its output size",
+        arguments: [
+            Case(format: .jpeg, policy: .shareSafe), Case(format: .png, policy: .keep),
+            Case(format: .webp, policy: .keepLocation, maxLongEdge: 100),
+            Case(format: .jpeg, policy: .shareSafe, target: 20_000),
+        ])
     func dimensions(_ item: Case) async throws {
         let folder = try Fixtures.temporaryDirectory("pixel-dimensions")
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("d.jpg").path
         try FileManager.default.copyItem(atPath: Fixtures.path("photos/DSCN0010.jpg"), toPath: input)
-        #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", input]).status == 0)
-        let result = try await PhotoRun.convert(PhotoRequest(
-            inputPath: input, format: item.format, outputDirectory: folder.appendingPathComponent("out").path,
-            metadata: item.policy, maxLongEdge: item.maxLongEdge, targetByteCount: item.target))
+        #expect(
+            try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", input]).status == 0)
+        let result = try await PhotoRun.convert(
+            PhotoRequest(
+                inputPath: input, format: item.format, outputDirectory: folder.appendingPathComponent("out").path,
+                metadata: item.policy, maxLongEdge: item.maxLongEdge, targetByteCount: item.target))
         let output = try #require(result.outputs.first).path
-        let read = String(decoding: try PhotoReference.run("exiftool", [
-            "-s", "-s", "-s", "-ExifIFD:ExifImageWidth", "-ExifIFD:ExifImageHeight", "-ImageSize", output,
-        ]).output, as: UTF8.self).split(separator: "\n").map(String.init)
+        let read = String(
+            decoding: try PhotoReference.run(
+                "exiftool",
+                [
+                    "-s", "-s", "-s", "-ExifIFD:ExifImageWidth", "-ExifIFD:ExifImageHeight", "-ImageSize", output,
+                ]
+            ).output, as: UTF8.self
+        ).split(separator: "\n").map(String.init)
         #expect(read.count == 3, "\(read)")
         guard read.count == 3 else { return }
         #expect("\(read[0])x\(read[1])" == read[2], "EXIF says \(read[0])x\(read[1]), the picture is \(read[2])")
@@ -56,14 +68,18 @@ struct PixelDimensionTests {
 /// standard EXIF shot settings stay either way. Checked with exiftool on a Nikon JPEG.
 @Suite("Photos: the MakerNote as the README says", .enabled(if: PhotoReference.has("exiftool"), "needs exiftool"))
 struct MakerNotePolicyTests {
-    @Test("shared copies drop the MakerNote and keep the exposure; --keep-metadata keeps it", arguments: [
-        MetadataPolicy.shareSafe, .keepLocation, .keep,
-    ])
+    @Test(
+        "shared copies drop the MakerNote and keep the exposure; --keep-metadata keeps it",
+        arguments: [
+            MetadataPolicy.shareSafe, .keepLocation, .keep,
+        ])
     func makerNote(policy: MetadataPolicy) async throws {
         let folder = try Fixtures.temporaryDirectory("maker-note")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try await PhotoRun.convert(PhotoRequest(
-            inputPath: Fixtures.path("photos/DSCN0010.jpg"), format: .jpeg, outputDirectory: folder.path, metadata: policy))
+        let result = try await PhotoRun.convert(
+            PhotoRequest(
+                inputPath: Fixtures.path("photos/DSCN0010.jpg"), format: .jpeg, outputDirectory: folder.path,
+                metadata: policy))
         let tags = try PhotoReference.exiftool(try #require(result.outputs.first).path)
         #expect(tags.contains("[Nikon]") == (policy == .keep), "\(policy)")
         #expect(tags.contains("ExposureTime") && tags.contains("FNumber") && tags.contains("ISO"))

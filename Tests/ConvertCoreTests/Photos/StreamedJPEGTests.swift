@@ -47,9 +47,12 @@ struct StreamedJPEGTests {
         let upright = Fixtures.path("photos/orientation/Landscape_1.jpg")
         let source = directory.appendingPathComponent("turned.jpg").path
         let made = try PhotoReference.run(
-            "ffmpeg", ["-v", "error", "-y", "-i", upright, "-vf", "transpose=1", "-pix_fmt", pixelFormat, "-q:v", "2", source])
+            "ffmpeg",
+            ["-v", "error", "-y", "-i", upright, "-vf", "transpose=1", "-pix_fmt", pixelFormat, "-q:v", "2", source])
         #expect(made.status == 0)
-        #expect(try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=8", source]).status == 0)
+        #expect(
+            try PhotoReference.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=8", source]).status
+                == 0)
         let out = directory.appendingPathComponent("out")
         let output = try #require(try await Self.convert(source, into: out).outputs.first).path
         #expect(try Self.tag("ImageSize", of: output) == "1800 1200")
@@ -62,7 +65,8 @@ struct StreamedJPEGTests {
     func turnableSamplings() {
         func source(_ sampling: [(h: Int, v: Int)]) -> JPEGTranscoder.Source {
             JPEGTranscoder.Source(
-                width: 4000, height: 3000, components: 3, isYCbCr: true, isProgressive: false, precision: 8, sampling: sampling)
+                width: 4000, height: 3000, components: 3, isYCbCr: true, isProgressive: false, precision: 8,
+                sampling: sampling)
         }
         #expect(source([(2, 2), (1, 1), (1, 1)]).planeBytesPerPixel == 1.5)
         #expect(source([(2, 1), (1, 1), (1, 1)]).planeBytesPerPixel == 2)
@@ -81,7 +85,8 @@ struct StreamedJPEGTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.path("photos/DSCN0010.jpg")
         #expect(try Self.tag("YCbCrSubSampling", of: source) == "2 1")
-        let output = try #require(try await Self.convert(source, into: directory) { $0.quality = 95 }.outputs.first).path
+        let output = try #require(try await Self.convert(source, into: directory) { $0.quality = 95 }.outputs.first)
+            .path
         #expect(try Self.tag("YCbCrSubSampling", of: output) == "2 2")
         let psnr = PhotoReference.psnr(try PhotoReference.ffmpegRGB(output), try PhotoReference.ffmpegRGB(source))
         #expect(psnr > 34, "PSNR \(psnr) dB")
@@ -127,7 +132,9 @@ struct StreamedJPEGTests {
         try whole.prefix(whole.count / 2).write(to: cut)
         let out = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        await expectConvertError(.inputTruncated) { _ = try await Self.convert(cut.path, into: out) { $0.strict = true } }
+        await expectConvertError(.inputTruncated) {
+            _ = try await Self.convert(cut.path, into: out) { $0.strict = true }
+        }
         #expect(PhotoRun.files(out).isEmpty)
         let result = try await Self.convert(cut.path, into: out)
         let note = try #require(result.notes.messages.first { $0.hasPrefix("the file ends early") })
@@ -140,10 +147,13 @@ struct StreamedJPEGTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("broken/corrupted.jpg")
-        await expectConvertError(.inputCorrupt) { _ = try await Self.convert(input, into: directory) { $0.strict = true } }
+        await expectConvertError(.inputCorrupt) {
+            _ = try await Self.convert(input, into: directory) { $0.strict = true }
+        }
         #expect(PhotoRun.files(directory).isEmpty)
         let result = try await Self.convert(input, into: directory)
-        #expect(result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains { $0.hasPrefix("corrupt data in the picture") }, "\(result.notes.messages)")
     }
 
     @Test("an Ultra HDR JPEG keeps its gain map: the general path takes files with other images")

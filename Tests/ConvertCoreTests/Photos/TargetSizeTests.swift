@@ -39,7 +39,8 @@ struct TargetSizeTests {
 
     @Test("a non-monotone table never yields a size over the target")
     func nonMonotone() throws {
-        let table: [Int: Int64] = Dictionary(uniqueKeysWithValues: (40...95).map { ($0, Int64($0 % 7 == 0 ? 9000 : 100 * $0)) })
+        let table: [Int: Int64] = Dictionary(
+            uniqueKeysWithValues: (40...95).map { ($0, Int64($0 % 7 == 0 ? 9000 : 100 * $0)) })
         let found = try TargetSizeSolver.largestQuality(in: 40...95, target: 8000) { table[$0] ?? 0 }
         #expect(found.map { $0.size <= 8000 } == true)
     }
@@ -66,7 +67,9 @@ struct TargetSizeTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
-            PhotoRequest(inputPath: Fixtures.path(source), format: .jpeg, outputDirectory: directory.path, targetByteCount: target))
+            PhotoRequest(
+                inputPath: Fixtures.path(source), format: .jpeg, outputDirectory: directory.path,
+                targetByteCount: target))
         let output = try #require(result.outputs.first)
         #expect(output.byteCount <= target)
         // Not wastefully small: within 25% of the target (quality steps are coarse at the top).
@@ -94,11 +97,15 @@ struct TargetSizeTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await PhotoRun.convert(
-            PhotoRequest(inputPath: Fixtures.path(source), format: .webp, outputDirectory: directory.path, targetByteCount: target))
+            PhotoRequest(
+                inputPath: Fixtures.path(source), format: .webp, outputDirectory: directory.path,
+                targetByteCount: target))
         let output = try #require(result.outputs.first)
         #expect(output.byteCount <= target)
         #expect(output.byteCount >= target * 3 / 4)
-        #expect(result.notes.messages.contains { $0.hasPrefix("quality chosen by libwebp's size search") }, "\(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains { $0.hasPrefix("quality chosen by libwebp's size search") },
+            "\(result.notes.messages)")
         let (status, info) = try PhotoReference.run("webpinfo", [output.path])
         #expect(status == 0)
         #expect(String(decoding: info, as: UTF8.self).contains("Format: Lossy"))

@@ -1,7 +1,8 @@
-@testable import ConvertCore
 import ConvertMedia
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 /// One vocabulary for where a location is recorded: stable ids in JSON, words in messages.
 @Suite("Location sources")
@@ -9,7 +10,11 @@ struct LocationSourceTests {
     @Test("the JSON ids are stable")
     func ids() throws {
         let ids = LocationSource.allCases.map(\.rawValue)
-        #expect(ids == ["exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container", "samsung-mcc"])
+        #expect(
+            ids == [
+                "exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container",
+                "samsung-mcc",
+            ])
         let json = try JSONEncoder().encode(LocationPresence(sources: [.exif, .motionVideo]))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(object["sources"] as? [String] == ["exif", "motion-video"])

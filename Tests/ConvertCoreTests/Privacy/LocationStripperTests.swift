@@ -14,14 +14,16 @@ struct LocationStripperTests {
         "photos/IMG_5195.HEIC", "photos/pug.heic", "photos/xiaomi.heic", "photos/empty_icc.heic",
         "photos/spatial_photo.heic", "photos/tokyo.jpg", "photos/DSCN0010.jpg", "video/sample.mp4",
         "video/dolbyVision-hdr.MOV", "generated/gps-exif-xmp.png", "generated/gps-exif-xmp.webp",
-        "generated/gps-xmp.jpg", "generated/gps-exif-xmp.heic", "generated/gps-exif-xmp.avif", "generated/location-xyz.mp4", "generated/location-keys.mov", "video/bt601.mov",
+        "generated/gps-xmp.jpg", "generated/gps-exif-xmp.heic", "generated/gps-exif-xmp.avif",
+        "generated/location-xyz.mp4", "generated/location-keys.mov", "video/bt601.mov",
         "video/h265_with_metadata_track.mp4", "video/hlg10-color-test.mp4", "video/motion.mov",
         "video/sample_rotate_and_reflect.mp4", "video/sample_with_color_info.mp4",
     ]
 
     private static func strip(_ input: String, into folder: URL, name: String) async throws -> (JobResult, [UInt8]) {
         let destination = folder.appendingPathComponent(name).path
-        let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
+        let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination))
+            .result()
         return (result, Array(try Data(contentsOf: URL(fileURLWithPath: destination))))
     }
 
@@ -50,7 +52,9 @@ struct LocationStripperTests {
         } else {
             let payload = try Self.compressedData(of: before.format, original)
             #expect(!payload.isEmpty)
-            #expect(try Self.compressedData(of: before.format, output) == payload, "the compressed picture or packets changed")
+            #expect(
+                try Self.compressedData(of: before.format, output) == payload,
+                "the compressed picture or packets changed")
         }
     }
 
@@ -58,16 +62,21 @@ struct LocationStripperTests {
     /// first SOS to the end, PNG's IDAT chunks, WebP's VP8/VP8L chunk, everything outside the
     /// movie box of an MP4/MOV. (HEIF is checked by ``onlyExifChanged(_:_:input:)``.)
     static func compressedData(of format: String, _ bytes: [UInt8]) throws -> [UInt8] {
-        func u32be(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        func u32be(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
         switch format {
         case "jpeg":
             let sos = try #require((2..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
             return Array(bytes[sos...])
         case "png":
-            var offset = 8, idat: [UInt8] = []
+            var offset = 8
+            var idat: [UInt8] = []
             while offset + 12 <= bytes.count {
                 let length = u32be(offset)
-                if bytes[(offset + 4)..<(offset + 8)].elementsEqual("IDAT".utf8) { idat += bytes[(offset + 8)..<(offset + 8 + length)] }
+                if bytes[(offset + 4)..<(offset + 8)].elementsEqual("IDAT".utf8) {
+                    idat += bytes[(offset + 8)..<(offset + 8 + length)]
+                }
                 offset += 12 + length
             }
             return idat
@@ -75,17 +84,22 @@ struct LocationStripperTests {
             var offset = 12
             while offset + 8 <= bytes.count {
                 let type = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
-                let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+                let size =
+                    Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(
+                        bytes[offset + 7]) << 24
                 if type.hasPrefix("VP8") { return Array(bytes[offset..<(offset + 8 + size)]) }
                 offset += 8 + size + (size & 1)
             }
             return []
         default:
-            var offset = 0, outside: [UInt8] = []
+            var offset = 0
+            var outside: [UInt8] = []
             while offset + 8 <= bytes.count {
                 let size = u32be(offset)
                 guard size >= 8 else { break }
-                if !bytes[(offset + 4)..<(offset + 8)].elementsEqual("moov".utf8) { outside += bytes[offset..<min(bytes.count, offset + size)] }
+                if !bytes[(offset + 4)..<(offset + 8)].elementsEqual("moov".utf8) {
+                    outside += bytes[offset..<min(bytes.count, offset + size)]
+                }
                 offset += size
             }
             return outside
@@ -98,13 +112,17 @@ struct LocationStripperTests {
         var blocks: [[UInt8]] = []
         for id in context.topLevelImageIDs {
             let image = try context.image(id: id)
-            blocks += [image.exif, image.xmp].compactMap { $0 } + image.thumbnails().flatMap { [$0.exif, $0.xmp].compactMap { $0 } }
+            blocks +=
+                [image.exif, image.xmp].compactMap { $0 }
+                + image.thumbnails().flatMap { [$0.exif, $0.xmp].compactMap { $0 } }
         }
         let ranges = blocks.compactMap { block -> Range<Int>? in
             guard let first = block.first, block.count >= 8 else { return nil }
             var start = 0
             while start + block.count <= original.count {
-                if original[start] == first && original[start..<(start + block.count)].elementsEqual(block) { return start..<(start + block.count) }
+                if original[start] == first && original[start..<(start + block.count)].elementsEqual(block) {
+                    return start..<(start + block.count)
+                }
                 start += 1
             }
             return nil
@@ -112,12 +130,15 @@ struct LocationStripperTests {
         try #require(!ranges.isEmpty, "the EXIF blocks were found in the file")
         let changed = (0..<original.count).filter { original[$0] != output[$0] }
         #expect(!changed.isEmpty)
-        #expect(changed.allSatisfy { offset in ranges.contains { $0.contains(offset) } }, "bytes outside the EXIF and XMP blocks changed")
+        #expect(
+            changed.allSatisfy { offset in ranges.contains { $0.contains(offset) } },
+            "bytes outside the EXIF and XMP blocks changed")
     }
 
-    @Test("MP4/MOV packets are identical, as ffprobe hashes them, and other tags stay",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")),
-          arguments: ["video/sample.mp4", "video/dolbyVision-hdr.MOV", "generated/location-keys.mov"])
+    @Test(
+        "MP4/MOV packets are identical, as ffprobe hashes them, and other tags stay",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")),
+        arguments: ["video/sample.mp4", "video/dolbyVision-hdr.MOV", "generated/location-keys.mov"])
     func packets(relative: String) async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -179,7 +200,8 @@ struct LocationStripperTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = Fixtures.path("photos/orientation/Landscape_6.jpg")
         let destination = folder.appendingPathComponent("out.jpg").path
-        let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
+        let result = try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination))
+            .result()
         #expect(result.outputs.isEmpty)
         #expect(result.notes.messages == ["no location found; nothing written"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -198,7 +220,9 @@ struct LocationStripperTests {
         try Data(bytes).write(to: input)
         let destination = folder.appendingPathComponent("out.mp4").path
         do {
-            let result = try await LocationStripper.strip(StripLocationRequest(input: input.path, destination: destination)).result()
+            let result = try await LocationStripper.strip(
+                StripLocationRequest(input: input.path, destination: destination)
+            ).result()
             Issue.record("stripped a file it could not walk: \(result)")
         } catch {
             #expect(error.code == .inputCorrupt, "\(error)")
@@ -206,19 +230,29 @@ struct LocationStripperTests {
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 
-    @Test("formats without an editor and playlists are refused, nothing is written; a Matroska file without a location tag has none")
+    @Test(
+        "formats without an editor and playlists are refused, nothing is written; a Matroska file without a location tag has none"
+    )
     func refused() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let none = try await LocationStripper.strip(StripLocationRequest(
-            input: Fixtures.generated("sdr-h264.mkv"), destination: folder.appendingPathComponent("none.mkv").path)).result()
+        let none = try await LocationStripper.strip(
+            StripLocationRequest(
+                input: Fixtures.generated("sdr-h264.mkv"), destination: folder.appendingPathComponent("none.mkv").path)
+        ).result()
         #expect(none.outputs.isEmpty && none.notes.messages == ["no location found; nothing written"], "\(none)")
         let located = folder.appendingPathComponent("located.mkv").path
-        let made = try MediaTool.run("ffmpeg", ["-v", "error", "-i", Fixtures.generated("sdr-h264.mkv"), "-c", "copy",
-                                                "-metadata", "location=+40.6892-074.0445/", located])
+        let made = try MediaTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", Fixtures.generated("sdr-h264.mkv"), "-c", "copy",
+                "-metadata", "location=+40.6892-074.0445/", located,
+            ])
         #expect(made.status == 0, "\(made.errors)")
-        for (input, code) in [(located, ConvertError.Code.privacyUnsupportedFormat),
-                              (Fixtures.generated("playlist.mp4"), .inputCorrupt)] {
+        for (input, code) in [
+            (located, ConvertError.Code.privacyUnsupportedFormat),
+            (Fixtures.generated("playlist.mp4"), .inputCorrupt),
+        ] {
             let destination = folder.appendingPathComponent("out").path
             await expectConvertError(code) {
                 try await LocationStripper.strip(StripLocationRequest(input: input, destination: destination)).result()
@@ -232,13 +266,16 @@ struct LocationStripperTests {
         for name in ["playlist.mp4", "playlist.m3u8", "list.mp4"] {
             await expectConvertError(.inputCorrupt) { _ = try await MediaProbe.probe(path: Fixtures.generated(name)) }
         }
-        #expect(!Demuxer.formatWhitelist.split(separator: ",").contains { Demuxer.referencingDemuxers.contains(String($0)) })
+        #expect(
+            !Demuxer.formatWhitelist.split(separator: ",").contains { Demuxer.referencingDemuxers.contains(String($0)) }
+        )
         #expect(Demuxer.formatWhitelist.contains("mov,mp4,m4a"))
     }
 
     @Test("filter graph descriptions are checked for filters that open files")
     func filterNames() {
-        #expect(FilterGraph.filterNames("scale=w=2:h=2,format=yuv420p;movie=/etc/passwd") == ["scale", "format", "movie"])
+        #expect(
+            FilterGraph.filterNames("scale=w=2:h=2,format=yuv420p;movie=/etc/passwd") == ["scale", "format", "movie"])
         #expect(!Set(FilterGraph.filterNames("trim=start=0:duration=1,fps=10")).contains("movie"))
     }
 }

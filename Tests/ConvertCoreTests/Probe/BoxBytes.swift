@@ -5,7 +5,9 @@
 enum BoxBytes {
     static func u16(_ value: Int) -> [UInt8] { [UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
     static func u32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> UInt32($0)) & 0xFF) } }
-    static func u64(_ value: UInt64) -> [UInt8] { [56, 48, 40, 32, 24, 16, 8, 0].map { UInt8((value >> UInt64($0)) & 0xFF) } }
+    static func u64(_ value: UInt64) -> [UInt8] {
+        [56, 48, 40, 32, 24, 16, 8, 0].map { UInt8((value >> UInt64($0)) & 0xFF) }
+    }
     /// Latin-1 bytes of a four-character code (`©` is 0xA9).
     static func code(_ text: String) -> [UInt8] { text.unicodeScalars.map { UInt8($0.value & 0xFF) } }
 
@@ -23,7 +25,9 @@ enum BoxBytes {
     static func header(_ type: String, size: UInt32) -> [UInt8] { u32(size) + code(type) }
 
     /// A 24-byte Dolby Vision configuration record.
-    static func dolbyVisionRecord(profile: Int, level: Int, rpu: Bool, el: Bool, bl: Bool, compatibility: Int) -> [UInt8] {
+    static func dolbyVisionRecord(profile: Int, level: Int, rpu: Bool, el: Bool, bl: Bool, compatibility: Int)
+        -> [UInt8]
+    {
         let bits = (profile << 9) | (level << 3) | (rpu ? 4 : 0) | (el ? 2 : 0) | (bl ? 1 : 0)
         return [1, 0] + u16(bits) + [UInt8(compatibility << 4)] + [UInt8](repeating: 0, count: 19)
     }
@@ -38,7 +42,8 @@ enum BoxBytes {
 
     /// An AudioSampleEntry of `format` (28 bytes of fields).
     static func audioEntry(_ format: String) -> [UInt8] {
-        let fields = [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 8) + u16(2) + u16(16)
+        let fields =
+            [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 8) + u16(2) + u16(16)
             + u32(0) + u32(48000 << 16)
         return box(format, fields)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -56,13 +57,17 @@ struct BoxReaderTests {
     @Test("sizes smaller than the header are refused", arguments: [2, 4, 7])
     func tooSmall(size: UInt32) throws {
         let bytes = B.header("junk", size: size) + [UInt8](repeating: 0, count: 16)
-        #expect(throws: BoxError.sizeTooSmall(type: "junk", offset: 0)) { try reader(bytes).children(of: nil, depth: 0) }
+        #expect(throws: BoxError.sizeTooSmall(type: "junk", offset: 0)) {
+            try reader(bytes).children(of: nil, depth: 0)
+        }
     }
 
     @Test("a largesize below 16 is refused")
     func tooSmallLarge() throws {
         let bytes = B.u32(1) + B.code("mdat") + B.u64(12) + [0, 0, 0, 0]
-        #expect(throws: BoxError.sizeTooSmall(type: "mdat", offset: 0)) { try reader(bytes).children(of: nil, depth: 0) }
+        #expect(throws: BoxError.sizeTooSmall(type: "mdat", offset: 0)) {
+            try reader(bytes).children(of: nil, depth: 0)
+        }
     }
 
     @Test("trailing bytes too short for a header end the level quietly")
@@ -141,11 +146,14 @@ struct MovieBoxScannerTests {
 
     @Test("reads Dolby Vision, colr, mdcv and clli from a video sample entry")
     func videoEntry() throws {
-        let dvwC = B.box("dvwC", B.dolbyVisionRecord(profile: 10, level: 5, rpu: true, el: false, bl: true, compatibility: 4))
+        let dvwC = B.box(
+            "dvwC", B.dolbyVisionRecord(profile: 10, level: 5, rpu: true, el: false, bl: true, compatibility: 4))
         let colr = B.box("colr", B.code("nclx") + B.u16(9) + B.u16(18) + B.u16(9) + [0x80])
         // Display P3 primaries in G, B, R order (0.00002 steps), D65, 1000 / 0.005 cd/m².
-        let mdcv = B.box("mdcv", B.u16(13250) + B.u16(34500) + B.u16(7500) + B.u16(3000) + B.u16(34000)
-            + B.u16(16000) + B.u16(15635) + B.u16(16450) + B.u32(10_000_000) + B.u32(50))
+        let mdcv = B.box(
+            "mdcv",
+            B.u16(13250) + B.u16(34500) + B.u16(7500) + B.u16(3000) + B.u16(34000)
+                + B.u16(16000) + B.u16(15635) + B.u16(16450) + B.u32(10_000_000) + B.u32(50))
         let clli = B.box("clli", B.u16(1000) + B.u16(400))
         let entry = B.visualEntry("dav1", children: B.box("av1C", [0x81, 0, 0, 0]) + dvwC + colr + mdcv + clli)
         let bytes = B.ftyp("isom") + B.box("mdat", [0]) + B.box("moov", B.track(id: 7, handler: "vide", entry: entry))
@@ -169,9 +177,11 @@ struct MovieBoxScannerTests {
     @Test("names audio and data sample entries FFmpeg cannot decode")
     func otherEntries() throws {
         let metadataEntry = B.box("mebx", [UInt8](repeating: 0, count: 8) + B.box("keys", []))
-        let bytes = B.box("moov", B.track(id: 1, handler: "soun", entry: B.audioEntry("apac"))
-            + B.track(id: 2, handler: "meta", entry: metadataEntry)
-            + B.track(id: 3, handler: "tmcd", entry: B.box("tmcd", [UInt8](repeating: 0, count: 26))))
+        let bytes = B.box(
+            "moov",
+            B.track(id: 1, handler: "soun", entry: B.audioEntry("apac"))
+                + B.track(id: 2, handler: "meta", entry: metadataEntry)
+                + B.track(id: 3, handler: "tmcd", entry: B.box("tmcd", [UInt8](repeating: 0, count: 26))))
         let movie = try scan(bytes)
         #expect(movie.tracks.map(\.handler) == ["soun", "meta", "tmcd"])
         #expect(movie.tracks.map { $0.sampleEntries.first?.format } == ["apac", "mebx", "tmcd"])
@@ -217,11 +227,15 @@ struct MovieBoxScannerTests {
     func keyedLocation() throws {
         let makeKey = Array("com.apple.quicktime.make".utf8)
         let locationKey = Array("com.apple.quicktime.location.ISO6709".utf8)
-        let keys = B.fullBox("keys", B.u32(2) + B.u32(UInt32(8 + makeKey.count)) + B.code("mdta") + makeKey
-            + B.u32(UInt32(8 + locationKey.count)) + B.code("mdta") + locationKey)
+        let keys = B.fullBox(
+            "keys",
+            B.u32(2) + B.u32(UInt32(8 + makeKey.count)) + B.code("mdta") + makeKey
+                + B.u32(UInt32(8 + locationKey.count)) + B.code("mdta") + locationKey)
         let value = Array("+51.5334-000.1255+026.756/".utf8)
-        let ilst = B.box("ilst", B.u32(8 + 16 + 5) + B.u32(1) + B.box("data", B.u32(1) + B.u32(0) + Array("Apple".utf8))
-            + B.u32(UInt32(8 + 16 + value.count)) + B.u32(2) + B.box("data", B.u32(1) + B.u32(0) + value))
+        let ilst = B.box(
+            "ilst",
+            B.u32(8 + 16 + 5) + B.u32(1) + B.box("data", B.u32(1) + B.u32(0) + Array("Apple".utf8))
+                + B.u32(UInt32(8 + 16 + value.count)) + B.u32(2) + B.box("data", B.u32(1) + B.u32(0) + value))
         let hdlr = B.fullBox("hdlr", B.u32(0) + B.code("mdta") + [UInt8](repeating: 0, count: 13))
         let movie = try scan(B.box("moov", B.box("meta", hdlr + keys + ilst)))
         #expect(movie.location == "+51.5334-000.1255+026.756/")

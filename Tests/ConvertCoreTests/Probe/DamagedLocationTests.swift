@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -28,8 +29,9 @@ struct DamagedLocationTests {
         // In JSON, the parts a --json failed line gives; decoded back to the same code and words.
         let data = try JSONEncoder().encode(info)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["imageError"] as? [String: String]
-            == ["category": "input", "key": "input.truncated", "message": info.imageError?.message ?? ""])
+        #expect(
+            object["imageError"] as? [String: String]
+                == ["category": "input", "key": "input.truncated", "message": info.imageError?.message ?? ""])
         let decoded = try JSONDecoder().decode(MediaInfo.self, from: data)
         #expect(decoded.imageError?.code == .inputTruncated && decoded.imageError?.message == info.imageError?.message)
         #expect(info.location.present)
@@ -72,10 +74,12 @@ struct DamagedLocationTests {
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 
-    @Test("info of a HEIF with an essential irot gives the upright size and the rotation", arguments: [
-        // irot counts anticlockwise quarter turns; containerRotation is degrees clockwise.
-        ("irot1.heic", 270), ("irot2.heic", 180), ("irot3.heic", 90), ("base.heic", 0),
-    ])
+    @Test(
+        "info of a HEIF with an essential irot gives the upright size and the rotation",
+        arguments: [
+            // irot counts anticlockwise quarter turns; containerRotation is degrees clockwise.
+            ("irot1.heic", 270), ("irot2.heic", 180), ("irot3.heic", 90), ("base.heic", 0),
+        ])
     func rotation(name: String, degrees: Int) throws {
         let path = Fixtures.generated("heif-transforms/" + name)
         let info = try ImageProbe.probeBlocking(path: path)

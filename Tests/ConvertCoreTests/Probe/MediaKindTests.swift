@@ -1,23 +1,27 @@
+import ConvertMedia
 import Foundation
 import Testing
-import ConvertMedia
 
 /// `MediaProbe.kind(path:)` says what a file is, from its content: a photo, a movie or sound
 /// file, or (with the probe's own codes) neither.
 @Suite("Media kind")
 struct MediaKindTests {
-    @Test("photos are .photo, whatever their name", arguments: [
-        "photos/tokyo.jpg", "photos/pug.heic", "generated/stress-tiny.png",
-    ])
+    @Test(
+        "photos are .photo, whatever their name",
+        arguments: [
+            "photos/tokyo.jpg", "photos/pug.heic", "generated/stress-tiny.png",
+        ])
     func photos(relative: String) throws {
         #expect(try MediaProbe.kind(path: Fixtures.path(relative)) == .photo)
     }
 
-    @Test("movies and sound are .video, including formats only FFmpeg's probes know", arguments: [
-        "video/bikes.mp4", "video/regular.mkv", "video/roadtrip-vp92-10bit.webm", "generated/sdr-h264.ts",
-        "generated/sdr-mpeg4.avi", "generated/fidelity-raw.h264", "generated/song-cover.mp3",
-        "generated/song-cover.flac", "generated/tone-1s.wav", "generated/voice-8k.m4a",
-    ])
+    @Test(
+        "movies and sound are .video, including formats only FFmpeg's probes know",
+        arguments: [
+            "video/bikes.mp4", "video/regular.mkv", "video/roadtrip-vp92-10bit.webm", "generated/sdr-h264.ts",
+            "generated/sdr-mpeg4.avi", "generated/fidelity-raw.h264", "generated/song-cover.mp3",
+            "generated/song-cover.flac", "generated/tone-1s.wav", "generated/voice-8k.m4a",
+        ])
     func media(relative: String) throws {
         #expect(try MediaProbe.kind(path: Fixtures.path(relative)) == .video)
     }
@@ -33,14 +37,17 @@ struct MediaKindTests {
         expectConvertError(.inputMissing) { try MediaProbe.kind(path: folder.appendingPathComponent("gone.mov").path) }
     }
 
-    @Test("random bytes and text are input.unrecognised, whatever their name", arguments: ["random.mp4", "random.jpg", "random.bin", "notes.txt"])
+    @Test(
+        "random bytes and text are input.unrecognised, whatever their name",
+        arguments: ["random.mp4", "random.jpg", "random.bin", "notes.txt"])
     func unrecognised(name: String) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent(name).path
-        let bytes: [UInt8] = name.hasSuffix(".txt")
+        let bytes: [UInt8] =
+            name.hasSuffix(".txt")
             ? Array(String(repeating: "This is a text file, not media.\n", count: 100).utf8)
-            : (0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }
+            : (0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         expectConvertError(.inputUnrecognised) { try MediaProbe.kind(path: path) }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -39,7 +40,7 @@ struct MediaSnifferTests {
         ([0x4D, 0x4D, 0, 0x2B, 0, 8, 0, 0], .image(.tiff)),
         (Array("hello, world".utf8), .other),
         ([0, 0], .other),
-        ]
+    ]
 
     @Test("identifies files by their first bytes", arguments: 0..<rows.count)
     func kinds(row: Int) {

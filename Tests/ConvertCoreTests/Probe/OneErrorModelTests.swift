@@ -1,6 +1,6 @@
+import ConvertMedia
 import Foundation
 import Testing
-import ConvertMedia
 
 /// The same broken input gets the same code from every public entry point: the photo probe, the
 /// media probe (what `offconvert info` prints), the photo converter and the video converter.
@@ -10,12 +10,22 @@ struct OneErrorModelTests {
     static let entryPoints: [(name: String, run: @Sendable (String, String) async throws(ConvertError) -> Void)] = [
         ("ImageProbe.probe", { path, _ throws(ConvertError) in _ = try ImageProbe.probeBlocking(path: path) }),
         ("MediaProbe.probe", { path, _ throws(ConvertError) in _ = try await MediaProbe.probe(path: path) }),
-        ("PhotoConverter.convert", { path, folder throws(ConvertError) in
-            _ = try await PhotoConverter.convert(PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder)).result()
-        }),
-        ("VideoConverter.convert", { path, folder throws(ConvertError) in
-            _ = try await VideoConverter.convert(VideoRequest(input: path, output: OutputLocation(directory: folder))).result()
-        }),
+        (
+            "PhotoConverter.convert",
+            { path, folder throws(ConvertError) in
+                _ = try await PhotoConverter.convert(
+                    PhotoRequest(inputPath: path, format: .jpeg, outputDirectory: folder)
+                ).result()
+            }
+        ),
+        (
+            "VideoConverter.convert",
+            { path, folder throws(ConvertError) in
+                _ = try await VideoConverter.convert(
+                    VideoRequest(input: path, output: OutputLocation(directory: folder))
+                ).result()
+            }
+        ),
     ]
 
     /// What to make at the input's path.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -153,22 +154,45 @@ struct ProbeDynamicRangeTests {
         #expect(range.summary.hasPrefix("Dolby Vision 8.1, HDR10-compatible base"))
     }
 
-    @Test("classification rules", arguments: [
-        (TransferCharacteristics.pq, nil as DolbyVisionConfiguration?, "hdr10", DynamicRange.SDRConversion.toneMapFromPQ),
-        (.hlg, nil, "hlg", .toneMapFromHLG),
-        (.bt709, nil, "sdr", .none),
-        (.unspecified, nil, "sdr", .none),
-        (.bt709, DolbyVisionConfiguration(profile: 9, level: 4, rpuPresent: true, enhancementLayerPresent: false,
-                                          baseLayerPresent: true, baseLayerCompatibilityID: 2), "dolbyVision", .none),
-        (.pq, DolbyVisionConfiguration(profile: 7, level: 6, rpuPresent: true, enhancementLayerPresent: true,
-                                       baseLayerPresent: true, baseLayerCompatibilityID: 6), "dolbyVision", .toneMapFromPQ),
-        (.pq, DolbyVisionConfiguration(profile: 8, level: 1, rpuPresent: false, enhancementLayerPresent: false,
-                                       baseLayerPresent: false, baseLayerCompatibilityID: 1), "hdr10", .toneMapFromPQ),
-        (.pq, DolbyVisionConfiguration(profile: 8, level: 1, rpuPresent: true, enhancementLayerPresent: false,
-                                       baseLayerPresent: true, baseLayerCompatibilityID: 9), "dolbyVision", .notPossible),
-    ])
-    func rules(transfer: TransferCharacteristics, record: DolbyVisionConfiguration?, className: String,
-               conversion: DynamicRange.SDRConversion) {
+    @Test(
+        "classification rules",
+        arguments: [
+            (
+                TransferCharacteristics.pq, nil as DolbyVisionConfiguration?, "hdr10",
+                DynamicRange.SDRConversion.toneMapFromPQ
+            ),
+            (.hlg, nil, "hlg", .toneMapFromHLG),
+            (.bt709, nil, "sdr", .none),
+            (.unspecified, nil, "sdr", .none),
+            (
+                .bt709,
+                DolbyVisionConfiguration(
+                    profile: 9, level: 4, rpuPresent: true, enhancementLayerPresent: false,
+                    baseLayerPresent: true, baseLayerCompatibilityID: 2), "dolbyVision", .none
+            ),
+            (
+                .pq,
+                DolbyVisionConfiguration(
+                    profile: 7, level: 6, rpuPresent: true, enhancementLayerPresent: true,
+                    baseLayerPresent: true, baseLayerCompatibilityID: 6), "dolbyVision", .toneMapFromPQ
+            ),
+            (
+                .pq,
+                DolbyVisionConfiguration(
+                    profile: 8, level: 1, rpuPresent: false, enhancementLayerPresent: false,
+                    baseLayerPresent: false, baseLayerCompatibilityID: 1), "hdr10", .toneMapFromPQ
+            ),
+            (
+                .pq,
+                DolbyVisionConfiguration(
+                    profile: 8, level: 1, rpuPresent: true, enhancementLayerPresent: false,
+                    baseLayerPresent: true, baseLayerCompatibilityID: 9), "dolbyVision", .notPossible
+            ),
+        ])
+    func rules(
+        transfer: TransferCharacteristics, record: DolbyVisionConfiguration?, className: String,
+        conversion: DynamicRange.SDRConversion
+    ) {
         let range = DynamicRange.classify(transfer: transfer, dolbyVision: record)
         #expect(range.className == className)
         #expect(range.sdrConversion == conversion)
@@ -177,8 +201,9 @@ struct ProbeDynamicRangeTests {
     @Test("profile names follow Dolby's spelling")
     func profileNames() {
         func record(_ profile: Int, _ id: Int) -> DolbyVisionConfiguration {
-            DolbyVisionConfiguration(profile: profile, level: 1, rpuPresent: true, enhancementLayerPresent: false,
-                                     baseLayerPresent: true, baseLayerCompatibilityID: id)
+            DolbyVisionConfiguration(
+                profile: profile, level: 1, rpuPresent: true, enhancementLayerPresent: false,
+                baseLayerPresent: true, baseLayerCompatibilityID: id)
         }
         #expect(record(8, 4).name == "8.4")
         #expect(record(10, 0).name == "10.0")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -21,7 +22,9 @@ struct ProbeFileTests {
         #expect(video.width == 180 && video.height == 320 && video.rotation == 90 && !video.mirrored)
         #expect(video.frameRate == 25)
         #expect(video.bitDepth == 8 && video.pixelFormat == "yuv420p")
-        #expect(container.tracks[1].audio == AudioTrackInfo(channels: 2, channelLayout: "stereo", sampleRate: 48000, sampleFormat: "fltp"))
+        #expect(
+            container.tracks[1].audio
+                == AudioTrackInfo(channels: 2, channelLayout: "stereo", sampleRate: 48000, sampleFormat: "fltp"))
         #expect(container.tracks[2].audio?.channels == 1 && container.tracks[2].audio?.sampleRate == 44100)
         #expect(container.tracks[2].language == "fra")
         #expect(container.tracks[1].language == nil)
@@ -34,7 +37,8 @@ struct ProbeFileTests {
         let info = try await MediaProbe.probe(path: Fixtures.path("video/dolbyVision-hdr.MOV"))
         let container = try #require(info.container)
         #expect(container.tracks.map(\.codec) == ["hevc", "aac", "mebx", "mebx", "mebx"])
-        #expect(container.tracks.suffix(3).allSatisfy { $0.kind == .data && !$0.decoderAvailable && $0.handler == "meta" })
+        #expect(
+            container.tracks.suffix(3).allSatisfy { $0.kind == .data && !$0.decoderAvailable && $0.handler == "meta" })
         #expect(container.location == "+51.5334-000.1255+026.756/")
         let video = try #require(container.tracks.first?.video)
         #expect(video.rotation == 90)
@@ -65,11 +69,14 @@ struct ProbeFileTests {
         #expect(plain.container?.location == "+40.680-074.500/")
     }
 
-    @Test("containers are named by content", arguments: [
-        ("generated/sdr-h264.mkv", "matroska"), ("generated/sdr-vp9.webm", "webm"), ("generated/sdr-mpeg4.avi", "avi"),
-        ("generated/sdr-h264.ts", "mpegts"), ("generated/pq-hevc.mp4", "mp4"), ("generated/hlg-hevc.mov", "mov"),
-        ("video/roadtrip-vp92-10bit.webm", "matroska"),
-    ])
+    @Test(
+        "containers are named by content",
+        arguments: [
+            ("generated/sdr-h264.mkv", "matroska"), ("generated/sdr-vp9.webm", "webm"),
+            ("generated/sdr-mpeg4.avi", "avi"),
+            ("generated/sdr-h264.ts", "mpegts"), ("generated/pq-hevc.mp4", "mp4"), ("generated/hlg-hevc.mov", "mov"),
+            ("video/roadtrip-vp92-10bit.webm", "matroska"),
+        ])
     func containerFormats(file: String, format: String) async throws {
         let info = try await MediaProbe.probe(path: Fixtures.media.appendingPathComponent(file).path)
         #expect(info.format == format)
@@ -94,10 +101,12 @@ struct ProbeFileTests {
         #expect(info.container?.tracks.map(\.codec) == ["mp3", "h264"])
     }
 
-    @Test("images are identified by content and have no container part", arguments: [
-        ("generated/jpeg-named.heic", "jpeg"), ("photos/tokyo.jpg", "jpeg"), ("broken/corrupted.jpg", "jpeg"),
-        ("photos/pug.heic", "heic"), ("photos/cat.hif", "heic"),
-    ])
+    @Test(
+        "images are identified by content and have no container part",
+        arguments: [
+            ("generated/jpeg-named.heic", "jpeg"), ("photos/tokyo.jpg", "jpeg"), ("broken/corrupted.jpg", "jpeg"),
+            ("photos/pug.heic", "heic"), ("photos/cat.hif", "heic"),
+        ])
     func images(file: String, format: String) async throws {
         let info = try await MediaProbe.probe(path: Fixtures.media.appendingPathComponent(file).path)
         #expect(info.format == format)
@@ -134,13 +143,18 @@ struct ProbeFileTests {
         #expect(mdat.container?.warnings.first == "the file is cut short: its 'mdat' box runs past the end")
     }
 
-    @Test("files that are not media give input errors", arguments: [
-        ("text", Array("This is a text file, not media.\n".utf8), ConvertError.Code.inputUnrecognised),
-        ("random", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }, .inputUnrecognised),
-        ("empty", [], .inputEmpty),
-        ("ftyp-only", BoxBytes.ftyp("isom"), .inputTruncated),
-        ("hostile-moov", BoxBytes.ftyp("isom") + BoxBytes.box("moov", BoxBytes.header("trak", size: 0xFFFF_FFF0)), .inputCorrupt),
-    ])
+    @Test(
+        "files that are not media give input errors",
+        arguments: [
+            ("text", Array("This is a text file, not media.\n".utf8), ConvertError.Code.inputUnrecognised),
+            ("random", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }, .inputUnrecognised),
+            ("empty", [], .inputEmpty),
+            ("ftyp-only", BoxBytes.ftyp("isom"), .inputTruncated),
+            (
+                "hostile-moov",
+                BoxBytes.ftyp("isom") + BoxBytes.box("moov", BoxBytes.header("trak", size: 0xFFFF_FFF0)), .inputCorrupt
+            ),
+        ])
     func notMedia(name: String, bytes: [UInt8], code: ConvertError.Code) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -195,9 +209,11 @@ struct ProbeFileTests {
 
 @Suite("Media probe: HDR10 metadata carried only in the bitstream")
 struct ProbeBitstreamHDRTests {
-    @Test("x265's mastering display and MaxCLL SEI are read from the first frame", arguments: [
-        "pq-hevc.mp4", "pq-hevc.mkv", "dvwc-p8.mp4",
-    ])
+    @Test(
+        "x265's mastering display and MaxCLL SEI are read from the first frame",
+        arguments: [
+            "pq-hevc.mp4", "pq-hevc.mkv", "dvwc-p8.mp4",
+        ])
     func firstFrame(file: String) async throws {
         let info = try await MediaProbe.probe(path: Fixtures.generated(file))
         let video = try #require(info.container?.videoTracks.first?.video)
@@ -205,10 +221,12 @@ struct ProbeBitstreamHDRTests {
         // L(10000000,1), max-cll=1000,400.
         #expect(video.contentLight == ContentLightLevel(maxCLL: 1000, maxFALL: 400))
         let display = try #require(video.masteringDisplay)
-        #expect(display.approximatelyEqual(MasteringDisplay(
-            red: Chromaticity(x: 0.68, y: 0.32), green: Chromaticity(x: 0.265, y: 0.69),
-            blue: Chromaticity(x: 0.15, y: 0.06), whitePoint: Chromaticity(x: 0.3127, y: 0.329),
-            minLuminance: 0.0001, maxLuminance: 1000)))
+        #expect(
+            display.approximatelyEqual(
+                MasteringDisplay(
+                    red: Chromaticity(x: 0.68, y: 0.32), green: Chromaticity(x: 0.265, y: 0.69),
+                    blue: Chromaticity(x: 0.15, y: 0.06), whitePoint: Chromaticity(x: 0.3127, y: 0.329),
+                    minLuminance: 0.0001, maxLuminance: 1000)))
     }
 
     @Test("mis-scaled mastering luminance is reported, not hidden")

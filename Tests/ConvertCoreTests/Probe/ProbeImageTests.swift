@@ -20,9 +20,12 @@ struct ProbeImageTests {
 
     @Test("sources: EXIF and XMP in a WebP, the container tag of a movie, none in a plain file")
     func sources() async throws {
-        #expect(try await MediaProbe.probe(path: Fixtures.generated("gps-exif-xmp.webp")).location.sources == [.exif, .xmp])
-        #expect(try await MediaProbe.probe(path: Fixtures.generated("gps-exif-xmp.png")).location.sources == [.exif, .xmp])
-        #expect(try await MediaProbe.probe(path: Fixtures.generated("location-keys.mov")).location.sources == [.container])
+        #expect(
+            try await MediaProbe.probe(path: Fixtures.generated("gps-exif-xmp.webp")).location.sources == [.exif, .xmp])
+        #expect(
+            try await MediaProbe.probe(path: Fixtures.generated("gps-exif-xmp.png")).location.sources == [.exif, .xmp])
+        #expect(
+            try await MediaProbe.probe(path: Fixtures.generated("location-keys.mov")).location.sources == [.container])
         let plain = try await MediaProbe.probe(path: Fixtures.path("photos/zPug_3.heic"))
         #expect(!plain.location.present && plain.location.sources.isEmpty)
         #expect(plain.image?.imageCount == 3)

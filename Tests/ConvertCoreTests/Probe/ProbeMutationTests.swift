@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -8,10 +9,12 @@ import Testing
 /// fails the run. (The mutator is shared with the conversion mutation tests in `Hostile/`.)
 @Suite("Media probe: mutated files")
 struct ProbeMutationTests {
-    @Test("mutations of real files give a result or an input error", arguments: [
-        "video/dolbyVision-hdr.MOV", "video/sample_with_colr_mdcv_and_clli.mp4", "generated/iphone-like.mov",
-        "generated/dvwc-p8.mp4", "video/regular.mkv",
-    ])
+    @Test(
+        "mutations of real files give a result or an input error",
+        arguments: [
+            "video/dolbyVision-hdr.MOV", "video/sample_with_colr_mdcv_and_clli.mp4", "generated/iphone-like.mov",
+            "generated/dvwc-p8.mp4", "video/regular.mkv",
+        ])
     func mutations(file: String) async throws {
         let original = [UInt8](try Data(contentsOf: Fixtures.media.appendingPathComponent(file)))
         // Most mutations land in the movie box (for MKV, anywhere past the EBML header).
@@ -22,7 +25,8 @@ struct ProbeMutationTests {
         var described = 0
         for round in 0..<60 {
             let path = directory.appendingPathComponent("m\(round).mp4").path
-            try Data(Mutator.scatter(original, from: max(0, moov - 4), using: &mixer)).write(to: URL(fileURLWithPath: path))
+            try Data(Mutator.scatter(original, from: max(0, moov - 4), using: &mixer)).write(
+                to: URL(fileURLWithPath: path))
             do {
                 let info = try await MediaProbe.probe(path: path)
                 #expect(info.byteCount >= 0)

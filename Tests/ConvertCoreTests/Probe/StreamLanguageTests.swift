@@ -1,6 +1,7 @@
+import Testing
+
 @testable import ConvertMedia
 @testable import FFmpegLayer
-import Testing
 
 /// `info` names a track's language only when the tag names one (issue 39: "???" was shown).
 @Suite("Stream language tags")
@@ -10,7 +11,9 @@ struct StreamLanguageTests {
         #expect(StreamSnapshot.knownLanguage(tag) == tag)
     }
 
-    @Test("undetermined, placeholder and malformed tags are dropped", arguments: ["und", "???", "   ", "", "e", "engl", "en-", "12", "e?g"])
+    @Test(
+        "undetermined, placeholder and malformed tags are dropped",
+        arguments: ["und", "???", "   ", "", "e", "engl", "en-", "12", "e?g"])
     func dropped(_ tag: String) {
         #expect(StreamSnapshot.knownLanguage(tag) == nil)
     }

@@ -6,7 +6,8 @@ enum ChildTestRun {
     /// The child process, configured but not started; its output goes nowhere.
     static func process(filter: String, environment extra: [String: String]) throws -> Process {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["--testing-library", "swift-testing", "--filter", filter]
         child.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         child.standardOutput = FileHandle.nullDevice

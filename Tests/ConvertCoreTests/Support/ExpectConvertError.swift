@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConvertCore
 
 /// Expects `body` to throw a ``ConvertError`` with `code`, and returns it for further checks.
@@ -19,7 +20,9 @@ func expectConvertError<T>(
     return checked(outcome, code, sourceLocation)
 }
 
-private func checked<T>(_ outcome: Result<T, any Error>, _ code: ConvertError.Code, _ sourceLocation: SourceLocation) -> ConvertError? {
+private func checked<T>(_ outcome: Result<T, any Error>, _ code: ConvertError.Code, _ sourceLocation: SourceLocation)
+    -> ConvertError?
+{
     switch outcome {
     case .success:
         Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)

@@ -18,7 +18,8 @@ struct FixedDigitsTests {
     func matchesStringFormat() {
         for value in Self.values {
             for digits in 0...6 {
-                #expect(fixed(value, digits: digits) == String(format: "%.\(digits)f", value), "\(value), \(digits) digits")
+                #expect(
+                    fixed(value, digits: digits) == String(format: "%.\(digits)f", value), "\(value), \(digits) digits")
             }
         }
     }

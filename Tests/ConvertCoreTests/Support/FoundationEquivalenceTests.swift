@@ -1,6 +1,7 @@
-@testable import ConvertCore
 import Foundation
 import Testing
+
+@testable import ConvertCore
 
 /// The FoundationEssentials replacements on the photo side give what full Foundation gave:
 /// trimming, backwards search, the ICU-syntax patterns over Swift `Regex`, and the dates.
@@ -23,7 +24,10 @@ struct FoundationEquivalenceTests {
 
     @Test("the last occurrence of a string")
     func lastRange() {
-        for (text, needle) in [("a (2) (3)", " ("), ("photo (12)", " ("), ("none", " ("), ("aaaa", "aa"), (".x.offconvert-abc", ".offconvert-")] {
+        for (text, needle) in [
+            ("a (2) (3)", " ("), ("photo (12)", " ("), ("none", " ("), ("aaaa", "aa"),
+            (".x.offconvert-abc", ".offconvert-"),
+        ] {
             let expected = text.range(of: needle, options: .backwards)
             #expect(text.lastRange(of: needle) == expected, "\(text) / \(needle)")
         }
@@ -52,14 +56,21 @@ struct FoundationEquivalenceTests {
             let expression = try NSRegularExpression(pattern: pattern)
             let whole = NSRange(text.startIndex..., in: text)
             #expect(
-                text.removingMatches(of: pattern) == text.replacingOccurrences(of: pattern, with: "", options: .regularExpression),
+                text.removingMatches(of: pattern)
+                    == text.replacingOccurrences(of: pattern, with: "", options: .regularExpression),
                 "\(pattern)")
             #expect(text.matchCount(of: pattern) == expression.numberOfMatches(in: text, range: whole), "\(pattern)")
-            #expect(text.containsMatch(of: pattern) == (text.range(of: pattern, options: .regularExpression) != nil), "\(pattern)")
+            #expect(
+                text.containsMatch(of: pattern) == (text.range(of: pattern, options: .regularExpression) != nil),
+                "\(pattern)")
             let starts = expression.matches(in: text, range: whole).compactMap { Range($0.range, in: text)?.lowerBound }
             #expect(text.matchStarts(of: pattern) == starts, "\(pattern)")
-            let capture = expression.numberOfCaptureGroups < 1 ? nil
-                : expression.firstMatch(in: text, range: whole).flatMap { Range($0.range(at: 1), in: text) }.map { text[$0] }
+            let capture =
+                expression.numberOfCaptureGroups < 1
+                ? nil
+                : expression.firstMatch(in: text, range: whole).flatMap { Range($0.range(at: 1), in: text) }.map {
+                    text[$0]
+                }
             #expect(text.firstCapture(of: pattern) == capture, "\(pattern)")
         }
     }
@@ -76,7 +87,9 @@ struct FoundationEquivalenceTests {
             #expect(LocalDay(zone: nil).iso8601(date) == local.string(from: date))
             #expect(date.formatted(Date.ISO8601FormatStyle()) == formatter.string(from: date))
         }
-        for text in ["2026-12-01T00:00:00Z", "2030-01-02T03:04:05+01:00", "2030-01-02T03:04:05-0930", "2026-12-01", "never", ""] {
+        for text in [
+            "2026-12-01T00:00:00Z", "2030-01-02T03:04:05+01:00", "2030-01-02T03:04:05-0930", "2026-12-01", "never", "",
+        ] {
             #expect((try? Date.ISO8601FormatStyle().parse(text)) == formatter.date(from: text), "\(text)")
         }
     }
@@ -87,17 +100,27 @@ struct FoundationEquivalenceTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        for (local, offset) in [("2020:07:10 06:16:29", "+02:00"), ("1999:12:31 23:59:59", nil), ("2024:02:29 00:00:00", "-05:30"), ("1905:01:01 00:00:00", nil)] {
+        for (local, offset) in [
+            ("2020:07:10 06:16:29", "+02:00"), ("1999:12:31 23:59:59", nil), ("2024:02:29 00:00:00", "-05:30"),
+            ("1905:01:01 00:00:00", nil),
+        ] {
             let parsed = try #require(CaptureDate.parse(local, offset: offset))
             let numbers = local.split(whereSeparator: { ":- ".contains($0) }).compactMap { Int($0) }
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
             let components = DateComponents(
-                year: numbers[0], month: numbers[1], day: numbers[2], hour: numbers[3], minute: numbers[4], second: numbers[5])
+                year: numbers[0], month: numbers[1], day: numbers[2], hour: numbers[3], minute: numbers[4],
+                second: numbers[5])
             let utc = Int(try #require(calendar.date(from: components)).timeIntervalSince1970)
-            let shift = offset.map { ($0.first == "-" ? -1 : 1) * (Int($0.dropFirst().prefix(2))! * 3600 + Int($0.suffix(2))! * 60) } ?? 0
+            let shift =
+                offset.map {
+                    ($0.first == "-" ? -1 : 1) * (Int($0.dropFirst().prefix(2))! * 3600 + Int($0.suffix(2))! * 60)
+                } ?? 0
             #expect(parsed.secondsSince1970 == utc - shift, "\(local)")
-            #expect(parsed.text == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970))), "\(local)")
+            #expect(
+                parsed.text
+                    == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970))),
+                "\(local)")
         }
     }
 }

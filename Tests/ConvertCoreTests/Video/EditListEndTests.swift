@@ -22,22 +22,31 @@ struct EditListEndTests {
 
     /// tkhd v0 with `duration`.
     static func tkhd(_ duration: UInt32, id: UInt32) -> [UInt8] {
-        box("tkhd", [0, 0, 0, 3] + be32(0) + be32(0) + be32(id) + be32(0) + be32(duration) + [UInt8](repeating: 0, count: 60))
+        box(
+            "tkhd",
+            [0, 0, 0, 3] + be32(0) + be32(0) + be32(id) + be32(0) + be32(duration) + [UInt8](repeating: 0, count: 60))
     }
 
     /// elst v1: an empty edit of 20, then the media edit of `duration` from media time 1280.
     static func elst(_ duration: UInt64) -> [UInt8] {
-        box("elst", [1, 0, 0, 0] + be32(2) + be64(20) + be64(UInt64.max) + be32(0x10000)
-            + be64(duration) + be64(1280) + be32(0x10000))
+        box(
+            "elst",
+            [1, 0, 0, 0] + be32(2) + be64(20) + be64(UInt64.max) + be32(0x10000)
+                + be64(duration) + be64(1280) + be32(0x10000))
     }
 
     static func moov(video: UInt64, audio: UInt32) -> [UInt8] {
         let videoTrak = box("trak", tkhd(UInt32(video + 20), id: 1) + box("edts", elst(video)))
-        let audioTrak = box("trak", tkhd(audio, id: 2) + box("edts", box("elst", [0, 0, 0, 0] + be32(1) + be32(audio) + be32(0) + be32(0x10000))))
+        let audioTrak = box(
+            "trak",
+            tkhd(audio, id: 2)
+                + box("edts", box("elst", [0, 0, 0, 0] + be32(1) + be32(audio) + be32(0) + be32(0x10000))))
         return box("moov", mvhd(UInt32(video + 20)) + videoTrak + audioTrak)
     }
 
-    @Test("Shortening track 0 by 0.06 s: its media edit 167 → 107 ms, its track 187 → 127, the movie to its longest track")
+    @Test(
+        "Shortening track 0 by 0.06 s: its media edit 167 → 107 ms, its track 187 → 127, the movie to its longest track"
+    )
     func shortens() throws {
         let original = Self.moov(video: 167, audio: 105)
         let patched = try EditListEnd.shortened(original, by: [0: 0.06])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -9,9 +10,12 @@ struct GIFAndAudioTests {
     func gif() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.gif(GIFRequest(input: Fixtures.path("video/motion.mov"), start: 2, duration: 2,
-                                                             framesPerSecond: 10, width: 320,
-                                                             output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.gif(
+            GIFRequest(
+                input: Fixtures.path("video/motion.mov"), start: 2, duration: 2,
+                framesPerSecond: 10, width: 320,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         #expect(output.hasSuffix("motion.gif"))
         let probe = try MediaTool.probe(output)
@@ -29,8 +33,11 @@ struct GIFAndAudioTests {
     func gifRotatedHDR() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.gif(GIFRequest(input: Fixtures.path("video/dolbyVision-hdr.MOV"), width: 180,
-                                                             output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.gif(
+            GIFRequest(
+                input: Fixtures.path("video/dolbyVision-hdr.MOV"), width: 180,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.video?.int("width") == 180)
@@ -43,8 +50,10 @@ struct GIFAndAudioTests {
     func gifLimits() async throws {
         let input = Fixtures.path("video/motion.mov")
         let requests: [(GIFRequest, ConvertError.Code)] = [
-            (GIFRequest(input: input, duration: 31), .requestDuration), (GIFRequest(input: input, framesPerSecond: 60), .requestFps),
-            (GIFRequest(input: input, width: 4000), .requestWidth), (GIFRequest(input: input, start: 100), .requestStart),
+            (GIFRequest(input: input, duration: 31), .requestDuration),
+            (GIFRequest(input: input, framesPerSecond: 60), .requestFps),
+            (GIFRequest(input: input, width: 4000), .requestWidth),
+            (GIFRequest(input: input, start: 100), .requestStart),
         ]
         for (request, code) in requests {
             let error = await expectConvertError(code) { try await VideoConverter.gif(request).result() }
@@ -57,13 +66,20 @@ struct GIFAndAudioTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/motion.mov")
-        let result = try await VideoConverter.extractAudio(AudioExtractionRequest(input: input,
-                                                                                  output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.extractAudio(
+            AudioExtractionRequest(
+                input: input,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages == ["audio copied without re-encoding", "location removed"])
         let output = try outputPath(result)
         func packetHashes(_ path: String) throws -> [String] {
-            let run = try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-c", "copy",
-                                                   "-f", "framemd5", "-"])
+            let run = try MediaTool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-c", "copy",
+                    "-f", "framemd5", "-",
+                ])
             return String(decoding: run.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
                 .compactMap { $0.split(separator: ",").last.map { String($0).trimmingCharacters(in: .whitespaces) } }
         }
@@ -73,12 +89,17 @@ struct GIFAndAudioTests {
         #expect(try MediaTool.probe(output).streams.map(\.codecName) == ["aac"])
     }
 
-    @Test("Other audio formats are encoded", arguments: [(AudioFormat.mp3, "mp3"), (.opus, "opus"), (.wav, "pcm_s16le"), (.flac, "flac")])
+    @Test(
+        "Other audio formats are encoded",
+        arguments: [(AudioFormat.mp3, "mp3"), (.opus, "opus"), (.wav, "pcm_s16le"), (.flac, "flac")])
     func encoded(_ format: AudioFormat, _ codec: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.extractAudio(AudioExtractionRequest(input: Fixtures.path("video/motion.mov"), format: format,
-                                                                                  output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.extractAudio(
+            AudioExtractionRequest(
+                input: Fixtures.path("video/motion.mov"), format: format,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         #expect(output.hasSuffix(".\(format.fileExtension)"))
         let probe = try MediaTool.probe(output)
@@ -90,7 +111,8 @@ struct GIFAndAudioTests {
     @Test("A video without sound has nothing to extract")
     func noAudio() async throws {
         await expectConvertError(.inputNoAudio) {
-            try await VideoConverter.extractAudio(AudioExtractionRequest(input: Fixtures.path("video/bikes.mp4"))).result()
+            try await VideoConverter.extractAudio(AudioExtractionRequest(input: Fixtures.path("video/bikes.mp4")))
+                .result()
         }
     }
 }
@@ -102,7 +124,10 @@ struct VideoCapabilitiesTests {
         let capabilities = VideoConverter.capabilities()
         #expect(capabilities.canToneMap)
         let software = capabilities.encoders.filter { !$0.isHardware }
-        #expect(Set(software.map(\.name)) == ["libx264", "libx265", "libvpx-vp9", "libsvtav1", "aac", "libopus", "libmp3lame", "flac", "gif"])
+        #expect(
+            Set(software.map(\.name)) == [
+                "libx264", "libx265", "libvpx-vp9", "libsvtav1", "aac", "libopus", "libmp3lame", "flac", "gif",
+            ])
         #expect(software.filter { !$0.isUsable }.isEmpty)
         let hardware = capabilities.encoders.filter(\.isHardware).map(\.name)
         #expect(hardware.contains("h264_vaapi"))

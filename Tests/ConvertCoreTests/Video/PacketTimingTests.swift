@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConvertMedia
 @testable import FFmpegLayer
 
@@ -17,7 +18,8 @@ struct PacketTimingTests {
         // Valid streams (DTS never after PTS) are not moved.
         #expect(TimestampRepair.reorderShift([(0, -1024), (2048, 0), (1024, 1024)], unset: Self.unset) == 0)
         // Packets with an unset timestamp say nothing; none at all gives no shift.
-        #expect(TimestampRepair.reorderShift([(Self.unset, 9000), (100, Self.unset), (10, 40)], unset: Self.unset) == 30)
+        #expect(
+            TimestampRepair.reorderShift([(Self.unset, 9000), (100, Self.unset), (10, 40)], unset: Self.unset) == 30)
         #expect(TimestampRepair.reorderShift([], unset: Self.unset) == 0)
     }
 
@@ -40,7 +42,9 @@ struct PacketTimingTests {
         // A container start of 1.4 s in a 600-tick stream (QuickTime's usual) is 840 ticks.
         #expect(Rational.microseconds.rescale(1_400_000, to: Rational(1, 600)) == 840)
         #expect(Rational(1001, 30000).doubleValue == 1001.0 / 30000.0)
-        #expect(Rational(0, 0).doubleValue == 0 && !Rational(0, 1).isPositive && Rational(25, 1).inverted == Rational(1, 25))
+        #expect(
+            Rational(0, 0).doubleValue == 0 && !Rational(0, 1).isPositive && Rational(25, 1).inverted == Rational(1, 25)
+        )
     }
 
     @Test("a packet's Swift timing: shifts leave unset timestamps unset, rescaling converts both and the duration")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertMedia
 @testable import FFmpegLayer
 
@@ -42,10 +43,12 @@ struct PixelFormatTests {
         let folder = try Fixtures.temporaryDirectory("pixfmt-\(format.name)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("\(format.name).nut").path
-        let made = try MediaTool.run("ffmpeg", [
-            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5:duration=0.4",
-            "-pix_fmt", format.name, "-c:v", "rawvideo", clip,
-        ])
+        let made = try MediaTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5:duration=0.4",
+                "-pix_fmt", format.name, "-c:v", "rawvideo", clip,
+            ])
         try #require(made.status == 0, "\(made.errors)")
         #expect(try MediaTool.probe(clip).video?.string("pix_fmt") == format.name)
         let info = try await MediaProbe.probe(path: clip)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 @testable import FFmpegLayer
@@ -10,7 +11,9 @@ import Testing
 /// process must not crash, which ``CodecEncoder`` makes sure of by serialising both steps.
 @Suite("SVT-AV1 encoders side by side")
 struct SVTLifecycleTests {
-    @Test("four AV1 conversions at once, four times over, all finish", .enabled(if: FFmpeg.hasEncoder(named: "libsvtav1")))
+    @Test(
+        "four AV1 conversions at once, four times over, all finish", .enabled(if: FFmpeg.hasEncoder(named: "libsvtav1"))
+    )
     func concurrentAV1Jobs() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -22,7 +25,8 @@ struct SVTLifecycleTests {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     group.addTask {
                         let request = VideoRequest(
-                            input: input, container: .webm, codec: .av1, maxHeight: 72, output: OutputLocation(directory: folder.path))
+                            input: input, container: .webm, codec: .av1, maxHeight: 72,
+                            output: OutputLocation(directory: folder.path))
                         return try outputPath(try await VideoConverter.convert(request).result())
                     }
                 }
@@ -36,9 +40,10 @@ struct SVTLifecycleTests {
     /// A small SVT-AV1 encoder, opened.
     static func openedEncoder() throws -> CodecEncoder {
         let encoder = try CodecEncoder(name: "libsvtav1", path: "svt-lifecycle-test")
-        encoder.configure(video: .init(
-            width: 64, height: 64, pixelFormat: .yuv420p, sampleAspect: Rational(1, 1), timeBase: Rational(1, 30),
-            frameRate: Rational(30, 1), color: nil, globalHeader: false))
+        encoder.configure(
+            video: .init(
+                width: 64, height: 64, pixelFormat: .yuv420p, sampleAspect: Rational(1, 1), timeBase: Rational(1, 30),
+                frameRate: Rational(30, 1), color: nil, globalHeader: false))
         try encoder.open(options: [("preset", "12")])
         return encoder
     }
@@ -47,7 +52,9 @@ struct SVTLifecycleTests {
     /// and given no frame (a job cancelled, or whose input failed, before its first frame). The
     /// body runs on a thread of its own so that a hang is reported rather than stopping the suite;
     /// the bound is minutes, for work that takes milliseconds.
-    @Test("an SVT-AV1 encoder given no frame drains at once and closes", .enabled(if: FFmpeg.hasEncoder(named: "libsvtav1")))
+    @Test(
+        "an SVT-AV1 encoder given no frame drains at once and closes",
+        .enabled(if: FFmpeg.hasEncoder(named: "libsvtav1")))
     func encoderWithoutFrames() throws {
         let done = DispatchSemaphore(value: 0)
         let drained = Mutex<CodecEncoder.Step?>(nil)
@@ -58,7 +65,8 @@ struct SVTLifecycleTests {
             }
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + 180) == .success, "opening, draining and freeing an idle SVT-AV1 encoder hung")
+        #expect(
+            done.wait(timeout: .now() + 180) == .success, "opening, draining and freeing an idle SVT-AV1 encoder hung")
         #expect(drained.withLock { $0 } == .endOfStream)
         let closed = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ConvertMedia
 
 /// The copy lane's timestamp repair, on the packet timestamps of damaged files: whatever comes

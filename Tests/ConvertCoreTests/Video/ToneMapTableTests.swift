@@ -1,6 +1,7 @@
+internal import CFFmpeg
 import Foundation
 import Testing
-internal import CFFmpeg
+
 @testable import ConvertCore
 @testable import ConvertMedia
 @testable import FFmpegLayer
@@ -10,26 +11,29 @@ internal import CFFmpeg
 struct ToneMapTableTests {
     /// Every PQ, HLG and Dolby Vision 8.x clip in TestMedia, with its transfer for the reference.
     static let clips: [(String, String)] = [
-        ("video/dolbyVision-hdr.MOV", "arib-std-b67"),            // iPhone, Dolby Vision 8.4 over HLG
-        ("video/sample_with_color_info.mp4", "arib-std-b67"),     // Dolby Vision 8.4 over HLG
+        ("video/dolbyVision-hdr.MOV", "arib-std-b67"),  // iPhone, Dolby Vision 8.4 over HLG
+        ("video/sample_with_color_info.mp4", "arib-std-b67"),  // Dolby Vision 8.4 over HLG
         ("video/hlg10-color-test.mp4", "arib-std-b67"),
         ("video/hdr10-video-with-sdr-container.mp4", "smpte2084"),
-        ("video/sample_with_colr_mdcv_and_clli.mp4", "smpte2084"), // AV1, MaxCLL 1100
-        ("video/regular.mkv", "smpte2084"),                        // Dolby Vision 8.1, top-left chroma
-        ("generated/pq-hevc.mp4", "smpte2084"),                    // mastering display + MaxCLL 1000
+        ("video/sample_with_colr_mdcv_and_clli.mp4", "smpte2084"),  // AV1, MaxCLL 1100
+        ("video/regular.mkv", "smpte2084"),  // Dolby Vision 8.1, top-left chroma
+        ("generated/pq-hevc.mp4", "smpte2084"),  // mastering display + MaxCLL 1000
         ("generated/hlg-hevc.mov", "arib-std-b67"),
-        ("generated/dvwc-p8.mp4", "smpte2084"),                     // Dolby Vision 8.1
+        ("generated/dvwc-p8.mp4", "smpte2084"),  // Dolby Vision 8.1
     ]
 
     static func fixture(_ name: String) -> String {
-        name.hasPrefix("generated/") ? Fixtures.generated(String(name.dropFirst("generated/".count))) : Fixtures.path(name)
+        name.hasPrefix("generated/")
+            ? Fixtures.generated(String(name.dropFirst("generated/".count))) : Fixtures.path(name)
     }
 
     /// `ffmpeg -f rawvideo` frames of `path` (8-bit 4:2:0, stored orientation), optionally through `filter`.
     static func rawFrames(_ path: String, filter: String? = nil) throws -> Data {
-        let result = try MediaTool.run("ffmpeg", ["-v", "error", "-noautorotate", "-i", path, "-map", "0:v:0"]
-                                       + (filter.map { ["-vf", $0] } ?? [])
-                                       + ["-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+        let result = try MediaTool.run(
+            "ffmpeg",
+            ["-v", "error", "-noautorotate", "-i", path, "-map", "0:v:0"]
+                + (filter.map { ["-vf", $0] } ?? [])
+                + ["-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
         #expect(result.status == 0, "\(result.errors)")
         return result.output
     }
@@ -56,12 +60,14 @@ struct ToneMapTableTests {
 
     static func frameSize(_ path: String) throws -> Int {
         let video = try #require(try MediaTool.probe(path).video)
-        let width = try #require(video.int("width")), height = try #require(video.int("height"))
+        let width = try #require(video.int("width"))
+        let height = try #require(video.int("height"))
         return width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     }
 
-    @Test("The table's frames are within 40 dB of the zscale+hable reference on every HDR camera clip, every frame kept",
-          arguments: clips)
+    @Test(
+        "The table's frames are within 40 dB of the zscale+hable reference on every HDR camera clip, every frame kept",
+        arguments: clips)
     func matchesReference(_ clip: (String, String)) throws {
         let input = Self.fixture(clip.0)
         let directory = try Fixtures.temporaryDirectory()
@@ -69,7 +75,8 @@ struct ToneMapTableTests {
         let table = directory.appendingPathComponent("table.yuv").path
         let frames = try ToneMapFloor.run(path: input, mode: .table, rawOutput: table)
         let ours = try Data(contentsOf: URL(fileURLWithPath: table))
-        let reference = try Self.rawFrames(input, filter: ToneMapDecision.filter(for: clip.1 == "smpte2084" ? .pq : .hlg))
+        let reference = try Self.rawFrames(
+            input, filter: ToneMapDecision.filter(for: clip.1 == "smpte2084" ? .pq : .hlg))
         let frameSize = try Self.frameSize(input)
         #expect(frames > 0)
         #expect(ours.count == frames * frameSize)
@@ -84,15 +91,19 @@ struct ToneMapTableTests {
         #expect(psnr.allSatisfy { $0 >= floor }, "lowest frame PSNR \(psnr.min() ?? 0) dB")
     }
 
-    @Test("The conversion pipeline tone maps with the table: its frames are the table's, every frame and the duration kept",
-          arguments: ["video/dolbyVision-hdr.MOV", "video/regular.mkv", "generated/pq-hevc.mp4"])
+    @Test(
+        "The conversion pipeline tone maps with the table: its frames are the table's, every frame and the duration kept",
+        arguments: ["video/dolbyVision-hdr.MOV", "video/regular.mkv", "generated/pq-hevc.mp4"])
     func pipelineUsesTable(_ clip: String) async throws {
         let input = Self.fixture(clip)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // x264 at CRF 0 is lossless, so the decoded output is exactly what the pipeline gave the encoder.
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, crf: 0,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, codec: .h264, crf: 0,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains { $0.contains("tone mapped to SDR BT.709") })
         let output = try outputPath(result)
         let ours = try Self.rawFrames(output)
@@ -101,15 +112,18 @@ struct ToneMapTableTests {
         #expect(frames > 0)
         #expect(ours.count == frames * (try Self.frameSize(input)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: table)) == ours)
-        let sourceProbe = try MediaTool.probe(input), outputProbe = try MediaTool.probe(output)
+        let sourceProbe = try MediaTool.probe(input)
+        let outputProbe = try MediaTool.probe(output)
         let source = try #require(sourceProbe.video?.duration ?? sourceProbe.duration)
         let written = try #require(outputProbe.video?.duration ?? outputProbe.duration)
         #expect(abs(written - source) < 0.1)
     }
 
     /// An unfilled 10-bit 4:2:0 BT.2020 frame with `transfer` and left chroma siting.
-    static func picture(width: Int, height: Int, transfer: AVColorTransferCharacteristic,
-                        siting: AVChromaLocation = AVCHROMA_LOC_LEFT) throws -> Frame {
+    static func picture(
+        width: Int, height: Int, transfer: AVColorTransferCharacteristic,
+        siting: AVChromaLocation = AVCHROMA_LOC_LEFT
+    ) throws -> Frame {
         let frame = try Frame()
         let picture = frame.lent
         picture.pointee.format = AV_PIX_FMT_YUV420P10LE.rawValue
@@ -125,16 +139,21 @@ struct ToneMapTableTests {
 
     /// A 10-bit frame whose luma rises from code 64 to 940 across `width` columns (every row the
     /// same), with fixed chroma.
-    static func ramp(width: Int, height: Int, cb: UInt16, cr: UInt16, transfer: AVColorTransferCharacteristic) throws -> Frame {
+    static func ramp(width: Int, height: Int, cb: UInt16, cr: UInt16, transfer: AVColorTransferCharacteristic) throws
+        -> Frame
+    {
         let frame = try picture(width: width, height: height, transfer: transfer)
         let picture = frame.lent
         for row in 0..<height {
-            let y = UnsafeMutableRawPointer(picture.pointee.data.0! + row * Int(picture.pointee.linesize.0)).assumingMemoryBound(to: UInt16.self)
+            let y = UnsafeMutableRawPointer(picture.pointee.data.0! + row * Int(picture.pointee.linesize.0))
+                .assumingMemoryBound(to: UInt16.self)
             for x in 0..<width { y[x] = UInt16(64 + (940 - 64) * x / (width - 1)) }
         }
         for row in 0..<(height / 2) {
-            let u = UnsafeMutableRawPointer(picture.pointee.data.1! + row * Int(picture.pointee.linesize.1)).assumingMemoryBound(to: UInt16.self)
-            let v = UnsafeMutableRawPointer(picture.pointee.data.2! + row * Int(picture.pointee.linesize.2)).assumingMemoryBound(to: UInt16.self)
+            let u = UnsafeMutableRawPointer(picture.pointee.data.1! + row * Int(picture.pointee.linesize.1))
+                .assumingMemoryBound(to: UInt16.self)
+            let v = UnsafeMutableRawPointer(picture.pointee.data.2! + row * Int(picture.pointee.linesize.2))
+                .assumingMemoryBound(to: UInt16.self)
             for x in 0..<(width / 2) {
                 u[x] = cb
                 v[x] = cr
@@ -143,11 +162,13 @@ struct ToneMapTableTests {
         return frame
     }
 
-    @Test("A smooth 10-bit ramp stays smooth: monotone 8-bit output (tinted ramps within 1 level), no step over 2 levels",
-          arguments: [(512 as UInt16, 512 as UInt16), (480, 540), (540, 490)])
+    @Test(
+        "A smooth 10-bit ramp stays smooth: monotone 8-bit output (tinted ramps within 1 level), no step over 2 levels",
+        arguments: [(512 as UInt16, 512 as UInt16), (480, 540), (540, 490)])
     func gradient(_ chroma: (UInt16, UInt16)) throws {
         for (source, transfer) in [(ToneMapDecision.Source.pq, AVCOL_TRC_SMPTE2084), (.hlg, AVCOL_TRC_ARIB_STD_B67)] {
-            let width = 1752, height = 4 // two columns per 10-bit code
+            let width = 1752
+            let height = 4  // two columns per 10-bit code
             let input = try Self.ramp(width: width, height: height, cb: chroma.0, cr: chroma.1, transfer: transfer)
             let output = try Frame()
             try LUTToneMapper(source: source, path: "ramp").map(input, into: output)
@@ -178,7 +199,9 @@ struct ToneMapTableTests {
     /// one random luma node per block. At nodes the table interpolates nothing, so the float chain's
     /// own values must come out: an index off by one line or cell is many levels off.
     /// Deterministic (xorshift from a fixed seed).
-    static func blocks(width: Int, height: Int, noisyLuma: Bool, transfer: AVColorTransferCharacteristic) throws -> Frame {
+    static func blocks(width: Int, height: Int, noisyLuma: Bool, transfer: AVColorTransferCharacteristic) throws
+        -> Frame
+    {
         let frame = try ramp(width: width, height: height, cb: 512, cr: 512, transfer: transfer)
         let picture = frame.lent.pointee
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -195,9 +218,13 @@ struct ToneMapTableTests {
         }
         for blockRow in 0..<(height / 32) {
             for blockColumn in 0..<(width / 32) {
-                let cb = 16 * random(20...44), cr = 16 * random(20...44), luma = 16 * random(4...58)
+                let cb = 16 * random(20...44)
+                let cr = 16 * random(20...44)
+                let luma = 16 * random(4...58)
                 for y in (blockRow * 32)..<(blockRow * 32 + 32) {
-                    for x in (blockColumn * 32)..<(blockColumn * 32 + 32) { row(0, y)[x] = noisyLuma ? random(64...940) : luma }
+                    for x in (blockColumn * 32)..<(blockColumn * 32 + 32) {
+                        row(0, y)[x] = noisyLuma ? random(64...940) : luma
+                    }
                 }
                 for y in (blockRow * 16)..<(blockRow * 16 + 16) {
                     for x in (blockColumn * 16)..<(blockColumn * 16 + 16) {
@@ -214,22 +241,28 @@ struct ToneMapTableTests {
     /// odd size's chroma rounded up).
     static func packed(_ frame: Frame, bytesPerSample: Int) -> Data {
         let picture = frame.lent.pointee
-        let width = Int(picture.width), height = Int(picture.height)
+        let width = Int(picture.width)
+        let height = Int(picture.height)
         var bytes = Data()
-        for (base, stride, columns, rows) in [(picture.data.0!, picture.linesize.0, width, height),
-                                              (picture.data.1!, picture.linesize.1, (width + 1) / 2, (height + 1) / 2),
-                                              (picture.data.2!, picture.linesize.2, (width + 1) / 2, (height + 1) / 2)] {
+        for (base, stride, columns, rows) in [
+            (picture.data.0!, picture.linesize.0, width, height),
+            (picture.data.1!, picture.linesize.1, (width + 1) / 2, (height + 1) / 2),
+            (picture.data.2!, picture.linesize.2, (width + 1) / 2, (height + 1) / 2),
+        ] {
             for row in 0..<rows { bytes.append(base + row * Int(stride), count: columns * bytesPerSample) }
         }
         return bytes
     }
 
-    @Test("Random colours on table nodes: every pixel within 1 level of the ffmpeg CLI's float chain away from block edges (catches a wrong cell or line)",
-          arguments: [true, false])
+    @Test(
+        "Random colours on table nodes: every pixel within 1 level of the ffmpeg CLI's float chain away from block edges (catches a wrong cell or line)",
+        arguments: [true, false])
     func randomBlocks(_ noisyLuma: Bool) throws {
         let (width, height) = (512, 256)
-        for (source, transfer, name) in [(ToneMapDecision.Source.pq, AVCOL_TRC_SMPTE2084, "smpte2084"),
-                                         (.hlg, AVCOL_TRC_ARIB_STD_B67, "arib-std-b67")] {
+        for (source, transfer, name) in [
+            (ToneMapDecision.Source.pq, AVCOL_TRC_SMPTE2084, "smpte2084"),
+            (.hlg, AVCOL_TRC_ARIB_STD_B67, "arib-std-b67"),
+        ] {
             let input = try Self.blocks(width: width, height: height, noisyLuma: noisyLuma, transfer: transfer)
             let output = try Frame()
             try LUTToneMapper(source: source, path: "blocks").map(input, into: output)
@@ -239,24 +272,36 @@ struct ToneMapTableTests {
             let raw = directory.appendingPathComponent("blocks.yuv")
             try Self.packed(input, bytesPerSample: 2).write(to: raw)
             // No side data in a raw file: both sides use the tone curve's default peak.
-            let result = try MediaTool.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s", "\(width)x\(height)",
-                                                      // zscale needs the tags a raw file cannot carry.
-                                                      "-color_primaries", "bt2020", "-color_trc", name, "-colorspace", "bt2020nc",
-                                                      "-color_range", "tv", "-i", raw.path, "-vf", ToneMapDecision.filter(for: name == "smpte2084" ? .pq : .hlg),
-                                                      "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+            let result = try MediaTool.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s", "\(width)x\(height)",
+                    // zscale needs the tags a raw file cannot carry.
+                    "-color_primaries", "bt2020", "-color_trc", name, "-colorspace", "bt2020nc",
+                    "-color_range", "tv", "-i", raw.path, "-vf",
+                    ToneMapDecision.filter(for: name == "smpte2084" ? .pq : .hlg),
+                    "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+                ])
             #expect(result.status == 0, "\(result.errors)")
             let reference = result.output
             try #require(reference.count == ours.count)
             // Block interiors only: the chain resamples chroma across block edges, the table does not.
-            var worst = (luma: 0, chroma: 0), compared = 0
-            for (offset, columns, rows, margin) in [(0, width, height, 8), (width * height, width / 2, height / 2, 4),
-                                                    (width * height * 5 / 4, width / 2, height / 2, 4)] {
+            var worst = (luma: 0, chroma: 0)
+            var compared = 0
+            for (offset, columns, rows, margin) in [
+                (0, width, height, 8), (width * height, width / 2, height / 2, 4),
+                (width * height * 5 / 4, width / 2, height / 2, 4),
+            ] {
                 let block = offset == 0 ? 32 : 16
                 for y in 0..<rows where (margin..<(block - margin)).contains(y % block) {
                     for x in 0..<columns where (margin..<(block - margin)).contains(x % block) {
                         let i = offset + y * columns + x
                         let error = abs(Int(ours[i]) - Int(reference[i]))
-                        if offset == 0 { worst.luma = max(worst.luma, error) } else { worst.chroma = max(worst.chroma, error) }
+                        if offset == 0 {
+                            worst.luma = max(worst.luma, error)
+                        } else {
+                            worst.chroma = max(worst.chroma, error)
+                        }
                         compared += 1
                     }
                 }
@@ -269,34 +314,41 @@ struct ToneMapTableTests {
         }
     }
 
-    @Test("The vector kernel gives the scalar kernel's bytes on real clips (left and top-left siting)",
-          arguments: ["video/hlg10-color-test.mp4", "video/regular.mkv", "video/dolbyVision-hdr.MOV"])
+    @Test(
+        "The vector kernel gives the scalar kernel's bytes on real clips (left and top-left siting)",
+        arguments: ["video/hlg10-color-test.mp4", "video/regular.mkv", "video/dolbyVision-hdr.MOV"])
     func vectorMatchesScalarOnClips(_ clip: String) throws {
         let input = Self.fixture(clip)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let vector = directory.appendingPathComponent("vector.yuv").path, scalar = directory.appendingPathComponent("scalar.yuv").path
+        let vector = directory.appendingPathComponent("vector.yuv").path
+        let scalar = directory.appendingPathComponent("scalar.yuv").path
         let frames = try ToneMapFloor.run(path: input, mode: .table, rawOutput: vector)
         #expect(try ToneMapFloor.run(path: input, mode: .tableScalar, rawOutput: scalar) == frames)
         let ours = try Data(contentsOf: URL(fileURLWithPath: vector))
-        let frameSize = try Self.frameSize(input), reference = try Data(contentsOf: URL(fileURLWithPath: scalar))
+        let frameSize = try Self.frameSize(input)
+        let reference = try Data(contentsOf: URL(fileURLWithPath: scalar))
         #expect(frames > 0 && ours.count == frames * frameSize)
         #expect(ours == reference)
     }
 
-    @Test("The vector kernel gives the scalar kernel's bytes on random 10-bit pictures of odd and even sizes, both sitings",
-          arguments: [(323, 183), (17, 5), (1, 1), (64, 2), (1920, 1080)])
+    @Test(
+        "The vector kernel gives the scalar kernel's bytes on random 10-bit pictures of odd and even sizes, both sitings",
+        arguments: [(323, 183), (17, 5), (1, 1), (64, 2), (1920, 1080)])
     func vectorMatchesScalarOnNoise(_ size: (Int, Int)) throws {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         for (siting, source) in [(AVCHROMA_LOC_LEFT, ToneMapDecision.Source.pq), (AVCHROMA_LOC_TOPLEFT, .hlg)] {
             // Every code on every axis, so every cell, triangle and tetrahedron is taken; the
             // top bits of each 16-bit sample are noise too (the kernels must both ignore them).
-            let input = try Self.picture(width: size.0, height: size.1,
-                                         transfer: source == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67, siting: siting)
+            let input = try Self.picture(
+                width: size.0, height: size.1,
+                transfer: source == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67, siting: siting)
             let picture = input.lent.pointee
-            for (base, stride, columns, rows) in [(picture.data.0!, picture.linesize.0, size.0, size.1),
-                                                  (picture.data.1!, picture.linesize.1, (size.0 + 1) / 2, (size.1 + 1) / 2),
-                                                  (picture.data.2!, picture.linesize.2, (size.0 + 1) / 2, (size.1 + 1) / 2)] {
+            for (base, stride, columns, rows) in [
+                (picture.data.0!, picture.linesize.0, size.0, size.1),
+                (picture.data.1!, picture.linesize.1, (size.0 + 1) / 2, (size.1 + 1) / 2),
+                (picture.data.2!, picture.linesize.2, (size.0 + 1) / 2, (size.1 + 1) / 2),
+            ] {
                 for row in 0..<rows {
                     let samples = UnsafeMutableRawPointer(base + row * Int(stride)).assumingMemoryBound(to: UInt16.self)
                     for x in 0..<columns {
@@ -307,7 +359,8 @@ struct ToneMapTableTests {
                     }
                 }
             }
-            let vector = try Frame(), scalar = try Frame()
+            let vector = try Frame()
+            let scalar = try Frame()
             try LUTToneMapper(source: source, path: "noise").map(input, into: vector)
             try LUTToneMapper(source: source, path: "noise", vector: false).map(input, into: scalar)
             let ours = Self.packed(vector, bytesPerSample: 1)
@@ -346,7 +399,9 @@ struct ToneMapTableTests {
         #expect(!LUTToneMapper.covers(pixelFormat: PixelFormat(rawValue: AV_PIX_FMT_YUV422P10LE.rawValue)))
         #expect(LUTToneMapper.covers(pixelFormat: .yuv420p10le))
         let description = "trim=start=1:duration=2,setpts=PTS-STARTPTS," + ToneMapDecision.filter(for: .hlg)
-        #expect(ToneMapDecision.filterAfterTable(description, source: .hlg) == "trim=start=1:duration=2,setpts=PTS-STARTPTS,format=yuv420p")
+        #expect(
+            ToneMapDecision.filterAfterTable(description, source: .hlg)
+                == "trim=start=1:duration=2,setpts=PTS-STARTPTS,format=yuv420p")
     }
 }
 

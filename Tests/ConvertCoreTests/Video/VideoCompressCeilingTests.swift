@@ -10,7 +10,8 @@ import Testing
 @Suite("video compress: the target is a ceiling", .serialized)
 struct VideoCompressCeilingTests {
     static func input(_ name: String) -> String {
-        name.hasPrefix("generated:") ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
+        name.hasPrefix("generated:")
+            ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
     }
 
     static func size(_ path: String) throws -> Int64 {
@@ -19,17 +20,26 @@ struct VideoCompressCeilingTests {
 
     /// ffprobe's decoded frame count and average frame rate of the first video stream.
     static func frames(_ path: String) throws -> (count: Int, rate: String) {
-        let result = try MediaTool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                   "-show_entries", "stream=nb_read_frames,avg_frame_rate", "-of", "json", path])
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0",
+                "-show_entries", "stream=nb_read_frames,avg_frame_rate", "-of", "json", path,
+            ])
         let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any]
         let stream = try #require((object?["streams"] as? [[String: Any]])?.first)
         let count = try #require((stream["nb_read_frames"] as? String).flatMap { Int($0) })
         return (count, stream["avg_frame_rate"] as? String ?? "")
     }
 
-    func compress(_ input: String, target: Int64, in directory: URL, unit: SizeUnit = .megabyte) async -> Result<JobResult, ConvertError> {
-        await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: input, targetBytes: target, output: OutputLocation(directory: directory.path), unit: unit))).result
+    func compress(_ input: String, target: Int64, in directory: URL, unit: SizeUnit = .megabyte) async -> Result<
+        JobResult, ConvertError
+    > {
+        await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: input, targetBytes: target, output: OutputLocation(directory: directory.path), unit: unit))
+        ).result
     }
 
     /// (clip, target): each must be re-encoded (HEVC, HDR, Dolby Vision) and is far under its target.
@@ -41,8 +51,9 @@ struct VideoCompressCeilingTests {
         ("generated:sizing-5frames.mp4", 8_000_000),
     ]
 
-    @Test("a clip under an ample target is encoded at the normal quality: never bigger than the source and the send-to-windows encode both, every frame and the frame rate kept",
-          arguments: 0..<ampleCases.count)
+    @Test(
+        "a clip under an ample target is encoded at the normal quality: never bigger than the source and the send-to-windows encode both, every frame and the frame rate kept",
+        arguments: 0..<ampleCases.count)
     func ampleTarget(_ index: Int) async throws {
         let (name, target) = Self.ampleCases[index]
         let input = Self.input(name)
@@ -56,11 +67,15 @@ struct VideoCompressCeilingTests {
         // The quality reference: send-to-windows of the same clip, in its own folder.
         let reference = directory.appendingPathComponent("reference")
         try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
-        let quality = try await runJob(VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: reference.path)))).result.get()
+        let quality = try await runJob(
+            VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: reference.path)))
+        ).result.get()
         let qualityBytes = try Self.size(try outputPath(quality))
         let sourceBytes = try Self.size(input)
         #expect(bytes <= target)
-        #expect(bytes <= max(sourceBytes, qualityBytes), "\(name): \(bytes) bytes from \(sourceBytes) (send-to-windows \(qualityBytes))")
+        #expect(
+            bytes <= max(sourceBytes, qualityBytes),
+            "\(name): \(bytes) bytes from \(sourceBytes) (send-to-windows \(qualityBytes))")
         // Far from the target: the old planner filled it (24 MB from a 64 kB iPhone clip).
         #expect(bytes * 20 < target)
 
@@ -91,10 +106,14 @@ struct VideoCompressCeilingTests {
         let (count, rate) = try Self.frames(halvedPath)
         #expect(rate == "60/1")
         #expect((59...61).contains(count))
-        #expect(halved.notes.messages.contains("frame rate lowered from 120 to 60 fps: the target leaves too few bits for every frame"))
+        #expect(
+            halved.notes.messages.contains(
+                "frame rate lowered from 120 to 60 fps: the target leaves too few bits for every frame"))
     }
 
-    @Test("the smallest reachable size of a low-bitrate source is about the source, in the target's unit; above it the target is met")
+    @Test(
+        "the smallest reachable size of a low-bitrate source is about the source, in the target's unit; above it the target is met"
+    )
     func lowBitrateFloor() async throws {
         let input = Self.input("generated:sizing-lowrate.mp4")
         let sourceBytes = try Self.size(input)
@@ -120,14 +139,18 @@ struct VideoCompressCeilingTests {
         #expect(try Self.frames(output).count == 600)
     }
 
-    @Test("the dry-run preview plans without writing: copy when the source fits and plays everywhere, the normal quality first otherwise, unreachable with the floor")
+    @Test(
+        "the dry-run preview plans without writing: copy when the source fits and plays everywhere, the normal quality first otherwise, unreachable with the floor"
+    )
     func preview() async throws {
-        let copy = try await VideoConverter.previewCompression(VideoCompressRequest(input: Fixtures.path("video/motion.mov"), targetBytes: 25_000_000))
+        let copy = try await VideoConverter.previewCompression(
+            VideoCompressRequest(input: Fixtures.path("video/motion.mov"), targetBytes: 25_000_000))
         #expect(copy.action == .copy)
         #expect(copy.expectedBytes == copy.sourceBytes)
 
-        let encode = try await VideoConverter.previewCompression(VideoCompressRequest(
-            input: Self.input("generated:sizing-120fps.mp4"), targetBytes: 8_000_000))
+        let encode = try await VideoConverter.previewCompression(
+            VideoCompressRequest(
+                input: Self.input("generated:sizing-120fps.mp4"), targetBytes: 8_000_000))
         guard case .encode(let plan) = encode.action else {
             Issue.record("expected an encode, got \(encode.action)")
             return
@@ -137,15 +160,17 @@ struct VideoCompressCeilingTests {
         #expect(plan.videoBitrate <= 600_000)
         #expect(try #require(encode.expectedBytes) < 100_000)
 
-        let unreachable = try await VideoConverter.previewCompression(VideoCompressRequest(
-            input: Self.input("generated:sizing-lowrate.mp4"), targetBytes: 50_000))
+        let unreachable = try await VideoConverter.previewCompression(
+            VideoCompressRequest(
+                input: Self.input("generated:sizing-lowrate.mp4"), targetBytes: 50_000))
         #expect(!unreachable.isReachable)
         #expect(unreachable.expectedBytes == nil)
     }
 
     /// The MD5 of a file's video packets, as ffmpeg's md5 muxer computes it from a stream copy.
     static func videoPacketsMD5(_ path: String) throws -> String {
-        let result = try MediaTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"])
+        let result = try MediaTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "md5", "-"])
         return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -170,30 +195,38 @@ struct VideoCompressCeilingTests {
         let directory = try Fixtures.temporaryDirectory("ceiling-one")
         defer { try? FileManager.default.removeItem(at: directory) }
         // HLG HEVC: re-encoded (tone mapped), far under 8 MB at CRF 23.
-        let request = VideoCompressRequest(input: Fixtures.path("video/hlg10-color-test.mp4"), targetBytes: 8_000_000,
-                                           output: OutputLocation(directory: directory.path))
+        let request = VideoCompressRequest(
+            input: Fixtures.path("video/hlg10-color-test.mp4"), targetBytes: 8_000_000,
+            output: OutputLocation(directory: directory.path))
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
         #expect(result.notes.messages.first?.contains("normal quality (CRF 23)") == true, "\(result.notes.messages)")
-        let stages = Set(events.compactMap { event -> String? in
-            if case .progress(let progress) = event { return progress.stage.description }
-            return nil
-        })
+        let stages = Set(
+            events.compactMap { event -> String? in
+                if case .progress(let progress) = event { return progress.stage.description }
+                return nil
+            })
         #expect(stages.contains("pass 1/2") && !stages.contains("pass 2/2") && !stages.contains("retry"), "\(stages)")
         #expect(fileNames(in: directory) == ["hlg10-color-test.mp4"], "no statistics file or partial output left")
     }
 
-    @Test("a tight target grows a picture pass 1 finds easy (a screen recording keeps 720p, sharper than the 480p bits per pixel chose); a hard one stays as planned")
+    @Test(
+        "a tight target grows a picture pass 1 finds easy (a screen recording keeps 720p, sharper than the 480p bits per pixel chose); a hard one stays as planned"
+    )
     func resolutionByContent() async throws {
         let directory = try Fixtures.temporaryDirectory("ceiling-content")
         defer { try? FileManager.default.removeItem(at: directory) }
         let screen = Fixtures.generated("screen-720p.mp4")
         // 1 MB for 12 s of 720p leaves 0.02 bits per pixel: under the planner's floor, which chose 480p.
-        var request = VideoCompressRequest(input: screen, targetBytes: 1_000_000, output: OutputLocation(directory: directory.path))
+        var request = VideoCompressRequest(
+            input: screen, targetBytes: 1_000_000, output: OutputLocation(directory: directory.path))
         let kept = try await runJob(VideoConverter.compress(request)).result.get()
         let full = try outputPath(kept)
-        #expect(kept.notes.messages.contains { $0.hasPrefix("made 1280x720 rather than 854x480: the first pass shows the picture is easy") },
-                "\(kept.notes.messages)")
+        #expect(
+            kept.notes.messages.contains {
+                $0.hasPrefix("made 1280x720 rather than 854x480: the first pass shows the picture is easy")
+            },
+            "\(kept.notes.messages)")
         let stream = try #require(try MediaTool.probe(full).video)
         #expect(stream.int("width") == 1280 && stream.int("height") == 720)
         #expect(try Self.size(full) <= 1_000_000)
@@ -211,9 +244,12 @@ struct VideoCompressCeilingTests {
         // Real 1080p HDR footage at 100 kB: pass 1 finds it hard at 960x540, which it keeps.
         let camera = directory.appendingPathComponent("camera")
         try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
-        let footage = try await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: Fixtures.path("video/hdr10-video-with-sdr-container.mp4"), targetBytes: 100_000,
-            output: OutputLocation(directory: camera.path)))).result.get()
+        let footage = try await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: Fixtures.path("video/hdr10-video-with-sdr-container.mp4"), targetBytes: 100_000,
+                    output: OutputLocation(directory: camera.path)))
+        ).result.get()
         #expect(!footage.notes.messages.contains { $0.hasPrefix("made ") }, "\(footage.notes.messages)")
         #expect(try MediaTool.probe(try outputPath(footage)).video?.int("height") == 540, "\(footage.notes.messages)")
     }
@@ -223,13 +259,17 @@ struct VideoCompressCeilingTests {
         let directory = try Fixtures.temporaryDirectory("ceiling-over")
         defer { try? FileManager.default.removeItem(at: directory) }
         // bikes.mp4 at CRF 23 is about 480 kB: far over 250 kB.
-        var request = VideoCompressRequest(input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
-                                           output: OutputLocation(directory: directory.path))
+        var request = VideoCompressRequest(
+            input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
+            output: OutputLocation(directory: directory.path))
         request.alwaysTriesQuality = true
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
         #expect(result.notes.messages.first?.hasPrefix("2-pass H.264 at ") == true)
-        #expect(result.notes.messages.contains { $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target") })
+        #expect(
+            result.notes.messages.contains {
+                $0.hasPrefix("the normal quality (CRF 23) came out at ") && $0.hasSuffix("over the target")
+            })
         let stages = events.compactMap { event -> String? in
             if case .progress(let progress) = event { return progress.stage.description }
             return nil

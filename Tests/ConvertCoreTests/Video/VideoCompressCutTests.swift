@@ -8,10 +8,13 @@ import Testing
 /// kept), and raw `.h264`/`.hevc` streams compressed like any clip. Checked with ffprobe/ffmpeg.
 @Suite("video compress: cuts and raw streams", .serialized)
 struct VideoCompressCutTests {
-    static func request(_ input: String, target: Int64, directory: URL? = nil, start: Double = 0,
-                        duration: Double? = nil) -> VideoCompressRequest {
-        var request = VideoCompressRequest(input: input, targetBytes: target,
-                                           output: OutputLocation(directory: directory?.path), unit: .kilobyte)
+    static func request(
+        _ input: String, target: Int64, directory: URL? = nil, start: Double = 0,
+        duration: Double? = nil
+    ) -> VideoCompressRequest {
+        var request = VideoCompressRequest(
+            input: input, targetBytes: target,
+            output: OutputLocation(directory: directory?.path), unit: .kilobyte)
         (request.start, request.duration) = (start, duration)
         return request
     }
@@ -27,21 +30,30 @@ struct VideoCompressCutTests {
     @Test("A 4 s cut of an 8 s clip is budgeted over 4 s: about twice the bitrate, full size and frame rate kept")
     func cutBudget() async throws {
         let input = Fixtures.path("video/motion.mov")
-        let whole = try Self.encodePlan(try await VideoConverter.previewCompression(Self.request(input, target: 150_000)))
-        let cut = try await VideoConverter.previewCompression(Self.request(input, target: 150_000, start: 2, duration: 4))
+        let whole = try Self.encodePlan(
+            try await VideoConverter.previewCompression(Self.request(input, target: 150_000)))
+        let cut = try await VideoConverter.previewCompression(
+            Self.request(input, target: 150_000, start: 2, duration: 4))
         #expect(abs(cut.duration - 4) < 0.001)
         let part = try Self.encodePlan(cut)
-        #expect(Double(part.videoBitrate) > 1.8 * Double(whole.videoBitrate), "\(part.videoBitrate) vs \(whole.videoBitrate)")
+        #expect(
+            Double(part.videoBitrate) > 1.8 * Double(whole.videoBitrate),
+            "\(part.videoBitrate) vs \(whole.videoBitrate)")
         #expect(part.width == 568 && part.height == 320)
         #expect(whole.width < 568)
     }
 
-    @Test("compress --start 2 --duration 4 --target 150kB: 4.0 s of picture and sound, 120 frames, under 150 kB, clean decode")
+    @Test(
+        "compress --start 2 --duration 4 --target 150kB: 4.0 s of picture and sound, 120 frames, under 150 kB, clean decode"
+    )
     func cutOutput() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.compress(Self.request(Fixtures.path("video/motion.mov"), target: 150_000,
-                                                                    directory: directory, start: 2, duration: 4)).result()
+        let result = try await VideoConverter.compress(
+            Self.request(
+                Fixtures.path("video/motion.mov"), target: 150_000,
+                directory: directory, start: 2, duration: 4)
+        ).result()
         #expect(result.notes.messages.contains("cut from 2 s, 4 s long"))
         let output = try outputPath(result)
         #expect(try VideoCompressCeilingTests.size(output) <= 150_000)
@@ -56,8 +68,12 @@ struct VideoCompressCutTests {
     func startPastEnd() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = await runJob(VideoConverter.compress(Self.request(Fixtures.path("video/motion.mov"), target: 150_000,
-                                                                        directory: directory, start: 60))).result
+        let outcome = await runJob(
+            VideoConverter.compress(
+                Self.request(
+                    Fixtures.path("video/motion.mov"), target: 150_000,
+                    directory: directory, start: 60))
+        ).result
         guard case .failure(let error) = outcome else {
             Issue.record("a start past the end must fail")
             return
@@ -66,9 +82,12 @@ struct VideoCompressCutTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test("A raw HEVC stream compresses: 20 frames over 0.4 s at the rate it says (50 fps), or at --fps for one that says none",
-          arguments: [("fidelity-raw50.hevc", nil as Double?, "timed at 50 fps, the rate it says"),
-                      ("fidelity-raw-untimed.hevc", 50, "timed at 50 fps, as asked")])
+    @Test(
+        "A raw HEVC stream compresses: 20 frames over 0.4 s at the rate it says (50 fps), or at --fps for one that says none",
+        arguments: [
+            ("fidelity-raw50.hevc", nil as Double?, "timed at 50 fps, the rate it says"),
+            ("fidelity-raw-untimed.hevc", 50, "timed at 50 fps, as asked"),
+        ])
     func rawStream(_ fixture: String, _ rate: Double?, _ note: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

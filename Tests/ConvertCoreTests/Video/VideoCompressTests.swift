@@ -22,7 +22,8 @@ struct VideoCompressTests {
     ]
 
     static func input(_ name: String) -> String {
-        name.hasPrefix("generated:") ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
+        name.hasPrefix("generated:")
+            ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
     }
 
     @Test("the output is never over the target and lands close under it", arguments: 0..<cases.count)
@@ -30,15 +31,19 @@ struct VideoCompressTests {
         let (name, target, minimumRatio, normalQuality) = Self.cases[index]
         let directory = try Fixtures.temporaryDirectory("compress-\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: Self.input(name), targetBytes: target, output: OutputLocation(directory: directory.path))))
+        let (events, outcome) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: Self.input(name), targetBytes: target, output: OutputLocation(directory: directory.path))))
         let result = try outcome.get()
         let output = try outputPath(result)
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64)
         #expect(bytes <= target, "\(name): \(bytes) bytes for a target of \(target)")
         #expect(Double(bytes) / Double(target) >= minimumRatio, "\(name): \(bytes) bytes is far under \(target)")
         #expect(result.outputs.first?.byteCount == bytes)
-        #expect(result.notes.messages.first?.contains("normal quality (CRF 23)") == normalQuality, "\(name): \(result.notes.messages)")
+        #expect(
+            result.notes.messages.first?.contains("normal quality (CRF 23)") == normalQuality,
+            "\(name): \(result.notes.messages)")
         // Only the output is left: no statistics, no staged file.
         #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
         // The stages show both passes (only the first when the normal quality fits: it is the
@@ -57,8 +62,11 @@ struct VideoCompressTests {
     func impossible() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: Fixtures.generated("video-long.mp4"), targetBytes: 20_000, output: OutputLocation(directory: directory.path))))
+        let (events, outcome) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: Fixtures.generated("video-long.mp4"), targetBytes: 20_000,
+                    output: OutputLocation(directory: directory.path))))
         guard case .failure(let error) = outcome else {
             Issue.record("a 20 kB target for a 60 s clip succeeded")
             return
@@ -70,10 +78,11 @@ struct VideoCompressTests {
         // The stated size really is the planner's floor, rounded up to 0.1 MB.
         let stated = try #require(error.message.split(separator: " ").dropLast().last.flatMap { Double($0) })
         #expect(stated * 1_000_000 >= 20_000)
-        #expect(!events.contains { event in
-            if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
-            return false
-        })
+        #expect(
+            !events.contains { event in
+                if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+                return false
+            })
         // No pass began (above): refused from the plan, not after encoding.
         #expect(fileNames(in: directory).isEmpty)
     }
@@ -83,16 +92,20 @@ struct VideoCompressTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/motion.mov")
-        let (_, refused) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: input, targetBytes: 1_000, output: OutputLocation(directory: directory.path))))
+        let (_, refused) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: input, targetBytes: 1_000, output: OutputLocation(directory: directory.path))))
         guard case .failure(let error) = refused else {
             Issue.record("a 1 kB target succeeded")
             return
         }
         let stated = try #require(error.message.split(separator: " ").dropLast().last.flatMap { Double($0) })
         let target = Int64(stated * 1_000_000)
-        let (_, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: input, targetBytes: target, output: OutputLocation(directory: directory.path))))
+        let (_, outcome) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: input, targetBytes: target, output: OutputLocation(directory: directory.path))))
         let result = try outcome.get()
         #expect(try #require(result.outputs.first).byteCount <= target)
     }
@@ -102,14 +115,17 @@ struct VideoCompressTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/motion.mov")
-        let (events, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: input, targetBytes: 25_000_000, output: OutputLocation(directory: directory.path))))
+        let (events, outcome) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: input, targetBytes: 25_000_000, output: OutputLocation(directory: directory.path))))
         let result = try outcome.get()
         #expect(result.notes.messages.contains { $0.contains("copied without re-encoding") })
-        #expect(!events.contains { event in
-            if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
-            return false
-        })
+        #expect(
+            !events.contains { event in
+                if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+                return false
+            })
         let output = try #require(result.outputs.first)
         #expect(output.path.hasSuffix("motion.mp4"))
         // Same payload: the sizes differ only by the container.
@@ -121,8 +137,9 @@ struct VideoCompressTests {
     func retry() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = VideoCompressRequest(input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
-                                           output: OutputLocation(directory: directory.path))
+        var request = VideoCompressRequest(
+            input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
+            output: OutputLocation(directory: directory.path))
         // Pass 2 aims 40 % high, so the real encode overshoots and the measured correction must fix it.
         request.firstBitrateFactor = 1.4
         let (events, outcome) = await runJob(VideoConverter.compress(request))
@@ -146,8 +163,10 @@ struct VideoCompressTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A tight target, so the job is several passes long: at 1.5 MB the normal quality fits and
         // the one encode could end before a loaded machine delivered the first event.
-        let job = VideoConverter.compress(VideoCompressRequest(
-            input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000, output: OutputLocation(directory: directory.path)))
+        let job = VideoConverter.compress(
+            VideoCompressRequest(
+                input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
+                output: OutputLocation(directory: directory.path)))
         var events: [JobEvent] = []
         for await event in job.events {
             events.append(event)
@@ -167,8 +186,10 @@ struct VideoCompressTests {
 
     @Test("a non-positive target is a request error")
     func zeroTarget() async throws {
-        let (_, outcome) = await runJob(VideoConverter.compress(VideoCompressRequest(
-            input: Fixtures.path("video/motion.mov"), targetBytes: 0)))
+        let (_, outcome) = await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: Fixtures.path("video/motion.mov"), targetBytes: 0)))
         guard case .failure(let error) = outcome else {
             Issue.record("a 0-byte target succeeded")
             return

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -9,8 +10,10 @@ struct VideoFailureTests {
     func vvc() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let job = VideoConverter.convert(.sendToWindows(Fixtures.path("broken/sample_vvc.mp4"),
-                                                        output: OutputLocation(directory: directory.path)))
+        let job = VideoConverter.convert(
+            .sendToWindows(
+                Fixtures.path("broken/sample_vvc.mp4"),
+                output: OutputLocation(directory: directory.path)))
         let error = await expectConvertError(.unsupportedCodec) { try await job.result() }
         #expect(error?.category == .unsupported)
         #expect(error?.message.contains("vvc1") == true)
@@ -24,8 +27,11 @@ struct VideoFailureTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: Fixtures.generated("video-long.mp4")))
         // The generated clip has its index at the end: cutting it loses the index (unreadable);
         // a faststart copy cut in the middle keeps the index but loses half the data.
-        let faststart = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mp4,
-                                                                      output: OutputLocation(directory: directory.path))).result()
+        let faststart = try await VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.generated("video-long.mp4"), container: .mp4,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let faststartData = try Data(contentsOf: URL(fileURLWithPath: try outputPath(faststart)))
         let cases: [(String, Data, ConvertError.Code)] = [
             ("index-lost.mp4", whole.prefix(whole.count / 2), .inputTruncated),
@@ -49,8 +55,10 @@ struct VideoFailureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = directory.appendingPathComponent("notes.mp4")
         try Data("this is not a movie".utf8).write(to: text)
-        for (path, code) in [(text.path, ConvertError.Code.inputUnrecognised),
-                             (directory.appendingPathComponent("missing.mov").path, .inputMissing)] {
+        for (path, code) in [
+            (text.path, ConvertError.Code.inputUnrecognised),
+            (directory.appendingPathComponent("missing.mov").path, .inputMissing),
+        ] {
             let job = VideoConverter.convert(.sendToWindows(path, output: OutputLocation(directory: directory.path)))
             let error = await expectConvertError(code) { try await job.result() }
             #expect(error?.category == .input)
@@ -64,8 +72,11 @@ struct VideoFailureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("broken/box.mp4")
         #expect(try MediaTool.decodeErrors(input).contains("non-intra slice"))
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 120,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, codec: .h264, maxHeight: 120,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         #expect(try MediaTool.probe(output).streams.map(\.codecName) == ["h264", "aac"])
         #expect(try MediaTool.decodeErrors(output) == "")
@@ -75,7 +86,8 @@ struct VideoFailureTests {
     func badRequests() async throws {
         let input = Fixtures.path("video/sample.mp4")
         let requests: [(VideoRequest, ConvertError.Code)] = [
-            (VideoRequest(input: input, crf: 99), .requestCrf), (VideoRequest(input: input, maxHeight: 4), .requestMaxHeight),
+            (VideoRequest(input: input, crf: 99), .requestCrf),
+            (VideoRequest(input: input, maxHeight: 4), .requestMaxHeight),
             (VideoRequest(input: input, container: .webm, codec: .h264), .requestCodec),
         ]
         for (request, code) in requests {

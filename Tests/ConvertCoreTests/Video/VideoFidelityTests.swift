@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -9,24 +10,36 @@ import Testing
 struct VideoFidelityTests {
     /// Frames (or audio packets) ffprobe decodes per stream, in stream order.
     static func decodedCounts(_ path: String) throws -> [Int] {
-        let result = try MediaTool.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
-                                                   "-of", "csv=p=0", path])
-        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { Int($0.prefix { $0.isNumber }) }
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", path,
+            ])
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap {
+            Int($0.prefix { $0.isNumber })
+        }
     }
 
     static func convert(_ input: String, to container: VideoContainer, in directory: URL) async throws -> JobResult {
-        try await VideoConverter.convert(VideoRequest(input: input, container: container,
-                                                      output: OutputLocation(directory: directory.path))).result()
+        try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: container,
+                output: OutputLocation(directory: directory.path))
+        ).result()
     }
 
-    @Test("An MKV of a 180° clip is re-encoded upright: no display matrix needed, the picture as ffmpeg shows the source")
+    @Test(
+        "An MKV of a 180° clip is re-encoded upright: no display matrix needed, the picture as ffmpeg shows the source")
     func upsideDownToMKV() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("fidelity-180.mp4")
         #expect(try MediaTool.probe(input).video?.rotation == -180)
         let result = try await Self.convert(input, to: .mkv, in: directory)
-        #expect(result.notes.messages.first == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
+        #expect(
+            result.notes.messages.first
+                == "video re-encoded to h264 (turned upright: an MKV file cannot say it is rotated)")
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.video?.rotation == nil)
@@ -54,8 +67,9 @@ struct VideoFidelityTests {
         #expect(probe.video?.rotation == nil)
     }
 
-    @Test("A clip cut by an edit list (77 packets, 66 shown) plays 66 frames in MKV, MP4 and MOV, and decodes cleanly",
-          arguments: [VideoContainer.mkv, .mp4, .mov])
+    @Test(
+        "A clip cut by an edit list (77 packets, 66 shown) plays 66 frames in MKV, MP4 and MOV, and decodes cleanly",
+        arguments: [VideoContainer.mkv, .mp4, .mov])
     func editList(_ container: VideoContainer) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -68,7 +82,9 @@ struct VideoFidelityTests {
         #expect(try MediaTool.decodeErrors(output) == "")
         let sourceDuration = try #require(try MediaTool.probe(input).video?.duration)
         if container == .mkv {
-            #expect(result.notes.messages.first == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
+            #expect(
+                result.notes.messages.first
+                    == "video re-encoded to h264 (only the frames the source plays: an MKV file has no edit list)")
             #expect(try abs(#require(MediaTool.probe(output).duration) - sourceDuration) < 0.05)
         } else {
             #expect(result.notes.messages.contains("video copied without re-encoding"))
@@ -76,8 +92,9 @@ struct VideoFidelityTests {
         }
     }
 
-    @Test("An iPhone clip whose edit list ends a frame early (243 samples, 242 shown) copies to 242 frames, not 243",
-          arguments: [VideoContainer.mp4, .mov])
+    @Test(
+        "An iPhone clip whose edit list ends a frame early (243 samples, 242 shown) copies to 242 frames, not 243",
+        arguments: [VideoContainer.mp4, .mov])
     func editListEnd(_ container: VideoContainer) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -94,8 +111,9 @@ struct VideoFidelityTests {
         #expect(try MediaTool.decodeErrors(output) == "")
     }
 
-    @Test("An iPhone Dolby Vision clip whose edit list ends before a frame other frames need (5 samples, 4 shown, 0.1067 s) copies to 4 frames over 0.1067 s, not 5 over 0.167 s",
-          arguments: [VideoContainer.mp4, .mov])
+    @Test(
+        "An iPhone Dolby Vision clip whose edit list ends before a frame other frames need (5 samples, 4 shown, 0.1067 s) copies to 4 frames over 0.1067 s, not 5 over 0.167 s",
+        arguments: [VideoContainer.mp4, .mov])
     func editListEndBeforeReference(_ container: VideoContainer) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -136,8 +154,9 @@ struct VideoFidelityTests {
 /// Dolby Vision profile 10 (AV1, `dav1` sample entry), which FFmpeg 5.1 cannot name by itself.
 @Suite("Video Dolby Vision profile 10")
 struct VideoDolbyVisionAV1Tests {
-    @Test("A dav1 (Dolby Vision 10.1) clip is AV1 to us: copied into MP4 and MKV with its record, never called 'dav1' in a refusal",
-          arguments: [VideoContainer.mp4, .mkv])
+    @Test(
+        "A dav1 (Dolby Vision 10.1) clip is AV1 to us: copied into MP4 and MKV with its record, never called 'dav1' in a refusal",
+        arguments: [VideoContainer.mp4, .mkv])
     func copy(_ container: VideoContainer) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -165,17 +184,22 @@ struct VideoDolbyVisionAV1Tests {
 /// Raw `.hevc`/`.h264` elementary streams: no timestamps, yet valid files.
 @Suite("Video raw elementary streams")
 struct VideoElementaryStreamTests {
-    @Test("A raw stream converts, timed by its frame rate: 10 frames over 0.4 s, clean decode, never called damaged",
-          arguments: [("fidelity-raw.hevc", VideoSituation.convert), ("fidelity-raw.h264", .sendToWindows)])
+    @Test(
+        "A raw stream converts, timed by its frame rate: 10 frames over 0.4 s, clean decode, never called damaged",
+        arguments: [("fidelity-raw.hevc", VideoSituation.convert), ("fidelity-raw.h264", .sendToWindows)])
     func converts(_ fixture: String, _ situation: VideoSituation) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated(fixture)
         let output = OutputLocation(directory: directory.path)
-        let request = situation == .sendToWindows ? VideoRequest.sendToWindows(input, output: output)
+        let request =
+            situation == .sendToWindows
+            ? VideoRequest.sendToWindows(input, output: output)
             : VideoRequest(input: input, container: .mp4, output: output)
         let result = try await VideoConverter.convert(request).result()
-        #expect(result.notes.messages.first?.hasSuffix("(a raw stream has no timestamps: timed at 25 fps, the rate it says)") == true)
+        #expect(
+            result.notes.messages.first?.hasSuffix(
+                "(a raw stream has no timestamps: timed at 25 fps, the rate it says)") == true)
         let path = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(path) == [10])
         #expect(try abs(#require(MediaTool.probe(path).duration) - 0.4) < 0.01)
@@ -195,29 +219,38 @@ struct VideoElementaryStreamTests {
         var testDescription: String { "\(fixture) at \(rate.map { "\($0)" } ?? "its own rate")" }
     }
 
-    @Test("A raw stream is timed by --fps when given, else by its VUI timing, else at 30 fps with a note saying so",
-          arguments: [
-              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: nil, note: "timed at 50 fps, the rate it says",
-                            interval: 0.02, duration: 0.4),
-              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: nil,
-                            note: "does not say its frame rate: timed at 30 fps", interval: 1.0 / 30,
-                            duration: 20.0 / 30),
-              RawTimingCase(fixture: "fidelity-raw-untimed.hevc", rate: 50, note: "timed at 50 fps, as asked",
-                            interval: 0.02, duration: 0.4),
-              RawTimingCase(fixture: "fidelity-raw50.hevc", rate: 25, note: "timed at 25 fps, as asked",
-                            interval: 0.04, duration: 0.8),
-          ])
+    @Test(
+        "A raw stream is timed by --fps when given, else by its VUI timing, else at 30 fps with a note saying so",
+        arguments: [
+            RawTimingCase(
+                fixture: "fidelity-raw50.hevc", rate: nil, note: "timed at 50 fps, the rate it says",
+                interval: 0.02, duration: 0.4),
+            RawTimingCase(
+                fixture: "fidelity-raw-untimed.hevc", rate: nil,
+                note: "does not say its frame rate: timed at 30 fps", interval: 1.0 / 30,
+                duration: 20.0 / 30),
+            RawTimingCase(
+                fixture: "fidelity-raw-untimed.hevc", rate: 50, note: "timed at 50 fps, as asked",
+                interval: 0.02, duration: 0.4),
+            RawTimingCase(
+                fixture: "fidelity-raw50.hevc", rate: 25, note: "timed at 25 fps, as asked",
+                interval: 0.04, duration: 0.8),
+        ])
     func timing(_ timing: RawTimingCase) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = VideoRequest(input: Fixtures.generated(timing.fixture), container: .mp4,
-                                   output: OutputLocation(directory: directory.path))
+        var request = VideoRequest(
+            input: Fixtures.generated(timing.fixture), container: .mp4,
+            output: OutputLocation(directory: directory.path))
         request.rawFrameRate = timing.rate
         let result = try await VideoConverter.convert(request).result()
         #expect(result.notes.messages.first?.hasSuffix(timing.note + ")") == true, "\(result.notes.messages)")
-        let source: JobNote.FrameRateSource = timing.rate != nil ? .request : timing.note.contains("the rate it says") ? .stream : .assumed
+        let source: JobNote.FrameRateSource =
+            timing.rate != nil ? .request : timing.note.contains("the rate it says") ? .stream : .assumed
         #expect(result.notes.first?.code == .rawStreamTiming)
-        #expect(result.notes.first?.detail == .rawStreamTiming(framesPerSecond: timing.rate ?? (source == .stream ? 50 : 30), source: source))
+        #expect(
+            result.notes.first?.detail
+                == .rawStreamTiming(framesPerSecond: timing.rate ?? (source == .stream ? 50 : 30), source: source))
         let path = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(path) == [20])
         #expect(try abs(#require(MediaTool.probe(path).duration) - timing.duration) < 0.01)
@@ -230,8 +263,9 @@ struct VideoElementaryStreamTests {
     func fpsIgnoredWithTimestamps() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = VideoRequest(input: Fixtures.generated("fidelity-180.mp4"), container: .mp4, crf: 30,
-                                   output: OutputLocation(directory: directory.path))
+        var request = VideoRequest(
+            input: Fixtures.generated("fidelity-180.mp4"), container: .mp4, crf: 30,
+            output: OutputLocation(directory: directory.path))
         request.rawFrameRate = 50
         let result = try await VideoConverter.convert(request).result()
         let times = try MediaTool.videoFrameTimes(try outputPath(result))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -9,8 +10,12 @@ import Testing
 struct VideoHDRMetadataTests {
     /// The side data ffprobe reads from the first decoded frame, by type.
     static func firstFrameSideData(_ path: String) throws -> [String: [String: Any]] {
-        let result = try MediaTool.run("ffprobe", ["-v", "error", "-read_intervals", "%+#1", "-select_streams", "v:0",
-                                                   "-show_frames", "-show_entries", "frame=side_data_list", "-of", "json", path])
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-read_intervals", "%+#1", "-select_streams", "v:0",
+                "-show_frames", "-show_entries", "frame=side_data_list", "-of", "json", path,
+            ])
         let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any] ?? [:]
         let frames = object["frames"] as? [[String: Any]] ?? []
         var byType: [String: [String: Any]] = [:]
@@ -25,16 +30,20 @@ struct VideoHDRMetadataTests {
         return parts.count == 2 && parts[1] != 0 ? parts[0] / parts[1] : -1
     }
 
-    @Test("x265 and SVT-AV1 re-encodes of an SEI-only HDR10 clip keep mastering display and MaxCLL/MaxFALL",
-          arguments: [(VideoContainer.mp4, VideoCodec.hevc), (.mkv, .av1)])
+    @Test(
+        "x265 and SVT-AV1 re-encodes of an SEI-only HDR10 clip keep mastering display and MaxCLL/MaxFALL",
+        arguments: [(VideoContainer.mp4, VideoCodec.hevc), (.mkv, .av1)])
     func seiOnly(_ container: VideoContainer, _ codec: VideoCodec) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("pq-hevc.mp4")
         // The source has no mdcv/clli box: ffprobe sees the values only in the frames.
         #expect(try MediaTool.probe(input).video?.sideDataTypes.isEmpty == true)
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: container, codec: codec, crf: 40,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: container, codec: codec, crf: 40,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains("HDR kept"))
         let side = try Self.firstFrameSideData(try outputPath(result))
         let mastering = try #require(side["Mastering display metadata"])
@@ -50,8 +59,12 @@ struct VideoHDRMetadataTests {
 
     /// How many decoded video frames carry each side data type.
     static func framesWithSideData(_ path: String) throws -> [String: Int] {
-        let result = try MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_frames",
-                                                   "-show_entries", "frame=side_data_list", "-of", "json", path])
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_frames",
+                "-show_entries", "frame=side_data_list", "-of", "json", path,
+            ])
         let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any] ?? [:]
         var counts: [String: Int] = [:]
         for frame in object["frames"] as? [[String: Any]] ?? [] {
@@ -64,15 +77,19 @@ struct VideoHDRMetadataTests {
 
     static let hdr10Plus = "HDR Dynamic Metadata SMPTE2094-40 (HDR10+)"
 
-    @Test("HDR10+ (SMPTE 2094-40) on every frame survives a copy into MP4 and MKV: all 10 frames still carry it",
-          arguments: [VideoContainer.mp4, .mkv])
+    @Test(
+        "HDR10+ (SMPTE 2094-40) on every frame survives a copy into MP4 and MKV: all 10 frames still carry it",
+        arguments: [VideoContainer.mp4, .mkv])
     func hdr10PlusCopied(_ container: VideoContainer) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("hdr10plus.mp4")
         #expect(try Self.framesWithSideData(input)[Self.hdr10Plus] == 10)
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: container,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: container,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains("video copied without re-encoding"))
         #expect(!result.notes.messages.contains { $0.contains("HDR10+") })
         let output = try outputPath(result)
@@ -82,8 +99,12 @@ struct VideoHDRMetadataTests {
 
     /// Each frame's HDR10+ average MaxRGB, in display order ("" for a frame without HDR10+).
     static func averageMaxRGB(_ path: String) throws -> [String] {
-        let result = try MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_frames",
-                                                   "-show_entries", "frame=side_data_list", "-of", "json", path])
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_frames",
+                "-show_entries", "frame=side_data_list", "-of", "json", path,
+            ])
         let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any] ?? [:]
         return (object["frames"] as? [[String: Any]] ?? []).map { frame in
             let items = frame["side_data_list"] as? [[String: Any]] ?? []
@@ -97,8 +118,11 @@ struct VideoHDRMetadataTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("hdr10plus.mp4")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .hevc, crf: 40,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, codec: .hevc, crf: 40,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains("video re-encoded to hevc"))
         #expect(result.notes.messages.contains("HDR10+ dynamic metadata kept (the source's, picture by picture)"))
         let output = try outputPath(result)
@@ -109,20 +133,24 @@ struct VideoHDRMetadataTests {
         #expect(try MediaTool.decodeErrors(output) == "")
     }
 
-    @Test("An AV1 re-encode, or a cut HEVC one, of an HDR10+ clip says the dynamic metadata was dropped, and keeps HDR10's static metadata",
-          arguments: [(VideoContainer.mkv, VideoCodec.av1, false), (.mp4, .hevc, true)])
+    @Test(
+        "An AV1 re-encode, or a cut HEVC one, of an HDR10+ clip says the dynamic metadata was dropped, and keeps HDR10's static metadata",
+        arguments: [(VideoContainer.mkv, VideoCodec.av1, false), (.mp4, .hevc, true)])
     func hdr10PlusDropped(_ container: VideoContainer, _ codec: VideoCodec, _ cut: Bool) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("hdr10plus.mp4")
-        var request = VideoRequest(input: input, container: container, codec: codec, crf: 40,
-                                   output: OutputLocation(directory: directory.path))
+        var request = VideoRequest(
+            input: input, container: container, codec: codec, crf: 40,
+            output: OutputLocation(directory: directory.path))
         if cut { request.start = 0.12 }
         let result = try await VideoConverter.convert(request).result()
         #expect(result.notes.messages.contains("HDR kept"))
-        #expect(result.notes.messages.contains(cut
-            ? "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's (HDR10 static metadata kept)"
-            : "HDR10+ dynamic metadata dropped: the AV1 encoder cannot write it (HDR10 static metadata kept)"))
+        #expect(
+            result.notes.messages.contains(
+                cut
+                    ? "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's (HDR10 static metadata kept)"
+                    : "HDR10+ dynamic metadata dropped: the AV1 encoder cannot write it (HDR10 static metadata kept)"))
         let output = try outputPath(result)
         let counts = try Self.framesWithSideData(output)
         #expect(counts[Self.hdr10Plus] == nil)

@@ -16,7 +16,10 @@ struct VideoMemoryEstimateTests {
     /// (what was measured, the source, the work, the measured peak in MiB).
     static let measured: [(String, VideoTrackInfo, VideoMemoryEstimate.Work, Double)] = [
         ("send-to-windows 1080p HEVC", video(1920, 1080), .encode(height: 1080, slowPreset: false), 404),
-        ("send-to-windows 4K 10-bit PQ HEVC", video(3840, 2160, bits: 10), .encode(height: 2160, slowPreset: false), 1382),
+        (
+            "send-to-windows 4K 10-bit PQ HEVC", video(3840, 2160, bits: 10), .encode(height: 2160, slowPreset: false),
+            1382
+        ),
         ("send-to-windows 8K HEVC to 4K", video(7680, 4320), .encode(height: 2160, slowPreset: false), 1618),
         ("send-to-windows 4K AV1", video(3840, 2160), .encode(height: 2160, slowPreset: false), 1299),
         ("compress 1080p HEVC, 1 MB", video(1920, 1080), .encode(height: 1080, slowPreset: true), 539),
@@ -30,7 +33,9 @@ struct VideoMemoryEstimateTests {
     func calibrated(_ index: Int) {
         let (name, video, work, peak) = Self.measured[index]
         let estimate = Double(VideoMemoryEstimate.bytes(for: video, work: work)) / Double(1 << 20)
-        #expect(estimate <= peak * 1.5 && estimate >= peak / 1.5, "\(name): estimated \(Int(estimate)) MiB, measured \(Int(peak))")
+        #expect(
+            estimate <= peak * 1.5 && estimate >= peak / 1.5,
+            "\(name): estimated \(Int(estimate)) MiB, measured \(Int(peak))")
     }
 
     @Test("bigger pictures cost more: 8K more than 4K more than 1080p; a file without a picture the base")
@@ -39,6 +44,8 @@ struct VideoMemoryEstimateTests {
             VideoMemoryEstimate.bytes(for: Self.video($0.0, $0.1), work: .encode(height: $0.1, slowPreset: true))
         }
         #expect(costs == costs.sorted() && Set(costs).count == 3)
-        #expect(VideoMemoryEstimate.bytes(for: nil, work: .encode(height: 1080, slowPreset: true)) == VideoMemoryEstimate.baseBytes)
+        #expect(
+            VideoMemoryEstimate.bytes(for: nil, work: .encode(height: 1080, slowPreset: true))
+                == VideoMemoryEstimate.baseBytes)
     }
 }

@@ -13,29 +13,50 @@ struct VideoPassSharingTests {
     /// (label, the stage whose progress past 5 % cancels, the job's blocking body).
     typealias Body = @Sendable (String, CancellationFlag, ProgressReporter) throws(ConvertError) -> JobResult
     static let cases: [(String, JobStage, Body)] = [
-        ("convert to HEVC, mid-encode", .encoding, { directory, flag, reporter throws(ConvertError) in
-            let request = VideoRequest(input: Fixtures.generated("video-long.mp4"), codec: .hevc, output: OutputLocation(directory: directory))
-            return try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
-                                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
-                                    cancellation: flag, reporter: reporter)
-        }),
-        ("convert to AV1 (SVT-AV1), mid-encode", .encoding, { directory, flag, reporter throws(ConvertError) in
-            let request = VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .webm, codec: .av1, maxHeight: 144,
-                                       output: OutputLocation(directory: directory))
-            return try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
-                                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
-                                    cancellation: flag, reporter: reporter)
-        }),
-        ("compress, mid pass 1", .pass(1, of: 2), { directory, flag, reporter throws(ConvertError) in
-            try VideoCompressor.run(VideoCompressRequest(input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
-                                                         output: OutputLocation(directory: directory)),
-                                    cancellation: flag, reporter: reporter)
-        }),
-        ("compress, mid pass 2", .pass(2, of: 2), { directory, flag, reporter throws(ConvertError) in
-            try VideoCompressor.run(VideoCompressRequest(input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
-                                                         output: OutputLocation(directory: directory)),
-                                    cancellation: flag, reporter: reporter)
-        }),
+        (
+            "convert to HEVC, mid-encode", .encoding,
+            { directory, flag, reporter throws(ConvertError) in
+                let request = VideoRequest(
+                    input: Fixtures.generated("video-long.mp4"), codec: .hevc,
+                    output: OutputLocation(directory: directory))
+                return try VideoJob.run(
+                    input: request.input, output: request.output, maxPixels: request.maxPixels,
+                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
+                    cancellation: flag, reporter: reporter)
+            }
+        ),
+        (
+            "convert to AV1 (SVT-AV1), mid-encode", .encoding,
+            { directory, flag, reporter throws(ConvertError) in
+                let request = VideoRequest(
+                    input: Fixtures.generated("video-long.mp4"), container: .webm, codec: .av1, maxHeight: 144,
+                    output: OutputLocation(directory: directory))
+                return try VideoJob.run(
+                    input: request.input, output: request.output, maxPixels: request.maxPixels,
+                    plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
+                    cancellation: flag, reporter: reporter)
+            }
+        ),
+        (
+            "compress, mid pass 1", .pass(1, of: 2),
+            { directory, flag, reporter throws(ConvertError) in
+                try VideoCompressor.run(
+                    VideoCompressRequest(
+                        input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
+                        output: OutputLocation(directory: directory)),
+                    cancellation: flag, reporter: reporter)
+            }
+        ),
+        (
+            "compress, mid pass 2", .pass(2, of: 2),
+            { directory, flag, reporter throws(ConvertError) in
+                try VideoCompressor.run(
+                    VideoCompressRequest(
+                        input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
+                        output: OutputLocation(directory: directory)),
+                    cancellation: flag, reporter: reporter)
+            }
+        ),
     ]
 
     /// The job's body runs here with a reporter whose observer sees each progress event on the
@@ -82,13 +103,20 @@ struct VideoPassSharingTests {
             duringPassOne.withLock { $0.formUnion(names) }
         }
         let result = try VideoCompressor.run(
-            VideoCompressRequest(input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
-                                 output: OutputLocation(directory: directory.path)),
+            VideoCompressRequest(
+                input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
+                output: OutputLocation(directory: directory.path)),
             cancellation: CancellationFlag(), reporter: reporter)
         let duringPassOneNames = duringPassOne.withLock { $0 }
         // The staged pass and the statistics' locked owner, both named after the destination.
-        #expect(duringPassOneNames.contains { $0.hasPrefix(".video-long.mp4.offconvert-") && $0.hasSuffix(StagedOutput.partialSuffix) })
-        #expect(duringPassOneNames.contains { $0.hasPrefix(".video-long.mp4.offconvert-") && $0.hasSuffix(StagedOutput.statsSuffix) })
+        #expect(
+            duringPassOneNames.contains {
+                $0.hasPrefix(".video-long.mp4.offconvert-") && $0.hasSuffix(StagedOutput.partialSuffix)
+            })
+        #expect(
+            duringPassOneNames.contains {
+                $0.hasPrefix(".video-long.mp4.offconvert-") && $0.hasSuffix(StagedOutput.statsSuffix)
+            })
         #expect(fileNames(in: directory) == ["video-long.mp4"])
         #expect(try #require(result.outputs.first).byteCount <= 600_000)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -10,7 +11,8 @@ struct VideoRemuxTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/h265_with_metadata_track.mp4")
-        let job = VideoConverter.convert(VideoRequest(input: input, container: .mp4, output: OutputLocation(directory: directory.path)))
+        let job = VideoConverter.convert(
+            VideoRequest(input: input, container: .mp4, output: OutputLocation(directory: directory.path)))
         let result = try await job.result()
         #expect(result.notes.messages.contains("video copied without re-encoding"))
         #expect(result.notes.messages.contains("audio copied without re-encoding"))
@@ -25,15 +27,19 @@ struct VideoRemuxTests {
         #expect(fileNames(in: directory) == ["h265_with_metadata_track.mp4"])
     }
 
-    @Test("Real iPhone clips with mebx tracks FFmpeg cannot name remux to video + AAC, keeping Dolby Vision and rotation",
-          arguments: ["video/dolbyVision-hdr.MOV", "video/sample_with_color_info.mp4"])
+    @Test(
+        "Real iPhone clips with mebx tracks FFmpeg cannot name remux to video + AAC, keeping Dolby Vision and rotation",
+        arguments: ["video/dolbyVision-hdr.MOV", "video/sample_with_color_info.mp4"])
     func iPhoneRemux(_ fixture: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path(fixture)
         #expect(try MediaTool.probe(input).streams.filter { $0.string("codec_tag_string") == "mebx" }.count == 3)
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains("video copied without re-encoding"))
         #expect(result.notes.messages.contains("3 other tracks left out"))
         let output = try outputPath(result)
@@ -52,8 +58,11 @@ struct VideoRemuxTests {
         let input = Fixtures.generated("video-iphone-like.mov")
         let source = try MediaTool.probe(input)
         #expect(source.streams.count >= 7)
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.streams.map(\.codecName) == ["hevc", "aac", "mov_text", "mov_text"])
@@ -62,12 +71,16 @@ struct VideoRemuxTests {
         #expect(result.notes.messages.contains("audio track 2 (AAC mono) left out"))
         #expect(result.notes.messages.contains("audio track 3 (PCM mono) left out"))
         let leftOut = result.notes.filter { $0.code == .audioTrackLeftOut }.map(\.detail)
-        #expect(leftOut == [
-            .audioTrackLeftOut(JobNote.AudioTrackLeftOut(position: 2, description: "AAC mono", canChoose: true, canKeepAll: true)),
-            .audioTrackLeftOut(JobNote.AudioTrackLeftOut(position: 3, description: "PCM mono", canChoose: true, canKeepAll: true)),
-        ])
+        #expect(
+            leftOut == [
+                .audioTrackLeftOut(
+                    JobNote.AudioTrackLeftOut(position: 2, description: "AAC mono", canChoose: true, canKeepAll: true)),
+                .audioTrackLeftOut(
+                    JobNote.AudioTrackLeftOut(position: 3, description: "PCM mono", canChoose: true, canKeepAll: true)),
+            ])
         #expect(result.notes.messages.contains("2 subtitle tracks kept"))
-        #expect(result.notes.messages.contains("1 other track left out"), "the timecode track: \(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains("1 other track left out"), "the timecode track: \(result.notes.messages)")
         #expect(try MediaTool.decodeErrors(output) == "")
         #expect(abs((probe.duration ?? 0) - (source.duration ?? 0)) < 0.05)
     }
@@ -78,7 +91,9 @@ struct VideoRemuxTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample.mp4")
         #expect(try MediaTool.probe(input).tags["location"] != nil)
-        let stripped = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
+        let stripped = try await VideoConverter.convert(
+            .sendToWindows(input, output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(stripped.notes.messages.contains("location removed"))
         #expect(stripped.notes.messages.contains("video copied without re-encoding"))
         let strippedProbe = try MediaTool.probe(try outputPath(stripped))
@@ -95,24 +110,32 @@ struct VideoRemuxTests {
     func iPhoneLocation() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-iphone-like.mov"),
-                                                                   container: .mov, output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.generated("video-iphone-like.mov"),
+                container: .mov, output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(data.range(of: Data("ISO6709".utf8)) == nil)
         #expect(data.range(of: Data("+40.6892".utf8)) == nil)
     }
 
-    @Test("No location is left anywhere in the bytes of a shared video",
-          arguments: [("video/motion.mov", "+37.7899"), ("video/dolbyVision-hdr.MOV", "+51.5334"),
-                      ("video/h265_with_metadata_track.mp4", "+51.5932"), ("video/bt601.mov", "+40.6892"),
-                      ("video/hlg10-color-test.mp4", "+51.5335"), ("video/sample_with_color_info.mp4", "+37.7450")])
+    @Test(
+        "No location is left anywhere in the bytes of a shared video",
+        arguments: [
+            ("video/motion.mov", "+37.7899"), ("video/dolbyVision-hdr.MOV", "+51.5334"),
+            ("video/h265_with_metadata_track.mp4", "+51.5932"), ("video/bt601.mov", "+40.6892"),
+            ("video/hlg10-color-test.mp4", "+51.5335"), ("video/sample_with_color_info.mp4", "+37.7450"),
+        ])
     func noLocationBytes(_ fixture: String, _ latitude: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path(fixture)
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)).range(of: Data(latitude.utf8)) != nil)
-        let result = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            .sendToWindows(input, output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains("location removed"))
         let data = try Data(contentsOf: URL(fileURLWithPath: try outputPath(result)))
         #expect(data.range(of: Data(latitude.utf8)) == nil)
@@ -123,8 +146,9 @@ struct VideoRemuxTests {
     func iPhoneLocationKept() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var request = VideoRequest.sendToWindows(Fixtures.path("video/dolbyVision-hdr.MOV"),
-                                                 output: OutputLocation(directory: directory.path))
+        var request = VideoRequest.sendToWindows(
+            Fixtures.path("video/dolbyVision-hdr.MOV"),
+            output: OutputLocation(directory: directory.path))
         request.keepLocation = true
         let result = try await VideoConverter.convert(request).result()
         #expect(result.notes.messages.contains("location kept"))
@@ -136,10 +160,15 @@ struct VideoRemuxTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample_rotate_and_reflect.mp4")
-        let copied = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
+        let copied = try await VideoConverter.convert(
+            .sendToWindows(input, output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(try MediaTool.probe(try outputPath(copied)).video?.rotation == -90)
-        let encoded = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, maxHeight: 240,
-                                                                    output: OutputLocation(directory: directory.path))).result()
+        let encoded = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, codec: .h264, maxHeight: 240,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let probe = try MediaTool.probe(try outputPath(encoded))
         #expect(probe.video?.rotation == -90)
         // The limit applies to the displayed height: stored 1080x720 shown as 720x1080 → 240 px wide stored height.
@@ -152,8 +181,11 @@ struct VideoRemuxTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample_rotate_and_reflect.mp4")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .webm, maxHeight: 320,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .webm, maxHeight: 320,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.video?.int("width") == 214 || probe.video?.int("width") == 212)
         #expect(probe.video?.int("height") == 320)
@@ -164,8 +196,11 @@ struct VideoRemuxTests {
     func dolbyVisionRemux() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.path("video/regular.mkv"), container: .mp4,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.path("video/regular.mkv"), container: .mp4,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.video?.codecName == "hevc")
         #expect(probe.video?.sideDataTypes.contains("DOVI configuration record") == true)
@@ -182,11 +217,13 @@ struct VideoRemuxTests {
         #expect(first.outputs.first?.path == directory.appendingPathComponent("clip (2).mp4").path)
         let second = try await VideoConverter.convert(.sendToWindows(input)).result()
         #expect(second.outputs.first?.path == directory.appendingPathComponent("clip (3).mp4").path)
-        let replaced = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(overwrite: true))).result()
+        let replaced = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(overwrite: true)))
+            .result()
         #expect(replaced.outputs.first?.path == directory.appendingPathComponent("clip (2).mp4").path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
         #expect(fileNames(in: directory) == ["clip (2).mp4", "clip (3).mp4", "clip.mp4"])
-        let explicit = VideoConverter.convert(.sendToWindows(input, output: OutputLocation(path: input, overwrite: true)))
+        let explicit = VideoConverter.convert(
+            .sendToWindows(input, output: OutputLocation(path: input, overwrite: true)))
         await expectConvertError(.outputIsInput) { try await explicit.result() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -42,7 +43,8 @@ enum MediaTool {
             (fields["side_data_list"] as? [[String: Any]] ?? []).compactMap { $0["side_data_type"] as? String }
         }
         var rotation: Int? {
-            (fields["side_data_list"] as? [[String: Any]] ?? []).compactMap { ($0["rotation"] as? NSNumber)?.intValue }.first
+            (fields["side_data_list"] as? [[String: Any]] ?? []).compactMap { ($0["rotation"] as? NSNumber)?.intValue }
+                .first
         }
     }
 
@@ -60,8 +62,9 @@ enum MediaTool {
         let object = try JSONSerialization.jsonObject(with: result.output) as? [String: Any] ?? [:]
         let streams = (object["streams"] as? [[String: Any]] ?? []).map(Stream.init)
         let format = object["format"] as? [String: Any] ?? [:]
-        return Probe(streams: streams, tags: format["tags"] as? [String: String] ?? [:],
-                     duration: (format["duration"] as? String).flatMap(Double.init))
+        return Probe(
+            streams: streams, tags: format["tags"] as? [String: String] ?? [:],
+            duration: (format["duration"] as? String).flatMap(Double.init))
     }
 
     /// What ffmpeg prints when decoding the whole file at `-v error` (empty when it plays cleanly).
@@ -73,16 +76,24 @@ enum MediaTool {
     /// to the reference's size first; nil when ffmpeg prints none.
     static func ssim(_ path: String, reference: String) throws -> Double? {
         let graph = "[0:v][1:v]scale2ref=flags=bicubic[o][r];[o]format=yuv420p[a];[r]format=yuv420p[b];[a][b]ssim"
-        let result = try run("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", path, "-i", reference, "-lavfi", graph,
-                                        "-f", "null", "-"])
+        let result = try run(
+            "ffmpeg",
+            [
+                "-nostdin", "-hide_banner", "-nostats", "-i", path, "-i", reference, "-lavfi", graph,
+                "-f", "null", "-",
+            ])
         guard let range = result.errors.range(of: "All:") else { return nil }
         return Double(result.errors[range.upperBound...].prefix { $0.isNumber || $0 == "." })
     }
 
     /// Presentation times (seconds) of every video frame.
     static func videoFrameTimes(_ path: String) throws -> [Double] {
-        let result = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
-                                         "-of", "csv=p=0", path])
+        let result = try run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                "-of", "csv=p=0", path,
+            ])
         // Frames with side data print an extra empty field ("0.000000,"): keep the first field.
         return String(decoding: result.output, as: UTF8.self).split(separator: "\n")
             .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
@@ -90,12 +101,18 @@ enum MediaTool {
 
     /// Mean luma (0...255) and mean chroma distance from grey of one decoded frame, from raw
     /// 8-bit 4:4:4 pixels; `filter` is applied first (e.g. a reference tone map).
-    static func frameStatistics(_ path: String, filter: String? = nil, frame: Int = 0) throws -> (luma: Double, saturation: Double) {
+    static func frameStatistics(_ path: String, filter: String? = nil, frame: Int = 0) throws -> (
+        luma: Double, saturation: Double
+    ) {
         var chain = "select=gte(n\\,\(frame))"
         if let filter { chain += ",\(filter)" }
         chain += ",scale=320:-2,format=yuv444p"
-        let result = try run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vf", chain, "-frames:v", "1",
-                                        "-f", "rawvideo", "-"])
+        let result = try run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-i", path, "-vf", chain, "-frames:v", "1",
+                "-f", "rawvideo", "-",
+            ])
         let bytes = [UInt8](result.output)
         let plane = bytes.count / 3
         guard plane > 0 else { return (0, 0) }

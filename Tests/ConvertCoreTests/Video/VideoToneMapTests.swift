@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 @testable import FFmpegLayer
@@ -7,16 +8,22 @@ import Testing
 @Suite("HDR and Dolby Vision")
 struct VideoToneMapTests {
     /// The ffmpeg CLI recipe the tone-mapped frames are compared with.
-    static let reference = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,"
+    static let reference =
+        "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,"
         + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p"
 
-    @Test("HDR sources sent to Windows are tone mapped to BT.709, matching the ffmpeg CLI recipe",
-          arguments: ["video/dolbyVision-hdr.MOV", "video/hlg10-color-test.mp4", "video/hdr10-video-with-sdr-container.mp4"])
+    @Test(
+        "HDR sources sent to Windows are tone mapped to BT.709, matching the ffmpeg CLI recipe",
+        arguments: [
+            "video/dolbyVision-hdr.MOV", "video/hlg10-color-test.mp4", "video/hdr10-video-with-sdr-container.mp4",
+        ])
     func toneMapped(_ fixture: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path(fixture)
-        let result = try await VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            .sendToWindows(input, output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(result.notes.messages.contains { $0.contains("tone mapped to SDR BT.709") })
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
@@ -47,8 +54,11 @@ struct VideoToneMapTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample_with_colr_mdcv_and_clli.mp4")
         for (container, codec) in [(VideoContainer.mp4, VideoCodec.hevc), (.mkv, .av1)] {
-            let result = try await VideoConverter.convert(VideoRequest(input: input, container: container, codec: codec, maxHeight: 240,
-                                                                       output: OutputLocation(directory: directory.path))).result()
+            let result = try await VideoConverter.convert(
+                VideoRequest(
+                    input: input, container: container, codec: codec, maxHeight: 240,
+                    output: OutputLocation(directory: directory.path))
+            ).result()
             #expect(result.notes.messages.contains("HDR kept"))
             let video = try #require(try MediaTool.probe(try outputPath(result)).video)
             #expect(video.codecName == codec.rawValue)
@@ -63,9 +73,13 @@ struct VideoToneMapTests {
             #expect((light?["max_content"] as? NSNumber)?.intValue == 1100)
             if codec == .hevc {
                 // In the bitstream too (SEI), not only in the container.
-                let frame = try MediaTool.run("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
-                                                         "-show_entries", "frame_side_data=side_data_type", "-of", "csv",
-                                                         try outputPath(result)])
+                let frame = try MediaTool.run(
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                        "-show_entries", "frame_side_data=side_data_type", "-of", "csv",
+                        try outputPath(result),
+                    ])
                 #expect(String(decoding: frame.output, as: UTF8.self).contains("Mastering display metadata"))
             }
         }
@@ -75,8 +89,11 @@ struct VideoToneMapTests {
     func keepsHLG() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.path("video/dolbyVision-hdr.MOV"), container: .mp4,
-                                                                   codec: .hevc, crf: 30, output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.path("video/dolbyVision-hdr.MOV"), container: .mp4,
+                codec: .hevc, crf: 30, output: OutputLocation(directory: directory.path))
+        ).result()
         let video = try #require(try MediaTool.probe(try outputPath(result)).video)
         #expect(video.string("color_transfer") == "arib-std-b67")
         #expect(video.string("codec_tag_string") == "hvc1")
@@ -88,7 +105,8 @@ struct VideoToneMapTests {
     func profile5Refused() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let job = VideoConverter.convert(.sendToWindows(Fixtures.generated("video-dv-p5.mp4"), output: OutputLocation(directory: directory.path)))
+        let job = VideoConverter.convert(
+            .sendToWindows(Fixtures.generated("video-dv-p5.mp4"), output: OutputLocation(directory: directory.path)))
         let error = await expectConvertError(.unsupportedDolbyVisionProfile) { try await job.result() }
         #expect(error?.category == .unsupported)
         #expect(error?.message.contains("profile 5") == true)
@@ -108,15 +126,20 @@ struct VideoToneMapTests {
         #expect(try classify(Fixtures.path("video/hdr10-video-with-sdr-container.mp4")) == .pq)
         #expect(try classify(Fixtures.path("video/sample.mp4")) == .sdr)
         #expect(try classify(Fixtures.generated("video-dv-p82.mp4")) == .sdr)
-        #expect(try classify(Fixtures.generated("video-dv-p5.mp4")) == .dolbyVisionWithoutBase(profile: 5, compatibility: 0))
+        #expect(
+            try classify(Fixtures.generated("video-dv-p5.mp4")) == .dolbyVisionWithoutBase(profile: 5, compatibility: 0)
+        )
     }
 
     @Test("An SDR Dolby Vision base (8.2) is re-encoded without tone mapping")
     func sdrBaseNotToneMapped() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.convert(.sendToWindows(Fixtures.generated("video-dv-p82.mp4"),
-                                                                     output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            .sendToWindows(
+                Fixtures.generated("video-dv-p82.mp4"),
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(!result.notes.messages.contains { $0.contains("tone mapped") })
         let video = try #require(try MediaTool.probe(try outputPath(result)).video)
         #expect(video.codecName == "h264")

@@ -1,20 +1,27 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
 @Suite("Video frame pump")
 struct VideoTranscodeTests {
-    @Test("Each container and codec pair decodes cleanly with the expected streams and duration",
-          arguments: [(VideoContainer.mp4, VideoCodec.h264, "aac"), (.mov, .hevc, "aac"), (.mkv, .vp9, "aac"),
-                      (.webm, .vp9, "opus"), (.webm, .av1, "opus")])
+    @Test(
+        "Each container and codec pair decodes cleanly with the expected streams and duration",
+        arguments: [
+            (VideoContainer.mp4, VideoCodec.h264, "aac"), (.mov, .hevc, "aac"), (.mkv, .vp9, "aac"),
+            (.webm, .vp9, "opus"), (.webm, .av1, "opus"),
+        ])
     func containers(_ container: VideoContainer, _ codec: VideoCodec, _ audio: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.path("video/sample.mp4")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: container, codec: codec, maxHeight: 144,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: container, codec: codec, maxHeight: 144,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         #expect(output.hasSuffix(".\(container.fileExtension)"))
         let probe = try MediaTool.probe(output)
@@ -33,8 +40,11 @@ struct VideoTranscodeTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("video-vfr.mp4")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mkv, codec: .h264, crf: 30,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mkv, codec: .h264, crf: 30,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let source = try MediaTool.videoFrameTimes(input)
         let output = try MediaTool.videoFrameTimes(try outputPath(result))
         #expect(source.count == 90)
@@ -49,9 +59,12 @@ struct VideoTranscodeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("video-long.mp4")
         var progress: [JobProgress] = []
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, codec: .h264, crf: 35,
-                                                                   output: OutputLocation(directory: directory.path)))
-            .result { progress.append($0) }
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, codec: .h264, crf: 35,
+                output: OutputLocation(directory: directory.path))
+        )
+        .result { progress.append($0) }
         let probe = try MediaTool.probe(try outputPath(result))
         let source = try MediaTool.probe(input)
         let video = try #require(probe.video?.duration)
@@ -71,8 +84,11 @@ struct VideoTranscodeTests {
     func longClipDriftOpus() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .webm,
-                                                                   crf: 50, output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.generated("video-long.mp4"), container: .webm,
+                crf: 50, output: OutputLocation(directory: directory.path))
+        ).result()
         let probe = try MediaTool.probe(try outputPath(result))
         // Matroska keeps per-track durations as "HH:MM:SS.nnnnnnnnn" tags.
         func seconds(_ stream: MediaTool.Stream?) -> Double? {
@@ -93,8 +109,11 @@ struct VideoTranscodeTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("video-size-change.ts")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .mp4, crf: 30,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .mp4, crf: 30,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let output = try outputPath(result)
         let probe = try MediaTool.probe(output)
         #expect(probe.video?.int("width") == 160)
@@ -108,8 +127,11 @@ struct VideoTranscodeTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("video-iphone-like.mov")
-        let result = try await VideoConverter.convert(VideoRequest(input: input, container: .webm, maxHeight: 120,
-                                                                   output: OutputLocation(directory: directory.path))).result()
+        let result = try await VideoConverter.convert(
+            VideoRequest(
+                input: input, container: .webm, maxHeight: 120,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         let probe = try MediaTool.probe(try outputPath(result))
         #expect(probe.streams.map(\.codecName) == ["vp9", "opus"])
         #expect(probe.audio?.string("sample_rate") == "48000")
@@ -121,12 +143,18 @@ struct VideoTranscodeTests {
     func oneTerminalEvent() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let good = await runJob(VideoConverter.convert(.sendToWindows(Fixtures.path("video/sample.mp4"),
-                                                                      output: OutputLocation(directory: directory.path))))
+        let good = await runJob(
+            VideoConverter.convert(
+                .sendToWindows(
+                    Fixtures.path("video/sample.mp4"),
+                    output: OutputLocation(directory: directory.path))))
         #expect(good.events.filter(\.isTerminal).count == 1)
         #expect(good.events.last?.isTerminal == true)
-        let bad = await runJob(VideoConverter.convert(.sendToWindows(Fixtures.path("broken/sample_vvc.mp4"),
-                                                                     output: OutputLocation(directory: directory.path))))
+        let bad = await runJob(
+            VideoConverter.convert(
+                .sendToWindows(
+                    Fixtures.path("broken/sample_vvc.mp4"),
+                    output: OutputLocation(directory: directory.path))))
         #expect(bad.events.filter(\.isTerminal).count == 1)
     }
 
@@ -134,8 +162,9 @@ struct VideoTranscodeTests {
     func cancellation() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let request = VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mkv, codec: .hevc,
-                                   output: OutputLocation(directory: directory.path))
+        let request = VideoRequest(
+            input: Fixtures.generated("video-long.mp4"), container: .mkv, codec: .hevc,
+            output: OutputLocation(directory: directory.path))
         // The flag is set from the encode thread at 5%: through the buffered event stream the
         // consumer may see 5% only after a loaded machine has finished the clip, and then
         // nothing would be cancelled. (The public path from `cancel()` to this flag is tested below.)
@@ -146,9 +175,10 @@ struct VideoTranscodeTests {
             if progress.stage == .encoding && progress.fraction > 0.05 { flag.cancel() }
         }
         let error = expectConvertError(.cancelled) {
-            try VideoJob.run(input: request.input, output: request.output, maxPixels: request.maxPixels,
-                             plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
-                             cancellation: flag, reporter: reporter)
+            try VideoJob.run(
+                input: request.input, output: request.output, maxPixels: request.maxPixels,
+                plan: { media throws(ConvertError) in try VideoPlanner.plan(request, media: media) },
+                cancellation: flag, reporter: reporter)
         }
         #expect(error?.category == .cancelled)
         // Within a packet: the encode stopped right after the cancel, not at the end of the clip.
@@ -160,8 +190,10 @@ struct VideoTranscodeTests {
     func jobCancellation() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let job = VideoConverter.convert(VideoRequest(input: Fixtures.generated("video-long.mp4"), container: .mkv, codec: .hevc,
-                                                      output: OutputLocation(directory: directory.path)))
+        let job = VideoConverter.convert(
+            VideoRequest(
+                input: Fixtures.generated("video-long.mp4"), container: .mkv, codec: .hevc,
+                output: OutputLocation(directory: directory.path)))
         job.cancel()
         var events: [JobEvent] = []
         for await event in job.events { events.append(event) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ConvertCore
 @testable import ConvertMedia
 
@@ -10,8 +11,9 @@ struct VideoTrimTests {
     func gifPastTheEnd() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let request = GIFRequest(input: Fixtures.generated("fidelity-14s.mp4"), start: 12, duration: 5, framesPerSecond: 10,
-                                 width: 64, output: OutputLocation(directory: directory.path))
+        let request = GIFRequest(
+            input: Fixtures.generated("fidelity-14s.mp4"), start: 12, duration: 5, framesPerSecond: 10,
+            width: 64, output: OutputLocation(directory: directory.path))
         let result = try await VideoConverter.gif(request).result()
         #expect(result.notes.messages.contains("made 2 s, not 5 s: the video ends 2 s after the start"))
         let output = try outputPath(result)
@@ -24,12 +26,19 @@ struct VideoTrimTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = Fixtures.generated("fidelity-14s.mp4")
-        let long = try await VideoConverter.gif(GIFRequest(input: input, framesPerSecond: 2, width: 32,
-                                                           output: OutputLocation(directory: directory.path))).result()
-        #expect(long.notes.contains(JobNote(.largeGIF, "warning: a 14 s GIF is large", detail: .largeGIF(seconds: 14))),
-                "\(long.notes)")
-        let short = try await VideoConverter.gif(GIFRequest(input: input, duration: 3, framesPerSecond: 2, width: 32,
-                                                            output: OutputLocation(directory: directory.path))).result()
+        let long = try await VideoConverter.gif(
+            GIFRequest(
+                input: input, framesPerSecond: 2, width: 32,
+                output: OutputLocation(directory: directory.path))
+        ).result()
+        #expect(
+            long.notes.contains(JobNote(.largeGIF, "warning: a 14 s GIF is large", detail: .largeGIF(seconds: 14))),
+            "\(long.notes)")
+        let short = try await VideoConverter.gif(
+            GIFRequest(
+                input: input, duration: 3, framesPerSecond: 2, width: 32,
+                output: OutputLocation(directory: directory.path))
+        ).result()
         #expect(!short.notes.messages.contains { $0.hasPrefix("warning") || $0.hasPrefix("made") })
     }
 }

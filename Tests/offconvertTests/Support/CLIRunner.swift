@@ -44,7 +44,8 @@ enum CLIRunner {
     }()
 
     /// The standard output of another tool (`ldd`, `exiftool`) run to completion, as text.
-    static func toolOutput(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    static func toolOutput(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -160,4 +161,5 @@ private func pidfdOpen(_ pid: pid_t, _ flags: UInt32) -> Int32
 /// glibc 2.36's `pidfd_send_signal`: signals the process the pidfd names, or fails with ESRCH
 /// once it has exited.
 @_silgen_name("pidfd_send_signal")
-private func pidfdSendSignal(_ pidfd: Int32, _ signal: Int32, _ info: UnsafeMutableRawPointer?, _ flags: UInt32) -> Int32
+private func pidfdSendSignal(_ pidfd: Int32, _ signal: Int32, _ info: UnsafeMutableRawPointer?, _ flags: UInt32)
+    -> Int32

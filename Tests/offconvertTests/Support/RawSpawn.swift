@@ -13,14 +13,19 @@ enum RawSpawn {
     /// waiting on a thread of its own.
     static func run(_ argv: [[UInt8]], environment: [String: String], directory: String) async -> Outcome {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: runBlocking(argv, environment: environment, directory: directory)) }
+            Thread.detachNewThread {
+                continuation.resume(returning: runBlocking(argv, environment: environment, directory: directory))
+            }
         }
     }
 
     private static func runBlocking(_ argv: [[UInt8]], environment: [String: String], directory: String) -> Outcome {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("raw-out-\(UUID().uuidString)").path
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("raw-err-\(UUID().uuidString)").path
-        defer { unlink(out); unlink(err) }
+        defer {
+            unlink(out)
+            unlink(err)
+        }
         // env -C changes into the folder first: posix_spawn has no portable working-directory action.
         let full = [Array("/usr/bin/env".utf8), Array("-C".utf8), Array(directory.utf8)] + argv
         var cArgs: [UnsafeMutablePointer<CChar>?] = full.map { bytes in

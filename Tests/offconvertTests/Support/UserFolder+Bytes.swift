@@ -6,7 +6,9 @@ extension UserFolder {
     /// Copies `TestMedia/<media>` to the file named by `name`'s bytes.
     func add(_ media: String, asBytes name: [UInt8]) throws {
         let data = try Data(contentsOf: CLIRunner.media.appendingPathComponent(media))
-        let fd = Self.withPath(Array(url.path.utf8) + [UInt8(ascii: "/")] + name) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        let fd = Self.withPath(Array(url.path.utf8) + [UInt8(ascii: "/")] + name) {
+            open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
         defer { close(fd) }
         let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, data.count) }
@@ -49,7 +51,8 @@ extension UserFolder {
     func run(bytes arguments: [[UInt8]], state: String? = nil) async -> RawSpawn.Outcome {
         var environment = CLIRunner.childEnvironment
         environment["XDG_STATE_HOME"] = state ?? self.state
-        return await RawSpawn.run([Array(CLIRunner.executable.path.utf8)] + arguments, environment: environment, directory: url.path)
+        return await RawSpawn.run(
+            [Array(CLIRunner.executable.path.utf8)] + arguments, environment: environment, directory: url.path)
     }
 
     /// Runs a shell command line in the folder, with `$OC` the `offconvert` under test: what a
@@ -58,7 +61,8 @@ extension UserFolder {
         var environment = CLIRunner.childEnvironment
         environment["XDG_STATE_HOME"] = state
         environment["OC"] = CLIRunner.executable.path
-        return await RawSpawn.run([Array("/bin/sh".utf8), Array("-c".utf8), Array(line.utf8)], environment: environment, directory: url.path)
+        return await RawSpawn.run(
+            [Array("/bin/sh".utf8), Array("-c".utf8), Array(line.utf8)], environment: environment, directory: url.path)
     }
 
     private static func withPath<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {

@@ -10,7 +10,8 @@ struct UserFolder {
     let state: String
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("offconvert-user-\(UUID().uuidString.prefix(8))")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-user-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         state = url.appendingPathComponent(".state").path
     }
@@ -21,7 +22,8 @@ struct UserFolder {
     /// Copies `TestMedia/<media>` to `name` (relative, parents created).
     func add(_ media: String, as name: String) throws {
         let target = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: CLIRunner.media.appendingPathComponent(media), to: target)
     }
 
@@ -42,7 +44,9 @@ struct UserFolder {
         while let path = walker.nextObject() as? String {
             guard !path.hasPrefix(".state") else { continue }
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path, isDirectory: &isFolder),
+                !isFolder.boolValue
+            {
                 found.append(path)
             }
         }
@@ -58,7 +62,8 @@ struct UserFolder {
 
     /// Free conversions used today in this folder's state.
     func used() throws -> Int {
-        let outcome = try CLIRunner.toolOutput(CLIRunner.executable.path, ["allowance", "--json"], environment: ["XDG_STATE_HOME": state])
+        let outcome = try CLIRunner.toolOutput(
+            CLIRunner.executable.path, ["allowance", "--json"], environment: ["XDG_STATE_HOME": state])
         let object = try JSONSerialization.jsonObject(with: Data(outcome.utf8)) as? [String: Any]
         return object?["used"] as? Int ?? -1
     }

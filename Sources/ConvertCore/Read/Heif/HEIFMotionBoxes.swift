@@ -17,7 +17,8 @@ struct HEIFMotionBoxes {
         guard Self.itemDataEnd(file) <= box.start else {
             photo = MotionPhoto.heifBox(
                 layout, video: video, splices: [],
-                problem: "the photo's data lies after the video, so the video can be extracted but not removed", file: file)
+                problem: "the photo's data lies after the video, so the video can be extracted but not removed",
+                file: file)
             return
         }
         var splices = [MotionPhoto.Splice(range: box.start..<box.end, replacement: [])]
@@ -29,7 +30,8 @@ struct HEIFMotionBoxes {
 
     /// The `sefd` box without its motion entries: rebuilt from the others, or removed; nil
     /// when it holds no readable trailer or no motion entry.
-    private static func trailerEdit(_ file: [UInt8], _ sefd: ByteBox, _ trailer: SamsungTrailer) -> MotionPhoto.Splice? {
+    private static func trailerEdit(_ file: [UInt8], _ sefd: ByteBox, _ trailer: SamsungTrailer) -> MotionPhoto.Splice?
+    {
         guard !sefd.large, trailer.entries.allSatisfy({ $0.data.lowerBound >= sefd.payloadStart }),
             trailer.entries.contains(where: \.isMotion)
         else { return nil }
@@ -37,8 +39,11 @@ struct HEIFMotionBoxes {
             return MotionPhoto.Splice(range: sefd.start..<sefd.end, replacement: [])
         }
         let size = rebuilt.count + 8
-        let header = [UInt8(truncatingIfNeeded: size >> 24), UInt8(truncatingIfNeeded: size >> 16),
-                      UInt8(truncatingIfNeeded: size >> 8), UInt8(truncatingIfNeeded: size)] + Array("sefd".utf8)
+        let header =
+            [
+                UInt8(truncatingIfNeeded: size >> 24), UInt8(truncatingIfNeeded: size >> 16),
+                UInt8(truncatingIfNeeded: size >> 8), UInt8(truncatingIfNeeded: size),
+            ] + Array("sefd".utf8)
         return MotionPhoto.Splice(range: sefd.start..<sefd.end, replacement: header + rebuilt)
     }
 

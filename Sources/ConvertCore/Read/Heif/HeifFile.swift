@@ -68,10 +68,11 @@ package struct HeifFile: Sendable {
     var isStoredWhole: Bool {
         let size = meta.source.size
         return meta.locations.values.allSatisfy { location in
-            location.inIdat || location.extents.allSatisfy { extent in
-                let (end, overflow) = extent.offset.addingReportingOverflow(extent.length)
-                return !overflow && end <= size
-            }
+            location.inIdat
+                || location.extents.allSatisfy { extent in
+                    let (end, overflow) = extent.offset.addingReportingOverflow(extent.length)
+                    return !overflow && end <= size
+                }
         }
     }
 
@@ -98,7 +99,10 @@ package struct HeifFile: Sendable {
     var topLevelImageIDs: [UInt32] {
         let references = meta.references
         let excluded = Set((references["thmb"] ?? [:]).keys).union((references["auxl"] ?? [:]).keys)
-            .union(meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap { meta.derivedFrom[$0] ?? [] })
+            .union(
+                meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap {
+                    meta.derivedFrom[$0] ?? []
+                })
         return meta.itemIDs.filter { id in
             meta.types[id].map(Self.imageTypes.contains) == true && !meta.hidden.contains(id) && !excluded.contains(id)
         }
@@ -136,7 +140,8 @@ package struct HeifFile: Sendable {
         guard var size = codedSize(id) else { return nil }
         for property in properties(id) {
             switch property {
-            case .clap(let width, let height) where width > 0 && height > 0: size = (min(width, size.width), min(height, size.height))
+            case .clap(let width, let height) where width > 0 && height > 0:
+                size = (min(width, size.width), min(height, size.height))
             case .irot(let turns) where turns % 2 == 1: size = (size.height, size.width)
             default: break
             }
@@ -208,7 +213,9 @@ package struct HeifFile: Sendable {
     package func exif(_ id: UInt32) -> [UInt8]? {
         let items = Set(meta.exifItems)
         for item in referrers(to: id, type: "cdsc") where items.contains(item) {
-            guard let block = try? meta.data(of: item, limit: Self.maximumMetadataBytes), block.count > 4 else { continue }
+            guard let block = try? meta.data(of: item, limit: Self.maximumMetadataBytes), block.count > 4 else {
+                continue
+            }
             let offset = Int(ByteCursor.u32(block, at: 0))
             guard offset < block.count - 4 else { continue }
             return Array(block[(4 + offset)...])

@@ -106,7 +106,8 @@ package struct HeifMeta: Sendable {
         else { throw .truncatedPayload(type: "meta") }
         // meta is a full box: its children start after version and flags.
         let body = BoxHeader(
-            type: meta.type, offset: meta.offset + 4, headerSize: meta.headerSize, size: meta.size - 4, isTruncated: false)
+            type: meta.type, offset: meta.offset + 4, headerSize: meta.headerSize, size: meta.size - 4,
+            isTruncated: false)
         let children = try reader.children(of: body, depth: 1)
         func find(_ type: FourCC) -> BoxHeader? { children.first { $0.type == type } }
 
@@ -122,7 +123,8 @@ package struct HeifMeta: Sendable {
         types = Dictionary(entries.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
         hidden = Set(entries.filter(\.hidden).map(\.id))
         contentTypes = Dictionary(
-            entries.compactMap { entry in entry.contentType.map { (entry.id, $0) } }, uniquingKeysWith: { first, _ in first })
+            entries.compactMap { entry in entry.contentType.map { (entry.id, $0) } },
+            uniquingKeysWith: { first, _ in first })
         locations = try Self.itemLocations(try reader.payload(of: iloc))
         references = try find("iref").map { box throws(BoxError) in try Self.references(reader, box) } ?? [:]
         do throws(BoxError) {
@@ -172,7 +174,9 @@ package struct HeifMeta: Sendable {
         for extent in location.extents {
             var start = extent.offset
             if location.inIdat {
-                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else { return nil }
+                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else {
+                    return nil
+                }
                 start = idat.offset + extent.offset
             }
             let (end, overflow) = start.addingReportingOverflow(extent.length)
@@ -191,7 +195,9 @@ package struct HeifMeta: Sendable {
             var start = extent.offset
             var end = extent.offset &+ extent.length
             if location.inIdat {
-                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else { return nil }
+                guard let idat, extent.offset <= idat.length, extent.length <= idat.length - extent.offset else {
+                    return nil
+                }
                 start = idat.offset + extent.offset
                 end = start + extent.length
             }
@@ -200,7 +206,8 @@ package struct HeifMeta: Sendable {
             else { return nil }
             var position = start
             while position < end {
-                let chunk = try source.read(at: position, count: Int(min(UInt64(BoxLimits.maximumRead), end - position)))
+                let chunk = try source.read(
+                    at: position, count: Int(min(UInt64(BoxLimits.maximumRead), end - position)))
                 guard !chunk.isEmpty else { throw .truncatedPayload(type: "iloc") }
                 bytes += chunk
                 position += UInt64(chunk.count)
@@ -222,7 +229,8 @@ package struct HeifMeta: Sendable {
         let skip: UInt64 = version == 0 ? 6 : 8
         guard iinf.size >= iinf.headerSize + skip else { throw .truncatedPayload(type: "iinf") }
         let body = BoxHeader(
-            type: iinf.type, offset: iinf.offset + skip, headerSize: iinf.headerSize, size: iinf.size - skip, isTruncated: false)
+            type: iinf.type, offset: iinf.offset + skip, headerSize: iinf.headerSize, size: iinf.size - skip,
+            isTruncated: false)
         var entries: [Entry] = []
         for infe in try reader.children(of: body, depth: 2) where infe.type == "infe" {
             guard entries.count < Limits.items else { throw .overLimit(what: "items", limit: Limits.items) }
@@ -248,7 +256,9 @@ package struct HeifMeta: Sendable {
         let version = try cursor.u8()
         try cursor.skip(3)
         let sizes = try cursor.u16()
-        let offsetSize = Int(sizes >> 12), lengthSize = Int((sizes >> 8) & 15), baseSize = Int((sizes >> 4) & 15)
+        let offsetSize = Int(sizes >> 12)
+        let lengthSize = Int((sizes >> 8) & 15)
+        let baseSize = Int((sizes >> 4) & 15)
         let indexSize = version >= 1 ? Int(sizes & 15) : 0
         let count = version < 2 ? Int(try cursor.u16()) : Int(try cursor.u32())
         guard count <= Limits.items else { throw .overLimit(what: "items", limit: Limits.items) }
@@ -274,11 +284,14 @@ package struct HeifMeta: Sendable {
         return locations
     }
 
-    private static func references(_ reader: BoxReader, _ iref: BoxHeader) throws(BoxError) -> [FourCC: [UInt32: [UInt32]]] {
+    private static func references(_ reader: BoxReader, _ iref: BoxHeader) throws(BoxError) -> [FourCC: [UInt32:
+        [UInt32]]]
+    {
         let version = try reader.payloadPrefix(of: iref, count: 1).first ?? 0
         guard iref.payloadSize >= 4 else { throw .truncatedPayload(type: "iref") }
         let body = BoxHeader(
-            type: iref.type, offset: iref.offset + 4, headerSize: iref.headerSize, size: iref.size - 4, isTruncated: false)
+            type: iref.type, offset: iref.offset + 4, headerSize: iref.headerSize, size: iref.size - 4,
+            isTruncated: false)
         var references: [FourCC: [UInt32: [UInt32]]] = [:]
         var total = 0
         for reference in try reader.children(of: body, depth: 2) {
@@ -287,7 +300,9 @@ package struct HeifMeta: Sendable {
             let from = try id()
             let count = Int(try cursor.u16())
             total += count
-            guard total <= Limits.references else { throw .overLimit(what: "item references", limit: Limits.references) }
+            guard total <= Limits.references else {
+                throw .overLimit(what: "item references", limit: Limits.references)
+            }
             var targets: [UInt32] = []
             for _ in 0..<count { targets.append(try id()) }
             references[reference.type, default: [:]][from, default: []] += targets
@@ -295,12 +310,16 @@ package struct HeifMeta: Sendable {
         return references
     }
 
-    private static func itemProperties(_ reader: BoxReader, _ iprp: BoxHeader) throws(BoxError) -> [UInt32: [Association]] {
+    private static func itemProperties(_ reader: BoxReader, _ iprp: BoxHeader) throws(BoxError) -> [UInt32:
+        [Association]]
+    {
         let boxes = try reader.children(of: iprp, depth: 2)
         guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { throw .truncatedPayload(type: "iprp") }
         var catalogue: [Property] = []
         for box in try reader.children(of: ipco, depth: 3) {
-            guard catalogue.count < Limits.properties else { throw .overLimit(what: "item properties", limit: Limits.properties) }
+            guard catalogue.count < Limits.properties else {
+                throw .overLimit(what: "item properties", limit: Limits.properties)
+            }
             catalogue.append(try property(reader, box))
         }
         var total = 0
@@ -350,7 +369,8 @@ package struct HeifMeta: Sendable {
         case "clap":
             var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 16), type: box.type)
             func fraction() throws(BoxError) -> Int {
-                let numerator = Int(try cursor.u32()), denominator = Int(try cursor.u32())
+                let numerator = Int(try cursor.u32())
+                let denominator = Int(try cursor.u32())
                 return denominator > 0 ? (numerator + denominator / 2) / denominator : 0
             }
             return .clap(width: try fraction(), height: try fraction())
@@ -375,7 +395,9 @@ package struct HeifMeta: Sendable {
         let kind = FourCC(rawValue: try cursor.u32())
         switch kind {
         case "nclx":
-            let primaries = Int(try cursor.u16()), transfer = Int(try cursor.u16()), matrix = Int(try cursor.u16())
+            let primaries = Int(try cursor.u16())
+            let transfer = Int(try cursor.u16())
+            let matrix = Int(try cursor.u16())
             let fullRange = try cursor.u8() & 0x80 != 0
             return .nclx(NCLX(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: fullRange))
         case "prof", "rICC": return .icc(cursor.rest())

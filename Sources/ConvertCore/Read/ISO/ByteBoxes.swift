@@ -34,7 +34,8 @@ package struct ByteBox {
     /// The boxes filling `bytes[range]`, in order.
     package static func children(of bytes: [UInt8], in range: Range<Int>) throws(BoxError) -> [ByteBox] {
         let parent = BoxHeader(
-            type: "root", offset: UInt64(range.lowerBound), headerSize: 0, size: UInt64(range.count), isTruncated: false)
+            type: "root", offset: UInt64(range.lowerBound), headerSize: 0, size: UInt64(range.count), isTruncated: false
+        )
         return try BoxReader(source: MemoryByteSource(bytes: bytes)).children(of: parent, depth: 0).map(ByteBox.init)
     }
 
@@ -64,7 +65,8 @@ package struct ByteBox {
 extension ConvertError {
     /// The error for a file whose boxes the location stripper could not walk.
     package static func damagedBoxes(_ path: String, _ error: BoxError) -> ConvertError {
-        ConvertError(code: .inputCorrupt, message: "\(path) is damaged: \(error.description).", path: path,
-                     underlying: error.description)
+        ConvertError(
+            code: .inputCorrupt, message: "\(path) is damaged: \(error.description).", path: path,
+            underlying: error.description)
     }
 }

@@ -50,7 +50,9 @@ package final class FileByteSource: ByteSource {
 
     /// Reads up to `count` bytes at `offset` of the file of `size` bytes open on `descriptor`
     /// (`pread`, so its offset does not move); shared with other owners of an input descriptor.
-    package static func read(_ descriptor: Int32, size: UInt64, at offset: UInt64, count: Int) throws(BoxError) -> [UInt8] {
+    package static func read(_ descriptor: Int32, size: UInt64, at offset: UInt64, count: Int) throws(BoxError)
+        -> [UInt8]
+    {
         precondition(count >= 0 && count <= BoxLimits.maximumRead, "read larger than the box reader's bound")
         guard offset < size, count > 0 else { return [] }
         let wanted = Int(min(UInt64(count), size - offset))
@@ -100,8 +102,9 @@ extension ConvertError {
         case EISDIR:
             return .notAFile(path, mode: S_IFDIR)
         default:
-            return ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
-                                underlying: String(cString: strerror(code)))
+            return ConvertError(
+                code: .inputUnreadable, message: "\(path) cannot be read.", path: path,
+                underlying: String(cString: strerror(code)))
         }
     }
 

@@ -45,7 +45,9 @@ package enum JPEGMarkers {
             }
             let length = Int(data[index + 2]) << 8 | Int(data[index + 3])
             guard length >= 2, index + 2 + length <= data.count else { break }
-            result.append(Segment(marker: marker, payload: (index + 4)..<(index + 2 + length), whole: index..<(index + 2 + length)))
+            result.append(
+                Segment(
+                    marker: marker, payload: (index + 4)..<(index + 2 + length), whole: index..<(index + 2 + length)))
             index += 2 + length
         }
         return (result, nil)
@@ -99,7 +101,11 @@ package enum JPEGMarkers {
             if exif.count <= maxEXIFBytes { append(marker: 0xE1, exifHeader + exif) } else { dropped.append("EXIF") }
         }
         if let xmp, !xmp.isEmpty {
-            if xmp.count + xmpHeader.count <= maxPayload { append(marker: 0xE1, xmpHeader + xmp) } else { dropped.append("XMP") }
+            if xmp.count + xmpHeader.count <= maxPayload {
+                append(marker: 0xE1, xmpHeader + xmp)
+            } else {
+                dropped.append("XMP")
+            }
         }
         if let icc, !icc.isEmpty {
             let chunkSize = maxPayload - iccHeader.count - 2

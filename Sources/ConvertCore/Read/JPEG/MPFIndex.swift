@@ -31,13 +31,18 @@ struct MPFIndex: Sendable {
 
     /// The index of JPEG `data`, or nil when it has no readable MPF segment.
     init?(_ data: [UInt8]) {
-        guard let segment = JPEGMarkers.segments(data).first(where: { $0.marker == 0xE2 && data[$0.payload].starts(with: Self.signature) })
+        guard
+            let segment = JPEGMarkers.segments(data).first(where: {
+                $0.marker == 0xE2 && data[$0.payload].starts(with: Self.signature)
+            })
         else { return nil }
         let reader = TIFFWords(data: data, tiff: segment.payload.lowerBound + Self.signature.count)
         guard let entries = reader.mpEntries() else { return nil }
         others = entries.dropFirst().compactMap { attribute, length, offset in
             let start = reader.tiff + offset
-            guard offset > 0, start + 2 <= data.count, data[start] == 0xFF, data[start + 1] == 0xD8, length > 2 else { return nil }
+            guard offset > 0, start + 2 <= data.count, data[start] == 0xFF, data[start + 1] == 0xD8, length > 2 else {
+                return nil
+            }
             return Entry(attribute: attribute, range: start..<min(data.count, start + length))
         }
     }
@@ -64,10 +69,14 @@ struct MPFIndex: Sendable {
 
         /// The MPEntry records: (attribute, length, offset from the TIFF header), in order.
         func mpEntries() -> [(UInt32, Int, Int)]? {
-            guard tiff + 8 <= data.count, let ifd = u32(tiff + 4), let count = u16(tiff + ifd), count < 100 else { return nil }
+            guard tiff + 8 <= data.count, let ifd = u32(tiff + 4), let count = u16(tiff + ifd), count < 100 else {
+                return nil
+            }
             for index in 0..<count {
                 let entry = tiff + ifd + 2 + index * 12
-                guard let tag = u16(entry), tag == 0xB002, let size = u32(entry + 4), let offset = u32(entry + 8) else { continue }
+                guard let tag = u16(entry), tag == 0xB002, let size = u32(entry + 4), let offset = u32(entry + 8) else {
+                    continue
+                }
                 var entries: [(UInt32, Int, Int)] = []
                 for item in 0..<min(size / 16, MPFIndex.maximumEntries) {
                     let at = tiff + offset + item * 16

@@ -59,14 +59,22 @@ package struct Exif: Sendable {
     /// Whether IFD1's own directory carries GPS (a thumbnail directory with a GPS pointer).
     package let thumbnailHasGPS: Bool
 
-    private static let typeSizes: [UInt16: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
+    private static let typeSizes: [UInt16: Int] = [
+        1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4,
+    ]
     private static let maxEntries = 1000
 
     /// Parses a TIFF stream (starting with `II*\0` or `MM\0*`); nil when it is not one.
     package init?(tiff bytes: [UInt8]) {
         guard bytes.count >= 8 else { return nil }
         let big: Bool
-        if bytes[0] == 0x4D && bytes[1] == 0x4D { big = true } else if bytes[0] == 0x49 && bytes[1] == 0x49 { big = false } else { return nil }
+        if bytes[0] == 0x4D && bytes[1] == 0x4D {
+            big = true
+        } else if bytes[0] == 0x49 && bytes[1] == 0x49 {
+            big = false
+        } else {
+            return nil
+        }
         self.bytes = bytes
         bigEndian = big
         var reader = Reader(bytes: bytes, bigEndian: big)
@@ -98,7 +106,8 @@ package struct Exif: Sendable {
 
         package func u16(_ offset: Int) -> UInt16? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-            let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+            let a = UInt16(bytes[offset])
+            let b = UInt16(bytes[offset + 1])
             return bigEndian ? a << 8 | b : b << 8 | a
         }
 
@@ -133,7 +142,7 @@ package struct Exif: Sendable {
                     tag: tag, type: type, count: count, value: Array(bytes[valueOffset..<(valueOffset + total)]),
                     child: nil, valueOffset: valueOffset)
                 if [Tag.exifIFD, Tag.gpsIFD, Tag.interopIFD].contains(tag) {
-                    guard (type == 4 || type == 13), count == 1, let target = u32(valueOffset),
+                    guard type == 4 || type == 13, count == 1, let target = u32(valueOffset),
                         let (child, _) = directory(at: Int(target), depth: depth + 1)
                     else { continue }
                     entry.child = child
@@ -266,14 +275,17 @@ package struct Exif: Sendable {
     /// with `makerNote` (UNDEFINED bytes whose offsets count from its own start, as Apple's do)
     /// as the Exif IFD's MakerNote, replacing one that was there.
     func settingMakerNote(_ makerNote: [UInt8]) -> [UInt8] {
-        let note = Entry(tag: Tag.makerNote, type: 7, count: UInt32(makerNote.count), value: makerNote, child: nil, valueOffset: 0)
+        let note = Entry(
+            tag: Tag.makerNote, type: 7, count: UInt32(makerNote.count), value: makerNote, child: nil, valueOffset: 0)
         var root = ifd0
         if let index = root.entries.firstIndex(where: { $0.tag == Tag.exifIFD && $0.child != nil }) {
             root.entries[index].child?.entries.removeAll { $0.tag == Tag.makerNote }
             root.entries[index].child?.entries.append(note)
         } else {
             root.entries.removeAll { $0.tag == Tag.exifIFD }
-            root.entries.append(Entry(tag: Tag.exifIFD, type: 4, count: 1, value: [], child: Directory(entries: [note]), valueOffset: 0))
+            root.entries.append(
+                Entry(tag: Tag.exifIFD, type: 4, count: 1, value: [], child: Directory(entries: [note]), valueOffset: 0)
+            )
         }
         var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42, 0, 0, 0, 8] : [0x49, 0x49, 42, 0, 8, 0, 0, 0]
         write(root, into: &out)
@@ -317,7 +329,9 @@ package struct Exif: Sendable {
         guard entryCount <= Exif.maxEntries, offset + 2 + entryCount * 12 + 4 <= out.count else { return }
         for index in 0..<entryCount {
             let at = offset + 2 + index * 12
-            guard let type = reader.u16(at + 2), let size = Exif.typeSizes[type], let count = reader.u32(at + 4) else { continue }
+            guard let type = reader.u16(at + 2), let size = Exif.typeSizes[type], let count = reader.u32(at + 4) else {
+                continue
+            }
             let (total, overflow) = Int(count).multipliedReportingOverflow(by: size)
             guard !overflow, total > 4, let pointer = reader.u32(at + 8), Int(pointer) >= 8,
                 Int(pointer) + total <= out.count
@@ -328,7 +342,8 @@ package struct Exif: Sendable {
     }
 
     private func put16(_ value: UInt16, at offset: Int, in out: inout [UInt8]) {
-        let a = UInt8(value >> 8), b = UInt8(value & 0xFF)
+        let a = UInt8(value >> 8)
+        let b = UInt8(value & 0xFF)
         out[offset] = bigEndian ? a : b
         out[offset + 1] = bigEndian ? b : a
     }

@@ -58,14 +58,16 @@ package struct GainMapMetadata: Sendable, Equatable {
         let over = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: UInt32(denominator) >> UInt32($0)) }
         func fraction(_ value: Double) -> [UInt8] {
             let scaled = UInt32(bitPattern: Int32(clamping: Int64((value * Double(denominator)).rounded())))
-            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: scaled >> UInt32($0)) } + (commonDenominator ? [] : over)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: scaled >> UInt32($0)) }
+                + (commonDenominator ? [] : over)
         }
         let useBaseColorSpace: UInt8 = 0x40
         let commonFlag: UInt8 = commonDenominator ? 0x08 : 0
         var bytes: [UInt8] = [0, 0, 0, 0, useBaseColorSpace | commonFlag]
         if commonDenominator { bytes += over }
         bytes += fraction(baseHeadroomStops) + fraction(alternateHeadroomStops)
-        bytes += fraction(minStops) + fraction(maxStops) + fraction(gamma) + fraction(baseOffset) + fraction(alternateOffset)
+        bytes +=
+            fraction(minStops) + fraction(maxStops) + fraction(gamma) + fraction(baseOffset) + fraction(alternateOffset)
         return bytes
     }
 
@@ -147,7 +149,9 @@ extension GainMapMetadata {
             guard let high = u16(), let low = u16() else { return nil }
             return high << 16 | low
         }
-        guard let minimumVersion = u16(), minimumVersion == 0, u16() != nil, let flags = cursor.first else { return nil }
+        guard let minimumVersion = u16(), minimumVersion == 0, u16() != nil, let flags = cursor.first else {
+            return nil
+        }
         cursor = cursor.dropFirst()
         guard flags & 0x04 == 0 else { return nil }
         let channels = flags & 0x80 != 0 ? 3 : 1
@@ -169,10 +173,12 @@ extension GainMapMetadata {
             }
             perChannel.append(values)
         }
-        guard perChannel.allSatisfy({ $0 == perChannel[0] }), perChannel[0][2] > 0, perChannel[0][1] >= perChannel[0][0] else { return nil }
+        guard perChannel.allSatisfy({ $0 == perChannel[0] }), perChannel[0][2] > 0, perChannel[0][1] >= perChannel[0][0]
+        else { return nil }
         let values = perChannel[0]
         self.init(
-            minStops: values[0], maxStops: values[1], gamma: values[2], baseOffset: values[3], alternateOffset: values[4],
+            minStops: values[0], maxStops: values[1], gamma: values[2], baseOffset: values[3],
+            alternateOffset: values[4],
             baseHeadroomStops: base, alternateHeadroomStops: alternate)
     }
 }

@@ -38,7 +38,8 @@ package enum IPTC {
                 start += bytes
             }
             guard length <= iim.count - start else { return nil }
-            result.append(Dataset(record: iim[at + 1], number: iim[at + 2], value: Array(iim[start..<(start + length)])))
+            result.append(
+                Dataset(record: iim[at + 1], number: iim[at + 2], value: Array(iim[start..<(start + length)])))
             at = start + length
         }
         return result
@@ -53,7 +54,10 @@ package enum IPTC {
             if count < 0x8000 {
                 out += [UInt8(count >> 8), UInt8(count & 0xFF)]
             } else {
-                out += [0x80, 4, UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+                out += [
+                    0x80, 4, UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF),
+                    UInt8(count & 0xFF),
+                ]
             }
             out += dataset.value
         }
@@ -137,11 +141,15 @@ extension IPTC {
         if packet != nil && existing.isEmpty { return packet }
         var properties: [String] = []
         for (number, property, container) in xmpMapping where !existing.contains(property) {
-            let values = datasets.filter { $0.record == 2 && $0.number == number }.map { text($0.value) }.filter { !$0.isEmpty }
+            let values = datasets.filter { $0.record == 2 && $0.number == number }.map { text($0.value) }.filter {
+                !$0.isEmpty
+            }
             guard let first = values.first else { continue }
             if let container {
                 let items = (container == "rdf:Bag" || container == "rdf:Seq" ? values : [first]).map { value in
-                    container == "rdf:Alt" ? "<rdf:li xml:lang=\"x-default\">\(escaped(value))</rdf:li>" : "<rdf:li>\(escaped(value))</rdf:li>"
+                    container == "rdf:Alt"
+                        ? "<rdf:li xml:lang=\"x-default\">\(escaped(value))</rdf:li>"
+                        : "<rdf:li>\(escaped(value))</rdf:li>"
                 }
                 properties.append("<\(property)><\(container)>\(items.joined())</\(container)></\(property)>")
             } else {
@@ -149,17 +157,20 @@ extension IPTC {
             }
         }
         guard !properties.isEmpty else { return packet }
-        let description = "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+        let description =
+            "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
             + "xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" "
-            + "xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\">" + properties.joined() + "</rdf:Description>"
+            + "xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\">" + properties.joined()
+            + "</rdf:Description>"
         if let end = existing.firstRange(of: "</rdf:RDF>") {
             var merged = existing
             merged.insert(contentsOf: description, at: end.lowerBound)
             return Array(merged.utf8)
         }
         guard packet == nil else { return packet }
-        return Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
-            + description + "</rdf:RDF></x:xmpmeta>").utf8)
+        return Array(
+            ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                + description + "</rdf:RDF></x:xmpmeta>").utf8)
     }
 
     /// An IIM value as text: UTF-8 when it is valid UTF-8 (what a 1:90 `ESC % G` declares and

@@ -13,7 +13,9 @@ enum PhotoEXIF {
     /// The EXIF block of the photo at `path`, reading only what it needs (the head of a JPEG, the
     /// item table and the Exif item of a HEIF file); nil when there is none or it cannot be read.
     package static func tiff(path: String) -> [UInt8]? {
-        guard let source = try? FileByteSource(path: path), let head = try? source.read(at: 0, count: 64) else { return nil }
+        guard let source = try? FileByteSource(path: path), let head = try? source.read(at: 0, count: 64) else {
+            return nil
+        }
         let kind = MediaSniffer.kind(of: head)
         if kind == .image(.jpeg) {
             // EXIF is the first APP1 segment and at most 64 KiB; ICC and XMP may come before it.

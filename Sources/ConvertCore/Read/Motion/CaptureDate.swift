@@ -27,8 +27,12 @@ struct CaptureDate: Sendable, Equatable {
         let numbers = local.split(whereSeparator: { ":- ".contains($0) }).compactMap { Int($0) }
         guard numbers.count >= 6, numbers[0] > 1904 else { return nil }
         var parts = tm()
-        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(clamping: numbers[0] - 1900), Int32(clamping: numbers[1] - 1), Int32(clamping: numbers[2]))
-        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(clamping: numbers[3]), Int32(clamping: numbers[4]), Int32(clamping: numbers[5]))
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (
+            Int32(clamping: numbers[0] - 1900), Int32(clamping: numbers[1] - 1), Int32(clamping: numbers[2])
+        )
+        (parts.tm_hour, parts.tm_min, parts.tm_sec) = (
+            Int32(clamping: numbers[3]), Int32(clamping: numbers[4]), Int32(clamping: numbers[5])
+        )
         var seconds = Int(timegm(&parts))
         var hasOffset = false
         if let offset, offset.count == 6, let sign = offset.first, "+-".contains(sign) {
@@ -46,7 +50,9 @@ struct CaptureDate: Sendable, Equatable {
         var time = time_t(seconds)
         var parts = tm()
         _ = gmtime_r(&time, &parts)
-        let date = "\(zeroPadded(Int(parts.tm_year) + 1900, width: 4))-\(zeroPadded(Int(parts.tm_mon) + 1, width: 2))-\(zeroPadded(Int(parts.tm_mday), width: 2))"
-        return date + " \(zeroPadded(Int(parts.tm_hour), width: 2)):\(zeroPadded(Int(parts.tm_min), width: 2)):\(zeroPadded(Int(parts.tm_sec), width: 2)) UTC"
+        let date =
+            "\(zeroPadded(Int(parts.tm_year) + 1900, width: 4))-\(zeroPadded(Int(parts.tm_mon) + 1, width: 2))-\(zeroPadded(Int(parts.tm_mday), width: 2))"
+        return date
+            + " \(zeroPadded(Int(parts.tm_hour), width: 2)):\(zeroPadded(Int(parts.tm_min), width: 2)):\(zeroPadded(Int(parts.tm_sec), width: 2)) UTC"
     }
 }

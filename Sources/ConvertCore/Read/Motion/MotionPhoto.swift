@@ -73,7 +73,9 @@ package struct MotionPhoto: Sendable, Equatable {
         let kind = MediaSniffer.kind(of: Array(head.prefix(64)))
         if kind == .image(.jpeg) { return isMotionJPEG(xmp: JPEGMarkers.metadata(head).xmp, file: source) }
         guard kind.isHEIF else { return false }
-        return isMotionHEIF(file: source) { (try? BoxReader(source: source).children(of: nil, depth: 0))?.map(\.type) ?? [] }
+        return isMotionHEIF(file: source) {
+            (try? BoxReader(source: source).children(of: nil, depth: 0))?.map(\.type) ?? []
+        }
     }
 
     /// Whether a JPEG whose XMP packet is `xmp` is a motion photo: the XMP flags one, or the
@@ -114,7 +116,8 @@ package struct MotionPhoto: Sendable, Equatable {
         if let marker = SamsungTrailer.marker(in: file) {
             // A trailer cut off (or rewritten) by an editor: the marker alone still finds the MP4.
             let start = marker + SamsungTrailer.markerBytes.count
-            return checked(MotionPhoto(layout: .samsung, declaredBytes: nil, video: start..<file.count, stillEnd: marker), file)
+            return checked(
+                MotionPhoto(layout: .samsung, declaredBytes: nil, video: start..<file.count, stillEnd: marker), file)
         }
         return nil
     }
@@ -125,12 +128,14 @@ package struct MotionPhoto: Sendable, Equatable {
         var end = file.count
         for (index, item) in items.enumerated().reversed() where index > 0 {
             guard let length = item.length, length >= 0, length <= end else {
-                return MotionPhoto(layout: .googleContainer, declaredBytes: item.length, video: nil, stillEnd: file.count,
-                                   problem: "the XMP declares a video of \(item.length ?? 0) bytes, more than the file holds")
+                return MotionPhoto(
+                    layout: .googleContainer, declaredBytes: item.length, video: nil, stillEnd: file.count,
+                    problem: "the XMP declares a video of \(item.length ?? 0) bytes, more than the file holds")
             }
             let start = end - length
             if item.isVideo {
-                var photo = MotionPhoto(layout: .googleContainer, declaredBytes: length, video: start..<end, stillEnd: start)
+                var photo = MotionPhoto(
+                    layout: .googleContainer, declaredBytes: length, video: start..<end, stillEnd: start)
                 if index != items.count - 1 {
                     photo.problem = "the video is not the last item of the file; only the video is extracted"
                     photo.stillEnd = file.count
@@ -139,14 +144,17 @@ package struct MotionPhoto: Sendable, Equatable {
             }
             end = start - max(0, items[index - 1].padding ?? 0)
         }
-        return MotionPhoto(layout: .googleContainer, declaredBytes: nil, video: nil, stillEnd: file.count,
-                           problem: "the XMP marks a motion photo but lists no video item")
+        return MotionPhoto(
+            layout: .googleContainer, declaredBytes: nil, video: nil, stillEnd: file.count,
+            problem: "the XMP marks a motion photo but lists no video item")
     }
 
     private static func fromMicroVideo(offset: Int?, trailer: SamsungTrailer?, file: [UInt8]) -> MotionPhoto {
         guard let offset, offset > 0, offset <= file.count else {
-            return MotionPhoto(layout: .googleMicroVideo, declaredBytes: offset, video: nil, stillEnd: file.count,
-                               problem: "the XMP's MicroVideoOffset (\(offset.map(String.init) ?? "none")) does not point into the file")
+            return MotionPhoto(
+                layout: .googleMicroVideo, declaredBytes: offset, video: nil, stillEnd: file.count,
+                problem:
+                    "the XMP's MicroVideoOffset (\(offset.map(String.init) ?? "none")) does not point into the file")
         }
         let start = file.count - offset
         let end = trailer?.start ?? file.count
@@ -159,12 +167,18 @@ package struct MotionPhoto: Sendable, Equatable {
             stillEnd = start - marker.count - 8
             layout = .samsung
         }
-        return checked(MotionPhoto(layout: layout, declaredBytes: offset, video: start..<max(start, end), stillEnd: stillEnd), file)
+        return checked(
+            MotionPhoto(layout: layout, declaredBytes: offset, video: start..<max(start, end), stillEnd: stillEnd), file
+        )
     }
 
-    private static func fromSamsung(_ entry: SamsungTrailer.Entry, trailer: SamsungTrailer, file: [UInt8]) -> MotionPhoto {
+    private static func fromSamsung(_ entry: SamsungTrailer.Entry, trailer: SamsungTrailer, file: [UInt8])
+        -> MotionPhoto
+    {
         let stillEnd = trailer.firstDataStart ?? entry.data.lowerBound
-        return checked(MotionPhoto(layout: .samsung, declaredBytes: entry.payload.count, video: entry.payload, stillEnd: stillEnd), file)
+        return checked(
+            MotionPhoto(layout: .samsung, declaredBytes: entry.payload.count, video: entry.payload, stillEnd: stillEnd),
+            file)
     }
 
     /// Keeps ``video`` only when an MP4 starts there (a box whose type is `ftyp`).
@@ -176,7 +190,8 @@ package struct MotionPhoto: Sendable, Equatable {
         {
             result.video = nil
             result.stillEnd = file.count
-            result.problem = "the metadata says a video of \(photo.declaredBytes ?? range.count) bytes is attached, "
+            result.problem =
+                "the metadata says a video of \(photo.declaredBytes ?? range.count) bytes is attached, "
                 + "but there is no MP4 where it points (the file was probably shortened by an editor or an upload)"
         } else if let damage = movieDamage(Array(file[range])) {
             result.video = nil
@@ -195,7 +210,9 @@ package struct MotionPhoto: Sendable, Equatable {
         var tables: [ByteBox] = []
         var pending = [moov]
         while let box = pending.popLast() {
-            guard let children = try? ByteBox.children(of: movie, in: box.payloadStart..<box.end) else { return "its movie box is damaged" }
+            guard let children = try? ByteBox.children(of: movie, in: box.payloadStart..<box.end) else {
+                return "its movie box is damaged"
+            }
             for child in children {
                 if ["trak", "mdia", "minf", "stbl"].contains(child.type.description) { pending.append(child) }
                 if child.type == "stco" || child.type == "co64" { tables.append(child) }
@@ -234,7 +251,8 @@ package struct MotionPhoto: Sendable, Equatable {
     static func heifBox(
         _ layout: Layout, video range: Range<Int>, splices: [Splice], problem: String?, file: [UInt8]
     ) -> MotionPhoto {
-        var photo = checked(MotionPhoto(layout: layout, declaredBytes: range.count, video: range, stillEnd: file.count), file)
+        var photo = checked(
+            MotionPhoto(layout: layout, declaredBytes: range.count, video: range, stillEnd: file.count), file)
         photo.stillEnd = file.count
         photo.splices = splices
         if photo.problem == nil { photo.problem = problem }

@@ -34,8 +34,9 @@ enum MotionXMP {
         return starts.enumerated().map { index, lower in
             let upper = index + 1 < starts.count ? starts[index + 1] : text.endIndex
             let chunk = String(text[lower..<upper])
-            return Item(mime: flag(chunk, "Mime"), semantic: flag(chunk, "Semantic"),
-                        length: flag(chunk, "Length").flatMap { Int($0) }, padding: flag(chunk, "Padding").flatMap { Int($0) })
+            return Item(
+                mime: flag(chunk, "Mime"), semantic: flag(chunk, "Semantic"),
+                length: flag(chunk, "Length").flatMap { Int($0) }, padding: flag(chunk, "Padding").flatMap { Int($0) })
         }
     }
 
@@ -67,7 +68,9 @@ enum MotionXMP {
         } else {
             // The entry of the video item: an rdf:li holding an Item whose Semantic is MotionPhoto.
             text = text.removingMatches(
-                of: "<rdf:li(\\s[^>]*)?>(?:(?!</rdf:li>)[\\s\\S])*?:Semantic\\s*=\\s*[\"']MotionPhoto[\"'][\\s\\S]*?</rdf:li>")
+                of:
+                    "<rdf:li(\\s[^>]*)?>(?:(?!</rdf:li>)[\\s\\S])*?:Semantic\\s*=\\s*[\"']MotionPhoto[\"'][\\s\\S]*?</rdf:li>"
+            )
         }
         return Array(text.utf8)
     }

@@ -26,12 +26,14 @@ package enum MovieKeys {
     /// The value of `key` in one QuickTime `meta` box (`hdlr` mdta, `keys`, `ilst`) found at
     /// `depth`, or nil when it has none. QuickTime's `meta` has no version/flags, ISO's does: which
     /// one it is shows in where `hdlr` starts.
-    package static func value(_ key: String, meta: BoxHeader, reader: BoxReader, depth: Int) throws(BoxError) -> String? {
+    package static func value(_ key: String, meta: BoxHeader, reader: BoxReader, depth: Int) throws(BoxError) -> String?
+    {
         let prefix = try reader.payloadPrefix(of: meta, count: 12)
         var container = meta
         if prefix.count >= 12, FourCC(rawValue: ByteCursor.u32(prefix, at: 8)) == "hdlr" { container.headerSize += 4 }
         let children = try reader.children(of: container, depth: depth)
-        guard let keys = children.first(where: { $0.type == "keys" }), let list = children.first(where: { $0.type == "ilst" })
+        guard let keys = children.first(where: { $0.type == "keys" }),
+            let list = children.first(where: { $0.type == "ilst" })
         else { return nil }
         var cursor = ByteCursor(try reader.payload(of: keys, limit: 1 << 16), type: keys.type)
         try cursor.skip(4)

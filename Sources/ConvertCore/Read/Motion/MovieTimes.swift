@@ -8,7 +8,9 @@ enum MovieTimes {
     /// Writes `secondsSince1970` into every time field; boxes that cannot be walked are left alone.
     package static func set(_ secondsSince1970: Int, in movie: inout [UInt8]) {
         let value = UInt64(max(0, secondsSince1970 + epochDifference))
-        guard let top = try? ByteBox.topLevel(of: movie), let moov = top.first(where: { $0.type == "moov" }) else { return }
+        guard let top = try? ByteBox.topLevel(of: movie), let moov = top.first(where: { $0.type == "moov" }) else {
+            return
+        }
         for box in boxes(in: movie, range: moov.payloadStart..<moov.end, path: ["mvhd"])
             + boxes(in: movie, range: moov.payloadStart..<moov.end, path: ["trak", "tkhd"])
             + boxes(in: movie, range: moov.payloadStart..<moov.end, path: ["trak", "mdia", "mdhd"])

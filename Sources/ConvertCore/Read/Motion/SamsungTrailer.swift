@@ -43,7 +43,9 @@ package struct SamsungTrailer: Sendable {
     /// when there is none.
     package init?(_ file: [UInt8], end: Int? = nil) {
         let count = end ?? file.count
-        guard count >= 20, count <= file.count, Array(file[(count - 4)..<count]) == Array("SEFT".utf8) else { return nil }
+        guard count >= 20, count <= file.count, Array(file[(count - 4)..<count]) == Array("SEFT".utf8) else {
+            return nil
+        }
         let length = Self.u32(file, count - 8)
         guard length >= 12, length <= count - 8 else { return nil }
         let start = count - 8 - length
@@ -68,8 +70,9 @@ package struct SamsungTrailer: Sendable {
         guard nameLength <= size - 8 else { return nil }
         let nameEnd = dataStart + 8 + nameLength
         let name = String(decoding: file[(dataStart + 8)..<nameEnd], as: UTF8.self)
-        return Entry(name: name, tag: Array(file[base..<(base + 4)]), data: dataStart..<(dataStart + size),
-                     payload: nameEnd..<(dataStart + size))
+        return Entry(
+            name: name, tag: Array(file[base..<(base + 4)]), data: dataStart..<(dataStart + size),
+            payload: nameEnd..<(dataStart + size))
     }
 
     /// The trailer rebuilt from the entries `keep` accepts, each one's data byte for byte, in the
@@ -115,9 +118,15 @@ package struct SamsungTrailer: Sendable {
         }
         guard records.count == 12 * (count - dropped.count) else { return nil }
         var data = Array(file[first..<start])
-        for entry in dropped { data.replaceSubrange((entry.data.lowerBound - first)..<(entry.data.upperBound - first), with: repeatElement(0, count: entry.data.count)) }
-        let directory = Array("SEFH".utf8) + version + Self.le32(count - dropped.count) + records + file[recordsEnd..<(end - 8)]
-        let bytes = data + [UInt8](repeating: 0, count: shift) + directory + Self.le32(directory.count) + Array("SEFT".utf8)
+        for entry in dropped {
+            data.replaceSubrange(
+                (entry.data.lowerBound - first)..<(entry.data.upperBound - first),
+                with: repeatElement(0, count: entry.data.count))
+        }
+        let directory =
+            Array("SEFH".utf8) + version + Self.le32(count - dropped.count) + records + file[recordsEnd..<(end - 8)]
+        let bytes =
+            data + [UInt8](repeating: 0, count: shift) + directory + Self.le32(directory.count) + Array("SEFT".utf8)
         return bytes.count == end - first ? (first, bytes) : nil
     }
 

@@ -81,8 +81,10 @@ package struct GrayPlane: Sendable, Equatable {
 
     /// The `width`×`height` region at (`x`, `y`), cut at the plane's edges (at least 1×1).
     func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayPlane {
-        let left = max(0, min(width - 1, x)), top = max(0, min(height - 1, y))
-        let w = max(1, min(width - left, cropWidth)), h = max(1, min(height - top, cropHeight))
+        let left = max(0, min(width - 1, x))
+        let top = max(0, min(height - 1, y))
+        let w = max(1, min(width - left, cropWidth))
+        let h = max(1, min(height - top, cropHeight))
         guard left != 0 || top != 0 || w != width || h != height else { return self }
         var out = [UInt8](repeating: 0, count: w * h)
         for row in 0..<h {
@@ -109,12 +111,15 @@ package struct GrayPlane: Sendable, Equatable {
     func applyingOrientation(_ orientation: Int) -> GrayPlane {
         guard (2...8).contains(orientation) else { return self }
         let swaps = orientation >= 5
-        let outWidth = swaps ? height : width, outHeight = swaps ? width : height
-        let w = width, h = height
+        let outWidth = swaps ? height : width
+        let outHeight = swaps ? width : height
+        let w = width
+        let h = height
         var out = [UInt8](repeating: 0, count: pixels.count)
         for y in 0..<outHeight {
             for x in 0..<outWidth {
-                let sx: Int, sy: Int
+                let sx: Int
+                let sy: Int
                 switch orientation {
                 case 2: (sx, sy) = (w - 1 - x, y)
                 case 3: (sx, sy) = (w - 1 - x, h - 1 - y)

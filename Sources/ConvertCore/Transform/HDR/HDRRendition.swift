@@ -20,14 +20,17 @@ package enum HDRRendition {
     package static func pq(
         _ sdr: Bitmap, plane: GrayPlane, metadata: GainMapMetadata, threads: Int, path: String
     ) throws(ConvertError) -> Bitmap {
-        precondition(plane.width > 0 && plane.height > 0 && plane.width <= sdr.width && plane.height <= sdr.height,
-                     "the gain map is lined up with the picture")
+        precondition(
+            plane.width > 0 && plane.height > 0 && plane.width <= sdr.width && plane.height <= sdr.height,
+            "the gain map is lined up with the picture")
         guard linearTransform(for: sdr) != nil else {
             throw ConvertError(
                 code: .inputColorProfile,
-                message: "\(path) has a colour profile that cannot be converted to BT.2020 for its HDR picture.", path: path)
+                message: "\(path) has a colour profile that cannot be converted to BT.2020 for its HDR picture.",
+                path: path)
         }
-        let width = sdr.width, channels = sdr.channels
+        let width = sdr.width
+        let channels = sdr.channels
         let output = Mutex([UInt16](repeating: 0, count: width * sdr.height * channels))
         let sampler = MapSampler(plane: plane, width: width, height: sdr.height, metadata: metadata)
         let bands = RowBands(rows: sdr.height, workers: max(1, threads))
@@ -35,10 +38,14 @@ package enum HDRRendition {
             // A transform per band: lcms2's objects are not shared between threads here.
             guard let transform = linearTransform(for: sdr) else { return }
             let band = encodeBand(sdr, rows: rows, transform: transform, sampler: sampler)
-            output.withLock { $0.replaceSubrange((rows.lowerBound * width * channels)..<(rows.upperBound * width * channels), with: band) }
+            output.withLock {
+                $0.replaceSubrange(
+                    (rows.lowerBound * width * channels)..<(rows.upperBound * width * channels), with: band)
+            }
         }
         return Bitmap(
-            width: width, height: sdr.height, channels: channels, samples: .sixteen(output.withLock { $0 }), sourceBitDepth: 16)
+            width: width, height: sdr.height, channels: channels, samples: .sixteen(output.withLock { $0 }),
+            sourceBitDepth: 16)
     }
 
     /// The transform of `sdr`'s pixels from its profile (sRGB without one) to linear BT.2020
@@ -51,8 +58,11 @@ package enum HDRRendition {
     }
 
     /// The 16-bit PQ samples of `rows`.
-    private static func encodeBand(_ sdr: Bitmap, rows: Range<Int>, transform: LCMSTransform, sampler: MapSampler) -> [UInt16] {
-        let width = sdr.width, channels = sdr.channels
+    private static func encodeBand(_ sdr: Bitmap, rows: Range<Int>, transform: LCMSTransform, sampler: MapSampler)
+        -> [UInt16]
+    {
+        let width = sdr.width
+        let channels = sdr.channels
         let rowSamples = width * channels
         var linear = [Float](repeating: 0, count: rowSamples)
         var band = [UInt16](repeating: 0, count: rows.count * rowSamples)
@@ -61,9 +71,13 @@ package enum HDRRendition {
             linear.withUnsafeMutableBytes { target in
                 switch sdr.samples {
                 case .eight(let values):
-                    values.withUnsafeBytes { transform.apply($0.baseAddress! + y * rowSamples, to: target.baseAddress!, count: width) }
+                    values.withUnsafeBytes {
+                        transform.apply($0.baseAddress! + y * rowSamples, to: target.baseAddress!, count: width)
+                    }
                 case .sixteen(let values):
-                    values.withUnsafeBytes { transform.apply($0.baseAddress! + y * rowSamples * 2, to: target.baseAddress!, count: width) }
+                    values.withUnsafeBytes {
+                        transform.apply($0.baseAddress! + y * rowSamples * 2, to: target.baseAddress!, count: width)
+                    }
                 }
             }
             sampler.boosts(row: y, into: &boosts)
@@ -74,7 +88,9 @@ package enum HDRRendition {
                     let hdr = (linear[x * channels + c] + offsets.base) * boost - offsets.alternate
                     band[index * rowSamples + x * channels + c] = pqCode(hdr)
                 }
-                if channels == 4 { band[index * rowSamples + x * 4 + 3] = UInt16((max(0, min(1, linear[x * 4 + 3])) * 65535).rounded()) }
+                if channels == 4 {
+                    band[index * rowSamples + x * 4 + 3] = UInt16((max(0, min(1, linear[x * 4 + 3])) * 65535).rounded())
+                }
             }
         }
         return band
@@ -122,7 +138,8 @@ package enum HDRRendition {
             plane.pixels.withUnsafeBufferPointer { pixels in
                 for (x, (left, right, fx)) in columns.enumerated() {
                     let upper = Float(pixels[top * width + left]) * (1 - fx) + Float(pixels[top * width + right]) * fx
-                    let lower = Float(pixels[bottom * width + left]) * (1 - fx) + Float(pixels[bottom * width + right]) * fx
+                    let lower =
+                        Float(pixels[bottom * width + left]) * (1 - fx) + Float(pixels[bottom * width + right]) * fx
                     let value = (upper * (1 - fy) + lower * fy) / 255
                     let stops = minStops + rangeStops * (inverseGamma == 1 ? value : powf(value, inverseGamma))
                     boosts[x] = exp2f(stops)

@@ -11,12 +11,17 @@ package struct HDRStill {
     /// for it and `nclx` is PQ or HLG (``HDRStillPolicy/toneMaps(_:)``); nil otherwise. `measuring`: this is the picture a gain map is
     /// computed for (the primary image), when the policy wants one. Rows are split among
     /// `threads` workers.
-    package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool, threads: Int = 1) -> HDRStill? {
+    package static func apply(_ bitmap: Bitmap, nclx: NCLX?, policy: HDRStillPolicy?, measuring: Bool, threads: Int = 1)
+        -> HDRStill?
+    {
         guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
         let deep = bitmap.isSixteenBit ? bitmap : bitmap.toSixteenBit()
-        let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries.code, brightest: HDRToneMapper.brightestSample(deep))
+        let mapper = HDRToneMapper(
+            transfer: transfer, primaries: nclx.primaries.code, brightest: HDRToneMapper.brightestSample(deep))
         let wantsMap = policy == .toneMapWithGainMap && measuring
-        let mapped = mapper.toneMap(deep, icc: sdrProfile(primaries: nclx.primaries.code), gainMap: wantsMap && mapper.hasHighlights, threads: threads)
+        let mapped = mapper.toneMap(
+            deep, icc: sdrProfile(primaries: nclx.primaries.code), gainMap: wantsMap && mapper.hasHighlights,
+            threads: threads)
         return finish(mapped, transfer: transfer, wantedMap: wantsMap)
     }
 
@@ -30,7 +35,8 @@ package struct HDRStill {
         threads: Int = 1
     ) -> HDRStill? {
         guard let policy, policy.toneMaps(nclx), let nclx, let transfer = HDRTransfer(nclx) else { return nil }
-        let brightest = transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
+        let brightest =
+            transfer == .pq ? brightestSample(image, matrix: matrix, fullRange: fullRange, threads: threads) : 0
         let mapper = HDRToneMapper(transfer: transfer, primaries: nclx.primaries.code, brightest: brightest)
         let wantsMap = policy == .toneMapWithGainMap && measuring
         let mapped = mapper.toneMap(
@@ -57,11 +63,14 @@ package struct HDRStill {
     /// measured at all for a PQ picture whose peak is at most SDR white (``HDRToneMapper/hasHighlights``):
     /// such a picture is its own SDR rendition, each pixel's only change its 8-bit rounding, which
     /// is under 0.02 stops, below ``minimumStops``.
-    private static func finish(_ mapped: (bitmap: Bitmap, gainMap: GainMapBuilder?), transfer: HDRTransfer, wantedMap: Bool) -> HDRStill {
+    private static func finish(
+        _ mapped: (bitmap: Bitmap, gainMap: GainMapBuilder?), transfer: HDRTransfer, wantedMap: Bool
+    ) -> HDRStill {
         var still = HDRStill(bitmap: mapped.bitmap, gainMap: nil, transfer: transfer)
         guard wantedMap else { return still }
         if let (plane, metadata) = mapped.gainMap?.finish(), metadata.maxStops >= minimumStops {
-            still.gainMap = HeifGainMap(plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
+            still.gainMap = HeifGainMap(
+                plane: plane, metadata: metadata, origin: transfer.name, computedFrom: transfer.name)
         } else {
             // A picture no brighter than SDR white is its SDR rendition: a map would boost nothing.
             still.notKeptNote = "HDR not kept: the picture has no highlights above SDR white"

@@ -53,7 +53,8 @@ struct HDRToneMapper: Sendable {
         default: weights = (0.2627, 0.6780, 0.0593)
         }
         let white = HDRTransfer.sdrWhiteNits
-        let steps = Double(Self.signalSteps - 1), roots = Double(Self.rootSteps - 1)
+        let steps = Double(Self.signalSteps - 1)
+        let roots = Double(Self.rootSteps - 1)
         switch transfer {
         case .pq:
             let peak = max(white, HDRTransfer.pqToNits(Double(brightest) / 65535))
@@ -63,7 +64,9 @@ struct HDRToneMapper: Sendable {
         case .hlg:
             peakNits = HDRTransfer.hlgPeakNits
             linear = (0..<Self.signalSteps).map { Float(HDRTransfer.hlgToScene(Double($0) / steps)) }
-            ootfGain = (0..<Self.rootSteps).map { Float(pow(pow(Double($0) / roots, 2), HDRTransfer.hlgSystemGamma - 1)) }
+            ootfGain = (0..<Self.rootSteps).map {
+                Float(pow(pow(Double($0) / roots, 2), HDRTransfer.hlgSystemGamma - 1))
+            }
         }
         let peak = peakNits
         ratio = (0..<Self.rootSteps).map { index in
@@ -92,7 +95,9 @@ struct HDRToneMapper: Sendable {
         let channels = bitmap.channels
         return values.withUnsafeBufferPointer { samples in
             var brightest: UInt16 = 0
-            for index in 0..<samples.count where channels == 3 || index % channels != 3 { brightest = max(brightest, samples[index]) }
+            for index in 0..<samples.count where channels == 3 || index % channels != 3 {
+                brightest = max(brightest, samples[index])
+            }
             return brightest
         }
     }
@@ -109,7 +114,8 @@ struct HDRToneMapper: Sendable {
         if e1 >= knee {
             // BT.2390's Hermite spline from the knee to (1, maxLum).
             let t = (e1 - knee) / (1 - knee)
-            let t2 = t * t, t3 = t2 * t
+            let t2 = t * t
+            let t3 = t2 * t
             e2 = (2 * t3 - 3 * t2 + 1) * knee + (t3 - 2 * t2 + t) * (1 - knee) + (-2 * t3 + 3 * t2) * maxLum
         }
         return HDRTransfer.pqToNits(e2 * sourcePeak)
@@ -118,13 +124,17 @@ struct HDRToneMapper: Sendable {
     /// The SDR picture of `bitmap` (16-bit R'G'B' in the HDR transfer; alpha kept) as 8-bit
     /// samples tagged with `icc`, and with `gainMap` the log2 HDR / SDR luminance ratio of each
     /// block (``GainMapBuilder``); rows are split among `threads` workers.
-    package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool, threads: Int = 1) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
+    package func toneMap(_ bitmap: Bitmap, icc: [UInt8]?, gainMap: Bool, threads: Int = 1) -> (
+        bitmap: Bitmap, gainMap: GainMapBuilder?
+    ) {
         guard case .sixteen(let source) = bitmap.samples else { return (bitmap, nil) }
         let (width, height, channels) = (bitmap.width, bitmap.height, bitmap.channels)
         let length = width * channels
         return source.withUnsafeBufferPointer { input in
             let input = SharedRows(base: input.baseAddress!)
-            return toneMap(width: width, height: height, channels: channels, icc: icc, gainMap: gainMap, threads: threads) { rows, row in
+            return toneMap(
+                width: width, height: height, channels: channels, icc: icc, gainMap: gainMap, threads: threads
+            ) { rows, row in
                 for y in rows { row(y, UnsafeBufferPointer(start: input.base + y * length, count: length)) }
             }
         }
@@ -156,7 +166,8 @@ struct HDRToneMapper: Sendable {
                 builders.withLock { $0[band] = builder }
             }
         }
-        let mapped = Bitmap(width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
+        let mapped = Bitmap(
+            width: width, height: height, channels: channels, samples: .eight(out), sourceBitDepth: 8, icc: icc)
         return (mapped, GainMapBuilder(joining: builders.withLock { $0 }.compactMap { $0 }))
     }
 
@@ -167,7 +178,8 @@ struct HDRToneMapper: Sendable {
     ) {
         let measuring = !hdr.isEmpty
         let (wr, wg, wb) = weights
-        let roots = Float(Self.rootSteps - 1), last = Self.rootSteps - 1
+        let roots = Float(Self.rootSteps - 1)
+        let last = Self.rootSteps - 1
         let hdrScale = Float(peakNits / HDRTransfer.sdrWhiteNits)
         func root(_ value: Float) -> Int { min(last, Int(max(0, value).squareRoot() * roots + 0.5)) }
         linear.withUnsafeBufferPointer { linear in
@@ -177,7 +189,9 @@ struct HDRToneMapper: Sendable {
                         sdrLinear.withUnsafeBufferPointer { sdrLinear in
                             for x in 0..<(input.count / channels) {
                                 let at = x * channels
-                                var r = linear[Int(input[at] >> 4)], g = linear[Int(input[at + 1] >> 4)], b = linear[Int(input[at + 2] >> 4)]
+                                var r = linear[Int(input[at] >> 4)]
+                                var g = linear[Int(input[at + 1] >> 4)]
+                                var b = linear[Int(input[at + 2] >> 4)]
                                 if transfer == .hlg {
                                     // BT.2100 OOTF: Fd = Lw × Ys^(γ−1) × E, in units of the peak Lw.
                                     let gain = ootfGain[root(wr * r + wg * g + wb * b)]
@@ -187,10 +201,14 @@ struct HDRToneMapper: Sendable {
                                 target[at] = encode[root(r * factor)]
                                 target[at + 1] = encode[root(g * factor)]
                                 target[at + 2] = encode[root(b * factor)]
-                                if channels == 4 { target[at + 3] = UInt8((UInt32(input[at + 3]) * 255 + 32767) / 65535) }
+                                if channels == 4 {
+                                    target[at + 3] = UInt8((UInt32(input[at + 3]) * 255 + 32767) / 65535)
+                                }
                                 guard measuring else { continue }
                                 hdr[x] = (wr * r + wg * g + wb * b) * hdrScale
-                                sdr[x] = wr * sdrLinear[Int(target[at])] + wg * sdrLinear[Int(target[at + 1])] + wb * sdrLinear[Int(target[at + 2])]
+                                sdr[x] =
+                                    wr * sdrLinear[Int(target[at])] + wg * sdrLinear[Int(target[at + 1])] + wb
+                                    * sdrLinear[Int(target[at + 2])]
                             }
                         }
                     }

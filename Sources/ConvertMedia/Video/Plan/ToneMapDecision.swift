@@ -50,7 +50,8 @@ enum ToneMapDecision {
 
     /// The action for re-encoding `stream` to a target that can (`targetCarriesHDR`) or cannot
     /// carry HDR. Throws `.unsupported` for Dolby Vision without a compatible base layer.
-    static func decide(for stream: StreamSnapshot, targetCarriesHDR: Bool, path: String) throws(ConvertError) -> Action {
+    static func decide(for stream: StreamSnapshot, targetCarriesHDR: Bool, path: String) throws(ConvertError) -> Action
+    {
         let source = classify(stream)
         switch source {
         case .sdr:
@@ -60,7 +61,8 @@ enum ToneMapDecision {
         case .dolbyVisionWithoutBase(let profile, let compatibility):
             throw ConvertError(
                 code: .unsupportedDolbyVisionProfile,
-                message: "\(path) is Dolby Vision profile \(profile) (base layer compatibility \(compatibility)): it has no "
+                message:
+                    "\(path) is Dolby Vision profile \(profile) (base layer compatibility \(compatibility)): it has no "
                     + "HDR10, HLG or SDR base layer, so it cannot be converted without showing wrong colours. "
                     + "It can only be copied into another container.",
                 path: path)

@@ -18,8 +18,10 @@ extension VideoPlanner {
 
     /// The audio lanes for `choice`: ``audioLane(media:format:path:)`` for `.automatic`, else the
     /// chosen tracks, each copied when the container takes its codec and re-encoded otherwise.
-    static func audioLanes(media: MediaSnapshot, format: OutputFormat, path: String,
-                           choice: AudioTrackChoice) throws(ConvertError) -> [LanePlan] {
+    static func audioLanes(
+        media: MediaSnapshot, format: OutputFormat, path: String,
+        choice: AudioTrackChoice
+    ) throws(ConvertError) -> [LanePlan] {
         let audioStreams = media.streams.filter { $0.kind == .audio }
         let chosen: [StreamSnapshot]
         switch choice {
@@ -27,9 +29,10 @@ extension VideoPlanner {
             return try audioLane(media: media, format: format, path: path).map { [$0] } ?? []
         case .track(let number):
             guard (1...max(audioStreams.count, 1)).contains(number), number <= audioStreams.count else {
-                throw ConvertError(code: .requestAudioTrack,
-                                   message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
-                                       + "so there is no audio track \(number).", path: path)
+                throw ConvertError(
+                    code: .requestAudioTrack,
+                    message: "\(path) has \(audioStreams.count) audio track\(audioStreams.count == 1 ? "" : "s"), "
+                        + "so there is no audio track \(number).", path: path)
             }
             chosen = [audioStreams[number - 1]]
         case .all:
@@ -42,8 +45,9 @@ extension VideoPlanner {
             } else if stream.decodable {
                 lanes.append(.audio(stream, audioEncoding(for: format, source: stream)))
             } else {
-                throw ConvertError(code: .unsupportedCodec,
-                                   message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
+                throw ConvertError(
+                    code: .unsupportedCodec,
+                    message: "\(path) has sound in a codec this build of FFmpeg cannot decode.", path: path)
             }
         }
         return lanes
@@ -51,17 +55,25 @@ extension VideoPlanner {
 
     /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
     /// with whether the request could keep it, the other tracks (metadata, timecode) counted.
-    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true) -> [JobNote] {
+    static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true)
+        -> [JobNote]
+    {
         let keptIndices = Set(kept.map(\.stream.index))
         let audioStreams = media.streams.filter { $0.kind == .audio }
         var notes: [JobNote] = []
         for (position, stream) in audioStreams.enumerated() where !keptIndices.contains(stream.index) {
             var description = [stream.language, soundName(stream)].compactMap { $0 }
-            if stream.channels > 0 { description.append(stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch") }
+            if stream.channels > 0 {
+                description.append(
+                    stream.channels == 1 ? "mono" : stream.channels == 2 ? "stereo" : "\(stream.channels) ch")
+            }
             let track = JobNote.AudioTrackLeftOut(
                 position: position + 1, description: description.joined(separator: " "), canChoose: offerChoice,
                 canKeepAll: offerChoice && offersAll)
-            notes.append(JobNote(.audioTrackLeftOut, "audio track \(track.position) (\(track.description)) left out", detail: .audioTrackLeftOut(track)))
+            notes.append(
+                JobNote(
+                    .audioTrackLeftOut, "audio track \(track.position) (\(track.description)) left out",
+                    detail: .audioTrackLeftOut(track)))
         }
         // A chapter track is written again as the output's chapters; subtitles have notes of their own.
         let others = media.streams.filter {
@@ -74,8 +86,11 @@ extension VideoPlanner {
     /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
     static func soundName(_ stream: StreamSnapshot) -> String {
         if stream.codecName.hasPrefix("pcm_") { return "PCM" }
-        let names = ["aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC", "truehd": "TrueHD",
-                     "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag]
+        let names = [
+            "aac": "AAC", "mp3": "MP3", "opus": "Opus", "vorbis": "Vorbis", "flac": "FLAC", "alac": "ALAC",
+            "truehd": "TrueHD",
+            "ac3": "AC-3", "eac3": "E-AC-3", "none": stream.codecTag.isEmpty ? "unknown" : stream.codecTag,
+        ]
         return names[stream.codecName] ?? stream.codecName
     }
 
@@ -83,8 +98,10 @@ extension VideoPlanner {
     /// Surround sound keeps its channels (up to 7.1) in every format but MP3, which holds two;
     /// `maxChannels` lowers that (a size target's sound budget is stereo).
     /// `bitRate` (asked for: `--bitrate`) replaces the format's usual rate and its cap.
-    static func audioEncoding(for format: OutputFormat, source: StreamSnapshot, maxChannels: Int32 = 8,
-                              bitRate asked: Int64? = nil) -> AudioEncoding {
+    static func audioEncoding(
+        for format: OutputFormat, source: StreamSnapshot, maxChannels: Int32 = 8,
+        bitRate asked: Int64? = nil
+    ) -> AudioEncoding {
         let limit = min(maxChannels, format.muxer == .mp3 ? 2 : 8)
         let channels = max(1, min(source.channels, limit))
         let rate = { (usual: Int64) in asked ?? capped(usual, source: source) }
@@ -109,7 +126,8 @@ extension VideoPlanner {
     /// (a lossy copy of a lossy sound has no more detail to spend them on). Lossless and unknown
     /// rates leave `rate` as it is.
     static func capped(_ rate: Int64, source: StreamSnapshot) -> Int64 {
-        let lossless = source.codec == .flac || source.codecName.hasPrefix("pcm_")
+        let lossless =
+            source.codec == .flac || source.codecName.hasPrefix("pcm_")
             || VideoConverter.losslessCodecs.contains(source.codecName)
         guard !lossless, let sourceRate = source.bitRate, sourceRate > 0 else { return rate }
         let step: Int64 = 8_000
@@ -150,29 +168,36 @@ extension VideoPlanner {
     }
 
     /// Plans an audio extraction.
-    static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+    static func extractAudio(_ request: AudioExtractionRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan
+    {
         let path = request.input
         let format = OutputFormat.audio(request.format)
         let audioStreams = media.streams.filter { $0.kind == .audio }
         let all = request.audioTrack == .all && audioStreams.count > 1
         if all && request.format != .m4a {
-            throw ConvertError(code: .requestAllAudio,
-                               message: "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
-                               path: path)
+            throw ConvertError(
+                code: .requestAllAudio,
+                message:
+                    "Every audio track goes into one .m4a; a .\(request.format.fileExtension) file holds one sound track.",
+                path: path)
         }
         // One track only: --all-audio of a clip with one track is that track.
         let choice: AudioTrackChoice = all ? .all : request.audioTrack == .all ? .automatic : request.audioTrack
         var lanes = try audioLanes(media: media, format: format, path: path, choice: choice)
         guard !lanes.isEmpty else {
             let hasAudio = !audioStreams.isEmpty
-            throw ConvertError(code: hasAudio ? .unsupportedCodec : .inputNoAudio,
-                               message: hasAudio ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
-                                   : "\(path) has no sound to extract.", path: path)
+            throw ConvertError(
+                code: hasAudio ? .unsupportedCodec : .inputNoAudio,
+                message: hasAudio
+                    ? "\(path) has sound in a codec this build of FFmpeg cannot decode."
+                    : "\(path) has no sound to extract.", path: path)
         }
         let cut = try cutRange(start: request.start, duration: request.duration, input: path, media: media)
         if let asked = request.bitRate, format.muxer == .flac || format.muxer == .wav {
-            throw ConvertError(code: .requestBitrate, message: "A bitrate (\(asked / 1000) kb/s) applies to MP3, AAC and Opus "
-                + "sound; .\(request.format.fileExtension) is lossless.", path: path)
+            throw ConvertError(
+                code: .requestBitrate,
+                message: "A bitrate (\(asked / 1000) kb/s) applies to MP3, AAC and Opus "
+                    + "sound; .\(request.format.fileExtension) is lossless.", path: path)
         }
         if cut != nil || request.bitRate != nil {
             // A cut falls on the exact sample, and an asked bitrate is a new encode: the kept
@@ -187,8 +212,10 @@ extension VideoPlanner {
         if all && cut != nil {
             notes.append("\(lanes.count) audio tracks re-encoded")
         } else if all {
-            notes.append(lanes.allSatisfy(\.isCopy) ? "\(lanes.count) audio tracks copied without re-encoding"
-                             : "\(lanes.count) audio tracks saved")
+            notes.append(
+                lanes.allSatisfy(\.isCopy)
+                    ? "\(lanes.count) audio tracks copied without re-encoding"
+                    : "\(lanes.count) audio tracks saved")
             for (position, stream) in audioStreams.enumerated()
             where lanes.contains(where: { !$0.isCopy && $0.stream.index == stream.index }) {
                 notes.append("audio track \(position + 1) (\(soundName(stream))) re-encoded")

@@ -6,8 +6,9 @@ extension VideoPlanner {
         let path = request.input
         guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
         guard video.decodable else {
-            throw ConvertError(code: .unsupportedCodec,
-                               message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
         }
         guard (1...30).contains(request.framesPerSecond) else {
             throw ConvertError(code: .requestFps, message: "The GIF frame rate must be between 1 and 30.")
@@ -19,8 +20,9 @@ extension VideoPlanner {
             throw ConvertError(code: .requestStart, message: "The start time must be zero or more seconds.")
         }
         if let duration = request.duration, !(duration > 0 && duration <= GIFRequest.maximumDuration) {
-            throw ConvertError(code: .requestDuration,
-                               message: "The GIF duration must be more than 0 and at most \(Int(GIFRequest.maximumDuration)) seconds.")
+            throw ConvertError(
+                code: .requestDuration,
+                message: "The GIF duration must be more than 0 and at most \(Int(GIFRequest.maximumDuration)) seconds.")
         }
         try media.checkStart(request.start, input: path)
         let duration = request.duration ?? GIFRequest.maximumDuration
@@ -35,9 +37,11 @@ extension VideoPlanner {
         // with Sierra-2-4A error diffusion: smooth gradients and, on real camera footage, smaller
         // files than ordered (Bayer) dithering (4.7 MB against 6.6 MB for motion.mov's 8 s).
         // diff_mode=rectangle re-encodes only the part of each frame that moved.
-        let palette = "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle"
-        let encoding = VideoEncoding(encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
-                                     dynamicRange: range, keepsDisplayMatrix: false)
+        let palette =
+            "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle"
+        let encoding = VideoEncoding(
+            encoder: "gif", options: [], filter: filters.joined(separator: ",") + "," + palette,
+            dynamicRange: range, keepsDisplayMatrix: false)
         var notes = [JobNote(fact: "\(request.framesPerSecond) fps, \(request.width) px wide at most")]
         if video.isStereo { notes.append("3D video: left eye only") }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
@@ -45,14 +49,19 @@ extension VideoPlanner {
         }
         let made = media.duration.map { min(duration, $0 - request.start) } ?? duration
         if let asked = request.duration, let total = media.duration, request.start + asked > total + 0.05 {
-            notes.append("made \(UnitText.duration(made)), not \(UnitText.duration(asked)): the video ends \(UnitText.duration(made)) after the start")
+            notes.append(
+                "made \(UnitText.duration(made)), not \(UnitText.duration(asked)): the video ends \(UnitText.duration(made)) after the start"
+            )
         }
         // A GIF stores every frame as a picture: 30 s of camera footage is tens of megabytes.
         if request.duration == nil && made > GIFRequest.longDefault {
-            notes.append(JobNote(.largeGIF, "warning: a \(UnitText.duration(made)) GIF is large", detail: .largeGIF(seconds: made)))
+            notes.append(
+                JobNote(
+                    .largeGIF, "warning: a \(UnitText.duration(made)) GIF is large", detail: .largeGIF(seconds: made)))
         }
-        var plan = VideoPlan(format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
-                             start: request.start, end: request.start + duration, notes: notes)
+        var plan = VideoPlan(
+            format: .gif, lanes: [.video(video, encoding)], keepLocation: false,
+            start: request.start, end: request.start + duration, notes: notes)
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: request.input)
         return plan

@@ -10,7 +10,9 @@ extension VideoPlanner {
         guard !streams.isEmpty else { return ([], []) }
         let count = streams.count == 1 ? "1 subtitle track" : "\(streams.count) subtitle tracks"
         if request.subtitles == .drop {
-            return ([], [JobNote(.subtitlesDropped, "\(count) left out", detail: .subtitlesDropped(tracks: streams.count))])
+            return (
+                [], [JobNote(.subtitlesDropped, "\(count) left out", detail: .subtitlesDropped(tracks: streams.count))]
+            )
         }
         var lanes: [LanePlan] = []
         var leftOut: [String] = []
@@ -28,7 +30,8 @@ extension VideoPlanner {
         if !lanes.isEmpty {
             let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
             let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"
-            var note = converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)"
+            var note =
+                converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)"
             if cut != nil { note += ", cut with the picture" }
             notes.append(note)
         }
@@ -45,7 +48,9 @@ extension VideoPlanner {
     /// Whether `format` carries subtitles in the codec FFmpeg calls `codec`, copied as they are.
     static func accepts(_ format: OutputFormat, subtitleCodec codec: String) -> Bool {
         switch format.muxer {
-        case .matroska: return ["subrip", "ass", "ssa", "webvtt", "hdmv_pgs_subtitle", "dvd_subtitle", "dvb_subtitle", "text"].contains(codec)
+        case .matroska:
+            return ["subrip", "ass", "ssa", "webvtt", "hdmv_pgs_subtitle", "dvd_subtitle", "dvb_subtitle", "text"]
+                .contains(codec)
         case .mp4, .mov: return codec == "mov_text"
         case .webm: return codec == "webvtt"
         default: return false
@@ -55,7 +60,9 @@ extension VideoPlanner {
     /// What `format` can carry, for the note on a subtitle track left out.
     private static func carriedNote(_ format: OutputFormat) -> String {
         switch format.muxer {
-        case .mp4, .mov: return "\(format.fileExtension.uppercased()) carries text subtitles only (as mov_text); MKV keeps every kind"
+        case .mp4, .mov:
+            return
+                "\(format.fileExtension.uppercased()) carries text subtitles only (as mov_text); MKV keeps every kind"
         case .webm: return "WebM carries only WebVTT subtitles; MKV keeps every kind"
         case .matroska: return "Matroska has no place for this kind"
         default: return "\(format.fileExtension.uppercased()) has no subtitles"
@@ -64,8 +71,10 @@ extension VideoPlanner {
 
     /// A subtitle codec as people know it (`SRT`, `PGS`), for notes.
     private static func subtitleName(_ codec: String) -> String {
-        let names = ["subrip": "SRT", "ass": "ASS", "ssa": "SSA", "webvtt": "WebVTT", "hdmv_pgs_subtitle": "PGS",
-                     "dvd_subtitle": "VobSub", "dvb_subtitle": "DVB", "mov_text": "mov_text", "text": "text"]
+        let names = [
+            "subrip": "SRT", "ass": "ASS", "ssa": "SSA", "webvtt": "WebVTT", "hdmv_pgs_subtitle": "PGS",
+            "dvd_subtitle": "VobSub", "dvb_subtitle": "DVB", "mov_text": "mov_text", "text": "text",
+        ]
         return names[codec] ?? codec
     }
 }

@@ -12,13 +12,15 @@ extension VideoPlanner {
     static func windowsFit(_ video: StreamSnapshot) -> (height: Int, note: String)? {
         let stored = (width: Int(video.width), height: Int(video.height))
         let shown = video.isSideways ? (width: stored.height, height: stored.width) : stored
-        let long = max(shown.width, shown.height), short = min(shown.width, shown.height)
+        let long = max(shown.width, shown.height)
+        let short = min(shown.width, shown.height)
         guard long > windowsBox.long || short > windowsBox.short, shown.width > 0, shown.height > 0 else { return nil }
         let scale = min(Double(windowsBox.long) / Double(long), Double(windowsBox.short) / Double(short))
         let height = Int(Double(shown.height) * scale) / 2 * 2
         // The scaler's other side, as "-2" rounds it: the nearest even size keeping the aspect.
         let width = Int((Double(shown.width) * Double(height) / Double(shown.height) / 2).rounded()) * 2
-        let note = "scaled to \(width)x\(height) to play on any Windows PC (\(shown.width)x\(shown.height) H.264 is beyond level 5.2, "
+        let note =
+            "scaled to \(width)x\(height) to play on any Windows PC (\(shown.width)x\(shown.height) H.264 is beyond level 5.2, "
             + "which Windows' decoder and most graphics cards stop at)"
         return (height, note)
     }

@@ -60,8 +60,9 @@ enum VideoPlanner {
         lanes += subtitles.lanes
         notes += subtitles.notes
         notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
-        var plan = VideoPlan(format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
-                             notes: notes)
+        var plan = VideoPlan(
+            format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+            notes: notes)
         plan.timesByFrameRate = media.isElementaryStream
         if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
@@ -82,7 +83,9 @@ enum VideoPlanner {
 
     /// Whether the situation lets the video be copied as it is (before asking whether the
     /// container can take the copy).
-    private static func wantsCopy(_ request: VideoRequest, video: StreamSnapshot, format: OutputFormat, cut: Cut?) -> Bool {
+    private static func wantsCopy(_ request: VideoRequest, video: StreamSnapshot, format: OutputFormat, cut: Cut?)
+        -> Bool
+    {
         // A copy can only start on a keyframe; a cut is made on the exact frame.
         guard cut == nil, request.crf == nil else { return false }
         let displayHeight = video.isSideways ? video.width : video.height
@@ -110,7 +113,11 @@ enum VideoPlanner {
         var lead: [JobNote] = []
         // A raw stream's timing said inside the re-encode's note keeps its kind and values, so a
         // front end can still add its advice to it.
-        if copyVideo, let timing { lead.append(JobNote(.rawStreamTiming, reencoded, detail: timing.detail)) } else { lead.append(reencoded) }
+        if copyVideo, let timing {
+            lead.append(JobNote(.rawStreamTiming, reencoded, detail: timing.detail))
+        } else {
+            lead.append(reencoded)
+        }
         // A raw stream re-encoded anyway (send-to-windows, a codec change) still says how it was timed.
         if let timing, copyProblem == nil { lead.append(timing) }
         var notes: [String] = []
@@ -133,25 +140,31 @@ enum VideoPlanner {
     ) throws(ConvertError) -> (VideoCodec, VideoEncoding) {
         let path = request.input
         guard video.decodable else {
-            throw ConvertError(code: .unsupportedCodec,
-                               message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
-                                   + "video codec, which this build of FFmpeg cannot decode.", path: path)
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) uses the \(video.codecTag.isEmpty ? video.codecName : video.codecTag) "
+                    + "video codec, which this build of FFmpeg cannot decode.", path: path)
         }
         // Without an explicit codec, a re-encode (for --crf or --max-height) keeps the source's
         // codec when the container takes it.
-        let sourceCodec = VideoCodec.allCases.first { CodecID($0) == video.codec && accepts(format, videoCodec: video.codec) }
+        let sourceCodec = VideoCodec.allCases.first {
+            CodecID($0) == video.codec && accepts(format, videoCodec: video.codec)
+        }
         let codec = request.codec ?? sourceCodec ?? (request.container == .webm ? .vp9 : .h264)
         guard accepts(format, videoCodec: CodecID(codec)) else {
-            throw ConvertError(code: .requestCodec,
-                               message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
+            throw ConvertError(
+                code: .requestCodec,
+                message: "A \(request.container.rawValue) file cannot hold \(codec.rawValue) video.")
         }
         if let preset = request.preset, codec != .h264 && codec != .hevc {
-            throw ConvertError(code: .requestPreset,
-                               message: "The \(preset.rawValue) encoder preset applies to H.264 and HEVC, not \(codec.rawValue).")
+            throw ConvertError(
+                code: .requestPreset,
+                message: "The \(preset.rawValue) encoder preset applies to H.264 and HEVC, not \(codec.rawValue).")
         }
-        var encoding = try videoEncoding(codec, source: video, format: format, crf: request.crf,
-                                         preset: request.preset ?? request.situation.defaultPreset,
-                                         maxHeight: request.maxHeight, path: path)
+        var encoding = try videoEncoding(
+            codec, source: video, format: format, crf: request.crf,
+            preset: request.preset ?? request.situation.defaultPreset,
+            maxHeight: request.maxHeight, path: path)
         if let cut {
             encoding.filter = "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS," + encoding.filter
         }
@@ -206,10 +219,11 @@ enum VideoPlanner {
     /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
     static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
         guard format.muxer == .mov,
-              lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
+            lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
         else { return format }
-        return OutputFormat(muxer: .mp4, fileExtension: format.fileExtension,
-                            options: format.options + [.init(key: "brand", value: "qt  ")])
+        return OutputFormat(
+            muxer: .mp4, fileExtension: format.fileExtension,
+            options: format.options + [.init(key: "brand", value: "qt  ")])
     }
 
     /// Why a stream copy of `video` into `format` would not play as the source does, or nil:
@@ -265,9 +279,11 @@ enum VideoPlanner {
         case .hevc:
             options = [.init(key: "crf", value: "\(crf ?? 28)"), .init(key: "preset", value: preset.rawValue)]
         case .vp9:
-            options = [.init(key: "crf", value: "\(crf ?? 32)"), .init(key: "b", value: "0"),
-                       .init(key: "row-mt", value: "1"), .init(key: "deadline", value: "good"),
-                       .init(key: "cpu-used", value: "4")]
+            options = [
+                .init(key: "crf", value: "\(crf ?? 32)"), .init(key: "b", value: "0"),
+                .init(key: "row-mt", value: "1"), .init(key: "deadline", value: "good"),
+                .init(key: "cpu-used", value: "4"),
+            ]
         case .av1:
             options = [.init(key: "crf", value: "\(crf ?? 35)"), .init(key: "preset", value: "8")]
         }
@@ -278,8 +294,9 @@ enum VideoPlanner {
         case .vp9: encoder = "libvpx-vp9"
         case .av1: encoder = "libsvtav1"
         }
-        return VideoEncoding(encoder: encoder, options: options, filter: filters.joined(separator: ","),
-                             dynamicRange: range, keepsDisplayMatrix: keepMatrix)
+        return VideoEncoding(
+            encoder: encoder, options: options, filter: filters.joined(separator: ","),
+            dynamicRange: range, keepsDisplayMatrix: keepMatrix)
     }
 
     /// The filter that turns the picture upright for a display-matrix rotation in degrees
@@ -294,13 +311,17 @@ enum VideoPlanner {
     }
 
     /// The part of the input a request keeps (start and length in seconds), or nil for all of it.
-    static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+    static func cutRange(_ request: VideoRequest, media: MediaSnapshot) throws(ConvertError) -> (
+        start: Double, length: Double
+    )? {
         try cutRange(start: request.start, duration: request.duration, input: request.input, media: media)
     }
 
     /// The part of `input` from `start` lasting `duration` (nil: to the end), or nil for all of it.
-    static func cutRange(start: Double, duration: Double?, input: String,
-                         media: MediaSnapshot) throws(ConvertError) -> (start: Double, length: Double)? {
+    static func cutRange(
+        start: Double, duration: Double?, input: String,
+        media: MediaSnapshot
+    ) throws(ConvertError) -> (start: Double, length: Double)? {
         guard start > 0 || duration != nil else { return nil }
         guard start >= 0, start.isFinite else {
             throw ConvertError(code: .requestStart, message: "The start time must be zero or more seconds.")

@@ -43,7 +43,9 @@ struct HDRStaticMetadata: Sendable, Equatable {
     /// The values of a mastering display and light levels as FFmpeg read them (stream or frame
     /// side data).
     private init(mastering: MasteringDisplay?, light: ContentLightLevel?, hasHDR10Plus: Bool = false) {
-        if let mastering, let r = mastering.red, let g = mastering.green, let b = mastering.blue, let w = mastering.whitePoint {
+        if let mastering, let r = mastering.red, let g = mastering.green, let b = mastering.blue,
+            let w = mastering.whitePoint
+        {
             chromaticities = [r.x, r.y, g.x, g.y, b.x, b.y, w.x, w.y]
         }
         if let max = mastering?.maxLuminance, let min = mastering?.minLuminance { luminance = (max, min) }
@@ -54,7 +56,9 @@ struct HDRStaticMetadata: Sendable, Equatable {
 
     /// Decodes the first frame of the stream in a demuxer of its own (the conversion's demuxer
     /// must not move) and reads the frame's side data. Reads at most a few dozen packets.
-    private static func firstFrame(path: String, streamIndex: Int, maxPixels: Int) throws(ConvertError) -> HDRStaticMetadata? {
+    private static func firstFrame(path: String, streamIndex: Int, maxPixels: Int) throws(ConvertError)
+        -> HDRStaticMetadata?
+    {
         let demuxer = try Demuxer(path: path, maxPixels: maxPixels)
         guard streamIndex < demuxer.streamCount else { return nil }
         let decoder = try CodecDecoder(stream: demuxer.stream(streamIndex), path: path, maxPixels: maxPixels)
@@ -69,7 +73,8 @@ struct HDRStaticMetadata: Sendable, Equatable {
             _ = try decoder.send(ended ? nil : packet)
             packet.unref()
             if try decoder.receive(into: frame) == .frame {
-                return HDRStaticMetadata(mastering: frame.masteringDisplay, light: frame.contentLight, hasHDR10Plus: frame.hasHDR10Plus)
+                return HDRStaticMetadata(
+                    mastering: frame.masteringDisplay, light: frame.contentLight, hasHDR10Plus: frame.hasHDR10Plus)
             }
             if ended { return nil }
         }
@@ -84,9 +89,10 @@ struct HDRStaticMetadata: Sendable, Equatable {
         var parameters: [String] = []
         if let c = chromaticities, let l = luminance {
             func chroma(_ value: Double) -> Int { Int((value * 50000).rounded()) }
-            parameters.append("master-display=G(\(chroma(c[2])),\(chroma(c[3])))B(\(chroma(c[4])),\(chroma(c[5])))"
-                + "R(\(chroma(c[0])),\(chroma(c[1])))WP(\(chroma(c[6])),\(chroma(c[7])))"
-                + "L(\(Int((l.max * 10000).rounded())),\(Int((l.min * 10000).rounded())))")
+            parameters.append(
+                "master-display=G(\(chroma(c[2])),\(chroma(c[3])))B(\(chroma(c[4])),\(chroma(c[5])))"
+                    + "R(\(chroma(c[0])),\(chroma(c[1])))WP(\(chroma(c[6])),\(chroma(c[7])))"
+                    + "L(\(Int((l.max * 10000).rounded())),\(Int((l.min * 10000).rounded())))")
         }
         if let maxCLL { parameters.append("max-cll=\(maxCLL),\(maxFALL ?? 0)") }
         return parameters
@@ -97,9 +103,10 @@ struct HDRStaticMetadata: Sendable, Equatable {
         var parameters: [String] = []
         if let c = chromaticities, let l = luminance {
             func number(_ value: Double) -> String { String(format: "%.5f", value) }
-            parameters.append("mastering-display=G(\(number(c[2])),\(number(c[3])))B(\(number(c[4])),\(number(c[5])))"
-                + "R(\(number(c[0])),\(number(c[1])))WP(\(number(c[6])),\(number(c[7])))"
-                + "L(\(number(l.max)),\(number(l.min)))")
+            parameters.append(
+                "mastering-display=G(\(number(c[2])),\(number(c[3])))B(\(number(c[4])),\(number(c[5])))"
+                    + "R(\(number(c[0])),\(number(c[1])))WP(\(number(c[6])),\(number(c[7])))"
+                    + "L(\(number(l.max)),\(number(l.min)))")
         }
         if let maxCLL { parameters.append("content-light=\(maxCLL),\(maxFALL ?? 0)") }
         return parameters

@@ -32,13 +32,17 @@ struct MediaSnapshot: Sendable {
     /// frame begins (an 8.32 s clip at 30 fps shows its last frame from 8.29 s).
     func checkStart(_ start: Double, input: String) throws(ConvertError) {
         if let duration, start >= duration {
-            throw ConvertError(code: .requestStart,
-                               message: "The start time is past the end of \(input) (\(UnitText.duration(duration)) long).")
+            throw ConvertError(
+                code: .requestStart,
+                message: "The start time is past the end of \(input) (\(UnitText.duration(duration)) long).")
         }
         // A thousandth of slack: a start typed as the last frame's time still gets that frame.
         if let last = lastFrameStart, start > last + 0.001 {
-            throw ConvertError(code: .requestStart, message: "The start time is after the last frame of \(input), "
-                + "which begins at \(UnitText.duration(last, places: 3)) (the clip is \(UnitText.duration(duration ?? last, places: 2)) long).")
+            throw ConvertError(
+                code: .requestStart,
+                message: "The start time is after the last frame of \(input), "
+                    + "which begins at \(UnitText.duration(last, places: 3)) (the clip is \(UnitText.duration(duration ?? last, places: 2)) long)."
+            )
         }
     }
     /// Reads the snapshot of an open demuxer.
@@ -74,9 +78,9 @@ extension MediaSnapshot {
     /// stream (no usable base layer) decoded into green and purple.
     fileprivate static func addBoxLevelDolbyVision(to snapshots: inout [StreamSnapshot], demuxer: Demuxer) {
         guard demuxer.formatName.contains("mp4"),
-              snapshots.contains(where: { $0.kind == .video }),
-              let source = try? FileByteSource(path: demuxer.path),
-              let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
+            snapshots.contains(where: { $0.kind == .video }),
+            let source = try? FileByteSource(path: demuxer.path),
+            let movie = try? MovieBoxScanner.scan(BoxReader(source: source))
         else { return }
         for position in snapshots.indices where snapshots[position].kind == .video {
             let trackID = demuxer.stream(snapshots[position].index).trackID
@@ -84,7 +88,7 @@ extension MediaSnapshot {
             // The stereo boxes are the probe's alone too: FFmpeg 5.1 reads neither lhvC nor vexu.
             snapshots[position].isStereo = track.sampleEntries.contains(where: \.isStereo)
             guard snapshots[position].doviProfile == nil,
-                  let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
+                let record = track.sampleEntries.lazy.compactMap(\.dolbyVision).first
             else { continue }
             snapshots[position].doviProfile = Int32(record.profile)
             snapshots[position].doviCompatibility = Int32(record.baseLayerCompatibilityID)

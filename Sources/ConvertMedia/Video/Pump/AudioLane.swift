@@ -21,9 +21,10 @@ final class AudioLane: TranscodingLane {
         let source = decoder.audio
         // As for video: damaged parameters would otherwise surface as an internal filter error.
         guard source.sampleRate > 0, source.sampleFormat != .none else {
-            throw ConvertError(code: .inputCorrupt,
-                               message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
-                               path: muxer.path)
+            throw ConvertError(
+                code: .inputCorrupt,
+                message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
+                path: muxer.path)
         }
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
         let rates = encoder.sampleRates
@@ -34,18 +35,23 @@ final class AudioLane: TranscodingLane {
         let formats = encoder.sampleFormats
         let deep = source.sampleFormat.bytesPerSample > 2 ? formats.first { $0.bytesPerSample > 2 } : nil
         guard let sampleFormat = deep ?? formats.first, rate > 0 else {
-            throw ConvertError(code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
-                               path: muxer.path)
+            throw ConvertError(
+                code: .internalEncoder, message: "The \(encoding.encoder) encoder has no usable format.",
+                path: muxer.path)
         }
-        encoder.configure(audio: .init(sampleRate: rate, sampleFormat: sampleFormat, channels: encoding.channels,
-                                       bitRate: encoding.bitRate, globalHeader: muxer.needsGlobalHeader))
+        encoder.configure(
+            audio: .init(
+                sampleRate: rate, sampleFormat: sampleFormat, channels: encoding.channels,
+                bitRate: encoding.bitRate, globalHeader: muxer.needsGlobalHeader))
         try encoder.open(options: [])
         let frameSize = encoder.acceptsVariableFrameSize ? 0 : encoder.frameSize
-        let resample = "aresample=\(rate),aformat=sample_fmts=\(sampleFormat.name ?? "fltp")"
+        let resample =
+            "aresample=\(rate),aformat=sample_fmts=\(sampleFormat.name ?? "fltp")"
             + ":channel_layouts=\(encoder.channelLayoutName)"
         graph = try FilterGraph(
-            audio: .init(sampleRate: source.sampleRate, sampleFormatName: source.sampleFormat.name ?? "fltp",
-                         channelLayout: source.channelLayout, timeBase: input.timeBase),
+            audio: .init(
+                sampleRate: source.sampleRate, sampleFormatName: source.sampleFormat.name ?? "fltp",
+                channelLayout: source.channelLayout, timeBase: input.timeBase),
             description: (encoding.trim.isEmpty ? "" : encoding.trim + ",") + resample,
             frameSize: frameSize, path: muxer.path)
         output = try muxer.addStream(encoder: encoder, input: input, sideData: [])

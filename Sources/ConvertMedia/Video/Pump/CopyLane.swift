@@ -42,8 +42,10 @@ final class CopyLane: PumpLane {
     /// `containerStart` (`AV_TIME_BASE` units) is what the pump subtracts from every timestamp;
     /// `editListInput` says the demuxer is FFmpeg's MOV/MP4 one, whose stream durations are
     /// their edit lists' and so where the source stops playing.
-    init(input: Demuxer.Stream, muxer: Muxer, format: OutputFormat, containerStart: Int64 = 0,
-         editListInput: Bool = false) throws(ConvertError) {
+    init(
+        input: Demuxer.Stream, muxer: Muxer, format: OutputFormat, containerStart: Int64 = 0,
+        editListInput: Bool = false
+    ) throws(ConvertError) {
         inputTimeBase = input.timeBase
         self.muxer = muxer
         if editListInput && format.isISOBMFF, input.duration != Packet.noTimestamp, input.duration > 0 {
@@ -57,8 +59,9 @@ final class CopyLane: PumpLane {
         dropsHidden = !format.isISOBMFF
         isVideo = input.isVideo
         dtsShift = isVideo ? nil : 0
-        output = try muxer.addStream(copying: input, codecTag: { CopyLane.codecTag(for: $0, in: format) },
-                                     sideData: StreamSideData.allKept)
+        output = try muxer.addStream(
+            copying: input, codecTag: { CopyLane.codecTag(for: $0, in: format) },
+            sideData: StreamSideData.allKept)
         outputIndex = output.index
         let rate = input.snapshot?.sampleRate ?? 0
         endTrimRate = format.muxer == .opus && rate > 0 ? rate : nil

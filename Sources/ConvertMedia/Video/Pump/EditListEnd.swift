@@ -1,6 +1,7 @@
 import ConvertCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ends the edit lists of an MP4/MOV that FFmpeg's muxer just wrote where the source's ended.
@@ -21,17 +22,19 @@ enum EditListEnd {
         do {
             let topLevel = try BoxReader(source: source).children(of: nil, depth: 0)
             guard let box = topLevel.first(where: { $0.type == "moov" && !$0.isTruncated }),
-                  box.size <= 64 << 20
+                box.size <= 64 << 20
             else { return }
             moov = (Int(box.offset), try source.read(at: box.offset, count: Int(box.size)))
         } catch {
-            throw ConvertError(code: .internalEditList, message: "\(path) cannot be read back: \(error).",
-                               path: path)
+            throw ConvertError(
+                code: .internalEditList, message: "\(path) cannot be read back: \(error).",
+                path: path)
         }
         let patched: [UInt8]
         do { patched = try shortened(moov.bytes, by: trims) } catch {
-            throw ConvertError(code: .internalEditList, message: "\(path) has a movie box FFmpeg wrote badly: \(error).",
-                               path: path)
+            throw ConvertError(
+                code: .internalEditList, message: "\(path) has a movie box FFmpeg wrote badly: \(error).",
+                path: path)
         }
         guard patched != moov.bytes else { return }
         try write(patched, at: moov.offset, path: path)
@@ -40,10 +43,12 @@ enum EditListEnd {
     /// `moov` (a whole movie box) with the edits of the tracks in `trims` shortened.
     static func shortened(_ moov: [UInt8], by trims: [Int: Double]) throws(BoxError) -> [UInt8] {
         var bytes = moov
-        guard let root = try ByteBox.children(of: bytes, in: 0..<bytes.count).first, root.type == "moov" else { return moov }
+        guard let root = try ByteBox.children(of: bytes, in: 0..<bytes.count).first, root.type == "moov" else {
+            return moov
+        }
         let children = try ByteBox.children(of: bytes, in: root.payloadStart..<root.end)
         guard let mvhd = children.first(where: { $0.type == "mvhd" }),
-              let movieDuration = DurationField.mvhd(bytes, mvhd)
+            let movieDuration = DurationField.mvhd(bytes, mvhd)
         else { return moov }
         // The movie timescale is the word just before the duration in both versions of mvhd.
         let timescale = Double(ByteBox.u32(bytes, movieDuration.offset - 4))
@@ -51,12 +56,16 @@ enum EditListEnd {
         var longestTrack: UInt64 = 0
         for (number, trak) in children.filter({ $0.type == "trak" }).enumerated() {
             let parts = try ByteBox.children(of: bytes, in: trak.payloadStart..<trak.end)
-            guard let tkhd = parts.first(where: { $0.type == "tkhd" }), let trackDuration = DurationField.tkhd(bytes, tkhd)
+            guard let tkhd = parts.first(where: { $0.type == "tkhd" }),
+                let trackDuration = DurationField.tkhd(bytes, tkhd)
             else { continue }
             if let seconds = trims[number], seconds > 0,
-               let edts = parts.first(where: { $0.type == "edts" }),
-               let elst = try ByteBox.children(of: bytes, in: edts.payloadStart..<edts.end).first(where: { $0.type == "elst" }),
-               let edit = DurationField.mediaEdit(bytes, elst) {
+                let edts = parts.first(where: { $0.type == "edts" }),
+                let elst = try ByteBox.children(of: bytes, in: edts.payloadStart..<edts.end).first(where: {
+                    $0.type == "elst"
+                }),
+                let edit = DurationField.mediaEdit(bytes, elst)
+            {
                 let units = UInt64((seconds * timescale).rounded(.down))
                 let old = edit.read(bytes)
                 if units > 0 && units < old {
@@ -101,7 +110,9 @@ extension EditListEnd {
         }
 
         func write(_ value: UInt64, into bytes: inout [UInt8]) {
-            for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - index))) }
+            for index in 0..<width {
+                bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - index)))
+            }
         }
 
         /// `mvhd`'s duration: after version/flags, creation and modification times and the timescale.

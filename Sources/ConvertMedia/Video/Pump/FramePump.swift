@@ -21,8 +21,10 @@ final class FramePump {
     /// Damaged packets the decoders skipped, over all lanes.
     var damagedPackets: Int { lanes.values.reduce(0) { $0 + $1.damagedPackets } }
 
-    init(demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
-         progress: @escaping (Double) -> Void) throws(ConvertError) {
+    init(
+        demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
+        progress: @escaping (Double) -> Void
+    ) throws(ConvertError) {
         self.demuxer = demuxer
         self.muxer = muxer
         self.plan = plan
@@ -35,7 +37,8 @@ final class FramePump {
                 let copy = try CopyLane(
                     input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
                     editListInput: demuxer.isISOBMFF)
-                lanes[lane.stream.index] = lane.stream.kind == .subtitle ? Self.cutting(copy, stream: stream, plan: plan) : copy
+                lanes[lane.stream.index] =
+                    lane.stream.kind == .subtitle ? Self.cutting(copy, stream: stream, plan: plan) : copy
             case .video(_, let encoding):
                 let video = try VideoLane(
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
@@ -45,12 +48,14 @@ final class FramePump {
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
             case .subtitle:
-                lanes[lane.stream.index] = Self.cutting(try SubtitleLane(input: stream, muxer: muxer), stream: stream, plan: plan)
+                lanes[lane.stream.index] = Self.cutting(
+                    try SubtitleLane(input: stream, muxer: muxer), stream: stream, plan: plan)
             }
         }
         if plan.format.muxer != .gif {
-            removedLocationTags = muxer.copyMetadata(from: demuxer, keepLocation: plan.keepLocation,
-                                                     keepIdentifiers: plan.keepIdentifiers)
+            removedLocationTags = muxer.copyMetadata(
+                from: demuxer, keepLocation: plan.keepLocation,
+                keepIdentifiers: plan.keepIdentifiers)
             // Chapters of the part kept, timed from its start.
             try muxer.addChapters(demuxer.chapters.compactMap { $0.clipped(from: plan.start, to: plan.end) })
         }
@@ -112,9 +117,11 @@ final class FramePump {
         // An output with a header and no data is no conversion; FFmpeg's Matroska muxer even
         // writes an unreadable file for it.
         guard primaryPackets > 0 else {
-            throw ConvertError(code: .inputNoData,
-                               message: "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
-                               path: demuxer.path)
+            throw ConvertError(
+                code: .inputNoData,
+                message:
+                    "\(demuxer.path) has no readable data for its \(plan.format.muxer == .gif ? "video" : "main") stream.",
+                path: demuxer.path)
         }
         if !stoppedAtEnd { try checkComplete(reached, primary: primary) }
         for index in plan.lanes.map(\.stream.index) {
@@ -130,7 +137,9 @@ final class FramePump {
     private func endEditLists() throws(ConvertError) {
         guard plan.format.isISOBMFF else { return }
         var trims: [Int: Double] = [:]
-        for case let lane as CopyLane in lanes.values where lane.excessEnd > 0 { trims[lane.outputIndex] = lane.excessEnd }
+        for case let lane as CopyLane in lanes.values where lane.excessEnd > 0 {
+            trims[lane.outputIndex] = lane.excessEnd
+        }
         try EditListEnd.shorten(path: muxer.temporaryPath, by: trims)
     }
 }
@@ -165,8 +174,9 @@ extension FramePump {
         // A fragmented MP4's header durations are not its length; its last box tells.
         if let ending, ending.isFragmented {
             guard !ending.isCutShort else {
-                throw ConvertError(code: .inputTruncated,
-                                   message: "\(demuxer.path) is incomplete: its last fragment is cut short.", path: demuxer.path)
+                throw ConvertError(
+                    code: .inputTruncated,
+                    message: "\(demuxer.path) is incomplete: its last fragment is cut short.", path: demuxer.path)
             }
             return
         }
@@ -184,9 +194,11 @@ extension FramePump {
         // A box cut at the end of the file is proof enough, however short the clip.
         if ending?.isCutShort == true || last + max(0.5, expected * 0.02) < expected {
             let (reachedText, expectedText) = (FramePump.seconds(min(last, expected)), FramePump.seconds(expected))
-            throw ConvertError(code: .inputTruncated,
-                               message: "\(demuxer.path) is incomplete: the file ends early, its data ends at \(reachedText) of \(expectedText).",
-                               path: demuxer.path)
+            throw ConvertError(
+                code: .inputTruncated,
+                message:
+                    "\(demuxer.path) is incomplete: the file ends early, its data ends at \(reachedText) of \(expectedText).",
+                path: demuxer.path)
         }
     }
 

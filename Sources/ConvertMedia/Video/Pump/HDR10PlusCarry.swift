@@ -39,12 +39,14 @@ final class HDR10PlusCarry {
     func take(_ packet: Packet) {
         guard packet.pts != Packet.noTimestamp else { return }
         let time = Double(packet.pts) * sourceTimeBase.doubleValue
-        let message: [UInt8]? = packet.withPayload { bytes in
-            for unit in Self.units(bytes, lengthSize: lengthSize) where unit.count > 2 && (unit[0] >> 1) & 0x3F == 39 {
-                if let message = Self.hdr10PlusMessage(inPrefixSEI: unit) { return message }
-            }
-            return nil
-        } ?? nil
+        let message: [UInt8]? =
+            packet.withPayload { bytes in
+                for unit in Self.units(bytes, lengthSize: lengthSize)
+                where unit.count > 2 && (unit[0] >> 1) & 0x3F == 39 {
+                    if let message = Self.hdr10PlusMessage(inPrefixSEI: unit) { return message }
+                }
+                return nil
+            } ?? nil
         if let message { pending.append((time, Self.seiUnit(message))) }
     }
 
@@ -55,11 +57,12 @@ final class HDR10PlusCarry {
         let time = Double(packet.pts) * timeBase.doubleValue + offset
         pending.removeAll { $0.time < time - 5 }
         guard let match = pending.indices.min(by: { abs(pending[$0].time - time) < abs(pending[$1].time - time) }),
-              abs(pending[match].time - time) <= tolerance
+            abs(pending[match].time - time) <= tolerance
         else { return nil }
         let nal = pending.remove(at: match).nal
         guard let slice = bytes.withUnsafeBufferPointer({ Self.firstSliceStart($0) }) else { return nil }
-        let combined = try packet.replacingPayload(with: Array(bytes[..<slice]) + [0, 0, 0, 1] + nal + Array(bytes[slice...]))
+        let combined = try packet.replacingPayload(
+            with: Array(bytes[..<slice]) + [0, 0, 0, 1] + nal + Array(bytes[slice...]))
         carried += 1
         return combined
     }
@@ -117,12 +120,18 @@ final class HDR10PlusCarry {
         var at = 0
         while at < payload.count && payload[at] != 0x80 {
             var type = 0
-            while at < payload.count && payload[at] == 0xFF { type += 255; at += 1 }
+            while at < payload.count && payload[at] == 0xFF {
+                type += 255
+                at += 1
+            }
             guard at < payload.count else { return nil }
             type += Int(payload[at])
             at += 1
             var size = 0
-            while at < payload.count && payload[at] == 0xFF { size += 255; at += 1 }
+            while at < payload.count && payload[at] == 0xFF {
+                size += 255
+                at += 1
+            }
             guard at < payload.count else { return nil }
             size += Int(payload[at])
             at += 1

@@ -46,7 +46,9 @@ final class SubtitleCut: PumpLane {
             let cueEnd = cueStart + Double(packet.duration) * seconds
             newStart = max(cueStart, start)
             newEnd = min(cueEnd, limit)
-            guard let kept = newEnd, kept - newStart >= (cueStart < start ? shortestPart : 0), kept > newStart else { return false }
+            guard let kept = newEnd, kept - newStart >= (cueStart < start ? shortestPart : 0), kept > newStart else {
+                return false
+            }
         } else if cueStart < start {
             return false
         }

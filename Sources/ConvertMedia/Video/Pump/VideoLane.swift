@@ -35,8 +35,10 @@ final class VideoLane: TranscodingLane {
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
 
-    init(input: Demuxer.Stream, encoding: VideoEncoding, demuxer: Demuxer,
-         muxer: Muxer, format: OutputFormat, maxPixels: Int, cancellation: CancellationFlag) throws(ConvertError) {
+    init(
+        input: Demuxer.Stream, encoding: VideoEncoding, demuxer: Demuxer,
+        muxer: Muxer, format: OutputFormat, maxPixels: Int, cancellation: CancellationFlag
+    ) throws(ConvertError) {
         path = demuxer.path
         self.cancellation = cancellation
         self.muxer = muxer
@@ -50,9 +52,10 @@ final class VideoLane: TranscodingLane {
         // A damaged header can leave the stream without a size or pixel format; the filter graph
         // would fail on it with an unhelpful internal error.
         guard source.width > 0, source.height > 0, source.pixelFormat != .none else {
-            throw ConvertError(code: .inputCorrupt,
-                               message: "\(demuxer.path) is damaged: its video stream has no readable picture size or pixel format.",
-                               path: demuxer.path)
+            throw ConvertError(
+                code: .inputCorrupt,
+                message: "\(demuxer.path) is damaged: its video stream has no readable picture size or pixel format.",
+                path: demuxer.path)
         }
         // The encoder and the muxer header need the output size before the first frame is decoded,
         // so the first graph is built from the stream parameters; ``drainDecoder()`` replaces it
@@ -63,18 +66,21 @@ final class VideoLane: TranscodingLane {
             toneMapper = nil
         }
         graphTakesMapped = toneMapper != nil
-        graphInput = FilterGraph.VideoInput(width: source.width, height: source.height,
-                                            pixelFormat: toneMapper != nil ? .yuv420p : source.pixelFormat,
-                                            timeBase: input.timeBase, sampleAspect: source.sampleAspect)
-        graph = try FilterGraph(video: graphInput, description: VideoLane.description(encoding, mapped: graphTakesMapped),
-                                path: demuxer.path)
+        graphInput = FilterGraph.VideoInput(
+            width: source.width, height: source.height,
+            pixelFormat: toneMapper != nil ? .yuv420p : source.pixelFormat,
+            timeBase: input.timeBase, sampleAspect: source.sampleAspect)
+        graph = try FilterGraph(
+            video: graphInput, description: VideoLane.description(encoding, mapped: graphTakesMapped),
+            path: demuxer.path)
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
         let graphRate = graph.outputFrameRate
-        encoder.configure(video: .init(
-            width: graph.outputWidth, height: graph.outputHeight, pixelFormat: graph.outputPixelFormat,
-            sampleAspect: graph.outputSampleAspect, timeBase: graph.outputTimeBase,
-            frameRate: graphRate.numerator > 0 ? graphRate : input.guessedFrameRate,
-            color: VideoLane.color(encoding, source: source), globalHeader: muxer.needsGlobalHeader))
+        encoder.configure(
+            video: .init(
+                width: graph.outputWidth, height: graph.outputHeight, pixelFormat: graph.outputPixelFormat,
+                sampleAspect: graph.outputSampleAspect, timeBase: graph.outputTimeBase,
+                frameRate: graphRate.numerator > 0 ? graphRate : input.guessedFrameRate,
+                color: VideoLane.color(encoding, source: source), globalHeader: muxer.needsGlobalHeader))
         var options = encoding.options.map { ($0.key, $0.value) }
         // PQ kept as PQ: the HDR10 static metadata, from the container or the first frame's SEI.
         var hdr: HDRStaticMetadata? = nil
@@ -93,7 +99,8 @@ final class VideoLane: TranscodingLane {
         var kept: [StreamSideData.Kind] = []
         if encoding.keepsDisplayMatrix { kept.append(.displayMatrix) }
         if case .keepHDR = encoding.dynamicRange { kept += StreamSideData.hdr }
-        output = try muxer.addStream(encoder: encoder, codecTag: tag, input: input, keepsLanguage: false, sideData: kept)
+        output = try muxer.addStream(
+            encoder: encoder, codecTag: tag, input: input, keepsLanguage: false, sideData: kept)
     }
 
     /// The colour description the encoder writes: BT.709 for a tone-mapped picture, the source's
@@ -119,13 +126,22 @@ final class VideoLane: TranscodingLane {
     private static func hdr10Plus(from input: Demuxer.Stream, encoding: VideoEncoding) -> (HDR10PlusCarry?, String) {
         let fromHEVC = input.codec == .hevc
         if encoding.encoder == "libx265" && fromHEVC && !encoding.filter.hasPrefix("trim=") {
-            return (HDR10PlusCarry(source: input, offset: 0), "HDR10+ dynamic metadata kept (the source's, picture by picture)")
+            return (
+                HDR10PlusCarry(source: input, offset: 0),
+                "HDR10+ dynamic metadata kept (the source's, picture by picture)"
+            )
         } else if encoding.encoder == "libx265" && fromHEVC {
-            return (nil, "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's "
-                + "(HDR10 static metadata kept)")
+            return (
+                nil,
+                "HDR10+ dynamic metadata dropped: a cut's pictures cannot be matched to the source's "
+                    + "(HDR10 static metadata kept)"
+            )
         }
-        return (nil, "HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
-            + "cannot write it (HDR10 static metadata kept)")
+        return (
+            nil,
+            "HDR10+ dynamic metadata dropped: the \(encoding.encoder == "libx265" ? "HEVC" : "AV1") encoder "
+                + "cannot write it (HDR10 static metadata kept)"
+        )
     }
 
     func consume(_ packet: Packet) throws(ConvertError) {
@@ -155,8 +171,9 @@ final class VideoLane: TranscodingLane {
         _ = try decoder.send(nil)
         try drainDecoder()
         if decodedFrames == 0 {
-            throw ConvertError(code: .inputCorrupt,
-                               message: "\(path) could not be read: no picture in it could be decoded.", path: path)
+            throw ConvertError(
+                code: .inputCorrupt,
+                message: "\(path) could not be read: no picture in it could be decoded.", path: path)
         }
         try graph.push(nil)
         try drainGraph()
@@ -171,9 +188,11 @@ final class VideoLane: TranscodingLane {
             let picture = try toneMapped(decoded)
             let takesMapped = picture === mapped
             if picture.width != graphInput.width || picture.height != graphInput.height
-                || picture.pixelFormat != graphInput.pixelFormat || takesMapped != graphTakesMapped {
-                try replaceGraph(width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
-                                 sampleAspect: picture.sampleAspect, mapped: takesMapped)
+                || picture.pixelFormat != graphInput.pixelFormat || takesMapped != graphTakesMapped
+            {
+                try replaceGraph(
+                    width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
+                    sampleAspect: picture.sampleAspect, mapped: takesMapped)
             }
             try graph.push(picture)
             decoded.unref()
@@ -184,8 +203,10 @@ final class VideoLane: TranscodingLane {
 
     /// Flushes the current graph and builds one for frames of a new size or pixel format. A final
     /// scale keeps the encoder's size and format, which cannot change once the header is written.
-    private func replaceGraph(width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational,
-                              mapped: Bool) throws(ConvertError) {
+    private func replaceGraph(
+        width: Int32, height: Int32, pixelFormat: PixelFormat, sampleAspect: Rational,
+        mapped: Bool
+    ) throws(ConvertError) {
         try graph.push(nil)
         try drainGraph()
         graphInput.width = width

@@ -1,7 +1,7 @@
-import ConvertCore
-internal import FFmpegLayer
 internal import CToneMap
+import ConvertCore
 import Dispatch
+internal import FFmpegLayer
 
 /// Tone maps decoded 10-bit HDR frames (`yuv420p10le`, BT.2020, PQ or HLG) straight to 8-bit
 /// BT.709 `yuv420p` for the encoder, through a ``ToneMapTable``: no float RGB frames, no
@@ -94,18 +94,26 @@ final class LUTToneMapper {
         return fresh
     }
 
-    private func render(_ planes: FramePlanes, into target: FramePlanes, width: Int, height: Int, siting: Siting,
-                        table: ToneMapTable) {
+    private func render(
+        _ planes: FramePlanes, into target: FramePlanes, width: Int, height: Int, siting: Siting,
+        table: ToneMapTable
+    ) {
         let chromaHeight = (height + 1) / 2
-        let workers = min(self.workers, chromaHeight), vector: Int32 = self.vector ? 1 : 0
+        let workers = min(self.workers, chromaHeight)
+        let vector: Int32 = self.vector ? 1 : 0
         let frame = offc_tm_planes(planes, into: target, width: width, height: height, siting: siting)
         // The vector kernel reads luma entries 32 bits at a time, so one entry past the last line.
-        precondition(table.luma.count == ToneMapTable.nodes * ToneMapTable.nodes * ToneMapTable.codes + Int(OFFC_TM_LUMA_PADDING))
+        precondition(
+            table.luma.count == ToneMapTable.nodes * ToneMapTable.nodes * ToneMapTable.codes + Int(OFFC_TM_LUMA_PADDING)
+        )
         table.luma.withUnsafeBufferPointer { luma in
             table.chroma.withUnsafeBufferPointer { chroma in
-                let kernel = Kernel(planes: frame, table: offc_tm_table(luma: luma.baseAddress!, chroma: chroma.baseAddress!))
+                let kernel = Kernel(
+                    planes: frame, table: offc_tm_table(luma: luma.baseAddress!, chroma: chroma.baseAddress!))
                 let work: @Sendable (Int) -> Void = { worker in
-                    kernel.map(rows: (chromaHeight * worker / workers)..<(chromaHeight * (worker + 1) / workers), vector: vector)
+                    kernel.map(
+                        rows: (chromaHeight * worker / workers)..<(chromaHeight * (worker + 1) / workers),
+                        vector: vector)
                 }
                 // Off the cooperative pool: the pump already runs on its own thread, and
                 // Dispatch's workers are not Swift concurrency's.
@@ -124,20 +132,24 @@ private struct Kernel: @unchecked Sendable {
     var table: offc_tm_table
 
     func map(rows: Range<Int>, vector: Int32) {
-        var planes = planes, table = table
+        var planes = planes
+        var table = table
         offc_tm_map_rows(&planes, &table, Int32(rows.lowerBound), Int32(rows.upperBound), vector)
     }
 }
 
 extension offc_tm_planes {
     /// The kernel's view of a frame's planes, `yuv420p10le` in and `yuv420p` out.
-    fileprivate init(_ source: FramePlanes, into target: FramePlanes, width: Int, height: Int, siting: LUTToneMapper.Siting) {
+    fileprivate init(
+        _ source: FramePlanes, into target: FramePlanes, width: Int, height: Int, siting: LUTToneMapper.Siting
+    ) {
         func bytes(_ planes: FramePlanes, _ index: Int) -> UnsafeMutablePointer<UInt8> {
             planes.base(index).assumingMemoryBound(to: UInt8.self)
         }
-        self.init(y: bytes(source, 0), cb: bytes(source, 1), cr: bytes(source, 2), y_stride: source.stride(0),
-                  c_stride: source.stride(1), out_y: bytes(target, 0), out_cb: bytes(target, 1), out_cr: bytes(target, 2),
-                  out_y_stride: target.stride(0), out_c_stride: target.stride(1), width: Int32(width), height: Int32(height),
-                  top_left: siting == .topLeft ? 1 : 0)
+        self.init(
+            y: bytes(source, 0), cb: bytes(source, 1), cr: bytes(source, 2), y_stride: source.stride(0),
+            c_stride: source.stride(1), out_y: bytes(target, 0), out_cb: bytes(target, 1), out_cr: bytes(target, 2),
+            out_y_stride: target.stride(0), out_c_stride: target.stride(1), width: Int32(width), height: Int32(height),
+            top_left: siting == .topLeft ? 1 : 0)
     }
 }

@@ -25,7 +25,7 @@ package enum ToneMapFloor {
     package static func run(path: String, mode: Mode, rawOutput: String? = nil) throws(ConvertError) -> Int {
         let demuxer = try Demuxer(path: path)
         guard let stream = MediaSnapshot(demuxer).video,
-              case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg
+            case let source = ToneMapDecision.classify(stream), source == .pq || source == .hlg
         else {
             throw ConvertError(code: .requestNotHdr, message: "\(path) has no PQ or HLG video.", path: path)
         }
@@ -66,15 +66,21 @@ package enum ToneMapFloor {
         let graph: FilterGraph?
         let mapped: Frame
 
-        init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: Rational, path: String) throws(ConvertError) {
+        init(mode: Mode, source: ToneMapDecision.Source, decoder: CodecDecoder, timeBase: Rational, path: String)
+            throws(ConvertError)
+        {
             self.mode = mode
             mapper = LUTToneMapper(source: source, path: path, vector: mode != .tableScalar)
             mapped = try Frame()
             let picture = decoder.video
-            graph = mode != .zscale ? nil : try FilterGraph(
-                video: .init(width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
-                             timeBase: timeBase, sampleAspect: Rational(1, 1)),
-                description: ToneMapDecision.filter(for: source), path: path)
+            graph =
+                mode != .zscale
+                ? nil
+                : try FilterGraph(
+                    video: .init(
+                        width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat,
+                        timeBase: timeBase, sampleAspect: Rational(1, 1)),
+                    description: ToneMapDecision.filter(for: source), path: path)
         }
 
         func handle(_ frame: Frame, sink: RawSink?) throws(ConvertError) {
@@ -113,7 +119,9 @@ private final class RawSink {
     private let path: String
 
     init(path: String) throws(ConvertError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw ConvertError(code: .deviceCreate, message: "Cannot create \(path).", path: path)
         }
         self.handle = handle
@@ -125,9 +133,12 @@ private final class RawSink {
     /// Appends the visible rows of each plane of `frame` (8-bit 4:2:0).
     func write(_ frame: Frame) throws(ConvertError) {
         var bytes = Data()
-        let width = Int(frame.width), height = Int(frame.height)
+        let width = Int(frame.width)
+        let height = Int(frame.height)
         frame.withPlanes { planes in
-            for (index, columns, rows) in [(0, width, height), (1, (width + 1) / 2, (height + 1) / 2), (2, (width + 1) / 2, (height + 1) / 2)] {
+            for (index, columns, rows) in [
+                (0, width, height), (1, (width + 1) / 2, (height + 1) / 2), (2, (width + 1) / 2, (height + 1) / 2),
+            ] {
                 for row in 0..<rows { bytes.append(planes.row(index, row, as: UInt8.self), count: columns) }
             }
         }

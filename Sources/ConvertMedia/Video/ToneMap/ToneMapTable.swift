@@ -1,6 +1,6 @@
+internal import CToneMap
 import ConvertCore
 internal import FFmpegLayer
-internal import CToneMap
 
 /// A 3D table from 10-bit BT.2020 Y'CbCr (PQ or HLG) to 8-bit BT.709 Y'CbCr, built once per clip.
 ///
@@ -49,10 +49,13 @@ struct ToneMapTable: Sendable {
     ///
     /// One picture per Cb node (`codes` wide, one row per Cr node, column x is code x of Y'), so
     /// the chain's float frames stay small (~1 MB each) while it sees 4.3 M samples in all.
-    static func sampled(for source: ToneMapDecision.Source, like frame: Frame, path: String) throws(ConvertError) -> ToneMapTable {
+    static func sampled(for source: ToneMapDecision.Source, like frame: Frame, path: String) throws(ConvertError)
+        -> ToneMapTable
+    {
         let graph = try FilterGraph(
-            video: .init(width: Int32(codes), height: Int32(nodes), pixelFormat: .yuv444p10le,
-                         timeBase: Rational(1, 25), sampleAspect: Rational(1, 1)),
+            video: .init(
+                width: Int32(codes), height: Int32(nodes), pixelFormat: .yuv444p10le,
+                timeBase: Rational(1, 25), sampleAspect: Rational(1, 1)),
             description: ToneMapDecision.chain(for: source, output: "yuv444p16le"), path: path)
         var table = Storage()
         let mapped = try Frame()
@@ -89,13 +92,15 @@ struct ToneMapTable: Sendable {
             next += 1
             picture.withPlanes { planes in
                 for cr in 0..<nodes {
-                    let y = planes.row(0, cr, as: UInt16.self), u = planes.row(1, cr, as: UInt16.self)
+                    let y = planes.row(0, cr, as: UInt16.self)
+                    let u = planes.row(1, cr, as: UInt16.self)
                     let v = planes.row(2, cr, as: UInt16.self)
                     let line = (cb * nodes + cr) * codes
                     // At most 255 × 256, so the interpolated value rounds to at most 255.
                     for x in 0..<codes { luma[line + x] = min(y[x], 65280) }
                     for node in 0..<nodes {
-                        let x = Int(code(node)), index = 2 * ((node * nodes + cb) * nodes + cr)
+                        let x = Int(code(node))
+                        let index = 2 * ((node * nodes + cb) * nodes + cr)
                         chroma[index] = min(u[x], 65280)
                         chroma[index + 1] = min(v[x], 65280)
                     }
@@ -113,7 +118,8 @@ struct ToneMapTable: Sendable {
         node.setSampleAspect(Rational(1, 1))
         node.withPlanes { planes in
             for row in 0..<nodes {
-                let y = planes.row(0, row, as: UInt16.self), u = planes.row(1, row, as: UInt16.self)
+                let y = planes.row(0, row, as: UInt16.self)
+                let u = planes.row(1, row, as: UInt16.self)
                 let v = planes.row(2, row, as: UInt16.self)
                 for x in 0..<codes {
                     y[x] = UInt16(x)
