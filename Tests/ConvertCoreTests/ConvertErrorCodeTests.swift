@@ -10,7 +10,9 @@ struct ConvertErrorCodeTests {
     private static let table: String = {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ConvertCore/API/ConvertErrorCode.swift")
-        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        // swift-format wraps a long declaration after `ConvertError.Code(`: read each as one line.
+        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
+            .replacing(/ConvertError\.Code\(\n\s*/, with: "ConvertError.Code(")
     }()
 
     private static let readme: String = {
@@ -32,9 +34,7 @@ struct ConvertErrorCodeTests {
         var rows: [Documented] = []
         var doc: [String] = []
         let declaration = /^\s*public static let \w+ = ConvertError\.Code\("([^"]+)", category: \.(\w+)\)\s*$/
-        // swift-format wraps a long declaration after `ConvertError.Code(`: read it as one line.
-        let joined = table.replacing(/ConvertError\.Code\(\n\s*/, with: "ConvertError.Code(")
-        for line in joined.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in table.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("///") {
                 doc.append(String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces))
