@@ -183,27 +183,20 @@ package struct Bitmap: Sendable {
         copy.width = outWidth
         copy.height = outHeight
         let n = channels
+        func turned<Sample: FixedWidthInteger>(_ values: [Sample]) -> [Sample] {
+            var out = [Sample](repeating: 0, count: values.count)
+            for y in 0..<outHeight {
+                for x in 0..<outWidth {
+                    let s = source(x, y) * n
+                    let d = (y * outWidth + x) * n
+                    for c in 0..<n { out[d + c] = values[s + c] }
+                }
+            }
+            return out
+        }
         switch samples {
-        case .eight(let values):
-            var out = [UInt8](repeating: 0, count: values.count)
-            for y in 0..<outHeight {
-                for x in 0..<outWidth {
-                    let s = source(x, y) * n
-                    let d = (y * outWidth + x) * n
-                    for c in 0..<n { out[d + c] = values[s + c] }
-                }
-            }
-            copy.samples = .eight(out)
-        case .sixteen(let values):
-            var out = [UInt16](repeating: 0, count: values.count)
-            for y in 0..<outHeight {
-                for x in 0..<outWidth {
-                    let s = source(x, y) * n
-                    let d = (y * outWidth + x) * n
-                    for c in 0..<n { out[d + c] = values[s + c] }
-                }
-            }
-            copy.samples = .sixteen(out)
+        case .eight(let values): copy.samples = .eight(turned(values))
+        case .sixteen(let values): copy.samples = .sixteen(turned(values))
         }
         return copy
     }
