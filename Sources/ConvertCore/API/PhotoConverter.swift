@@ -158,15 +158,7 @@ public enum PhotoConverter {
             result.quality.map { "quality \($0)" }
                 ?? "quality chosen by libwebp's size search (\(range.lowerBound)–\(range.upperBound))")
         if let edge = result.longEdge { note("resized to \(edge) px long edge") }
-        return try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
-            (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(result.bytes, to: temporary, displayPath: display)
-        } cancellation: {
-            cancellation
-        }
+        return try writeBytes(result.bytes, to: destination, for: request, cancellation: cancellation)
     }
 
     /// Prepares `frame` for the output (colour, alpha) and writes it to `destination`: with its
@@ -370,7 +362,15 @@ public enum PhotoConverter {
         throws(ConvertError) -> OutputFile
     {
         let destination = try outputPaths(for: request, count: 1)[0]
-        return try write(
+        return try writeBytes(bytes, to: destination, for: request, cancellation: cancellation)
+    }
+
+    /// Writes `bytes`, a whole encoded file, to `destination` as the request says (overwrite, and
+    /// numbered around a name taken meanwhile unless the user typed it).
+    static func writeBytes(
+        _ bytes: [UInt8], to destination: String, for request: PhotoRequest, cancellation: CancellationFlag
+    ) throws(ConvertError) -> OutputFile {
+        try write(
             to: destination, overwrite: request.overwrite,
             renumber: request.outputPath == nil || request.outputMayBeRenumbered
         ) { (temporary, display) throws(ConvertError) in

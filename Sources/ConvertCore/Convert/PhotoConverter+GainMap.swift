@@ -170,14 +170,6 @@ extension PhotoConverter {
             iptc: metadata.iptc)
         file.notes.forEach(note)
         note(map.keptNote)
-        return try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
-            (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(file.bytes, to: temporary, displayPath: display)
-        } cancellation: {
-            cancellation
-        }
+        return try writeBytes(file.bytes, to: destination, for: request, cancellation: cancellation)
     }
 }

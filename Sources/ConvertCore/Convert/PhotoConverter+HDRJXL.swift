@@ -55,14 +55,6 @@ extension PhotoConverter {
             bitmap, transfer: transfer, primaries: primaries, quality: request.quality, lossless: request.lossless,
             exif: metadata.exif,
             xmp: metadata.xmp)
-        return try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
-            (temporary, display) throws(ConvertError) in
-            try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
-        } cancellation: {
-            cancellation
-        }
+        return try writeBytes(bytes, to: destination, for: request, cancellation: cancellation)
     }
 }
