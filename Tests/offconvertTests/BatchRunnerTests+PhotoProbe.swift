@@ -6,7 +6,7 @@ import Testing
 
 /// A photo batch probes each input once for its memory cost and hands that probe to the
 /// conversion: a HEIC's item structure is parsed once per item, estimate and conversion together
-/// (counted by ``HeifParseCounter`` on the batch's own copies; outputs checked with ffprobe).
+/// (counted by ``FileReadCounter`` on the batch's own copies; outputs checked with ffprobe).
 /// In the serialized batch suite: a signal another test sends this process would cancel it.
 extension BatchRunnerTests {
     @Test("heic-to-jpg over two HEICs with --jobs 2: each parsed once, the costs from the same probe")

@@ -3,7 +3,7 @@ internal import CHeif
 /// Owns a `heif_context` (one HEIF file being read or written); freed with `heif_context_free`.
 final class HeifContext {
     /// The reads of watched files (tests prove with it that a conversion gives libheif its input once).
-    static let reads = HeifParseCounter()
+    static let reads = FileReadCounter()
 
     private let pointer: OpaquePointer
     let path: String

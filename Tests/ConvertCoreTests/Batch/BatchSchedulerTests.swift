@@ -130,12 +130,16 @@ struct BatchSchedulerTests {
     func cancellation() async {
         let scheduler = BatchScheduler(budgetBytes: 1_000, maxConcurrent: 2)
         let cancelledBodies = Atomic<Int>(0)
+        let startedBodies = Atomic<Int>(0)
         let task = Task {
             await scheduler.run(Array(0..<100), cost: { _ in 10 }) { _ in
+                startedBodies.add(1, ordering: .relaxed)
                 do { try await Task.sleep(for: .seconds(30)) } catch { cancelledBodies.add(1, ordering: .relaxed) }
             }
         }
-        try? await Task.sleep(for: .milliseconds(100))
+        // Cancel once both slots are taken, however long a loaded machine takes to fill them (a
+        // fixed 100 ms wait saw none started on a fresh machine's full run).
+        while startedBodies.load(ordering: .relaxed) < 2 { try? await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         let statistics = await task.value
         #expect(statistics.started == 2)

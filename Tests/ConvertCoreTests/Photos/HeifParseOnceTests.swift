@@ -7,7 +7,7 @@ import Testing
 /// beside it, the general decoder and the probe that estimated its cost all share one
 /// ``HeifMeta``; a file libheif decodes is read by libheif once, its one context shared by the
 /// direct path's fallback, the decoder and every smaller decode of a target-size search.
-/// Counted with ``HeifParseCounter`` on a private copy of each file (tests run in parallel; only
+/// Counted with ``FileReadCounter`` on a private copy of each file (tests run in parallel; only
 /// watched paths are counted), and each output checked with ffprobe.
 @Suite("HEIF: parsed once per conversion")
 struct HeifParseOnceTests {

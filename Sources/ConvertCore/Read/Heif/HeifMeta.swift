@@ -15,7 +15,7 @@
 /// `iprp` is kept in ``propertyDamage`` for ``HeifFile``, which needs the properties, to judge.
 package struct HeifMeta: Sendable {
     /// The parses of watched files (tests prove with it that a conversion reads its input once).
-    package static let parses = HeifParseCounter()
+    package static let parses = FileReadCounter()
 
     /// Bounds on a file's tables: far above what phones and cameras write (an iPhone photo has
     /// about 70 items, a 200 MP Samsung grid under 1,000), far below what exhausts memory.

@@ -59,7 +59,7 @@ package struct MotionPhoto: Sendable, Equatable {
 
     /// Counts ``isMotionPhoto(path:)``'s opens of watched files, so a test can prove that a
     /// conversion answers from what it already read.
-    package static let pathChecks = HeifParseCounter()
+    package static let pathChecks = FileReadCounter()
 
     /// Whether the photo at `path` carries (or its metadata claims) a motion part; false when it
     /// cannot be read. Reads only the head (a JPEG's XMP), the last bytes (Samsung's `SEFT`) or

@@ -1,10 +1,12 @@
 import Synchronization
 
-/// Counts how often each watched file's HEIF structure is read: ``HeifMeta`` built from it
-/// (``HeifMeta/parses``) or a libheif context read from it (``HeifContext/reads``), so a test
-/// can prove that a conversion reads a HEIC or AVIF once (a count, not a timing). Only paths a
-/// caller asked to watch are counted: a long batch or `watch` run keeps no record of its inputs.
-package final class HeifParseCounter: Sendable {
+/// Counts how often each watched file is read for one purpose, so a test can prove a count (not
+/// a timing): a HEIF's structure (``HeifMeta`` built from it, ``HeifMeta/parses``; a libheif
+/// context read from it, ``HeifContext/reads``) read once per conversion, or the motion-photo
+/// check's own read of a path (``MotionPhoto/pathChecks``) never made when the conversion already
+/// read what it needs. Only paths a caller asked to watch are counted: a long batch or `watch` run
+/// keeps no record of its inputs.
+package final class FileReadCounter: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
     package init() {}
