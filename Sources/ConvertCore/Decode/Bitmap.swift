@@ -144,59 +144,13 @@ package struct Bitmap: Sendable {
     /// without any tag. Values outside 2...8 return the bitmap unchanged.
     func applyingOrientation(_ orientation: Int) -> Bitmap {
         guard (2...8).contains(orientation) else { return self }
-        // Orientations 5...8 swap the axes. For each output pixel (x, y) find the source pixel;
-        // the table follows the TIFF/EXIF definition of where row 0 / column 0 are stored.
-        let swaps = orientation >= 5
-        let outWidth = swaps ? height : width
-        let outHeight = swaps ? width : height
-        let w = width
-        let h = height
-        func source(_ x: Int, _ y: Int) -> Int {
-            let sx: Int
-            let sy: Int
-            switch orientation {
-            case 2:
-                sx = w - 1 - x
-                sy = y
-            case 3:
-                sx = w - 1 - x
-                sy = h - 1 - y
-            case 4:
-                sx = x
-                sy = h - 1 - y
-            case 5:
-                sx = y
-                sy = x
-            case 6:
-                sx = y
-                sy = h - 1 - x
-            case 7:
-                sx = w - 1 - y
-                sy = h - 1 - x
-            default:
-                sx = w - 1 - y
-                sy = x  // 8
-            }
-            return sy * w + sx
-        }
+        let turn = OrientationTurn(orientation: orientation, width: width, height: height)
         var copy = self
-        copy.width = outWidth
-        copy.height = outHeight
-        let n = channels
-        func turned<Sample: FixedWidthInteger>(_ values: [Sample]) -> [Sample] {
-            var out = [Sample](repeating: 0, count: values.count)
-            for y in 0..<outHeight {
-                for x in 0..<outWidth {
-                    let s = source(x, y) * n
-                    let d = (y * outWidth + x) * n
-                    for c in 0..<n { out[d + c] = values[s + c] }
-                }
-            }
-            return out
-        }
+        copy.width = turn.outputWidth
+        copy.height = turn.outputHeight
         switch samples {
-        case .eight(let values): copy.samples = .eight(turned(values))
-        case .sixteen(let values): copy.samples = .sixteen(turned(values))
+        case .eight(let values): copy.samples = .eight(turn.turned(values, channels: channels))
+        case .sixteen(let values): copy.samples = .sixteen(turn.turned(values, channels: channels))
         }
         return copy
     }

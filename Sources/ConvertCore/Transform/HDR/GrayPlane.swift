@@ -110,28 +110,7 @@ package struct GrayPlane: Sendable, Equatable {
     /// ``Bitmap/applyingOrientation(_:)`` turns the picture it belongs to.
     func applyingOrientation(_ orientation: Int) -> GrayPlane {
         guard (2...8).contains(orientation) else { return self }
-        let swaps = orientation >= 5
-        let outWidth = swaps ? height : width
-        let outHeight = swaps ? width : height
-        let w = width
-        let h = height
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        for y in 0..<outHeight {
-            for x in 0..<outWidth {
-                let sx: Int
-                let sy: Int
-                switch orientation {
-                case 2: (sx, sy) = (w - 1 - x, y)
-                case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
-                case 4: (sx, sy) = (x, h - 1 - y)
-                case 5: (sx, sy) = (y, x)
-                case 6: (sx, sy) = (y, h - 1 - x)
-                case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-                default: (sx, sy) = (w - 1 - y, x)
-                }
-                out[y * outWidth + x] = pixels[sy * w + sx]
-            }
-        }
-        return GrayPlane(width: outWidth, height: outHeight, pixels: out)
+        let turn = OrientationTurn(orientation: orientation, width: width, height: height)
+        return GrayPlane(width: turn.outputWidth, height: turn.outputHeight, pixels: turn.turned(pixels, channels: 1))
     }
 }
