@@ -273,6 +273,16 @@ package final class CodecEncoder {
         isOpen = true
     }
 
+    /// Changes the open encoder's private option `key` to `value` for the frames sent from now
+    /// on. Only options the encoder re-reads while it runs take effect: libx264 compares its
+    /// `crf` with its running parameters before each frame and calls `x264_encoder_reconfig`
+    /// when they differ.
+    package func setOption(_ key: String, to value: Double) throws(ConvertError) {
+        precondition(isOpen, "an option changed mid-encode needs an open encoder")
+        let code = av_opt_set_double(context.pointee.priv_data, key, value, 0)
+        try FFmpeg.check(code, "set the encoder's \(key)", path: path, category: .internal)
+    }
+
     /// Sends one frame, or `nil` to start draining.
     package func send(_ frame: Frame?) throws(ConvertError) {
         if frame == nil { draining = true }

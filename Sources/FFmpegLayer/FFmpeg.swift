@@ -31,8 +31,8 @@ package enum FFmpeg {
         throw error(code, action, path: path, category: category)
     }
 
-    /// The error for an encoder that failed while writing `path`. x264 writes its two-pass
-    /// statistics next to the output itself and reports a failed write only as a failed encode
+    /// The error for an encoder that failed while writing `path`. An encoder that writes files of
+    /// its own (x264's two-pass statistics) reports a failed write only as a failed encode
     /// (`AVERROR_EXTERNAL`), so a full disk read "failed while trying to encode": when the
     /// output's folder has (almost) nothing left, the real cause, `device.full`, is given.
     static func encoderError(_ code: Int32, path: String) -> ConvertError {

@@ -95,6 +95,22 @@ package final class Packet {
         pts == Self.noTimestamp ? nil : pts + max(duration, 0)
     }
 
+    /// Whether the packet holds a keyframe (`AV_PKT_FLAG_KEY`).
+    package var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// The average quantizer the encoder coded this packet's frame at, nil when it reports none.
+    /// Encoders that report it (x264, x265) attach `AV_PKT_DATA_QUALITY_STATS`, whose first field
+    /// is a little-endian 32-bit quality in lambda units: the quantizer times `FF_QP2LAMBDA`.
+    package var encoderQuantizer: Double? {
+        var size = 0
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_QUALITY_STATS, &size), size >= 4 else {
+            return nil
+        }
+        let raw = UnsafeRawBufferPointer(start: data, count: size)
+        let quality = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        return Double(quality) / Double(FF_QP2LAMBDA)
+    }
+
     /// Samples the decoder drops from the end of this packet (`AV_PKT_DATA_SKIP_SAMPLES`: Matroska's
     /// DiscardPadding, an Ogg stream's last granule), 0 when none.
     package var endTrimSamples: Int {

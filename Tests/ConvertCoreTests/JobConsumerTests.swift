@@ -222,9 +222,9 @@ struct JobConsumerTests {
         }
     }
 
-    /// A compress's working files in `folder`: staged output, x264's reserved file and statistics.
+    /// A compress's working files in `folder`: its staged output, and any hidden file of ours.
     static func workingFiles(in folder: URL) -> [String] {
-        fileNames(in: folder).filter { $0.hasSuffix(".partial") || $0.contains(".x264") }
+        fileNames(in: folder).filter { $0.hasSuffix(".partial") || $0.contains(StagedOutput.marker) }
     }
 
     static func collect(_ job: ConversionJob) async -> [JobEvent] {

@@ -249,10 +249,47 @@ struct VideoSizeCeilingTests {
 
     @Test("a re-encode never plans more than three times the source's own video bitrate")
     func contentCap() throws {
-        let source = Self.source(width: 640, height: 360, fileBytes: 500_000, videoBitrate: 400_000)
-        let plan = try #require(Self.encodePlan(Planner.plan(source: source, targetBytes: 8_000_000)))
+        let source = Self.source(width: 640, height: 360, fileBytes: 50_000_000, videoBitrate: 400_000)
+        let plan = try #require(Self.encodePlan(Planner.plan(source: source, targetBytes: 80_000_000)))
         #expect(plan.videoBitrate == 1_200_000)
         #expect(plan.plannedBytes(duration: 10) < 1_600_000)
+    }
+
+    @Test("a re-encode is held under the source's own size when that is smaller than the target")
+    func neverBiggerThanSource() throws {
+        // 42 s of 1280x720 at 20 fps, 388 kb/s of 4:4:4 H.264 with MP3 mono: 2.18 MB, a 10 MB target.
+        let bird = Self.source(
+            duration: 42, width: 1280, height: 720, fps: 20, fileBytes: 2_180_000,
+            audio: .needsEncoding(channels: 1, sampleRate: 44_100), videoBitrate: 388_000)
+        let plan = try #require(Self.encodePlan(Planner.plan(source: bird, targetBytes: 10_000_000)))
+        #expect(plan.ceilingBytes == 2_180_000)
+        #expect(plan.plannedBytes(duration: 42) <= 2_180_000)
+        #expect(plan.height == 720, "the picture keeps its size: \(plan.width)x\(plan.height)")
+        // A source already far smaller than any re-encode that keeps its picture: the target is
+        // the ceiling then (the result says it grew).
+        let tiny = Self.source(
+            duration: 42, width: 1280, height: 720, fps: 20, fileBytes: 60_000,
+            audio: .needsEncoding(channels: 1, sampleRate: 44_100), videoBitrate: 9_000)
+        let grown = try #require(Self.encodePlan(Planner.plan(source: tiny, targetBytes: 10_000_000)))
+        #expect(grown.ceilingBytes == 10_000_000)
+    }
+
+    @Test(
+        "the sound is copied whenever the picture leaves room for it, however large its share",
+        arguments: [(2, 115_600, 2_240_000), (1, 43_500, 1_500_000)])
+    func soundKeptWhenItFits(_ channels: Int, _ audioBitrate: Int, _ fileBytes: Int64) throws {
+        // 85.5 s of 320x240 at 10 fps (about 94 kb/s of H.264) with AAC, a 2 MB target.
+        let payload = Int64(Double(audioBitrate) * 85.5 / 8)
+        let audio = Planner.Audio.copyable(payloadBytes: payload, packetCount: 3_683, channels: channels)
+        let clip = Self.source(
+            duration: 85.5, width: 320, height: 240, fps: 10, fileBytes: fileBytes, audio: audio,
+            videoBitrate: 94_000)
+        let plan = try #require(Self.encodePlan(Planner.plan(source: clip, targetBytes: 2_000_000)))
+        #expect(plan.audio == .copy(bytes: payload), "\(plan.audio)")
+        // A large picture still leaves the sound at most its share when the target is tight.
+        let large = Self.source(duration: 85.5, fps: 30, audio: audio, videoBitrate: 8_000_000)
+        let tight = try #require(Self.encodePlan(Planner.plan(source: large, targetBytes: 8_000_000)))
+        #expect(Double(tight.audioBytes) <= 8_000_000 * Planner.maximumAudioShare)
     }
 
     @Test("high frame rates are kept at an ample bitrate", arguments: [120.0, 90.0, 240.0, 60.0, 50.0])
@@ -264,7 +301,7 @@ struct VideoSizeCeilingTests {
 
     @Test("a high frame rate is kept down to 720p, then halved to 60 before the picture shrinks further")
     func highFrameRateLadder() {
-        let source = Self.source(duration: 60, fps: 120)
+        let source = Self.source(duration: 60, fps: 120, fileBytes: 5_000_000_000)
         var target: Int64 = 2_000_000_000
         var seen: [(Int, Double)] = []
         while let plan = Self.encodePlan(Planner.plan(source: source, targetBytes: target)) {

@@ -15,8 +15,9 @@ package final class StagedOutput {
     /// Suffix of every temporary output; used to find leftovers from a crash.
     static let partialSuffix = ".partial"
     package static let marker = ".offconvert-"
-    /// Suffix of a two-pass encode's locked statistics owner file (ConvertMedia's `StatsFile`);
-    /// stale-file cleanup removes the statistics files named after it.
+    /// Suffix of the locked statistics owner file that two-pass encodes of earlier versions left
+    /// beside an output when killed; stale-file cleanup still removes those and the files named
+    /// after it (compress now writes nothing but its staged output).
     package static let statsSuffix = ".x264"
 
     /// 0666 minus the process umask, read once. Linux reports the umask in /proc/self/status;
@@ -150,7 +151,7 @@ package final class StagedOutput {
 
     /// Removes temporary files a crashed run left in `directory`: staged outputs
     /// (`.NAME.offconvert-XXXXXX.partial`) and x264 statistics (`.NAME.offconvert-XXXXXX.x264`
-    /// and the files named after it, see `StatsFile` in ConvertMedia). Returns how many it removed.
+    /// and the files named after it, left by earlier versions). Returns how many it removed.
     ///
     /// Each family has one file whose lock is held while the conversion runs (the `.partial`,
     /// the `.x264`); files of a family whose lock is held (in this or another process) are left

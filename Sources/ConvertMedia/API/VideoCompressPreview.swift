@@ -7,7 +7,7 @@ public struct VideoCompressPreview: Sendable, Equatable {
         /// The source fits and its video plays everywhere: the video is copied, the sound
         /// encoded to AAC as planned (about the source's size).
         case copyVideo(audio: VideoSizePlanner.AudioPlan)
-        /// Re-encoded: at the normal quality when that fits, else 2-pass at the plan's bitrate.
+        /// Re-encoded: at the normal quality when that fits, else at the plan's average bitrate.
         case encode(VideoSizePlanner.EncodePlan)
         /// The target cannot be reached; the smallest output that can, in bytes.
         case unreachable(smallestReachableBytes: Int64)
@@ -32,7 +32,7 @@ public struct VideoCompressPreview: Sendable, Equatable {
         return true
     }
 
-    /// The size expected at most: the source's for a copy, the planned 2-pass size for an
+    /// The size expected at most: the source's for a copy, the planned size at the plan's bitrate for an
     /// encode (a normal-quality encode that fits is smaller); nil when unreachable.
     public var expectedBytes: Int64? {
         switch action {

@@ -3,7 +3,8 @@ import ConvertCore
 /// A request to make a video at most a given number of bytes: an MP4 with H.264 video and AAC
 /// sound. The target is a ceiling: a source that fits and plays everywhere is copied; one that
 /// must be re-encoded gets the normal quality (CRF 23, as `send-to-windows`) when that fits, and
-/// only a clip that needs more bits than the target allows is encoded in two passes up to it.
+/// only a clip that needs more bits than the target allows is encoded up to it, in one encode.
+/// Nor is the output larger than the input while a smaller re-encode keeps the picture.
 public struct VideoCompressRequest: Sendable, Equatable {
     /// The input file.
     public var input: String
@@ -31,12 +32,15 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// The tallest picture the output may have (`--max-height`); nil lets the planner choose from
     /// the target and, for a tight one, from how hard the picture is to code.
     public var maxHeight: Int?
-    /// Multiplies the first pass-2 bitrate. Tests raise it so that pass 2 really overshoots and
-    /// the measured-correction retry runs on a real encode; always 1 otherwise.
+    /// Multiplies the first target encode's bitrate. Tests raise it so that it really overshoots
+    /// and the measured-correction retry runs on a real encode; always 1 otherwise.
     var firstBitrateFactor: Double = 1
-    /// Runs the normal-quality encode even when pass 1 says it cannot fit. Tests set it so that
-    /// the path from an over-target quality encode to the 2-pass runs on a real encode.
+    /// Runs the normal-quality encode to its end even when its first frames show it cannot fit.
+    /// Tests set it so that the path from an over-target quality encode runs on a real encode.
     var alwaysTriesQuality = false
+    /// Where each encode's packet count is recorded; tests read it to count the encodes a job
+    /// cost. nil otherwise.
+    var encodeLog: EncodeLog?
 
     /// Creates a request for `input` under `targetBytes` bytes.
     public init(
@@ -58,13 +62,16 @@ extension VideoConverter {
     /// Compresses a video to at most `request.targetBytes` bytes (MP4, H.264 + AAC).
     ///
     /// The source is probed (copied AAC is counted to the byte) and the size is planned by
-    /// ``VideoSizePlanner``. A source that already fits and can be copied is remuxed. Otherwise
-    /// a first x264 pass at the normal quality (CRF 23) gathers statistics and shows what that
-    /// quality costs: when it fits, the output is the normal-quality encode; when the clip needs
-    /// more, the second pass spends the target's bitrate with a VBV cap. The muxed file is
-    /// measured; when it is over the target only the second pass is run again at a corrected
-    /// bitrate. An impossible target fails with a `.request` error naming the smallest reachable
-    /// size, before anything is written. Progress stages are `pass 1/2`, `pass 2/2` and `retry`.
+    /// ``VideoSizePlanner``. A source that already fits and can be copied is remuxed. Otherwise,
+    /// when the target is ample, the normal quality (x264 CRF 23) is encoded while its size is
+    /// projected from the packets written: when it fits, it is the output; as soon as the
+    /// projection shows it cannot, it stops and one encode at x264's average bitrate (with a VBV
+    /// cap) spends the target instead, so a clip costs about one encode either way. A tight
+    /// target goes to that encode at once. The output is measured; only in the rare case it is
+    /// over is it encoded again at a corrected bitrate. The ceiling is the input's own size too
+    /// when that is smaller and a re-encode can stay under it. An impossible target fails with a
+    /// `.request` error naming the smallest reachable size, before anything is written. Progress
+    /// stages are `encode` and `retry` (`remux` for a copy).
     public static func compress(_ request: VideoCompressRequest) -> ConversionJob {
         ConversionJob.start(path: request.input) { reporter in
             try await runBlocking(on: .codec) { flag in

@@ -22,9 +22,10 @@ public enum VideoSizePlanner {
         case encode(bitrate: Int, channels: Int)
     }
 
-    /// Settings for a 2-pass encode that should land under the target.
+    /// Settings for an encode that lands under the target: the normal quality when that fits,
+    /// else x264's average bitrate at ``videoBitrate``.
     public struct EncodePlan: Sendable, Equatable {
-        /// Average video bitrate for pass 2, bits/s.
+        /// Average video bitrate of an encode that spends the target, bits/s.
         public var videoBitrate: Int
         /// VBV cap (maxrate), bits/s: keeps peaks bounded so players don't stall.
         public var maxRate: Int
@@ -42,8 +43,11 @@ public enum VideoSizePlanner {
         public var overheadBytes: Int64
         /// Bytes the audio will take (estimate for encoded audio, exact for copied).
         public var audioBytes: Int64
+        /// The size the output is held under: the target, or the source's own size when that
+        /// is smaller and a re-encode can stay under it.
+        public var ceilingBytes: Int64
 
-        /// The planned size of a 2-pass encode at ``videoBitrate`` over `duration` seconds.
+        /// The planned size of an encode at ``videoBitrate`` over `duration` seconds.
         public func plannedBytes(duration: Double) -> Int64 {
             Int64((Double(videoBitrate) * duration / 8).rounded(.up)) + audioBytes + overheadBytes
         }

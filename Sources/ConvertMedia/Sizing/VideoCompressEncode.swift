@@ -1,8 +1,8 @@
 import ConvertCore
 import Foundation
 
-/// What every pass of one compress encode shares, and the ``VideoPlan`` of each pass: pass 1
-/// (statistics), the normal-quality encode, pass 2 at a bitrate.
+/// What every encode of one compress job shares, and the ``VideoPlan`` of each: the normal
+/// quality (CRF 23, tried while it can still fit) and x264's average bitrate (the target's).
 struct VideoCompressEncode {
     var request: VideoCompressRequest
     var probe: VideoCompressProbe
@@ -10,7 +10,7 @@ struct VideoCompressEncode {
     var destination: String
     var range: ToneMapDecision.Action
     var filter: String
-    var stats: StatsFile
+    /// The sound, as the plan says, with its note.
     var audioLanes: [LanePlan]
     var audioNotes: [String]
 
@@ -23,11 +23,10 @@ struct VideoCompressEncode {
         destination = try VideoJob.destination(input: request.input, output: request.output, format: .video(.mp4))
         range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: request.input)
         filter = probe.cutting(Self.videoFilter(plan: plan, probe: probe, range: range))
-        stats = try StatsFile(destination: destination)
         (audioLanes, audioNotes) = Self.audio(plan.audio, lane: probe.audio, probe: probe)
     }
 
-    /// The sound's lane as the size plan says (copied, or AAC at its bitrate), with its note.
+    /// The sound's lane as an audio plan says (copied, or AAC at its bitrate), with its note.
     private static func audio(
         _ audio: VideoSizePlanner.AudioPlan, lane: LanePlan?,
         probe: VideoCompressProbe
@@ -65,32 +64,36 @@ struct VideoCompressEncode {
         return filters.joined(separator: ",")
     }
 
-    /// The plan of one pass: the x264 lane with `options`, the sound, into an MP4.
-    func passPlan(_ options: [OutputFormat.Option], keepLocation: Bool) -> VideoPlan {
+    /// The plan of one encode: the x264 lane with `options`, the sound, into an MP4.
+    private func encodePlan(_ options: [OutputFormat.Option]) -> VideoPlan {
         let video = LanePlan.video(
             probe.video,
             VideoEncoding(
                 encoder: "libx264", options: options, filter: filter,
                 dynamicRange: range, keepsDisplayMatrix: true))
-        return probe.plan(.video(.mp4), lanes: [video] + audioLanes, keepLocation: keepLocation)
+        return probe.plan(.video(.mp4), lanes: [video] + audioLanes, keepLocation: request.keepLocation)
     }
 
-    /// The fast pass 1 of a tight target: statistics only, into a plain MP4 (no faststart rewrite)
-    /// whose sound is measured.
-    var firstPassPlan: VideoPlan {
-        var plan = passPlan(firstPassOptions, keepLocation: false)
-        plan.format = OutputFormat(muxer: .mp4, fileExtension: "", options: [])
-        return plan
+    /// The normal-quality encode: CRF 23, as `send-to-windows`, but at x264's `medium`: under a
+    /// size limit the slower preset's extra quality per byte is worth its time.
+    var qualityPlan: VideoPlan {
+        encodePlan(
+            [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium")])
     }
 
-    /// The normal-quality encode, which is also pass 1: it writes the statistics a pass 2 reads
-    /// when it comes out over the target.
-    var qualityPlan: VideoPlan { passPlan(qualityOptions, keepLocation: request.keepLocation) }
-
-    /// Pass 2 at `bitrate`.
-    func secondPassPlan(bitrate: Int) -> VideoPlan {
-        passPlan(secondPassOptions(bitrate: bitrate), keepLocation: request.keepLocation)
+    /// One encode at x264's average bitrate `bitrate`, within a VBV cap (the plan's, raised to the
+    /// bitrate when a correction goes above it) so that peaks never stall a player.
+    func targetPlan(bitrate: Int) -> VideoPlan {
+        encodePlan(
+            [
+                .init(key: "preset", value: "medium"), .init(key: "b", value: "\(bitrate)"),
+                .init(key: "maxrate", value: "\(max(plan.maxRate, bitrate))"),
+                .init(key: "bufsize", value: "\(max(plan.bufferSize, bitrate))"),
+            ])
     }
+
+    /// The frames the encode writes, as the plan's frame rate and the kept duration give them.
+    var expectedFrames: Int { max(Int((probe.source.duration * plan.frameRate).rounded()), 1) }
 
     /// Whether the plan keeps the source's picture and frame rate: the target is ample, and
     /// the normal quality may fit. A plan that had to shrink the picture or drop frames has a
@@ -102,9 +105,9 @@ struct VideoCompressEncode {
         return plan.height == top && plan.frameRate >= probe.source.frameRate - 0.01
     }
 
-    /// The heights allowed above the plan's, largest first: where a tight plan may grow when pass
-    /// 1 shows the picture easy to code. None when the plan already has the largest height or had
-    /// to lower the frame rate too (a target that tight leaves nothing to spare).
+    /// The heights allowed above the plan's, largest first: where a tight plan may grow when its
+    /// first frames show the picture easy to code. None when the plan already has the largest
+    /// height or had to lower the frame rate too (a target that tight leaves nothing to spare).
     var largerHeights: [Int] {
         guard plan.frameRate >= probe.source.frameRate - 0.01 else { return [] }
         return VideoSizePlanner.candidateHeights(
@@ -112,38 +115,6 @@ struct VideoCompressEncode {
             maxHeight: request.maxHeight
         )
         .filter { $0 > plan.height }
-    }
-
-    /// The fast pass 1 of a tight target, at the planned bitrate, which makes pass 2 land
-    /// closest. x264's fast first pass is several times quicker and the second pass is as good.
-    var firstPassOptions: [OutputFormat.Option] {
-        [
-            .init(key: "preset", value: "medium"), .init(key: "b", value: "\(plan.videoBitrate)"),
-            .init(key: "maxrate", value: "\(plan.maxRate)"), .init(key: "bufsize", value: "\(plan.bufferSize)"),
-            .init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path),
-            .init(key: "fastfirstpass", value: "1"),
-        ]
-    }
-
-    /// The normal-quality encode: CRF 23, as `send-to-windows`, but at x264's `medium`: under a
-    /// size limit the slower preset's extra quality per byte is worth its time. It writes pass-1
-    /// statistics at full settings (no fast first pass), so the picture is the plain CRF encode.
-    var qualityOptions: [OutputFormat.Option] {
-        [
-            .init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium"),
-            .init(key: "flags", value: "+pass1"), .init(key: "stats", value: stats.path),
-            .init(key: "fastfirstpass", value: "0"),
-        ]
-    }
-
-    /// Pass 2 of a 2-pass encode at `bitrate`, with a VBV cap.
-    func secondPassOptions(bitrate: Int) -> [OutputFormat.Option] {
-        [
-            .init(key: "preset", value: "medium"), .init(key: "b", value: "\(bitrate)"),
-            .init(key: "maxrate", value: "\(max(plan.maxRate, bitrate))"),
-            .init(key: "bufsize", value: "\(max(plan.bufferSize, bitrate))"),
-            .init(key: "flags", value: "+pass2"), .init(key: "stats", value: stats.path),
-        ]
     }
 
     /// The notes every result of this encode ends with.
@@ -158,6 +129,15 @@ struct VideoCompressEncode {
         if range != .none { notes.append("HDR tone mapped to SDR BT.709") }
         if let damaged { notes.append(damaged) }
         return notes
+    }
+
+    /// Says so when an output of `bytes` is larger than the source: only when no re-encode under
+    /// the source's size keeps the picture above the quality floor (a cut compares with its share).
+    func largerThanSourceNote(_ bytes: Int64) -> String? {
+        let source = probe.source.fileBytes
+        guard bytes > source, source < Int64.max else { return nil }
+        return "larger than the input (\(request.unit.format(source, rounding: .down))): no smaller re-encode that "
+            + "plays everywhere keeps the picture"
     }
 
     var pictureDescription: String { "\(plan.width)x\(plan.height), \(Self.fps(plan.frameRate)) fps" }

@@ -1,77 +1,198 @@
 import ConvertCore
 internal import FFmpegLayer
 
-/// The encode. With an ample target (the picture kept whole), the normal quality is encoded
-/// first, writing x264's pass-1 statistics as it goes: when it fits, it is the output after one
-/// encode; otherwise pass 2 follows at the target's bitrate. With a tight target, a fast pass 1
-/// at the planned bitrate, then pass 2. Each pass is a ``VideoPlan`` from ``VideoCompressEncode``
-/// run by ``VideoJob``; here it is measured and kept or discarded.
+/// The encode, in the time of one. With an ample target (the picture kept whole) the normal
+/// quality (CRF 23) is encoded into the output while a ``QualityFitWatch`` projects its size:
+/// when it fits, it is the output; once its packets show it cannot fit, it stops there and one
+/// encode at x264's average bitrate spends the target instead. With a tight target that encode
+/// runs at once, a ``PictureSizeWatch`` looking at its first frames for a picture easy enough to
+/// code larger. The output is measured; only one that came out over is encoded again, at a
+/// corrected bitrate.
 extension VideoCompressor {
+    /// Encodes at the target's bitrate allowed before giving up (the first plus two corrections).
+    static let maximumTargetEncodes = 3
+
     static func encode(
         _ request: VideoCompressRequest, probe: VideoCompressProbe, plan: VideoSizePlanner.EncodePlan,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
         let job = try VideoCompressEncode(request, probe: probe, plan: plan)
-        defer { job.stats.remove() }
-        let qualityFirst = job.keepsPicture || request.alwaysTriesQuality
-        // The quality encode is a whole encode at x264's medium; the fast pass 1 a fraction of one.
-        let firstShare = qualityFirst ? 0.5 : 0.3
-        let firstProgress = PassProgress(stage: .pass(1, of: 2), to: firstShare).callback(reporter)
-        let second = PassProgress(stage: .pass(2, of: 2), from: firstShare, to: 0.95)
-        guard qualityFirst else {
-            return try tightEncode(
-                job, firstShare: firstShare, second: second, cancellation: cancellation, reporter: reporter)
+        var progress = PassProgress(stage: .encoding, to: 0.95)
+        var quality: QualityMiss?
+        if job.keepsPicture || request.alwaysTriesQuality {
+            switch try qualityEncode(job, progress: progress, cancellation: cancellation, reporter: reporter) {
+            case .kept(let result): return result
+            case .missed(let miss, let reached):
+                quality = miss
+                progress.from = reached
+            }
         }
-        // The target is a ceiling: when the normal quality fits, that is the output.
-        let pass = try VideoJob.pass(
-            job.qualityPlan, input: request.input, destination: job.destination,
-            cancellation: cancellation, progress: firstProgress)
+        return try targetEncode(
+            job, progress: progress, afterQuality: quality, cancellation: cancellation, reporter: reporter)
+    }
+
+    /// How the normal-quality encode ended.
+    enum QualityOutcome {
+        /// It fitted and is the output.
+        case kept(JobResult)
+        /// It did not fit; the job's progress got this far.
+        case missed(QualityMiss, reached: Double)
+    }
+
+    /// Why the normal quality was not kept: its size, measured or projected.
+    struct QualityMiss {
+        var bytes: Int64
+        /// The share of its frames it was projected from; nil when it ran to the end.
+        var projectedFrom: Double?
+    }
+
+    /// The normal quality, encoded into the output under a ``QualityFitWatch``.
+    static func qualityEncode(
+        _ job: VideoCompressEncode, progress: PassProgress, cancellation: CancellationFlag,
+        reporter: ProgressReporter
+    ) throws(ConvertError) -> QualityOutcome {
+        let request = job.request
+        let ceiling = job.plan.ceilingBytes
+        let watch = QualityFitWatch(
+            videoBudget: ceiling - job.plan.audioBytes - job.plan.overheadBytes,
+            expectedFrames: job.expectedFrames, rateFactor: Double(qualityCRF), projects: !request.alwaysTriesQuality)
+        let pass: VideoPass
+        do {
+            pass = try run(
+                job.qualityPlan, job: job, watch: watch, progress: progress, cancellation: cancellation,
+                reporter: reporter)
+        } catch {
+            // A stop of the watch's own, not the user's: the target encode takes over from here. So
+            // it does when the disk filled: the normal quality may have been on its way over the
+            // target, which the target encode never is, and it says device.full if that fails too.
+            let watchStopped = watch.stopped && error.code == .cancelled
+            guard watchStopped || error.code == .deviceFull, !cancellation.isCancelled else { throw error }
+            let projected = Int64(watch.projectedBytes.rounded(.up)) + job.plan.audioBytes + job.plan.overheadBytes
+            return .missed(
+                QualityMiss(bytes: projected, projectedFrom: watch.fraction),
+                reached: progress.from + watch.fraction * (progress.to - progress.from))
+        }
         let achieved = try pass.byteCount()
-        if achieved <= request.targetBytes {
-            let notes =
-                [
-                    JobNote(
-                        fact: "H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription): "
-                            + "it fits the target without spending all of it")
-                ] + job.closingNotes(damaged: pass.damagedNote)
-            return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
-        }
-        let budget: VideoSizePlanner.EncodePlan
-        do { budget = try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation) } catch {
+        guard achieved <= ceiling else {
             pass.discard()
-            throw error
+            return .missed(QualityMiss(bytes: achieved, projectedFrom: nil), reached: 0.5)
         }
-        pass.discard()
-        return try secondPasses(
-            job, budget: budget, afterQualityOf: achieved, progress: second,
+        let notes =
+            [JobNote(fact: qualityNote(job, watch: watch))] + job.closingNotes(damaged: pass.damagedNote)
+            + (job.largerThanSourceNote(achieved).map { [$0] } ?? [])
+        return .kept(try commit(pass, request: request, probe: job.probe, notes: notes, reporter: reporter))
+    }
+
+    /// What the kept normal-quality encode was: CRF 23 throughout, or steered above it to fit.
+    static func qualityNote(_ job: VideoCompressEncode, watch: QualityFitWatch) -> String {
+        let quality = "H.264 at the normal quality (CRF \(qualityCRF)), \(job.pictureDescription)"
+        guard let raisedAt = watch.firstRaisedAt else {
+            return quality + ": it fits the target without spending all of it"
+        }
+        let highest = String(format: "%g", watch.highestSteered)
+        return quality + ", eased to CRF \(highest) at most after the first \(Int((raisedAt * 100).rounded())) % "
+            + "to fit the target"
+    }
+
+    /// One encode at the target's average bitrate, measured, repeated at a corrected bitrate
+    /// while over. A tight plan whose first frames show an easy picture starts again larger.
+    static func targetEncode(
+        _ job: VideoCompressEncode, progress first: PassProgress, afterQuality quality: QualityMiss?,
+        cancellation: CancellationFlag, reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult {
+        var job = job
+        var progress = first
+        var reason: String?
+        var bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
+        let watch = quality == nil ? PictureSizeWatch(job) : nil
+        var pass: VideoPass
+        do {
+            pass = try run(
+                job.targetPlan(bitrate: bitrate), job: job, watch: watch, progress: progress,
+                cancellation: cancellation, reporter: reporter)
+        } catch {
+            guard let watch, let larger = watch.larger, !cancellation.isCancelled, error.code == .cancelled else {
+                throw error
+            }
+            reason =
+                "made \(larger.job.plan.width)x\(larger.job.plan.height) rather than "
+                + "\(job.plan.width)x\(job.plan.height): its first frames show the picture is easy to code (x264 "
+                + "coded them at quantizer \(Int(larger.quantizer.rounded())) on its 0-51 scale, lower is finer; "
+                + "the larger size is expected at \(Int(larger.predicted.rounded())), still under the "
+                + "\(Int(easiestQuantizer)) where a larger picture stops looking better)"
+            job = larger.job
+            progress.from += watch.fraction * (progress.to - progress.from)
+            bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
+            pass = try run(
+                job.targetPlan(bitrate: bitrate), job: job, progress: progress, cancellation: cancellation,
+                reporter: reporter)
+        }
+        guard try pass.byteCount() > job.plan.ceilingBytes else {
+            return try keep(
+                pass, job: job, bitrate: bitrate, attempt: 1, afterQuality: quality, reason: reason,
+                reporter: reporter)
+        }
+        return try corrections(
+            job, after: (pass, bitrate), progress: progress.next, afterQuality: quality, reason: reason,
             cancellation: cancellation, reporter: reporter)
     }
 
-    /// Runs the fast pass 1 (statistics, at the planned bitrate) into an MP4 with the output's
-    /// audio; returns the plan with that audio's measured size (see ``measuredBudget(_:encoded:cancellation:)``).
-    static func firstPass(
-        _ job: VideoCompressEncode, cancellation: CancellationFlag,
-        progress: @escaping (Double) -> Void
-    ) throws(ConvertError) -> VideoSizePlanner.EncodePlan {
-        try measuredPass(job, plan: job.firstPassPlan, cancellation: cancellation, progress: progress).budget
+    /// Encodes again at a bitrate corrected by what the over-target `previous` measured, until
+    /// one fits or ``maximumTargetEncodes`` have run.
+    static func corrections(
+        _ job: VideoCompressEncode, after previous: (pass: VideoPass, bitrate: Int), progress first: PassProgress,
+        afterQuality quality: QualityMiss?, reason: String?, cancellation: CancellationFlag,
+        reporter: ProgressReporter
+    ) throws(ConvertError) -> JobResult {
+        let request = job.request
+        let ceiling = job.plan.ceilingBytes
+        var (pass, bitrate) = previous
+        var progress = first
+        progress.stage = JobStage("retry")
+        for attempt in 2...maximumTargetEncodes {
+            let achieved = try pass.byteCount()
+            let budget: VideoSizePlanner.EncodePlan
+            do { budget = try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation) } catch {
+                pass.discard()
+                throw error
+            }
+            pass.discard()
+            bitrate = VideoSizePlanner.correctedBitrate(
+                previous: bitrate, achievedBytes: achieved, targetBytes: ceiling,
+                fixedBytes: budget.audioBytes + budget.overheadBytes)
+            pass = try run(
+                job.targetPlan(bitrate: bitrate), job: job, progress: progress, cancellation: cancellation,
+                reporter: reporter)
+            if try pass.byteCount() <= ceiling {
+                return try keep(
+                    pass, job: job, bitrate: bitrate, attempt: attempt, afterQuality: quality, reason: reason,
+                    reporter: reporter)
+            }
+            progress = progress.next
+        }
+        pass.discard()
+        throw ConvertError(
+            code: .internalTargetOvershoot,
+            message: "\(request.input) came out over the target \(maximumTargetEncodes) times; nothing was written.",
+            path: request.input)
     }
 
-    /// Runs `plan` (a pass that is never kept) and returns its size and the budget with its
-    /// audio's measured size.
-    static func measuredPass(
-        _ job: VideoCompressEncode, plan: VideoPlan, cancellation: CancellationFlag,
-        progress: @escaping (Double) -> Void
-    ) throws(ConvertError) -> (bytes: Int64, budget: VideoSizePlanner.EncodePlan) {
-        let pass = try VideoJob.pass(
-            plan, input: job.request.input, destination: job.destination,
-            cancellation: cancellation, progress: progress)
-        defer { pass.discard() }
-        return (try pass.byteCount(), try measuredBudget(job, encoded: pass.temporaryPath, cancellation: cancellation))
+    /// Runs one encode of `job` into its staged output, under `watch` when given, its packets
+    /// counted in the request's ``EncodeLog`` whether it ends, stops or fails.
+    static func run(
+        _ plan: VideoPlan, job: VideoCompressEncode, watch: (any EncodeWatch)? = nil, progress: PassProgress,
+        cancellation: CancellationFlag, reporter: ProgressReporter
+    ) throws(ConvertError) -> VideoPass {
+        let counting = CountingWatch(watch)
+        defer { job.request.encodeLog?.record(counting.packets) }
+        return try VideoJob.pass(
+            plan, input: job.request.input, destination: job.destination, cancellation: cancellation,
+            watch: counting, progress: progress.callback(reporter))
     }
 
     /// The plan with the encoded audio's measured size in place of its estimate, read from the
-    /// pass at `path` (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is
-    /// deterministic, so the later passes produce the very same packets).
+    /// encode at `path` (FFmpeg's AAC encoder misses low bitrates by up to 45 %, and it is
+    /// deterministic, so the next encode produces the very same packets).
     static func measuredBudget(
         _ job: VideoCompressEncode, encoded path: String,
         cancellation: CancellationFlag
@@ -82,57 +203,30 @@ extension VideoCompressor {
         return VideoSizePlanner.rebudget(job.plan, measuredAudioBytes: audio.bytes, duration: job.probe.source.duration)
     }
 
-    /// Pass 2 at the budget's bitrate, measured, repeated at a corrected bitrate while over.
-    static func secondPasses(
-        _ job: VideoCompressEncode, budget: VideoSizePlanner.EncodePlan, afterQualityOf qualityBytes: Int64?,
-        progress first: PassProgress, cancellation: CancellationFlag,
-        reporter: ProgressReporter, reason: String? = nil
+    /// Commits a target encode that fitted, with its notes.
+    static func keep(
+        _ pass: VideoPass, job: VideoCompressEncode, bitrate: Int, attempt: Int, afterQuality quality: QualityMiss?,
+        reason: String?, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
-        let request = job.request
-        var bitrate = max(Int(Double(budget.videoBitrate) * request.firstBitrateFactor), 1)
-        var progress = first
-        for attempt in 1...maximumSecondPasses {
-            progress.stage = attempt == 1 ? .pass(2, of: 2) : JobStage("retry")
-            let pass = try VideoJob.pass(
-                job.secondPassPlan(bitrate: bitrate), input: request.input, destination: job.destination,
-                cancellation: cancellation, progress: progress.callback(reporter))
-            let achieved = try pass.byteCount()
-            if achieved <= request.targetBytes {
-                var notes = secondPassNotes(
-                    job, bitrate: bitrate, attempt: attempt, afterQualityOf: qualityBytes,
-                    damaged: pass.damagedNote)
-                if let reason { notes.insert(JobNote(fact: reason), at: 1) }
-                return try commit(pass, request: request, probe: job.probe, notes: notes, reporter: reporter)
+        var notes = [JobNote(fact: "H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)")]
+        if let reason { notes.append(reason) }
+        if let quality {
+            let size = job.request.unit.format(quality.bytes, rounding: .up)
+            let over = job.plan.ceilingBytes < job.request.targetBytes ? "over the input's own size" : "over the target"
+            if let share = quality.projectedFrom {
+                notes.append(
+                    "the normal quality (CRF \(qualityCRF)) would come out at about \(size) (projected from its first "
+                        + "\(Int((share * 100).rounded(.up))) % of frames), \(over)")
+            } else {
+                notes.append("the normal quality (CRF \(qualityCRF)) came out at \(size), \(over)")
             }
-            pass.discard()
-            bitrate = VideoSizePlanner.correctedBitrate(
-                previous: bitrate, achievedBytes: achieved, targetBytes: request.targetBytes,
-                fixedBytes: budget.audioBytes + budget.overheadBytes)
-            progress = progress.next
         }
-        throw ConvertError(
-            code: .internalTargetOvershoot,
-            message: "\(request.input) came out over the target \(maximumSecondPasses) times; nothing was written.",
-            path: request.input)
-    }
-
-    /// The notes of a kept pass 2: its bitrate and picture, why the normal quality was not kept,
-    /// and how many times it was repeated.
-    static func secondPassNotes(
-        _ job: VideoCompressEncode, bitrate: Int, attempt: Int, afterQualityOf qualityBytes: Int64?,
-        damaged: String?
-    ) -> [JobNote] {
-        var notes = [JobNote(fact: "2-pass H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)")]
-        if let qualityBytes {
-            notes.append(
-                "the normal quality (CRF \(qualityCRF)) came out at \(job.request.unit.format(qualityBytes, rounding: .up)), "
-                    + "over the target")
-        }
-        notes += job.closingNotes(damaged: damaged)
+        notes += job.closingNotes(damaged: pass.damagedNote)
+        if let larger = job.largerThanSourceNote(try pass.byteCount()) { notes.append(larger) }
         if attempt > 1 {
-            notes.append("pass 2 repeated \(attempt - 1) time\(attempt == 2 ? "" : "s") at a lower bitrate")
+            notes.append("encoded again \(attempt - 1) time\(attempt == 2 ? "" : "s") at a lower bitrate")
         }
-        return notes
+        return try commit(pass, request: job.request, probe: job.probe, notes: notes, reporter: reporter)
     }
 }
 

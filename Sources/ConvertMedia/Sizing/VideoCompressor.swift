@@ -5,13 +5,11 @@ internal import FFmpegLayer
 ///
 /// It probes the input (``VideoCompressProbe``), lets ``VideoSizePlanner`` choose (copy, copy the
 /// picture with new sound, or encode), turns that choice into ``VideoPlan``s and runs each
-/// through ``VideoJob``'s pipeline, the one convert uses. What stays here is measuring each pass
-/// and deciding the next: a copy over the target becomes an encode; an encode is the normal
-/// quality (writing pass-1 statistics) when the target is ample, kept when it fits, else pass 2
-/// at the budget's bitrate, retried while over.
+/// through ``VideoJob``'s pipeline, the one convert uses. What stays here is watching and
+/// measuring each encode and deciding the next: a copy over the target becomes an encode; an
+/// encode is the normal quality when the target is ample, stopped as soon as its projected size
+/// shows it cannot fit, else one encode at the budget's average bitrate, retried while over.
 enum VideoCompressor {
-    /// Pass-2 runs allowed before giving up (the first plus two corrections).
-    static let maximumSecondPasses = 3
     /// The normal quality: `send-to-windows`'s x264 CRF (``VideoPlanner``'s H.264 default).
     static let qualityCRF = 23
     static func run(_ request: VideoCompressRequest, cancellation: CancellationFlag, reporter: ProgressReporter)

@@ -94,8 +94,8 @@ extension VideoSizePlanner {
     package static let maximumAudioShare = 0.15
     /// How much more than its nominal `bitrate` FFmpeg's AAC encoder writes. Measured on
     /// motion.mov's sound (FFmpeg 5.1): +1–3 % at 128–160 kb/s, +3–8 % at 48–96 kb/s, +8–18 % at
-    /// 24–32 kb/s, +45 % at 16 kb/s stereo. This is only the plan's estimate: pass 1 encodes the
-    /// audio and ``rebudget(_:measuredAudioBytes:duration:)`` replaces it with the real size.
+    /// 24–32 kb/s, +45 % at 16 kb/s stereo. This is only the plan's estimate: an encode that came
+    /// out over is measured, and ``rebudget(_:measuredAudioBytes:duration:)`` puts the real size in.
     static func encodedAudioMargin(bitrate: Int) -> Double {
         switch bitrate {
         case 128_000...: return 1.03
@@ -104,7 +104,7 @@ extension VideoSizePlanner {
         default: return 1.5
         }
     }
-    /// First-pass aim below the target: x264 2-pass lands within ~1–2% of its bitrate.
+    /// The aim below the target: x264's average bitrate lands within ~1–3 % of what it is asked.
     static let firstAim = 0.975
 
     /// Why a target cannot be met.
@@ -129,19 +129,45 @@ extension VideoSizePlanner {
         {
             return .success(.copyVideo(audio: audioPlan(source: source, targetBytes: targetBytes)))
         }
-        let floor = minimumBitsPerPixel(for: source)
+        // A re-encode is held under the source's own size as well as the target: a command named
+        // compress never returns a bigger file while a smaller one keeps the picture. Only when
+        // none does is the target alone the ceiling (and the result says it grew).
+        if source.fileBytes < targetBytes,
+            let plan = ladderPlan(
+                source: source, ceilingBytes: source.fileBytes, maxHeight: maxHeight,
+                floor: minimumBitsPerPixel(for: source) * underSourceFloorShare)
+        {
+            return .success(.encode(plan))
+        }
+        if let plan = ladderPlan(
+            source: source, ceilingBytes: targetBytes, maxHeight: maxHeight, floor: minimumBitsPerPixel(for: source))
+        {
+            return .success(.encode(plan))
+        }
+        return .failure(Impossible(smallestReachableBytes: smallestReachable(source: source)))
+    }
+
+    /// How far under its floor a picture may go when the ceiling is the source's own size: the
+    /// source shows what its bits per pixel look like, and a re-encode a little under it (its
+    /// sound re-encoded, its chroma subsampled) is about as good.
+    static let underSourceFloorShare = 0.75
+
+    /// The first encode down the ladder (frame rates, then heights) whose video keeps `floor`
+    /// bits per pixel per frame under `ceilingBytes`; nil when none does.
+    static func ladderPlan(source: Source, ceilingBytes: Int64, maxHeight: Int?, floor: Double) -> EncodePlan? {
         for (frameRate, heights) in stages(for: source, maxHeight: maxHeight) {
             for height in heights {
                 guard
                     let plan = encodePlan(
-                        source: source, targetBytes: targetBytes, height: height, frameRate: frameRate)
+                        source: source, targetBytes: ceilingBytes, height: height, frameRate: frameRate)
                 else { break }
                 // The floor is checked against what the target leaves the video, before any ceiling.
-                let budget = Double(targetBytes - plan.audioBytes - plan.overheadBytes) * firstAim * 8 / source.duration
-                if budget / (Double(plan.width * plan.height) * frameRate) >= floor { return .success(.encode(plan)) }
+                let budget =
+                    Double(ceilingBytes - plan.audioBytes - plan.overheadBytes) * firstAim * 8 / source.duration
+                if budget / (Double(plan.width * plan.height) * frameRate) >= floor { return plan }
             }
         }
-        return .failure(Impossible(smallestReachableBytes: smallestReachable(source: source)))
+        return nil
     }
 
     /// The encode at `height` and `frameRate` spending what the target leaves the video, whatever
@@ -164,7 +190,7 @@ extension VideoSizePlanner {
         return EncodePlan(
             videoBitrate: rate, maxRate: Int(Double(rate) * 1.5), bufferSize: rate * 2,
             width: width, height: height, frameRate: frameRate, audio: audio,
-            overheadBytes: overhead, audioBytes: audioBytes)
+            overheadBytes: overhead, audioBytes: audioBytes, ceilingBytes: targetBytes)
     }
 
     /// `plan` with the encoded audio's measured size in place of its estimate: what the audio
@@ -181,7 +207,7 @@ extension VideoSizePlanner {
         return result
     }
 
-    /// A corrected pass-2 bitrate after an encode produced `achievedBytes` against `targetBytes`,
+    /// A corrected bitrate after an encode produced `achievedBytes` against `targetBytes`,
     /// where `fixedBytes` (audio + overhead) do not scale with the video bitrate.
     package static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64)
         -> Int
@@ -226,7 +252,7 @@ extension VideoSizePlanner {
     }
 
     static func audioPlan(source: Source, targetBytes: Int64) -> AudioPlan {
-        let allowance = Double(targetBytes) * maximumAudioShare
+        let allowance = audioAllowance(source: source, targetBytes: targetBytes)
         let channels: Int
         switch source.audio {
         case .none:
@@ -243,6 +269,25 @@ extension VideoSizePlanner {
             return .copy(bytes: bytes)
         }
         return encoded
+    }
+
+    /// What the sound may cost: what the target leaves once the picture has a comfortable
+    /// bitrate (so a small picture keeps its sound copied), and never less than
+    /// ``maximumAudioShare`` of the target (so a large picture does not take it all).
+    static func audioAllowance(source: Source, targetBytes: Int64) -> Double {
+        let share = Double(targetBytes) * maximumAudioShare
+        let frames = Int((source.duration * source.frameRate).rounded(.up))
+        let overhead = overheadBytes(videoFrames: frames, audio: source.audio, duration: source.duration)
+        let spare = Double(targetBytes - overhead) - comfortableVideoBitrate(for: source) * source.duration / 8
+        return max(share, spare)
+    }
+
+    /// A bitrate at which the source's picture, at its own size and frame rate, is well kept:
+    /// twice the quality floor's bits per pixel, or the source's own video bitrate when lower
+    /// (a re-encode cannot add detail the source lacks).
+    static func comfortableVideoBitrate(for source: Source) -> Double {
+        let floorRate = 2 * minimumBitsPerPixel * Double(source.width * source.height) * source.frameRate
+        return min(floorRate, source.videoBitrate ?? floorRate)
     }
 
     static func encodedAudioPlan(channels: Int, allowance: Double, duration: Double) -> AudioPlan {

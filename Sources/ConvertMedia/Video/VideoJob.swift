@@ -41,25 +41,27 @@ enum VideoJob {
     /// Runs `plan` from a freshly opened `input` into a staged output next to `destination`.
     static func pass(
         _ plan: VideoPlan, input: String, destination: String, cancellation: CancellationFlag,
-        progress: @escaping (Double) -> Void
+        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void
     ) throws(ConvertError) -> VideoPass {
         let demuxer = try Demuxer(
             path: input, cancellation: cancellation, maxPixels: plan.maxPixels,
             rawFrameRate: plan.rawFrameRate)
         return try pass(
-            plan, demuxer: demuxer, destination: destination, cancellation: cancellation, progress: progress)
+            plan, demuxer: demuxer, destination: destination, cancellation: cancellation, watch: watch,
+            progress: progress)
     }
 
     /// Runs `plan` from `demuxer` (unread) into a staged output next to `destination`; the stage
     /// is removed if the pump fails or is cancelled.
     static func pass(
         _ plan: VideoPlan, demuxer: Demuxer, destination: String, cancellation: CancellationFlag,
-        progress: @escaping (Double) -> Void
+        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void
     ) throws(ConvertError) -> VideoPass {
         let staged = try StagedOutput(destination: destination)
         let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
         let pump = try FramePump(
-            demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, progress: progress)
+            demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, watch: watch,
+            progress: progress)
         try pump.run()
         return VideoPass(
             staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,

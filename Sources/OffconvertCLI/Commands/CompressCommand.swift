@@ -21,15 +21,17 @@ package enum CompressCommand: MediaCommand {
         name: "compress",
         abstract: "Compress videos to at most a given size (MP4, H.264, AAC).",
         discussion: """
-            Each output is never larger than --target, and the target is a ceiling, not a goal. A video \
-            that already fits and plays everywhere is copied without re-encoding. One that must be \
-            re-encoded (HEVC, HDR, 4:4:4, MP3 sound...) gets the normal quality of send-to-windows \
-            (H.264 CRF 23) when that fits, so it is not made bigger than it needs to be; only a video \
-            that needs more than the target allows is encoded in two passes up to it: the sound counted \
-            exactly, the result measured and the second pass repeated at a lower bitrate if it came out \
-            over. When the bitrate gets too low for the picture, the resolution is lowered first (unless a \
-            first pass shows the picture is easy to code, as text and screen recordings are, and it \
-            grows back; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
+            Each output is never larger than --target, and the target is a ceiling, not a goal: nor is \
+            an output larger than its input while a smaller re-encode keeps the picture. A video that \
+            already fits and plays everywhere is copied without re-encoding. One that must be re-encoded \
+            (HEVC, HDR, 4:4:4, MP3 sound...) gets the normal quality of send-to-windows (H.264 CRF 23) \
+            when that fits, so it is not made bigger than it needs to be; a video that needs more than \
+            the target allows is found out within its first frames and encoded once up to the target. \
+            The sound is copied whenever it fits, and cut only as far as the target needs. The result \
+            is measured and encoded again at a lower bitrate in the rare case it came out over. When \
+            the bitrate gets too low for the picture, the resolution is lowered first (unless the first \
+            frames show the picture is easy to code, as text and screen recordings are, and it grows \
+            back; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
             down to 720p), and the notes say so. A target \
             that cannot be reached fails before anything is written, saying the smallest size that can. \
             --dry-run prints each plan (copy or re-encode, bitrate, size at most, frame rate) or why the \
@@ -63,7 +65,7 @@ package enum EmailCommand: MediaCommand {
             attachment limit): each output is never larger. The limit is a ceiling, not a goal: a video \
             that already fits and plays everywhere is copied without re-encoding, one that must be \
             re-encoded gets the normal quality of send-to-windows when that fits, and only a longer \
-            video is encoded in two passes up to the limit. --dry-run prints each plan. The recording \
+            video is encoded up to the limit. --dry-run prints each plan. The recording \
             location is removed unless --keep-location is given.
             """,
         arguments: [BatchOptions.files("The videos to send.")],

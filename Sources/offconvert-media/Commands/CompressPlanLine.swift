@@ -15,6 +15,8 @@ struct CompressPlanLine: Encodable {
     var expectedBytes: Int64?
     var smallestReachableBytes: Int64?
     var videoBitrate: Int?
+    /// What the encode is held under: the target, or the input's own size when smaller.
+    var ceilingBytes: Int64?
     var width: Int?
     var height: Int?
     var frameRate: Double?
@@ -52,6 +54,7 @@ struct CompressPlanLine: Encodable {
         case .encode(let plan):
             action = "encode"
             videoBitrate = plan.videoBitrate
+            ceilingBytes = plan.ceilingBytes
             (width, height, frameRate) = (plan.width, plan.height, plan.frameRate)
         case .unreachable(let smallest):
             action = "unreachable"
@@ -75,16 +78,19 @@ struct CompressPlanLine: Encodable {
                 + "about \(unit.format(sourceBytes, rounding: .up)), target \(target)"
         case "encode":
             let rate = frameRate ?? sourceFrameRate
-            let bitrate = "2-pass at \((videoBitrate ?? 0) / 1000) kb/s"
+            let bitrate = "\((videoBitrate ?? 0) / 1000) kb/s"
             let size = "about \(unit.format(expectedBytes ?? targetBytes, rounding: .up)) at most; target \(target)"
             var text = "re-encode to H.264 \(width ?? 0)x\(height ?? 0) at \(fps(rate)) fps: "
             text +=
                 keepsPicture
                 ? "the normal quality (CRF 23) if it fits, else \(bitrate), \(size)" : "\(bitrate), \(size)"
+            if let ceiling = ceilingBytes, ceiling < targetBytes {
+                text += "; held under the input's own size (\(unit.format(ceiling, rounding: .down)))"
+            }
             if height != sourceHeight {
                 let why =
                     height != tallestAllowed
-                    ? "to fit, unless a first pass shows the picture is easy to code"
+                    ? "to fit, unless its first frames show the picture is easy to code"
                     : height == maxHeight ? "(--max-height)" : "to play everywhere (H.264 level 5.2)"
                 text += "; scaled down from \(sourceWidth)x\(sourceHeight) \(why)"
             }

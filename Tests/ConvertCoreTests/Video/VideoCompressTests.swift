@@ -4,12 +4,13 @@ import Testing
 @testable import ConvertCore
 @testable import ConvertMedia
 
-/// Compressing real clips to a target size: never over, close under, impossible targets refused
-/// before any encode, retries measured on real encodes, no statistics files left behind.
+/// Compressing real clips to a target size: never over, close under, in about one encode,
+/// impossible targets refused before any encode, retries measured on real encodes, no working
+/// files left behind.
 @Suite("video compress to a target size", .serialized)
 struct VideoCompressTests {
     /// (clip, target bytes, lowest acceptable achieved/target ratio, normal quality expected).
-    /// A 2-pass result long enough to matter must land within 10 % of the target; the 0.3 s HDR
+    /// A result at the target's bitrate long enough to matter must land within 10 % of it; the 0.3 s HDR
     /// clip (9 frames, mostly headers and a keyframe) only has to fit. Where the normal quality
     /// (CRF 23) fits, it is the output however far under the target (the target is a ceiling).
     static let cases: [(String, Int64, Double, Bool)] = [
@@ -21,6 +22,18 @@ struct VideoCompressTests {
         ("generated:video-long.mp4", 600_000, 0.90, false),
     ]
 
+    /// ffprobe's count of the video frames in `path`.
+    static func outputFrames(_ path: String) throws -> Int {
+        let result = try MediaTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
+                "-of", "csv=p=0", path,
+            ])
+        return try #require(
+            Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
     static func input(_ name: String) -> String {
         name.hasPrefix("generated:")
             ? Fixtures.generated(String(name.dropFirst("generated:".count))) : Fixtures.path(name)
@@ -31,10 +44,11 @@ struct VideoCompressTests {
         let (name, target, minimumRatio, normalQuality) = Self.cases[index]
         let directory = try Fixtures.temporaryDirectory("compress-\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (events, outcome) = await runJob(
-            VideoConverter.compress(
-                VideoCompressRequest(
-                    input: Self.input(name), targetBytes: target, output: OutputLocation(directory: directory.path))))
+        var request = VideoCompressRequest(
+            input: Self.input(name), targetBytes: target, output: OutputLocation(directory: directory.path))
+        let log = EncodeLog()
+        request.encodeLog = log
+        let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
         let output = try outputPath(result)
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64)
@@ -44,17 +58,27 @@ struct VideoCompressTests {
         #expect(
             result.notes.messages.first?.contains("normal quality (CRF 23)") == normalQuality,
             "\(name): \(result.notes.messages)")
-        // Only the output is left: no statistics, no staged file.
+        // Only the output is left: no working file, no staged file.
         #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
-        // The stages show both passes (only the first when the normal quality fits: it is the
-        // one encode), and the fraction never goes back.
+        // About one encode: the kept one, plus at most the frames a stopped encode wrote before its
+        // first projection (or its first sample of quantizers) could stop it.
+        let frames = try Self.outputFrames(output)
+        let encoded = log.packetsPerEncode
+        #expect(encoded.last == frames, "\(name): the kept encode wrote every frame: \(encoded), \(frames)")
+        #expect(encoded.count <= 2, "\(name): \(encoded)")
+        #expect(
+            encoded.dropLast().allSatisfy {
+                $0 <= max(QualityFitWatch.firstPackets, PictureSizeWatch.minimumSample, frames / 10)
+            },
+            "\(name): a stopped encode stops at its first look: \(encoded) for \(frames) frames")
+        if normalQuality { #expect(encoded == [frames]) }
+        // One stage for the encode whatever happened inside it, and the fraction never goes back.
         let progress = events.compactMap { event -> JobProgress? in
             if case .progress(let progress) = event { return progress }
             return nil
         }
         let stages = Set(progress.map(\.stage.description))
-        #expect(stages.isSuperset(of: normalQuality ? ["pass 1/2"] : ["pass 1/2", "pass 2/2"]), "\(stages)")
-        if normalQuality { #expect(!stages.contains("pass 2/2"), "\(stages)") }
+        #expect(stages == ["probe", "encode", "write"], "\(stages)")
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     }
 
@@ -80,10 +104,10 @@ struct VideoCompressTests {
         #expect(stated * 1_000_000 >= 20_000)
         #expect(
             !events.contains { event in
-                if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+                if case .progress(let progress) = event { return progress.stage == .encoding }
                 return false
             })
-        // No pass began (above): refused from the plan, not after encoding.
+        // No encode began (above): refused from the plan, not after encoding.
         #expect(fileNames(in: directory).isEmpty)
     }
 
@@ -123,7 +147,7 @@ struct VideoCompressTests {
         #expect(result.notes.messages.contains { $0.contains("copied without re-encoding") })
         #expect(
             !events.contains { event in
-                if case .progress(let progress) = event { return progress.stage == .pass(1, of: 2) }
+                if case .progress(let progress) = event { return progress.stage == .encoding }
                 return false
             })
         let output = try #require(result.outputs.first)
@@ -133,36 +157,36 @@ struct VideoCompressTests {
         #expect(abs(output.byteCount - source) < 20_000)
     }
 
-    @Test("when pass 2 comes out over, only pass 2 runs again at a corrected bitrate")
+    @Test("when the encode at the target's bitrate comes out over, it runs again at a corrected bitrate")
     func retry() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var request = VideoCompressRequest(
             input: Fixtures.path("video/bikes.mp4"), targetBytes: 250_000,
             output: OutputLocation(directory: directory.path))
-        // Pass 2 aims 40 % high, so the real encode overshoots and the measured correction must fix it.
+        // The encode aims 40 % high, so it overshoots and the measured correction must fix it.
         request.firstBitrateFactor = 1.4
         let (events, outcome) = await runJob(VideoConverter.compress(request))
         let result = try outcome.get()
-        #expect(result.notes.messages.contains { $0.hasPrefix("pass 2 repeated") })
+        #expect(result.notes.messages.contains { $0.hasPrefix("encoded again 1 time at a lower bitrate") })
         let stages = events.compactMap { event -> String? in
             if case .progress(let progress) = event { return progress.stage.description }
             return nil
         }
         #expect(stages.contains("retry"))
-        #expect(stages.filter { $0 == "pass 1/2" }.count >= 1)
-        // Pass 1 does not run again after the retry started.
-        if let firstRetry = stages.firstIndex(of: "retry") { #expect(!stages[firstRetry...].contains("pass 1/2")) }
+        #expect(stages.contains("encode"))
+        // The first encode does not run again once the retry started.
+        if let firstRetry = stages.firstIndex(of: "retry") { #expect(!stages[firstRetry...].contains("encode")) }
         #expect(try #require(result.outputs.first).byteCount <= 250_000)
         #expect(fileNames(in: directory) == ["bikes.mp4"])
     }
 
-    @Test("cancelling removes the output and the statistics")
+    @Test("cancelling removes the output and every working file")
     func cancellation() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A tight target, so the job is several passes long: at 1.5 MB the normal quality fits and
-        // the one encode could end before a loaded machine delivered the first event.
+        // A tight target: at 1.5 MB the normal quality fits and the one encode could end before a
+        // loaded machine delivered the first event.
         let job = VideoConverter.compress(
             VideoCompressRequest(
                 input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,

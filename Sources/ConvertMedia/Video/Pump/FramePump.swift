@@ -23,7 +23,7 @@ final class FramePump {
 
     init(
         demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
-        progress: @escaping (Double) -> Void
+        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void
     ) throws(ConvertError) {
         self.demuxer = demuxer
         self.muxer = muxer
@@ -44,6 +44,7 @@ final class FramePump {
                     input: stream, encoding: encoding, demuxer: demuxer, muxer: muxer,
                     format: plan.format, maxPixels: plan.maxPixels, cancellation: cancellation)
                 if plan.timesByFrameRate { video.framePace = FrameRateTiming.frameTicks(stream: stream) }
+                if lane.stream.index == plan.lanes.first?.stream.index { video.watch = watch }
                 lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)

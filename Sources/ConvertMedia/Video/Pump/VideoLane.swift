@@ -34,6 +34,8 @@ final class VideoLane: TranscodingLane {
     /// Checked per filtered frame too: at the end of a GIF, palettegen releases every buffered
     /// frame at once, and encoders with deep lookahead flush many frames.
     private let cancellation: CancellationFlag
+    /// Sees every packet the encoder writes and may stop the pass (see ``EncodeWatch``).
+    var watch: (any EncodeWatch)?
 
     init(
         input: Demuxer.Stream, encoding: VideoEncoding, demuxer: Demuxer,
@@ -161,9 +163,16 @@ final class VideoLane: TranscodingLane {
             let carried = try hdr10Plus?.packet(adding: encoded, timeBase: timeBase)
             if carried != nil { encoded.unref() }
             let packet = carried ?? encoded
+            let seen = EncodedPacket(
+                bytes: packet.size, isKeyframe: packet.isKeyframe, quantizer: packet.encoderQuantizer)
             packet.rescaleTimestamps(from: timeBase, to: output.timeBase)
             packet.streamIndex = output.index
             try muxer.write(packet)
+            switch watch?.verdict(after: seen) ?? .proceed {
+            case .proceed: break
+            case .rateFactor(let value): try encoder.setOption("crf", to: value)
+            case .stop: throw .cancelled()
+            }
         }
     }
 
