@@ -195,6 +195,49 @@ struct VideoCompressCeilingTests {
         #expect(try Self.size(output) <= sourceBytes * 11 / 10)
     }
 
+    /// The MD5 of a file's audio packets, as ffmpeg's md5 muxer computes it from a stream copy.
+    static func audioPacketsMD5(_ path: String) throws -> String {
+        let result = try MediaTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-c", "copy", "-f", "md5", "-"])
+        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("a roomy target never makes a video larger than its input while a smaller re-encode keeps the picture")
+    func neverLargerThanInput() async throws {
+        // 4:4:4 H.264 at 390 kb/s with MP3 mono: CRF 23 in 4:2:0 comes out far larger than the file.
+        let input = Self.input("generated:sizing-444-mp3.mp4")
+        let directory = try Fixtures.temporaryDirectory("ceiling-input")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = EncodeLog()
+        var request = VideoCompressRequest(
+            input: input, targetBytes: 10_000_000, output: OutputLocation(directory: directory.path))
+        request.encodeLog = log
+        let result = try await runJob(VideoConverter.compress(request)).result.get()
+        let output = try outputPath(result)
+        let sourceBytes = try Self.size(input)
+        #expect(try Self.size(output) <= sourceBytes, "\(result.notes.messages)")
+        #expect(
+            result.notes.messages.contains { $0.hasSuffix("over the input's own size") }, "\(result.notes.messages)")
+        #expect(try Self.frames(output) == (try Self.frames(input)))
+        #expect(try MediaTool.probe(output).video?.int("height") == 360, "the picture keeps its size")
+        // The normal quality was found too large within its first frames, then one encode.
+        #expect(log.packetsPerEncode.count == 2 && log.packetsPerEncode[0] < 30, "\(log.packetsPerEncode)")
+    }
+
+    @Test("the sound is copied, bit for bit, when the picture leaves room for it, however large its share")
+    func soundCopiedWhenItFits() async throws {
+        // 40 s of 320x240 at 10 fps with 580 kB of AAC: more than half of a 1 MB target.
+        let input = Self.input("generated:sizing-aac-big.mp4")
+        let directory = try Fixtures.temporaryDirectory("ceiling-sound")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await compress(input, target: 1_000_000, in: directory).get()
+        let output = try outputPath(result)
+        #expect(try Self.size(output) <= 1_000_000)
+        #expect(result.notes.messages.contains("audio copied without re-encoding"), "\(result.notes.messages)")
+        #expect(try Self.audioPacketsMD5(output) == (try Self.audioPacketsMD5(input)))
+        #expect(try MediaTool.decodeErrors(output).isEmpty)
+    }
+
     @Test("when the normal quality fits, it is the only encode: no second encode, no first pass beside it")
     func qualityFitsInOneEncode() async throws {
         let directory = try Fixtures.temporaryDirectory("ceiling-one")
