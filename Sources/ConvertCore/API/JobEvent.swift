@@ -1,6 +1,6 @@
 /// A named phase of a job, shown to users next to the progress fraction.
 ///
-/// An open set of stable identifiers (`"queue"`, `"decode"`, `"encode"`, `"pass 1/2"`, ...).
+/// An open set of stable identifiers (`"queue"`, `"decode"`, `"encode"`, `"retry"`, ...).
 public struct JobStage: Hashable, Sendable, CustomStringConvertible {
     /// The stage's short, stable name.
     public let name: String
@@ -21,8 +21,8 @@ public struct JobStage: Hashable, Sendable, CustomStringConvertible {
     public static let remuxing = JobStage("remux")
     /// Writing and moving the finished file into place.
     public static let writing = JobStage("write")
-    /// Pass `index` of `count` of a multi-pass encode (1-based).
-    public static func pass(_ index: Int, of count: Int) -> JobStage { JobStage("pass \(index)/\(count)") }
+    /// Encoding again after a result came out over a size target.
+    public static let retrying = JobStage("retry")
 
     public var description: String { name }
 }

@@ -9,7 +9,7 @@ import FoundationEssentials
 /// | event      | keys                                                                  |
 /// |------------|-----------------------------------------------------------------------|
 /// | `started`  | `index`, `input`, `output` (the planned path)                          |
-/// | `progress` | `index`, `input`, `stage` (`decode`, `encode`, `pass 1/2`…), `fraction` (0…1) |
+/// | `progress` | `index`, `input`, `stage` (`decode`, `encode`, `retry`…), `fraction` (0…1) |
 /// | `finished` | `index`, `input`, `output`, `bytes`, `outputs` (all `{path, bytes}`), `notes`, `privacy` `{location}` |
 /// | `failed`   | `index`, `input`, `error` `{category, key, message}`                   |
 /// | `skipped`  | `index`, `input`, `output` (when known), `reason`                     |

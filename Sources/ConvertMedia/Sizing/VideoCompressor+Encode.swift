@@ -148,7 +148,7 @@ extension VideoCompressor {
         let ceiling = job.plan.ceilingBytes
         var (pass, bitrate) = previous
         var progress = first
-        progress.stage = JobStage("retry")
+        progress.stage = .retrying
         for attempt in 2...maximumTargetEncodes {
             let achieved = try pass.byteCount()
             let budget: VideoSizePlanner.EncodePlan

@@ -48,7 +48,7 @@ struct VideoPassSharingTests {
             }
         ),
         (
-            "compress, mid retry", JobStage("retry"),
+            "compress, mid retry", .retrying,
             { directory, flag, reporter throws(ConvertError) in
                 var request = VideoCompressRequest(
                     input: Fixtures.generated("video-long.mp4"), targetBytes: 600_000,
