@@ -55,7 +55,8 @@ package enum MediaRunners {
         for argument in argv { free(argument) }
         console.err(
             "Error: This command needs offconvert's video engine, \(path), which could not be started (\(reason)). "
-                + "Reinstall offconvert: its three executables belong in the same folder.")
+                + "Reinstall offconvert: its three executables belong in the same folder "
+                + "(with the Debian packages, install offconvert-video).")
         return ExitCode.failure
     }
 

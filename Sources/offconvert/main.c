@@ -40,9 +40,13 @@ int main(int argc, char **argv) {
     }
     argv[0] = path;
     execv(path, argv);
+    int failure = errno;
+    // The Debian packages ship the video engine on its own (offconvert-video), so a photo-only
+    // install reaches here for a video command: say which package brings it.
+    int is_media = strcmp(engine, "offconvert-media") == 0;
     fprintf(stderr,
             "Error: offconvert could not start %s (%s). Reinstall offconvert: its three executables "
-            "belong in the same folder.\n",
-            path, strerror(errno));
+            "belong in the same folder%s.\n",
+            path, strerror(failure), is_media ? " (with the Debian packages, install offconvert-video)" : "");
     return 1;
 }

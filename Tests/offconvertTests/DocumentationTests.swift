@@ -21,6 +21,15 @@ struct DocumentationTests {
         }
     }
 
+    @Test("no line of text in the manual page starts as a roff request")
+    func noStrayRequests() async throws {
+        let outcome = try await CLIRunner.run(["--generate-manual"])
+        let requests: Set<Substring> = [".TH", ".SH", ".SS", ".PP", ".TP", ".B", ".I", ".nf", ".fi"]
+        for line in outcome.stdout.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
+            #expect(requests.contains(line.split(separator: " ").first ?? line), "read as a request: \(line)")
+        }
+    }
+
     @Test("completion scripts are generated for each shell", arguments: ["bash", "zsh", "fish"])
     func completion(shell: String) async throws {
         let outcome = try await CLIRunner.run(["--generate-completion-script", shell])

@@ -51,10 +51,12 @@ package enum ManPage {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Escapes text for roff: backslashes, and a leading dot or quote that would start a request.
+    /// Escapes text for roff: backslashes, and a dot or quote that would start a request at the
+    /// start of any of its lines (a discussion's later line read as a request is dropped by `man`).
     package static func escape(_ text: String) -> String {
-        var escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
-        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
-        return escaped
+        let escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        return escaped.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }
+            .joined(separator: "\n")
     }
 }
