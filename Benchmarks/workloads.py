@@ -751,7 +751,7 @@ SIZE_KINDS = [
     ("video-size-screen", "a generated 12 s 1080p30 screen recording: code typed line by line on a white page",
      2, ["-f", "lavfi", "-i", "color=c=white:s=1920x1080:r=30:d=12", "-f", "lavfi",
          "-i", "sine=frequency=330:sample_rate=48000:duration=12",
-         "-vf", "drawtext=font=DejaVu Sans Mono:fontsize=28:fontcolor=0x202020:x=60:y=40+mod(floor(t*2),30)*32:"
+         "-vf", "drawtext=font=DejaVu Sans Mono:fontsize=28:fontcolor=0x202020:x=60:y=40+mod(floor(t*2)\\,30)*32:"
                 "text='let converted = try FolderConverter(source\\: folder).run()  // %{n}',"
                 "drawbox=x=0:y=0:w=iw:h=24:color=0x3050a0:t=fill",
          "-c:v", "libx264", "-preset", "veryfast", "-b:v", "4M", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k"],
