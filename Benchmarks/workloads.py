@@ -43,12 +43,11 @@ TERMS = {
     "heic-floor": (2, "the batch at quality 85, as the heic row"),
     "photo-size-webp": (2, "cwebp with -mt, its own threads"),
     "bigbatch": (2, "both at JPEG quality 85, 4:2:0 (vips wrote its default quality 75)"),
-    "video-size-25": (2, "a clip whose CRF-23 encode does not fit (real 1080p50 phone footage), so both sides make "
-                         "two passes; on the old clip ours stopped at CRF 23, well under the target, while the peers "
-                         "filled it: not the same work"),
-    "video-size-8": (2, "the same 1080p50 clip as video-size-25 (measured before size targets became ceilings)"),
+    "video-size-25": (3, "ours makes one encode where it made a CRF-23 encode and a second pass; the peers' terms "
+                         "are unchanged (a clip whose CRF-23 encode does not fit, real 1080p50 phone footage)"),
+    "video-size-8": (3, "ours makes one encode where it made a CRF-23 encode (or a fast pass 1) and a second pass; "
+                        "the peers' terms are unchanged"),
 }
-# Ours changed, the peers' terms did not: compress makes one encode where it made two (issue 52).
 
 
 def terms(name):
