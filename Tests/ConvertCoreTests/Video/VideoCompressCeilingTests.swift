@@ -250,7 +250,7 @@ struct VideoCompressCeilingTests {
                 if case .progress(let progress) = event { return progress.stage.description }
                 return nil
             })
-        #expect(stages == ["probe", "encode", "write"], "\(stages)")
+        #expect(stages.subtracting(["queue"]) == ["probe", "encode", "write"], "\(stages)")
         let frames = try Self.frames(try outputPath(result)).count
         #expect(log.packetsPerEncode == [frames], "one encode of every frame: \(log.packetsPerEncode)")
         #expect(fileNames(in: directory) == ["hlg10-color-test.mp4"], "no working file or partial output left")
@@ -320,7 +320,7 @@ struct VideoCompressCeilingTests {
             if case .progress(let progress) = event { return progress.stage.description }
             return nil
         }
-        #expect(Set(stages).isSubset(of: ["probe", "encode", "retry", "write"]), "\(Set(stages))")
+        #expect(Set(stages).isSubset(of: ["queue", "probe", "encode", "retry", "write"]), "\(Set(stages))")
         let output = try outputPath(result)
         #expect(try Self.size(output) <= 250_000)
         #expect(fileNames(in: directory) == ["bikes.mp4"])

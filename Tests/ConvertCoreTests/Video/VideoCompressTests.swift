@@ -77,7 +77,8 @@ struct VideoCompressTests {
             if case .progress(let progress) = event { return progress }
             return nil
         }
-        let stages = Set(progress.map(\.stage.description))
+        // (`queue` too when other jobs held every codec thread at the start: a loaded machine.)
+        let stages = Set(progress.map(\.stage.description)).subtracting(["queue"])
         #expect(stages == ["probe", "encode", "write"], "\(stages)")
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     }
