@@ -59,11 +59,14 @@ let package = Package(
         // libjpeg-turbo's libjpeg API (libjpeg62-turbo-dev), for a JPEG fed band by band: TurboJPEG
         // 2.1 only encodes whole pictures. libjpeg errors longjmp too, so the calls live in C.
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Linux calls glibc declares only under _GNU_SOURCE, which Swift's Glibc module lacks
+        // (inserting a range into a file): see CLinux.h.
+        .target(name: "CLinux"),
         .target(
             name: "ConvertCore",
             dependencies: [
                 "CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL",
-                "CLCMS", "CCrypto",
+                "CLCMS", "CCrypto", "CLinux",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -70,7 +70,9 @@ final class FramePump {
 
     /// Pumps every packet, drains every lane and writes the trailer.
     func run() throws(ConvertError) {
-        try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
+        // The index goes to the front after the trailer (FastStart), not by the muxer's second pass.
+        let movesIndex = plan.format.options.contains(.faststart)
+        try muxer.writeHeader(options: plan.format.options.filter { $0 != .faststart }.map { ($0.key, $0.value) })
         let startTime = demuxer.startTime
         // Seeking lands on the keyframe at or before the start; the filters trim the rest.
         if plan.start > 0 { demuxer.seek(to: plan.start) }
@@ -130,6 +132,7 @@ final class FramePump {
         }
         try muxer.finish()
         try endEditLists()
+        if movesIndex { try FastStart.apply(path: muxer.temporaryPath) }
         progress(1)
     }
 
