@@ -137,7 +137,50 @@ enum FastStart {
         guard let root = try ByteBox.children(of: moov, in: 0..<moov.count).first, root.type == "moov" else {
             throw BoxError.truncatedPayload(type: "moov")
         }
-        return try rebuilt(root, in: moov, delta: delta)
+        // Usually every offset still fits its field: the same bytes with the offsets rewritten in
+        // place (a long clip's index is megabytes; rebuilding it box by box costs 10 ms).
+        let tables = try chunkOffsetTables(in: root, of: moov)
+        var fits = true
+        for table in tables where table.type == "stco" {
+            let (count, start) = try table.entries(in: moov)
+            for index in 0..<count where UInt64(ByteBox.u32(moov, start + index * 4)) + delta > UInt64(UInt32.max) {
+                fits = false
+                break
+            }
+        }
+        guard fits else { return try rebuilt(root, in: moov, delta: delta) }
+        var bytes = moov
+        for table in tables {
+            let (count, start) = try table.entries(in: moov)
+            let width = table.type == "co64" ? 8 : 4
+            try bytes.withUnsafeMutableBufferPointer {
+                (buffer: inout UnsafeMutableBufferPointer<UInt8>) throws(BoxError) in
+                for index in 0..<count {
+                    let at = start + index * width
+                    var value: UInt64 = 0
+                    for byte in buffer[at..<at + width] { value = value << 8 | UInt64(byte) }
+                    let (moved, overflow) = value.addingReportingOverflow(delta)
+                    if overflow { throw BoxError.tooLarge(type: table.type, size: value) }
+                    for offset in 0..<width {
+                        buffer[at + offset] = UInt8(truncatingIfNeeded: moved >> UInt64(8 * (width - 1 - offset)))
+                    }
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// The `stco` and `co64` boxes inside `box` (a `moov`), through the ``containers``.
+    private static func chunkOffsetTables(in box: ByteBox, of bytes: [UInt8]) throws(BoxError) -> [ByteBox] {
+        var found: [ByteBox] = []
+        for child in try ByteBox.children(of: bytes, in: box.payloadStart..<box.end) {
+            if containers.contains(child.type) {
+                found += try chunkOffsetTables(in: child, of: bytes)
+            } else if child.type == "stco" || child.type == "co64" {
+                found.append(child)
+            }
+        }
+        return found
     }
 
     /// The boxes on the way from `moov` to a track's chunk offsets.
@@ -176,12 +219,9 @@ enum FastStart {
 
     /// The entries of a chunk offset table (version and flags, a count, then `width`-byte offsets).
     private static func entries(of box: ByteBox, in bytes: [UInt8], width: Int) throws(BoxError) -> [UInt64] {
-        let start = box.payloadStart
-        guard start + 8 <= box.end else { throw BoxError.truncatedPayload(type: box.type) }
-        let count = Int(ByteBox.u32(bytes, start + 4))
-        guard count <= (box.end - start - 8) / width else { throw BoxError.truncatedPayload(type: box.type) }
+        let (count, start) = try box.entries(in: bytes)
         return (0..<count).map { index in
-            let at = start + 8 + index * width
+            let at = start + index * width
             return width == 8 ? ByteBox.u64(bytes, at) : UInt64(ByteBox.u32(bytes, at))
         }
     }
@@ -265,5 +305,17 @@ extension FastStart {
             }
             return bytes
         }
+    }
+}
+
+extension ByteBox {
+    /// A chunk offset table's entry count and where its first entry is (after version, flags and
+    /// the count), checked to fit the box: 4-byte entries in `stco`, 8-byte in `co64`.
+    fileprivate func entries(in bytes: [UInt8]) throws(BoxError) -> (count: Int, start: Int) {
+        let width = type == "co64" ? 8 : 4
+        guard payloadStart + 8 <= end else { throw BoxError.truncatedPayload(type: type) }
+        let count = Int(ByteBox.u32(bytes, payloadStart + 4))
+        guard count <= (end - payloadStart - 8) / width else { throw BoxError.truncatedPayload(type: type) }
+        return (count, payloadStart + 8)
     }
 }
