@@ -27,7 +27,10 @@ let package = Package(
     targets: [
         // One system-library target per C library. Headers that need a helper Swift cannot import
         // (function-like macros) carry it as a `static inline` function in the module's shim header.
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavfilter", providers: [.apt(ffmpegDebs)]),
+        // FFmpeg's libraries, all but libavfilter linked: its functions are looked up when the
+        // first filter graph is built (see offc_avfilter_open in shim.h), so a stream copy does
+        // not load the ~40 libraries behind it.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(ffmpegDebs)]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // The HEVC decoder libheif itself decodes with; used directly to decode a HEIC's tiles
         // to YCbCr planes for the JPEG encoder (see HeifYCbCrDecoder).
@@ -56,11 +59,14 @@ let package = Package(
         // libjpeg-turbo's libjpeg API (libjpeg62-turbo-dev), for a JPEG fed band by band: TurboJPEG
         // 2.1 only encodes whole pictures. libjpeg errors longjmp too, so the calls live in C.
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Linux calls glibc declares only under _GNU_SOURCE, which Swift's Glibc module lacks
+        // (inserting a range into a file): see CLinux.h.
+        .target(name: "CLinux"),
         .target(
             name: "ConvertCore",
             dependencies: [
                 "CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL",
-                "CLCMS", "CCrypto",
+                "CLCMS", "CCrypto", "CLinux",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

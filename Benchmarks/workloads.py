@@ -500,17 +500,20 @@ def remux(work, binary, quick):
                   reset=reset, outputs=f"{o}/*", source=clip),
         Contender("cp", f"cp {clip} {o}/copy.mp4", reset=reset, role="reference"),
     ], note="A 1 MB file: the copy itself takes a few ms, so this measures each tool's fixed cost per file. "
-            "`offconvert` is a ~2 ms launcher that starts the video engine, `offconvert-media`, whose start-up is even "
-            "with ffmpeg's (~64 ms of CPU, mostly the dynamic loader); photo commands start the lighter "
-            "`offconvert-photo` instead, which links no FFmpeg. The rest of offconvert's extra time is its "
-            "guarantees, not the copy: about 10 ms of CPU for the daily-allowance record "
-            "(HMAC-sealed), the resume journal (SHA-256-named JSON lines), Swift runtime set-up and libheif's load-time "
-            "de265_init (~2 ms), plus 5 fsync or fdatasync calls (the allowance reservation, the journal's start line, the "
-            "staged output before it is moved into place, and the charge with its folder; a reservation skips the folder "
-            "sync and the journal's finish line is not synced, which took this from 9 syncs to 5). Every run starts from "
-            "a used state folder, as a user's install is. With fsync made a no-op offconvert's wall time is within 3 % of "
-            "ffmpeg's; each fsync waits for the file system's journal, which is most of the remaining gap. ffmpeg "
-            "writes its output in place and syncs nothing.")]
+            "`offconvert` is a ~2 ms launcher that starts the video engine, `offconvert-media`, which links FFmpeg's "
+            "libraries but libavfilter: that one, with libplacebo, pocketsphinx, flite and ~30 more behind it, is "
+            "opened only when a filter graph is built, which a stream copy never does, so the engine starts on about "
+            "two thirds of ffmpeg's start-up CPU (mostly the dynamic loader's symbol lookups; ffmpeg loads "
+            "libavfilter and libavdevice with theirs); photo commands start the lighter `offconvert-photo`, which "
+            "links no FFmpeg. The rest of offconvert's time is its guarantees, not the copy: the daily-allowance "
+            "record (HMAC-sealed), the resume journal (SHA-256-named JSON lines) and 7 fsync or fdatasync calls: the "
+            "allowance reservation (its record, without a folder sync), the journal's start line (the run's own line "
+            "goes to disk with it, no sync of its own), the staged output before it is moved into place, and the "
+            "charge (the record and its folder, the witness and its folder); asking whether the batch was charged "
+            "before reads without writing (it rewrote the record for the clock alone: 9 syncs before). Both put the "
+            "index in front of the data (faststart): ffmpeg reads and writes the whole file a second time, ours "
+            "copies only the data up by the index's size once the muxer is done. Every run starts from a used state "
+            "folder, as a user's install is. ffmpeg writes its output in place and syncs nothing.")]
 
 
 def remux_large(work, binary, quick):
@@ -531,8 +534,13 @@ def remux_large(work, binary, quick):
                   reset=reset, outputs=f"{o}/*", source=clip),
         Contender("cp", f"cp {clip} {o}/copy.mp4", reset=reset, role="reference"),
     ], note="The eatmydata row is offconvert with every fsync/fdatasync turned into a no-op: the difference from the first "
-            "row is what durability costs (the staged output is synced before it is renamed into place, then its folder); "
-            "ffmpeg writes in place and syncs nothing.")]
+            "row is what durability costs (the staged output is synced before it is moved into place, its 222 MB "
+            "written to the disk, then the allowance and journal records); ffmpeg writes in place and syncs nothing. "
+            "The index goes in front of the data without the second pass ffmpeg's faststart makes (reading and "
+            "writing the whole file again): from 64 MiB of data, ours has the file system insert room before the "
+            "data (fallocate with FALLOC_FL_INSERT_RANGE: ext4 and XFS move extents, not bytes) and writes only the "
+            "index there, its chunk offsets moved, so its file is at most one block larger than ffmpeg's. Start-up "
+            "is as in the remux row: the engine loads no libavfilter.")]
 
 
 def gif(work, binary, quick):

@@ -27,6 +27,9 @@ extension FFmpeg {
     /// Whether this FFmpeg is built with the encoder FFmpeg calls `name` (`libx264`).
     package static func hasEncoder(named name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
 
-    /// Whether this FFmpeg's libavfilter has the filter `name` (`zscale`).
-    package static func hasFilter(named name: String) -> Bool { avfilter_get_by_name(name) != nil }
+    /// Whether this FFmpeg's libavfilter has the filter `name` (`zscale`); false when libavfilter
+    /// cannot be loaded.
+    package static func hasFilter(named name: String) -> Bool {
+        (try? AVFilterLibrary.functions().avfilter_get_by_name(name)) != nil
+    }
 }

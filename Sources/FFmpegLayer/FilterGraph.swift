@@ -6,10 +6,13 @@ import ConvertCore
 ///
 /// The filters between them come from a libavfilter description such as
 /// `scale=-2:720,format=yuv420p`, so scaling, tone mapping, palettes and resampling all use the
-/// library's own well-tested filters.
+/// library's own well-tested filters. libavfilter is loaded by the first graph built
+/// (``AVFilterLibrary``), so work that builds none never loads it.
 package final class FilterGraph {
     /// The file being converted, for error messages.
     let path: String
+    /// libavfilter's functions, which every call on the graph goes through.
+    private let api: offc_avfilter_api
     private let graph: UnsafeMutablePointer<AVFilterGraph>
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
@@ -69,18 +72,21 @@ package final class FilterGraph {
             Set(FilterGraph.filterNames(description)).isDisjoint(with: FilterGraph.openingFilters),
             "a filter graph must not open files or sockets")
         self.path = path
-        guard let graph = avfilter_graph_alloc() else {
+        let api = try AVFilterLibrary.functions()
+        self.api = api
+        guard let graph = api.avfilter_graph_alloc() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory building filters.", path: path)
         }
         var source: UnsafeMutablePointer<AVFilterContext>? = nil
         var sink: UnsafeMutablePointer<AVFilterContext>? = nil
-        var code = avfilter_graph_create_filter(&source, avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
+        var code = api.avfilter_graph_create_filter(
+            &source, api.avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
         if code >= 0 {
-            code = avfilter_graph_create_filter(&sink, avfilter_get_by_name(sinkName), "out", nil, nil, graph)
+            code = api.avfilter_graph_create_filter(&sink, api.avfilter_get_by_name(sinkName), "out", nil, nil, graph)
         }
         guard code >= 0, let source, let sink else {
             var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&owned)
+            api.avfilter_graph_free(&owned)
             throw FFmpeg.error(code, "create the filter endpoints", path: path, category: .internal)
         }
         self.graph = graph
@@ -89,11 +95,11 @@ package final class FilterGraph {
         // The graph's open end "in" is our source's output; its open end "out" is our sink's input.
         // avfilter_graph_parse_ptr takes both lists and hands back whatever stayed unlinked, which
         // is what gets freed.
-        var outputList = avfilter_inout_alloc()
-        var inputList = avfilter_inout_alloc()
+        var outputList = api.avfilter_inout_alloc()
+        var inputList = api.avfilter_inout_alloc()
         guard let outputs = outputList, let inputs = inputList else {
-            avfilter_inout_free(&outputList)
-            avfilter_inout_free(&inputList)
+            api.avfilter_inout_free(&outputList)
+            api.avfilter_inout_free(&inputList)
             throw ConvertError(code: .internalMemory, message: "Out of memory building filters.", path: path)
         }
         outputs.pointee.name = av_strdup("in")
@@ -104,30 +110,31 @@ package final class FilterGraph {
         inputs.pointee.filter_ctx = sink
         inputs.pointee.pad_idx = 0
         inputs.pointee.next = nil
-        code = avfilter_graph_parse_ptr(graph, description, &inputList, &outputList, nil)
-        avfilter_inout_free(&inputList)
-        avfilter_inout_free(&outputList)
+        code = api.avfilter_graph_parse_ptr(graph, description, &inputList, &outputList, nil)
+        api.avfilter_inout_free(&inputList)
+        api.avfilter_inout_free(&outputList)
         try FFmpeg.check(code, "set up the filters '\(description)'", path: path, category: .internal)
-        try FFmpeg.check(avfilter_graph_config(graph, nil), "configure the filters", path: path, category: .internal)
-        if frameSize > 0 { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+        try FFmpeg.check(
+            api.avfilter_graph_config(graph, nil), "configure the filters", path: path, category: .internal)
+        if frameSize > 0 { api.av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
     }
 
     deinit {
         var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
-        avfilter_graph_free(&owned)
+        api.avfilter_graph_free(&owned)
     }
 
     /// Feeds one frame, or `nil` to flush. The graph takes the frame's buffers.
     package func push(_ frame: Frame?) throws(ConvertError) {
         let code =
-            frame?.withUnsafePointer { av_buffersrc_add_frame_flags(source, $0, 0) }
-            ?? av_buffersrc_add_frame_flags(source, nil, 0)
+            frame?.withUnsafePointer { api.av_buffersrc_add_frame_flags(source, $0, 0) }
+            ?? api.av_buffersrc_add_frame_flags(source, nil, 0)
         try FFmpeg.check(code, "filter", path: path, category: .internal)
     }
 
     /// Pulls the next filtered frame into `frame`.
     package func pull(into frame: Frame) throws(ConvertError) -> Step {
-        let code = frame.withUnsafePointer { av_buffersink_get_frame(sink, $0) }
+        let code = frame.withUnsafePointer { api.av_buffersink_get_frame(sink, $0) }
         if code == FFmpeg.again { return .needsInput }
         if code == FFmpeg.endOfFile { return .endOfStream }
         try FFmpeg.check(code, "filter", path: path, category: .internal)
@@ -135,17 +142,17 @@ package final class FilterGraph {
     }
 
     /// The time base of the frames the sink returns.
-    package var outputTimeBase: Rational { Rational(av_buffersink_get_time_base(sink)) }
+    package var outputTimeBase: Rational { Rational(api.av_buffersink_get_time_base(sink)) }
     /// Output frame width (video).
-    package var outputWidth: Int32 { av_buffersink_get_w(sink) }
+    package var outputWidth: Int32 { api.av_buffersink_get_w(sink) }
     /// Output frame height (video).
-    package var outputHeight: Int32 { av_buffersink_get_h(sink) }
+    package var outputHeight: Int32 { api.av_buffersink_get_h(sink) }
     /// Output pixel format (video).
-    package var outputPixelFormat: PixelFormat { PixelFormat(rawValue: av_buffersink_get_format(sink)) }
+    package var outputPixelFormat: PixelFormat { PixelFormat(rawValue: api.av_buffersink_get_format(sink)) }
     /// Output frame rate, when the graph knows it.
-    package var outputFrameRate: Rational { Rational(av_buffersink_get_frame_rate(sink)) }
+    package var outputFrameRate: Rational { Rational(api.av_buffersink_get_frame_rate(sink)) }
     /// Output sample aspect ratio (video).
-    package var outputSampleAspect: Rational { Rational(av_buffersink_get_sample_aspect_ratio(sink)) }
+    package var outputSampleAspect: Rational { Rational(api.av_buffersink_get_sample_aspect_ratio(sink)) }
     /// What a video graph's source is fed with.
     package struct VideoInput {
         package var width: Int32

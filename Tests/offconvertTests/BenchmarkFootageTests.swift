@@ -53,3 +53,105 @@ struct BenchmarkFootageTests {
         #expect(manager.fileExists(atPath: folder.appendingPathComponent("report.json").path))
     }
 }
+
+/// The footage report's video rows compare the same work: every peer is given what offconvert did
+/// with the clip (a copy against a copy, the same tone map, every frame at its own time), and
+/// says so in its row.
+@Suite("Benchmarks on footage: peers do offconvert's work")
+struct BenchmarkFootageWorkTests {
+    struct Row: Decodable {
+        var file: String
+        var situation: String
+        var contender: String
+        var ours: Bool
+        var status: String
+        var reason: String
+        var work: String
+    }
+
+    struct Report: Decodable { var rows: [Row] }
+
+    /// Runs ffmpeg to completion; its exit status.
+    static func ffmpeg(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(
+        "a variable-frame-rate clip gets ffmpeg's two passes, a clip that fits a copy (HandBrake n/a), an HDR one the tone map"
+    )
+    func sameWork() async throws {
+        let manager = FileManager.default
+        let folder = manager.temporaryDirectory.appendingPathComponent("offconvert-footage-work-\(UUID().uuidString)")
+        let footage = folder.appendingPathComponent("clips")
+        try manager.createDirectory(at: footage, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: folder) }
+        // A phone-like clip whose frame rate changes (30 then 24 fps): ffmpeg's default frame timing
+        // makes its two passes see different frames ("Incomplete MB-tree stats file").
+        let vfr = try Self.ffmpeg(
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2", "-f", "lavfi", "-i",
+                "testsrc2=size=320x240:rate=24:duration=2", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=48000:duration=4", "-filter_complex",
+                "[0:v][1:v]concat=n=2:v=1:a=0,noise=alls=20:allf=t[v]", "-map", "[v]", "-map", "2:a", "-fps_mode",
+                "vfr",
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-c:a", "aac", "-b:a", "64k", "-f", "mov",
+                footage.appendingPathComponent("IMG_0001.MOV").path,
+            ])
+        #expect(vfr == 0)
+        // A clip that already fits the target and plays everywhere (H.264 + AAC).
+        let fits = try Self.ffmpeg(
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=44100:duration=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a",
+                "aac", "-b:a", "64k", footage.appendingPathComponent("fits.mp4").path,
+            ])
+        #expect(fits == 0)
+        try manager.copyItem(
+            at: CLIRunner.media.appendingPathComponent("generated/pq-hevc.mp4"),
+            to: footage.appendingPathComponent("hdr.mp4"))
+        let report = folder.appendingPathComponent("report.md")
+        let outcome = try await CLIRunner.run(
+            [
+                "python3", CLIRunner.root.appendingPathComponent("Benchmarks/run").path, "--footage", footage.path,
+                "--quick", "--video-target", "100KB", "--binary", CLIRunner.executable.path, "--report", report.path,
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: folder, timeout: 900)
+        #expect(outcome.status == 0, "\(outcome.stdout)\n\(outcome.stderr)")
+        let rows = try JSONDecoder().decode(
+            Report.self, from: Data(contentsOf: folder.appendingPathComponent("report.json"))
+        ).rows
+        // No contender fails: the ffmpeg peer converts every clip ffmpeg itself can.
+        for row in rows { #expect(["ok", "n/a", "missing"].contains(row.status), "\(row)") }
+        func row(_ file: String, _ situation: String, _ peer: String) -> Row? {
+            rows.first { $0.file == file && $0.situation == situation && !$0.ours && $0.contender.hasPrefix(peer) }
+        }
+        func ours(_ file: String, _ situation: String) -> Row? {
+            rows.first { $0.file == file && $0.situation == situation && $0.ours }
+        }
+        let compress = "compress --target 100KB"
+        #expect(ours("IMG_0001.MOV", compress)?.work.contains("2-pass") == true)
+        #expect(row("IMG_0001.MOV", compress, "ffmpeg")?.work.contains("2-pass") == true)
+        #expect(row("IMG_0001.MOV", compress, "ffmpeg")?.status == "ok")
+        // A copy against a copy; HandBrake, which cannot copy, is not asked for the source's bitrate.
+        #expect(ours("fits.mp4", compress)?.work.hasPrefix("video copied") == true)
+        #expect(row("fits.mp4", compress, "ffmpeg")?.work.hasPrefix("video copied") == true)
+        #expect(["n/a", "missing"].contains(row("fits.mp4", compress, "HandBrakeCLI")?.status ?? ""))
+        #expect(row("fits.mp4", "send-to-windows", "ffmpeg")?.work.hasPrefix("video copied") == true)
+        // The same tone map on both sides, said in the rows.
+        for situation in ["send-to-windows", compress] {
+            #expect(ours("hdr.mp4", situation)?.work.contains("tone mapped") == true)
+            #expect(row("hdr.mp4", situation, "ffmpeg")?.work.contains("tone mapped") == true)
+        }
+        if let handBrake = row("hdr.mp4", compress, "HandBrakeCLI"), handBrake.status == "ok" {
+            #expect(handBrake.work.contains("tone mapped"))
+        }
+        let table = try String(contentsOf: report, encoding: .utf8)
+        #expect(table.contains("| work |"))
+    }
+}

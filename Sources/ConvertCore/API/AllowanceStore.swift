@@ -193,8 +193,12 @@ public final class AllowanceStore: Sendable {
     }
 
     /// Locks the folder, loads and normalises the record, runs `body`, and writes the record
-    /// (and its witness) back if it changed.
-    fileprivate func transaction<T>(_ body: (inout State) throws(ConvertError) -> T) throws(ConvertError) -> T {
+    /// (and its witness) back if it changed. A `readOnly` transaction writes nothing: what it
+    /// normalised (the clock's high-water mark, a new day, dead processes' slots) is written by
+    /// the next transaction that changes something, which normalises it again.
+    fileprivate func transaction<T>(
+        readOnly: Bool = false, _ body: (inout State) throws(ConvertError) -> T
+    ) throws(ConvertError) -> T {
         let folder = try StateDirectory(path: directory)
         return try folder.withLock { () throws(ConvertError) -> T in
             folder.removeStaleTemporaries()
@@ -209,7 +213,7 @@ public final class AllowanceStore: Sendable {
                 directory: folder, record: record, now: now, resetsAt: nextMidnight(after: now), license: license,
                 licenseProblem: licenseProblem)
             let result = try body(&state)
-            try save(state.record, loaded: loaded, folder: folder, witnessFolder: witnessFolder)
+            if !readOnly { try save(state.record, loaded: loaded, folder: folder, witnessFolder: witnessFolder) }
             return result
         }
     }
@@ -357,9 +361,13 @@ public final class AllowanceStore: Sendable {
     }
 
     /// Whether `batch` was charged in the last month: finishing it after an interruption is
-    /// the same conversion, and free.
+    /// the same conversion, and free. Only reads: every command asks before it reserves, and a
+    /// question must not cost a disk sync (the record it would rewrite differs only by the
+    /// clock's high-water mark, which the reservation writes a moment later anyway).
     package func hasCharged(batch: String) throws(ConvertError) -> Bool {
-        try transaction { state throws(ConvertError) in state.record.charged.contains { $0.key == batch } }
+        try transaction(readOnly: true) { state throws(ConvertError) in
+            state.record.charged.contains { $0.key == batch }
+        }
     }
 
     package func release(_ id: String) throws(ConvertError) {

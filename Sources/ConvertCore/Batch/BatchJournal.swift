@@ -146,16 +146,18 @@ package final class BatchJournal: Sendable {
         return completed ? nil : run
     }
 
-    /// Starts a run with a fresh random id, recorded in the journal (durably) and its mirror.
-    /// If it cannot be recorded the run still gets its id: the next run then starts anew and
-    /// is charged again, which fails closed.
+    /// Starts a run with a fresh random id, recorded in the journal and its mirror. The line is
+    /// not flushed here: the first item's start line is (``recordStarted(index:input:destination:)``
+    /// flushes the journal, this line with it), and nothing is charged under the run before an
+    /// item has started, so the id is on disk before any charge that names it, with one disk
+    /// sync fewer per command. If it cannot be recorded the run still gets its id: the next run
+    /// then starts anew and is charged again, which fails closed.
     private static func startRun(_ journal: Int32, _ mirror: Int32) -> String {
         var generator = SystemRandomNumberGenerator()
         let run = String(generator.next() as UInt64, radix: 16) + String(generator.next() as UInt64, radix: 16)
         guard let json = try? JSONEncoder().encode(BatchJournalLog.RunMarker(run: run)) else { return run }
         let line = Array(json) + [UInt8(ascii: "\n")]
         _ = line.withUnsafeBytes { write(journal, $0.baseAddress, $0.count) }
-        _ = fdatasync(journal)
         _ = line.withUnsafeBytes { write(mirror, $0.baseAddress, $0.count) }
         return run
     }
@@ -255,8 +257,8 @@ package final class BatchJournal: Sendable {
     }
 
     /// Records that item `index` is starting and will write `destination`; durable before it
-    /// returns, so a crash right after the output is committed cannot make a re-run convert the
-    /// item again under a new name.
+    /// returns (with every line before it, the run's own among them), so a crash right after the
+    /// output is committed cannot make a re-run convert the item again under a new name.
     package func recordStarted(index: Int, input: String, destination: String) throws(ConvertError) {
         let (size, modified) = Self.fingerprint(input) ?? (-1, 0)
         try append(

@@ -1,3 +1,4 @@
+internal import CLinux
 import FoundationEssentials
 import Glibc
 
@@ -44,6 +45,14 @@ package enum RawFile {
             offset += written
         }
         return nil
+    }
+
+    /// Inserts `length` bytes of nothing at `offset` of the file open as `fd` (both multiples of
+    /// its file system's block size), moving what followed up without copying it
+    /// (`fallocate` with `FALLOC_FL_INSERT_RANGE`): nil once done, else the `errno`
+    /// (`EOPNOTSUPP` where the file system cannot: tmpfs, btrfs, NFS).
+    package static func insertRange(_ fd: Int32, at offset: Int64, length: Int64) -> Int32? {
+        offc_insert_range(fd, off_t(offset), off_t(length)) == 0 ? nil : errno
     }
 
     /// Up to `count` bytes from `fd`, stopping early only at the end of the file; nil on an error.

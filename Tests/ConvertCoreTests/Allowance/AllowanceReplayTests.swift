@@ -64,4 +64,35 @@ struct AllowanceReplayTests {
         #expect(status.used == 1 && status.reserved == 0)
         #expect(try store.hasCharged(batch: "b:0") == false)
     }
+
+    @Test("asking whether a batch was charged writes nothing, even an hour later when the clock's mark moved")
+    func questionWritesNothing() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = TestClock(AllowanceFixtures.paris(2026, 8, 3, 10, 0))
+        let store = AllowanceFixtures.store(folder, clock: clock)
+        let reservation = try store.reserve()
+        try reservation.chargeBeforePlacing(batch: "a:0")
+        reservation.outputMoved()
+        try reservation.finish()
+        let record = folder.appendingPathComponent("state/allowance").path
+        let witness = folder.appendingPathComponent(".state-witness/allowance").path
+        func identity(_ path: String) throws -> [FileAttributeKey: Any] {
+            try FileManager.default.attributesOfItem(atPath: path).filter {
+                [.systemFileNumber, .modificationDate, .size].contains($0.key)
+            }
+        }
+        let before = (try identity(record), try identity(witness), try Data(contentsOf: URL(fileURLWithPath: record)))
+        clock.advance(3600)
+        #expect(try store.hasCharged(batch: "a:0"))
+        #expect(try store.hasCharged(batch: "b:0") == false)
+        let after = (try identity(record), try identity(witness), try Data(contentsOf: URL(fileURLWithPath: record)))
+        // Replaced files get a new inode: the same inode, time and bytes mean untouched.
+        #expect(NSDictionary(dictionary: before.0).isEqual(to: after.0))
+        #expect(NSDictionary(dictionary: before.1).isEqual(to: after.1))
+        #expect(before.2 == after.2)
+        // The next change writes the mark the question saw, never an earlier one.
+        try store.reserve().release()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: record)) != before.2)
+    }
 }

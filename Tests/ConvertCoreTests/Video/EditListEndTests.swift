@@ -61,4 +61,24 @@ struct EditListEndTests {
         #expect(try EditListEnd.shortened(original, by: [5: 0.05]) == original)
         #expect(try EditListEnd.shortened(original, by: [:]) == original)
     }
+
+    /// `moov` of a long clip: the tracks above, then `padding` bytes of sample tables (a `free`
+    /// box here), as a half-hour phone clip's megabyte-sized index.
+    static func longMoov(video: UInt64, audio: UInt32, padding: Int) -> [UInt8] {
+        let short = moov(video: video, audio: audio)
+        return box("moov", Array(short[8...]) + box("free", [UInt8](repeating: 0, count: padding)))
+    }
+
+    @Test("An index over the box reader's 1 MiB read is read back in pieces and shortened in the file")
+    func longIndexInFile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("long.mp4").path
+        let head = Self.box("ftyp", Array("isom".utf8) + Self.be32(512)) + Self.box("mdat", [1, 2, 3, 4])
+        let original = Self.longMoov(video: 167, audio: 105, padding: 3 << 20)
+        try Data(head + original).write(to: URL(fileURLWithPath: path))
+        try EditListEnd.shorten(path: path, by: [0: 0.06])
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(written == head + Self.longMoov(video: 107, audio: 105, padding: 3 << 20))
+    }
 }

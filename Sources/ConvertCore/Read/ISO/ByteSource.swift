@@ -11,6 +11,23 @@ package protocol ByteSource: Sendable {
     func read(at offset: UInt64, count: Int) throws(BoxError) -> [UInt8]
 }
 
+extension ByteSource {
+    /// Up to `count` bytes at `offset` (fewer only at the end of the source), read in pieces of at
+    /// most ``BoxLimits/maximumRead``: for a whole box the caller has bounded itself, as a `moov`
+    /// edited in place, which a long clip's sample tables make megabytes long.
+    package func read(whole count: Int, at offset: UInt64) throws(BoxError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            let piece = try read(
+                at: offset + UInt64(bytes.count), count: min(count - bytes.count, BoxLimits.maximumRead))
+            if piece.isEmpty { break }
+            bytes += piece
+        }
+        return bytes
+    }
+}
+
 /// Owns a read-only file descriptor (`open`), closed with `close` in `deinit`.
 ///
 /// Reads are positional (`pread`) and bounded, so a box claiming to be terabytes long never makes

@@ -44,5 +44,7 @@ struct OutputFormat: Sendable, Equatable {
 
 extension OutputFormat.Option {
     /// MP4/MOV: move the index (moov) to the front so the file starts playing before it is fully read.
+    /// ``FramePump`` does not hand it to the muxer, whose faststart reads and writes the whole file
+    /// a second time: it moves the index itself once the trailer is written (``FastStart``).
     static let faststart = OutputFormat.Option(key: "movflags", value: "+faststart")
 }

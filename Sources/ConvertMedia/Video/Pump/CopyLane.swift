@@ -10,6 +10,9 @@ internal import FFmpegLayer
 final class CopyLane: PumpLane {
     private let inputTimeBase: Rational
     private let output: Muxer.Stream
+    /// The output stream's time base, read at the first packet: the muxer sets it when it writes
+    /// the header, after this lane is made, and never changes it afterwards.
+    private lazy var outputTimeBase = output.timeBase
     private let muxer: Muxer
     private let packetCopy: Packet
     /// The timestamps written so far, and how the next must follow them.
@@ -101,8 +104,8 @@ final class CopyLane: PumpLane {
         let copy = dtsShift == nil ? try Packet() : packetCopy
         // Reference, not copy, the payload; the muxer takes this reference.
         try copy.reference(packet, path: muxer.path)
-        copy.rescaleTimestamps(from: inputTimeBase, to: output.timeBase)
-        copy.streamIndex = output.index
+        copy.rescaleTimestamps(from: inputTimeBase, to: outputTimeBase)
+        copy.streamIndex = outputIndex
         carryEndTrim(copy)
         guard dtsShift != nil else {
             pending.append(copy)
@@ -118,7 +121,7 @@ final class CopyLane: PumpLane {
     /// the copy would play the encoder's padding as extra sound.
     private func carryEndTrim(_ packet: Packet) {
         guard let endTrimRate, case let trim = packet.endTrimSamples, trim > 0, packet.duration > 0 else { return }
-        let ticks = Rational(1, endTrimRate).rescale(Int64(trim), to: output.timeBase)
+        let ticks = Rational(1, endTrimRate).rescale(Int64(trim), to: outputTimeBase)
         packet.duration = max(0, packet.duration - ticks)
     }
 
@@ -128,7 +131,7 @@ final class CopyLane: PumpLane {
     var excessEnd: Double {
         guard !dropsHidden, let writtenEnd, let shownEnd else { return 0 }
         let end = Double(min(shownEnd, sourceEnd ?? shownEnd)) * inputTimeBase.doubleValue
-        let written = Double(writtenEnd) * output.timeBase.doubleValue
+        let written = Double(writtenEnd) * outputTimeBase.doubleValue
         return end > 0 && end < written ? written - end : 0
     }
 

@@ -24,7 +24,7 @@ enum EditListEnd {
             guard let box = topLevel.first(where: { $0.type == "moov" && !$0.isTruncated }),
                 box.size <= 64 << 20
             else { return }
-            moov = (Int(box.offset), try source.read(at: box.offset, count: Int(box.size)))
+            moov = (Int(box.offset), try source.read(whole: Int(box.size), at: box.offset))
         } catch {
             throw ConvertError(
                 code: .internalEditList, message: "\(path) cannot be read back: \(error).",

@@ -71,7 +71,9 @@ final class FramePump {
 
     /// Pumps every packet, drains every lane and writes the trailer.
     func run() throws(ConvertError) {
-        try muxer.writeHeader(options: plan.format.options.map { ($0.key, $0.value) })
+        // The index goes to the front after the trailer (FastStart), not by the muxer's second pass.
+        let movesIndex = plan.format.options.contains(.faststart)
+        try muxer.writeHeader(options: plan.format.options.filter { $0 != .faststart }.map { ($0.key, $0.value) })
         let startTime = demuxer.startTime
         // Seeking lands on the keyframe at or before the start; the filters trim the rest.
         if plan.start > 0 { demuxer.seek(to: plan.start) }
@@ -82,18 +84,26 @@ final class FramePump {
         var stoppedAtEnd = false
         var primaryPackets = 0
         var timing = FrameRateTiming()
+        // What every packet needs of its stream, looked up once per stream rather than per packet
+        // (a remux of a long clip handles hundreds of thousands of packets).
+        var streams: [StreamTiming] = []
+        let laneList = (0..<((lanes.keys.max() ?? -1) + 1)).map { lanes[$0] }
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
             let index = packet.streamIndex
-            let stream = demuxer.stream(index)
+            // A stream found mid-file (MPEG-TS) joins the table when its first packet comes.
+            while streams.count <= index {
+                streams.append(StreamTiming(demuxer.stream(streams.count), start: startTime))
+            }
+            let stream = streams[index]
             let timeBase = stream.timeBase
-            if plan.timesByFrameRate { timing.stamp(packet, stream: stream) }
+            if plan.timesByFrameRate { timing.stamp(packet, stream: demuxer.stream(index)) }
             // Make timestamps zero-based like the ffmpeg CLI does, in the stream's own time base.
-            packet.shiftTimestamps(by: Rational.microseconds.rescale(startTime, to: timeBase))
-            let time = packet.dts == Packet.noTimestamp ? nil : Double(packet.dts) * timeBase.doubleValue
+            packet.shiftTimestamps(by: stream.startShift)
+            let time = packet.dts == Packet.noTimestamp ? nil : Double(packet.dts) * stream.seconds
             if let time { reached.anyStream = max(reached.anyStream ?? time, time) }
-            guard let lane = lanes[index] else {
+            guard let lane = index < laneList.count ? laneList[index] : nil else {
                 packet.unref()
                 continue
             }
@@ -131,6 +141,7 @@ final class FramePump {
         }
         try muxer.finish()
         try endEditLists()
+        if movesIndex { try FastStart.apply(path: muxer.temporaryPath) }
         progress(1)
     }
 
@@ -146,6 +157,21 @@ final class FramePump {
 }
 
 extension FramePump {
+    /// One input stream's timing as the packet loop uses it.
+    struct StreamTiming {
+        var timeBase: Rational
+        /// Seconds per tick of ``timeBase``.
+        var seconds: Double
+        /// The container's start in ticks of ``timeBase``, taken off every timestamp.
+        var startShift: Int64
+
+        init(_ stream: Demuxer.Stream, start: Int64) {
+            timeBase = stream.timeBase
+            seconds = timeBase.doubleValue
+            startShift = Rational.microseconds.rescale(start, to: timeBase)
+        }
+    }
+
     /// The latest packet times (seconds) the loop read.
     struct Reached {
         /// Of the primary (first kept) stream.
