@@ -15,6 +15,9 @@
 #   sizing-aac-big.mp4   40 s of 320x240 at 10 fps, H.264 High 4:4:4 (re-encoded) with AAC stereo
 #                        at about 115 kb/s, a sound that is most of the file: under a 1 MB target the
 #                        small picture leaves room, so the sound must be copied, not cut.
+#   sizing-short-noise.ts  2.5 s of noisy 640x360 at 24 fps, MPEG-2 with MP2 sound in MPEG-TS: so
+#                        short that x264 can spend a 2 s VBV buffer at once, far over its average
+#                        (a real 2.5 s broadcast clip missed its target three times that way).
 set -euo pipefail
 ff() { ffmpeg -nostdin -v error -y "$@"; }
 common=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact -map_metadata -1)
@@ -44,3 +47,5 @@ ff -f lavfi -i "testsrc2=size=320x240:rate=10:duration=40" \
    -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=40" -f lavfi -i "sine=frequency=660:sample_rate=44100:duration=40" \
    -filter_complex "[1:a][2:a]amerge=inputs=2[a]" -map 0:v -map "[a]" \
    -c:v libx264 -preset ultrafast -pix_fmt yuv444p -crf 30 -c:a aac -b:a 116k "${common[@]}" "$OUT/sizing-aac-big.mp4"
+ff -f lavfi -i "testsrc2=size=640x360:rate=24:duration=2.5" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=2.5" \
+   -vf "noise=alls=12:allf=t" -c:v mpeg2video -q:v 3 -c:a mp2 -b:a 384k "${common[@]}" "$OUT/sizing-short-noise.ts"

@@ -154,6 +154,17 @@ struct VideoSizePlannerTests {
     }
 
     @Test(
+        "the VBV buffer holds at most an eighth of a short clip (x264 may spend it at once, over the average), 2 s of a long one",
+        arguments: [(2.5, 0.3125), (8.0, 1.0), (16.0, 2.0), (600.0, 2.0), (0.5, 0.25)])
+    func bufferFollowsDuration(duration: Double, seconds: Double) throws {
+        let plan = try encodePlan(
+            Planner.plan(source: Self.source(duration: duration), targetBytes: Int64(duration * 4_000_000 / 8)))
+        let held = Double(plan.bufferSize) / Double(plan.videoBitrate)
+        #expect(abs(held - seconds) < 0.001, "\(duration) s clip: a buffer of \(held) s")
+        #expect(plan.maxRate > plan.videoBitrate)
+    }
+
+    @Test(
         "the retry bitrate moves toward the target",
         arguments: [
             (1_000_000, Int64(27_000_000), Int64(25_000_000), Int64(500_000), true),

@@ -29,7 +29,8 @@ public enum VideoSizePlanner {
         public var videoBitrate: Int
         /// VBV cap (maxrate), bits/s: keeps peaks bounded so players don't stall.
         public var maxRate: Int
-        /// VBV buffer size, bits.
+        /// VBV buffer size, bits: 2 s of ``videoBitrate``, an eighth of a clip shorter than 16 s
+        /// (at least a quarter second), as x264 may spend a full buffer at once.
         public var bufferSize: Int
         /// Output width (even).
         public var width: Int

@@ -81,15 +81,23 @@ struct VideoCompressEncode {
             [.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: "medium")])
     }
 
-    /// One encode at x264's average bitrate `bitrate`, within a VBV cap (the plan's, raised to the
-    /// bitrate when a correction goes above it) so that peaks never stall a player.
+    /// One encode at x264's average bitrate `bitrate`, within a VBV cap (the plan's, in proportion
+    /// to `bitrate`) so that peaks never stall a player.
     func targetPlan(bitrate: Int) -> VideoPlan {
         encodePlan(
             [
                 .init(key: "preset", value: "medium"), .init(key: "b", value: "\(bitrate)"),
-                .init(key: "maxrate", value: "\(max(plan.maxRate, bitrate))"),
-                .init(key: "bufsize", value: "\(max(plan.bufferSize, bitrate))"),
+                .init(key: "maxrate", value: "\(scaled(plan.maxRate, to: bitrate))"),
+                .init(key: "bufsize", value: "\(scaled(plan.bufferSize, to: bitrate))"),
             ])
+    }
+
+    /// A VBV setting of the plan (`value` at the plan's bitrate), in the same proportion to
+    /// `bitrate`: a correction's lower bitrate gets a smaller buffer too, so that the buffer's
+    /// head start cannot carry the next encode over the target again.
+    private func scaled(_ value: Int, to bitrate: Int) -> Int {
+        guard plan.videoBitrate > 0 else { return value }
+        return max(Int(Double(value) * Double(bitrate) / Double(plan.videoBitrate)), 1)
     }
 
     /// The frames the encode writes, as the plan's frame rate and the kept duration give them.

@@ -232,6 +232,28 @@ struct VideoCompressCeilingTests {
         #expect(try MediaTool.decodeErrors(output).isEmpty)
     }
 
+    @Test(
+        "a 2.5 s clip lands under a half, a quarter and an eighth of its size with at most one correction: its VBV buffer is an eighth of it, not 2 s x264 may spend at once",
+        arguments: [2, 4, 8])
+    func shortClipFits(divisor: Int64) async throws {
+        let input = Self.input("generated:sizing-short-noise.ts")
+        let target = try Self.size(input) / divisor
+        let directory = try Fixtures.temporaryDirectory("ceiling-short-\(divisor)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var request = VideoCompressRequest(
+            input: input, targetBytes: target, output: OutputLocation(directory: directory.path))
+        let log = EncodeLog()
+        request.encodeLog = log
+        let result = try await runJob(VideoConverter.compress(request)).result.get()
+        let output = try outputPath(result)
+        #expect(try Self.size(output) <= target)
+        #expect(!result.notes.messages.contains { $0.hasPrefix("encoded again 2 times") }, "\(result.notes.messages)")
+        let frames = try Self.frames(output).count
+        // Whole encodes (a stopped normal-quality look aside): the first, and at most one more.
+        #expect(log.packetsPerEncode.filter { $0 == frames }.count <= 2, "\(log.packetsPerEncode)")
+        #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
+    }
+
     @Test("when the normal quality fits, it is the only encode: no second encode, no first pass beside it")
     func qualityFitsInOneEncode() async throws {
         let directory = try Fixtures.temporaryDirectory("ceiling-one")
