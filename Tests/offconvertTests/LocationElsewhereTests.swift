@@ -25,14 +25,15 @@ struct LocationElsewhereTests {
         }
     }
 
-    /// exiftool's view of `path` (`-a -ee -G3 -s`) without the location lines and the lines about
-    /// the file itself (name, folder, dates, permissions).
+    /// exiftool's view of `path` (`-a -ee -G1 -s`) without the location lines (those of
+    /// ``locationLines(_:)``) and the lines about the file itself (name, folder, dates, permissions).
     static func otherTags(_ path: String) async throws -> [String] {
-        let outcome = try await CLIRunner.run(["-a", "-ee", "-G3", "-s", path], executable: exiftool)
+        let outcome = try await CLIRunner.run(["-a", "-ee", "-G1", "-s", path], executable: exiftool)
         return outcome.stdout.split(separator: "\n").map(String.init).filter { line in
-            let name = (line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "").lowercased()
+            let lower = line.lowercased()
+            let name = lower.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             return !name.contains("gps") && !name.contains("location") && !name.contains("file")
-                && !name.contains("directory")
+                && !name.contains("directory") && !lower.hasPrefix("[xmp-cell]") && !lower.hasPrefix("[xmp-dwc]")
         }
     }
 
