@@ -8,6 +8,10 @@ internal import FFmpegLayer
 /// reader's bounded reads and walked by ``GPMF``. Removing keeps every sample's length and every
 /// other entry: a GPS entry's key becomes ``GPMF/removedKey`` and its payload zeros.
 enum GPMFTelemetry {
+    /// The largest sample read (the box reader's bound on one read): a GPMF sample is a second
+    /// of telemetry, tens of kilobytes; a larger one is damage, counted as such and not read.
+    static let maximumSampleSize = 1 << 20
+
     /// What the telemetry tracks hold.
     struct Found {
         /// GPS fixes in every `gpmd` track together.
@@ -27,10 +31,8 @@ enum GPMFTelemetry {
             guard stream.snapshot?.codecTag == "gpmd" else { continue }
             var tally = found ?? Found()
             for sample in stream.indexedSamples {
-                // A GPMF sample is a second of telemetry, tens of kilobytes; the box reader's
-                // bound refuses anything larger than a megabyte.
                 guard sample.size > 0 else { continue }
-                guard UInt64(sample.offset) + UInt64(sample.size) <= source.size,
+                guard sample.size <= maximumSampleSize, UInt64(sample.offset) + UInt64(sample.size) <= source.size,
                     let bytes = try? source.read(at: UInt64(sample.offset), count: sample.size),
                     bytes.count == sample.size
                 else {
