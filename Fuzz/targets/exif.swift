@@ -1,6 +1,7 @@
-// libFuzzer target: the EXIF reader/editor, the XMP and IPTC editors, the metadata policy and the JPEG
-// marker walker over arbitrary bytes. Built by Fuzz/run with Sources/ConvertCore/Read/Metadata/
-// and Image/JPEG/JPEGMarkers.swift compiled in.
+// libFuzzer target: the EXIF reader/editor, the XMP and IPTC editors, the metadata policy, the JPEG
+// marker walker, FLIR's FFF records and GoPro's GPMF telemetry over arbitrary bytes. Built by
+// Fuzz/run with Sources/ConvertCore/Read/Metadata/, Read/JPEG/JPEGMarkers.swift and
+// Read/JPEG/FLIRRecords.swift compiled in.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExif(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -21,6 +22,13 @@ public func fuzzExif(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     }
     _ = XMP.hasLocation(bytes)
+    _ = XMP.locationKinds(bytes)
+    let telemetry = GPMF.scan(bytes)
+    _ = GPMF.removingLocation(bytes, scan: telemetry)
+    if let flir = FLIRRecords(jpeg: bytes) {
+        _ = flir.hasGPS
+        _ = flir.gpsRemovalPatches
+    }
     _ = XMP.removing(["exif:GPSLatitude", "exif:GPSLongitude"], from: bytes)
     for policy in MetadataPolicy.allCases {
         _ = OutputMetadata(exif: bytes, xmp: bytes, iptc: bytes, policy: policy).withPixelSize(width: 70_000, height: 3)

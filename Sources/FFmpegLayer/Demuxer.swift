@@ -310,6 +310,21 @@ package final class Demuxer {
             return nil
         }
 
+        /// Where each of the stream's samples lies in the file (byte offset, size), in the
+        /// demuxer's index order: an MP4/MOV's sample tables, all known once the file is open,
+        /// so no packet is read. Empty for a stream without an index; entries with a negative
+        /// position or size are left out.
+        package var indexedSamples: [(offset: Int64, size: Int)] {
+            var samples: [(offset: Int64, size: Int)] = []
+            for entry in 0..<avformat_index_get_entries_count(pointer) {
+                guard let item = avformat_index_get_entry(pointer, entry), item.pointee.pos >= 0,
+                    item.pointee.size >= 0
+                else { continue }
+                samples.append((item.pointee.pos, Int(item.pointee.size)))
+            }
+            return samples
+        }
+
         /// Makes the demuxer drop this stream's packets before they are read out (`AVDISCARD_ALL`).
         package func discard() { pointer.pointee.discard = AVDISCARD_ALL }
     }

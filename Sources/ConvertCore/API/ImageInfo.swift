@@ -60,6 +60,9 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var hasLocation: Bool
     /// Where the location is recorded.
     public var locationSources: [LocationSource]
+    /// True when the EXIF has a GPS block that records no position (GPSStatus V, time or speed
+    /// only): not a location, yet worth saying; nil otherwise.
+    public var gpsWithoutPosition: Bool?
     /// Camera maker, model and capture time from EXIF.
     public var make: String?
     /// Camera model from EXIF.

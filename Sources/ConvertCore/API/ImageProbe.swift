@@ -127,8 +127,8 @@ public enum ImageProbe {
 
     private static func locations(exif: Exif?, xmp: [UInt8]?, iptc: [UInt8]? = nil) -> [LocationSource] {
         var sources: [LocationSource] = []
-        if exif?.hasGPS == true { sources.append(.exif) }
-        if let xmp, XMP.hasLocation(xmp) { sources.append(.xmp) }
+        if exif?.gpsHasPosition == true { sources.append(.exif) }
+        if let xmp { sources += XMP.locationKinds(xmp) }
         if let iptc, IPTC.hasLocation(iptc) { sources.append(.iptc) }
         if exif?.thumbnailHasGPS == true { sources.append(.exifThumbnail) }
         return sources
@@ -143,12 +143,14 @@ public enum ImageProbe {
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
         let sources = locations(exif: exif, xmp: xmp)
-        return ImageInfo(
+        var info = ImageInfo(
             format: format, width: swaps ? height : width, height: swaps ? width : height,
             bitDepth: bitDepth, hasAlpha: hasAlpha, exifOrientation: orientation, containerRotates: nil,
             color: color(icc: icc), hasEXIF: exifBytes != nil, hasXMP: xmp != nil, hasLocation: !sources.isEmpty,
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
+        info.gpsWithoutPosition = exif?.hasGPSWithoutPosition == true ? true : nil
+        return info
     }
 
     private static func probeJPEG(path: String) throws(ConvertError) -> ImageInfo {
@@ -159,7 +161,8 @@ public enum ImageProbe {
         let exif = metadata.exif.flatMap { Exif(block: $0) }
         let orientation = exif?.orientation
         let swaps = (orientation ?? 1) >= 5
-        let sources = locations(exif: exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
+        var sources = locations(exif: exif, xmp: metadata.xmp, iptc: IPTC.block(inJPEG: data))
+        if FLIRRecords(jpeg: data)?.hasGPS == true { sources.append(.flir) }
         var info = ImageInfo(
             format: .jpeg, width: swaps ? height : width, height: swaps ? width : height, bitDepth: 8, hasAlpha: false,
             exifOrientation: orientation, containerRotates: nil, color: color(icc: metadata.icc),
@@ -167,6 +170,7 @@ public enum ImageProbe {
             locationSources: sources, make: exif?.make, model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal,
             imageCount: 1, auxiliaryImages: [], thumbnailCount: exif?.hasThumbnail == true ? 1 : 0)
         if header.colorSpace.isInk { info.color.model = header.colorSpace.name }
+        info.gpsWithoutPosition = exif?.hasGPSWithoutPosition == true ? true : nil
         if let views = MPFIndex(data)?.views, !views.isEmpty {
             info.imageCount = 1 + views.count
             info.multiPicture = views.allSatisfy { $0.typeCode == 0x02_0002 } ? "stereo" : "multi-angle"
@@ -224,6 +228,7 @@ public enum ImageProbe {
             hasXMP: xmp != nil, hasLocation: !sources.isEmpty, locationSources: sources, make: exif?.make,
             model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, imageCount: ids.count,
             auxiliaryImages: auxiliary, thumbnailCount: thumbnails.count)
+        info.gpsWithoutPosition = exif?.hasGPSWithoutPosition == true ? true : nil
         switch HeifGainMap.presence(in: file) {
         case .apple(_, let stops): info.gainMap = ImageInfo.GainMap(origin: "Apple", headroomStops: stops)
         case .iso(_, let metadata):
@@ -283,6 +288,7 @@ public enum ImageProbe {
             thumbnailCount: thumbnails.count)
         info.containerRotation = transforms.rotation
         info.containerMirror = transforms.mirror
+        info.gpsWithoutPosition = exif?.hasGPSWithoutPosition == true ? true : nil
         return info
     }
 

@@ -21,6 +21,15 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
     /// Samsung's `MCC_Data` trailer entry: the mobile country code of the network the phone was
     /// on, so the country the photo was taken in.
     case samsungCountry = "samsung-mcc"
+    /// Sony Ericsson's XMP `cell:` namespace: the mobile country, area and cell tower codes.
+    case xmpCell = "xmp-cell"
+    /// XMP Darwin Core location terms (`dwc:decimalLatitude`, `dwc:locality`, ...).
+    case darwinCore = "darwin-core"
+    /// The GPS record of a FLIR thermal camera's APP1 `FLIR` segments (its FFF data).
+    case flir
+    /// GPS fixes in a GoPro GPMF telemetry track (`gpmd`): `GPS5`/`GPS9` streams, or a
+    /// Karma drone's `GPRI`/`GLPI`.
+    case gpmfTelemetry = "gpmf-telemetry"
 
     /// The place in words, for notes and messages: "EXIF GPS", "another image in the file".
     public var words: String {
@@ -34,6 +43,10 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
         case .motionVideo: "the embedded motion video"
         case .container: "container tag"
         case .samsungCountry: "Samsung's mobile country code (MCC_Data)"
+        case .xmpCell: "XMP cell tower codes"
+        case .darwinCore: "XMP Darwin Core location"
+        case .flir: "FLIR thermal GPS record"
+        case .gpmfTelemetry: "GoPro telemetry"
         }
     }
 }

@@ -11,6 +11,8 @@ import ConvertCore
 ///   "brand": "qt  ",                       // MP4/MOV ftyp major brand, when there is one
 ///   "location": "+37.7899-122.4221+081.120/", // ISO 6709 (udta ©xyz or the
 ///                                          // com.apple.quicktime.location.ISO6709 key); absent if none
+///   "telemetryGPSFixes": 216,              // GPS fixes in GoPro GPMF telemetry (gpmd); absent without
+///                                          // such a track, 0 when it has no fix
 ///   "tracks": [ TrackInfo, ... ],
 ///   "chapters": [ ChapterInfo, ... ],      // absent when the clip has none
 ///   "warnings": [ "..." ]                  // absent when empty: damage found, disagreements
@@ -27,6 +29,9 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var brand: String?
     /// Location metadata as an ISO 6709 string, e.g. `+51.5334-000.1255+026.756/`, when present.
     public var location: String?
+    /// The GPS fixes recorded in GoPro GPMF telemetry tracks (`gpmd`: `GPS5`/`GPS9` fixes, a
+    /// Karma drone's `GPRI`/`GLPI`); nil when the file has no such track, 0 when it has no fix.
+    public var telemetryGPSFixes: Int?
     /// The tracks, in the container's order.
     public var tracks: [TrackInfo]
     /// The chapters, in order; empty when the clip has none.
@@ -56,7 +61,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video } }
 
     enum CodingKeys: String, CodingKey {
-        case demuxer, durationSeconds, bitRate, brand, location, tracks, chapters, warnings
+        case demuxer, durationSeconds, bitRate, brand, location, telemetryGPSFixes, tracks, chapters, warnings
     }
 
     /// Decodes the JSON form documented on the type.
@@ -68,6 +73,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         bitRate = try c.decodeIfPresent(Int.self, forKey: .bitRate)
         brand = try c.decodeIfPresent(String.self, forKey: .brand)
         location = try c.decodeIfPresent(String.self, forKey: .location)
+        telemetryGPSFixes = try c.decodeIfPresent(Int.self, forKey: .telemetryGPSFixes)
         tracks = try c.decode([TrackInfo].self, forKey: .tracks)
         chapters = try c.decodeIfPresent([ChapterInfo].self, forKey: .chapters) ?? []
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
@@ -82,6 +88,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         try c.encodeIfPresent(bitRate, forKey: .bitRate)
         try c.encodeIfPresent(brand, forKey: .brand)
         try c.encodeIfPresent(location, forKey: .location)
+        try c.encodeIfPresent(telemetryGPSFixes, forKey: .telemetryGPSFixes)
         try c.encode(tracks, forKey: .tracks)
         if !chapters.isEmpty { try c.encode(chapters, forKey: .chapters) }
         if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }

@@ -16,7 +16,11 @@ import Foundation
 /// - PNG: `eXIf` and uncompressed `iTXt` XMP chunks (checksums recomputed).
 /// - WebP: `EXIF` and `XMP ` chunks.
 /// - MP4/MOV: `©xyz`, `loci` and XMP (`XMP_`) boxes with a location in any `udta`, and the
-///   `ilst` values of `com.apple.quicktime.location.*` keys and `©xyz` items in any `meta`.
+///   `ilst` values of `com.apple.quicktime.location.*` keys and `©xyz` items in any `meta`;
+///   GoPro GPMF telemetry (`gpmd` samples): each GPS entry's payload zeroed and its key made
+///   one no reader interprets, every other entry and sample as it was.
+/// - JPEG from FLIR thermal cameras: the GPS record of the FFF data in the `FLIR` APP1
+///   segments zeroed and its directory entry freed.
 ///
 /// The result is read back with ``MediaProbe`` before it is committed: if any location remains
 /// (in a place this editor does not handle) the job fails with `.unsupported`
@@ -112,7 +116,13 @@ public enum LocationStripper {
             edit = try HeifLocation.edit(data, path: path)
             addSamsungCountry(data, heif: true, to: &edit)
             try addMotionVideo(data, path: path, to: &edit)
-        case "mp4", "mov", "m4a", "3gp": edit = try MovieLocation.edit(path: path)
+        case "mp4", "mov", "m4a", "3gp":
+            edit = try MovieLocation.edit(path: path)
+            // GoPro telemetry: GPS entries removed inside its samples, at their length.
+            if let telemetry = try GPMFTelemetry.scan(path: path), !telemetry.patches.isEmpty {
+                edit.patches += telemetry.patches
+                edit.places.append(.gpmfTelemetry)
+            }
         case "gif", "bmp":
             // Neither has anywhere to keep a location: nothing to remove.
             edit = Edit()
@@ -145,7 +155,8 @@ public enum LocationStripper {
                             ? "no location found; file unchanged" : "no location found; nothing written")
                 ])
         }
-        let stage = try StagedOutput(destination: request.destination)
+        // In place through a symbolic link, the file it points to is replaced and the link stays.
+        let stage = try StagedOutput(destination: request.inPlace ? replacedFile(path) : request.destination)
         try copy(path, to: stage.temporaryPath, patches: edit.patches, cancellation: cancellation)
         // The stage is created with the mode any new file of this user gets; an in-place result
         // keeps the original's permissions (a copy gets the source's from the batch).
@@ -172,6 +183,18 @@ public enum LocationStripper {
         return JobResult(
             inputPath: path, outputs: [output], notes: [JobNote(fact: note)],
             location: edit.places.isEmpty ? .noneFound : .removed)
+    }
+
+    /// The file an in-place edit of `path` replaces: `path` itself, or for a symbolic link the
+    /// file it leads to (every link resolved), so that the rename lands on the file and the link
+    /// stays a link.
+    static func replacedFile(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        let resolved = PathEncoding.withCString(path) { realpath($0, nil) }
+        guard let resolved else { return path }
+        defer { free(resolved) }
+        return PathEncoding.decode(cString: resolved)
     }
 
     /// Copies `source` to `target` (already created by the stage) and applies `patches`.
@@ -285,8 +308,12 @@ enum JPEGLocation {
                 guard let cleaned = LocationStripper.xmpWithoutLocation(packet) else { continue }
                 edit.patches.append(
                     .init(offset: segment.payload.lowerBound + JPEGMarkers.xmpHeader.count, bytes: cleaned))
-                edit.places.append(.xmp)
+                edit.places += XMP.locationKinds(packet)
             }
+        }
+        if let flir = FLIRRecords(jpeg: data), flir.hasGPS {
+            edit.patches += flir.gpsRemovalPatches.map { LocationStripper.Patch(offset: $0.offset, bytes: $0.bytes) }
+            edit.places.append(.flir)
         }
         return edit
     }
@@ -318,7 +345,7 @@ enum PNGLocation {
                 }
                 if let text = LocationStripper.xmpWithoutLocation(Array(chunk[textStart...])) {
                     cleaned = Array(chunk[..<textStart]) + text
-                    edit.places.append(.xmp)
+                    edit.places += XMP.locationKinds(Array(chunk[textStart...]))
                 }
             case "zTXt", "tEXt":
                 // ImageMagick's hex-encoded EXIF/XMP copies: not worth a second parser; refuse
@@ -368,7 +395,7 @@ enum WebPLocation {
                 }
             } else if type == "XMP ", let cleaned = LocationStripper.xmpWithoutLocation(chunk) {
                 edit.patches.append(.init(offset: start, bytes: cleaned))
-                edit.places.append(.xmp)
+                edit.places += XMP.locationKinds(chunk)
             }
             offset = start + size + (size & 1)
         }

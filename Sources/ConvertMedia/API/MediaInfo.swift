@@ -70,6 +70,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
         self.imageError = imageError
         var sources = image?.locationSources ?? []
         if container?.location != nil { sources.append(.container) }
+        if (container?.telemetryGPSFixes ?? 0) > 0 { sources.append(.gpmfTelemetry) }
         if motionPhoto?.video?.location != nil { sources.append(.motionVideo) }
         self.motionPhoto = motionPhoto
         location = LocationPresence(sources: sources)

@@ -65,6 +65,8 @@ public enum MediaProbe {
                 code: .inputUnrecognised,
                 message: "\(path) has no track offconvert recognises.", path: path)
         }
+        container.telemetryGPSFixes = GPMFTelemetry.scan(demuxer: demuxer, source: source)?.fixes
+        try cancellation.check()
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
         addWarnings(to: &container, movie: movie, boxDamage: boxDamage)
         if movie?.truncatedBox != nil { measureCutShort(&container, demuxer: demuxer, byteCount: byteCount) }

@@ -26,7 +26,9 @@ enum HeifLocation {
                 if !edit.places.contains(.exif) { edit.places.append(.exif) }
             } else {
                 cleaned = LocationStripper.xmpWithoutLocation(bytes)
-                if cleaned != nil && !edit.places.contains(.xmp) { edit.places.append(.xmp) }
+                if cleaned != nil {
+                    for kind in XMP.locationKinds(bytes) where !edit.places.contains(kind) { edit.places.append(kind) }
+                }
             }
             guard let cleaned else { continue }
             // Scatter the same-length result back over the item's extents.

@@ -15,14 +15,17 @@ enum InfoFormatter {
             }
             if let motion = info.motionPhoto { lines += motionLines(motion) }
             if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }
-            lines.append(locationLine(info.location, value: info.motionPhoto?.video?.location))
+            lines.append(
+                locationLine(
+                    info.location, value: info.motionPhoto?.video?.location,
+                    gpsWithoutPosition: info.image?.gpsWithoutPosition == true))
             return lines.joined(separator: "\n")
         }
         if let duration = container.durationSeconds { header += ", \(UnitText.duration(duration, places: 2))" }
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
         if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
-        lines.append(locationLine(info.location, value: container.location))
+        lines.append(locationLine(info.location, value: container.location, fixes: container.telemetryGPSFixes))
         for track in container.tracks { lines += trackLines(track) }
         if let chapters = chapterLine(container.chapters) { lines.append(chapters) }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
@@ -38,15 +41,22 @@ enum InfoFormatter {
         return "  chapters: \(chapters.count): " + shown.joined(separator: ", ") + (chapters.count > 8 ? ", …" : "")
     }
 
-    /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: in EXIF GPS, XMP".
+    /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: yes, in EXIF GPS, XMP",
+    /// "location: yes, in GoPro telemetry (216 fixes)". A GPS block without a position is not a
+    /// location, and is named: "location: none (GPS block without coordinates)".
     /// A damaged file is never said to have none: "location: unknown (...)" or what was found.
-    private static func locationLine(_ location: LocationPresence, value: String?) -> String {
+    private static func locationLine(
+        _ location: LocationPresence, value: String?, fixes: Int? = nil, gpsWithoutPosition: Bool = false
+    ) -> String {
         let damaged = location.incomplete == true
         guard location.present else {
-            return damaged
-                ? "  location: unknown (the file is damaged; its metadata could not all be read)" : "  location: none"
+            if damaged { return "  location: unknown (the file is damaged; its metadata could not all be read)" }
+            return gpsWithoutPosition ? "  location: none (GPS block without coordinates)" : "  location: none"
         }
-        let places = location.sources.words
+        let places = location.sources.map { source in
+            guard source == .gpmfTelemetry, let fixes else { return source.words }
+            return "\(source.words) (\(fixes) \(fixes == 1 ? "fix" : "fixes"))"
+        }.joined(separator: ", ")
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
         return "  location: yes, in \(places.terminalSafe)"
             + (damaged ? " (the file is damaged: there may be more)" : "")

@@ -13,7 +13,7 @@ struct LocationSourceTests {
         #expect(
             ids == [
                 "exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container",
-                "samsung-mcc",
+                "samsung-mcc", "xmp-cell", "darwin-core", "flir", "gpmf-telemetry",
             ])
         let json = try JSONEncoder().encode(LocationPresence(sources: [.exif, .motionVideo]))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])

@@ -186,6 +186,19 @@ package struct Exif: Sendable {
     package var model: String? { string(ifd0.entry(Tag.model)) }
     /// Whether a GPS IFD with at least one entry is present.
     package var hasGPS: Bool { !(ifd0.entry(Tag.gpsIFD)?.child?.entries.isEmpty ?? true) }
+    /// GPS tags that say nothing about where: version, time and date, satellites, status,
+    /// measure mode, DOP, speed, track, image direction, map datum, differential correction and
+    /// positioning error.
+    static let gpsTagsWithoutPosition: Set<UInt16> = [
+        0x00, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0x1D, 0x1E, 0x1F,
+    ]
+    /// Whether the GPS IFD records a position: any tag but those of
+    /// ``gpsTagsWithoutPosition`` (a camera without a fix writes GPSStatus V and nothing else).
+    package var gpsHasPosition: Bool {
+        ifd0.entry(Tag.gpsIFD)?.child?.entries.contains { !Self.gpsTagsWithoutPosition.contains($0.tag) } ?? false
+    }
+    /// Whether a GPS IFD is there without a position (``gpsHasPosition`` false).
+    package var hasGPSWithoutPosition: Bool { hasGPS && !gpsHasPosition }
     /// The identifying tags present, in IFD0 and the Exif IFD.
     var identifyingTagsPresent: Set<UInt16> {
         let tags = ifd0.entries.map(\.tag) + (exifDirectory?.entries.map(\.tag) ?? [])

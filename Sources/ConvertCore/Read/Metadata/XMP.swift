@@ -7,8 +7,35 @@ import FoundationEssentials
 /// A full RDF parser is not needed: XMP writers use these two serialisations, the names removed
 /// are fixed, and a packet that is not valid UTF-8 is dropped whole rather than edited.
 package enum XMP {
-    /// Properties that say where a photo was taken.
-    package static let locationProperties: [String] = [
+    /// Properties that say where a photo was taken: the general ones (``generalLocationProperties``),
+    /// Sony Ericsson's cell-tower namespace and Darwin Core's location terms.
+    package static let locationProperties: [String] =
+        generalLocationProperties + cellProperties + darwinCoreProperties
+
+    /// Sony Ericsson's `cell:` namespace: the mobile network's country and area codes and the
+    /// cell tower the phone was on (MobileCountryCode, LocationAreaCode, CellTowerID, CellGlobalID).
+    package static let cellProperties: [String] = ["cell:[A-Za-z]*"]
+
+    /// Darwin Core's location terms (`dwc:`, as biodiversity software writes them): the
+    /// `dwc:dctermsLocation` structure exiftool writes (and `dwc:Location`), and the same terms
+    /// written at the top level.
+    package static let darwinCoreProperties: [String] = [
+        "dwc:Location", "dwc:locationID", "dwc:verbatimCoordinates", "dwc:verbatimLatitude", "dwc:verbatimLongitude",
+        "dwc:verbatimCoordinateSystem", "dwc:verbatimSRS", "dwc:verbatimElevation", "dwc:verbatimDepth",
+        "dwc:verbatimLocality", "dwc:decimalLatitude", "dwc:decimalLongitude", "dwc:geodeticDatum",
+        "dwc:coordinateUncertaintyInMeters", "dwc:coordinatePrecision", "dwc:pointRadiusSpatialFit",
+        "dwc:footprintWKT", "dwc:footprintSRS", "dwc:footprintSpatialFit", "dwc:georeference[A-Za-z]*",
+        "dwc:higherGeography[A-Za-z]*", "dwc:continent", "dwc:waterBody", "dwc:islandGroup", "dwc:island",
+        "dwc:country", "dwc:countryCode", "dwc:stateProvince", "dwc:county", "dwc:municipality", "dwc:locality",
+        "dwc:minimumElevationInMeters", "dwc:maximumElevationInMeters", "dwc:minimumDepthInMeters",
+        "dwc:maximumDepthInMeters", "dwc:minimumDistanceAboveSurfaceInMeters",
+        "dwc:maximumDistanceAboveSurfaceInMeters", "dwc:locationAccordingTo", "dwc:locationRemarks",
+        "dwc:verticalDatum",
+        "dwc:dctermsLocation",
+    ]
+
+    /// The location properties of EXIF, IPTC and Photoshop in XMP, and DJI's drone position.
+    package static let generalLocationProperties: [String] = [
         "exif:GPS[A-Za-z]*", "exifEX:GPS[A-Za-z]*", "photoshop:City", "photoshop:State", "photoshop:Country",
         "Iptc4xmpCore:Location", "Iptc4xmpCore:CountryCode", "Iptc4xmpExt:LocationCreated",
         "Iptc4xmpExt:LocationShown", "Iptc4xmpExt:City", "Iptc4xmpExt:CountryName", "Iptc4xmpExt:ProvinceState",
@@ -33,7 +60,22 @@ package enum XMP {
     /// Whether `packet` mentions any location property.
     package static func hasLocation(_ packet: [UInt8]) -> Bool {
         guard let text = String(validating: packet, as: UTF8.self) else { return false }
-        return locationProperties.contains { name in
+        return mentions(locationProperties, in: text)
+    }
+
+    /// The kinds of location `packet` records, in a fixed order: general XMP location
+    /// properties (`.xmp`), cell-tower codes (`.xmpCell`), Darwin Core terms (`.darwinCore`).
+    package static func locationKinds(_ packet: [UInt8]) -> [LocationSource] {
+        guard let text = String(validating: packet, as: UTF8.self) else { return [] }
+        let kinds: [(LocationSource, [String])] = [
+            (.xmp, generalLocationProperties), (.xmpCell, cellProperties), (.darwinCore, darwinCoreProperties),
+        ]
+        return kinds.filter { mentions($0.1, in: text) }.map(\.0)
+    }
+
+    /// Whether `text` mentions any of the properties `names` (as an element or an attribute).
+    private static func mentions(_ names: [String], in text: String) -> Bool {
+        names.contains { name in
             let literal = literalStart(of: name)
             return (literal.isEmpty || text.contains(literal))
                 && text.containsMatch(of: "[<\\s]" + name + "[\\s=>/]")
