@@ -288,6 +288,9 @@ extension ConvertError.Code {
     /// `unsupported.ffmpeg`: FFmpeg cannot do what the input needs (it cannot open a decoder, or
     /// write a stream copied from the input).
     public static let unsupportedFfmpeg = ConvertError.Code("unsupported.ffmpeg", category: .unsupported)
+    /// `unsupported.image-format`: a still image in a format offconvert names but does not read
+    /// (PCX, PSD, JPEG 2000, TGA, ICO, PNM).
+    public static let unsupportedImageFormat = ConvertError.Code("unsupported.image-format", category: .unsupported)
     /// `unsupported.not-a-photo`: a video (MP4, MOV, MKV) was given where a photo is read.
     public static let unsupportedNotAPhoto = ConvertError.Code("unsupported.not-a-photo", category: .unsupported)
     /// `unsupported.size`: a video declares a picture size this build of FFmpeg cannot decode.

@@ -14,7 +14,9 @@ enum PNGCodec {
 
     /// Decodes a PNG held in `data` to RGB(A) 8 or 16 bits; refuses images over `maxPixels`.
     /// With `tolerateCut`, a file that ends inside or after its image data (an interrupted copy)
-    /// is decoded as far as it goes, the rest grey, and ``Decoded/damage`` says so.
+    /// is decoded as far as it goes, the rest grey, and a tRNS chunk libpng ignores as invalid
+    /// (out of place, or more entries than the palette) is ignored: ``Decoded/damage`` says so.
+    /// Without it, both are refused.
     static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool = false) throws(ConvertError)
         -> Decoded
     {
@@ -61,16 +63,36 @@ enum PNGCodec {
                     "\(path) declares a picture over the limit of \(maxPixels) pixels; raise the limit if the file is trusted.",
                 path: path, underlying: String(nulTerminated: message))
         }
-        guard status == 0, (image.has_alpha != 0) == (layout.channels == 4) else {
-            throw damaged(path, reason: String(nulTerminated: message))
+        guard status == 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
+        var channels = layout.channels
+        var damage = image.cut == 0 ? nil : Self.cutNote(missingRows: Int(image.rows_missing), height: layout.height)
+        var pixels = samples
+        if image.has_alpha == 0, layout.channels == 4 {
+            // libpng ignored the tRNS chunk the layout counted on (out of place, or with more
+            // entries than the palette: "tRNS: invalid"), as every libpng-based viewer does:
+            // the rows are RGB, packed at the start of the buffer.
+            let problem = layout.transparencyProblem.isEmpty ? "damaged" : layout.transparencyProblem
+            guard tolerateCut else {
+                throw damaged(path, reason: "its transparency chunk (tRNS) is invalid (\(problem))")
+            }
+            channels = 3
+            let count = layout.width * layout.height * 3
+            switch samples {
+            case .eight(let values): pixels = .eight(Array(values.prefix(count)))
+            case .sixteen(let values): pixels = .sixteen(Array(values.prefix(count)))
+            }
+            let note =
+                "its transparency chunk (tRNS) is invalid (\(problem)): ignored, as libpng ignores it"
+            damage = damage.map { "\($0); \(note)" } ?? note
+        } else if (image.has_alpha != 0) != (layout.channels == 4) {
+            throw damaged(path, reason: "its transparency does not match its chunks")
         }
         let icc = image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) }
         let exif = image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) }
         let xmp = image.xmp.map { Array(UnsafeBufferPointer(start: $0, count: image.xmp_size)) }
         let bitmap = Bitmap(
-            width: layout.width, height: layout.height, channels: layout.channels, samples: samples,
+            width: layout.width, height: layout.height, channels: channels, samples: pixels,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
-        let damage = image.cut == 0 ? nil : Self.cutNote(missingRows: Int(image.rows_missing), height: layout.height)
         return Decoded(bitmap: bitmap, exif: exif, xmp: xmp, damage: damage)
     }
 
@@ -81,6 +103,10 @@ enum PNGCodec {
         var height: Int
         var channels: Int
         var sixteenBit: Bool
+        /// Why libpng would ignore the tRNS chunk counted for ``channels``, in words for a note
+        /// ("before the palette", "5 entries for a palette of 4"); "" when it is valid as far as
+        /// these chunks tell.
+        var transparencyProblem = ""
 
         /// The layout of the PNG in `data`, or nil when it does not start with a signature and an IHDR.
         init?(_ data: [UInt8]) {
@@ -90,14 +116,37 @@ enum PNGCodec {
             guard width > 0, height > 0 else { return nil }
             sixteenBit = data[24] == 16
             var alpha = data[25] & 4 != 0
+            var paletteEntries: Int?
             var offset = 8
             while offset + 8 <= data.count {
                 let type = data[offset + 4..<offset + 8]
+                let length = word(offset)
                 if type.elementsEqual("IDAT".utf8) { break }
-                if type.elementsEqual("tRNS".utf8) { alpha = true }
-                offset += 12 + word(offset)
+                if type.elementsEqual("PLTE".utf8) { paletteEntries = length / 3 }
+                if type.elementsEqual("tRNS".utf8), !alpha {
+                    alpha = true
+                    transparencyProblem = Self.transparencyProblem(
+                        colorType: data[25], length: length, paletteEntries: paletteEntries)
+                }
+                offset += 12 + length
             }
             channels = alpha ? 4 : 3
+        }
+
+        /// Why libpng 1.6 ignores a tRNS chunk of `length` bytes in a PNG of `colorType`
+        /// (`png_handle_tRNS`), or "" when it takes it (its CRC aside).
+        private static func transparencyProblem(colorType: UInt8, length: Int, paletteEntries: Int?) -> String {
+            switch colorType {
+            case 0: return length == 2 ? "" : "\(length) bytes for a grey picture's 2"
+            case 2: return length == 6 ? "" : "\(length) bytes for a colour picture's 6"
+            case 3:
+                guard let paletteEntries else { return "before the palette" }
+                if length == 0 || length > min(paletteEntries, 256) {
+                    return "\(length) entries for a palette of \(paletteEntries)"
+                }
+                return ""
+            default: return "in a picture with an alpha channel"
+            }
         }
     }
 

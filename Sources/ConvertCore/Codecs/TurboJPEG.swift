@@ -29,7 +29,9 @@ final class TurboJPEGHandle {
     /// Whether the last failure was only a warning (the image decoded, possibly with damage).
     private var lastWasWarning: Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
 
-    /// The size and colour model of a JPEG held in `data`.
+    /// The size and colour model of a JPEG held in `data`. A header libjpeg reads with a
+    /// warning only (stray bytes before a marker, as some cameras write) is read as libjpeg and
+    /// every viewer read it; ``JPEGHeader/warning`` keeps what it said, for the decode's note.
     func header(_ data: [UInt8], path: String) throws(ConvertError) -> JPEGHeader {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -39,7 +41,9 @@ final class TurboJPEGHandle {
             tjDecompressHeader3(
                 handle, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorspace)
         }
-        guard status == 0, width > 0, height > 0 else {
+        // TurboJPEG returns -1 for a warning too, with the size filled in: only an error refuses.
+        let warning = status == 0 ? nil : lastWasWarning ? lastError : nil
+        guard status == 0 || warning != nil, width > 0, height > 0 else {
             throw ConvertError(
                 code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
                 underlying: lastError)
@@ -52,7 +56,7 @@ final class TurboJPEGHandle {
             case Int32(TJCS_YCCK.rawValue): .ycck
             default: .ycbcr
             }
-        return JPEGHeader(width: Int(width), height: Int(height), colorSpace: space)
+        return JPEGHeader(width: Int(width), height: Int(height), colorSpace: space, warning: warning)
     }
 
     /// Decodes to 8-bit RGB at `width`×`height` (the full size or one of TurboJPEG's scaled

@@ -14,6 +14,12 @@ extension PhotoConverter {
                 data, format: opened.format, maxPixels: request.maxPixels, path: request.inputPath),
             let summary = animation.summary
         else { return nil }
+        if request.strict, case .gif(let gif) = animation, gif.isCutShort {
+            throw ConvertError(
+                code: .inputTruncated,
+                message: "\(request.inputPath) is incomplete: the GIF ends before its last frame does.",
+                path: request.inputPath)
+        }
         reporter.report(.decoding, 0)
         let plan = ResizePlan(
             sourceWidth: animation.width, sourceHeight: animation.height, resize: request.resize,

@@ -44,7 +44,9 @@ extension PhotoConverter {
         } cancellation: {
             cancellation
         }
-        if let damage = damageNote(transcoder.damage, height: source.height) { notes.append(damage) }
+        if let damage = damageNote(transcoder.damage, height: source.height, stray: head.strayBytes) {
+            notes.append(damage)
+        }
         reporter.report(.writing, 1)
         return JobResult(inputPath: request.inputPath, outputs: [output], notes: notes, location: metadata.location)
     }
@@ -80,8 +82,14 @@ extension PhotoConverter {
     }
 
     /// The note for what libjpeg repaired, as the general path words it (``JPEGDamage``).
-    private static func damageNote(_ damage: JPEGTranscoder.Damage, height: Int) -> String? {
+    /// Stray bytes in the headers (`stray`) are named when they are the one thing libjpeg warned about.
+    private static func damageNote(
+        _ damage: JPEGTranscoder.Damage, height: Int, stray: (count: Int, marker: UInt8)?
+    ) -> String? {
         guard damage.warnings > 0 else { return nil }
+        if let stray, damage.warnings == 1, !damage.endedEarly {
+            return JPEGDamage.strayBytesNote(count: stray.count, marker: stray.marker)
+        }
         let decoded = damage.endedEarly && height > 0 ? Double(damage.rowsBeforeEnd) / Double(height) : nil
         return JPEGDamage(truncated: damage.endedEarly, decodedFraction: decoded).note
     }
@@ -144,6 +152,8 @@ private struct StreamedJPEGHead {
     /// Whether the file holds more than one picture: an MPF index (stereo views, a gain map) or
     /// XMP naming a gain map. The general path reads those.
     var holdsOtherImages: Bool
+    /// Stray bytes between its header segments (libjpeg skips them with a warning), if any.
+    var strayBytes: (count: Int, marker: UInt8)?
 
     /// The head of the file on `input`, or nil when its markers do not reach a scan within 16 MiB.
     init?(_ input: InputDescriptor, path: String) throws(ConvertError) {
@@ -168,6 +178,7 @@ private struct StreamedJPEGHead {
                 return text.contains("hdrgm:") || text.contains("GContainer")
             } ?? false
         holdsOtherImages = hasIndex || namesGainMap
+        strayBytes = JPEGMarkers.strayHeaderBytes(bytes)
     }
 
     private static func read(_ input: InputDescriptor, count: Int, path: String) throws(ConvertError) -> [UInt8] {

@@ -2,11 +2,12 @@
 /// dependency, and the format is small. Every offset and length is checked against the data;
 /// a damaged file throws `.input`, never traps.
 ///
-/// Handled: BITMAPCOREHEADER (12 bytes), BITMAPINFOHEADER (40, and OS/2's 64 read as it),
+/// Handled: BITMAPCOREHEADER (12 bytes), BITMAPINFOHEADER (40, and OS/2's 64 and 16 read as it),
 /// its V2 (52), V3 (56), V4 (108) and V5 (124) extensions; 1/4/8-bit palettes, RLE8 and RLE4,
 /// 16-bit (5-5-5 by default, any masks with BI_BITFIELDS), 24-bit and 32-bit; bottom-up and
-/// top-down (negative height) rows; a V5 header's embedded ICC profile. JPEG and PNG inside a
-/// BMP (compression 4 and 5, meant for printers) are refused as unsupported.
+/// top-down (negative height) rows; a V5 header's embedded ICC profile; an OS/2 bitmap array
+/// (`BA`: bitmaps of several sizes for several displays), read as its largest bitmap. JPEG and
+/// PNG inside a BMP (compression 4 and 5, meant for printers) are refused as unsupported.
 ///
 /// Pixels an RLE stream never writes (skipped by a delta or an early end of line or bitmap) are
 /// palette index 0, as Windows GDI, Pillow and FFmpeg leave them: the picture stays opaque RGB,
@@ -33,6 +34,8 @@ enum BMPDecoder {
         var dataOffset: Int
         /// The V5 header's embedded profile (PROFILE_EMBEDDED).
         var icc: [UInt8]?
+        /// How many bitmaps the file holds: 1, or an OS/2 bitmap array's count (this one the largest).
+        var bitmapCount = 1
 
         /// Whether the pixels may carry alpha (a mask says so; an all-zero channel is then
         /// read as opaque).
@@ -46,6 +49,15 @@ enum BMPDecoder {
     struct Decoded {
         var bitmap: Bitmap
         var damage: String?
+        /// How many bitmaps the file holds (an OS/2 bitmap array's; this is the largest).
+        var bitmapCount = 1
+
+        /// The note for an OS/2 bitmap array of several bitmaps, nil for one.
+        var arrayNote: String? {
+            bitmapCount > 1
+                ? "an OS/2 bitmap array of \(bitmapCount) bitmaps: the largest (\(bitmap.width)x\(bitmap.height)) converted"
+                : nil
+        }
     }
 
     /// The `input.corrupt` error for `path`, with what is wrong.
@@ -53,18 +65,59 @@ enum BMPDecoder {
         ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a BMP image: \(reason).", path: path)
     }
 
-    /// Reads the file and info headers, the masks and the palette of the BMP held in `data`.
+    /// The sizes of the info headers read (OS/2 2.x's BITMAPINFOHEADER2 may stop after 16 bytes).
+    static let infoHeaderSizes = [12, 16, 40, 52, 56, 64, 108, 124]
+
+    /// Reads the file and info headers, the masks and the palette of the BMP held in `data` (of
+    /// an OS/2 bitmap array, its largest bitmap's).
     static func header(_ data: [UInt8], path: String) throws(ConvertError) -> Header {
-        func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
-        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(data[at + $1]) << (8 * UInt32($1)) } }
+        guard data.count >= 2, data[0] == 0x42, data[1] == 0x41 else { return try header(data, at: 0, path: path) }
+        // OS/2 bitmap array: 14-byte `BA` headers chained by offNext (from the file's start),
+        // each followed by a bitmap's file header; the bitmaps' offsets count from the file's start.
+        var offset = 0
+        var members: [Header] = []
+        var visited = Set<Int>()
+        while members.count < 64, offset + 14 <= data.count, data[offset] == 0x42, data[offset + 1] == 0x41,
+            visited.insert(offset).inserted
+        {
+            let next = (0..<4).reduce(0) { $0 | Int(data[offset + 6 + $1]) << (8 * $1) }
+            let member = offset + 14
+            guard member + 2 <= data.count else { break }
+            if data[member] == 0x42, data[member + 1] == 0x4D {
+                members.append(try header(data, at: member, path: path))
+            } else {
+                let kind = String(decoding: data[member..<member + 2], as: UTF8.self)
+                throw ConvertError(
+                    code: .inputUnsupportedFeature,
+                    message:
+                        "\(path) is an OS/2 bitmap array holding icons or pointers ('\(kind)'), which offconvert does not read.",
+                    path: path)
+            }
+            guard next > offset else { break }
+            offset = next
+        }
+        guard
+            var largest = members.max(by: { ($0.width * $0.height, $0.bitCount) < ($1.width * $1.height, $1.bitCount) })
+        else { throw damaged(path, "an OS/2 bitmap array without a bitmap") }
+        largest.bitmapCount = members.count
+        return largest
+    }
+
+    /// Reads the headers of the bitmap whose file header starts at `base` in `data` (0, or a
+    /// member of an OS/2 bitmap array, whose offsets count from the start of `data` too).
+    private static func header(_ data: [UInt8], at base: Int, path: String) throws(ConvertError) -> Header {
+        func u16(_ at: Int) -> Int { Int(data[base + at]) | Int(data[base + at + 1]) << 8 }
+        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(data[base + at + $1]) << (8 * UInt32($1)) } }
         func i32(_ at: Int) -> Int { Int(Int32(bitPattern: u32(at))) }
-        guard data.count >= 18, data[0] == 0x42, data[1] == 0x4D else { throw damaged(path, "no BMP header") }
+        guard data.count >= base + 18, data[base] == 0x42, data[base + 1] == 0x4D else {
+            throw damaged(path, "no BMP header")
+        }
         let dataOffset = Int(u32(10))
         let infoSize = Int(u32(14))
-        guard [12, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
+        guard infoHeaderSizes.contains(infoSize) else {
             throw damaged(path, "unknown header size \(infoSize)")
         }
-        guard data.count >= 14 + infoSize else { throw damaged(path, "the header is cut short") }
+        guard data.count >= base + 14 + infoSize else { throw damaged(path, "the header is cut short") }
         let width: Int
         let signedHeight: Int
         let bitCount: Int
@@ -81,7 +134,8 @@ enum BMPDecoder {
             signedHeight = i32(22)
             planes = u16(26)
             bitCount = u16(28)
-            let raw = u32(30)
+            // OS/2's BITMAPINFOHEADER2 may end after 16 bytes: the fields it leaves out are 0.
+            let raw = infoSize > 16 ? u32(30) : 0
             // OS/2's 64-byte header gives 3 and 4 other meanings (Huffman 1D, RLE24); refused.
             guard let known = Compression(rawValue: raw), !(infoSize == 64 && raw >= 3) else {
                 throw ConvertError(
@@ -90,7 +144,7 @@ enum BMPDecoder {
                     path: path)
             }
             compression = known
-            colorsUsed = Int(u32(46))
+            colorsUsed = infoSize >= 40 ? Int(u32(46)) : 0
         }
         guard planes == 1 else { throw damaged(path, "\(planes) planes") }
         guard width > 0, signedHeight != 0 else { throw damaged(path, "a picture \(width)x\(signedHeight) pixels") }
@@ -114,11 +168,13 @@ enum BMPDecoder {
         // BI_BITFIELDS (three) or BI_ALPHABITFIELDS (four).
         var masks: (red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32) =
             bitCount == 16 ? (0x7C00, 0x03E0, 0x001F, 0) : (0xFF_0000, 0xFF00, 0xFF, 0)
-        var paletteStart = 14 + infoSize
+        var paletteStart = base + 14 + infoSize
         if compression == .bitfields || compression == .alphaBitfields {
             if infoSize == 40 {
                 let count = compression == .alphaBitfields ? 4 : 3
-                guard data.count >= 54 + 4 * count else { throw damaged(path, "the colour masks are cut short") }
+                guard data.count >= base + 54 + 4 * count else {
+                    throw damaged(path, "the colour masks are cut short")
+                }
                 masks = (u32(54), u32(58), u32(62), count == 4 ? u32(66) : 0)
                 paletteStart += 4 * count
             } else if infoSize >= 52 {
@@ -150,13 +206,13 @@ enum BMPDecoder {
         var icc: [UInt8]?
         // bV5CSType 'MBED' (PROFILE_EMBEDDED): bV5ProfileData is an offset from the info header.
         if infoSize == 124, u32(70) == 0x4D42_4544 {
-            let offset = 14 + Int(u32(126))
+            let offset = base + 14 + Int(u32(126))
             let size = Int(u32(130))
             if size > 0, offset <= data.count, size <= data.count - offset {
                 icc = Array(data[offset..<offset + size])
             }
         }
-        guard dataOffset >= 14 + infoSize, dataOffset < data.count else {
+        guard dataOffset >= base + 14 + infoSize, dataOffset < data.count else {
             throw damaged(path, "the pixel data is missing")
         }
         return Header(
@@ -168,19 +224,31 @@ enum BMPDecoder {
     /// Decodes the BMP held in `data` to 8-bit RGB (RGBA when an alpha mask gives any pixel
     /// alpha). A picture over `maxPixels` is refused before anything is allocated for it. With
     /// `tolerateCut`, a file that ends inside its pixel data is decoded as far as it goes, the
-    /// missing rows grey, and ``Decoded/damage`` says so; otherwise it is `input.truncated`.
+    /// missing rows grey, and ``Decoded/damage`` says so; otherwise it is `input.truncated`. An
+    /// RLE stream that sets no pixel is read as Windows reads it (the palette's first colour),
+    /// with a note, or refused without `tolerateCut`.
     static func decode(_ data: [UInt8], maxPixels: Int, path: String, tolerateCut: Bool) throws(ConvertError) -> Decoded
     {
         let header = try header(data, path: path)
         try PixelLimit.check(width: header.width, height: header.height, limit: maxPixels, path: path)
         let rowsPresent: Int
         let rgba: [UInt8]
+        var empty: String?
         switch header.compression {
         case .rle8, .rle4:
             let decoded = decodeRLE(data, header: header)
             rgba = decoded.pixels
             rowsPresent = decoded.rowsReached
             guard rowsPresent > 0 else { throw truncated(path) }
+            if !decoded.pixelsWritten {
+                // An RLE stream that ends (or skips to the end) before it sets one pixel: Windows
+                // and Pillow show the palette's first colour everywhere, so does offconvert, saying why.
+                guard tolerateCut else {
+                    throw ConvertError(
+                        code: .inputCorrupt, message: "\(path) is damaged: its RLE data holds no pixels.", path: path)
+                }
+                empty = "its RLE data holds no pixels: every pixel is the palette's first colour, as Windows shows it"
+            }
         default:
             // Count the whole rows the file holds before allocating: a header claiming a large
             // picture in a small file costs nothing.
@@ -220,7 +288,9 @@ enum BMPDecoder {
             sourceBitDepth: 8, icc: header.icc)
         return Decoded(
             bitmap: bitmap,
-            damage: missing > 0 ? cutNote(missingRows: missing, height: header.height, topDown: header.topDown) : nil)
+            damage: missing > 0
+                ? cutNote(missingRows: missing, height: header.height, topDown: header.topDown) : empty,
+            bitmapCount: header.bitmapCount)
     }
 
     /// The `input.truncated` error of a file whose pixel data stops early.
@@ -308,7 +378,9 @@ enum BMPDecoder {
     /// Decodes an RLE8 or RLE4 stream to RGBA (alpha 0: never used). Returns the pixels and how
     /// many stored rows the stream reached before it ended: all of them after an end-of-bitmap
     /// escape, fewer when the file stops first.
-    private static func decodeRLE(_ data: [UInt8], header: Header) -> (pixels: [UInt8], rowsReached: Int) {
+    private static func decodeRLE(_ data: [UInt8], header: Header) -> (
+        pixels: [UInt8], rowsReached: Int, pixelsWritten: Bool
+    ) {
         let width = header.width
         let height = header.height
         let palette = header.palette
@@ -322,8 +394,10 @@ enum BMPDecoder {
                 out[pixel * 4 + 2] = palette[2]
             }
         }
+        var written = false
         func put(_ x: Int, _ stored: Int, _ index: Int) {
             guard x < width, stored < height, index < paletteCount else { return }
+            written = true
             let y = header.topDown ? stored : height - 1 - stored
             let target = (y * width + x) * 4
             out[target] = palette[index * 3]
@@ -335,7 +409,7 @@ enum BMPDecoder {
         var x = 0
         var row = 0
         while row < height {
-            guard position + 1 < data.count else { return (out, row) }
+            guard position + 1 < data.count else { return (out, row, written) }
             let count = Int(data[position])
             let value = Int(data[position + 1])
             position += 2
@@ -352,16 +426,16 @@ enum BMPDecoder {
                 x = 0
                 row += 1
             case 1:
-                return (out, height)
+                return (out, height, written)
             case 2:
-                guard position + 1 < data.count else { return (out, row) }
+                guard position + 1 < data.count else { return (out, row, written) }
                 x += Int(data[position])
                 row += Int(data[position + 1])
                 position += 2
             default:
                 // An absolute run of `value` indices, padded to a 16-bit boundary.
                 let bytes = four ? (value + 1) / 2 : value
-                guard position + bytes <= data.count else { return (out, row) }
+                guard position + bytes <= data.count else { return (out, row, written) }
                 for i in 0..<value {
                     let index: Int
                     if four {
@@ -377,6 +451,6 @@ enum BMPDecoder {
             }
         }
         // Rows ran out (a delta past the top, or lines without an end-of-bitmap): all reached.
-        return (out, height)
+        return (out, height, written)
     }
 }

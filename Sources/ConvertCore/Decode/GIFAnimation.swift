@@ -32,6 +32,32 @@ struct GIFAnimation {
     /// Whether the file ended (or broke) before its trailer: frames after the last whole one are lost.
     var isCutShort: Bool { !layout.complete }
 
+    /// What is lost of frame `index` in a file cut short, for the note: nil when the frame is
+    /// whole, otherwise the share of its pixels the data did not hold (1 when none).
+    func missingShare(ofFrame index: Int) -> Double? {
+        guard index < layout.images.count, layout.images[index].truncated else { return nil }
+        let image = layout.images[index]
+        let count = image.width * image.height
+        guard count > 0, let (_, decoded) = GIFDecoder.indices(data, of: image) else { return 1 }
+        return Double(count - decoded) / Double(count)
+    }
+
+    /// The note for a GIF cut short whose frame `index` was converted, worded as for a JPEG or
+    /// PNG cut short; nil when the file is whole.
+    func cutShortNote(frame index: Int) -> String? {
+        guard isCutShort else { return nil }
+        let prefix = "the file ends early (an interrupted copy or download)"
+        if let share = missingShare(ofFrame: index), share > 0 {
+            let percent = max(1, Int((share * 100).rounded()))
+            let image = layout.images[index]
+            return image.interlaced
+                ? "\(prefix): \(percent)% of the picture's rows are missing (left transparent)"
+                : "\(prefix): the bottom \(percent)% of the picture is missing (left transparent)"
+        }
+        if frameCount == 1 { return "\(prefix): the picture is whole, what followed it is missing" }
+        return "\(prefix): the frames after frame \(frameCount) may be missing"
+    }
+
     /// How long each frame shows, in milliseconds: a stored delay of 0 or 1 hundredth shows for
     /// 100 ms, as in every browser (the fastest "as fast as possible" GIFs would otherwise flash).
     var durations: [Int] { layout.images.map { $0.delay <= 1 ? 100 : $0.delay * 10 } }
@@ -73,11 +99,27 @@ struct GIFAnimation {
         // An image far larger than the canvas (a damaged size field) is refused, not decoded
         // into gigabytes of indices only to be clipped.
         guard image.width <= width * 2 + 16, image.height <= height * 2 + 16,
-            let indices = GIFDecoder.indices(data, of: image)
+            let (indices, decoded) = GIFDecoder.indices(data, of: image)
         else { throw damaged }
         let palette = image.palette
+        // The stored row of each display row: in a truncated image, only the pixels its data
+        // held are drawn (the rest stays as the canvas was: transparent on the first frame, as
+        // browsers and libnsgif leave a GIF still loading).
+        let storedRow: [Int]
+        if image.truncated, image.interlaced {
+            var inverse = [Int](repeating: 0, count: image.height)
+            for (stored, display) in GIFDecoder.interlacedRows(image.height).enumerated() { inverse[display] = stored }
+            storedRow = inverse
+        } else {
+            storedRow = []
+        }
         for row in 0..<area.height {
-            for column in 0..<area.width {
+            var columns = area.width
+            if image.truncated {
+                let stored = image.interlaced ? storedRow[row] : row
+                columns = min(area.width, max(0, decoded - stored * image.width))
+            }
+            for column in 0..<columns {
                 let index = Int(indices[row * image.width + column])
                 guard index != image.transparentIndex, index * 3 + 2 < palette.count else { continue }
                 let target = ((area.y + row) * width + area.x + column) * 4

@@ -16,10 +16,14 @@ enum GIFDecoder {
         var disposal: Int
         /// The offset of the LZW minimum code size byte.
         var dataOffset: Int
+        /// Whether the file ends inside this image's data (the last image of a file cut short):
+        /// what its data holds is decoded, the rest of it is left as the canvas was.
+        var truncated = false
     }
 
     /// The logical screen and every image found, in order. `complete` is false when the walk
-    /// stopped at damage (a file cut short) after at least one whole image.
+    /// stopped at damage (a file cut short) after at least one image (the last of them
+    /// ``ImageBlock/truncated`` when the file ends inside its data).
     struct Layout {
         var screenWidth: Int
         var screenHeight: Int
@@ -30,7 +34,7 @@ enum GIFDecoder {
     private struct Damage: Error {}
 
     /// Walks the blocks of `data` (palettes and extensions read, no image decoded). Throws when
-    /// not even one image is whole; damage after that ends the walk.
+    /// not even the start of one image's data is there; damage after that ends the walk.
     static func layout(_ data: [UInt8], path: String) throws(ConvertError) -> Layout {
         let damaged = ConvertError(code: .inputCorrupt, message: "\(path) is damaged or not a GIF image.", path: path)
         guard data.count >= 13 else { throw damaged }
@@ -91,7 +95,15 @@ enum GIFDecoder {
                 }
                 guard image.width > 0, image.height > 0, offset < data.count else { throw Damage() }
                 image.dataOffset = offset
-                offset = try skipSubBlocks(data, from: offset + 1)
+                do {
+                    offset = try skipSubBlocks(data, from: offset + 1)
+                } catch {
+                    // The file ends inside the image's data: its rows so far are kept, as giflib
+                    // hands them over before its read fails and every viewer shows them.
+                    image.truncated = true
+                    images.append(image)
+                    throw error
+                }
                 images.append(image)
                 control = (nil, 0, 0)
             } else {
@@ -109,9 +121,11 @@ enum GIFDecoder {
         return offset + 1
     }
 
-    /// The palette indices of `image`, row by row in display order (interlacing undone); nil
-    /// when its LZW data is invalid. Indices missing at the end of the data are 0.
-    static func indices(_ data: [UInt8], of image: ImageBlock) -> [UInt8]? {
+    /// The palette indices of `image`, row by row in display order (interlacing undone), and
+    /// how many of them its data held, in stored order; nil when its LZW data is invalid.
+    /// Indices missing at the end of the data are 0. A last sub-block cut short gives the bytes
+    /// it has.
+    static func indices(_ data: [UInt8], of image: ImageBlock) -> (indices: [UInt8], decoded: Int)? {
         var offset = image.dataOffset
         let minimumCodeSize = Int(data[offset])
         offset += 1
@@ -119,31 +133,33 @@ enum GIFDecoder {
         var compressed: [UInt8] = []
         while offset < data.count, data[offset] != 0 {
             let length = Int(data[offset])
-            guard offset + 1 + length <= data.count else { break }
-            compressed += data[(offset + 1)..<(offset + 1 + length)]
+            compressed += data[(offset + 1)..<min(data.count, offset + 1 + length)]
             offset += 1 + length
         }
         let count = image.width * image.height
-        guard let stored = lzw(compressed, minimumCodeSize: minimumCodeSize, count: count) else { return nil }
-        guard image.interlaced else { return stored }
+        guard let (stored, decoded) = lzw(compressed, minimumCodeSize: minimumCodeSize, count: count) else {
+            return nil
+        }
+        guard image.interlaced else { return (stored, decoded) }
         var rows = [UInt8](repeating: 0, count: count)
         for (sourceRow, row) in interlacedRows(image.height).enumerated() {
             rows.replaceSubrange(
                 row * image.width..<(row + 1) * image.width,
                 with: stored[sourceRow * image.width..<(sourceRow + 1) * image.width])
         }
-        return rows
+        return (rows, decoded)
     }
 
-    /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2, 2nd from 1.
-    private static func interlacedRows(_ height: Int) -> [Int] {
+    /// Row order of an interlaced image: passes of every 8th row from 0, 8th from 4, 4th from 2,
+    /// 2nd from 1 (the display row of each stored row, in stored order).
+    static func interlacedRows(_ height: Int) -> [Int] {
         stride(from: 0, to: height, by: 8).map { $0 } + stride(from: 4, to: height, by: 8).map { $0 }
             + stride(from: 2, to: height, by: 4).map { $0 } + stride(from: 1, to: height, by: 2).map { $0 }
     }
 
-    /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0); nil on
-    /// an invalid code.
-    private static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> [UInt8]? {
+    /// Decodes GIF's variable-width LZW into `count` palette indices (missing ones are 0) and
+    /// the number decoded from the data; nil on an invalid code.
+    private static func lzw(_ data: [UInt8], minimumCodeSize: Int, count: Int) -> ([UInt8], Int)? {
         let clear = 1 << minimumCodeSize
         let end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
@@ -177,7 +193,9 @@ enum GIFDecoder {
         }
         while output.count < count {
             while bitCount < codeSize {
-                guard position < data.count else { return output + [UInt8](repeating: 0, count: count - output.count) }
+                guard position < data.count else {
+                    return (output + [UInt8](repeating: 0, count: count - output.count), output.count)
+                }
                 bitBuffer |= Int(data[position]) << bitCount
                 bitCount += 8
                 position += 1
@@ -219,7 +237,8 @@ enum GIFDecoder {
             }
             previous = code
         }
+        let decoded = min(output.count, count)
         if output.count < count { output += [UInt8](repeating: 0, count: count - output.count) }
-        return Array(output.prefix(count))
+        return (Array(output.prefix(count)), decoded)
     }
 }

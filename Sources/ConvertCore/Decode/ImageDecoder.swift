@@ -74,7 +74,7 @@ package enum ImageDecoder {
     /// Reads the first bytes of `path` and identifies the format.
     static func sniff(path: String) throws(ConvertError) -> PhotoFormat {
         let head = try readHead(path: path, count: 64)
-        let kind = MediaSniffer.kind(of: head)
+        let kind = MediaSniffer.kind(of: head, path: path)
         guard let format = kind.photoFormat else {
             // The same codes as the media probe's for the same files: an empty file, and content
             // no reader recognises; a video is a valid file this reader does not take.
@@ -82,6 +82,8 @@ package enum ImageDecoder {
             switch kind {
             case .isoMedia, .matroska:
                 throw ConvertError(code: .unsupportedNotAPhoto, message: "\(path) is a video, not a photo.", path: path)
+            case .foreignImage(let foreign):
+                throw ConvertError.foreignImage(foreign, path: path)
             default:
                 break
             }
@@ -169,7 +171,7 @@ package enum ImageDecoder {
                 readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
             photo = DecodedPhoto(
                 format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)],
-                notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
+                notes: [decoded.arrayNote, decoded.damage].compactMap { $0 }.map(JobNote.init(fact:)))
         case .tiff:
             // libtiff has no orientation of its own to apply: the decoder turns each page upright.
             let data = try readAll(path: path)
@@ -232,6 +234,16 @@ package enum ImageDecoder {
         var notes: [JobNote] = []
         if let summary = animation.summary {
             notes.append(summary.stillNote(frame: options.frame, format: format))
+        }
+        // A GIF cut short shows what it holds (the rows of its last frame so far), as giflib and
+        // every viewer show it, unless --strict refuses it.
+        if case .gif(let gif) = animation, let cut = gif.cutShortNote(frame: index) {
+            if options.strict {
+                throw ConvertError(
+                    code: .inputTruncated, message: "\(path) is incomplete: the GIF ends before its last frame does.",
+                    path: path)
+            }
+            notes.append(JobNote(fact: cut))
         }
         // A WebP animation's metadata chunks belong to the file, as a still's do.
         let mux = format == .webp ? WebPMuxer.parsing(data) : nil

@@ -12,10 +12,33 @@ struct JPEGDamage: Sendable, Equatable {
     /// fill can be seen; nil otherwise.
     var missingFraction: Double?
 
+    /// The stray bytes libjpeg skipped between two header segments ("2 extraneous bytes before
+    /// marker 0xdb", as some cameras write), when that was what it warned about; nil otherwise.
+    var strayHeaderBytes: (count: Int, marker: UInt8)?
+
     /// Judges a decode of `data` that warned `warning`, from its `pixels` (`channels` samples each).
     init(data: [UInt8], warning: String, pixels: [UInt8], width: Int, height: Int, channels: Int = 3) {
         truncated = warning.contains("Premature end") || !Self.endsWithEOI(data)
         missingFraction = truncated ? Self.flatBottom(pixels, width: width, height: height, channels: channels) : nil
+        strayHeaderBytes = truncated ? nil : Self.strayHeaderBytes(in: warning)
+    }
+
+    static func == (left: JPEGDamage, right: JPEGDamage) -> Bool {
+        left.truncated == right.truncated && left.missingFraction == right.missingFraction
+            && left.strayHeaderBytes?.count == right.strayHeaderBytes?.count
+            && left.strayHeaderBytes?.marker == right.strayHeaderBytes?.marker
+    }
+
+    /// The count and marker of libjpeg's "Corrupt JPEG data: N extraneous bytes before marker
+    /// 0xXX" when the marker starts a header segment (not a restart marker or the end of the
+    /// image, where the same words mean damaged picture data).
+    static func strayHeaderBytes(in warning: String) -> (count: Int, marker: UInt8)? {
+        let words = warning.split(separator: " ")
+        guard let index = words.firstIndex(of: "extraneous"), index > 0, let count = Int(words[index - 1]),
+            let last = words.last, last.hasPrefix("0x"), let marker = UInt8(last.dropFirst(2), radix: 16),
+            !(0xD0...0xD9).contains(marker)
+        else { return nil }
+        return (count, marker)
     }
 
     /// Damage a streamed decode reported: whether the file ended early, and the share of the
@@ -27,6 +50,9 @@ struct JPEGDamage: Sendable, Equatable {
 
     /// The note for the conversion's result.
     var note: String {
+        if let stray = strayHeaderBytes {
+            return Self.strayBytesNote(count: stray.count, marker: stray.marker)
+        }
         guard truncated else {
             return "corrupt data in the picture, repaired by the decoder (some areas may look wrong)"
         }
@@ -36,6 +62,13 @@ struct JPEGDamage: Sendable, Equatable {
                 "the file ends early (an interrupted copy or download): the bottom \(percent)% of the picture is missing (shown grey)"
         }
         return "the file ends early (an interrupted copy or download): the end of the picture may be missing"
+    }
+
+    /// The note for stray bytes skipped between header segments.
+    static func strayBytesNote(count: Int, marker: UInt8) -> String {
+        let hex = String(marker, radix: 16)
+        return
+            "\(count) stray byte\(count == 1 ? "" : "s") before the JPEG marker 0x\(hex) skipped, as libjpeg and viewers skip them"
     }
 
     /// Whether the stream ends with EOI (trailing padding bytes allowed).

@@ -12,6 +12,9 @@ package enum MediaSniffer {
         case isoMedia(brand: FourCC?)
         /// An EBML (Matroska) file; `isWebM` when its DocType is `webm`.
         case matroska(isWebM: Bool)
+        /// A still image in a format offconvert names but does not read (PCX, PSD, JPEG 2000,
+        /// TGA, ICO, PNM): a photo to every caller, refused by the decoder with its name.
+        case foreignImage(ForeignImageFormat)
         /// Anything else: left to FFmpeg's probing.
         case other
 
@@ -45,7 +48,7 @@ package enum MediaSniffer {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .image(.jpeg) }
+        if starts([0xFF, 0xD8]), startsJPEGSegment(head) { return .image(.jpeg) }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .image(.png) }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .image(.gif) }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .image(.webp) }
@@ -58,7 +61,13 @@ package enum MediaSniffer {
         // "BM" alone is two bytes any file may start with: the info header's size must be one
         // a bitmap has too.
         if starts(Array("BM".utf8)), head.count >= 18,
-            [12, 40, 52, 56, 64, 108, 124].contains(head[14..<18].reversed().reduce(0) { $0 << 8 | Int($1) })
+            BMPDecoder.infoHeaderSizes.contains(head[14..<18].reversed().reduce(0) { $0 << 8 | Int($1) })
+        {
+            return .image(.bmp)
+        }
+        // An OS/2 bitmap array: a 14-byte `BA` header, then the first bitmap's own file header.
+        if starts(Array("BA".utf8)), starts(Array("BM".utf8), at: 14), head.count >= 32,
+            BMPDecoder.infoHeaderSizes.contains(head[28..<32].reversed().reduce(0) { $0 << 8 | Int($1) })
         {
             return .image(.bmp)
         }
@@ -92,7 +101,50 @@ package enum MediaSniffer {
         if head.count >= 8, quickTimeStarts.contains(FourCC(rawValue: ByteCursor.u32(head, at: 4))) {
             return .isoMedia(brand: nil)
         }
+        if let foreign = ForeignImageFormat.of(head: head) { return .foreignImage(foreign) }
         return .other
+    }
+
+    /// Classifies the file at `path` whose first bytes are `head`: as ``kind(of:)`` does, and
+    /// for content it does not name, by the file's last bytes too (a TGA is told by its footer).
+    package static func kind(of head: [UInt8], path: String) -> Kind {
+        let kind = kind(of: head)
+        guard kind == .other, let tail = RawFile.tail(of: path, count: 26),
+            let foreign = ForeignImageFormat.of(tail: tail)
+        else { return kind }
+        return .foreignImage(foreign)
+    }
+
+    /// How many stray bytes may sit between a JPEG's SOI and its first marker for the file to
+    /// be taken as a JPEG. libjpeg skips any number (warning "N extraneous bytes before marker");
+    /// a window keeps two bytes that happen to be SOI from claiming any file.
+    static let jpegStrayWindow = 32
+
+    /// Whether `head` (starting with SOI) has a marker that opens a JPEG's headers right after
+    /// SOI or after at most ``jpegStrayWindow`` stray bytes: an APPn, DQT, DHT, SOFn, DRI or COM
+    /// marker (fill bytes 0xFF before it allowed).
+    private static func startsJPEGSegment(_ head: [UInt8]) -> Bool {
+        var index = 2
+        while index < min(head.count, 2 + jpegStrayWindow) {
+            if head[index] == 0xFF {
+                // A file cut to three bytes, FF D8 FF, stays a JPEG (a damaged one).
+                guard index + 1 < head.count else { return index == 2 }
+                let marker = head[index + 1]
+                if marker == 0xFF {
+                    index += 1
+                    continue
+                }
+                if index == 2 || opensHeaders(marker) { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether `marker` can be the first of a JPEG's header segments.
+    private static func opensHeaders(_ marker: UInt8) -> Bool {
+        (0xE0...0xEF).contains(marker) || marker == 0xDB || marker == 0xC4 || marker == 0xDD || marker == 0xFE
+            || ((0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker))
     }
 }
 

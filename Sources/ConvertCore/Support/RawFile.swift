@@ -14,6 +14,19 @@ package enum RawFile {
         return read(fd, upTo: count)
     }
 
+    /// Up to the last `count` bytes of the file at `path` (the whole file when it is shorter);
+    /// nil when it cannot be opened or read.
+    package static func tail(of path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let start = max(0, Int(info.st_size) - count)
+        guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { return nil }
+        return read(fd, upTo: count)
+    }
+
     /// The whole file at `path`; nil when it cannot be opened or read.
     package static func contents(of path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -45,10 +45,17 @@ public enum MediaProbe {
                 underlying: error.description)
         }
         let byteCount = Int(source.size)
-        let kind = MediaSniffer.kind(of: head)
+        let kind = MediaSniffer.kind(of: head, path: path)
         if case .image(let image) = kind {
             return try probeImage(
                 path: path, format: image.id, name: image.name, byteCount: byteCount, cancellation: cancellation)
+        }
+        // A still picture offconvert does not read is named as what it is, never handed to
+        // FFmpeg (whose image demuxers would call it a one-frame video).
+        if case .foreignImage(let foreign) = kind {
+            return MediaInfo(
+                path: path, format: foreign.id, formatName: foreign.formatName, byteCount: byteCount,
+                imageError: .foreignImage(foreign, path: path))
         }
         let (movie, boxDamage) = try scanMovie(kind: kind, source: source, path: path)
         try cancellation.check()
@@ -265,8 +272,8 @@ extension MediaProbe {
         guard let head = RawFile.head(of: path, count: 64) else {
             throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
         }
-        switch MediaSniffer.kind(of: head) {
-        case .image: return .photo
+        switch MediaSniffer.kind(of: head, path: path) {
+        case .image, .foreignImage: return .photo
         case .isoMedia, .matroska: return .video
         case .other:
             guard ContentProbe.recognises(path: path) else {

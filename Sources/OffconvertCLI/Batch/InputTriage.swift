@@ -139,8 +139,8 @@ package enum InputTriage {
         }
         guard let head = RawFile.head(of: path, count: 64) else { return .unknown }
         if head.isEmpty { return .empty }
-        switch MediaSniffer.kind(of: head) {
-        case .image: return .photo
+        switch MediaSniffer.kind(of: head, path: path) {
+        case .image, .foreignImage: return .photo
         case .isoMedia: return isSound(Array(head)) ? .sound : .video
         case .matroska: return .video
         case .other: return isSound(Array(head)) ? .sound : isText(Array(head)) ? .text : .unknown

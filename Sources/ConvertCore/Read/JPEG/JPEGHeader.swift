@@ -35,4 +35,7 @@ struct JPEGHeader: Equatable, Sendable {
     var height: Int
     /// The colour model of its samples.
     var colorSpace: ColorSpace
+    /// What libjpeg warned about while reading the headers (stray bytes before a marker), when
+    /// it read them only with a warning; nil for clean headers.
+    var warning: String? = nil
 }

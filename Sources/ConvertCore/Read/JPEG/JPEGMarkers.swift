@@ -26,18 +26,36 @@ package enum JPEGMarkers {
     /// walk) before it: a file's head holds all of its metadata once this is known.
     static func scanStart(_ data: [UInt8]) -> Int? { walk(data).scanStart }
 
-    private static func walk(_ data: [UInt8]) -> (segments: [Segment], scanStart: Int?) {
-        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return ([], nil) }
+    /// The first run of stray bytes before a header segment's marker (bytes that are neither a
+    /// marker nor fill: some cameras write two before DQT), as libjpeg counts them in its
+    /// "N extraneous bytes before marker 0xXX" warning; nil when the headers have none.
+    static func strayHeaderBytes(_ data: [UInt8]) -> (count: Int, marker: UInt8)? { walk(data).stray }
+
+    /// The segments up to SOS. Bytes where a marker should start are skipped up to the next
+    /// 0xFF, as libjpeg's `next_marker` skips them (with a warning), so the segments after them
+    /// are found as libjpeg finds them; an 0xFF 0x00 pair is skipped the same way.
+    private static func walk(_ data: [UInt8]) -> (segments: [Segment], scanStart: Int?, stray: (Int, UInt8)?) {
+        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return ([], nil, nil) }
         var result: [Segment] = []
+        var stray: (Int, UInt8)?
+        var skipped = 0
         var index = 2
         while index + 4 <= data.count {
-            guard data[index] == 0xFF else { break }
+            guard data[index] == 0xFF, data[index + 1] != 0 else {
+                skipped += data[index] == 0xFF ? 2 : 1
+                index += data[index] == 0xFF ? 2 : 1
+                continue
+            }
             let marker = data[index + 1]
+            if marker != 0xFF, skipped > 0 {
+                if stray == nil { stray = (skipped, marker) }
+                skipped = 0
+            }
             if marker == 0xFF {  // fill byte
                 index += 1
                 continue
             }
-            if marker == 0xDA { return (result, index) }
+            if marker == 0xDA { return (result, index, stray) }
             if marker == 0xD9 { break }
             if (0xD0...0xD7).contains(marker) || marker == 0x01 {
                 index += 2
@@ -50,7 +68,7 @@ package enum JPEGMarkers {
                     marker: marker, payload: (index + 4)..<(index + 2 + length), whole: index..<(index + 2 + length)))
             index += 2 + length
         }
-        return (result, nil)
+        return (result, nil, stray)
     }
 
     /// The metadata of a JPEG: EXIF as a TIFF stream, XMP packet, ICC profile (chunks joined).
