@@ -40,6 +40,30 @@ struct MediaSnifferTests {
         ([0x4D, 0x4D, 0, 0x2B, 0, 8, 0, 0], .image(.tiff)),
         (Array("hello, world".utf8), .other),
         ([0, 0], .other),
+        // Junk between SOI and the first marker, as djpeg reads it ("extraneous bytes"); SOI
+        // followed by no header marker within the window is not a JPEG.
+        ([0xFF, 0xD8, 0x00, 0x12, 0x34, 0xFF, 0xE0, 0, 16], .image(.jpeg)),
+        ([0xFF, 0xD8, 0x00, 0x00, 0xFF, 0xFF, 0xDB, 0, 67], .image(.jpeg)),
+        ([0xFF, 0xD8] + [UInt8](repeating: 0x20, count: 40) + [0xFF, 0xE0], .other),
+        ([0xFF, 0xD8, 0x00, 0xFF, 0xD9], .other),
+        // OS/2: a 16-byte BITMAPINFOHEADER2, and a bitmap array holding a BMP.
+        (Array("BM".utf8) + [0x36, 0x10, 0, 0, 0, 0, 0, 0, 0x1E, 0, 0, 0, 16, 0, 0, 0], .image(.bmp)),
+        (
+            Array("BA".utf8) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + Array("BM".utf8)
+                + [UInt8](repeating: 0, count: 12) + [12, 0, 0, 0], .image(.bmp)
+        ),
+        // Still formats offconvert names but does not read.
+        ([0x0A, 0x05, 0x01, 0x08, 0, 0, 0, 0], .foreignImage(.pcx)),
+        (Array("8BPS".utf8) + [0, 1, 0, 0], .foreignImage(.psd)),
+        ([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .foreignImage(.jpeg2000)),
+        ([0xFF, 0x4F, 0xFF, 0x51, 0, 0x2F], .foreignImage(.jpeg2000)),
+        ([0, 0, 1, 0, 1, 0, 64, 64, 0, 0, 1, 0, 32, 0], .foreignImage(.icon)),
+        ([0, 0, 2, 0, 1, 0, 32, 32, 0, 0, 4, 0, 4, 0], .foreignImage(.cursor)),
+        (Array("P6\n64 48\n255\n".utf8), .foreignImage(.ppm)),
+        (Array("P5\n# GIMP\n64 48\n".utf8), .foreignImage(.pgm)),
+        (Array("P7\nWIDTH 64\n".utf8), .foreignImage(.pam)),
+        (Array("P1 meeting notes".utf8), .other),
+        ([0, 0, 1, 0xB3, 0x14, 0, 0xF0, 0x13], .other),
     ]
 
     @Test("identifies files by their first bytes", arguments: 0..<rows.count)
