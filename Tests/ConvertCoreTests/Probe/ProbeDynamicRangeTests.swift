@@ -62,6 +62,7 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/sizing-444-mp3.mp4", expected: "sdr"),
         .init(file: "generated/sizing-aac-big.mp4", expected: "sdr"),
         .init(file: "generated/sizing-short-noise.ts", expected: "sdr"),
+        .init(file: "video/gopro-karma-gpmf-cut.mp4", expected: "sdr"),
         .init(file: "generated/fidelity-180.mp4", expected: "sdr"),
         .init(file: "generated/fidelity-editlist.mp4", expected: "sdr"),
         .init(file: "generated/fidelity-14s.mp4", expected: "sdr"),
