@@ -153,8 +153,9 @@ def _stream(path):
 
 def encode_mode(output, source=None):
     """How a video output was made, read from the file: "copied" when it carries the source's own
-    x264 settings (or, with no x264 settings, the source's codec, size and packet count), "CRF 23"
-    or "2-pass 3205 kb/s" from x264's, "not x264" otherwise."""
+    x264 settings (or, with no x264 settings, the source's codec, size and packet count), "CRF 23",
+    "2-pass 3205 kb/s" or "1-pass 3074 kb/s" (x264's average bitrate in one pass) from x264's,
+    "not x264" otherwise."""
     settings = x264_settings(output)
     if settings is None:
         same = source is not None and _stream(output) is not None and _stream(output) == _stream(source)
@@ -166,7 +167,8 @@ def encode_mode(output, source=None):
     if rc == "crf":
         crf = re.search(r"\bcrf=([0-9.]+)", settings)
         return f"CRF {float(crf.group(1)):g}" if crf else "CRF"
-    if rc == "2pass":
+    if rc in ("2pass", "abr"):
         rate = re.search(r"\bbitrate=(\d+)", settings)
-        return f"2-pass {rate.group(1)} kb/s" if rate else "2-pass"
+        passes = "2-pass" if rc == "2pass" else "1-pass"
+        return f"{passes} {rate.group(1)} kb/s" if rate else passes
     return rc
