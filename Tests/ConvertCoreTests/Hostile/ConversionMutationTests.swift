@@ -47,7 +47,7 @@ struct ConversionMutationTests {
     /// A hang detector, not a speed bound: the wait includes the queue for the shared blocking
     /// executor, which the suites running beside this one fill (a HEIC that converts in 0.3 s
     /// alone passed 30 s there once).
-    static let timeLimit: Duration = .seconds(300)
+    static let timeLimit: Duration = .seconds(600)
 
     /// A PNG made at test time (TestMedia has none): 64x48 with an alpha channel.
     static func pngSource(in directory: URL) throws -> [UInt8] {
