@@ -1,10 +1,11 @@
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
-/// A HEIC's gain map decoded and encoded as a greyscale JPEG on a thread of its own, while the
-/// caller decodes and encodes the primary picture: the primary's JPEG encoding is one thread,
-/// and the map's HEVC decode is another, so on two cores they overlap instead of adding up.
+/// A HEIC's gain map decoded and encoded as a greyscale JPEG on a helper of ``WorkerPool/current``,
+/// while the caller decodes and encodes the primary picture: the primary's JPEG encoding is one
+/// thread, and the map's HEVC decode is another, so on two cores they overlap instead of adding
+/// up. When no helper has started it by the time the caller asks (``wait()``), the caller
+/// encodes the map itself.
 ///
 /// The worker reads the conversion's own ``HeifFile`` (a value whose reads are positional, so
 /// two threads may read it at once; the file is not parsed again) and owns its own TurboJPEG
@@ -15,7 +16,8 @@ final class PendingGainMap: Sendable {
     package typealias Encoded = (map: HeifGainMap, stream: [UInt8])
 
     private let outcome = Mutex<Result<Encoded?, ConvertError>?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
+    /// The helper's work; set once by ``start(file:size:quality:cancellation:)``.
+    private let worker = Mutex<WorkerPool.Batch?>(nil)
 
     private init() {}
 
@@ -26,14 +28,14 @@ final class PendingGainMap: Sendable {
     ) -> PendingGainMap {
         let pending = PendingGainMap()
         let (width, height) = size
-        // The decode (libde265) needs the stack of a codec thread.
-        DetachedThread.start(stackSize: BlockingExecutor.codecStackSize) {
+        // The pool's helpers have a codec thread's stack, which the decode (libde265) needs.
+        let batch = WorkerPool.current.start(iterations: 1) { _ in
             let result = Result { () throws(ConvertError) -> Encoded? in
                 try encode(file: file, size: (width, height), quality: quality, cancellation: cancellation)
             }
             pending.outcome.withLock { $0 = result }
-            pending.finished.signal()
         }
+        pending.worker.withLock { $0 = batch }
         return pending
     }
 
@@ -41,8 +43,7 @@ final class PendingGainMap: Sendable {
     /// takes, or does not line up with the picture); rethrows the worker's error. Callable more
     /// than once.
     package func wait() throws(ConvertError) -> Encoded? {
-        finished.wait()
-        finished.signal()
+        worker.withLock { $0 }?.join()
         guard let result = outcome.withLock({ $0 }) else { return nil }
         return try result.get()
     }

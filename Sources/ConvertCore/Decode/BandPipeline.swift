@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The tiles of a banded grid (``HeifYCbCrDecoder/Bands``), decoded by a pool of workers that
 /// take them one at a time in output order, while the caller encodes the bands as they complete.
 ///
@@ -8,7 +6,12 @@ import Dispatch
 /// ahead of the band being encoded, so that at most two bands' planes exist at once. Each
 /// worker keeps one libde265 decoder for all its tiles.
 ///
-/// `@unchecked Sendable`: every stored `var` is read and written with `condition` held.
+/// The workers are helpers of ``WorkerPool/current``. The caller does not count on them starting:
+/// while the band it asks for still has tiles nobody took, it decodes them itself (with a decoder
+/// of its own), so the pipeline completes even when every helper is busy with other work.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written with `condition` held, except
+/// `callerDecoder` and `callerMappings`, which only the thread asking for bands touches.
 final class BandPipeline: @unchecked Sendable {
     private let plan: HeifYCbCrDecoder.Plan
     private let bytes: HeifYCbCrDecoder.TileBytes
@@ -18,7 +21,7 @@ final class BandPipeline: @unchecked Sendable {
     /// Every tile in the order the workers take them: band by band, in output order.
     private let order: [(band: Int, tile: Int)]
     private let condition = ThreadCondition()
-    private let workers = DispatchGroup()
+    private var workers: WorkerPool.Batch?
 
     private var next = 0
     /// Bands before this one are encoded and freed.
@@ -29,6 +32,9 @@ final class BandPipeline: @unchecked Sendable {
     private var signalling: [(fullRange: Bool, matrix: Int)?]
     private var failed = false
     private var tileFailed = false
+    /// The decoder the caller decodes tiles with while it waits for a band, made when first needed.
+    private var callerDecoder: HEVCDecoder?
+    private var callerMappings: [Bool: SampleMapping?] = [:]
 
     /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
     init(
@@ -44,9 +50,10 @@ final class BandPipeline: @unchecked Sendable {
         images = Array(repeating: nil, count: bands.count)
         remaining = regions.map(\.tiles.tiles.count)
         signalling = Array(repeating: nil, count: bands.count)
-        for _ in 0..<max(1, min(threads, order.count)) {
-            DispatchQueue.global().async(group: workers) { [self] in work() }
-        }
+        let workers = WorkerPool.current.start(iterations: max(1, min(threads, order.count))) { [self] _ in work() }
+        condition.lock()
+        self.workers = workers
+        condition.unlock()
     }
 
     /// Band `index`'s decoded planes and their signalling, once all its tiles are in; nil when a
@@ -55,9 +62,28 @@ final class BandPipeline: @unchecked Sendable {
     func band(_ index: Int) -> (image: YCbCr420Image, signalling: (fullRange: Bool, matrix: Int))? {
         condition.lock()
         defer { condition.unlock() }
-        while remaining[index] > 0 && !failed { condition.wait() }
-        guard !failed, let image = images[index], let signalling = signalling[index] else { return nil }
+        // The caller waits only while every tile left of its band is being decoded by a worker,
+        // which wakes it when done; so it also sees a cancellation.
+        while remaining[index] > 0 && !failed && !cancellation.isCancelled {
+            // A tile of this band that no worker took yet: decode it here rather than wait.
+            if let (band, tile, image) = takeNow(of: index) {
+                condition.unlock()
+                decodeHere(band, tile, image)
+                condition.lock()
+            } else {
+                condition.wait()
+            }
+        }
+        guard !failed, !cancellation.isCancelled, let image = images[index], let signalling = signalling[index]
+        else { return nil }
         return (image, signalling)
+    }
+
+    /// Decodes one tile on the caller's thread, `condition` not held.
+    private func decodeHere(_ band: Int, _ tile: Int, _ image: YCbCr420Image) {
+        if callerDecoder == nil { callerDecoder = try? HEVCDecoder(workerThreads: 0) }
+        guard let decoder = callerDecoder else { return fail() }
+        finished(band, decode(tile, of: band, into: image, with: decoder, mappings: &callerMappings))
     }
 
     /// Whether a tile did not decode cleanly to the grid's tile (a damaged stream), once
@@ -82,23 +108,33 @@ final class BandPipeline: @unchecked Sendable {
     func finish() {
         condition.lock()
         if next < order.count { failed = true }
+        let workers = self.workers
         condition.broadcast()
         condition.unlock()
-        workers.wait()
+        // A worker that never started runs here and finds nothing left to take.
+        workers?.join()
     }
 
     private func work() {
-        guard let decoder = try? HEVCDecoder(workerThreads: 0) else { return fail() }
+        var decoder: HEVCDecoder?
         var mappings: [Bool: SampleMapping?] = [:]
         while let (band, tile, image) = take() {
-            let region = regions[band].tiles
-            let x = (tile % plan.columns) * plan.tileWidth - region.x
-            let y = (tile / plan.columns) * plan.tileHeight - region.y
-            let decoded = HeifYCbCrDecoder.decodeTile(
-                tile, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: .jpeg, mappings: &mappings
-            )
-            finished(band, decoded)
+            if decoder == nil { decoder = try? HEVCDecoder(workerThreads: 0) }
+            guard let decoder else { return fail() }
+            finished(band, decode(tile, of: band, into: image, with: decoder, mappings: &mappings))
         }
+    }
+
+    /// Decodes tile `tile` of band `band` into the band's planes.
+    private func decode(
+        _ tile: Int, of band: Int, into image: YCbCr420Image, with decoder: HEVCDecoder,
+        mappings: inout [Bool: SampleMapping?]
+    ) -> (fullRange: Bool, matrix: Int)? {
+        let region = regions[band].tiles
+        let x = (tile % plan.columns) * plan.tileWidth - region.x
+        let y = (tile / plan.columns) * plan.tileHeight - region.y
+        return HeifYCbCrDecoder.decodeTile(
+            tile, of: plan, bytes: bytes, with: decoder, into: image, x: x, y: y, output: .jpeg, mappings: &mappings)
     }
 
     /// The next tile to decode and its band's planes (made by the first worker to reach it); nil
@@ -109,17 +145,21 @@ final class BandPipeline: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             guard !failed, !cancellation.isCancelled, next < order.count else { return nil }
-            let (band, tile) = order[next]
-            guard band <= released + 1 else {
-                condition.wait()
-                continue
-            }
-            next += 1
-            if images[band] == nil {
-                images[band] = YCbCr420Image(width: regions[band].width, height: regions[band].height)
-            }
-            return (band, tile, images[band]!)
+            if let taken = takeNow(of: nil) { return taken }
+            condition.wait()
         }
+    }
+
+    /// The next tile when its band may start now (at most one ahead of the band being encoded)
+    /// and is `only` (when given), else nil; `condition` held.
+    private func takeNow(of only: Int?) -> (band: Int, tile: Int, image: YCbCr420Image)? {
+        guard !failed, !cancellation.isCancelled, next < order.count else { return nil }
+        let (band, tile) = order[next]
+        guard band <= released + 1, only == nil || only == band else { return nil }
+        next += 1
+        let image = images[band] ?? YCbCr420Image(width: regions[band].width, height: regions[band].height)
+        images[band] = image
+        return (band, tile, image)
     }
 
     private func finished(_ band: Int, _ decoded: (fullRange: Bool, matrix: Int)?) {

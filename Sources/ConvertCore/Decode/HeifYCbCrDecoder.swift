@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Decodes a HEIC image item straight to YCbCr 4:2:0 planes: the HEVC tiles of a grid (or the one
@@ -241,11 +240,8 @@ enum HeifYCbCrDecoder {
                 cancellation: cancellation)
             outcomes.withLock { $0[worker] = outcome }
         }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        }
+        // Worker 0 on the calling thread, the others on the helpers of the codec thread's pool.
+        WorkerPool.current.forEach(iterations: workers, work)
         try cancellation.check()
         var signalling: (fullRange: Bool, matrix: Int)?
         for result in outcomes.withLock({ $0 }) {

@@ -20,12 +20,13 @@ import FoundationEssentials
 ///
 /// Nested waits: a fixed pool deadlocks when work on it blocks until other work submitted to the
 /// same pool has run. No work does: what runs here is synchronous C work, and ``runBlocking(on:_:)``
-/// is `async`, so a body cannot call it; the synchronous waits inside bodies (`BandPipeline`'s
-/// and `HeifYCbCrDecoder`'s tile workers, `RowBands`, `LUTToneMapper`) wait for Dispatch
-/// workers, and `PendingGainMap` for a `DetachedThread` of its own, never for this pool. The
-/// only submission from a body is an allowance reservation's release in its `deinit`, to the
-/// short lane, and nothing waits for it. Keep it so: work that needs helpers starts its own
-/// threads.
+/// is `async`, so a body cannot call it; the fan-out inside bodies (`BandPipeline`'s and
+/// `HeifYCbCrDecoder`'s tile workers, `RowBands`, `LUTToneMapper`, `PendingGainMap`) goes to
+/// ``helpers``, a ``WorkerPool`` whose callers take part in their own work, so it completes even
+/// when no helper is free. The only submission from a body is an allowance reservation's release
+/// in its `deinit`, to the short lane, and nothing waits for it. Keep it so: work that needs
+/// helpers asks ``WorkerPool/current``, never Dispatch's global queues (Swift's global executor
+/// runs on those threads on Linux) and never a thread of its own.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written with `condition` held; the
 /// `let`s are set once in `init`.
@@ -33,12 +34,13 @@ package final class BlockingExecutor: @unchecked Sendable {
     /// The lane for codec work: as many threads as cores, at least 2, with a stack of
     /// ``codecStackSize``. Conversion jobs reach it through ``JobAdmission``.
     package static let codec = BlockingExecutor(
-        threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount), stackSize: codecStackSize)
+        threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount), stackSize: codecStackSize,
+        helpers: .shared)
 
     /// The lane for short blocking work (allowance transactions, syncs, journal lines, probes,
     /// reaping a child): four threads, so a slow disk's fsync or one probe of a hostile file
     /// does not hold up the rest, and none of them waits behind an encode.
-    package static let short = BlockingExecutor(threadCount: 4, stackSize: shortStackSize)
+    package static let short = BlockingExecutor(threadCount: 4, stackSize: shortStackSize, helpers: .shared)
 
     /// The stack of a codec thread. The codecs' calling thread goes no deeper than 94 KiB
     /// (`StackDepthTests` measures it on a painted stack and fails past a quarter of this size;
@@ -58,6 +60,8 @@ package final class BlockingExecutor: @unchecked Sendable {
 
     /// The number of threads this executor runs at most; fixed for its life.
     package let threadCount: Int
+    /// The pool the work here fans out to (``WorkerPool/current`` on these threads).
+    package let helpers: WorkerPool
     private let stackSize: Int
     // `condition` guards everything below it.
     private let condition = ThreadCondition()
@@ -66,10 +70,12 @@ package final class BlockingExecutor: @unchecked Sendable {
     private var threads = 0
     private var busy = 0
 
-    /// An executor of at most `threadCount` threads (at least one) of `stackSize` bytes each.
-    package init(threadCount: Int, stackSize: Int) {
+    /// An executor of at most `threadCount` threads (at least one) of `stackSize` bytes each,
+    /// whose work fans out to `helpers` (by default the shared pool).
+    package init(threadCount: Int, stackSize: Int, helpers: WorkerPool = .shared) {
         self.threadCount = max(1, threadCount)
         self.stackSize = stackSize
+        self.helpers = helpers
     }
 
     /// Threads started so far (they stay until the process ends).
@@ -105,6 +111,7 @@ package final class BlockingExecutor: @unchecked Sendable {
 
     /// A thread's life: take the oldest waiting work, run it, and wait when there is none.
     private func serve() {
+        EngineThread.pool = helpers
         condition.lock()
         while true {
             while next == queue.count { condition.wait() }

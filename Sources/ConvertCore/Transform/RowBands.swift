@@ -1,12 +1,11 @@
-import Dispatch
-
 /// A picture's rows split into contiguous bands, one per worker, for per-pixel passes that
 /// would otherwise run on one core while the other waits (the HDR tone map of a single photo).
 ///
 /// Bands start on multiples of `alignment`, so a pass that works on blocks of rows (the gain
 /// map's 2×2 blocks, 4:2:0 chroma rows) never has a block split between two workers. The work
-/// runs on Dispatch's workers, not on the cooperative pool: callers are already on a blocking
-/// thread (``runBlocking(on:_:)``), and `concurrentPerform` returns when every band is done.
+/// runs on the calling thread and the helpers of ``WorkerPool/current``, never on the cooperative
+/// pool: callers are already on a codec thread (``runBlocking(on:_:)``), and
+/// ``forEachBand(_:)`` returns when every band is done.
 struct RowBands: Sendable {
     /// The bands, top to bottom; never empty for a picture with rows.
     package let ranges: [Range<Int>]
@@ -26,12 +25,12 @@ struct RowBands: Sendable {
 
     /// Runs `body` once per band (its index in ``ranges`` and its rows), concurrently when there
     /// is more than one band.
-    package func concurrentPerform(_ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
+    package func forEachBand(_ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let ranges = self.ranges
         if ranges.count == 1 {
             body(0, ranges[0])
         } else if ranges.count > 1 {
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { body($0, ranges[$0]) }
+            WorkerPool.current.forEach(iterations: ranges.count) { body($0, ranges[$0]) }
         }
     }
 }

@@ -26,7 +26,7 @@ struct RowBandsTests {
         }
         #expect(bands.ranges.allSatisfy { $0.lowerBound % alignment == 0 && !$0.isEmpty })
         let seen = Mutex<[Int]>([])
-        bands.concurrentPerform { _, range in seen.withLock { $0.append(contentsOf: range) } }
+        bands.forEachBand { _, range in seen.withLock { $0.append(contentsOf: range) } }
         #expect(seen.withLock { $0.sorted() } == Array(0..<rows))
     }
 

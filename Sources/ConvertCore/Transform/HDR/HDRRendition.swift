@@ -34,7 +34,7 @@ package enum HDRRendition {
         let output = Mutex([UInt16](repeating: 0, count: width * sdr.height * channels))
         let sampler = MapSampler(plane: plane, width: width, height: sdr.height, metadata: metadata)
         let bands = RowBands(rows: sdr.height, workers: max(1, threads))
-        bands.concurrentPerform { _, rows in
+        bands.forEachBand { _, rows in
             // A transform per band: lcms2's objects are not shared between threads here.
             guard let transform = linearTransform(for: sdr) else { return }
             let band = encodeBand(sdr, rows: rows, transform: transform, sampler: sampler)

@@ -52,7 +52,7 @@ package struct HDRStill {
     /// converts it.
     private static func brightestSample(_ image: YCbCr420Image, matrix: Int, fullRange: Bool, threads: Int) -> UInt16 {
         let brightest = Mutex<UInt16>(0)
-        RowBands(rows: image.height, workers: threads).concurrentPerform { _, rows in
+        RowBands(rows: image.height, workers: threads).forEachBand { _, rows in
             let band = image.brightestRGBSample(matrix: matrix, fullRange: fullRange, rows: rows)
             brightest.withLock { $0 = max($0, band) }
         }

@@ -154,7 +154,7 @@ struct HDRToneMapper: Sendable {
         var out = [UInt8](repeating: 0, count: width * height * channels)
         out.withUnsafeMutableBufferPointer { target in
             let target = SharedRows(base: target.baseAddress!)
-            bands.concurrentPerform { band, range in
+            bands.forEachBand { band, range in
                 var builder = gainMap ? GainMapBuilder(width: width, height: height, rows: range) : nil
                 var hdrRow = [Float](repeating: 0, count: gainMap ? width : 0)
                 var sdrRow = [Float](repeating: 0, count: gainMap ? width : 0)

@@ -1,6 +1,5 @@
 internal import CToneMap
 import ConvertCore
-import Dispatch
 internal import FFmpegLayer
 
 /// Tone maps decoded 10-bit HDR frames (`yuv420p10le`, BT.2020, PQ or HLG) straight to 8-bit
@@ -115,9 +114,9 @@ final class LUTToneMapper {
                         rows: (chromaHeight * worker / workers)..<(chromaHeight * (worker + 1) / workers),
                         vector: vector)
                 }
-                // Off the cooperative pool: the pump already runs on its own thread, and
-                // Dispatch's workers are not Swift concurrency's.
-                if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+                // Off the cooperative pool: the pump runs on a codec thread, which maps the first
+                // rows itself and hands the rest to its pool's helpers.
+                WorkerPool.current.forEach(iterations: workers, work)
             }
         }
     }
