@@ -3,9 +3,9 @@ import Glibc
 
 /// Splits a motion photo into its parts without re-encoding either.
 ///
-/// - ``extractVideo(_:)`` writes the embedded MP4 as it is stored (every packet byte-identical),
+/// - ``extractVideo(_:limits:)`` writes the embedded MP4 as it is stored (every packet byte-identical),
 ///   with its movie, track and media creation times set to the photo's capture time.
-/// - ``stripVideo(_:)`` writes the still: the file up to where the motion part begins, with the
+/// - ``stripVideo(_:limits:)`` writes the still: the file up to where the motion part begins, with the
 ///   XMP properties pointing at the video removed; every other byte is the original's.
 ///
 /// ```swift
@@ -20,11 +20,14 @@ public enum MotionPhotoEditor {
     ///
     /// A photo without motion gives a result with no output and a note. Errors: `.unsupported`
     /// `motion.missing` (the metadata points at a video that is not there, or an MP4 whose
-    /// samples were cut out); `.input` and `.request` errors as for any output.
-    public static func extractVideo(_ request: MotionPhotoRequest) -> ConversionJob {
-        ConversionJob.start(path: request.input) { reporter in
+    /// samples were cut out); `.input` and `.request` errors as for any output. The job runs on
+    /// the threads of `limits`.
+    public static func extractVideo(_ request: MotionPhotoRequest, limits: ConversionLimits = .shared)
+        -> ConversionJob
+    {
+        ConversionJob.start(path: request.input, admission: limits.admission) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking(on: .codec) { flag in
+            return try await runBlocking(on: limits.codec) { flag in
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 guard let range = photo.video else {
@@ -49,11 +52,14 @@ public enum MotionPhotoEditor {
 
     /// Starts writing the still of `request.input` without its motion part.
     ///
-    /// A photo without motion gives a result with no output and a note.
-    public static func stripVideo(_ request: MotionPhotoRequest) -> ConversionJob {
-        ConversionJob.start(path: request.input) { reporter in
+    /// A photo without motion gives a result with no output and a note. The job runs on the
+    /// threads of `limits`.
+    public static func stripVideo(_ request: MotionPhotoRequest, limits: ConversionLimits = .shared)
+        -> ConversionJob
+    {
+        ConversionJob.start(path: request.input, admission: limits.admission) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking(on: .codec) { _ in
+            return try await runBlocking(on: limits.codec) { _ in
                 let file = try ImageDecoder.readAll(path: request.input)
                 guard let photo = MotionPhoto.find(in: file) else { return notMotion(request.input) }
                 let (still, notes) = self.still(of: file, photo)

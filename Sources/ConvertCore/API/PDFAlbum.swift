@@ -8,10 +8,11 @@ import FoundationEssentials
 /// white) and encoded to JPEG once. Each image's ICC profile is embedded as an ICCBased colour
 /// space.
 public enum PDFAlbum {
-    /// Starts writing the album.
-    public static func make(_ request: PDFRequest) -> ConversionJob {
-        ConversionJob.start(path: request.inputPaths.first ?? request.outputPath) { reporter in
-            try await runBlocking(on: .codec) { flag in
+    /// Starts writing the album, on the threads of `limits`.
+    public static func make(_ request: PDFRequest, limits: ConversionLimits = .shared) -> ConversionJob {
+        ConversionJob.start(path: request.inputPaths.first ?? request.outputPath, admission: limits.admission) {
+            reporter in
+            try await runBlocking(on: limits.codec) { flag in
                 try makeBlocking(request, reporter: reporter, cancellation: flag)
             }
         }

@@ -4,10 +4,10 @@ import FoundationEssentials
 /// encode, and a staged write that never leaves a partial file or replaces the input.
 public enum PhotoConverter {
     /// Starts converting one photo. The job's result lists the file(s) written and notes such as
-    /// "location removed".
-    public static func convert(_ request: PhotoRequest) -> ConversionJob {
-        ConversionJob.start(path: request.inputPath) { reporter in
-            try await runBlocking(on: .codec) { flag in
+    /// "location removed". The job runs on the threads of `limits` and waits for its admission.
+    public static func convert(_ request: PhotoRequest, limits: ConversionLimits = .shared) -> ConversionJob {
+        ConversionJob.start(path: request.inputPath, admission: limits.admission) { reporter in
+            try await runBlocking(on: limits.codec) { flag in
                 try convertBlocking(request, reporter: reporter, cancellation: flag)
             }
         }

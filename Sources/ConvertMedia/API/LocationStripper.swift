@@ -38,11 +38,12 @@ public enum LocationStripper {
     /// (`privacy.unsupported-format`) for formats without an editor here (GIF and BMP have no
     /// location metadata; TIFF, Matroska/WebM and others are not edited), `privacy.compressed-metadata` for PNG
     /// metadata stored compressed, `privacy.location-remains` when the check after the edit still
-    /// finds a location; `.request` `output.exists` when the destination is taken.
-    public static func strip(_ request: StripLocationRequest) -> ConversionJob {
-        ConversionJob.start(path: request.input) { reporter in
+    /// finds a location; `.request` `output.exists` when the destination is taken. The job runs on
+    /// the threads of `limits`.
+    public static func strip(_ request: StripLocationRequest, limits: ConversionLimits = .shared) -> ConversionJob {
+        ConversionJob.start(path: request.input, admission: limits.admission) { reporter in
             reporter.report(.probing, 0)
-            return try await runBlocking(on: .codec) { flag in try stripBlocking(request, cancellation: flag) }
+            return try await runBlocking(on: limits.codec) { flag in try stripBlocking(request, cancellation: flag) }
         }
     }
 

@@ -71,10 +71,12 @@ extension VideoConverter {
     /// over is it encoded again at a corrected bitrate. The ceiling is the input's own size too
     /// when that is smaller and a re-encode can stay under it. An impossible target fails with a
     /// `.request` error naming the smallest reachable size, before anything is written. Progress
-    /// stages are `encode` and `retry` (`remux` for a copy).
-    public static func compress(_ request: VideoCompressRequest) -> ConversionJob {
-        ConversionJob.start(path: request.input) { reporter in
-            try await runBlocking(on: .codec) { flag in
+    /// stages are `encode` and `retry` (`remux` for a copy). The job runs on the threads of `limits`.
+    public static func compress(_ request: VideoCompressRequest, limits: ConversionLimits = .shared)
+        -> ConversionJob
+    {
+        ConversionJob.start(path: request.input, admission: limits.admission) { reporter in
+            try await runBlocking(on: limits.codec) { flag in
                 try VideoCompressor.run(request, cancellation: flag, reporter: reporter)
             }
         }
@@ -82,14 +84,16 @@ extension VideoConverter {
 }
 
 extension VideoConverter {
-    /// What ``compress(_:)`` would do with `request`, without writing anything: copy,
+    /// What ``compress(_:limits:)`` would do with `request`, without writing anything: copy,
     /// re-encode (and at what bitrate, size and frame rate), or nothing because the target
-    /// cannot be reached. Reads the source like `compress` does (its audio packets are counted).
-    public static func previewCompression(_ request: VideoCompressRequest) async throws(ConvertError)
-        -> VideoCompressPreview
+    /// cannot be reached. Reads the source like `compress` does (its audio packets are counted),
+    /// on a codec thread of `limits`.
+    public static func previewCompression(_ request: VideoCompressRequest, limits: ConversionLimits = .shared)
+        async throws(ConvertError) -> VideoCompressPreview
     {
         do {
-            return try await runBlocking(on: .codec) { flag in try VideoCompressor.preview(request, cancellation: flag)
+            return try await runBlocking(on: limits.codec) { flag in
+                try VideoCompressor.preview(request, cancellation: flag)
             }
         } catch {
             throw error.naming(request.input)

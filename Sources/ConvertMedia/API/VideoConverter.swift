@@ -11,26 +11,30 @@ import Foundation
 public enum VideoConverter {
     /// Converts a video: a passthrough remux when every kept stream already fits the target,
     /// a re-encode otherwise. Keeps the video and the first AAC (else first) audio track only.
-    public static func convert(_ request: VideoRequest) -> ConversionJob {
+    /// The job runs on the threads of `limits`.
+    public static func convert(_ request: VideoRequest, limits: ConversionLimits = .shared) -> ConversionJob {
         run(
             input: request.input, output: request.output, maxPixels: request.maxPixels,
-            rawFrameRate: request.rawFrameRate
+            rawFrameRate: request.rawFrameRate, limits: limits
         ) { media throws(ConvertError) in
             try VideoPlanner.plan(request, media: media)
         }
     }
 
-    /// Makes an animated GIF from part of a video.
-    public static func gif(_ request: GIFRequest) -> ConversionJob {
-        run(input: request.input, output: request.output, maxPixels: request.maxPixels) { media throws(ConvertError) in
+    /// Makes an animated GIF from part of a video, on the threads of `limits`.
+    public static func gif(_ request: GIFRequest, limits: ConversionLimits = .shared) -> ConversionJob {
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels, limits: limits) {
+            media throws(ConvertError) in
             try VideoPlanner.gif(request, media: media)
         }
     }
 
     /// Saves a video's sound (its first AAC track, else its first audio track) as an audio file;
-    /// AAC goes into `.m4a` without re-encoding.
-    public static func extractAudio(_ request: AudioExtractionRequest) -> ConversionJob {
-        run(input: request.input, output: request.output) { media throws(ConvertError) in
+    /// AAC goes into `.m4a` without re-encoding. The job runs on the threads of `limits`.
+    public static func extractAudio(_ request: AudioExtractionRequest, limits: ConversionLimits = .shared)
+        -> ConversionJob
+    {
+        run(input: request.input, output: request.output, limits: limits) { media throws(ConvertError) in
             try VideoPlanner.extractAudio(request, media: media)
         }
     }
@@ -42,7 +46,7 @@ public enum VideoConverter {
         "pcm_bluray", "pcm_dvd", "wavpack", "tta", "ape",
     ]
 
-    /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:)``
+    /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:limits:)``
     /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
     /// `.flac`, `.wav` for 16-bit PCM, `.flac` for other lossless sound (TrueHD, ALAC, deeper
     /// PCM), which stays lossless; nil when the sound needs encoding or cannot be read.
@@ -71,11 +75,11 @@ public enum VideoConverter {
 
     private static func run(
         input: String, output: OutputLocation, maxPixels: Int = PixelLimit.defaultMaxPixels,
-        rawFrameRate: Double? = nil,
+        rawFrameRate: Double? = nil, limits: ConversionLimits,
         plan makePlan: @escaping @Sendable (MediaSnapshot) throws(ConvertError) -> VideoPlan
     ) -> ConversionJob {
-        ConversionJob.start(path: input) { reporter in
-            try await runBlocking(on: .codec) { flag in
+        ConversionJob.start(path: input, admission: limits.admission) { reporter in
+            try await runBlocking(on: limits.codec) { flag in
                 try VideoJob.run(
                     input: input, output: output, maxPixels: maxPixels, rawFrameRate: rawFrameRate, plan: makePlan,
                     cancellation: flag, reporter: reporter)

@@ -1,7 +1,7 @@
 import ConvertCore
 internal import FFmpegLayer
 
-/// The blocking body of ``VideoConverter/compress(_:)``: what is specific to a size target.
+/// The blocking body of ``VideoConverter/compress(_:limits:)``: what is specific to a size target.
 ///
 /// It probes the input (``VideoCompressProbe``), lets ``VideoSizePlanner`` choose (copy, copy the
 /// picture with new sound, or encode), turns that choice into ``VideoPlan``s and runs each
@@ -70,7 +70,7 @@ enum VideoCompressor {
             path: request.input)
     }
 
-    /// ``VideoConverter/previewCompression(_:)``: the probe and the plan, nothing written.
+    /// ``VideoConverter/previewCompression(_:limits:)``: the probe and the plan, nothing written.
     static func preview(_ request: VideoCompressRequest, cancellation: CancellationFlag) throws(ConvertError)
         -> VideoCompressPreview
     {

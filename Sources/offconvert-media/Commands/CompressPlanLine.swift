@@ -107,7 +107,7 @@ struct CompressPlanLine: Encodable {
     }
 
     /// Whether the encode keeps the source's picture and frame rate (then the normal quality is
-    /// tried first, as ``VideoConverter/compress(_:)`` does).
+    /// tried first, as ``VideoConverter/compress(_:limits:)`` does).
     private var keepsPicture: Bool {
         height == tallestAllowed && (frameRate ?? sourceFrameRate) >= sourceFrameRate - 0.01
     }
