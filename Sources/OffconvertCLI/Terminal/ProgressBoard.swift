@@ -1,6 +1,6 @@
 import ConvertCore
-import Dispatch
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Live progress on a terminal: one line per running item (name, stage, percent, elapsed time,
@@ -33,7 +33,8 @@ package final class ProgressBoard: Sendable {
     private let enabled: Bool
     private let state = Mutex(State())
     /// Redraws once a second while items run.
-    private let ticker = Mutex<(any DispatchSourceTimer)?>(nil)
+    /// Whether the once-a-second redraw runs, and which start of it is the current one.
+    private let ticker = Mutex<(running: Bool, generation: Int)>((false, 0))
 
     /// After this long without a new step, an item's line says it is working instead of
     /// showing a stale percentage and ETA.
@@ -59,21 +60,26 @@ package final class ProgressBoard: Sendable {
     }
 
     private func startTicking() {
-        ticker.withLock { ticker in
-            guard ticker == nil else { return }
-            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-            timer.schedule(deadline: .now() + 1, repeating: 1)
-            timer.setEventHandler { [weak self] in self?.redraw(force: false) }
-            timer.resume()
-            ticker = timer
+        let generation: Int? = ticker.withLock { ticker in
+            guard !ticker.running else { return nil }
+            ticker.running = true
+            ticker.generation += 1
+            return ticker.generation
+        }
+        guard let generation else { return }
+        // A thread of its own rather than a Dispatch timer: Dispatch's queues run on the threads
+        // of Swift's global executor on Linux. It ends within a second of being stopped.
+        DetachedThread.start { [weak self] in
+            while true {
+                usleep(1_000_000)
+                guard let self, self.ticker.withLock({ $0.running && $0.generation == generation }) else { return }
+                self.redraw(force: false)
+            }
         }
     }
 
     private func stopTicking() {
-        ticker.withLock { ticker in
-            ticker?.cancel()
-            ticker = nil
-        }
+        ticker.withLock { $0.running = false }
     }
 
     /// An item advanced.

@@ -10,7 +10,7 @@ import Synchronization
 /// work: the batch stops admitting items, running conversions are cancelled and remove their
 /// partial files, and the command then prints its summary and exits 130. A conversion inside a
 /// C encoder that cannot be interrupted (x265 on a large photo) is not waited for: if the work
-/// has not stopped within ``gracePeriod``, or at a second signal, the process removes the
+/// has not stopped within ``gracePeriodMicroseconds``, or at a second signal, the process removes the
 /// temporaries it is writing (``LiveTemporaries``) and exits 130 at once. A signal outside
 /// ``run(_:)`` exits at once too.
 package enum SignalHandling {
@@ -60,7 +60,10 @@ package enum SignalHandling {
             }
             guard !cancelled.isEmpty else { SignalHandling.exitNow() }
             guard SignalHandling.exitsWithoutWaiting.load(ordering: .relaxed) else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + SignalHandling.gracePeriod) {
+            // A thread of its own, not Dispatch's global queues: those are the threads of Swift's
+            // global executor on Linux, which the process's own work may be holding.
+            DetachedThread.start {
+                usleep(SignalHandling.gracePeriodMicroseconds)
                 let stillRunning = self.runs.withLock { !cancelled.isDisjoint(with: $0.active.keys) }
                 if stillRunning { SignalHandling.exitNow() }
             }
@@ -82,13 +85,13 @@ package enum SignalHandling {
 
     private static let router = Router()
 
-    /// Whether a first signal whose work has not stopped within ``gracePeriod`` ends the process
+    /// Whether a first signal whose work has not stopped within ``gracePeriodMicroseconds`` ends the process
     /// (set by the `offconvert` executables). Off by default, so a program using the batch
     /// runner in-process (the tests) is never exited from under its other work.
     package static let exitsWithoutWaiting = Atomic<Bool>(false)
 
     /// How long cancelled work may take to stop before the process exits without it.
-    static let gracePeriod: DispatchTimeInterval = .milliseconds(800)
+    static let gracePeriodMicroseconds: UInt32 = 800_000
 
     /// Exits 130 now, without waiting for conversions: their temporaries are removed first.
     static func exitNow() -> Never {
