@@ -364,7 +364,9 @@ def write_results(fresh, started, order):
         ("vips", tool_version("vips --version")), ("ImageMagick", tool_version("convert-im6.q16 -version")),
         ("cwebp", tool_version("cwebp -version")),
         ("HandBrakeCLI", tool_version("HandBrakeCLI --version 2>/dev/null | grep -i handbrake"))])
-    results = {"machine": machine, "cores": CORES, "versions": versions, "workloads": workloads}
+    # Sections other scripts measure (host-responsiveness.py's) stay as they are.
+    results = dict(stored)
+    results.update(machine=machine, cores=CORES, versions=versions, workloads=workloads)
     with open(RESULTS_JSON, "w") as f:
         json.dump(results, f, indent=1, ensure_ascii=False)
         f.write("\n")

@@ -237,8 +237,31 @@ def readme_section(results):
     missing = [n for n in catalogue.names() if n not in {w["name"] for w in workloads}]
     if missing:
         out += ["", f"Never measured yet: {', '.join(f'`{n}`' for n in missing)}."]
+    out += host_section(results)
     out += ["", estimate_text(results), END]
     return "\n".join(out)
+
+
+def host_section(results):
+    """Lines of the host-responsiveness table (Benchmarks/host-responsiveness.py), with a verdict;
+    nothing when it was never measured."""
+    host = results.get("host_responsiveness")
+    if not host:
+        return []
+    goal = host["goal_ms"]
+    out = ["", f"An app's own tasks while it converts (`Benchmarks/host-responsiveness.py`, measured {host['measured']}): "
+               "the longest a 20 ms tick came late on Swift's global executor and on the main actor while "
+               "`Examples/Sources/HostTicker` converts through the public API on `ConversionLimits(codecThreads: 2)` "
+               f"(worst of {host['rows'][0]['runs']} runs; goal under {goal} ms), and the process's peak thread count.",
+           "",
+           "| pipeline | job s | global executor gap ms | main actor gap ms | peak threads |",
+           "|---|---:|---:|---:|---:|"]
+    for r in host["rows"]:
+        out.append(f"| {r['pipeline']} | {secs(r['seconds'])} | {r['global_gap_ms']:.1f} | {r['main_gap_ms']:.1f} "
+                   f"| {r['peak_threads']} |")
+    over = [r["pipeline"] for r in host["rows"] if max(r["global_gap_ms"], r["main_gap_ms"]) >= goal]
+    out += ["", f"Over the {goal} ms goal: {', '.join(over)}." if over else f"Every pipeline stays under the {goal} ms goal."]
+    return out
 
 
 def spliced_readme(results, text):
@@ -306,6 +329,9 @@ def results_md(results):
                          f"{ratio} | {cpu} | {memory} | {size(r) or blank} | {ssim(r) or blank} | {psnr(r) or blank} | "
                          f"{r.get('mode') or '—'} | {r.get('result') or ''} |")
         lines.append("")
+    host = host_section(results)
+    if host:
+        lines += ["## host-responsiveness", *host[1:], ""]
     lines += ["![ratios](ratios.svg)", ""]
     return "\n".join(lines)
 

@@ -27,5 +27,13 @@ let package = Package(
             dependencies: [.product(name: "ConvertCore", package: "offconvert")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // An app's tasks keep running while it converts: tickers on the global executor and
+        // the main actor around conversions on limits of its own (Benchmarks' host-responsiveness
+        // row and the thread-count check of `Scripts/test`).
+        .executableTarget(
+            name: "HostTicker",
+            dependencies: [.product(name: "ConvertMedia", package: "offconvert")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

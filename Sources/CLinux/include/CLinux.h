@@ -10,4 +10,9 @@
 /// Returns 0, or -1 with errno (EOPNOTSUPP where the file system cannot, as on tmpfs and btrfs).
 int offc_insert_range(int fd, off_t offset, off_t length);
 
+/// pthread_setname_np(pthread_self(), name): names the calling thread for top, perf and
+/// debuggers (and the threads it starts inherit the name). `name` is cut to the 15 bytes Linux
+/// keeps. Returns 0, or an error number.
+int offc_name_this_thread(const char *name);
+
 #endif

@@ -40,7 +40,8 @@ package final class BlockingExecutor: @unchecked Sendable {
     /// The lane for short blocking work (allowance transactions, syncs, journal lines, probes,
     /// reaping a child): four threads, so a slow disk's fsync or one probe of a hostile file
     /// does not hold up the rest, and none of them waits behind an encode.
-    package static let short = BlockingExecutor(threadCount: 4, stackSize: shortStackSize, helpers: .shared)
+    package static let short = BlockingExecutor(
+        threadCount: 4, stackSize: shortStackSize, helpers: .shared, name: "offc-short")
 
     /// The stack of a codec thread. The codecs' calling thread goes no deeper than 94 KiB
     /// (`StackDepthTests` measures it on a painted stack and fails past a quarter of this size;
@@ -63,6 +64,8 @@ package final class BlockingExecutor: @unchecked Sendable {
     /// The pool the work here fans out to (``WorkerPool/current`` on these threads).
     package let helpers: WorkerPool
     private let stackSize: Int
+    /// What its threads are called (see ``DetachedThread/start(name:stackSize:_:)``).
+    private let name: String
     // `condition` guards everything below it.
     private let condition = ThreadCondition()
     private var queue: [(work: @Sendable () -> Void, then: (@Sendable () -> Void)?)] = []
@@ -71,10 +74,11 @@ package final class BlockingExecutor: @unchecked Sendable {
     private var busy = 0
 
     /// An executor of at most `threadCount` threads (at least one) of `stackSize` bytes each,
-    /// whose work fans out to `helpers` (by default the shared pool).
-    package init(threadCount: Int, stackSize: Int, helpers: WorkerPool = .shared) {
+    /// named `name`, whose work fans out to `helpers` (by default the shared pool).
+    package init(threadCount: Int, stackSize: Int, helpers: WorkerPool = .shared, name: String = "offc-codec") {
         self.threadCount = max(1, threadCount)
         self.stackSize = stackSize
+        self.name = name
         self.helpers = helpers
     }
 
@@ -104,9 +108,7 @@ package final class BlockingExecutor: @unchecked Sendable {
     }
 
     private func startThread() -> Bool {
-        // (Foundation's Thread was named "offconvert-blocking", which Linux refused as longer
-        // than 15 bytes; these threads keep the process's name, as those did.)
-        DetachedThread.start(stackSize: stackSize) { [self] in serve() }
+        DetachedThread.start(name: name, stackSize: stackSize) { [self] in serve() }
     }
 
     /// A thread's life: take the oldest waiting work, run it, and wait when there is none.

@@ -114,7 +114,7 @@ package final class WorkerPool: @unchecked Sendable {
         condition.lock()
         for _ in 0..<tickets { queue.append(batch) }
         while queue.count - next > threads - busy, threads < threadCount {
-            guard DetachedThread.start(stackSize: stackSize, { [self] in serve() }) else { break }
+            guard DetachedThread.start(name: "offc-helper", stackSize: stackSize, { [self] in serve() }) else { break }
             threads += 1
         }
         condition.broadcast()

@@ -82,7 +82,7 @@ enum ChildCommand {
     /// arrives.
     private static func drain(_ descriptor: Int32, to forward: Int32?) async -> String {
         await withCheckedContinuation { continuation in
-            DetachedThread.start {
+            DetachedThread.start(name: "offc-child") {
                 var collected: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 64 << 10)
                 while true {

@@ -69,7 +69,7 @@ package final class ProgressBoard: Sendable {
         guard let generation else { return }
         // A thread of its own rather than a Dispatch timer: Dispatch's queues run on the threads
         // of Swift's global executor on Linux. It ends within a second of being stopped.
-        DetachedThread.start { [weak self] in
+        DetachedThread.start(name: "offc-progress") { [weak self] in
             while true {
                 usleep(1_000_000)
                 guard let self, self.ticker.withLock({ $0.running && $0.generation == generation }) else { return }

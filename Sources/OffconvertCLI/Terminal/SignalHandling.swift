@@ -62,7 +62,7 @@ package enum SignalHandling {
             guard SignalHandling.exitsWithoutWaiting.load(ordering: .relaxed) else { return }
             // A thread of its own, not Dispatch's global queues: those are the threads of Swift's
             // global executor on Linux, which the process's own work may be holding.
-            DetachedThread.start {
+            DetachedThread.start(name: "offc-signal") {
                 usleep(SignalHandling.gracePeriodMicroseconds)
                 let stillRunning = self.runs.withLock { !cancelled.isDisjoint(with: $0.active.keys) }
                 if stillRunning { SignalHandling.exitNow() }

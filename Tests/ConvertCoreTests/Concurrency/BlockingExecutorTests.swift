@@ -6,6 +6,45 @@ import Testing
 
 @Suite("Blocking executor")
 struct BlockingExecutorTests {
+    /// The calling thread's name, as `top -H` and `perf` show it.
+    static func threadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("the engine's threads carry the engine's names, cut to Linux's 15 bytes; not the pool that started them")
+    func threadNames() async throws {
+        let named = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let helpers = WorkerPool(threadCount: 2, stackSize: 1 << 20)
+        for executor in [
+            BlockingExecutor(threadCount: 1, stackSize: 1 << 20, helpers: helpers),
+            BlockingExecutor(threadCount: 1, stackSize: 1 << 20, helpers: helpers, name: "offc-a-name-longer-than-15"),
+        ] {
+            executor.submit {
+                let own = Self.threadName()
+                // Iterations 1...3 go to the helpers while index 0 runs here; each waits for the
+                // others so that at least one runs on a helper thread.
+                let helperNames = Mutex<Set<String>>([])
+                let arrived = Atomic<Int>(0)
+                WorkerPool.current.forEach(iterations: 3) { _ in
+                    helperNames.withLock { _ = $0.insert(Self.threadName()) }
+                    arrived.add(1, ordering: .relaxed)
+                    let deadline = ContinuousClock.now + .seconds(2)
+                    while arrived.load(ordering: .relaxed) < 2 && ContinuousClock.now < deadline { sched_yield() }
+                }
+                named.withLock { $0 += [own] + helperNames.withLock { $0.sorted() } }
+                done.signal()
+            }
+            await done.waitOffPool()
+        }
+        let names = named.withLock { $0 }
+        #expect(names.first == "offc-codec")
+        #expect(names.contains("offc-a-name-lon"))
+        #expect(names.contains("offc-helper"))
+        #expect(!names.contains { $0.contains("qos") }, "\(names)")
+    }
+
     @Test("work beyond the bound waits for a thread; no more threads start than the bound")
     func bounded() async throws {
         let executor = BlockingExecutor(threadCount: 3, stackSize: 1 << 20)
