@@ -95,7 +95,9 @@ extension VideoCompressor {
     }
 
     /// One encode at the target's average bitrate, measured, repeated at a corrected bitrate
-    /// while over. A tight plan whose first frames show an easy picture starts again larger.
+    /// while over (or once, raised, when a short clip came out far under: see
+    /// ``filled(_:first:bitrate:progress:cancellation:reporter:)``). A tight plan whose first
+    /// frames show an easy picture starts again larger.
     static func targetEncode(
         _ job: VideoCompressEncode, progress first: PassProgress, afterQuality quality: QualityMiss?,
         cancellation: CancellationFlag, reporter: ProgressReporter
@@ -128,8 +130,17 @@ extension VideoCompressor {
                 reporter: reporter)
         }
         guard try pass.byteCount() > job.plan.ceilingBytes else {
+            let filled = try filled(
+                job, first: pass, bitrate: bitrate, progress: progress.next, cancellation: cancellation,
+                reporter: reporter)
+            var reasons = reason.map { [$0] } ?? []
+            if let share = filled.firstShare {
+                reasons.append(
+                    "encoded again at a higher bitrate: the first encode used \(Int((share * 100).rounded())) % of the "
+                        + "target (x264's average bitrate does not settle within a clip this short)")
+            }
             return try keep(
-                pass, job: job, bitrate: bitrate, attempt: 1, afterQuality: quality, reason: reason,
+                filled.pass, job: job, bitrate: filled.bitrate, attempt: 1, afterQuality: quality, reasons: reasons,
                 reporter: reporter)
         }
         return try corrections(
@@ -165,8 +176,8 @@ extension VideoCompressor {
                 reporter: reporter)
             if try pass.byteCount() <= ceiling {
                 return try keep(
-                    pass, job: job, bitrate: bitrate, attempt: attempt, afterQuality: quality, reason: reason,
-                    reporter: reporter)
+                    pass, job: job, bitrate: bitrate, attempt: attempt, afterQuality: quality,
+                    reasons: reason.map { [$0] } ?? [], reporter: reporter)
             }
             progress = progress.next
         }
@@ -206,10 +217,10 @@ extension VideoCompressor {
     /// Commits a target encode that fitted, with its notes.
     static func keep(
         _ pass: VideoPass, job: VideoCompressEncode, bitrate: Int, attempt: Int, afterQuality quality: QualityMiss?,
-        reason: String?, reporter: ProgressReporter
+        reasons: [String], reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
         var notes = [JobNote(fact: "H.264 at \(bitrate / 1000) kb/s, \(job.pictureDescription)")]
-        if let reason { notes.append(reason) }
+        notes += reasons.map { JobNote(fact: $0) }
         if let quality {
             let size = job.request.unit.format(quality.bytes, rounding: .up)
             let over = job.plan.ceilingBytes < job.request.targetBytes ? "over the input's own size" : "over the target"
