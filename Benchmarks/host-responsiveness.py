@@ -29,7 +29,7 @@ sys.dont_write_bytecode = True
 PIPELINES = [
     ("12 MP grid HEIC with gain map → JPEG", "photos/IMG_3853.HEIC", ["--to", "jpeg"]),
     ("10-bit HEIF → JPEG", "photos/cat.hif", ["--to", "jpeg"]),
-    ("PQ HDR HEIC → JPEG (tone map and gain map)", "generated/hdr-stills/pq.heic", ["--to", "jpeg"]),
+    ("PQ HDR HEIC, generated 384x256 → JPEG (tone map, gain map)", "generated/hdr-stills/pq.heic", ["--to", "jpeg"]),
     ("HEIC → JPEG XL", "photos/IMG_5195.HEIC", ["--to", "jxl"]),
     ("HEIC → AVIF", "photos/pug.heic", ["--to", "avif"]),
     ("HLG video → H.264 SDR (video tone map)", "video/hlg10-color-test.mp4", []),
