@@ -105,6 +105,12 @@ struct BatchKillChild {
     }
 }
 
+/// Returns once SIGINT and SIGTERM reach ``SignalHandling/run(_:)``'s work (libdispatch arms
+/// its signal sources asynchronously).
+private func waitUntilArmed() async {
+    while !SignalHandling.isArmed { try? await Task.sleep(for: .milliseconds(2)) }
+}
+
 /// Every test that sends a signal to this process, or runs a batch that a signal must not
 /// cancel, is in this one serialized suite.
 @Suite("Batch runner and signals", .serialized)
@@ -112,8 +118,9 @@ struct BatchRunnerTests {
     @Test("SIGINT and SIGTERM cancel the running work and are reported", arguments: [SIGINT, SIGTERM])
     func signalCancels(_ number: Int32) async {
         let (value, interrupted) = await SignalHandling.run { () async -> String in
-            // Give the dispatch sources a moment to arm, then signal this very process.
-            try? await Task.sleep(for: .milliseconds(200))
+            // The run is registered before its work starts; once the sources are armed, signal
+            // this very process.
+            await waitUntilArmed()
             kill(getpid(), number)
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -278,12 +285,21 @@ struct BatchRunnerTests {
         let s = try setup(["slow", "slow", "slow", "slow"])
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let capture = Capture()
+        // Signalled once a conversion has started (so the batch is inside its signal-handled
+        // run) and the signal sources are armed.
+        let converting = Atomic<Bool>(false)
+        var work = upcase
+        work.convert = { item, progress throws(ConvertError) in
+            converting.store(true, ordering: .releasing)
+            return try await upcase.convert(item, progress)
+        }
         let signaller = Task {
-            try await Task.sleep(for: .milliseconds(300))
+            while !converting.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(2)) }
+            await waitUntilArmed()
             kill(getpid(), SIGINT)
         }
         let code = await BatchRunner.run(
-            upcase, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance,
+            work, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance,
             stateDirectory: s.state)
         _ = try? await signaller.value
         #expect(code == 130)
