@@ -52,6 +52,14 @@ package final class Demuxer {
         // or unrecognised (the probe and the photo reader say input.empty, input.not-a-file),
         // and wait forever on a FIFO.
         if let problem = ConvertError.inputProblem(path) { throw problem }
+        // FFmpeg's ico, psd, pcx, j2k and pnm readers open such a still picture as a one-frame
+        // video (a 48x48 MP4 "at 90000 fps" from an icon); every video job opens its input here,
+        // so the picture is refused here, with the name of its format, as the photo reader does.
+        if let head = RawFile.head(of: path, count: 64),
+            case .foreignImage(let format) = MediaSniffer.kind(of: head, path: path)
+        {
+            throw ConvertError.foreignImage(format, path: path)
+        }
         guard let allocated = avformat_alloc_context() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory opening \(path).", path: path)
         }

@@ -105,6 +105,12 @@ struct BatchKillChild {
     }
 }
 
+/// Returns once SIGINT and SIGTERM reach ``SignalHandling/run(_:)``'s work (libdispatch arms
+/// its signal sources asynchronously).
+private func waitUntilArmed() async {
+    while !SignalHandling.isArmed { try? await Task.sleep(for: .milliseconds(2)) }
+}
+
 /// Every test that sends a signal to this process, or runs a batch that a signal must not
 /// cancel, is in this one serialized suite.
 @Suite("Batch runner and signals", .serialized)
@@ -112,8 +118,9 @@ struct BatchRunnerTests {
     @Test("SIGINT and SIGTERM cancel the running work and are reported", arguments: [SIGINT, SIGTERM])
     func signalCancels(_ number: Int32) async {
         let (value, interrupted) = await SignalHandling.run { () async -> String in
-            // Give the dispatch sources a moment to arm, then signal this very process.
-            try? await Task.sleep(for: .milliseconds(200))
+            // The run is registered before its work starts; once the sources are armed, signal
+            // this very process.
+            await waitUntilArmed()
             kill(getpid(), number)
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -278,12 +285,21 @@ struct BatchRunnerTests {
         let s = try setup(["slow", "slow", "slow", "slow"])
         defer { try? FileManager.default.removeItem(at: s.folder) }
         let capture = Capture()
+        // Signalled once a conversion has started (so the batch is inside its signal-handled
+        // run) and the signal sources are armed.
+        let converting = Atomic<Bool>(false)
+        var work = upcase
+        work.convert = { item, progress throws(ConvertError) in
+            converting.store(true, ordering: .releasing)
+            return try await upcase.convert(item, progress)
+        }
         let signaller = Task {
-            try await Task.sleep(for: .milliseconds(300))
+            while !converting.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(2)) }
+            await waitUntilArmed()
             kill(getpid(), SIGINT)
         }
         let code = await BatchRunner.run(
-            upcase, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance,
+            work, options: s.options(json: false), printer: capture.printer(json: false), allowance: s.allowance,
             stateDirectory: s.state)
         _ = try? await signaller.value
         #expect(code == 130)
@@ -381,11 +397,80 @@ struct BatchRunnerTests {
 @Suite("Batch options")
 struct BatchOptionsTests {
     private func parse(_ arguments: [String], stdin: String = "") throws -> BatchOptions {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-stdin-\(UUID().uuidString.prefix(8))")
+        try Data(stdin.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        return try parse(arguments, standardInput: handle.fileDescriptor)
+    }
+
+    private func parse(_ arguments: [String], standardInput: Int32) throws -> BatchOptions {
         let spec = CommandSpec(
             name: "test", abstract: "",
             arguments: [ArgumentSpec(name: "FILES", help: "", repeating: true, required: false)],
             options: BatchOptions.specs)
-        return try BatchOptions.parse(try ArgumentParser.parse(arguments, for: spec), standardInput: { stdin })
+        return try BatchOptions.parse(try ArgumentParser.parse(arguments, for: spec), standardInput: standardInput)
+    }
+
+    /// The message of the usage error `body` throws, or nil (and a failed expectation).
+    private func usageMessage(_ body: () throws -> BatchOptions) -> String? {
+        do {
+            _ = try body()
+            Issue.record("expected a usage error")
+        } catch let error as UsageError {
+            return error.message
+        } catch {
+            Issue.record("expected a usage error, got \(error)")
+        }
+        return nil
+    }
+
+    /// A list file holding `bytes`, removed by the caller.
+    private func listFile(_ bytes: [UInt8]) throws -> URL {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "offconvert-list-\(UUID().uuidString.prefix(8))")
+        try Data(bytes).write(to: list)
+        return list
+    }
+
+    @Test("a list is bounded: a NUL byte, a line past PATH_MAX, too many lines, a folder fail at once")
+    func listBounds() throws {
+        let nul = usageMessage { try parse(["--from-file", "/dev/zero"]) }
+        #expect(nul?.contains("The list '/dev/zero' given to '--from-file' has a NUL byte on line 1") == true)
+        let zeroStdin = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/zero"))
+        defer { try? zeroStdin.close() }
+        let stdinNul = usageMessage { try parse(["-"], standardInput: zeroStdin.fileDescriptor) }
+        #expect(stdinNul?.contains("standard input ('-') has a NUL byte") == true)
+
+        let long = try listFile(Array("a.heic\n".utf8) + [UInt8](repeating: 0x61, count: PathList.maximumLineBytes + 1))
+        defer { try? FileManager.default.removeItem(at: long) }
+        let longMessage = usageMessage { try parse(["--from-file", long.path]) }
+        #expect(longMessage?.contains("a line longer than 4096 bytes (PATH_MAX) on line 2") == true)
+        let longest = try listFile([UInt8](repeating: 0x61, count: PathList.maximumLineBytes) + [0x0A])
+        defer { try? FileManager.default.removeItem(at: longest) }
+        #expect(try parse(["--from-file", longest.path]).inputs.first?.utf8.count == PathList.maximumLineBytes)
+
+        let many = try listFile(Array(String(repeating: "#\n", count: PathList.maximumLines).utf8) + Array("a".utf8))
+        defer { try? FileManager.default.removeItem(at: many) }
+        let manyMessage = usageMessage { try parse(["--from-file", many.path]) }
+        #expect(manyMessage?.contains("has more than 1000000 lines") == true)
+
+        let folder = usageMessage { try parse(["--from-file", FileManager.default.temporaryDirectory.path]) }
+        #expect(folder?.contains("is a folder") == true)
+    }
+
+    @Test("a list is bounded in size: more than 64 MiB fails while it is read")
+    func listSize() throws {
+        let line = Data([UInt8](repeating: 0x61, count: 4095) + [0x0A])
+        let big = try listFile([])
+        defer { try? FileManager.default.removeItem(at: big) }
+        let handle = try FileHandle(forWritingTo: big)
+        for _ in 0...(PathList.maximumBytes / line.count) { try handle.write(contentsOf: line) }
+        try handle.close()
+        let message = usageMessage { try parse(["--from-file", big.path]) }
+        #expect(message?.contains("is larger than 64 MiB") == true)
     }
 
     @Test("inputs from arguments, a list file and stdin, in that order")

@@ -145,6 +145,18 @@ struct CLIProductTests {
         #expect(none.status == 64 && none.stderr.contains("--from-file"))
     }
 
+    @Test("--from-file /dev/zero fails at once as a usage error naming the list and what is wrong with it")
+    func boundedList() async throws {
+        let started = Date()
+        let zero = try await CLIRunner.run(["heic-to-jpg", "--from-file", "/dev/zero", "--json"], timeout: 60)
+        #expect(zero.status == 64)
+        #expect(zero.stderr.contains("The list '/dev/zero' given to '--from-file' has a NUL byte on line 1"))
+        #expect(zero.stdout.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 30)
+        let folder = try await CLIRunner.run(["heic-to-jpg", "--from-file", NSTemporaryDirectory()])
+        #expect(folder.status == 64 && folder.stderr.contains("is a folder"))
+    }
+
     @Test("formats lists inputs, outputs and their options; capabilities lists encoders")
     func catalogue() async throws {
         let formats = try await CLIRunner.run(["formats"])

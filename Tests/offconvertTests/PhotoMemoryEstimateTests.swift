@@ -84,4 +84,39 @@ struct PhotoMemoryEstimateTests {
             directory: directory)
         #expect(fits.status == 0, "\(fits.stderr)")
     }
+
+    /// The `failed` events of a `--json` run, each as [input, error key, message].
+    private static func failures(_ stdout: String) throws -> [[String]] {
+        try stdout.split(separator: "\n").compactMap { line in
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard event["event"] as? String == "failed" else { return nil }
+            let error = event["error"] as? [String: Any] ?? [:]
+            return [event["input"], error["key"], error["message"]].map { ($0 as? String) ?? "" }
+        }
+    }
+
+    @Test("--dry-run refuses a photo over --memory-budget as the real run does, with the same reason and exit 1")
+    func dryRunOverBudget() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "photo-budget-dry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(
+            at: CLIRunner.media.appendingPathComponent("photos/tokyo.jpg"),
+            to: directory.appendingPathComponent("tokyo.jpg"))
+        let command = ["convert", "tokyo.jpg", "--to", "png", "-o", "out", "--memory-budget", "1MB"]
+        let dry = try await CLIRunner.run(command + ["--dry-run", "--json"], directory: directory)
+        let real = try await CLIRunner.run(command + ["--json"], directory: directory)
+        #expect(dry.status == 1 && real.status == 1, "dry \(dry.status), real \(real.status)")
+        let refused = try Self.failures(real.stdout)
+        #expect(refused.count == 1 && refused.first?[1] == "request.memory-budget", "\(real.stdout)")
+        #expect(try Self.failures(dry.stdout) == refused, "\(dry.stdout)")
+        #expect(!dry.stdout.contains("\"planned\""), "\(dry.stdout)")
+        let text = try await CLIRunner.run(command + ["--dry-run"], directory: directory)
+        #expect(text.status == 1 && !text.stdout.contains("tokyo.png"), "\(text.stdout)")
+        #expect(text.stderr.contains("budget of 1.0 MB (--memory-budget)"), "\(text.stderr)")
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+                == [])
+    }
 }

@@ -21,16 +21,29 @@ import Synchronization
 /// - Editing the record: it carries an HMAC-SHA256 under a per-install random secret; an edited,
 ///   truncated or deleted record fails closed: no free conversions until the next local day.
 /// - Moving the clock back: the latest time ever seen is kept; time never goes below it.
+/// - Changing the time zone (`TZ`): a day's end is fixed when the day begins, as the next
+///   local midnight then, and stored in the sealed record. Until that instant the day goes on
+///   whatever zone later runs are in, so a zone already in tomorrow (UTC+14) gives nothing
+///   early, and every run reports the same reset instant. The zone counts only when a new day
+///   begins, and that day lasts until the first local midnight at least
+///   ``minimumDayLength`` after the previous day's end: a traveller's days follow their new
+///   zone, but no choice of zones makes a day shorter than that, and what moving the boundary
+///   west gains is bounded by how far the zones reach (26 hours), however often it is repeated.
 /// - Races: ten processes starting at once with one slot left get exactly one slot.
 ///
 /// ## What it does not resist
 /// It is an offline, file-based meter, not DRM. Someone who deletes the whole state folder
-/// (record and secret) starts as a new install; someone who moves the clock (or time zone)
-/// forward gets the next day early, at the cost of those future days; someone who reads the
-/// secret (it is their own file) can forge a record; and a modified binary ignores it all.
+/// (record and secret) starts as a new install; someone who moves the clock forward gets the
+/// next day early, at the cost of those future days; someone who reads the secret (it is
+/// their own file) can forge a record; and a modified binary ignores it all.
 public final class AllowanceStore: Sendable {
     /// Free conversions per local day.
     public static let defaultDailyLimit = 3
+
+    /// The shortest a day can be, measured from the previous day's end: a day that begins in
+    /// a zone further west than the last one (where midnight is only an hour away, say) still
+    /// lasts this long (22 hours leave room for the 23-hour day of a daylight-saving change).
+    static let minimumDayLength: TimeInterval = 22 * 3_600
 
     /// The state folder.
     public let directory: String
@@ -103,7 +116,9 @@ public final class AllowanceStore: Sendable {
             // Only a refusal needs the reset time written out.
             let resetsAt = state.resetsAt
             func more() -> String {
-                "Free conversions start again at local midnight (\(days.describe(resetsAt))), "
+                // The instant the day ends, shown in the zone of this run: after a change of zone
+                // it is midnight where the day began, not here.
+                "Free conversions start again at \(days.describe(resetsAt)) local time, "
                     + "or remove the limit with a licence."
             }
             if state.record.damaged {
@@ -209,8 +224,9 @@ public final class AllowanceStore: Sendable {
             let now = max(clock(), Date(timeIntervalSince1970: record.highWater))
             normalise(&record, now: now)
             let (license, licenseProblem) = try self.license(in: folder, now: now)
+            let resetsAt = record.dayEnds.map { Date(timeIntervalSince1970: $0) } ?? nextMidnight(after: now)
             var state = State(
-                directory: folder, record: record, now: now, resetsAt: nextMidnight(after: now), license: license,
+                directory: folder, record: record, now: now, resetsAt: resetsAt, license: license,
                 licenseProblem: licenseProblem)
             let result = try body(&state)
             if !readOnly { try save(state.record, loaded: loaded, folder: folder, witnessFolder: witnessFolder) }
@@ -262,22 +278,38 @@ public final class AllowanceStore: Sendable {
         return Loaded(secret: secret, newSecret: newSecret, original: nil, record: record, witness: witness)
     }
 
-    /// Moves `record` to `now`: time never below the high-water mark, a new day resets the count
-    /// and the damage, dead processes' reservations are freed, old charged batches forgotten.
+    /// Moves `record` to `now`: time never below the high-water mark, a new day (once the
+    /// stored day has ended) resets the count and the damage, dead processes' reservations are
+    /// freed, old charged batches forgotten.
     private func normalise(_ record: inout AllowanceRecord, now: Date) {
         record.version = AllowanceRecord.currentVersion
         record.highWater = now.timeIntervalSince1970
-        let today = dayKey(now)
-        // Keys are yyyy-MM-dd, so string order is date order; a time-zone change that makes
-        // "today" earlier than the stored day never rolls back.
-        if today > record.day {
-            record.day = today
-            record.used = 0
-            record.damaged = false
+        if let ends = record.dayEnds {
+            if now.timeIntervalSince1970 >= ends { beginDay(&record, now: now, previousEnd: ends) }
+        } else if dayKey(now) > record.day {
+            // A record from before day ends were stored, whose day is over.
+            beginDay(&record, now: now, previousEnd: nil)
+        } else {
+            record.dayEnds = nextMidnight(after: now).timeIntervalSince1970
         }
         record.reservations.removeAll { !$0.holder.isRunning }
         let oldest = dayKey(now.addingTimeInterval(-Double(AllowanceRecord.chargedRetentionDays) * 86_400))
         record.charged.removeAll { $0.day < oldest }
+    }
+
+    /// Starts a new day at `now`, after the day that ended at `previousEnd`: the count and the
+    /// damage cleared, the end fixed at the first local midnight after now and at least
+    /// ``minimumDayLength`` after the previous end.
+    private func beginDay(_ record: inout AllowanceRecord, now: Date, previousEnd: Double?) {
+        // Keys are yyyy-MM-dd, so string order is date order. A day that begins in a zone further
+        // west may still have the old date there: its key is the next date all the same, so the
+        // charges of the day before are never taken for today's (``refund(batch:)``).
+        let following = LocalDay.key(after: record.day) ?? record.day
+        record.day = max(dayKey(now), following)
+        record.used = 0
+        record.damaged = false
+        let earliest = previousEnd.map { max(now, Date(timeIntervalSince1970: $0 + Self.minimumDayLength)) } ?? now
+        record.dayEnds = nextMidnight(after: earliest).timeIntervalSince1970
     }
 
     /// The stored licence and whether it applies now.

@@ -37,6 +37,10 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
     package var day: String
     /// Conversions charged on `day`.
     package var used: Int
+    /// When `day` ends (seconds since 1970): fixed when the day began, as the next local
+    /// midnight then, and kept whatever the time zone says afterwards (see
+    /// ``AllowanceStore``). Nil in a record written before it was kept.
+    package var dayEnds: Double?
     /// The latest clock reading any run saw (seconds since 1970). Time never goes back below
     /// it, so moving the clock back cannot return to a day with allowance left.
     var highWater: Double
@@ -57,7 +61,7 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, generation, day, used, highWater, damaged, reservations, charged
+        case version, generation, day, used, dayEnds, highWater, damaged, reservations, charged
     }
 
     package init(from decoder: any Decoder) throws {
@@ -66,17 +70,18 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
         generation = try container.decodeIfPresent(Int.self, forKey: .generation) ?? 0
         day = try container.decode(String.self, forKey: .day)
         used = try container.decode(Int.self, forKey: .used)
+        dayEnds = try container.decodeIfPresent(Double.self, forKey: .dayEnds)
         highWater = try container.decode(Double.self, forKey: .highWater)
         damaged = try container.decode(Bool.self, forKey: .damaged)
         reservations = try container.decode([Entry].self, forKey: .reservations)
         charged = try container.decodeIfPresent([ChargedBatch].self, forKey: .charged) ?? []
     }
 
-    /// Whether `other` charges the same: the same day, count, damage and charged batches,
-    /// whatever reservations and high-water mark either has.
+    /// Whether `other` charges the same: the same day and end, count, damage and charged
+    /// batches, whatever reservations and high-water mark either has.
     func chargesEqual(_ other: AllowanceRecord) -> Bool {
-        version == other.version && day == other.day && used == other.used && damaged == other.damaged
-            && charged == other.charged
+        version == other.version && day == other.day && dayEnds == other.dayEnds && used == other.used
+            && damaged == other.damaged && charged == other.charged
     }
 
     /// The file contents: JSON line, MAC line.
@@ -89,7 +94,7 @@ package struct AllowanceRecord: Codable, Equatable, Sendable {
     static func unsealed(_ bytes: [UInt8], secret: [UInt8]) -> AllowanceRecord? {
         guard let record = SealedJSON.unseal(AllowanceRecord.self, bytes, domain: "", secret: secret),
             (1...currentVersion).contains(record.version), record.used >= 0, record.generation >= 0,
-            record.highWater.isFinite
+            record.highWater.isFinite, record.dayEnds?.isFinite ?? true
         else { return nil }
         return record
     }

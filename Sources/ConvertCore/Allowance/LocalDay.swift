@@ -103,6 +103,26 @@ package struct LocalDay: Sendable {
         value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
     }
 
+    /// The key of the day after the day `key` ("2026-12-02" after "2026-12-01"); nil when
+    /// `key` is not `yyyy-MM-dd`.
+    static func key(after key: String) -> String? {
+        let fields = key.split(separator: "-").compactMap { Int($0) }
+        guard fields.count == 3, (1...12).contains(fields[1]), (1...31).contains(fields[2]) else { return nil }
+        let (year, month, day) = civil(days: days(year: fields[0], month: fields[1], day: fields[2]) + 1)
+        return "\(zeroPadded(year, width: 4))-\(zeroPadded(month, width: 2))-\(zeroPadded(day, width: 2))"
+    }
+
+    /// The number of `year-month-day` counted from 1970-01-01 (Howard Hinnant's
+    /// `days_from_civil`, the inverse of ``civil(days:)``).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = floorDivide(shiftedYear, 400)
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Year, month and day of the `days`-th day since 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`, exact over the whole proleptic Gregorian calendar).
     static func civil(days: Int) -> (Int, Int, Int) {

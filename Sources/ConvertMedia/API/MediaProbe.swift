@@ -264,16 +264,23 @@ extension MediaProbe {
     /// 1 MiB, as FFmpeg itself reads), which must recognise it with confidence. Cheap enough to
     /// run on every input of a batch before any work.
     ///
+    /// A still image in a format offconvert names but does not read (PSD, ICO/CUR, TGA, PCX,
+    /// JPEG 2000, PNM) is neither: FFmpeg's probes open several of them as a one-frame "video",
+    /// which an app routing on this answer would turn into an MP4.
+    ///
     /// - Throws: the codes ``probe(path:)`` gives for the same file: `input.missing`,
-    ///   `input.denied`, `input.not-a-file` (a folder, a FIFO, a device), `input.empty`, and
-    ///   `input.unrecognised` for content that is neither (text, random bytes).
+    ///   `input.denied`, `input.not-a-file` (a folder, a FIFO, a device), `input.empty`,
+    ///   `input.unrecognised` for content that is neither (text, random bytes), and
+    ///   `unsupported.image-format` for a still image offconvert does not read (the error names
+    ///   its format).
     public static func kind(path: String) throws(ConvertError) -> MediaKind {
         if let problem = ConvertError.inputProblem(path) { throw problem }
         guard let head = RawFile.head(of: path, count: 64) else {
             throw ConvertError(code: .inputUnreadable, message: "\(path) cannot be read.", path: path)
         }
         switch MediaSniffer.kind(of: head, path: path) {
-        case .image, .foreignImage: return .photo
+        case .image: return .photo
+        case .foreignImage(let format): throw ConvertError.foreignImage(format, path: path)
         case .isoMedia, .matroska: return .video
         case .other:
             guard ContentProbe.recognises(path: path) else {

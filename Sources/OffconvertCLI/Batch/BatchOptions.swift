@@ -137,8 +137,8 @@ package struct BatchOptions: Sendable {
     /// `--quiet` and `--verbose`: every converting command has them.
     static let outputStyleSpecs: [OptionSpec] = [quietFlag.spec, verboseFlag.spec]
 
-    /// Reads the shared options. `standardInput` supplies stdin's text for `-`.
-    package static func parse(_ arguments: ParsedArguments, standardInput: () -> String = readStandardInput)
+    /// Reads the shared options. `standardInput` is the file descriptor `-` reads paths from.
+    package static func parse(_ arguments: ParsedArguments, standardInput: Int32 = STDIN_FILENO)
         throws(UsageError) -> BatchOptions
     {
         var collector = InputCollector(recursive: arguments.has(recursive))
@@ -193,7 +193,7 @@ package struct BatchOptions: Sendable {
     }
 
     /// The paths typed: positionals, `-` (stdin) and `--from-file`, in that order.
-    private static func typedPaths(_ arguments: ParsedArguments, standardInput: () -> String) throws(UsageError)
+    private static func typedPaths(_ arguments: ParsedArguments, standardInput: Int32) throws(UsageError)
         -> [String]
     {
         var paths: [String] = []
@@ -201,7 +201,7 @@ package struct BatchOptions: Sendable {
         func readStandardInput() throws(UsageError) -> [String] {
             guard !stdinUsed else { throw UsageError(message: "Standard input ('-') can be read only once.") }
             stdinUsed = true
-            return InputCollector.listLines(standardInput())
+            return try PathList.read(standardInput: standardInput)
         }
         for positional in arguments.positionals {
             paths += positional == "-" ? try readStandardInput() : [positional]
@@ -210,11 +210,7 @@ package struct BatchOptions: Sendable {
             if list == "-" {
                 paths += try readStandardInput()
             } else {
-                // Read as bytes: a list naming a file whose name is not UTF-8 is still a list.
-                guard let text = RawFile.contents(of: list).map(PathEncoding.decode) else {
-                    throw UsageError(message: "Cannot read the list '\(list.terminalSafe)' given to '--from-file'.")
-                }
-                paths += InputCollector.listLines(text)
+                paths += try PathList.read(file: list)
             }
         }
         return paths
@@ -254,9 +250,5 @@ package struct BatchOptions: Sendable {
             hash &*= 0x0000_0100_0000_01B3
         }
         return Int(hash % UInt64(count)) + 1
-    }
-
-    static func readStandardInput() -> String {
-        PathEncoding.decode(RawFile.readToEnd(STDIN_FILENO))
     }
 }

@@ -190,6 +190,12 @@ package enum BatchRunner {
         return items
     }
 
+    /// The memory estimate of `input` that ``costed(_:work:jobs:costsNeeded:)`` gives its item.
+    private static func estimate(_ input: String, work: BatchWork) async -> Int64 {
+        if let probe = work.probe { return await probe(input).cost }
+        return await work.cost(input)
+    }
+
     /// Ends the journal and prints the summary of a run over `pending`; the exit code.
     private static func finish(
         _ outcome: Result<BatchTally, ConvertError>, interrupted: Bool, pending: [BatchItem], before tally: BatchTally,
@@ -289,8 +295,8 @@ package enum BatchRunner {
         try await runBlocking(on: .short) { _ in try write() }
     }
 
-    /// `--dry-run`: each item checked as the real run would open it, planned or failed; exit 1
-    /// when one would fail.
+    /// `--dry-run`: each item checked as the real run would open it and admit it under
+    /// `--memory-budget`, planned or failed; exit 1 when one would fail.
     private static func dryRun(_ plan: BatchPlan, tally: BatchTally, started: Date, printer: BatchPrinter) async
         -> Int32
     {
@@ -299,12 +305,14 @@ package enum BatchRunner {
         tally.isDryRun = true
         for (index, input) in plan.itemInputs.enumerated() {
             do throws(ConvertError) {
-                let item = try plan.item(index: index, input: input)
+                var item = try plan.item(index: index, input: input)
                 for path in plan.work.singleOutput == nil ? [input] : plan.options.inputs {
                     if let problem = await plan.work.check(path) { throw problem }
                 }
-                printer.planned(
-                    index: index, input: input, output: item.destination, memory: await plan.work.cost(input))
+                // The estimate the real run admits the item by, and its refusal over the budget.
+                item.cost = await estimate(input, work: plan.work)
+                if let problem = plan.overBudget(item) { throw problem }
+                printer.planned(index: index, input: input, output: item.destination, memory: item.cost)
                 if let preview = try await plan.work.preview?(index, input) {
                     printer.previewed(preview.line)
                     // A target it cannot reach would fail: counted so, not as "would be converted".

@@ -25,12 +25,13 @@ package enum SignalHandling {
         package init() {
             let queue = DispatchQueue(label: "offconvert.signals")
             let state = self.state
-            let created = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            let created = SignalHandling.handledSignals.map { number -> any DispatchSourceSignal in
                 // Ignored so that the default action (terminate) never runs before the source
                 // sees the signal.
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler { state.received() }
+                source.setRegistrationHandler { state.armedSources.add(1, ordering: .releasing) }
                 source.resume()
                 return source
             }
@@ -46,6 +47,8 @@ package enum SignalHandling {
         }
 
         package let runs = Mutex(Runs())
+        /// How many of the signal sources libdispatch has registered with the kernel.
+        package let armedSources = Atomic<Int>(0)
 
         /// First signal: cancel every run in progress. A signal with nothing left to cancel
         /// (no run, or every run already cancelled) ends the process.
@@ -69,12 +72,16 @@ package enum SignalHandling {
             }
         }
 
-        func register(_ task: Task<Void, Never>) -> Int {
+        /// Starts `work` in a task and registers it under the lock the handler takes, so a
+        /// signal can never find the work running but not yet registered (it would then end the
+        /// process instead of cancelling the run).
+        func start(_ work: @escaping @Sendable () async -> Void) -> (key: Int, task: Task<Void, Never>) {
             runs.withLock { runs in
                 let key = runs.next
                 runs.next += 1
+                let task = Task { await work() }
                 runs.active[key] = (task, false)
-                return key
+                return (key, task)
             }
         }
 
@@ -84,6 +91,16 @@ package enum SignalHandling {
     }
 
     private static let router = Router()
+
+    /// Whether SIGINT and SIGTERM now reach ``run(_:)``'s work. libdispatch registers a signal
+    /// source with the kernel after `resume` returns, on a queue of its own; a signal sent
+    /// before that is ignored. Creates the sources on first use.
+    package static var isArmed: Bool {
+        router.state.armedSources.load(ordering: .acquiring) == handledSignals.count
+    }
+
+    /// The signals that cancel ``run(_:)``'s work.
+    private static let handledSignals = [SIGINT, SIGTERM]
 
     /// Whether a first signal whose work has not stopped within ``gracePeriodMicroseconds`` ends the process
     /// (set by the `offconvert` executables). Off by default, so a program using the batch
@@ -110,11 +127,10 @@ package enum SignalHandling {
     ) {
         let state = Self.router.state
         let result = Mutex<T?>(nil)
-        let task = Task {
+        let (key, task) = state.start {
             let value = await body()
             result.withLock { $0 = value }
         }
-        let key = state.register(task)
         await task.value
         let interrupted = state.unregister(key)
         // The task stored its value before finishing.

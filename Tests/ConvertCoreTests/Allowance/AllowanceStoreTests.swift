@@ -37,6 +37,55 @@ struct AllowanceStoreTests {
         #expect(try store.status().remaining == 2)
     }
 
+    @Test("the day ends where it began: another TZ (UTC+14, UTC-12) neither restarts it nor moves its end")
+    func timeZoneChanges() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = folder.appendingPathComponent("state").path
+        // 2026-03-10 12:00 UTC: already 2026-03-11 02:00 in Kiritimati, still 00:00 on the 10th at UTC-12.
+        let clock = TestClock(Date(timeIntervalSince1970: 1_773_144_000))
+        func store(_ zone: String) -> AllowanceStore {
+            AllowanceStore(directory: directory, clock: { clock.now }, timeZone: TimeZone(identifier: zone)!)
+        }
+        let utc = store("UTC")
+        for _ in 0..<3 { try spend(utc) }
+        let midnightUTC = Date(timeIntervalSince1970: 1_773_187_200)
+        #expect(try utc.status().resetsAt == midnightUTC)
+        for zone in ["Pacific/Kiritimati", "Etc/GMT+12", "UTC"] {
+            let status = try store(zone).status()
+            #expect(status.remaining == 0 && status.used == 3, "\(zone)")
+            #expect(status.resetsAt == midnightUTC, "\(zone)")
+            expectConvertError(.allowanceExhausted) { try store(zone).reserve() }
+        }
+        // Back and forth changes nothing until the instant itself, in any zone.
+        clock.set(midnightUTC.addingTimeInterval(-1))
+        expectConvertError(.allowanceExhausted) { try store("Pacific/Kiritimati").reserve() }
+        clock.set(midnightUTC)
+        let next = try store("Etc/GMT+12").status()
+        #expect(next.remaining == 3 && next.used == 0)
+    }
+
+    @Test("a day that begins in a zone further west still lasts until a midnight 22 hours or more after the last end")
+    func shortDays() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = folder.appendingPathComponent("state").path
+        let clock = TestClock(Date(timeIntervalSince1970: 1_773_144_000))
+        func store(_ zone: String) -> AllowanceStore {
+            AllowanceStore(directory: directory, clock: { clock.now }, timeZone: TimeZone(identifier: zone)!)
+        }
+        for _ in 0..<3 { try spend(store("UTC")) }
+        // 2026-03-11 00:00 UTC, the end of that day, is 23:00 in UTC-1: its midnight is an hour away,
+        // but the new day lasts until the next one, 25 hours later.
+        let midnightUTC = Date(timeIntervalSince1970: 1_773_187_200)
+        clock.set(midnightUTC)
+        let west = store("Etc/GMT+1")
+        for _ in 0..<3 { try spend(west) }
+        #expect(try west.status().resetsAt == midnightUTC.addingTimeInterval(25 * 3_600))
+        clock.set(midnightUTC.addingTimeInterval(2 * 3_600))
+        expectConvertError(.allowanceExhausted) { try west.reserve() }
+    }
+
     @Test("a batch is one conversion; failure and cancellation cost nothing")
     func chargingRules() async throws {
         let folder = try Fixtures.temporaryDirectory()

@@ -51,4 +51,59 @@ struct MediaKindTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         expectConvertError(.inputUnrecognised) { try MediaProbe.kind(path: path) }
     }
+
+    /// Still images in formats offconvert names but does not read, as ImageMagick writes them.
+    static let foreignStills = ["icon.ico", "cursor.cur", "layers.psd", "scan.pnm", "art.jp2", "old.pcx"]
+
+    /// Makes `name` in `folder`: a 48x48 picture in the format its extension names.
+    private func makeStill(_ name: String, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["convert", "-size", "48x48", "gradient:red-blue", path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "convert \(name)")
+        return path
+    }
+
+    @Test("a still image offconvert does not read is unsupported.image-format, never .video", arguments: foreignStills)
+    func foreignStill(name: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try makeStill(name, in: folder)
+        let error = expectConvertError(.unsupportedImageFormat) { try MediaProbe.kind(path: path) }
+        #expect(error?.message.contains("which offconvert does not read") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("a TGA without the 2.0 footer (as ImageMagick writes it) has no signature, and is never .video or an MP4")
+    func bareTGA() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try makeStill("shot.tga", in: folder)
+        #expect(throws: ConvertError.self) { try MediaProbe.kind(path: path) }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        await #expect(throws: ConvertError.self) {
+            try await VideoConverter.convert(VideoRequest(input: path, output: OutputLocation(directory: out.path)))
+                .result()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
+    @Test("the video engine refuses such a still with unsupported.image-format and writes nothing")
+    func foreignStillToVideo() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        for name in Self.foreignStills {
+            let path = try makeStill(name, in: folder)
+            await expectConvertError(.unsupportedImageFormat) {
+                try await VideoConverter.convert(VideoRequest(input: path, output: OutputLocation(directory: out.path)))
+                    .result()
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
 }
