@@ -218,9 +218,7 @@ struct XMPAllowListTests {
         for (label, packet) in dropped {
             var bytes = Array(packet.utf8)
             if label == "not UTF-8" { bytes += [0xC3, 0x28] }
-            let started = ContinuousClock.now
             let filtered = XMPAllowList.filtered(bytes, keepLocation: false)
-            #expect(ContinuousClock.now - started < .seconds(5), "\(label)")
             #expect(filtered.packet == nil, "\(label): \(Self.text(filtered.packet))")
             #expect(filtered.notes == ["unreadable XMP dropped"], "\(label)")
         }
@@ -237,21 +235,19 @@ struct XMPAllowListTests {
                 "in a kept value"
             ),
             (
-                "100 000 unknown properties",
-                head + String(repeating: "<v:a/>", count: 100_000) + "<dc:t>k</dc:t>" + tail, "k"
+                "20 000 unknown properties",
+                head + String(repeating: "<v:a/>", count: 20000) + "<dc:t>k</dc:t>" + tail, "k"
             ),
             (
-                "100 000 unknown attributes on one description",
+                "20 000 unknown attributes on one description",
                 head.replacingOccurrences(
                     of: "rdf:about=\"\"",
-                    with: (0..<100_000).map { "v:a\($0)=\"1\"" }.joined(separator: " ") + " dc:t=\"k\"") + tail,
+                    with: (0..<20000).map { "v:a\($0)=\"1\"" }.joined(separator: " ") + " dc:t=\"k\"") + tail,
                 "dc:t=\"k\""
             ),
         ]
         for (label, packet, kept) in edited {
-            let started = ContinuousClock.now
             let filtered = XMPAllowList.filtered(Array(packet.utf8), keepLocation: false)
-            #expect(ContinuousClock.now - started < .seconds(10), "\(label)")
             let output = try #require(filtered.packet, "\(label)")
             #expect(Self.text(output).contains(kept), "\(label)")
             #expect(try Self.wellFormed(output), "\(label)")
@@ -262,6 +258,41 @@ struct XMPAllowListTests {
         let named = XMPAllowList.filtered(
             Array((head + "<\(long):a xmlns:\(long)=\"u:\">1</\(long):a>" + tail).utf8), keepLocation: false)
         #expect(named.notes == ["XMP: 1 namespace removed (\(String(repeating: "p", count: 24))…)"])
+    }
+
+    @Test("the work is linear in the packet: 4N unknown properties or unclosed tags cost about 4 times N")
+    func scaling() {
+        let head = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:v="http://vendor.example/" v:k="1" \
+            xmlns:dc="http://purl.org/dc/elements/1.1/">
+            """
+        let tail = "<dc:t>k</dc:t></rdf:Description></rdf:RDF></x:xmpmeta>"
+        let shapes: [(String, (Int) -> String)] = [
+            ("elements", { head + String(repeating: "<v:a><v:b>x</v:b></v:a>", count: $0) + tail }),
+            (
+                "attributes",
+                { count in
+                    let attributes = (0..<count).map { "v:a\($0)='>'" }.joined(separator: " ")
+                    return head.replacingOccurrences(of: "v:k=\"1\"", with: attributes) + tail
+                }
+            ),
+            ("unclosed at the end", { head + String(repeating: "<v:a/>", count: $0) + "<dc:t>" }),
+        ]
+        for (label, make) in shapes {
+            // As HostileRegressionTests does: the best of three in this thread's CPU time, so a
+            // loaded machine's preemption is not counted; linear work gives about 4, quadratic 16.
+            func best(_ count: Int) -> Duration {
+                let input = Array(make(count).utf8)
+                return (0..<3).map { _ in
+                    let started = cpuTime()
+                    _ = XMPAllowList.filtered(input, keepLocation: true)
+                    return cpuTime() - started
+                }.min() ?? .zero
+            }
+            let (small, large) = (best(2500), best(10000))
+            #expect(large < small * 9, "\(label): 4N took \(large), N took \(small)")
+        }
     }
 
     @Test("shared copies filter by the allow-list and say so; --keep-metadata keeps it all; strip drops it")
@@ -279,4 +310,11 @@ struct XMPAllowListTests {
         let unreadable = OutputMetadata(exif: nil, xmp: Array("<x:xmpmeta>".utf8), policy: .shareSafe)
         #expect(unreadable.xmp == nil && unreadable.notes == ["unreadable XMP dropped"])
     }
+}
+
+/// The CPU time the calling thread has used.
+private func cpuTime() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
 }
