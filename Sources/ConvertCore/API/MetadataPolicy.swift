@@ -4,7 +4,9 @@
 /// (IFD1) are dropped except under ``keep``, so no hidden copy of the picture or its tags leaves.
 public enum MetadataPolicy: String, Sendable, Codable, CaseIterable {
     /// For sharing: location (EXIF GPS, XMP location fields) and device/owner identifiers
-    /// (serial numbers, owner name, maker note) removed; date, camera and settings kept.
+    /// (serial numbers, owner name, maker note) removed; date, camera and settings kept. XMP
+    /// keeps only the namespaces a shared copy needs (description, rights, dates, camera
+    /// settings, gain-map and motion-photo declarations): an unknown vendor's goes, whatever it holds.
     case shareSafe
     /// Like ``shareSafe`` but the location is kept on purpose (`--keep-location`).
     case keepLocation
@@ -86,7 +88,11 @@ struct OutputMetadata: Sendable {
             if sourceExif != nil && parsed == nil { notes.append("unreadable EXIF dropped") }
             var removals = XMP.orientationProperties + XMP.identifyingProperties + XMP.gainMapProperties
             if !keepLocation { removals += XMP.locationProperties }
-            xmp = sourceXMP.flatMap { XMP.removing(removals, from: $0) }.flatMap(MotionXMP.withoutPointers)
+            // The allow-list first, so its note names the namespaces as the source had them
+            // (the deny-list would otherwise have emptied `cell:` and `dwc:` already); then the
+            // deny-list, for what allowed namespaces must not carry.
+            let allowed = sourceXMP.map { XMPAllowList.filtered($0, keepLocation: keepLocation) }
+            xmp = allowed?.packet.flatMap { XMP.removing(removals, from: $0) }.flatMap(MotionXMP.withoutPointers)
             iptc = sourceIPTC.flatMap { block in
                 guard IPTC.datasets(block) != nil else { return nil }
                 return keepLocation ? block : IPTC.removingLocation(block)
@@ -102,6 +108,7 @@ struct OutputMetadata: Sendable {
                 notes.append("serial numbers and owner name removed")
             }
             if parsed?.hasThumbnail == true { notes.append("EXIF thumbnail removed") }
+            notes += allowed?.notes ?? []
         }
     }
 }
