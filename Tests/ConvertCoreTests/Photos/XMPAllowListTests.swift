@@ -123,7 +123,9 @@ struct XMPAllowListTests {
         #expect(museum.packet == Array(Self.museum.utf8))
     }
 
-    @Test("a packet with nothing to remove is returned byte for byte, gain-map and motion declarations included")
+    @Test(
+        "a packet with nothing to remove is returned byte for byte, gain-map, motion and photo-sphere declarations included"
+    )
     func untouched() {
         let packet = Array(
             """
@@ -134,6 +136,7 @@ struct XMPAllowListTests {
             xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" \
             xmlns:HDRGainMap="http://ns.apple.com/HDRGainMap/1.0/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" \
             xmlns:stEvt="http://ns.adobe.com/xap/1.0/sType/ResourceEvent#" \
+            xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" \
             hdrgm:Version="1.0" GCamera:MotionPhoto="1" HDRGainMap:HDRGainMapVersion="65536">\
             <GContainer:Directory><rdf:Seq><rdf:li rdf:parseType="Resource">\
             <GContainer:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/></rdf:li></rdf:Seq></GContainer:Directory>\

@@ -255,7 +255,7 @@ struct VideoCompressCeilingTests {
     }
 
     @Test(
-        "a 1 s clip whose encode came out far under its target is encoded once more, raised, and lands close under it; a 10 s clip is encoded once"
+        "a 1 s clip whose encode came out far under its target is encoded again, raised, and lands close under it; a 10 s clip is encoded once"
     )
     func shortClipFillsTarget() async throws {
         for (fixture, short) in [("video/sample.mp4", true), ("video/bikes.mp4", false)] {
@@ -277,7 +277,8 @@ struct VideoCompressCeilingTests {
             // One encode of a 1 s clip made 54 % of this target (Benchmarks/RESULTS-compress.md).
             #expect(Double(bytes) >= 0.8 * Double(target), "\(fixture): \(bytes) of \(target)")
             #expect(raised == short, "\(fixture): \(result.notes.messages)")
-            #expect(whole == (short ? 2 : 1), "\(fixture): \(log.packetsPerEncode)")
+            // The first, and one or two raised (the second when the first raise came out over).
+            #expect(short ? (2...3).contains(whole) : whole == 1, "\(fixture): \(log.packetsPerEncode)")
             #expect(fileNames(in: directory) == [(output as NSString).lastPathComponent])
         }
     }

@@ -71,6 +71,9 @@ package enum XMPAllowList {
         "http://ns.adobe.com/hdr-gain-map/1.0/", "http://ns.google.com/photos/1.0/container/",
         "http://ns.google.com/photos/1.0/container/item/", "http://ns.google.com/photos/1.0/camera/",
         "http://ns.apple.com/HDRGainMap/1.0/", "http://ns.apple.com/pixeldatainfo/1.0/",
+        // How to show the picture: Google's photo sphere (GPano: a 360° photo's projection,
+        // without which viewers show a flat strip) and spherical video (GSpherical).
+        "http://ns.google.com/photos/1.0/panorama/", "http://ns.google.com/videos/1.0/spherical/",
     ]
 
     /// RDF's namespace.
