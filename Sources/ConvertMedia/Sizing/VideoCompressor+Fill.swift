@@ -54,7 +54,8 @@ extension VideoCompressor {
         var progress = progress
         progress.stage = .retrying
         for _ in 0..<fillAttempts {
-            let raised = fillBitrate(under: (best.bitrate, best.bytes), over: over, targetBytes: ceiling, fixedBytes: fixed)
+            let raised = fillBitrate(
+                under: (best.bitrate, best.bytes), over: over, targetBytes: ceiling, fixedBytes: fixed)
             guard raised > best.bitrate, over.map({ raised < $0.bitrate }) ?? true else { break }
             let pass = try run(
                 job.targetPlan(bitrate: raised), job: job, progress: progress, cancellation: cancellation,
