@@ -4,16 +4,16 @@ import ConvertCore
 /// of frames; a clip of a second or two ends before it does, within a VBV buffer that is a
 /// fraction of a second, and lands at 50–65 % of the target (`Benchmarks/RESULTS-compress.md`,
 /// 1 s clips), where a longer clip lands at 96–99 %. For such a clip one more encode costs
-/// little, so when the first came out far under, it is encoded once more at a bitrate raised by
-/// what the first measured; the larger of the two that fits is kept. Longer clips are never
-/// encoded twice for this: one encode is the job's price.
+/// little, so when the first came out far under, it is encoded again at a bitrate raised by
+/// what the first measured (twice at most); the largest that fits is kept. Longer clips are
+/// never encoded again for this: one encode is the job's price.
 extension VideoCompressor {
     /// The most frames a clip may have to be encoded again when it came out under: at 30 fps,
     /// five seconds, whose second encode costs about as long as a one-second clip's first.
     static let fillableFrames = 150
     /// A result under this share of the target is encoded again (when the clip is short).
     static let fillBelow = 0.8
-    /// The share of the target's video bytes the second encode aims at: under the 0.985 of an
+    /// The share of the target's video bytes a raised encode aims at: under the 0.985 of an
     /// over-target correction, since this encode is optional and one that comes out over is
     /// thrown away.
     static let fillAim = 0.9
@@ -25,7 +25,7 @@ extension VideoCompressor {
     /// came out over is followed by one between the two.
     static let fillAttempts = 2
 
-    /// What the fill decided: the pass to keep, at which bitrate, and, when it is the second,
+    /// What the fill decided: the pass to keep, at which bitrate, and, when it is a raised one,
     /// the share of the target the first used.
     struct Filled {
         var pass: VideoPass
@@ -79,7 +79,8 @@ extension VideoCompressor {
     }
 
     /// The next bitrate to try: from the largest encode under the target, raised in proportion
-    /// to what it left unspent (``raisedBitrate(previous:achievedBytes:targetBytes:fixedBytes:)``);
+    /// to what it left unspent (the planner's correction, aimed at ``fillAim``, at most
+    /// ``fillMaximumRaise`` times);
     /// once a raise came out `over`, the bitrate between the two at which the video's size,
     /// taken as linear in the bitrate between them, meets ``fillAim`` of what the target leaves.
     static func fillBitrate(
@@ -87,21 +88,13 @@ extension VideoCompressor {
         fixedBytes: Int64
     ) -> Int {
         guard let over, over.bytes > under.bytes else {
-            return raisedBitrate(
-                previous: under.bitrate, achievedBytes: under.bytes, targetBytes: targetBytes, fixedBytes: fixedBytes)
+            let corrected = VideoSizePlanner.correctedBitrate(
+                previous: under.bitrate, achievedBytes: under.bytes, targetBytes: targetBytes, fixedBytes: fixedBytes,
+                aim: fillAim)
+            return min(corrected, Int(Double(under.bitrate) * fillMaximumRaise))
         }
         let wanted = Double(fixedBytes) + Double(max(targetBytes - fixedBytes, 1)) * fillAim
         let share = (wanted - Double(under.bytes)) / Double(over.bytes - under.bytes)
         return under.bitrate + Int(Double(over.bitrate - under.bitrate) * min(max(share, 0), 1))
-    }
-
-    /// The bitrate that would bring the video of an encode that made `achievedBytes` at
-    /// `previous` to ``fillAim`` of what the target leaves it, raised at most
-    /// ``fillMaximumRaise`` times.
-    static func raisedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64) -> Int {
-        let achievedVideo = Double(max(achievedBytes - fixedBytes, 1))
-        let wantedVideo = Double(max(targetBytes - fixedBytes, 1)) * fillAim
-        let factor = min(wantedVideo / achievedVideo, fillMaximumRaise)
-        return max(Int(Double(previous) * factor), 1)
     }
 }

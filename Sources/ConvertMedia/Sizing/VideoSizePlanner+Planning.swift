@@ -224,12 +224,13 @@ extension VideoSizePlanner {
     }
 
     /// A corrected bitrate after an encode produced `achievedBytes` against `targetBytes`,
-    /// where `fixedBytes` (audio + overhead) do not scale with the video bitrate.
-    package static func correctedBitrate(previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64)
-        -> Int
-    {
+    /// where `fixedBytes` (audio + overhead) do not scale with the video bitrate: the bitrate
+    /// that brings the video to `aim` of what the target leaves it.
+    package static func correctedBitrate(
+        previous: Int, achievedBytes: Int64, targetBytes: Int64, fixedBytes: Int64, aim: Double = 0.985
+    ) -> Int {
         let achievedVideo = Double(max(achievedBytes - fixedBytes, 1))
-        let wantedVideo = Double(max(targetBytes - fixedBytes, 1)) * 0.985
+        let wantedVideo = Double(max(targetBytes - fixedBytes, 1)) * aim
         return max(Int(Double(previous) * wantedVideo / achievedVideo), 1)
     }
 
