@@ -534,8 +534,10 @@ def remux_large(work, binary, quick):
                   reset=reset, outputs=f"{o}/*", source=clip),
         Contender("cp", f"cp {clip} {o}/copy.mp4", reset=reset, role="reference"),
     ], note="The eatmydata row is offconvert with every fsync/fdatasync turned into a no-op: the difference from the first "
-            "row is what durability costs (the staged output is synced before it is moved into place, its 222 MB "
-            "written to the disk, then the allowance and journal records); ffmpeg writes in place and syncs nothing. "
+            "row is what durability costs (the staged output is synced before it is moved into place, then the "
+            "allowance and journal records); ffmpeg writes in place and syncs nothing. Ours flushes its staged file "
+            "to the disk in 32 MiB steps while it is still writing it, on a thread of its own, so the sync before the "
+            "move waits for the last step, not for 222 MB. "
             "The index goes in front of the data without the second pass ffmpeg's faststart makes (reading and "
             "writing the whole file again): from 64 MiB of data, ours has the file system insert room before the "
             "data (fallocate with FALLOC_FL_INSERT_RANGE: ext4 and XFS move extents, not bytes) and writes only the "

@@ -10,8 +10,11 @@ package enum FFmpeg {
     static let endOfFile = offc_averror_eof()
     /// `AVERROR_EXIT`: our interrupt callback stopped a blocking call.
     static let exit = offc_averror_exit()
-    /// `AV_NOPTS_VALUE`: no timestamp.
-    static let noTimestamp = offc_nopts_value()
+    /// `AV_NOPTS_VALUE`: no timestamp. `INT64_C(0x8000000000000000)`, spelled here as the constant
+    /// it is rather than read from the shim, so the packet loop compares with a literal instead of
+    /// going through a lazy global's check for every timestamp (FFmpegLayerTests checks it equals
+    /// the shim's value).
+    static let noTimestamp: Int64 = .min
 
     /// FFmpeg's text for an error code.
     static func describe(_ code: Int32) -> String {

@@ -9,7 +9,7 @@ package final class Packet {
     private let pointer: UnsafeMutablePointer<AVPacket>
 
     /// `AV_NOPTS_VALUE`: a packet without this timestamp.
-    package static let noTimestamp = FFmpeg.noTimestamp
+    package static let noTimestamp: Int64 = FFmpeg.noTimestamp
 
     package init() throws(ConvertError) {
         guard let pointer = av_packet_alloc() else {
@@ -143,5 +143,13 @@ package final class Packet {
     /// Takes `other`'s payload and properties, leaving `other` empty (`av_packet_move_ref`).
     package func take(_ other: Packet) {
         av_packet_move_ref(pointer, other.pointer)
+    }
+
+    /// What ``reference(_:path:)`` makes of `other`, without the new reference: its payload and
+    /// properties move here (nothing allocated, nothing freed), `other` is left empty, and the
+    /// byte position is cleared as for a copy. For a packet whose reader has no further use for it.
+    package func takeForWriting(_ other: Packet) {
+        av_packet_move_ref(pointer, other.pointer)
+        pointer.pointee.pos = -1
     }
 }

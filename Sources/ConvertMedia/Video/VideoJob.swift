@@ -25,7 +25,7 @@ enum VideoJob {
         let progress = PassProgress(stage: plan.isPassthrough ? .remuxing : .encoding, to: 0.98)
         let pass = try self.pass(
             plan, demuxer: demuxer, destination: destination, cancellation: cancellation,
-            progress: progress.callback(reporter))
+            progress: progress.callback(reporter), flushWhileWriting: true)
         let file = try commit(pass, output: output, reporter: reporter)
         return result(input: input, file: file, pass: pass, plan: plan, media: media)
     }
@@ -52,16 +52,20 @@ enum VideoJob {
     }
 
     /// Runs `plan` from `demuxer` (unread) into a staged output next to `destination`; the stage
-    /// is removed if the pump fails or is cancelled.
+    /// is removed if the pump fails or is cancelled. With `flushWhileWriting` (a pass that is the
+    /// output, not a measuring pass that may be thrown away), the staged file is flushed to the
+    /// disk as it grows (``WriteBehind``), so the commit's sync has little left to wait for.
     static func pass(
         _ plan: VideoPlan, demuxer: Demuxer, destination: String, cancellation: CancellationFlag,
-        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void
+        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void, flushWhileWriting: Bool = false
     ) throws(ConvertError) -> VideoPass {
         let staged = try StagedOutput(destination: destination)
         let muxer = try Muxer(format: plan.format.muxer, temporaryPath: staged.temporaryPath, path: destination)
+        let writeBehind = flushWhileWriting ? WriteBehind(path: staged.temporaryPath) : nil
+        defer { writeBehind?.finish() }
         let pump = try FramePump(
             demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, watch: watch,
-            progress: progress)
+            progress: progress, writeBehind: writeBehind)
         try pump.run()
         return VideoPass(
             staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,

@@ -1,3 +1,4 @@
+internal import CFFmpeg
 import Testing
 
 @testable import ConvertMedia
@@ -62,5 +63,11 @@ struct PacketTimingTests {
         packet.pts = Self.unset
         #expect(packet.presentationEnd == nil)
         #expect(!packet.isDiscarded && packet.size == 0)
+    }
+
+    @Test("the layer's no-timestamp constant is FFmpeg's AV_NOPTS_VALUE")
+    func noTimestampIsFFmpegs() {
+        #expect(FFmpeg.noTimestamp == offc_nopts_value())
+        #expect(Packet.noTimestamp == offc_nopts_value())
     }
 }

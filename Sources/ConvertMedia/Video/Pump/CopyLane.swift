@@ -102,8 +102,10 @@ final class CopyLane: PumpLane {
         if dropsHidden && hidden { return }
         if !hidden, let end = packet.presentationEnd { shownEnd = max(shownEnd ?? end, end) }
         let copy = dtsShift == nil ? try Packet() : packetCopy
-        // Reference, not copy, the payload; the muxer takes this reference.
-        try copy.reference(packet, path: muxer.path)
+        // Take the payload (the pump has no further use for the packet; no reference to
+        // allocate and free for each of a long clip's hundreds of thousands of packets); the
+        // muxer takes it in turn.
+        copy.takeForWriting(packet)
         copy.rescaleTimestamps(from: inputTimeBase, to: outputTimeBase)
         copy.streamIndex = outputIndex
         carryEndTrim(copy)

@@ -14,6 +14,9 @@ final class FramePump {
     private let cancellation: CancellationFlag
     private var lanes: [Int: any PumpLane] = [:]
     private let progress: (Double) -> Void
+    /// Flushes the output to the disk as it grows, asked every ``writeBehindInterval`` packets.
+    private let writeBehind: WriteBehind?
+    private static let writeBehindInterval = 256
     /// Container tags left out because they give a location.
     private(set) var removedLocationTags = 0
     /// Facts the lanes found while opening their streams, for the job result.
@@ -23,8 +26,9 @@ final class FramePump {
 
     init(
         demuxer: Demuxer, muxer: Muxer, plan: VideoPlan, cancellation: CancellationFlag,
-        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void
+        watch: (any EncodeWatch)? = nil, progress: @escaping (Double) -> Void, writeBehind: WriteBehind? = nil
     ) throws(ConvertError) {
+        self.writeBehind = writeBehind
         self.demuxer = demuxer
         self.muxer = muxer
         self.plan = plan
@@ -83,6 +87,7 @@ final class FramePump {
         var reached = Reached()
         var stoppedAtEnd = false
         var primaryPackets = 0
+        var packets = 0
         var timing = FrameRateTiming()
         // What every packet needs of its stream, looked up once per stream rather than per packet
         // (a remux of a long clip handles hundreds of thousands of packets).
@@ -91,6 +96,8 @@ final class FramePump {
         while true {
             try cancellation.check()
             if try demuxer.read(into: packet) == .endOfFile { break }
+            packets += 1
+            if packets % Self.writeBehindInterval == 0 { writeBehind?.poll() }
             let index = packet.streamIndex
             // A stream found mid-file (MPEG-TS) joins the table when its first packet comes.
             while streams.count <= index {
