@@ -57,8 +57,11 @@ public enum PhotoConverter {
         let recompression = try recompressedJPEG(request, opened: opened, cancellation: cancellation)
         if case .done(let result) = recompression { return result }
         reporter.report(.decoding, 0)
+        var options = decodeOptions(for: request)
+        // The decode is the job's first 60 % (the encode and write the rest).
+        options.progress = DecodeProgress { reporter.report(.decoding, 0.6 * $0) }
         var photo = try ImageDecoder.decode(
-            path: request.inputPath, options: decodeOptions(for: request), cancellation: cancellation, opened: opened)
+            path: request.inputPath, options: options, cancellation: cancellation, opened: opened)
         reporter.report(.encoding, 0.6)
         var notes = photo.notes
         if case .refused = recompression { notes.append(refusedRecompressionNote) }

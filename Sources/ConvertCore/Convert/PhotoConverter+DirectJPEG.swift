@@ -106,8 +106,9 @@ extension PhotoConverter {
         if let file = source.file,
             let outcome = try HeifYCbCrDecoder.jpeg(
                 file, item: file.primaryID, threads: opened.decodingThreads, maxPixels: request.maxPixels,
-                quality: request.quality,
-                cancellation: cancellation, banding: start)
+                quality: request.quality, cancellation: cancellation,
+                // The tiles are the job: a banded picture's encode keeps pace with them.
+                progress: DecodeProgress { reporter.report(.decoding, 0.9 * $0) }, banding: start)
         {
             switch outcome {
             case .stream(let stream, let width, let height) where width == source.width && height == source.height:

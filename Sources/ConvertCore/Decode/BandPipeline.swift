@@ -16,6 +16,7 @@ final class BandPipeline: @unchecked Sendable {
     private let plan: HeifYCbCrDecoder.Plan
     private let bytes: HeifYCbCrDecoder.TileBytes
     private let cancellation: CancellationFlag
+    private let tiles: TileCounter?
     /// Each band's tiles, grid position and size, in output order.
     private let regions: [(tiles: HeifYCbCrDecoder.TileRegion, width: Int, height: Int)]
     /// Every tile in the order the workers take them: band by band, in output order.
@@ -36,14 +37,16 @@ final class BandPipeline: @unchecked Sendable {
     private var callerDecoder: HEVCDecoder?
     private var callerMappings: [Bool: SampleMapping?] = [:]
 
-    /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`.
+    /// Starts `threads` workers (at least one) on `plan`'s tiles, cut into `bands`; `tiles` counts
+    /// each tile decoded.
     init(
         _ plan: HeifYCbCrDecoder.Plan, bytes: HeifYCbCrDecoder.TileBytes, bands: HeifYCbCrDecoder.Bands, threads: Int,
-        cancellation: CancellationFlag
+        cancellation: CancellationFlag, tiles: TileCounter? = nil
     ) {
         self.plan = plan
         self.bytes = bytes
         self.cancellation = cancellation
+        self.tiles = tiles
         let regions = (0..<bands.count).map { bands.region($0) }
         self.regions = regions
         order = regions.enumerated().flatMap { band, region in region.tiles.tiles.map { (band, $0) } }
@@ -163,6 +166,7 @@ final class BandPipeline: @unchecked Sendable {
     }
 
     private func finished(_ band: Int, _ decoded: (fullRange: Bool, matrix: Int)?) {
+        if decoded != nil { tiles?.tileDone() }
         condition.lock()
         defer { condition.unlock() }
         // Tiles that disagree on their YCbCr signalling cannot share one picture.

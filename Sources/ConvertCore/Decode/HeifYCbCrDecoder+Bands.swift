@@ -19,31 +19,34 @@ extension HeifYCbCrDecoder {
     /// not take the picture (as for ``decode(_:item:threads:maxPixels:output:cancellation:)``),
     /// also when its matrix is not one JPEG codes or can be re-expressed in. `banding` runs
     /// before the first band is decoded, when the picture is banded (work that would wait for the
-    /// whole picture's decode can start beside the bands).
+    /// whole picture's decode can start beside the bands). `progress` hears of each tile decoded.
     package static func jpeg(
         _ file: HeifFile, item: UInt32, threads: Int, maxPixels: Int, quality: Int, cancellation: CancellationFlag,
-        banding: () -> Void = {}
+        progress: DecodeProgress? = nil, banding: () -> Void = {}
     ) throws(ConvertError) -> JPEGOutcome? {
         guard let plan = try? Plan(file: file, item: item, maxPixels: maxPixels) else { return nil }
         try cancellation.check()
+        let tiles = progress?.counter(tiles: plan.tiles.count)
         guard let bands = Bands(plan) else {
-            return try decode(consume plan, threads: threads, output: .jpeg, cancellation: cancellation).map {
-                .planes($0)
-            }
+            return try decode(consume plan, threads: threads, output: .jpeg, cancellation: cancellation, tiles: tiles)
+                .map { .planes($0) }
         }
         banding()
-        return try encode(plan, in: bands, threads: threads, quality: quality, cancellation: cancellation)
+        return try encode(
+            plan, in: bands, threads: threads, quality: quality, cancellation: cancellation, tiles: tiles)
     }
 
     /// Encodes the bands in order as ``BandPipeline`` decodes them.
     private static func encode(
-        _ plan: consuming Plan, in bands: Bands, threads: Int, quality: Int, cancellation: CancellationFlag
+        _ plan: consuming Plan, in bands: Bands, threads: Int, quality: Int, cancellation: CancellationFlag,
+        tiles: TileCounter?
     ) throws(ConvertError) -> JPEGOutcome? {
         let bytes = TileBytes(plan.tiles)
         plan.tiles = []
         let layout = copy plan
         let writer = try JPEGStreamWriter(width: bands.outputWidth, height: bands.outputHeight, quality: quality)
-        let pipeline = BandPipeline(layout, bytes: bytes, bands: bands, threads: threads, cancellation: cancellation)
+        let pipeline = BandPipeline(
+            layout, bytes: bytes, bands: bands, threads: threads, cancellation: cancellation, tiles: tiles)
         defer { pipeline.finish() }
         var agreed: (fullRange: Bool, matrix: Int)?
         for index in 0..<bands.count {

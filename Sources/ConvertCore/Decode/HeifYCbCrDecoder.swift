@@ -56,12 +56,15 @@ enum HeifYCbCrDecoder {
     }
 
     /// Decodes image `item` of `file`, or returns nil when it is not a picture this path takes.
+    /// `progress` hears of each tile decoded.
     package static func decode(
-        _ file: HeifFile, item: UInt32, threads: Int, maxPixels: Int, output: Output, cancellation: CancellationFlag
+        _ file: HeifFile, item: UInt32, threads: Int, maxPixels: Int, output: Output, cancellation: CancellationFlag,
+        progress: DecodeProgress? = nil
     ) throws(ConvertError) -> Decoded? {
         guard let plan = try? Plan(file: file, item: item, maxPixels: maxPixels) else { return nil }
         try cancellation.check()
-        return try decode(consume plan, threads: threads, output: output, cancellation: cancellation)
+        let tiles = progress?.counter(tiles: plan.tiles.count)
+        return try decode(consume plan, threads: threads, output: output, cancellation: cancellation, tiles: tiles)
     }
 
     /// The tiles' coded bytes, each handed out once: a worker takes a tile's bytes and lets them go
@@ -196,9 +199,9 @@ enum HeifYCbCrDecoder {
         }
     }
 
-    static func decode(_ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag)
-        throws(ConvertError) -> Decoded?
-    {
+    static func decode(
+        _ plan: consuming Plan, threads: Int, output: Output, cancellation: CancellationFlag, tiles: TileCounter? = nil
+    ) throws(ConvertError) -> Decoded? {
         // 4:2:2 becomes 4:2:0 on the planes, which JPEG codes anyway; an exact RGB conversion
         // needs every chroma row, and libheif gives it.
         guard plan.configuration.chromaFormat == 1 || output != .native else { return nil }
@@ -209,7 +212,8 @@ enum HeifYCbCrDecoder {
         let layout = copy plan
         guard
             let decoded = try paste(
-                layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation)
+                layout, bytes: bytes, into: image, threads: threads, output: output, cancellation: cancellation,
+                tiles: tiles)
         else { return nil }
         var signalling = plan.signalling ?? decoded
         if output == .jpeg, let matrix = YCbCr420Image.MatrixChange(from: signalling.matrix) {
@@ -229,7 +233,7 @@ enum HeifYCbCrDecoder {
     /// YCbCr signalling (VUI) they agree on, or nil when a tile fails or they disagree.
     private static func paste(
         _ plan: Plan, bytes: TileBytes, into image: YCbCr420Image, threads: Int, output: Output,
-        cancellation: CancellationFlag
+        cancellation: CancellationFlag, tiles: TileCounter?
     ) throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
         let workers = max(1, min(threads, bytes.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
@@ -237,7 +241,7 @@ enum HeifYCbCrDecoder {
         let work: @Sendable (Int) -> Void = { worker in
             let outcome = decodeTiles(
                 plan, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,
-                cancellation: cancellation)
+                cancellation: cancellation, tiles: tiles)
             outcomes.withLock { $0[worker] = outcome }
         }
         // Worker 0 on the calling thread, the others on the helpers of the codec thread's pool.
@@ -262,7 +266,7 @@ enum HeifYCbCrDecoder {
     private static func decodeTiles(
         _ plan: Plan, bytes: TileBytes, worker: Int, of workers: Int, threads: Int, into image: YCbCr420Image,
         output: Output,
-        cancellation: CancellationFlag
+        cancellation: CancellationFlag, tiles: TileCounter?
     ) -> Outcome {
         // One picture (not a grid): libde265's own threads are the only way to use the cores.
         let decoderThreads = bytes.count == 1 ? threads : 0
@@ -280,6 +284,7 @@ enum HeifYCbCrDecoder {
                 signalling == nil || signalling! == tileSignalling
             else { return .failed }
             signalling = tileSignalling
+            tiles?.tileDone()
         }
         guard let signalling else { return .failed }
         return .decoded(fullRange: signalling.fullRange, matrix: signalling.matrix)

@@ -66,6 +66,8 @@ struct DecodeOptions: Sendable {
     package var frame: Int?
     /// What happens to a PQ/HLG still; nil keeps its code values.
     var hdrStill: HDRStillPolicy?
+    /// Hears how far a decode in pieces (a HEIF grid's tiles) got.
+    var progress: DecodeProgress?
 }
 
 /// Decodes any supported still image to upright bitmaps, choosing the decoder by the file's
@@ -294,7 +296,8 @@ package enum ImageDecoder {
             guard
                 let decoded = try HeifYCbCrDecoder.decode(
                     file, item: id, threads: options.decodingThreads, maxPixels: options.maxPixels,
-                    output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation)
+                    output: toneMapping ? .nativeAveraging422 : .native, cancellation: cancellation,
+                    progress: id == file.primaryID ? options.progress : nil)
             else { return nil }
             try cancellation.check()
             if let still = HDRStill.apply(
