@@ -123,7 +123,7 @@ for file in options.files {
     }
     var errors: [String] = []
     for job in jobs {
-        do throws(ConvertError) { _ = try await job.result() } catch { errors.append(error.message) }
+        do throws(ConvertError) { _ = try await job.result() } catch { errors.append(error.publicMessage) }
     }
     let seconds = (clock.now - started) / .seconds(1)
     global.stop()

@@ -7,10 +7,10 @@ guard arguments.count == 3 else {
     exit(64)
 }
 let request = PhotoRequest(inputPath: arguments[1], format: .jpeg, quality: 85, outputDirectory: arguments[2])
-do {
+do throws(ConvertError) {
     let result = try await PhotoConverter.convert(request).result()
     print("wrote", result.outputs.map(\.path))
 } catch {
-    print(error.message)
+    print(error.publicMessage)
     exit(1)
 }

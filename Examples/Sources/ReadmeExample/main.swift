@@ -14,7 +14,9 @@ for await event in job.events {
         print("wrote", result.outputs.map(\.path))
     case .failed(let error):
         // error.category: .input, .unsupported, .request, .device, .cancelled, .allowance, .internal
-        print(error.message)  // safe to show; error.underlyingDescription is for logs
+        // publicMessage: safe to show anyone (no paths, no library names); error.message names the
+        // file, for the person at their own computer; error.underlyingDescription is for logs.
+        print(error.publicMessage)
     }
 }
 
@@ -25,19 +27,39 @@ for await event in job.events {
     var problem: String?
 
     func convert(_ request: PhotoRequest) async {
-        do {
+        // `throws(ConvertError)` says what `catch` gets, so `error.publicMessage` compiles in a
+        // Task or a task group too, where a plain `do` would catch `any Error`.
+        do throws(ConvertError) {
             let result = try await PhotoConverter.convert(request).result { progress in
                 self.fraction = progress.fraction
             }
             outputs = result.outputs.map(\.path)
         } catch {
-            problem = error.message  // a ConvertError: result() throws only that
+            problem = error.publicMessage
         }
     }
 }
 let model = ConversionModel()
 await model.convert(PhotoRequest(inputPath: photo, format: .png, outputDirectory: folder))
 print(model.fraction, model.outputs, model.problem ?? "")
+
+// Many files at once, from a task group: each result or its error, in the same pattern.
+let names = await withTaskGroup(of: String.self) { group in
+    for format in [PhotoFormat.webp, .jpeg] {
+        group.addTask {
+            do throws(ConvertError) {
+                let request = PhotoRequest(inputPath: photo, format: format, outputDirectory: folder)
+                return try await PhotoConverter.convert(request).result().outputs[0].path
+            } catch {
+                return error.publicMessage
+            }
+        }
+    }
+    var names: [String] = []
+    for await name in group { names.append(name) }
+    return names
+}
+print(names.sorted())
 
 let info = try await MediaProbe.probe(path: video)
 print(info.container?.videoTracks.first?.video?.dynamicRange.summary ?? "")

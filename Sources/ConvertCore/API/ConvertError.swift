@@ -4,8 +4,9 @@
 /// branch on (show a "choose another file" hint for `.input`, "free some space" for `.device`,
 /// nothing at all for `.cancelled`), a ``message`` that is safe to show to the person who asked
 /// for the conversion (it names the file but never contains raw library output or control
-/// characters), and an optional ``underlyingDescription`` with the low-level cause (an FFmpeg
-/// error string, an errno) for logs.
+/// characters), ``publicMessage``, the same without any path or library name for anyone else
+/// (a server's uploader), and an optional ``underlyingDescription`` with the low-level cause (an
+/// FFmpeg error string, an errno) for logs.
 public struct ConvertError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. An open set: new categories may be added, so `switch` over it
     /// with a `default` case.
