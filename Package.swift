@@ -14,6 +14,10 @@ let package = Package(
         // libavcodec are never loaded. Examples/ proves it (Scripts/test reads the NEEDED entries
         // of PhotoOnlyExample).
         .library(name: "ConvertCore", targets: ["ConvertCore"]),
+        // Many photos as one job: a queue admitted by memory, one combined progress, per-photo
+        // outcomes, and resume from a journal the app places (PhotoBatch). The CLI's batches
+        // run on the same scheduler and journal. Photo-only: no FFmpeg.
+        .library(name: "ConvertBatch", targets: ["ConvertBatch"]),
         // The whole engine: video and audio through FFmpeg, plus ConvertCore, which it re-exports
         // (`import ConvertMedia` alone sees both).
         .library(name: "ConvertMedia", targets: ["ConvertMedia"]),
@@ -70,6 +74,11 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "ConvertBatch",
+            dependencies: ["ConvertCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The tone-map table's per-pixel walk for HDR video: eight pixels at a time with AVX2
         // gathers, which Swift's SIMD types cannot express (see CToneMap.h).
         .target(name: "CToneMap"),
@@ -92,7 +101,7 @@ let package = Package(
         // photo commands. Links no FFmpeg.
         .target(
             name: "OffconvertCLI",
-            dependencies: ["ConvertCore"],
+            dependencies: ["ConvertCore", "ConvertBatch"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The launcher, in C: it starts in about 2 ms and loads no codec.
@@ -111,7 +120,7 @@ let package = Package(
         // writing, so Benchmarks/ can measure how close a batch comes to the decode-only floor.
         .executableTarget(
             name: "heic-decode-floor",
-            dependencies: ["ConvertCore"],
+            dependencies: ["ConvertCore", "ConvertBatch"],
             path: "Benchmarks/DecodeFloor",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -133,12 +142,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ConvertCoreTests",
-            dependencies: ["ConvertCore", "ConvertMedia", "FFmpegLayer"],
+            dependencies: ["ConvertCore", "ConvertBatch", "ConvertMedia", "FFmpegLayer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "offconvertTests",
-            dependencies: ["OffconvertCLI", "offconvert", "offconvert-photo", "offconvert-media"],
+            dependencies: ["OffconvertCLI", "ConvertBatch", "offconvert", "offconvert-photo", "offconvert-media"],
             // Read from the source tree by HelpTextTests, not bundled.
             exclude: ["HelpTexts"],
             swiftSettings: [.swiftLanguageMode(.v6)]

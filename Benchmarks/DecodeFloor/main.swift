@@ -10,6 +10,7 @@
 // PhotoConverter API and the BatchScheduler, with exactly `--threads` decoding threads per photo:
 // Benchmarks/thread-split.py uses it to measure every jobs × threads split end to end, which
 // the CLI deliberately does not expose as an option.
+import ConvertBatch
 import ConvertCore
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+@testable import ConvertBatch
 import ConvertCore
 import Foundation
 import Testing

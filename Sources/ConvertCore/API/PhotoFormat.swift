@@ -47,3 +47,8 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+extension PhotoFormat {
+    /// Whether a file of this format can store an alpha channel (all but JPEG).
+    package var storesAlpha: Bool { self != .jpeg }
+}

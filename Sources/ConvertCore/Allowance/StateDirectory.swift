@@ -14,7 +14,7 @@ package struct StateDirectory: Sendable {
 
     /// The default location: `$XDG_STATE_HOME/offconvert`, else `$HOME/.local/state/offconvert`.
     /// A relative `XDG_STATE_HOME` is ignored, as the XDG spec requires.
-    static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/offconvert"
         }
@@ -80,7 +80,7 @@ package struct StateDirectory: Sendable {
     /// symbolic link planted in the state folder from redirecting reads or writes elsewhere
     /// (pass `followLinks` for a path the user named, such as a licence to install). The
     /// descriptor is switched back to blocking before it is returned.
-    static func openRegular(
+    package static func openRegular(
         _ path: String, flags: Int32, followLinks: Bool = false, action: String
     ) throws(ConvertError) -> Int32? {
         let fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW), 0o600)
@@ -129,7 +129,7 @@ package struct StateDirectory: Sendable {
     /// ``openRegular(_:flags:followLinks:action:)`` for what is refused). Reading stops a
     /// little past `limit`: state and licence files are tiny, and a huge one is damage, not
     /// data worth holding in memory.
-    static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]? {
         guard let fd = try openRegular(path, flags: O_RDONLY, followLinks: followLinks, action: "read") else {
             return nil
         }

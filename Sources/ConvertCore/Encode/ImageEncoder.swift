@@ -87,7 +87,7 @@ enum ImageEncoder {
     }
 
     /// Whether `format` can store an alpha channel.
-    static func supportsAlpha(_ format: PhotoFormat) -> Bool { format != .jpeg }
+    static func supportsAlpha(_ format: PhotoFormat) -> Bool { format.storesAlpha }
 
     /// Writes `bytes` to the (already created) file at `path`.
     static func writeFile(_ bytes: [UInt8], to path: String, displayPath: String) throws(ConvertError) {

@@ -3,19 +3,19 @@ internal import CCrypto
 /// The cryptographic primitives offconvert needs: HMAC-SHA256 for the allowance record's MAC and
 /// SHA-256 for batch journal names (both ``SHA256``, in Swift), and Ed25519 verification for
 /// licences (libcrypto). Internal, so no C type leaks out.
-enum Crypto {
+package enum Crypto {
     /// HMAC-SHA256 of `data` under `key` (never nil: the optional is from when libcrypto computed it).
     static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
         SHA256.hmac(key: key, data: data)
     }
 
     /// SHA-256 of `data` (never nil, as above).
-    static func sha256(_ data: [UInt8]) -> [UInt8]? {
+    package static func sha256(_ data: [UInt8]) -> [UInt8]? {
         SHA256.hash(data)
     }
 
     /// Lower-case hex of `bytes`.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

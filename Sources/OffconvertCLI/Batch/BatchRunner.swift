@@ -1,3 +1,4 @@
+import ConvertBatch
 import ConvertCore
 import FoundationEssentials
 import Synchronization

@@ -1,3 +1,4 @@
+import ConvertBatch
 import ConvertCore
 
 /// What a command tells ``BatchRunner`` about its conversion.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ConvertBatch
 @testable import ConvertCore
 
 /// State files that are not regular files: a FIFO named `allowance` made every conversion wait

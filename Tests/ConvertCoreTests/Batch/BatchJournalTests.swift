@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertBatch
 @testable import ConvertCore
 
 @Suite("Batch journal")

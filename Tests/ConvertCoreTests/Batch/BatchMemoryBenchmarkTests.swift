@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertBatch
 @testable import ConvertCore
 
 /// Real memory, not just accounting: items allocate and touch exactly their declared cost, and

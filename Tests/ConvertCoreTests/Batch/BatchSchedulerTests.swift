@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ConvertBatch
 @testable import ConvertCore
 @testable import ConvertMedia
 

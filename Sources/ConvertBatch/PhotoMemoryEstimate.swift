@@ -1,3 +1,4 @@
+import ConvertCore
 import Glibc
 
 /// The peak memory of converting one photo, from its header and the request: the process's own
@@ -52,7 +53,7 @@ package enum PhotoMemoryEstimate {
         let general = generalBytes(
             pixels: pixels, bitmapBytesPerPixel: bitmap, copies: copies(info: info, request: request),
             decodeBytesPerPixel: decoding + (isTurnedByDecoder(info) ? Double(bitmap) : 0),
-            format: request.format, alpha: info.hasAlpha && ImageEncoder.supportsAlpha(request.format))
+            format: request.format, alpha: info.hasAlpha && request.format.storesAlpha)
         return processBytes + (general - processBytes) * images + extras
     }
 
@@ -65,7 +66,7 @@ package enum PhotoMemoryEstimate {
     private static func copies(info: ImageInfo, request: PhotoRequest) -> Int {
         let changed =
             request.resize != nil || request.maxLongEdge != nil || request.color == .sRGB
-            || (info.hasAlpha && !ImageEncoder.supportsAlpha(request.format))
+            || (info.hasAlpha && !request.format.storesAlpha)
         return 1 + (changed ? 1 : 0) + (request.targetByteCount == nil ? 0 : 1)
     }
 

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// What one journal file (the journal or its mirror) says: its entries by index, how many

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// One line of a command's `--json` output: every command that works on files prints one of
