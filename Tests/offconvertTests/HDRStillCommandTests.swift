@@ -1,8 +1,8 @@
-@testable import ConvertBatch
 import ConvertCore
 import Foundation
 import Testing
 
+@testable import ConvertBatch
 @testable import OffconvertCLI
 
 /// PQ and HLG stills without a gain map (Sony/Canon 10-bit HEIF), run as a user would. Each output

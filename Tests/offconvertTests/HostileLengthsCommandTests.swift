@@ -1,8 +1,8 @@
-@testable import ConvertBatch
 import ConvertCore
 import Foundation
 import Testing
 
+@testable import ConvertBatch
 @testable import OffconvertCLI
 
 /// The length mutations of TestMedia/generators/60-hostile-lengths.sh, run as a user would, with

@@ -1,8 +1,8 @@
-@testable import ConvertBatch
 import ConvertCore
 import Foundation
 import Testing
 
+@testable import ConvertBatch
 @testable import OffconvertCLI
 
 /// The memory estimate a batch admits photos by (``PhotoMemoryEstimate``), against the peak RSS the

@@ -129,7 +129,8 @@ package struct StateDirectory: Sendable {
     /// ``openRegular(_:flags:followLinks:action:)`` for what is refused). Reading stops a
     /// little past `limit`: state and licence files are tiny, and a huge one is damage, not
     /// data worth holding in memory.
-    package static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int, followLinks: Bool = false) throws(ConvertError) -> [UInt8]?
+    {
         guard let fd = try openRegular(path, flags: O_RDONLY, followLinks: followLinks, action: "read") else {
             return nil
         }
