@@ -35,5 +35,16 @@ let package = Package(
             dependencies: [.product(name: "ConvertMedia", package: "offconvert")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A folder of photos through the public batch API: a memory budget, one progress,
+        // each photo's outcome, resumable after a kill (`Scripts/test` kills it with SIGKILL
+        // mid-way and checks the second run converts every photo exactly once). Photo-only.
+        .executableTarget(
+            name: "BatchExample",
+            dependencies: [
+                .product(name: "ConvertBatch", package: "offconvert"),
+                .product(name: "ConvertCore", package: "offconvert"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

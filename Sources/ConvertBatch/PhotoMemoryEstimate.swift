@@ -17,6 +17,28 @@ package enum PhotoMemoryEstimate {
     /// libraries mapped and touched, the allowance and journal (22–24 MiB measured).
     package static let processBytes: Int64 = 24 << 20
 
+    /// A photo's estimate and the input as read for it (detached from its file), which the
+    /// conversion takes over instead of reading the file again.
+    package struct Estimate: Sendable {
+        package var cost: Int64
+        package var photo: PhotoInput?
+
+        package init(cost: Int64, photo: PhotoInput?) {
+            self.cost = cost
+            self.photo = photo
+        }
+    }
+
+    /// The peak bytes of converting the photo at `path` with `request` (``peakBytes(path:info:request:)``)
+    /// from its header, read here; a file whose header cannot be read costs nothing (it fails at once).
+    /// Blocks on the file: call it off Swift's cooperative pool.
+    package static func estimate(path: String, request: PhotoRequest) -> Estimate {
+        guard let opened = try? PhotoInput.open(path: path), let info = try? ImageProbe.probe(opened) else {
+            return Estimate(cost: 0, photo: nil)
+        }
+        return Estimate(cost: peakBytes(path: path, info: info, request: request), photo: opened.detached())
+    }
+
     /// The peak bytes of converting the photo at `path`, described by `info`, with `request`:
     /// the streamed JPEG path's band (or turned planes), the direct HEIC → JPEG path's coded
     /// bytes and stream, or the general path's decode and encode (times every image with

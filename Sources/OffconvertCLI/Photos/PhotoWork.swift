@@ -165,10 +165,8 @@ package enum PhotoWork {
     /// ``cost(of:request:)`` and the input as it was read for it (detached from its file), which
     /// the conversion takes over instead of reading the file again.
     package static func estimate(of input: String, request: PhotoRequest) -> (cost: Int64, photo: PhotoInput?) {
-        guard let opened = try? PhotoInput.open(path: input), let info = try? ImageProbe.probe(opened) else {
-            return (0, nil)
-        }
-        return (PhotoMemoryEstimate.peakBytes(path: input, info: info, request: request), opened.detached())
+        let estimate = PhotoMemoryEstimate.estimate(path: input, request: request)
+        return (estimate.cost, estimate.photo)
     }
 
     /// Runs `template` over the command's inputs through ``BatchRunner``.
