@@ -18,6 +18,10 @@ let package = Package(
         // outcomes, and resume from a journal the app places (PhotoBatch). The CLI's batches
         // run on the same scheduler and journal. Photo-only: no FFmpeg.
         .library(name: "ConvertBatch", targets: ["ConvertBatch"]),
+        // The CLI's free tier (three conversions a day) and licences: a store an app may keep
+        // for a limit of its own. Library conversions are never charged unless the caller
+        // places outputs through its gate.
+        .library(name: "ConvertAllowance", targets: ["ConvertAllowance"]),
         // The whole engine: video and audio through FFmpeg, plus ConvertCore, which it re-exports
         // (`import ConvertMedia` alone sees both).
         .library(name: "ConvertMedia", targets: ["ConvertMedia"]),
@@ -75,6 +79,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
+            name: "ConvertAllowance",
+            dependencies: ["ConvertCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
             name: "ConvertBatch",
             dependencies: ["ConvertCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -101,7 +110,7 @@ let package = Package(
         // photo commands. Links no FFmpeg.
         .target(
             name: "OffconvertCLI",
-            dependencies: ["ConvertCore", "ConvertBatch"],
+            dependencies: ["ConvertCore", "ConvertBatch", "ConvertAllowance"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The launcher, in C: it starts in about 2 ms and loads no codec.
@@ -113,7 +122,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "offconvert-media",
-            dependencies: ["OffconvertCLI", "ConvertMedia"],
+            dependencies: ["OffconvertCLI", "ConvertMedia", "ConvertAllowance"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Benchmarks only: decodes photos exactly as heic-to-jpg does, without encoding or
@@ -142,12 +151,15 @@ let package = Package(
         ),
         .testTarget(
             name: "ConvertCoreTests",
-            dependencies: ["ConvertCore", "ConvertBatch", "ConvertMedia", "FFmpegLayer"],
+            dependencies: ["ConvertCore", "ConvertBatch", "ConvertAllowance", "ConvertMedia", "FFmpegLayer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "offconvertTests",
-            dependencies: ["OffconvertCLI", "ConvertBatch", "offconvert", "offconvert-photo", "offconvert-media"],
+            dependencies: [
+                "OffconvertCLI", "ConvertBatch", "ConvertAllowance", "offconvert", "offconvert-photo",
+                "offconvert-media",
+            ],
             // Read from the source tree by HelpTextTests, not bundled.
             exclude: ["HelpTexts"],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -2,6 +2,7 @@ import ConvertCore
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
 @testable import OffconvertCLI
 
 /// A photo batch probes each input once for its memory cost and hands that probe to the

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ConvertAllowance
 @testable import OffconvertCLI
 
 /// Lines a batch printed.

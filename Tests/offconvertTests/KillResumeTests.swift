@@ -2,6 +2,8 @@ import ConvertCore
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
+
 extension CLIRunner {
     /// Starts `offconvert` with `arguments` and the allowance and journals in `stateHome`, output
     /// discarded, and returns the running process with a stream that ends when it exits (so a

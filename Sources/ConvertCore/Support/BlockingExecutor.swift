@@ -93,7 +93,7 @@ package final class BlockingExecutor: @unchecked Sendable {
     /// on the same thread once the thread counts as free again: a caller resumed from there (an
     /// awaiting task) that submits its next piece of work finds this thread idle, rather than
     /// starting another.
-    func submit(_ work: @escaping @Sendable () -> Void, then: (@Sendable () -> Void)? = nil) {
+    package func submit(_ work: @escaping @Sendable () -> Void, then: (@Sendable () -> Void)? = nil) {
         condition.lock()
         queue.append((work, then))
         let waiting = queue.count - next

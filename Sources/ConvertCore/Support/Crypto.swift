@@ -5,7 +5,7 @@ internal import CCrypto
 /// licences (libcrypto). Internal, so no C type leaks out.
 package enum Crypto {
     /// HMAC-SHA256 of `data` under `key` (never nil: the optional is from when libcrypto computed it).
-    static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
+    package static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
         SHA256.hmac(key: key, data: data)
     }
 
@@ -28,7 +28,7 @@ package enum Crypto {
 
     /// Compares two byte strings in time independent of where they differ, so a MAC check does
     /// not leak how many leading bytes of a forged MAC were right.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
@@ -37,11 +37,11 @@ package enum Crypto {
 }
 
 /// An Ed25519 public key loaded into libcrypto; owns its `EVP_PKEY`.
-final class Ed25519PublicKey {
+package final class Ed25519PublicKey {
     private let key: OpaquePointer
 
     /// Loads a raw 32-byte Ed25519 public key; nil if it is not one.
-    init?(raw bytes: [UInt8]) {
+    package init?(raw bytes: [UInt8]) {
         guard bytes.count == 32 else { return nil }
         let loaded = bytes.withUnsafeBufferPointer { buffer in
             EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
@@ -53,7 +53,7 @@ final class Ed25519PublicKey {
     deinit { EVP_PKEY_free(key) }
 
     /// Whether `signature` is a valid Ed25519 signature of `message` under this key.
-    func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+    package func verify(signature: [UInt8], message: [UInt8]) -> Bool {
         guard signature.count == 64, let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         // Ed25519 is a one-shot ("pure") scheme: no digest name, and EVP_DigestVerify over the

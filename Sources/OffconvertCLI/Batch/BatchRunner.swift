@@ -1,3 +1,4 @@
+import ConvertAllowance
 import ConvertBatch
 import ConvertCore
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import ConvertAllowance
 import ConvertCore
 import FoundationEssentials
 

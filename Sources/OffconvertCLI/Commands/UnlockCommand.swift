@@ -1,3 +1,4 @@
+import ConvertAllowance
 import ConvertCore
 
 /// `offconvert unlock LICENSE-FILE`: removes the daily limit with an offline licence.

@@ -1,3 +1,4 @@
+import ConvertAllowance
 import ConvertMedia
 import Foundation
 import OffconvertCLI

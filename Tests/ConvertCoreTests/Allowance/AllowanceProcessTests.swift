@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
 @testable import ConvertCore
 
 /// Races and crashes between real processes. The children are this test binary re-run with a

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ConvertAllowance
 @testable import ConvertCore
 
 /// A clock tests move by hand.

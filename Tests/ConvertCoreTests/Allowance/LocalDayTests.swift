@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
 @testable import ConvertCore
 
 /// The allowance's own calendar arithmetic (``LocalDay``) against Foundation's `Calendar`, which

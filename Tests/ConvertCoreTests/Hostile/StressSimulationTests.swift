@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
 @testable import ConvertCore
 @testable import ConvertMedia
 

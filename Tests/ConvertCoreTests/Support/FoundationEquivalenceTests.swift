@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ConvertAllowance
 @testable import ConvertCore
 
 /// The FoundationEssentials replacements on the photo side give what full Foundation gave:

@@ -1,3 +1,4 @@
+import ConvertCore
 /// The Ed25519 public key licences are checked against.
 ///
 /// The CLI always uses ``builtIn``; the library lets a caller (tests) pass another key, which

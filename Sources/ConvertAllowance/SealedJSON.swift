@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// One line of JSON followed by a line with the hex HMAC-SHA256 of that JSON's exact bytes under

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// A second, independent record of the allowance: the highest generation written and what it

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// What the allowance looks like right now.

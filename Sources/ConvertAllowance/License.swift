@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// A verified offconvert licence: who it was issued to and until when it is valid.

@@ -1,3 +1,4 @@
+import ConvertCore
 /// The placement gate of a charged command: the reservation is charged for `batch` before the
 /// first output is moved into place, whichever item finishes first.
 package struct AllowanceGate: PlacementGate {

@@ -1,3 +1,4 @@
+import ConvertCore
 import Synchronization
 
 /// One reserved conversion: commit it once an output is in place, release it otherwise.

@@ -1,3 +1,4 @@
+import ConvertCore
 import FoundationEssentials
 
 /// What the `allowance` file holds: today's count, the latest time ever seen, the reservations of
