@@ -53,6 +53,22 @@ struct SlowMotionTests {
         #expect(SlowMotionSegments.read(from: try FileByteSource(path: Self.android)) == .absent)
     }
 
+    @Test(
+        "As in androidx's SefReader, the entry is known by its name: a super slow-motion type still reads, another name does not"
+    )
+    func entryByName() throws {
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: Self.samsung)))
+        let start = Self.directoryStart(original)
+        var retyped = original
+        (retyped[start + 26], retyped[start + 27]) = (0x00, 0x0B)
+        #expect(SlowMotionSegments.read(from: MemoryByteSource(bytes: retyped)) == .segments(Self.segments))
+        var renamed = original
+        let name = try #require(
+            (0..<(start - 15)).last { Array(original[$0..<($0 + 15)]) == Array("SlowMotion_Data".utf8) })
+        renamed[name] = UInt8(ascii: "X")
+        #expect(SlowMotionSegments.read(from: MemoryByteSource(bytes: renamed)) == .absent)
+    }
+
     @Test("Damaged trailers are values, never a read outside the file")
     func damagedTrailers() throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: Self.samsung)))

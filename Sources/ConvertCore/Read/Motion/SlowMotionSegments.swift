@@ -1,5 +1,5 @@
 /// The slow-motion segments a Samsung phone writes in the SEF trailer at the end of a video: the
-/// `SlowMotion_Data` entry (directory type `0x0890`), whose text lists `start:end:mode` triples in
+/// `SlowMotion_Data` entry (directory type `0x0890`, or one of a super slow-motion clip's), whose text lists `start:end:mode` triples in
 /// milliseconds of the file's timeline, separated by `*` (`88:879:2*1255:1970:4`). A mode `m`
 /// plays its part `2^(m-1)` times slower than the rest, as androidx/media's SefReader reads it.
 ///
@@ -29,8 +29,13 @@ package struct SlowMotionSegments: Sendable, Equatable {
         case damaged(String)
     }
 
-    /// The directory type of the `SlowMotion_Data` entry.
-    static let slowMotionType: UInt16 = 0x0890
+    /// The directory types androidx/media's SefReader follows: `SlowMotion_Data` (`0x0890`) and
+    /// a super slow-motion clip's entries (`0x0b00`, `0x0b01`, `0x0b03`, `0x0b04`). As there,
+    /// the entry is then known by its name, not its type: phones do not write the types
+    /// consistently.
+    static let slowMotionTypes: Set<UInt16> = [0x0890, 0x0B00, 0x0B01, 0x0B03, 0x0B04]
+    /// The name of the entry holding the segments.
+    static let slowMotionName = "SlowMotion_Data"
     /// The largest directory or entry read: far more than any phone writes.
     private static let maximumRead = 64 << 10
     /// The largest speed mode accepted (a divisor of 128).
@@ -44,23 +49,25 @@ package struct SlowMotionSegments: Sendable, Equatable {
         switch locate(in: source) {
         case .absent: return .absent
         case .damaged(let why): return .damaged(why)
-        case .entry(let offset, let length):
-            guard let data = try? source.read(at: offset, count: length), data.count == length else {
-                return .damaged("its slow-motion entry is cut short")
+        case .entries(let entries):
+            for entry in entries {
+                guard let data = try? source.read(at: entry.offset, count: entry.length), data.count == entry.length
+                else { return .damaged("its slow-motion entry is cut short") }
+                if name(of: data) == slowMotionName { return parse(entry: data) }
             }
-            return parse(entry: data)
+            return .absent
         }
     }
 
-    /// Where a trailer's slow-motion entry lies.
+    /// Where a trailer's candidate entries lie.
     private enum Location {
         case absent
         case damaged(String)
-        case entry(offset: UInt64, length: Int)
+        case entries([(offset: UInt64, length: Int)])
     }
 
-    /// Finds the slow-motion entry in the trailer at the end of `source`, checking the
-    /// directory's length and the entry's offset and length against the file.
+    /// Finds the entries of the slow-motion types in the trailer at the end of `source`, checking
+    /// the directory's length and each entry's offset and length against the file.
     private static func locate(in source: some ByteSource) -> Location {
         guard source.size >= 20, let tail = try? source.read(at: source.size - 8, count: 8), tail.count == 8,
             Array(tail[4...]) == Array("SEFT".utf8)
@@ -75,17 +82,26 @@ package struct SlowMotionSegments: Sendable, Equatable {
         else { return .damaged("its SEF trailer's directory is damaged") }
         let count = Int(le32(bytes, 8))
         guard count <= (length - 12) / 12 else { return .damaged("its SEF trailer's directory is cut short") }
+        var entries: [(offset: UInt64, length: Int)] = []
         for index in 0..<count {
             let record = 12 + index * 12
-            guard UInt16(bytes[record + 2]) | UInt16(bytes[record + 3]) << 8 == slowMotionType else { continue }
+            guard slowMotionTypes.contains(UInt16(bytes[record + 2]) | UInt16(bytes[record + 3]) << 8) else { continue }
             let back = UInt64(le32(bytes, record + 4))
             let size = Int(le32(bytes, record + 8))
             guard back <= start, size >= 8, size <= maximumRead, UInt64(size) <= back else {
                 return .damaged("its slow-motion entry points outside the file")
             }
-            return .entry(offset: start - back, length: size)
+            entries.append((start - back, size))
         }
-        return .absent
+        return entries.isEmpty ? .absent : .entries(entries)
+    }
+
+    /// The name in an entry's data (after its type and flags and the name's length), or nil.
+    private static func name(of data: [UInt8]) -> String? {
+        guard data.count >= 8 else { return nil }
+        let length = Int(le32(data, 4))
+        guard length <= data.count - 8 else { return nil }
+        return String(decoding: data[8..<(8 + length)], as: UTF8.self)
     }
 
     /// Whether the file's last top-level box is a Samsung `sefd` trailer that runs past its end.
