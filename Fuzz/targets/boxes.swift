@@ -1,4 +1,5 @@
-// libFuzzer target: the ISO-BMFF box reader and the movie box scanner over arbitrary bytes.
+// libFuzzer target: the ISO-BMFF box reader, the movie box scanner and the SEF slow-motion
+// reader over arbitrary bytes.
 // Built by Fuzz/run with Sources/ConvertCore/Read/ISO/*.swift, ConvertMedia's MovieBoxScanner and the value types
 // they return; nothing else of ConvertCore is linked in.
 
@@ -18,5 +19,7 @@ public func fuzzBoxes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     }
     walk(nil, depth: 0)
+    // The same bytes as a file ending in a Samsung SEF trailer.
+    _ = SlowMotionSegments.read(from: MemoryByteSource(bytes: bytes))
     return 0
 }

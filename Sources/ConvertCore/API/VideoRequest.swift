@@ -102,6 +102,9 @@ public struct VideoRequest: Sendable, Equatable {
     /// `nil` uses the stream's own timing information, else 30 fps with a note. Other files
     /// keep their own timestamps.
     public var rawFrameRate: Double?
+    /// What happens to a phone's slow motion (see ``SlowMotionChoice``); flattened by default,
+    /// as a shared clip should play as the phone played it.
+    public var slowMotion = SlowMotionChoice.flatten
 
     /// Creates a request.
     public init(
@@ -153,6 +156,9 @@ public struct GIFRequest: Sendable, Equatable {
     public var output: OutputLocation
     /// The most pixels a decoded frame may have (see ``PixelLimit``).
     public var maxPixels: Int
+    /// What happens to a phone's slow motion (see ``SlowMotionChoice``); flattened by default
+    /// when the GIF starts at the beginning of the clip.
+    public var slowMotion = SlowMotionChoice.flatten
 
     /// The longest GIF offconvert makes, in seconds: GIFs grow fast.
     public static let maximumDuration: Double = 30

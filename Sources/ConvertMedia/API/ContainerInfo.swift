@@ -15,6 +15,7 @@ import ConvertCore
 ///                                          // such a track, 0 when it has no fix
 ///   "tracks": [ TrackInfo, ... ],
 ///   "chapters": [ ChapterInfo, ... ],      // absent when the clip has none
+///   "slowMotion": { SlowMotionInfo },      // a phone's slow motion; absent for other clips
 ///   "warnings": [ "..." ]                  // absent when empty: damage found, disagreements
 /// }
 /// ```
@@ -36,6 +37,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var tracks: [TrackInfo]
     /// The chapters, in order; empty when the clip has none.
     public var chapters: [ChapterInfo] = []
+    /// A phone's slow motion (segments and capture rate); nil for other clips.
+    public var slowMotion: SlowMotionInfo?
     /// Things a user may want to know: damage the box reader found, disagreements between our MP4
     /// reader and FFmpeg. Empty for a healthy file.
     public var warnings: [String]
@@ -61,7 +64,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video } }
 
     enum CodingKeys: String, CodingKey {
-        case demuxer, durationSeconds, bitRate, brand, location, telemetryGPSFixes, tracks, chapters, warnings
+        case demuxer, durationSeconds, bitRate, brand, location, telemetryGPSFixes, tracks, chapters, slowMotion,
+            warnings
     }
 
     /// Decodes the JSON form documented on the type.
@@ -76,6 +80,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         telemetryGPSFixes = try c.decodeIfPresent(Int.self, forKey: .telemetryGPSFixes)
         tracks = try c.decode([TrackInfo].self, forKey: .tracks)
         chapters = try c.decodeIfPresent([ChapterInfo].self, forKey: .chapters) ?? []
+        slowMotion = try c.decodeIfPresent(SlowMotionInfo.self, forKey: .slowMotion)
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     }
 
@@ -91,6 +96,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         try c.encodeIfPresent(telemetryGPSFixes, forKey: .telemetryGPSFixes)
         try c.encode(tracks, forKey: .tracks)
         if !chapters.isEmpty { try c.encode(chapters, forKey: .chapters) }
+        try c.encodeIfPresent(slowMotion, forKey: .slowMotion)
         if !warnings.isEmpty { try c.encode(warnings, forKey: .warnings) }
     }
 }

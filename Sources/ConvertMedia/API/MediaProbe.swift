@@ -73,6 +73,10 @@ public enum MediaProbe {
                 message: "\(path) has no track offconvert recognises.", path: path)
         }
         container.telemetryGPSFixes = GPMFTelemetry.scan(demuxer: demuxer, source: source)?.fixes
+        if demuxer.isISOBMFF {
+            container.slowMotion = SlowMotionInfo(
+                SlowMotionSegments.read(from: source), captureRate: MediaSnapshot.captureRate(demuxer.metadata))
+        }
         try cancellation.check()
         try addFirstFrameMetadata(to: &container, demuxer: demuxer, cancellation: cancellation)
         addWarnings(to: &container, movie: movie, boxDamage: boxDamage)

@@ -20,7 +20,7 @@ package enum GIFCommand: MediaCommand {
 
     /// Its own options (the batch options follow them).
     static let ownOptions: [OptionSpec] = [
-        start.spec, duration.spec, fps.spec, width.spec,
+        start.spec, duration.spec, fps.spec, width.spec, VideoOptions.slowMotion.spec,
     ]
 
     package static let spec = CommandSpec(

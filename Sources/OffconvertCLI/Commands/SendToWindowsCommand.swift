@@ -11,7 +11,7 @@ package enum SendToWindowsCommand: MediaCommand {
     /// Its own options (the batch options follow them).
     static let ownOptions: [OptionSpec] = [
         VideoOptions.keepLocation.spec, preset.spec, VideoOptions.start.spec, VideoOptions.duration.spec,
-        VideoOptions.rawFrameRate.spec, VideoOptions.subtitles.spec,
+        VideoOptions.rawFrameRate.spec, VideoOptions.subtitles.spec, VideoOptions.slowMotion.spec,
     ]
 
     package static let spec = CommandSpec(

@@ -9,6 +9,7 @@ package enum VideoConvertCommand {
         VideoOptions.keepLocation.spec, VideoOptions.audioTrack.spec, VideoOptions.allAudio.spec,
         VideoOptions.start.spec,
         VideoOptions.duration.spec, VideoOptions.rawFrameRate.spec, VideoOptions.subtitles.spec,
+        VideoOptions.slowMotion.spec,
     ]
 
     /// `--preset`.

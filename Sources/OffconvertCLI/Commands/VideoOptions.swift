@@ -64,6 +64,12 @@ package enum VideoOptions {
         help:
             "Keep the subtitle tracks the output can carry (MKV: every kind; MP4, MOV: text, as mov_text; WebM: WebVTT), or drop them.",
         default: .keep)
+    /// `--slow-motion`.
+    package static let slowMotion = Option<SlowMotionChoice>.choice(
+        "slow-motion",
+        help:
+            "A phone's slow motion: flatten plays it as the phone does (the slowed parts slow, the rest at normal speed; re-encodes); keep and off give the file's own timing, as players that do not know the markers show it.",
+        default: .flatten)
     /// `--crf`.
     package static let crf = Option.integer(
         "crf", in: 0...63, help: "Quality, 0 (best) to 63; lower is better and bigger. Forces a re-encode.")

@@ -13,9 +13,13 @@ extension GIFCommand {
         let fps = try arguments.value(Self.fps, default: 12)
         let width = try arguments.value(Self.width, default: 480)
         let maxPixels = try BatchOptions.maxPixels(arguments)
+        let slowMotion = try arguments.value(VideoOptions.slowMotion) ?? .flatten
         return try await VideoWork.run(
             command: spec.name,
-            identity: ["start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)"],
+            identity: [
+                "start=\(start)", "duration=\(duration ?? -1)", "fps=\(fps)", "width=\(width)",
+                "slow-motion=\(slowMotion.rawValue)",
+            ],
             outputExtension: "gif", arguments: arguments, console: console,
             // The palette is built from every frame of the clip, so all of them are held at once.
             cost: { input in
@@ -23,10 +27,11 @@ extension GIFCommand {
                     of: input, seconds: duration ?? GIFRequest.maximumDuration, fps: fps, width: width)
             }
         ) { input, output in
-            VideoConverter.gif(
-                GIFRequest(
-                    input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
-                    output: output, maxPixels: maxPixels))
+            var request = GIFRequest(
+                input: input, start: start, duration: duration, framesPerSecond: fps, width: width,
+                output: output, maxPixels: maxPixels)
+            request.slowMotion = slowMotion
+            return VideoConverter.gif(request)
         }
     }
 }

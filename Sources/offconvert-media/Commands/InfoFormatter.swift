@@ -28,6 +28,7 @@ enum InfoFormatter {
         lines.append(locationLine(info.location, value: container.location, fixes: container.telemetryGPSFixes))
         for track in container.tracks { lines += trackLines(track) }
         if let chapters = chapterLine(container.chapters) { lines.append(chapters) }
+        if let slowMotion = container.slowMotion { lines.append("  slow motion: \(slowMotion.summary.terminalSafe)") }
         lines += container.warnings.map { "  warning: \($0.terminalSafe)" }
         return lines.joined(separator: "\n")
     }

@@ -18,6 +18,7 @@ extension VideoConvertCommand {
         let rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         let preset = try arguments.value(Self.preset)
         let subtitles = try arguments.value(VideoOptions.subtitles) ?? .keep
+        let slowMotion = try arguments.value(VideoOptions.slowMotion) ?? .flatten
         return try await VideoWork.run(
             command: "convert",
             identity: [
@@ -26,6 +27,7 @@ extension VideoConvertCommand {
                 "preset=\(preset?.rawValue ?? "")",
                 "keep-location=\(keepLocation)", "start=\(start)", "duration=\(duration ?? -1)", "audio=\(audioTracks)",
                 "fps=\(rawFrameRate ?? 0)", "subtitles=\(subtitles.rawValue)",
+                "slow-motion=\(slowMotion.rawValue)",
             ],
             outputExtension: container.rawValue, arguments: arguments, console: console
         ) { input, output in
@@ -37,6 +39,7 @@ extension VideoConvertCommand {
             request.rawFrameRate = rawFrameRate
             request.preset = preset
             request.subtitles = subtitles
+            request.slowMotion = slowMotion
             return VideoConverter.convert(request)
         }
     }

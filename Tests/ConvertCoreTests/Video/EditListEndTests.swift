@@ -54,6 +54,12 @@ struct EditListEndTests {
         #expect(patched == Self.moov(video: 107, audio: 105))
     }
 
+    @Test("A trim of part of a tick takes the whole tick: the kept edit rounds down, so a hidden frame stays hidden")
+    func roundsKeptEditDown() throws {
+        let original = Self.moov(video: 167, audio: 105)
+        #expect(try EditListEnd.shortened(original, by: [0: 0.0592]) == Self.moov(video: 107, audio: 105))
+    }
+
     @Test("A trim as long as the edit, or of a track not listed, changes nothing")
     func leavesAlone() throws {
         let original = Self.moov(video: 167, audio: 105)

@@ -9,7 +9,9 @@
 package struct MovieEnding: Equatable {
     /// Whether the movie is fragmented (its `moov` holds an `mvex`).
     package var isFragmented: Bool
-    /// Whether the last top-level box runs past the end of the file.
+    /// Whether the last top-level box runs past the end of the file. A Samsung `sefd` trailer
+    /// cut short does not count: it holds no media, only markers (slow motion, ...), whose loss
+    /// the slow-motion reader reports.
     package var isCutShort: Bool
 
     /// How the MP4/MOV at `path` ends; nil for a file without a readable `moov`.
@@ -19,7 +21,7 @@ package struct MovieEnding: Equatable {
         guard let top = try? reader.children(of: nil, depth: 0), let movie = top.first(where: { $0.type == "moov" })
         else { return nil }
         isFragmented = (try? reader.child("mvex", of: movie, depth: 1)) != nil
-        isCutShort = top.last?.isTruncated == true
+        isCutShort = top.last.map { $0.isTruncated && $0.type != "sefd" } ?? false
     }
 
     /// Whether the last top-level box of the ISO-BMFF file at `path` (MP4, MOV, HEIF, AVIF) runs

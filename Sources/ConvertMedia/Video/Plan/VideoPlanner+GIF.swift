@@ -29,6 +29,9 @@ extension VideoPlanner {
         let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
         var filters: [String] = []
         if let rotate = rotationFilter(video.rotation) { filters.append(rotate) }
+        // Flattened first, so the GIF's length and frame rate are those of the clip as the phone plays it.
+        let slowMotion = slowMotionDecision(request.slowMotion, media: media, cut: request.start > 0, sound: false)
+        if let flattening = slowMotion.flattening { filters.append(flattening.videoFilter) }
         filters.append("trim=start=\(request.start):duration=\(duration),setpts=PTS-STARTPTS")
         if case .toneMap(let from) = range { filters.append(ToneMapDecision.filter(for: from)) }
         filters.append("fps=\(request.framesPerSecond)")
@@ -44,6 +47,7 @@ extension VideoPlanner {
             dynamicRange: range, keepsDisplayMatrix: false)
         var notes = [JobNote(fact: "\(request.framesPerSecond) fps, \(request.width) px wide at most")]
         if video.isStereo { notes.append("3D video: left eye only") }
+        notes += slowMotion.notes.map { JobNote(fact: $0) }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")
         }

@@ -46,14 +46,20 @@ enum VideoPlanner {
         }
         let format = OutputFormat.video(request.container)
         let cut = try cutRange(request, media: media)
-        let planned = try plannedVideo(request, video: video, media: media, format: format, cut: cut)
+        let slowMotion = slowMotionDecision(
+            request.slowMotion, media: media, cut: cut != nil,
+            sound: media.streams.contains { $0.kind == .audio })
+        let planned = try plannedVideo(
+            request, video: video, media: media, format: format, cut: cut, flattening: slowMotion.flattening)
         var lanes = [planned.lane]
         // A re-encode's own notes lead, then the fit, the cut, then what it did to HDR.
         var notes = planned.lead
         notes += (fitted.map { [$0] } ?? []) + (cut.map { [cutNote($0)] } ?? []) + planned.rest
+        notes += slowMotion.notes
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
         if video.isStereo { notes.append("3D video: left eye only") }
-        let audio = try plannedAudio(request, media: media, format: format, cut: cut)
+        let audio = try plannedAudio(
+            request, media: media, format: format, cut: cut, flattening: slowMotion.flattening)
         lanes += audio.lanes
         notes += audio.notes
         let subtitles = subtitlePlan(request, media: media, format: format, cut: cut)
@@ -102,13 +108,17 @@ enum VideoPlanner {
     /// The video lane and its notes: a copy when the situation and container allow one, else a
     /// re-encode whose notes say why and what it did to HDR.
     private static func plannedVideo(
-        _ request: VideoRequest, video: StreamSnapshot, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+        _ request: VideoRequest, video: StreamSnapshot, media: MediaSnapshot, format: OutputFormat, cut: Cut?,
+        flattening: SlowMotionFlattening?
     ) throws(ConvertError) -> (lane: LanePlan, lead: [JobNote], rest: [String]) {
         let copyVideo = wantsCopy(request, video: video, format: format, cut: cut)
         let timing = media.isElementaryStream ? rawStreamTiming(media) : nil
-        let copyProblem = copyVideo ? (timing?.message ?? copyProblem(video, format: format)) : nil
+        // Re-timing frames needs a re-encode: a copy keeps the file's own timing.
+        let flatten = flattening.map { _ in "its slow motion flattened, which a copy cannot do" }
+        let copyProblem = copyVideo ? (timing?.message ?? copyProblem(video, format: format) ?? flatten) : nil
         if copyVideo && copyProblem == nil { return (.copy(video), [], ["video copied without re-encoding"]) }
-        let (codec, encoding) = try reencoding(request, video: video, format: format, cut: cut)
+        var (codec, encoding) = try reencoding(request, video: video, format: format, cut: cut)
+        if let flattening { encoding.filter = flattening.videoFilter + "," + encoding.filter }
         let reencoded = "video re-encoded to \(codec.rawValue)" + (copyProblem.map { " (\($0))" } ?? "")
         var lead: [JobNote] = []
         // A raw stream's timing said inside the re-encode's note keeps its kind and values, so a
@@ -173,7 +183,8 @@ enum VideoPlanner {
 
     /// The audio lanes (trimmed with the cut) and a note for each.
     private static func plannedAudio(
-        _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+        _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?,
+        flattening: SlowMotionFlattening?
     ) throws(ConvertError) -> (lanes: [LanePlan], notes: [String]) {
         let choice = request.situation == .sendToWindows ? .automatic : request.audioTracks
         var lanes: [LanePlan] = []
@@ -182,6 +193,10 @@ enum VideoPlanner {
             if let cut {
                 var encoding = audioEncoding(for: format, source: audio.stream)
                 encoding.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+                audio = .audio(audio.stream, encoding)
+            } else if let flattening {
+                var encoding = audioEncoding(for: format, source: audio.stream)
+                encoding.trim = flattening.audioFilter(duration: audio.stream.duration ?? media.duration)
                 audio = .audio(audio.stream, encoding)
             }
             lanes.append(audio)

@@ -16,6 +16,20 @@ struct MediaSnapshot: Sendable {
     var rawTiming: Demuxer.RawTiming?
     /// The video frame rate the raw stream is timed by (frames per second), for notes.
     var rawFrameRate: Double?
+    /// A Samsung phone's slow-motion segments (its SEF trailer), read without FFmpeg.
+    var slowMotion = SlowMotionSegments.Reading.absent
+
+    /// The frame rate Android says the clip was filmed at (`com.android.capture.fps`), when it
+    /// is above the rate the file plays at: a slow-motion recording.
+    var captureRate: Double? { Self.captureRate(tags) }
+
+    /// The capture rate among a container's `tags`, when it is a slow-motion one.
+    static func captureRate(_ tags: [(key: String, value: String)]) -> Double? {
+        guard let text = tags.first(where: { $0.key == "com.android.capture.fps" })?.value,
+            let rate = Double(text), rate.isFinite, rate > 30, rate <= 10_000
+        else { return nil }
+        return rate
+    }
 
     /// The first video stream that is a real picture track (not cover art).
     var video: StreamSnapshot? { streams.first { $0.kind == .video && $0.width > 0 } }
@@ -64,6 +78,9 @@ struct MediaSnapshot: Sendable {
         duration = demuxer.duration
         tags = demuxer.metadata
         isElementaryStream = demuxer.isElementaryStream
+        if demuxer.isISOBMFF, let source = try? FileByteSource(path: demuxer.path) {
+            slowMotion = SlowMotionSegments.read(from: source)
+        }
         rawTiming = demuxer.rawTiming
         if rawTiming != nil, let index = streams.first(where: { $0.kind == .video })?.index {
             rawFrameRate = demuxer.stream(index).baseFrameRate.doubleValue

@@ -66,7 +66,10 @@ enum EditListEnd {
                 }),
                 let edit = DurationField.mediaEdit(bytes, elst)
             {
-                let units = UInt64((seconds * timescale).rounded(.down))
+                // The trim rounds up so that the kept edit rounds down: an edit a tick too long
+                // shows a frame the source hides. A millionth of a tick of slack keeps an exact
+                // trim (0.06 s at 1000 ticks a second) from becoming one tick more.
+                let units = UInt64((seconds * timescale - 1e-6).rounded(.up))
                 let old = edit.read(bytes)
                 if units > 0 && units < old {
                     edit.write(old - units, into: &bytes)
