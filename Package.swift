@@ -78,6 +78,14 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The video requests as plain values (VideoRequest, GIFRequest, AudioExtractionRequest and
+        // their choices), without FFmpeg: the CLI's catalogue parses options into them in the
+        // photo binary too; ConvertMedia, which runs them, re-exports them.
+        .target(
+            name: "MediaRequests",
+            dependencies: ["ConvertCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "ConvertAllowance",
             dependencies: ["ConvertCore"],
@@ -98,19 +106,19 @@ let package = Package(
         // dependencies' dependencies are visible): FFmpegLayerTests refuses that.
         .target(
             name: "FFmpegLayer",
-            dependencies: ["ConvertCore", "CFFmpeg"],
+            dependencies: ["ConvertCore", "MediaRequests", "CFFmpeg"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "ConvertMedia",
-            dependencies: ["ConvertCore", "FFmpegLayer", "CToneMap"],
+            dependencies: ["ConvertCore", "MediaRequests", "FFmpegLayer", "CToneMap"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command line shared by both executables: parsing, terminal, batches, and the
         // photo commands. Links no FFmpeg.
         .target(
             name: "OffconvertCLI",
-            dependencies: ["ConvertCore", "ConvertBatch", "ConvertAllowance"],
+            dependencies: ["ConvertCore", "ConvertBatch", "ConvertAllowance", "MediaRequests"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The launcher, in C: it starts in about 2 ms and loads no codec.
@@ -122,7 +130,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "offconvert-media",
-            dependencies: ["OffconvertCLI", "ConvertMedia", "ConvertAllowance"],
+            dependencies: ["OffconvertCLI", "ConvertMedia", "MediaRequests", "ConvertAllowance"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Benchmarks only: decodes photos exactly as heic-to-jpg does, without encoding or

@@ -1,3 +1,4 @@
 /// `import ConvertMedia` gives the whole engine: the photo half and the shared types (errors, jobs,
-/// requests, the allowance) come from ConvertCore.
+/// photo requests) come from ConvertCore, the video requests from MediaRequests.
 @_exported import ConvertCore
+@_exported import MediaRequests

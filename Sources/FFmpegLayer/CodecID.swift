@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import ConvertCore
+import MediaRequests
 
 /// A codec (FFmpeg's `AVCodecID`) by its number: an open set, so a codec a newer FFmpeg adds is
 /// a value like any other. Streams FFmpeg cannot name (mebx, mett) have ``none``.

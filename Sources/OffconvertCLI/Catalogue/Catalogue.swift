@@ -1,5 +1,6 @@
 import ConvertCore
 import FoundationEssentials
+import MediaRequests
 
 /// What offconvert can turn into what, and with which options: built from the commands' specs
 /// and the engines' format enums (never a hand-kept list), printed by `offconvert formats` and

@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 
 /// `offconvert convert FILES... --to FORMAT`: photos to any photo format, videos to any container.
 /// The target decides which engine runs; video targets go to ``VideoConvertCommand``.

@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 
 /// `offconvert extract-audio FILE`: a video's sound as an audio file.
 package enum ExtractAudioCommand: MediaCommand {

@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 
 /// `offconvert send-to-windows FILE...`: an MP4 that plays on a stock Windows PC.
 package enum SendToWindowsCommand: MediaCommand {

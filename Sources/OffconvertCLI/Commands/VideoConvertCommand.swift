@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 
 /// The video half of `offconvert convert FILE --to mp4|mov|mkv|webm`: a video in exactly the
 /// container and codec asked for. ``ConvertCommand`` parses the command line and calls it.

@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 
 /// The options the video commands share, declared once. A command whose help says more about
 /// one lists it with ``OptionSpec/helping(_:)``; it is read through the same value here.

@@ -1,4 +1,5 @@
 import ConvertCore
+import MediaRequests
 import OffconvertCLI
 
 extension ConvertCommand {

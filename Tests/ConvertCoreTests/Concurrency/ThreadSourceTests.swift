@@ -21,7 +21,9 @@ struct ThreadSourceTests {
     }
 
     /// The targets that make up the engine.
-    static let engine: Set<String> = ["ConvertCore", "FFmpegLayer", "ConvertMedia"]
+    static let engine: Set<String> = [
+        "ConvertCore", "ConvertBatch", "ConvertAllowance", "MediaRequests", "FFmpegLayer", "ConvertMedia",
+    ]
 
     static let rules: [Rule] = [
         Rule(spelling: "DispatchQueue.global", why: "the global executor's threads"),

@@ -1,3 +1,5 @@
+import ConvertCore
+
 /// How much time x264 and x265 spend per frame: their named presets, fastest first.
 ///
 /// A slower preset makes a smaller file of the same quality. ``VideoRequest/preset`` chooses one;

@@ -1,3 +1,5 @@
+import ConvertCore
+
 /// Whether a video conversion keeps the input's subtitle tracks.
 public enum SubtitleChoice: String, Sendable, Equatable, CaseIterable {
     /// Every subtitle track the output container can carry: copied as it is (Matroska: all of

@@ -1,3 +1,5 @@
+import ConvertCore
+
 /// What a video conversion does with a phone's slow motion: a Samsung clip's slowed segments (its
 /// SEF trailer) and the capture rate Android records (`com.android.capture.fps`).
 public enum SlowMotionChoice: String, Sendable, Equatable, CaseIterable {
