@@ -122,7 +122,7 @@ package enum PhotoMemoryEstimate {
         case .heic: alpha ? 20 : 17
         case .avif: alpha ? 26 : 21
         case .jxl: 92
-        case .gif, .bmp, .tiff: 0
+        case .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2: 0
         }
     }
 

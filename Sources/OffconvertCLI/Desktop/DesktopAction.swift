@@ -29,7 +29,10 @@ package struct DesktopAction: Sendable {
         "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp",
         "image/tiff",
     ]
-    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff"]
+    static let photoExtensions = [
+        "heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff", "tga", "pnm", "ppm", "pgm", "pam",
+        "ico", "psd", "jp2", "j2k",
+    ]
     /// What phones and cameras record.
     static let videoTypes = [
         "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t",
