@@ -58,7 +58,7 @@ enum PSDDecoder {
         let path: String
 
         mutating func bytes(_ count: Int) throws(ConvertError) -> ArraySlice<UInt8> {
-            guard count >= 0, at <= data.count, count <= data.count - at else { throw damaged(path, "it ends early") }
+            guard count >= 0, at <= data.count, count <= data.count - at else { throw truncated(path) }
             defer { at += count }
             return data[at..<at + count]
         }

@@ -39,6 +39,10 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         .psd, .jp2, .j2k,
     ]
 
+    /// Whether it is one of the still formats FFmpeg would open as a one-frame video (TGA,
+    /// Netpbm, ICO, PSD, JPEG 2000): the video engine refuses these rather than make a clip.
+    package var isStillOnly: Bool { [.tga, .pnm, .ico, .psd, .jp2].contains(photoFormat) }
+
     /// Whether it is an ISO/HEIF item file (HEIC, plain HEIF, AVIF): read through ``HeifMeta``.
     var isHEIF: Bool { self == .heic || self == .heif || self == .avif }
 }
