@@ -150,6 +150,10 @@ package enum PhotoMemoryEstimate {
         case .png: return bitmap + fileBytesPerPixel
         case .jpeg: return 3 + fileBytesPerPixel
         case .heic, .avif: return 3.4 * (bitmapBytesPerPixel > 4 ? 2 : 1)
+        // Our small readers hold the stored samples, a 16-bit working copy and the bitmap; OpenJPEG
+        // adds 32-bit samples of up to four components, and our copy of them.
+        case .tga, .pnm, .psd, .ico: return 5 * bitmap + fileBytesPerPixel
+        case .jp2: return 5 * bitmap + 32 + fileBytesPerPixel
         default: return 2 * bitmap + fileBytesPerPixel
         }
     }

@@ -64,8 +64,8 @@ enum JPEG2000Decoder {
             if component.signed { value += 1 << (component.precision - 1) }
             return Double(min(max(value, 0), range)) / Double(range)
         }
-        var out = [Int](repeating: 0, count: width * height * channels)
-        let scale = { (value: Double) -> Int in Int((min(max(value, 0), 1) * Double(top)).rounded()) }
+        var out = [UInt16](repeating: 0, count: width * height * channels)
+        let scale = { (value: Double) -> UInt16 in UInt16((min(max(value, 0), 1) * Double(top)).rounded()) }
         for y in 0..<height {
             for x in 0..<width {
                 let base = (y * width + x) * channels
@@ -83,7 +83,7 @@ enum JPEG2000Decoder {
                 if hasAlpha { out[base + 3] = scale(sample(components.count == 2 ? 1 : 3, x, y)) }
             }
         }
-        let samples: Bitmap.Samples = wide ? .sixteen(out.map { UInt16($0) }) : .eight(out.map { UInt8($0) })
+        let samples: Bitmap.Samples = wide ? .sixteen(out) : .eight(out.map { UInt8(truncatingIfNeeded: $0) })
         return Bitmap(
             width: width, height: height, channels: channels, samples: samples, sourceBitDepth: wide ? 16 : 8,
             icc: header.icc)

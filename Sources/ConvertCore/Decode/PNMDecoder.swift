@@ -100,7 +100,7 @@ enum PNMDecoder {
         let header = try header(data, path: path)
         try PixelLimit.check(width: header.width, height: header.height, limit: maxPixels, path: path)
         let count = header.width * header.height * header.depth
-        let samples: [Int]
+        let samples: [UInt16]
         if header.isPlain {
             samples = try plainSamples(data, header: header, count: count, path: path)
         } else if header.kind == 4 {
@@ -112,7 +112,7 @@ enum PNMDecoder {
             }
             samples = (0..<count).map { index in
                 let at = header.dataOffset + index * bytes
-                return bytes == 2 ? Int(data[at]) << 8 | Int(data[at + 1]) : Int(data[at])
+                return bytes == 2 ? UInt16(data[at]) << 8 | UInt16(data[at + 1]) : UInt16(data[at])
             }
         }
         return bitmap(samples, header: header)
@@ -120,7 +120,7 @@ enum PNMDecoder {
 
     /// A plain raster's ASCII numbers (P1's digits may run together).
     private static func plainSamples(_ data: [UInt8], header: Header, count: Int, path: String) throws(ConvertError)
-        -> [Int]
+        -> [UInt16]
     {
         // Every number takes two bytes at least (P1: one), so a short file is refused before
         // anything as large as the picture is allocated.
@@ -128,27 +128,27 @@ enum PNMDecoder {
             (data.count - header.dataOffset + 1) / (header.kind == 1 ? 1 : 2) >= count
         else { throw truncated(path) }
         var scanner = Scanner(data: data, at: header.dataOffset - 1)
-        var samples = [Int]()
+        var samples = [UInt16]()
         samples.reserveCapacity(count)
         while samples.count < count {
             let value = header.kind == 1 ? scanner.digit() : scanner.number()
             guard let value else { throw truncated(path) }
-            samples.append(min(value, header.maxval))
+            samples.append(UInt16(min(value, header.maxval)))
         }
         return samples
     }
 
     /// P4's bits, eight to a byte, each row starting on a byte.
-    private static func packedBits(_ data: [UInt8], header: Header, path: String) throws(ConvertError) -> [Int] {
+    private static func packedBits(_ data: [UInt8], header: Header, path: String) throws(ConvertError) -> [UInt16] {
         let rowBytes = (header.width + 7) / 8
         guard header.dataOffset <= data.count, (data.count - header.dataOffset) / rowBytes >= header.height else {
             throw truncated(path)
         }
-        var samples = [Int](repeating: 0, count: header.width * header.height)
+        var samples = [UInt16](repeating: 0, count: header.width * header.height)
         for y in 0..<header.height {
             for x in 0..<header.width {
                 let byte = data[header.dataOffset + y * rowBytes + x / 8]
-                samples[y * header.width + x] = Int(byte >> (7 - UInt8(x % 8))) & 1
+                samples[y * header.width + x] = UInt16(byte >> (7 - UInt8(x % 8)) & 1)
             }
         }
         return samples
@@ -156,19 +156,19 @@ enum PNMDecoder {
 
     /// The bitmap of `samples` (`header.depth` a pixel, 0...maxval): grey spread to RGB, scaled
     /// to the full range; PBM's 1 is black.
-    private static func bitmap(_ samples: [Int], header: Header) -> Bitmap {
+    private static func bitmap(_ samples: [UInt16], header: Header) -> Bitmap {
         let pixels = header.width * header.height
         let channels = header.hasAlpha ? 4 : 3
         let wide = header.maxval > 255
         let top = wide ? 65535 : 255
         let maxval = header.maxval
         let pbm = header.kind == 1 || header.kind == 4
-        var out = [Int](repeating: 0, count: pixels * channels)
+        var out = [UInt16](repeating: 0, count: pixels * channels)
         for pixel in 0..<pixels {
             let base = pixel * header.depth
-            let scale = { (value: Int) -> Int in (value * top + maxval / 2) / maxval }
+            let scale = { (value: UInt16) -> UInt16 in UInt16((Int(value) * top + maxval / 2) / maxval) }
             if header.isGrey {
-                let grey = pbm ? (samples[base] == 1 ? 0 : top) : scale(samples[base])
+                let grey = pbm ? (samples[base] == 1 ? 0 : UInt16(top)) : scale(samples[base])
                 out[pixel * channels] = grey
                 out[pixel * channels + 1] = grey
                 out[pixel * channels + 2] = grey
@@ -177,7 +177,7 @@ enum PNMDecoder {
             }
             if header.hasAlpha { out[pixel * channels + 3] = scale(samples[base + header.depth - 1]) }
         }
-        let stored: Bitmap.Samples = wide ? .sixteen(out.map { UInt16($0) }) : .eight(out.map { UInt8($0) })
+        let stored: Bitmap.Samples = wide ? .sixteen(out) : .eight(out.map { UInt8(truncatingIfNeeded: $0) })
         return Bitmap(
             width: header.width, height: header.height, channels: channels, samples: stored,
             sourceBitDepth: header.bitDepth > 8 ? 16 : 8)

@@ -143,18 +143,18 @@ enum PSDDecoder {
         }
         if header.isCMYK { return cmyk(count: count, header: header, sample: sample) }
         let channels = header.hasAlpha ? 4 : 3
-        var out = [Int](repeating: 0, count: count * channels)
+        var out = [UInt16](repeating: 0, count: count * channels)
         for pixel in 0..<count {
             for c in 0..<channels {
                 switch header.mode {
-                case 2: out[pixel * 3 + c] = Int(header.palette[c * 256 + sample(0, pixel)])
-                case 3: out[pixel * channels + c] = sample(c, pixel)
-                default: out[pixel * 3 + c] = sample(0, pixel)
+                case 2: out[pixel * 3 + c] = UInt16(header.palette[c * 256 + sample(0, pixel)])
+                case 3: out[pixel * channels + c] = UInt16(sample(c, pixel))
+                default: out[pixel * 3 + c] = UInt16(sample(0, pixel))
                 }
             }
         }
         let samples: Bitmap.Samples =
-            header.depth == 16 ? .sixteen(out.map { UInt16($0) }) : .eight(out.map { UInt8($0) })
+            header.depth == 16 ? .sixteen(out) : .eight(out.map { UInt8(truncatingIfNeeded: $0) })
         let bitmap = Bitmap(
             width: header.width, height: header.height, channels: channels, samples: samples,
             sourceBitDepth: header.depth, icc: header.icc)
