@@ -27,7 +27,8 @@ package struct DesktopAction: Sendable {
     /// Photo formats offconvert reads that are not already JPEG.
     static let photoTypes = [
         "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp",
-        "image/tiff",
+        "image/tiff", "image/x-tga", "image/x-portable-anymap", "image/x-portable-pixmap", "image/x-portable-graymap",
+        "image/x-portable-bitmap", "image/vnd.microsoft.icon", "image/vnd.adobe.photoshop", "image/jp2",
     ]
     static let photoExtensions = [
         "heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff", "tga", "pnm", "ppm", "pgm", "pam",
