@@ -54,6 +54,8 @@ let package = Package(
         // libtiff 4.5 (Debian 12): TIFF and BigTIFF photos in, read only.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // OpenJPEG 2.5 (Debian 12): JPEG 2000 photos in (JP2, JPX, a bare J2K codestream), read only.
+        .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libswscale alone (with libavutil): the photo resampler, without the rest of FFmpeg. Not
         // linked: CSwscale.h opens it on first use (libswscale-dev gives the headers), as for CJXL.
@@ -74,7 +76,7 @@ let package = Package(
             name: "ConvertCore",
             dependencies: [
                 "CHeif", "CDe265", "CSwscale", "CTurboJPEG", "CJPEGShim", "CPNGShim", "CTIFFShim", "CWebP", "CJXL",
-                "CLCMS", "CCrypto", "CLinux",
+                "CLCMS", "CCrypto", "CLinux", "COpenJPEG",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -145,7 +145,7 @@ package enum PhotoMemoryEstimate {
         case .heic: alpha ? 20 : 17
         case .avif: alpha ? 26 : 21
         case .jxl: 92
-        case .gif, .bmp, .tiff: 0
+        case .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2: 0
         }
     }
 
@@ -173,6 +173,10 @@ package enum PhotoMemoryEstimate {
         case .png: return bitmap + fileBytesPerPixel
         case .jpeg: return 3 + fileBytesPerPixel
         case .heic, .avif: return 3.4 * (bitmapBytesPerPixel > 4 ? 2 : 1)
+        // Our small readers hold the stored samples, a 16-bit working copy and the bitmap; OpenJPEG
+        // adds 32-bit samples of up to four components, and our copy of them.
+        case .tga, .pnm, .psd, .ico: return 5 * bitmap + fileBytesPerPixel
+        case .jp2: return 5 * bitmap + 32 + fileBytesPerPixel
         default: return 2 * bitmap + fileBytesPerPixel
         }
     }

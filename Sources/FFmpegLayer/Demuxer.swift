@@ -54,11 +54,17 @@ package final class Demuxer {
         if let problem = ConvertError.inputProblem(path) { throw problem }
         // FFmpeg's ico, psd, pcx, j2k and pnm readers open such a still picture as a one-frame
         // video (a 48x48 MP4 "at 90000 fps" from an icon); every video job opens its input here,
-        // so the picture is refused here, with the name of its format, as the photo reader does.
-        if let head = RawFile.head(of: path, count: 64),
-            case .foreignImage(let format) = MediaSniffer.kind(of: head, path: path)
-        {
-            throw ConvertError.foreignImage(format, path: path)
+        // so the picture is refused here, with the name of its format (a photo engine's one or
+        // one offconvert does not read).
+        if let head = RawFile.head(of: path, count: 64) {
+            switch MediaSniffer.kind(of: head, path: path) {
+            case .foreignImage(let format): throw ConvertError.foreignImage(format, path: path)
+            case .image(let format) where format.isStillOnly:
+                throw ConvertError(
+                    code: .unsupportedImageFormat, message: "\(path) is a \(format.name), a photo: not a video.",
+                    path: path)
+            default: break
+            }
         }
         guard let allocated = avformat_alloc_context() else {
             throw ConvertError(code: .internalMemory, message: "Out of memory opening \(path).", path: path)

@@ -16,8 +16,10 @@ public struct ImageInfo: Sendable, Codable, Hashable {
 
     /// The colour description of an image.
     public struct Color: Sendable, Codable, Hashable {
-        /// The colour model the samples are stored in when it is not RGB, YCbCr or grey:
-        /// "CMYK" or "YCCK" (a print-shop or Photoshop JPEG); nil otherwise.
+        /// The colour model the samples are stored in when it is not RGB or YCbCr: "CMYK" or
+        /// "YCCK" (a print-shop or Photoshop JPEG, a CMYK Photoshop document); for a TGA, Netpbm,
+        /// Photoshop or JPEG 2000 picture also "grey", "black and white", "indexed" or
+        /// "duotone"; nil otherwise.
         public var model: String? = nil
         /// The embedded ICC profile's description ("Display P3"), when there is a readable one.
         public var iccDescription: String?

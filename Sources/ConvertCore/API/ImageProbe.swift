@@ -81,7 +81,52 @@ public enum ImageProbe {
                 icc: header.icc, exif: nil, xmp: nil)
         case .tiff:
             return try probeTIFF(path: path)
+        case .tga, .pnm, .ico, .psd, .jp2:
+            return try probeSmallFormat(input.format, path: path)
         }
+    }
+
+    /// TGA, Netpbm, icon, Photoshop and JPEG 2000: headers only, no pixel decoded; a colour
+    /// model other than RGB is named (grey, indexed, CMYK).
+    private static func probeSmallFormat(_ format: PhotoFormat, path: String) throws(ConvertError) -> ImageInfo {
+        let data = try ImageDecoder.readAll(path: path)
+        var result: ImageInfo
+        var model: String?
+        switch format {
+        case .tga:
+            let header = try TGADecoder.header(data, path: path)
+            result = info(
+                format: .tga, width: header.width, height: header.height, bitDepth: 8, hasAlpha: header.mayHaveAlpha,
+                icc: nil, exif: nil, xmp: nil)
+            model = header.isGrey ? "grey" : header.imageType & 7 == 1 ? "indexed" : nil
+        case .pnm:
+            let header = try PNMDecoder.header(data, path: path)
+            result = info(
+                format: .pnm, width: header.width, height: header.height, bitDepth: header.bitDepth > 8 ? 16 : 8,
+                hasAlpha: header.hasAlpha, icc: nil, exif: nil, xmp: nil)
+            model = header.maxval == 1 && header.isGrey ? "black and white" : header.isGrey ? "grey" : nil
+        case .ico:
+            let header = try ICODecoder.header(data, path: path)
+            result = info(
+                format: .ico, width: header.width, height: header.height, bitDepth: 8,
+                hasAlpha: true, icc: nil,
+                exif: nil, xmp: nil)
+            result.imageCount = header.count
+        case .psd:
+            let header = try PSDDecoder.header(data, path: path)
+            result = info(
+                format: .psd, width: header.width, height: header.height, bitDepth: header.depth,
+                hasAlpha: header.hasAlpha, icc: header.icc, exif: nil, xmp: nil)
+            model = header.modelName
+        default:
+            let header = try JPEG2000Decoder.header(data, path: path)
+            result = info(
+                format: .jp2, width: header.width, height: header.height, bitDepth: header.precision,
+                hasAlpha: header.hasAlpha, icc: header.icc, exif: nil, xmp: nil)
+            model = header.colorSpace == 5 ? "CMYK" : header.componentCount < 3 ? "grey" : nil
+        }
+        result.color.model = model
+        return result
     }
 
     /// JPEG XL: the codestream header and boxes only; its size is upright already (libjxl

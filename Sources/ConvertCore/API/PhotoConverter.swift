@@ -19,7 +19,7 @@ public enum PhotoConverter {
         switch format {
         case .heic: HeifEncoding.isAvailable(.heic)
         case .avif: HeifEncoding.isAvailable(.avif)
-        case .gif, .bmp, .tiff: false
+        case .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2: false
         default: true
         }
     }
@@ -275,7 +275,7 @@ public enum PhotoConverter {
     /// Refuses an output this system cannot write: GIF, BMP, TIFF, HEIC or AVIF without libheif's encoder
     /// plugin, 10-bit AVIF where the AV1 encoder fails on it.
     private static func checkEncoder(for request: PhotoRequest) throws(ConvertError) {
-        guard ![.gif, .bmp, .tiff].contains(request.format) else {
+        guard !request.format.isReadOnly else {
             throw ConvertError(
                 code: .outputUnsupported,
                 message: "\(request.format.rawValue.uppercased()) photos cannot be written, only read.")

@@ -18,6 +18,16 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
     case bmp
     /// TIFF or BigTIFF (read only; every page is an image).
     case tiff
+    /// Truevision TGA, raw or RLE (read only).
+    case tga
+    /// Netpbm's PBM, PGM, PPM and PAM (read only; up to 16 bits a sample).
+    case pnm
+    /// A Windows icon or cursor, ICO or CUR (read only; its largest picture).
+    case ico
+    /// A Photoshop document, PSD or PSB (read only; its flattened composite).
+    case psd
+    /// JPEG 2000: a JP2 or JPX file or a bare J2K codestream (read only, through OpenJPEG).
+    case jp2
 
     /// The `--quality` a conversion uses when none is asked for. 85 for JPEG and WebP; 55 for
     /// HEIC, where libheif's x265 scale runs higher: 55 gives a file no bigger than an iPhone's
@@ -44,6 +54,20 @@ public enum PhotoFormat: String, Sendable, Codable, CaseIterable {
         case .jxl: "jxl"
         case .bmp: "bmp"
         case .tiff: "tiff"
+        case .tga: "tga"
+        case .pnm: "pnm"
+        case .ico: "ico"
+        case .psd: "psd"
+        case .jp2: "jp2"
+        }
+    }
+
+    /// Whether offconvert only reads this format (GIF, BMP, TIFF, TGA, PNM, ICO, PSD, JPEG 2000):
+    /// no `--to` names it and no encoder writes it.
+    public var isReadOnly: Bool {
+        switch self {
+        case .jpeg, .png, .webp, .heic, .avif, .jxl: false
+        case .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2: true
         }
     }
 }

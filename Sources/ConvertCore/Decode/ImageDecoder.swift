@@ -92,7 +92,7 @@ package enum ImageDecoder {
             throw ConvertError(
                 code: .inputUnrecognised,
                 message:
-                    "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF).",
+                    "\(path) is not an image format offconvert reads (JPEG, PNG, WebP, HEIC, AVIF, GIF, JPEG XL, BMP, TIFF, TGA, PNM, ICO, PSD, JPEG 2000).",
                 path: path)
         }
         return format
@@ -174,6 +174,8 @@ package enum ImageDecoder {
             photo = DecodedPhoto(
                 format: .bmp, frames: [DecodedFrame(bitmap: decoded.bitmap)],
                 notes: [decoded.arrayNote, decoded.damage].compactMap { $0 }.map(JobNote.init(fact:)))
+        case .tga, .pnm, .ico, .psd, .jp2:
+            photo = try decodeSmallFormat(format, path: path, options: options)
         case .tiff:
             // libtiff has no orientation of its own to apply: the decoder turns each page upright.
             let data = try readAll(path: path)
@@ -215,6 +217,33 @@ package enum ImageDecoder {
             }
         }
         return photo
+    }
+
+    /// A TGA, Netpbm, icon, Photoshop or JPEG 2000 picture: one frame, no metadata read.
+    private static func decodeSmallFormat(_ format: PhotoFormat, path: String, options: DecodeOptions)
+        throws(ConvertError) -> DecodedPhoto
+    {
+        let data = try readAll(path: path)
+        let limit = options.maxPixels
+        var notes: [String] = []
+        let bitmap: Bitmap
+        switch format {
+        case .tga: bitmap = try TGADecoder.decode(data, maxPixels: limit, path: path)
+        case .pnm: bitmap = try PNMDecoder.decode(data, maxPixels: limit, path: path)
+        case .ico:
+            let header = try ICODecoder.header(data, path: path)
+            bitmap = try ICODecoder.decode(data, maxPixels: limit, path: path)
+            if header.count > 1 {
+                notes.append(
+                    "an icon of \(header.count) pictures: the largest (\(bitmap.width)x\(bitmap.height)) converted")
+            }
+        case .psd:
+            let decoded = try PSDDecoder.decode(data, maxPixels: limit, path: path)
+            (bitmap, notes) = (decoded.bitmap, decoded.notes)
+        default: bitmap = try JPEG2000Decoder.decode(data, maxPixels: limit, path: path)
+        }
+        return DecodedPhoto(
+            format: format, frames: [DecodedFrame(bitmap: bitmap)], notes: notes.map(JobNote.init(fact:)))
     }
 
     /// A GIF or WebP: frame ``DecodeOptions/frame`` of an animation (the first by default, with a

@@ -79,7 +79,7 @@ enum ImageEncoder {
             let bytes = try JXLCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)
             try writeFile(bytes, to: path, displayPath: displayPath)
             return Written(notes: [])
-        case .gif, .bmp, .tiff:
+        case .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2:
             throw ConvertError(
                 code: .outputUnsupported,
                 message: "\(format.rawValue.uppercased()) photos cannot be written, only read.")

@@ -22,9 +22,26 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     package static let avif = ImageFormat(id: "avif", name: "AVIF image", photoFormat: .avif)
     package static let bmp = ImageFormat(id: "bmp", name: "BMP image", photoFormat: .bmp)
     package static let tiff = ImageFormat(id: "tiff", name: "TIFF image", photoFormat: .tiff)
+    package static let tga = ImageFormat(id: "tga", name: "TGA image", photoFormat: .tga)
+    package static let pbm = ImageFormat(id: "pbm", name: "PBM image", photoFormat: .pnm)
+    package static let pgm = ImageFormat(id: "pgm", name: "PGM image", photoFormat: .pnm)
+    package static let ppm = ImageFormat(id: "ppm", name: "PPM image", photoFormat: .pnm)
+    package static let pam = ImageFormat(id: "pam", name: "PAM image", photoFormat: .pnm)
+    package static let ico = ImageFormat(id: "ico", name: "Windows icon", photoFormat: .ico)
+    package static let cur = ImageFormat(id: "cur", name: "Windows cursor", photoFormat: .ico)
+    package static let psd = ImageFormat(id: "psd", name: "Photoshop document", photoFormat: .psd)
+    package static let jp2 = ImageFormat(id: "jp2", name: "JPEG 2000 image", photoFormat: .jp2)
+    package static let j2k = ImageFormat(id: "j2k", name: "JPEG 2000 codestream", photoFormat: .jp2)
 
     /// Every format the sniffer names.
-    package static let all: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl, .bmp, .tiff]
+    package static let all: [ImageFormat] = [
+        .jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl, .bmp, .tiff, .tga, .pbm, .pgm, .ppm, .pam, .ico, .cur,
+        .psd, .jp2, .j2k,
+    ]
+
+    /// Whether it is one of the still formats FFmpeg would open as a one-frame video (TGA,
+    /// Netpbm, ICO, PSD, JPEG 2000): the video engine refuses these rather than make a clip.
+    package var isStillOnly: Bool { [.tga, .pnm, .ico, .psd, .jp2].contains(photoFormat) }
 
     /// Whether it is an ISO/HEIF item file (HEIC, plain HEIF, AVIF): read through ``HeifMeta``.
     var isHEIF: Bool { self == .heic || self == .heif || self == .avif }

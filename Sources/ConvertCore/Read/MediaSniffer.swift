@@ -12,8 +12,8 @@ package enum MediaSniffer {
         case isoMedia(brand: FourCC?)
         /// An EBML (Matroska) file; `isWebM` when its DocType is `webm`.
         case matroska(isWebM: Bool)
-        /// A still image in a format offconvert names but does not read (PCX, PSD, JPEG 2000,
-        /// TGA, ICO, PNM): a photo to every caller, refused by the decoder with its name.
+        /// A still image in a format offconvert names but does not read (PCX): a photo to every
+        /// caller, refused by the decoder with its name.
         case foreignImage(ForeignImageFormat)
         /// Anything else: left to FFmpeg's probing.
         case other
@@ -101,18 +101,20 @@ package enum MediaSniffer {
         if head.count >= 8, quickTimeStarts.contains(FourCC(rawValue: ByteCursor.u32(head, at: 4))) {
             return .isoMedia(brand: nil)
         }
+        if let still = StillSignature.format(head: head) { return .image(still) }
         if let foreign = ForeignImageFormat.of(head: head) { return .foreignImage(foreign) }
         return .other
     }
 
     /// Classifies the file at `path` whose first bytes are `head`: as ``kind(of:)`` does, and
-    /// for content it does not name, by the file's last bytes too (a TGA is told by its footer).
+    /// for content it does not name, by the file's last bytes and name too (a TGA has no magic
+    /// number: it is told by its 2.0 footer, or by a plausible header under a TGA name).
     package static func kind(of head: [UInt8], path: String) -> Kind {
         let kind = kind(of: head)
-        guard kind == .other, let tail = RawFile.tail(of: path, count: 26),
-            let foreign = ForeignImageFormat.of(tail: tail)
+        guard kind == .other,
+            StillSignature.isTGA(head: head, tail: RawFile.tail(of: path, count: 26), path: path)
         else { return kind }
-        return .foreignImage(foreign)
+        return .image(.tga)
     }
 
     /// How many stray bytes may sit between a JPEG's SOI and its first marker for the file to

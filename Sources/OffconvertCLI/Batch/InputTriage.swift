@@ -58,7 +58,8 @@ package enum InputTriage {
     /// a damaged photo (a failure), not a file to skip.
     package static let photoExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif", "heics", "jxl", "bmp", "dib",
-        "tif", "tiff",
+        "tif", "tiff", "tga", "icb", "vda", "vst", "pbm", "pgm", "ppm", "pnm", "pam", "ico", "cur", "psd", "psb", "jp2",
+        "j2k", "j2c", "jpf", "jpx",
     ]
 
     /// Photos already in a command's target format, left alone (`heic-to-jpg *` over a phone's

@@ -37,8 +37,8 @@ package enum Catalogue {
     static let videoInputs: [String] =
         VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
 
-    /// The photo engine writes every format but GIF, BMP and TIFF (read only).
-    private static func isWritable(_ format: PhotoFormat) -> Bool { ![.gif, .bmp, .tiff].contains(format) }
+    /// The photo engine writes every format but the read-only ones (GIF, BMP, TIFF, TGA, ...).
+    private static func isWritable(_ format: PhotoFormat) -> Bool { !format.isReadOnly }
 
     /// The photo format for a `--to` value (`jpg` or `jpeg`, ...).
     package static func photoFormat(_ target: String) -> PhotoFormat? {

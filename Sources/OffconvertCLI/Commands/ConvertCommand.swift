@@ -28,8 +28,10 @@ package enum ConvertCommand: Command {
         name: "convert",
         abstract: "Convert photos to JPEG, PNG, WebP, HEIC, AVIF or JPEG XL, and videos to MP4, MOV, MKV or WebM.",
         discussion: """
-            Reads JPEG (CMYK too), PNG, WebP, HEIC, AVIF, JPEG XL, GIF, BMP and TIFF (each page \
-            with --all-images), recognised by content, not by name. An animated GIF or WebP stays \
+            Reads JPEG (CMYK too), PNG, WebP, HEIC, AVIF, JPEG XL, GIF, BMP, TIFF (each page \
+            with --all-images), PNM/PAM, ICO/CUR (the largest picture), PSD (the flattened \
+            composite), JPEG 2000 and TGA, recognised by content, not by name (a TGA without its \
+            footer by its name). An animated GIF or WebP stays \
             animated as WebP, and an animated GIF or APNG becomes a clip with --to mp4; a still \
             output keeps one frame (--frame N). Orientation is applied to the pixels, the colour profile is kept, and location \
             metadata is removed unless --keep-location or --keep-metadata is given.

@@ -27,9 +27,13 @@ package struct DesktopAction: Sendable {
     /// Photo formats offconvert reads that are not already JPEG.
     static let photoTypes = [
         "image/heic", "image/heif", "image/avif", "image/png", "image/webp", "image/gif", "image/jxl", "image/bmp",
-        "image/tiff",
+        "image/tiff", "image/x-tga", "image/x-portable-anymap", "image/x-portable-pixmap", "image/x-portable-graymap",
+        "image/x-portable-bitmap", "image/vnd.microsoft.icon", "image/vnd.adobe.photoshop", "image/jp2",
     ]
-    static let photoExtensions = ["heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff"]
+    static let photoExtensions = [
+        "heic", "heif", "avif", "png", "webp", "gif", "jxl", "bmp", "tif", "tiff", "tga", "pnm", "ppm", "pgm", "pam",
+        "ico", "psd", "jp2", "j2k",
+    ]
     /// What phones and cameras record.
     static let videoTypes = [
         "video/quicktime", "video/mp4", "video/x-m4v", "video/x-matroska", "video/webm", "video/3gpp", "video/mp2t",

@@ -20,7 +20,7 @@ extension CapabilitiesCommand {
 
     static func runWithEngine(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let video = VideoConverter.capabilities()
-        let photos = PhotoFormat.allCases.filter { ![.gif, .bmp, .tiff].contains($0) }
+        let photos = PhotoFormat.allCases.filter { !$0.isReadOnly }
         let report = Report(
             photoOutputs: Dictionary(
                 uniqueKeysWithValues: photos.map { ($0.fileExtension, PhotoConverter.canEncode($0)) }),

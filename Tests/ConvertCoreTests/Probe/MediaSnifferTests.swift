@@ -52,16 +52,16 @@ struct MediaSnifferTests {
             Array("BA".utf8) + [40, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + Array("BM".utf8)
                 + [UInt8](repeating: 0, count: 12) + [12, 0, 0, 0], .image(.bmp)
         ),
-        // Still formats offconvert names but does not read.
+        // A still format offconvert names but does not read, then those its own small readers take.
         ([0x0A, 0x05, 0x01, 0x08, 0, 0, 0, 0], .foreignImage(.pcx)),
-        (Array("8BPS".utf8) + [0, 1, 0, 0], .foreignImage(.psd)),
-        ([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .foreignImage(.jpeg2000)),
-        ([0xFF, 0x4F, 0xFF, 0x51, 0, 0x2F], .foreignImage(.jpeg2000)),
-        ([0, 0, 1, 0, 1, 0, 64, 64, 0, 0, 1, 0, 32, 0], .foreignImage(.icon)),
-        ([0, 0, 2, 0, 1, 0, 32, 32, 0, 0, 4, 0, 4, 0], .foreignImage(.cursor)),
-        (Array("P6\n64 48\n255\n".utf8), .foreignImage(.ppm)),
-        (Array("P5\n# GIMP\n64 48\n".utf8), .foreignImage(.pgm)),
-        (Array("P7\nWIDTH 64\n".utf8), .foreignImage(.pam)),
+        (Array("8BPS".utf8) + [0, 1, 0, 0], .image(.psd)),
+        ([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .image(.jp2)),
+        ([0xFF, 0x4F, 0xFF, 0x51, 0, 0x2F], .image(.j2k)),
+        ([0, 0, 1, 0, 1, 0, 64, 64, 0, 0, 1, 0, 32, 0], .image(.ico)),
+        ([0, 0, 2, 0, 1, 0, 32, 32, 0, 0, 4, 0, 4, 0], .image(.cur)),
+        (Array("P6\n64 48\n255\n".utf8), .image(.ppm)),
+        (Array("P5\n# GIMP\n64 48\n".utf8), .image(.pgm)),
+        (Array("P7\nWIDTH 64\n".utf8), .image(.pam)),
         (Array("P1 meeting notes".utf8), .other),
         ([0, 0, 1, 0xB3, 0x14, 0, 0xF0, 0x13], .other),
     ]

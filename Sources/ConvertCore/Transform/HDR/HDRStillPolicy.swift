@@ -20,7 +20,7 @@ package enum HDRStillPolicy: Sendable, Equatable {
         switch format {
         case .jpeg: self = hdr == .keep ? .toneMapWithGainMap : .toneMap
         case .jxl: self = hdr == .keep ? .keepTransfer : .toneMap
-        case .png, .webp, .gif, .bmp, .tiff: self = .toneMap
+        case .png, .webp, .gif, .bmp, .tiff, .tga, .pnm, .ico, .psd, .jp2: self = .toneMap
         case .heic, .avif: return nil
         }
     }
