@@ -103,6 +103,8 @@ struct PhaseDirectionTests {
         "Decode/ImageDecoder.swift: CMYKConversion (Transform/)": "CMYK JPEG/TIFF to RGB at decode",
         "Decode/ImageDecoder.swift: ColorProfiles (Transform/)": "nclx-only HEIF gets its profile at decode",
         "Decode/TIFFDecoder.swift: ColorProfiles (Transform/)": "the same for TIFF",
+        "Decode/PSDDecoder.swift: CMYKConversion (Transform/)": "a CMYK PSD composite to RGB at decode",
+        "Decode/PSDDecoder.swift: ColorProfiles (Transform/)": "its embedded profile, for that",
         "Decode/ImageDecoder.swift: HDRStill (Transform/)": "a PQ/HLG still is tone mapped from its planes",
         "Decode/ImageDecoder.swift: HDRStillPolicy (Transform/)": "the same",
         "Decode/ImageDecoder.swift: HDRTransfer (Transform/)": "the same",
@@ -119,6 +121,7 @@ struct PhaseDirectionTests {
         "Read/Heif/HeifFile.swift: Transform (Decode/)": "irot/imir as the planes' transform",
         "Read/Heif/HeifFile.swift: YCbCr420Image (Decode/)": "the same",
         "Read/MediaSniffer.swift: BMPDecoder (Decode/)": "a BMP is told by its decoder's header check",
+        "Read/StillSignature.swift: TGADecoder (Decode/)": "a footerless TGA is told by its header check",
         // A tone-mapped still's gain map is built band by band beside the tone map.
         "Transform/HDR/HDRStill.swift: GainMapBuilder (Encode/)": "the map built while tone mapping",
         "Transform/HDR/HDRToneMapper.swift: GainMapBuilder (Encode/)": "the same",
