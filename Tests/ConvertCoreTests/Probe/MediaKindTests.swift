@@ -61,7 +61,9 @@ struct MediaKindTests {
         let path = folder.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert", "-size", "48x48", "gradient:red-blue", path]
+        // ImageMagick by its real name (Scripts/install-deps --test installs it): a bare
+        // `convert` may be another program, or missing where only the versioned name is.
+        process.arguments = ["convert-im6.q16", "-size", "48x48", "gradient:red-blue", path]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "convert \(name)")
