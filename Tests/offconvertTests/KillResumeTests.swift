@@ -111,15 +111,18 @@ struct KillResumeTests {
         let state = work.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        // A 12 MP photo to PNG takes seconds (zlib over 36 MB of pixels); the 2 MP ones beside it a
-        // fraction of that. (JPEG XL made the gap wider but cost a minute of CPU a run.)
+        // A 12 MP photo to PNG takes seconds (zlib over 36 MB of pixels); the tiny ones beside it
+        // milliseconds, so two of them are in place while the big one is still decoding, however
+        // loaded the machine. (2 MP ones left too little gap on a loaded machine: the big PNG was
+        // in place by the time a SIGINT's grace ended. JPEG XL made the gap wider but cost a
+        // minute of CPU a run.)
         let big = inputs.appendingPathComponent("big.heic")
         try FileManager.default.copyItem(at: CLIRunner.media.appendingPathComponent("photos/IMG_3853.HEIC"), to: big)
         var paths = [big.path]
         for index in 1...5 {
             let input = inputs.appendingPathComponent("s\(index).heic")
             try FileManager.default.copyItem(
-                at: CLIRunner.media.appendingPathComponent("photos/sample_still_photo.heic"), to: input)
+                at: CLIRunner.media.appendingPathComponent("photos/zPug_3.heic"), to: input)
             paths.append(input.path)
         }
         let arguments = ["convert"] + paths + ["--to", "png", "--output-dir", out.path, "--jobs", "2", "--json"]
