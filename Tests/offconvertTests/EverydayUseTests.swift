@@ -494,7 +494,7 @@ struct EverydayUseTests {
     func pdfMessages() async throws {
         let folder = try exportFolder()
         defer { folder.remove() }
-        try folder.add("broken/corrupted.jpg", as: "bad.jpg")
+        try folder.add("generated/broken/corrupted.jpg", as: "bad.jpg")
         let outcome = try await folder.run(["images-to-pdf", "p", "bad.jpg", "-o", "album.pdf"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("Page 2: bad.jpg is damaged"), "\(outcome.stderr)")

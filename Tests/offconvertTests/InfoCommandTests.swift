@@ -224,7 +224,7 @@ struct InfoImageTests {
 
     @Test("a damaged image still gets its format, size and location line")
     func damaged() async throws {
-        let outcome = try await CLIRunner.run(["info", media("broken/corrupted.jpg")])
+        let outcome = try await CLIRunner.run(["info", media("generated/broken/corrupted.jpg")])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("JPEG image"))
         #expect(outcome.stdout.contains("  location:"))

@@ -341,7 +341,7 @@ struct PhotoConversionTests {
     func corruptJPEG() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = Fixtures.path("broken/corrupted.jpg")
+        let input = Fixtures.path("generated/broken/corrupted.jpg")
         var request = PhotoRequest(inputPath: input, format: .png, outputDirectory: directory.path)
         request.strict = true
         // Damaged data, not a file cut short: libjpeg says "premature end of data segment".

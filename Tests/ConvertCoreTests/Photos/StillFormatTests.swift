@@ -15,7 +15,7 @@ struct StillFormatTests {
     /// (input, what Pillow reads as the reference: the input itself, a file beside it, or an
     /// `opj_decompress` output made first, and the largest sample difference allowed).
     static let cases: [(input: String, reference: String, tolerance: Int)] = [
-        ("photos/formats/pool.tga", "self", 0), ("photos/formats/rle.tga", "self", 0),
+        ("generated/formats/pool.tga", "self", 0), ("photos/formats/rle.tga", "self", 0),
         ("stills/rle24.tga", "self", 0), ("stills/raw24.tga", "self", 0), ("stills/rgba.tga", "self", 0),
         ("stills/gray.tga", "self", 0), ("stills/pal8.tga", "self", 0),
         ("stills/rgb.ppm", "self", 0), ("stills/gray16.pgm", "self", 0), ("stills/mono.pbm", "self", 0),
@@ -75,7 +75,7 @@ struct StillFormatTests {
 
     @Test("a 16-bit CMYK Photoshop document goes to sRGB through its embedded SWOP profile, 16 bits kept")
     func cmykDocument() throws {
-        let data = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("photos/formats/cmyk-16bit.psd"))))
+        let data = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("generated/formats/cmyk-16bit.psd"))))
         let decoded = try PSDDecoder.decode(data, maxPixels: 1 << 20, path: "cmyk.psd")
         #expect(decoded.bitmap.width == 10 && decoded.bitmap.height == 12 && decoded.bitmap.isSixteenBit)
         #expect(decoded.bitmap.icc.flatMap(ColorProfiles.describe)?.contains("sRGB") == true)
@@ -91,7 +91,7 @@ struct StillFormatTests {
             ("stills/gray.tga", .tga, 61, 43, 8, false, "grey"),
             ("stills/gray16.pgm", .pnm, 61, 43, 16, false, "grey"), ("stills/rgba.pam", .pnm, 61, 43, 8, true, nil),
             ("stills/icons.ico", .ico, 61, 43, 8, true, nil),
-            ("photos/formats/cmyk-16bit.psd", .psd, 10, 12, 16, false, "CMYK"),
+            ("generated/formats/cmyk-16bit.psd", .psd, 10, 12, 16, false, "CMYK"),
             ("stills/rgb.j2k", .jp2, 61, 43, 8, false, nil),
         ]
         for (name, format, width, height, depth, alpha, model) in expected {

@@ -146,7 +146,7 @@ struct StreamedJPEGTests {
     func corrupt() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = Fixtures.path("broken/corrupted.jpg")
+        let input = Fixtures.path("generated/broken/corrupted.jpg")
         await expectConvertError(.inputCorrupt) {
             _ = try await Self.convert(input, into: directory) { $0.strict = true }
         }
