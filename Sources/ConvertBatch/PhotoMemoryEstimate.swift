@@ -66,6 +66,11 @@ package enum PhotoMemoryEstimate {
         if request.format == .webp, request.frame == nil, request.targetByteCount == nil, info.animation != nil,
             info.format != .png
         {
+            // An animation over AnimationLimit is refused before anything is allocated.
+            guard
+                AnimationLimit.allows(
+                    width: width, height: height, frames: info.animation?.frames ?? 1, maxPixels: request.maxPixels)
+            else { return processBytes }
             return processBytes + BatchScheduler.bitmapBytes(width: width, height: height, bytesPerPixel: 4, count: 8)
                 + extras
         }

@@ -263,4 +263,31 @@ struct AnimationAsVideoTests {
         #expect(outcome.status == 64 && outcome.stderr.contains("is a photo and cannot become"), "\(outcome.stderr)")
         #expect(try folder.star() == ["moving.webp", "one.gif"])
     }
+
+    @Test("an animation bomb is refused at once as WebP, resized or not: nothing written or charged, no big --dry-run budget")
+    func bombs() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/anim/bomb.webp", as: "bomb.webp")
+        try folder.add("generated/anim/bomb.gif", as: "bomb.gif")
+        for (name, frames) in [("bomb.webp", 10000), ("bomb.gif", 3000)] {
+            for extra in [[], ["--resize", "100x100"]] {
+                let outcome = try await folder.run(["convert", name, "--to", "webp", "-o", "out", "--json"] + extra)
+                #expect(outcome.status == 1, "\(name) \(extra): \(outcome.stdout) \(outcome.stderr)")
+                #expect(outcome.stdout.contains("input.too-many-pixels"), "\(outcome.stdout)")
+                #expect(
+                    outcome.stdout.contains("is an animation of \(frames) frames on a 16383x16383 canvas"),
+                    "\(outcome.stdout)")
+            }
+            let planned = try await folder.run(["convert", name, "--to", "webp", "--dry-run", "--json"])
+            let line = try #require(
+                planned.stdout.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }.first { $0["memoryBytes"] != nil }, "\(planned.stdout)")
+            let memory = try #require(line["memoryBytes"] as? Int)
+            #expect(memory < 256 << 20, "\(name): --dry-run budgets \(memory) bytes for a job refused at once")
+        }
+        #expect(folder.files() == ["bomb.gif", "bomb.webp"])
+        #expect(try folder.used() == 0)
+    }
 }

@@ -24,6 +24,9 @@ extension PhotoConverter {
         let plan = ResizePlan(
             sourceWidth: animation.width, sourceHeight: animation.height, resize: request.resize,
             maxLongEdge: request.maxLongEdge)
+        try AnimationLimit.check(
+            width: max(animation.width, plan.canvasWidth), height: max(animation.height, plan.canvasHeight),
+            frames: animation.frameCount, maxPixels: request.maxPixels, path: request.inputPath)
         let padding: Resampler.Padding = request.resize?.padding.map { .color($0) } ?? .transparent
         let writer = try WebPAnimationWriter(
             width: plan.canvasWidth, height: plan.canvasHeight,
