@@ -264,7 +264,7 @@ struct AnimationAsVideoTests {
         #expect(try folder.star() == ["moving.webp", "one.gif"])
     }
 
-    @Test("an animation bomb is refused at once as WebP, resized or not: nothing written or charged, no big --dry-run budget")
+    @Test("an animation bomb is refused at once as WebP, resized or not: nothing written, charged or budgeted")
     func bombs() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
