@@ -50,6 +50,9 @@ package struct StreamSnapshot: Sendable, Equatable {
     package var mirrored = false
     /// The frames per second the container states (the average rate, else the base rate).
     package var frameRate: Double?
+    /// Whether the stream's frames are interlaced (two fields, top or bottom first), as its
+    /// decoder or parser found them (`field_order`): a camcorder's 1080i50.
+    package var isInterlaced = false
     /// The Dolby Vision configuration record FFmpeg read (`dvcC`/`dvvC`), when it read one.
     package var dolbyVision: DolbyVisionConfiguration?
     /// Dolby Vision profile and base-layer compatibility: FFmpeg's record, or the probe's own box
@@ -120,7 +123,10 @@ package struct StreamSnapshot: Sendable, Equatable {
         language = Metadata.value(stream.pointee.metadata, "language").flatMap(StreamSnapshot.knownLanguage)
         readDisplayMatrix(stream)
         readDolbyVision(stream)
-        if kind == .video { frameRate = StreamSnapshot.frameRate(stream) }
+        if kind == .video {
+            frameRate = StreamSnapshot.frameRate(stream)
+            isInterlaced = [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order)
+        }
         if kind == .audio { readAudioLayout(parameters) }
     }
 

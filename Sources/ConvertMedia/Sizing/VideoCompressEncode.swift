@@ -52,7 +52,10 @@ struct VideoCompressEncode {
         -> String
     {
         let (width, height) = probe.video.isSideways ? (plan.height, plan.width) : (plan.width, plan.height)
-        var filters = ["scale=w=\(width):h=\(height)"]
+        // One frame a frame (1080i50 → 25p): the planner's frame rate is the source's frames, and a
+        // size target is better spent on fewer of them.
+        var filters = [VideoPlanner.deinterlace(probe.video, mode: .eachFrame)].compactMap { $0 }
+        filters.append("scale=w=\(width):h=\(height)")
         if plan.frameRate < probe.source.frameRate - 0.01 {
             filters.append("fps=\(String(format: "%.3f", plan.frameRate))")
         }
@@ -135,6 +138,7 @@ struct VideoCompressEncode {
                     + "the target leaves too few bits for every frame")
         }
         if range != .none { notes.append("HDR tone mapped to SDR BT.709") }
+        if probe.video.isInterlaced { notes.append(VideoPlanner.deinterlaceNote(probe.video, mode: .eachFrame)) }
         if let damaged { notes.append(damaged) }
         return notes
     }

@@ -12,4 +12,6 @@ struct VideoEncoding: Sendable, Equatable {
     var dynamicRange: ToneMapDecision.Action
     /// Whether the output keeps the source's display matrix (false when pixels are rotated).
     var keepsDisplayMatrix: Bool
+    /// Whether the filter deinterlaces an interlaced source (see ``VideoPlanner/deinterlace(_:mode:)``).
+    var deinterlaces = false
 }

@@ -28,6 +28,8 @@ extension VideoPlanner {
         let duration = request.duration ?? GIFRequest.maximumDuration
         let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
         var filters: [String] = []
+        // One frame a field: the GIF's own frame rate then picks from smooth motion.
+        if let deinterlace = deinterlace(video, mode: .eachField) { filters.append(deinterlace) }
         if let rotate = rotationFilter(video.rotation) { filters.append(rotate) }
         // Flattened first, so the GIF's length and frame rate are those of the clip as the phone plays it.
         let slowMotion = slowMotionDecision(request.slowMotion, media: media, cut: request.start > 0, sound: false)
@@ -47,6 +49,7 @@ extension VideoPlanner {
             dynamicRange: range, keepsDisplayMatrix: false)
         var notes = [JobNote(fact: "\(request.framesPerSecond) fps, \(request.width) px wide at most")]
         if video.isStereo { notes.append("3D video: left eye only") }
+        if video.isInterlaced { notes.append(JobNote(fact: "interlaced video deinterlaced (bwdif)")) }
         notes += slowMotion.notes.map { JobNote(fact: $0) }
         if request.duration == nil, let total = media.duration, total - request.start > GIFRequest.maximumDuration {
             notes.append("limited to the first \(Int(GIFRequest.maximumDuration)) seconds")

@@ -140,6 +140,7 @@ enum VideoPlanner {
             break
         }
         if video.doviProfile != nil { notes.append("Dolby Vision metadata dropped; its base layer was converted") }
+        if encoding.deinterlaces { notes.append(deinterlaceNote(video, mode: .eachField)) }
         return (.video(video, encoding), lead, notes)
     }
 
@@ -273,6 +274,8 @@ enum VideoPlanner {
         // MP4/MOV carry the display matrix; Matroska in FFmpeg 5.1 cannot, so pixels are rotated there.
         let keepMatrix = format.isISOBMFF
         var filters: [String] = []
+        // Fields are rows of the stored picture: woven before anything turns or scales it.
+        if let deinterlace = deinterlace(source, mode: .eachField) { filters.append(deinterlace) }
         if !keepMatrix, let rotate = rotationFilter(source.rotation) { filters.append(rotate) }
         let sideways = keepMatrix && source.isSideways
         if let maxHeight {
@@ -311,7 +314,28 @@ enum VideoPlanner {
         }
         return VideoEncoding(
             encoder: encoder, options: options, filter: filters.joined(separator: ","),
-            dynamicRange: range, keepsDisplayMatrix: keepMatrix)
+            dynamicRange: range, keepsDisplayMatrix: keepMatrix, deinterlaces: source.isInterlaced)
+    }
+
+    /// How an interlaced source becomes progressive frames: one a field (1080i50 → 50p, motion
+    /// as smooth as the camera saw it) or one a frame (→ 25p, half the frames to code).
+    enum Deinterlacing: String {
+        case eachField = "send_field"
+        case eachFrame = "send_frame"
+    }
+
+    /// libavfilter's bwdif (motion-adaptive, the field order from each frame's flags) for an
+    /// interlaced `source`, nil for a progressive one. Every output codec here codes progressive
+    /// frames, and a player shows woven fields as combs on anything that moves.
+    static func deinterlace(_ source: StreamSnapshot, mode: Deinterlacing) -> String? {
+        source.isInterlaced ? "bwdif=mode=\(mode.rawValue):parity=auto:deint=all" : nil
+    }
+
+    /// The note on a deinterlaced source: what its fields became.
+    static func deinterlaceNote(_ source: StreamSnapshot, mode: Deinterlacing) -> String {
+        let rate = source.frameRate.map { UnitText.decimal($0 * 2, 2) } ?? "its"
+        let frames = source.frameRate.map { UnitText.decimal(mode == .eachField ? $0 * 2 : $0, 2) } ?? "its"
+        return "interlaced video (\(rate) fields a second) deinterlaced to \(frames) progressive frames a second (bwdif)"
     }
 
     /// The filter that turns the picture upright for a display-matrix rotation in degrees

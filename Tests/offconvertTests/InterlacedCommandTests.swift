@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Interlaced camcorder footage (TestMedia/generators/81-interlaced.sh: 1080i-style H.264 in
+/// MPEG-TS, top field first). A re-encode codes progressive frames, so it deinterlaces and says
+/// so: one frame a field where motion matters (convert, gif), one a frame where bits are short
+/// (compress). A stream copy keeps the fields as they were. ffprobe counts the frames and reads
+/// the field order; ffmpeg's idet filter says whether frames still hold two fields.
+@Suite("Interlaced camcorder footage")
+struct InterlacedCommandTests {
+    /// ffprobe's field order and frame count of the video stream in `path`.
+    static func fields(_ path: String) throws -> (order: String, frames: Int) {
+        let text = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=field_order,nb_read_frames", "-of", "default=noprint_wrappers=1", path,
+            ])
+        let values = Dictionary(
+            text.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }, uniquingKeysWith: { first, _ in first })
+        return (values["field_order"] ?? "", Int(values["nb_read_frames"] ?? "") ?? -1)
+    }
+
+    /// idet's multi-frame verdicts over `path`: (top first, bottom first, progressive).
+    static func idet(_ path: String) async throws -> (tff: Int, bff: Int, progressive: Int) {
+        let outcome = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "info", "-nostdin", "-i", path, "-vf", "idet", "-f", "null", "-"])
+        let line = try #require(outcome.stderr.split(separator: "\n").first { $0.contains("Multi frame detection") })
+        func count(_ label: String) -> Int {
+            guard let range = line.range(of: label + ":") else { return -1 }
+            return Int(line[range.upperBound...].split(separator: " ").first ?? "") ?? -1
+        }
+        return (count("TFF"), count("BFF"), count("Progressive"))
+    }
+
+    @Test("a re-encode to HEVC makes one progressive frame a field (25i → 50p) and says so")
+    func reencode() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/interlaced/camcorder.mts", as: "holiday 1.mts")
+        #expect(try Self.fields(folder.url.appendingPathComponent("holiday 1.mts").path) == ("tt", 13))
+        let outcome = try await folder.run(["convert", "holiday 1.mts", "--to", "mp4", "--codec", "hevc"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "interlaced video (50 fields a second) deinterlaced to 50 progressive frames a second (bwdif)"),
+            "\(outcome.stderr)")
+        let output = folder.url.appendingPathComponent("holiday 1.mp4").path
+        #expect(try Self.fields(output).frames == 26)
+        let verdict = try await Self.idet(output)
+        #expect(verdict.tff == 0 && verdict.bff == 0 && verdict.progressive > 0, "\(verdict)")
+    }
+
+    @Test("a stream copy keeps the fields and their order; compress deinterlaces to one frame a frame")
+    func copyAndCompress() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/interlaced/camcorder.mts", as: "clip.mts")
+        let copy = try await folder.run(["send-to-windows", "clip.mts"])
+        #expect(copy.status == 0 && copy.stderr.contains("video copied"), "\(copy.stderr)")
+        #expect(!copy.stderr.contains("deinterlaced"), "\(copy.stderr)")
+        #expect(try Self.fields(folder.url.appendingPathComponent("clip.mp4").path) == ("tt", 13))
+        let small = try await folder.run(["compress", "clip.mts", "--target", "40KB", "-o", "small"])
+        #expect(small.status == 0, "\(small.stderr)")
+        #expect(
+            small.stderr.contains("deinterlaced to 25 progressive frames a second (bwdif)"), "\(small.stderr)")
+        let output = folder.url.appendingPathComponent("small/clip.mp4").path
+        #expect(try Self.fields(output).frames == 13)
+        let verdict = try await Self.idet(output)
+        #expect(verdict.tff == 0 && verdict.bff == 0 && verdict.progressive > 0, "\(verdict)")
+    }
+}
