@@ -73,6 +73,10 @@ public enum MediaProbe {
                 message: "\(path) has no track offconvert recognises.", path: path)
         }
         container.telemetryGPSFixes = GPMFTelemetry.scan(demuxer: demuxer, source: source)?.fixes
+        // Every cue is read (other streams discarded): the count says how much of the flight is logged.
+        if container.tracks.contains(where: { $0.kind == .subtitle }) {
+            container.telemetrySubtitleCues = try SubtitleTelemetry.scan(path: path, whole: true)?.cues
+        }
         if demuxer.isISOBMFF {
             container.slowMotion = SlowMotionInfo(
                 SlowMotionSegments.read(from: source), captureRate: MediaSnapshot.captureRate(demuxer.metadata))
