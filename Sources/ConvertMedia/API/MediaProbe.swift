@@ -73,8 +73,11 @@ public enum MediaProbe {
                 message: "\(path) has no track offconvert recognises.", path: path)
         }
         container.telemetryGPSFixes = GPMFTelemetry.scan(demuxer: demuxer, source: source)?.fixes
-        // Every cue is read (other streams discarded): the count says how much of the flight is logged.
-        if container.tracks.contains(where: { $0.kind == .subtitle }) {
+        // The first cues decide; only a flight log is read whole (other streams discarded), for
+        // the count of its cues: a film's subtitles in a large Matroska file are not read through.
+        if container.tracks.contains(where: { $0.kind == .subtitle }),
+            try SubtitleTelemetry.scan(path: path, whole: false) != nil
+        {
             container.telemetrySubtitleCues = try SubtitleTelemetry.scan(path: path, whole: true)?.cues
         }
         if demuxer.isISOBMFF {
