@@ -102,6 +102,26 @@ struct JPEGSegmentAllowListCommandTests {
         try await Self.checkShared(back, input: input, "JPEG XL reconstruction")
     }
 
+    @Test(
+        "a PDF page embeds the JPEG without its FLIR and Ducky segments, its ICC and Adobe ones kept",
+        .enabled(if: haveTools))
+    func pdfPage() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try await Self.fixture(in: folder)
+        let pdf = folder.appendingPathComponent("album.pdf")
+        let outcome = try await CLIRunner.run(["images-to-pdf", input, "-o", pdf.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("embedded without re-encoding"), "\(outcome.stderr)")
+        let bytes = try Data(contentsOf: pdf)
+        let count = { (text: String) in bytes.ranges(of: Data(text.utf8)).count }
+        let source = try Data(contentsOf: URL(fileURLWithPath: input))
+        #expect(
+            source.ranges(of: Data("FLIR\0\u{1}".utf8)).count == 5 && source.ranges(of: Data("Ducky".utf8)).count == 1)
+        #expect(count("FLIR\0\u{1}") == 0 && count("Ducky") == 0)
+        #expect(count("ICC_PROFILE") == 1 && count("Adobe\0") == 1)
+    }
+
     @Test("--keep-metadata keeps every segment as it was", .enabled(if: haveTools))
     func keepMetadata() async throws {
         let folder = try NoNetworkTests.temporaryDirectory()
