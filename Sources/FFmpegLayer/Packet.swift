@@ -56,6 +56,10 @@ package final class Packet {
         return packet
     }
 
+    /// Where the payload lies in the input file (`AVPacket.pos`: the sample's offset for MP4 and
+    /// MOV), nil when the demuxer does not know.
+    package var filePosition: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
+
     /// Drops the packet's payload so it can be reused.
     package func unref() { av_packet_unref(pointer) }
 

@@ -30,6 +30,9 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
     /// GPS fixes in a GoPro GPMF telemetry track (`gpmd`): `GPS5`/`GPS9` streams, or a
     /// Karma drone's `GPRI`/`GLPI`.
     case gpmfTelemetry = "gpmf-telemetry"
+    /// A text subtitle track whose cues are a drone's telemetry (DJI's per-frame SRT:
+    /// `[latitude: …] [longitude: …]`, `GPS(…)`).
+    case djiTelemetry = "dji-telemetry"
 
     /// The place in words, for notes and messages: "EXIF GPS", "another image in the file".
     public var words: String {
@@ -47,6 +50,7 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
         case .darwinCore: "XMP Darwin Core location"
         case .flir: "FLIR thermal GPS record"
         case .gpmfTelemetry: "GoPro telemetry"
+        case .djiTelemetry: "DJI telemetry subtitles"
         }
     }
 }

@@ -157,8 +157,9 @@ public enum PDFAlbum {
         let metadata = JPEGMarkers.metadata(data)
         let orientation = metadata.exif.flatMap { Exif(block: $0)?.orientation } ?? 1
         guard orientation == 1, max(header.width, header.height) <= maxLongEdge ?? .max else { return nil }
-        // APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) can hold a location; the rest stays.
-        let stripped = JPEGMarkers.removing(markers: [0xE1, 0xED], from: data)
+        // A page carries no metadata: APP1 (EXIF, XMP) and APP13 (Photoshop/IPTC) go, and of
+        // the other APP segments only those a viewer needs (JFIF, ICC, Adobe's transform) stay.
+        let stripped = JPEGSegmentAllowList.filtered(data).jpeg
         return PDFWriter.PageImage(
             jpeg: stripped, width: header.width, height: header.height, components: header.colorSpace == .gray ? 1 : 3,
             icc: metadata.icc)

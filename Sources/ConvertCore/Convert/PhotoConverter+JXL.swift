@@ -49,7 +49,8 @@ extension PhotoConverter {
     }
 
     /// `jpeg` with its metadata as `policy` wants it, and the policy's notes. Under `.keep` the
-    /// file is untouched (so the round trip is byte-exact).
+    /// file is untouched (so the round trip is byte-exact); otherwise only the APP segments
+    /// ``JPEGSegmentAllowList`` keeps stay as they were.
     static func filteredJPEG(_ jpeg: [UInt8], policy: MetadataPolicy) -> (
         jpeg: [UInt8], notes: [String], location: LocationOutcome
     ) {
@@ -62,10 +63,15 @@ extension PhotoConverter {
         }
         let metadata = OutputMetadata(exif: source.exif, xmp: source.xmp, iptc: iptc, policy: policy)
         let exif = metadata.exif.map { block in orientation.map { restoring(orientation: $0, in: block) } ?? block }
-        // APP1 carries EXIF and XMP, APP13 the IPTC; other APP1 payloads (none in practice) go too.
-        let bare = JPEGMarkers.removing(markers: [0xE1, 0xED], from: jpeg)
+        // APP1 carries EXIF and XMP, APP13 the IPTC: written again below, filtered. The other
+        // APP segments are the source's own bytes, so only those a viewer needs stay (a FLIR
+        // camera's APP1 GPS record, a vendor's APP3..APP15 would otherwise pass unread).
+        let bare = JPEGSegmentAllowList.filtered(jpeg)
         let segments = ImageEncoder.jpegSegments(exif: exif, xmp: metadata.xmp, iptc: metadata.iptc, icc: nil)
-        return (JPEGMarkers.inserting(segments.bytes, into: bare), metadata.notes + segments.notes, metadata.location)
+        return (
+            JPEGMarkers.inserting(segments.bytes, into: bare.jpeg), metadata.notes + bare.notes + segments.notes,
+            metadata.location
+        )
     }
 
     /// `block` (a TIFF stream whose Orientation the policy reset to 1) with `orientation` again.

@@ -13,6 +13,8 @@ import ConvertCore
 ///                                          // com.apple.quicktime.location.ISO6709 key); absent if none
 ///   "telemetryGPSFixes": 216,              // GPS fixes in GoPro GPMF telemetry (gpmd); absent without
 ///                                          // such a track, 0 when it has no fix
+///   "telemetrySubtitleCues": 900,          // cues with a position in DJI telemetry subtitle tracks;
+///                                          // absent without such a track
 ///   "tracks": [ TrackInfo, ... ],
 ///   "chapters": [ ChapterInfo, ... ],      // absent when the clip has none
 ///   "slowMotion": { SlowMotionInfo },      // a phone's slow motion; absent for other clips
@@ -33,6 +35,9 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     /// The GPS fixes recorded in GoPro GPMF telemetry tracks (`gpmd`: `GPS5`/`GPS9` fixes, a
     /// Karma drone's `GPRI`/`GLPI`); nil when the file has no such track, 0 when it has no fix.
     public var telemetryGPSFixes: Int?
+    /// The cues with a position in text subtitle tracks that are a drone's telemetry (DJI's
+    /// SRT muxed in); nil when the file has no such track.
+    public var telemetrySubtitleCues: Int?
     /// The tracks, in the container's order.
     public var tracks: [TrackInfo]
     /// The chapters, in order; empty when the clip has none.
@@ -64,7 +69,8 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video } }
 
     enum CodingKeys: String, CodingKey {
-        case demuxer, durationSeconds, bitRate, brand, location, telemetryGPSFixes, tracks, chapters, slowMotion,
+        case demuxer, durationSeconds, bitRate, brand, location, telemetryGPSFixes, telemetrySubtitleCues, tracks,
+            chapters, slowMotion,
             warnings
     }
 
@@ -78,6 +84,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         brand = try c.decodeIfPresent(String.self, forKey: .brand)
         location = try c.decodeIfPresent(String.self, forKey: .location)
         telemetryGPSFixes = try c.decodeIfPresent(Int.self, forKey: .telemetryGPSFixes)
+        telemetrySubtitleCues = try c.decodeIfPresent(Int.self, forKey: .telemetrySubtitleCues)
         tracks = try c.decode([TrackInfo].self, forKey: .tracks)
         chapters = try c.decodeIfPresent([ChapterInfo].self, forKey: .chapters) ?? []
         slowMotion = try c.decodeIfPresent(SlowMotionInfo.self, forKey: .slowMotion)
@@ -94,6 +101,7 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
         try c.encodeIfPresent(brand, forKey: .brand)
         try c.encodeIfPresent(location, forKey: .location)
         try c.encodeIfPresent(telemetryGPSFixes, forKey: .telemetryGPSFixes)
+        try c.encodeIfPresent(telemetrySubtitleCues, forKey: .telemetrySubtitleCues)
         try c.encode(tracks, forKey: .tracks)
         if !chapters.isEmpty { try c.encode(chapters, forKey: .chapters) }
         try c.encodeIfPresent(slowMotion, forKey: .slowMotion)

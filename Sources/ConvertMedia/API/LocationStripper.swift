@@ -18,7 +18,9 @@ import Foundation
 /// - MP4/MOV: `©xyz`, `loci` and XMP (`XMP_`) boxes with a location in any `udta`, and the
 ///   `ilst` values of `com.apple.quicktime.location.*` keys and `©xyz` items in any `meta`;
 ///   GoPro GPMF telemetry (`gpmd` samples): each GPS entry's payload zeroed and its key made
-///   one no reader interprets, every other entry and sample as it was.
+///   one no reader interprets, every other entry and sample as it was; a drone's telemetry
+///   subtitles (DJI's SRT as `mov_text`): each cue's latitude, longitude and altitude blanked
+///   with spaces, every other character and the sample's length as they were.
 /// - JPEG from FLIR thermal cameras: the GPS record of the FFF data in the `FLIR` APP1
 ///   segments zeroed and its directory entry freed.
 ///
@@ -123,6 +125,13 @@ public enum LocationStripper {
             if let telemetry = try GPMFTelemetry.scan(path: path), !telemetry.patches.isEmpty {
                 edit.patches += telemetry.patches
                 edit.places.append(.gpmfTelemetry)
+            }
+            // A drone's telemetry subtitles: each cue's positions blanked, at its length.
+            if let telemetry = try SubtitleTelemetry.scan(path: path, whole: true, source: FileByteSource(path: path)),
+                !telemetry.patches.isEmpty
+            {
+                edit.patches += telemetry.patches
+                edit.places.append(.djiTelemetry)
             }
         case "gif", "bmp":
             // Neither has anywhere to keep a location: nothing to remove.

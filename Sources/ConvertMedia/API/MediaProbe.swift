@@ -73,6 +73,13 @@ public enum MediaProbe {
                 message: "\(path) has no track offconvert recognises.", path: path)
         }
         container.telemetryGPSFixes = GPMFTelemetry.scan(demuxer: demuxer, source: source)?.fixes
+        // The first cues decide; only a flight log is read whole (other streams discarded), for
+        // the count of its cues: a film's subtitles in a large Matroska file are not read through.
+        if container.tracks.contains(where: { $0.kind == .subtitle }),
+            try SubtitleTelemetry.scan(path: path, whole: false) != nil
+        {
+            container.telemetrySubtitleCues = try SubtitleTelemetry.scan(path: path, whole: true)?.cues
+        }
         if demuxer.isISOBMFF {
             container.slowMotion = SlowMotionInfo(
                 SlowMotionSegments.read(from: source), captureRate: MediaSnapshot.captureRate(demuxer.metadata))

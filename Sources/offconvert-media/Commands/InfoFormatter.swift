@@ -25,7 +25,10 @@ enum InfoFormatter {
         if let bitRate = container.bitRate { header += ", \(rate(bitRate))" }
         var lines = [header]
         if let live = info.livePhoto { lines.append(liveLine(live, movie: true)) }
-        lines.append(locationLine(info.location, value: container.location, fixes: container.telemetryGPSFixes))
+        lines.append(
+            locationLine(
+                info.location, value: container.location, fixes: container.telemetryGPSFixes,
+                cues: container.telemetrySubtitleCues))
         for track in container.tracks { lines += trackLines(track) }
         if let chapters = chapterLine(container.chapters) { lines.append(chapters) }
         if let slowMotion = container.slowMotion { lines.append("  slow motion: \(slowMotion.summary.terminalSafe)") }
@@ -43,11 +46,13 @@ enum InfoFormatter {
     }
 
     /// "location: none", or where it is: "location: +51.5-000.1/ (container tag)", "location: yes, in EXIF GPS, XMP",
-    /// "location: yes, in GoPro telemetry (216 fixes)". A GPS block without a position is not a
+    /// "location: yes, in GoPro telemetry (216 fixes)", "location: yes, in DJI telemetry
+    /// subtitles (900 cues)". A GPS block without a position is not a
     /// location, and is named: "location: none (GPS block without coordinates)".
     /// A damaged file is never said to have none: "location: unknown (...)" or what was found.
     private static func locationLine(
-        _ location: LocationPresence, value: String?, fixes: Int? = nil, gpsWithoutPosition: Bool = false
+        _ location: LocationPresence, value: String?, fixes: Int? = nil, cues: Int? = nil,
+        gpsWithoutPosition: Bool = false
     ) -> String {
         let damaged = location.incomplete == true
         guard location.present else {
@@ -55,8 +60,11 @@ enum InfoFormatter {
             return gpsWithoutPosition ? "  location: none (GPS block without coordinates)" : "  location: none"
         }
         let places = location.sources.map { source in
-            guard source == .gpmfTelemetry, let fixes else { return source.words }
-            return "\(source.words) (\(fixes) \(fixes == 1 ? "fix" : "fixes"))"
+            if source == .gpmfTelemetry, let fixes {
+                return "\(source.words) (\(fixes) \(fixes == 1 ? "fix" : "fixes"))"
+            }
+            if source == .djiTelemetry, let cues { return "\(source.words) (\(cues) \(cues == 1 ? "cue" : "cues"))" }
+            return source.words
         }.joined(separator: ", ")
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
         return "  location: yes, in \(places.terminalSafe)"

@@ -54,7 +54,8 @@ extension VideoPlanner {
     }
 
     /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
-    /// with whether the request could keep it, the other tracks (metadata, timecode) counted.
+    /// with whether the request could keep it, telemetry named, the other tracks (metadata,
+    /// timecode) counted.
     static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true)
         -> [JobNote]
     {
@@ -75,10 +76,13 @@ extension VideoPlanner {
                     .audioTrackLeftOut, "audio track \(track.position) (\(track.description)) left out",
                     detail: .audioTrackLeftOut(track)))
         }
-        // A chapter track is written again as the output's chapters; subtitles have notes of their own.
-        let others = media.streams.filter {
+        // A chapter track is written again as the output's chapters; subtitles have notes of
+        // their own, and so has telemetry (it records where the video was made).
+        let leftOut = media.streams.filter {
             $0.kind != .audio && $0.kind != .subtitle && !$0.isChapterTrack && !keptIndices.contains($0.index)
-        }.count
+        }
+        if let telemetry = telemetryNote(leftOut) { notes.append(telemetry) }
+        let others = leftOut.filter { !isTelemetry($0) }.count
         if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
         return notes
     }

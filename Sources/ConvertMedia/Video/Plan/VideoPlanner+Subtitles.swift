@@ -3,6 +3,7 @@ import ConvertCore
 extension VideoPlanner {
     /// The subtitle tracks kept (copied where the container takes the codec; text subtitles
     /// written again as `mov_text` for MP4 and MOV) and a note on those left out, saying why.
+    /// A track of a drone's telemetry (DJI's SRT) is a location: left out unless it is kept.
     static func subtitlePlan(
         _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
     ) -> (lanes: [LanePlan], notes: [JobNote]) {
@@ -16,8 +17,11 @@ extension VideoPlanner {
         }
         var lanes: [LanePlan] = []
         var leftOut: [String] = []
+        var telemetry: [String] = []
         for (position, stream) in streams.enumerated() {
-            if accepts(format, subtitleCodec: stream.codecName) {
+            if media.telemetrySubtitles.contains(stream.index) && !request.keepLocation {
+                telemetry.append("\(position + 1)")
+            } else if accepts(format, subtitleCodec: stream.codecName) {
                 lanes.append(.copy(stream))
             } else if format.isISOBMFF && textCodecs.contains(stream.codecName) && stream.decodable {
                 lanes.append(.subtitle(stream))
@@ -27,6 +31,12 @@ extension VideoPlanner {
             }
         }
         var notes: [JobNote] = []
+        if !telemetry.isEmpty {
+            let tracks = telemetry.count == 1 ? "subtitle track" : "subtitle tracks"
+            notes.append(
+                "\(tracks) \(telemetry.joined(separator: ", ")) (DJI telemetry) left out: it records where the video was made"
+            )
+        }
         if !lanes.isEmpty {
             let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
             let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"

@@ -18,6 +18,9 @@ struct MediaSnapshot: Sendable {
     var rawFrameRate: Double?
     /// A Samsung phone's slow-motion segments (its SEF trailer), read without FFmpeg.
     var slowMotion = SlowMotionSegments.Reading.absent
+    /// The text subtitle tracks (stream indices) whose cues are a drone's telemetry: a location,
+    /// which shared copies leave out.
+    var telemetrySubtitles: Set<Int> = []
 
     /// The frame rate Android says the clip was filmed at (`com.android.capture.fps`), when it
     /// is above the rate the file plays at: a slow-motion recording.
@@ -82,6 +85,11 @@ struct MediaSnapshot: Sendable {
             slowMotion = SlowMotionSegments.read(from: source)
         }
         rawTiming = demuxer.rawTiming
+        // Read apart from `demuxer`, which the pass goes on reading from the start; a file whose
+        // cues cannot be read here fails in the pass.
+        if streams.contains(where: { $0.kind == .subtitle && SubtitleTelemetry.textCodecs.contains($0.codecName) }) {
+            telemetrySubtitles = (try? SubtitleTelemetry.scan(path: path, whole: false))?.streams ?? []
+        }
         if rawTiming != nil, let index = streams.first(where: { $0.kind == .video })?.index {
             rawFrameRate = demuxer.stream(index).baseFrameRate.doubleValue
         }
