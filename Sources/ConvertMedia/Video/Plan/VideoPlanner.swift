@@ -335,7 +335,8 @@ enum VideoPlanner {
     static func deinterlaceNote(_ source: StreamSnapshot, mode: Deinterlacing) -> String {
         let rate = source.frameRate.map { UnitText.decimal($0 * 2, 2) } ?? "its"
         let frames = source.frameRate.map { UnitText.decimal(mode == .eachField ? $0 * 2 : $0, 2) } ?? "its"
-        return "interlaced video (\(rate) fields a second) deinterlaced to \(frames) progressive frames a second (bwdif)"
+        return "interlaced video (\(rate) fields a second) deinterlaced to \(frames) progressive frames a second "
+            + "(bwdif)"
     }
 
     /// The filter that turns the picture upright for a display-matrix rotation in degrees
