@@ -11,6 +11,7 @@
 #   srgb-over-gamma.png — the ramp with sRGB and gAMA 62500: sRGB wins, the pixels are sRGB.
 #   texts.png — 16x16 with tEXt Title, zTXt Description, iTXt Author (UTF-8, "de"), tEXt Comment
 #     and Software before the image data, and tEXt Copyright (Latin-1 "©") after it.
+#   cicp-pq.png — a 64x8 16-bit grey ramp (0 to 65535) with cICP 9/16/0/1 (BT.2020, PQ).
 #   grey1.png, pal2.png, grey4.png — 1-bit grey, 2-bit palette and 4-bit grey pictures.
 #   idat-crc.png — grey4.png with its IDAT's CRC wrong; idat-zlib.png — with a byte of its
 #     deflate stream changed and the CRC made right again (libpng: "invalid ... distance" or similar).
@@ -54,6 +55,9 @@ open("chrm-swap.png", "wb").write(png(16, 16, 8, 2, square, before=[gama(45455),
 cicp = (b"cICP", bytes([12, 13, 0, 1]))
 open("cicp-p3.png", "wb").write(png(16, 16, 8, 2, square, before=[cicp]))
 open("cicp-over-gamma.png", "wb").write(png(16, 16, 8, 2, square, before=[gama(62500), cicp]))
+
+deep = [b"".join(struct.pack(">HHH", v, v, v) for v in (65535 * x // 63 for x in range(64)))] * 8
+open("cicp-pq.png", "wb").write(png(64, 8, 16, 2, deep, before=[(b"cICP", bytes([9, 16, 0, 1]))]))
 
 texts_before = [
     (b"tEXt", b"Title\0Harbour at dusk"),

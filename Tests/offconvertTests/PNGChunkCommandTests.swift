@@ -208,3 +208,19 @@ struct PNGChunkCommandTests {
         #expect((object["imageError"] as? [String: String])?["key"] == "input.corrupt", "\(json.stdout)")
     }
 }
+
+extension PNGChunkCommandTests {
+    @Test("a PQ cICP PNG is an HDR still: info says so, a JPEG gets it tone mapped, a JPEG XL keeps PQ")
+    func perceptualQuantizer() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add(Self.fixture("cicp-pq.png"), as: "pq.png")
+        let info = try await folder.run(["info", "pq.png"])
+        #expect(info.stdout.contains("  HDR: PQ transfer, 16-bit, no gain map"), "\(info.stdout)")
+        let jpeg = try await folder.run(["convert", "pq.png", "--to", "jpg"])
+        #expect(jpeg.stderr.contains("HDR tone mapped to SDR (PQ, BT.2390)"), "\(jpeg.stderr)")
+        let jxl = try await folder.run(
+            ["convert", "pq.png", "--to", "jxl"], environment: BMPTIFFCommandTests.freshState(folder))
+        #expect(jxl.stderr.contains("HDR kept: written as 16-bit PQ (BT.2100)"), "\(jxl.stderr)")
+    }
+}
