@@ -488,7 +488,9 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
     if (!rows) png_error(png, "out of memory");
     for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + row_bytes * y);
     png_write_image(png, rows);
-    // The source's text chunks go after the image data; png_set_text copies each.
+    // The source's text chunks go after the image data; png_set_text copies each. One libpng will
+    // not write (a keyword it calls invalid) is left out with a warning, not a failed output.
+    if (texts && texts_size > 0) png_set_benign_errors(png, 1);
     for (size_t at = 0; texts && at < texts_size;) {
         const char *parts[4] = {NULL, NULL, NULL, NULL};
         int compression = (int)texts[at++] - 1;

@@ -66,6 +66,9 @@ struct PNGChunkTests {
     @Test("text entries survive the shim's serialisation")
     func serialisation() {
         #expect(PNGText.entries(PNGText.serialised(Self.texts)) == Self.texts)
+        // A keyword is Latin-1: its bytes come back as they were.
+        let latin = PNGText.entries([0, 0x47, 0xE9, 0x6F, 0, 0, 0, 0x78, 0])
+        #expect(latin.first?.keyword == "Géo" && PNGText.serialised(latin) == [0, 0x47, 0xE9, 0x6F, 0, 0, 0, 0x78, 0])
         #expect(Self.texts[3].string == "© Z")
     }
 

@@ -38,7 +38,8 @@ extension PNGText {
             case text = 0, compressedText, internationalText, compressedInternationalText
         }
         package var kind: Kind
-        /// "Title", "Author", "Description", "Copyright", "Comment", ... (PNG 3rd edition, 11.3.3.2).
+        /// "Title", "Author", "Description", "Copyright", "Comment", ... (PNG 3rd edition,
+        /// 11.3.3.2): Latin-1 in every kind of text chunk, one character a byte.
         package var keyword: String
         /// An iTXt's language tag and translated keyword ("" for tEXt and zTXt).
         package var language = ""
@@ -72,7 +73,7 @@ extension PNGText {
             guard parts.count == 4 else { break }
             entries.append(
                 Entry(
-                    kind: kind, keyword: String(decoding: parts[0], as: UTF8.self),
+                    kind: kind, keyword: String(parts[0].map { Character(Unicode.Scalar($0)) }),
                     language: String(decoding: parts[1], as: UTF8.self),
                     translatedKeyword: String(decoding: parts[2], as: UTF8.self), text: parts[3]))
         }
@@ -84,7 +85,9 @@ extension PNGText {
         var bytes: [UInt8] = []
         for entry in entries {
             bytes.append(entry.kind.rawValue)
-            for part in [Array(entry.keyword.utf8), Array(entry.language.utf8), Array(entry.translatedKeyword.utf8)] {
+            // The keyword back to its Latin-1 bytes (a character past U+00FF cannot be in one).
+            let keyword = entry.keyword.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+            for part in [keyword, Array(entry.language.utf8), Array(entry.translatedKeyword.utf8)] {
                 bytes += part.filter { $0 != 0 }
                 bytes.append(0)
             }
