@@ -75,11 +75,53 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *erro
 }
 
 /// Gives `out` the decoded buffers (its size and depth are stored before the rows are read).
-static void hand_over(offc_png_image *out, uint8_t *pixels, uint8_t *icc, uint8_t *exif, uint8_t *xmp) {
+static void hand_over(offc_png_image *out, uint8_t *pixels, uint8_t *icc, uint8_t *exif, uint8_t *xmp, uint8_t *texts) {
     out->pixels = pixels;
     out->icc = icc;
     out->exif = exif;
     out->xmp = xmp;
+    out->texts = texts;
+}
+
+/// The length of a text chunk's text: libpng keeps a NUL after it, and a NUL inside would end it
+/// for every reader anyway.
+static size_t text_length(const png_text *text) {
+    size_t length = text->compression > 0 ? text->itxt_length : text->text_length;
+    return text->text ? strnlen(text->text, length) : 0;
+}
+
+/// Serialises the text chunks libpng has read but the XMP packet (kept apart) into a new buffer,
+/// in the layout offc_png_encode_file takes; NULL with `*size` 0 when there are none. Calls
+/// png_error (longjmp) when out of memory, after storing the buffer in `*out`.
+static void copy_texts(png_structp png, png_infop info, uint8_t *volatile *out, size_t *size) {
+    png_textp texts = NULL;
+    int count = 0;
+    png_get_text(png, info, &texts, &count);
+    size_t total = 0;
+    for (int i = 0; i < count; i++) {
+        if (!texts[i].key || strcmp(texts[i].key, xmp_keyword) == 0) continue;
+        total += 5 + strlen(texts[i].key) + text_length(&texts[i]) + (texts[i].lang ? strlen(texts[i].lang) : 0) +
+                 (texts[i].lang_key ? strlen(texts[i].lang_key) : 0);
+    }
+    *size = 0;
+    if (total == 0) return;
+    uint8_t *buffer = malloc(total);
+    *out = buffer;
+    if (!buffer) png_error(png, "out of memory");
+    size_t at = 0;
+    for (int i = 0; i < count; i++) {
+        if (!texts[i].key || strcmp(texts[i].key, xmp_keyword) == 0) continue;
+        buffer[at++] = (uint8_t)(texts[i].compression + 1);
+        const char *parts[4] = {texts[i].key, texts[i].lang ? texts[i].lang : "",
+                                texts[i].lang_key ? texts[i].lang_key : "", texts[i].text ? texts[i].text : ""};
+        for (int part = 0; part < 4; part++) {
+            size_t length = part == 3 ? text_length(&texts[i]) : strlen(parts[part]);
+            memcpy(buffer + at, parts[part], length);
+            at += length;
+            buffer[at++] = 0;
+        }
+    }
+    *size = at;
 }
 
 /// Fills rows `from` to `height` (exclusive) of RGB or RGBA pixels with opaque mid grey, byte for
@@ -174,6 +216,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     uint8_t *volatile icc = NULL;
     uint8_t *volatile exif = NULL;
     uint8_t *volatile xmp = NULL;
+    uint8_t *volatile texts_copy = NULL;
     // The rows read whole so far, and the layout they were read in, for a file cut short.
     volatile png_uint_32 rows_done = 0;
     volatile int interlaced = 0;
@@ -184,7 +227,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
             fill_missing_rows(pixels, layout_row_bytes, rows_done, out->height, out->bit_depth, out->has_alpha ? 4 : 3);
             free(rows);
             png_destroy_read_struct(&png, &info, NULL);
-            hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp);
+            hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp, texts_copy);
             out->cut = 1;
             out->rows_missing = out->height - rows_done;
             if (error_size > 0) error[0] = 0;
@@ -198,6 +241,7 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
         free(icc);
         free(exif);
         free(xmp);
+        free(texts_copy);
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
         return -1;
@@ -238,6 +282,8 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected PNG row layout");
     if (destination && (height == 0 || row_bytes > destination_size / height)) png_error(png, "the picture does not fit its buffer");
     // Stored before any pixel is read, so a longjmp out of the rows still knows the layout.
+    out->source_bit_depth = bit_depth;
+    out->color_type = color_type;
     out->width = width;
     out->height = height;
     out->bit_depth = out_depth;
@@ -269,9 +315,10 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
         memcpy(xmp, texts[i].text, length);
         out->xmp_size = length;
     }
+    copy_texts(png, info, &texts_copy, &out->texts_size);
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
-    hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp);
+    hand_over(out, pixels == destination ? NULL : pixels, icc, exif, xmp, texts_copy);
     return 0;
 }
 
@@ -310,7 +357,48 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
     out->width = width;
     out->height = height;
     out->bit_depth = bit_depth == 16 ? 16 : 8;
+    out->source_bit_depth = bit_depth;
+    out->color_type = color_type;
     out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
+
+int offc_png_verify(const uint8_t *data, size_t size, char *error, size_t error_size) {
+    if (error_size > 0) error[0] = 0;
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(error, error_size, "not a PNG file");
+        return -1;
+    }
+    if (offc_png_check_chunks(data, size, NULL, error, error_size) != 0) return -1;
+    error_state errors = {error, error_size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (!png) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    uint8_t *volatile row = NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        free(row);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    reader_state reader = {data, size, 8};
+    start_reading(png, &reader);
+    png_read_info(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    // Each pass of an interlaced picture goes through the same row: only the inflating counts.
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    row = malloc(png_get_rowbytes(png, info));
+    if (!row) png_error(png, "out of memory");
+    for (int pass = 0; pass < passes; pass++) {
+        for (png_uint_32 y = 0; y < height; y++) png_read_row(png, row, NULL);
+    }
+    png_read_end(png, info);
+    free(row);
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
@@ -320,6 +408,7 @@ void offc_png_free(offc_png_image *image) {
     free(image->icc);
     free(image->exif);
     free(image->xmp);
+    free(image->texts);
     memset(image, 0, sizeof(*image));
     image->srgb_intent = -1;
 }
@@ -327,7 +416,8 @@ void offc_png_free(offc_png_image *image) {
 int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                          int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
                          const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
-                         int compression_level, char *error, size_t error_size) {
+                         const uint8_t *texts, size_t texts_size, int compression_level, char *error,
+                         size_t error_size) {
     if (error_size > 0) error[0] = 0;
     if ((channels != 3 && channels != 4) || (bit_depth != 8 && bit_depth != 16)) {
         snprintf(error, error_size, "unsupported PNG layout");
@@ -398,7 +488,28 @@ int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width
     if (!rows) png_error(png, "out of memory");
     for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + row_bytes * y);
     png_write_image(png, rows);
-    png_write_end(png, NULL);
+    // The source's text chunks go after the image data; png_set_text copies each. One libpng will
+    // not write (a keyword it calls invalid) is left out with a warning, not a failed output.
+    if (texts && texts_size > 0) png_set_benign_errors(png, 1);
+    for (size_t at = 0; texts && at < texts_size;) {
+        const char *parts[4] = {NULL, NULL, NULL, NULL};
+        int compression = (int)texts[at++] - 1;
+        for (int part = 0; part < 4; part++) {
+            const uint8_t *end = at < texts_size ? memchr(texts + at, 0, texts_size - at) : NULL;
+            if (!end) png_error(png, "malformed text list");
+            parts[part] = (const char *)texts + at;
+            at = (size_t)(end - texts) + 1;
+        }
+        png_text text;
+        memset(&text, 0, sizeof(text));
+        text.compression = compression;
+        text.key = (png_charp)parts[0];
+        text.lang = (png_charp)parts[1];
+        text.lang_key = (png_charp)parts[2];
+        text.text = (png_charp)parts[3];
+        png_set_text(png, info, &text, 1);
+    }
+    png_write_end(png, info);
     free(rows);
     png_destroy_write_struct(&png, &info);
     if (fflush(file) != 0 || ferror(file)) {

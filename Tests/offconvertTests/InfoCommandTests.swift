@@ -244,7 +244,7 @@ struct InfoImageTests {
         #expect(text.status == 0)
         #expect(
             text.stdout.contains(
-                "  warning: details unreadable (input.truncated): \(cut) is damaged: it is cut short.\n"),
+                "  damaged (input.truncated): \(cut) is damaged: it is cut short.\n"),
             "\(text.stdout)")
 
         let json = try await CLIRunner.run(["info", "--json", cut])

@@ -25,6 +25,10 @@ typedef struct {
     size_t xmp_size;
     int cut;              // the file ends before IEND (decoded with tolerate_cut): an interrupted copy
     uint32_t rows_missing; // with `cut`, the rows at the bottom the file no longer holds, filled mid grey
+    int source_bit_depth; // the IHDR's bit depth (1, 2, 4, 8 or 16: an index's for a palette)
+    int color_type;       // the IHDR's colour type (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA)
+    uint8_t *texts;       // the text chunks but XMP, serialised as offc_png_encode_file takes them, or NULL
+    size_t texts_size;
 } offc_png_image;
 
 /// Decodes a whole PNG held in memory to RGB, or RGBA when it has alpha (a channel or tRNS), at
@@ -47,6 +51,13 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
 /// an error: `*cut` is set to 1 and the caller reads what is there. Otherwise `*cut` is 0.
 int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *error, size_t error_size);
 
+/// Reads the whole PNG held in memory as offc_png_decode does by default (a tRNS chunk libpng
+/// ignores is no failure), without keeping a pixel: the rows are inflated one at a time into a
+/// single row's buffer, so the damage a conversion would refuse (a CRC error in the image data,
+/// a broken zlib stream) is found at the cost of one row's memory. Returns 0, or -1 with `error`
+/// filled. A file cut short is refused (its chunk check fails first).
+int offc_png_verify(const uint8_t *data, size_t size, char *error, size_t error_size);
+
 /// Reads only what precedes the image data (IHDR, iCCP, eXIf, sRGB): `out` gets the size, the
 /// source's bit depth (8 or 16, as offc_png_decode would deliver), alpha, ICC and EXIF, and no
 /// pixels. Returns 0, or -1 with `error` filled and `out` empty. Free with offc_png_free.
@@ -56,7 +67,10 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
 void offc_png_free(offc_png_image *image);
 
 /// Encodes RGB or RGBA pixels (channels 3 or 4, bit_depth 8 or 16, 16-bit samples in native order)
-/// to a PNG file at `path`. `icc`/`exif`/`xmp` may be NULL. The XMP packet is written as an
+/// to a PNG file at `path`. `icc`/`exif`/`xmp`/`texts` may be NULL. `texts` holds text chunks, each
+/// serialised as: one byte of libpng's compression + 1 (0 tEXt, 1 zTXt, 2 iTXt, 3 compressed
+/// iTXt), then keyword, language tag, translated keyword and text, each ended by a NUL; they are
+/// written after the image data, where they cannot delay a viewer's first rows. The XMP packet is written as an
 /// uncompressed iTXt chunk with keyword "XML:com.adobe.xmp" before the image data (where Adobe's
 /// XMP specification and exiftool look for it); a NUL byte ends the packet. Returns 0; a positive errno when creating or
 /// writing the file failed (ENOSPC for a full disk), so the caller can categorise it; or -1 with
@@ -64,6 +78,6 @@ void offc_png_free(offc_png_image *image);
 int offc_png_encode_file(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                          int channels, int bit_depth, const uint8_t *icc, size_t icc_size,
                          const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
-                         int compression_level,
+                         const uint8_t *texts, size_t texts_size, int compression_level,
                          char *error, size_t error_size);
 #endif

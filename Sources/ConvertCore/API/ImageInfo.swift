@@ -35,7 +35,7 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var width: Int
     /// Height as displayed (after rotation).
     public var height: Int
-    /// Bits per channel of the source (8, 10, 12, 16).
+    /// Bits per channel of the source as stored (1, 2, 4, 8, 10, 12, 16; a palette's index depth).
     public var bitDepth: Int
     /// Whether the image has an alpha channel.
     public var hasAlpha: Bool

@@ -46,9 +46,12 @@ public enum ImageProbe {
             // bitmap's memory for nothing (and a batch probes every input for its cost).
             let data = try ImageDecoder.readAll(path: path)
             let header = try PNGCodec.header(data, path: path)
+            // The depth the file stores (1, 2 and 4 bits too), not the 8 it is decoded to.
             var result = info(
-                format: .png, width: header.width, height: header.height, bitDepth: header.bitDepth,
+                format: .png, width: header.width, height: header.height, bitDepth: header.sourceBitDepth,
                 hasAlpha: header.hasAlpha, icc: header.icc, exif: header.exif, xmp: PNGText.xmp(data))
+            result.color.model = header.colorType == 3 ? "indexed" : header.colorType & 2 == 0 ? "grey" : nil
+            if case .cicp(let nclx) = PNGColorChunks(data).description { result.color.nclx = nclx }
             result.animation = AnimationSummary.of(data, format: .png, path: path).map(ImageInfo.Animation.init)
             return result
         case .webp:
@@ -84,6 +87,15 @@ public enum ImageProbe {
         case .tga, .pnm, .ico, .psd, .jp2:
             return try probeSmallFormat(input.format, path: path)
         }
+    }
+
+    /// Reads every row of a PNG, keeping none, and throws the error a conversion would: a
+    /// PNG's header chunks can be whole while its image data is damaged (a CRC error in an IDAT,
+    /// a broken zlib stream). For `info`, which must not call such a file a fine picture; the
+    /// batch's cost probe does not pay for it. Other formats are not read.
+    package static func verifyPixels(path: String, format: PhotoFormat) throws(ConvertError) {
+        guard format == .png else { return }
+        try PNGCodec.verify(ImageDecoder.readAll(path: path), path: path)
     }
 
     /// TGA, Netpbm, icon, Photoshop and JPEG 2000: headers only, no pixel decoded; a colour

@@ -26,6 +26,10 @@ struct OutputMetadata: Sendable {
     /// The IPTC-IIM block to embed (JPEG outputs carry it in APP13), or nil. Filtered like
     /// XMP: its location datasets go unless the location is kept.
     package var iptc: [UInt8]?
+    /// A PNG source's text chunks that go on: all under ``MetadataPolicy/keep``, the standard
+    /// Title, Author, Description and Copyright in a shared copy (as XMP keeps `dc:`), none
+    /// stripped. A PNG output writes them as they came; other formats get them as XMP (``carried(by:)``).
+    package var pngText: [PNGText.Entry] = []
     /// Human-readable notes ("location removed", ...), for the job result's privacy line.
     package var notes: [String]
     /// Whether the source had a location, and whether this metadata still carries it.
@@ -34,10 +38,15 @@ struct OutputMetadata: Sendable {
     /// This metadata as `format` can carry it: JPEG keeps IIM in APP13; the other formats get
     /// the IIM fields as IPTC Core XMP instead (in the packet, or a new one), so keywords,
     /// caption, copyright and by-line are not lost.
+    /// A PNG's text chunks likewise become Dublin Core XMP in every format but PNG.
     package func carried(by format: PhotoFormat) -> OutputMetadata {
-        guard format != .jpeg, let block = iptc else { return self }
         var carried = self
-        carried.xmp = IPTC.xmp(adding: block, to: xmp)
+        if format != .png, !pngText.isEmpty {
+            carried.xmp = PNGText.xmp(adding: pngText, to: carried.xmp)
+            carried.pngText = []
+        }
+        guard format != .jpeg, let block = iptc else { return carried }
+        carried.xmp = IPTC.xmp(adding: block, to: carried.xmp)
         carried.iptc = nil
         return carried
     }
@@ -52,11 +61,24 @@ struct OutputMetadata: Sendable {
         return sized
     }
 
-    /// Applies `policy` to the source's EXIF, XMP and IPTC-IIM.
+    /// Applies `policy` to the source's EXIF, XMP, IPTC-IIM and PNG text chunks.
     package init(
-        exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil, policy: MetadataPolicy
+        exif sourceExif: [UInt8]?, xmp sourceXMP: [UInt8]?, iptc sourceIPTC: [UInt8]? = nil,
+        pngText sourceText: [PNGText.Entry] = [], policy: MetadataPolicy
     ) {
         notes = []
+        switch policy {
+        case .keep: pngText = sourceText
+        case .strip: pngText = []
+        case .shareSafe, .keepLocation:
+            pngText = sourceText.filter(PNGText.isShareSafe)
+            let dropped = sourceText.filter { !PNGText.isShareSafe($0) }.map(\.keyword)
+            if !dropped.isEmpty {
+                var names: [String] = []
+                for name in dropped where !names.contains(name) { names.append(name) }
+                notes.append("PNG text removed (\(names.joined(separator: ", ")))")
+            }
+        }
         let parsed = sourceExif.flatMap { Exif(block: $0) }
         // A block that does not parse is dropped: it cannot be checked for a location.
         let iimLocation = sourceIPTC.map(IPTC.hasLocation) == true
@@ -65,7 +87,9 @@ struct OutputMetadata: Sendable {
             exif = nil
             xmp = nil
             iptc = nil
-            if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil { notes.append("metadata removed") }
+            if sourceExif != nil || sourceXMP != nil || sourceIPTC != nil || !sourceText.isEmpty {
+                notes.append("metadata removed")
+            }
             let hadLocation =
                 parsed?.hasGPS == true || parsed?.thumbnailHasGPS == true
                 || sourceXMP.map(XMP.hasLocation) == true || iimLocation

@@ -119,7 +119,8 @@ public enum PhotoConverter {
         for index in frames.indices {
             try cancellation.check()
             let metadata = OutputMetadata(
-                exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc, policy: request.metadata)
+                exif: frames[index]?.exif, xmp: frames[index]?.xmp, iptc: frames[index]?.iptc,
+                pngText: frames[index]?.pngText ?? [], policy: request.metadata)
             metadata.notes.forEach(note)
             if metadata.location != .noneFound { location = metadata.location }
             let carried = gainMap.flatMap { $0.frameIndex == index ? $0 : nil }
@@ -215,8 +216,8 @@ public enum PhotoConverter {
             (temporary, display) throws(ConvertError) in
             let written = try ImageEncoder.write(
                 bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
-                heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, to: temporary,
-                displayPath: display)
+                heifBitDepth: depth.bits, exif: sized.exif, xmp: sized.xmp, iptc: sized.iptc, pngText: sized.pngText,
+                to: temporary, displayPath: display)
             written.notes.forEach(note)
         } cancellation: {
             cancellation

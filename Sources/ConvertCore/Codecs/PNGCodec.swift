@@ -8,6 +8,8 @@ enum PNGCodec {
         var exif: [UInt8]?
         /// The XMP packet of an `XML:com.adobe.xmp` text chunk.
         var xmp: [UInt8]?
+        /// The other text chunks (tEXt, zTXt, iTXt), before and after the image data, in order.
+        var texts: [PNGText.Entry] = []
         /// What is missing when the file was cut short (decoded with `tolerateCut`), for the note.
         var damage: String?
     }
@@ -90,10 +92,11 @@ enum PNGCodec {
         let icc = image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) }
         let exif = image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) }
         let xmp = image.xmp.map { Array(UnsafeBufferPointer(start: $0, count: image.xmp_size)) }
+        let texts = image.texts.map { PNGText.entries(Array(UnsafeBufferPointer(start: $0, count: image.texts_size))) }
         let bitmap = Bitmap(
             width: layout.width, height: layout.height, channels: channels, samples: pixels,
             sourceBitDepth: Int(image.bit_depth), icc: icc)
-        return Decoded(bitmap: bitmap, exif: exif, xmp: xmp, damage: damage)
+        return Decoded(bitmap: bitmap, exif: exif, xmp: xmp, texts: texts ?? [], damage: damage)
     }
 
     /// The bitmap a PNG decodes to, from its IHDR and the chunks before its image data: RGB, or
@@ -168,6 +171,10 @@ enum PNGCodec {
         var height: Int
         /// 8 or 16: the depth ``decode(_:maxPixels:path:)`` would deliver.
         var bitDepth: Int
+        /// The IHDR's bit depth: 1, 2, 4, 8 or 16 (for a palette, its indices').
+        var sourceBitDepth: Int
+        /// The IHDR's colour type: 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
+        var colorType: Int
         var hasAlpha: Bool
         var icc: [UInt8]?
         var exif: [UInt8]?
@@ -187,9 +194,21 @@ enum PNGCodec {
         }
         return Header(
             width: Int(image.width), height: Int(image.height), bitDepth: Int(image.bit_depth),
+            sourceBitDepth: Int(image.source_bit_depth), colorType: Int(image.color_type),
             hasAlpha: image.has_alpha != 0,
             icc: image.icc.map { Array(UnsafeBufferPointer(start: $0, count: image.icc_size)) },
             exif: image.exif.map { Array(UnsafeBufferPointer(start: $0, count: image.exif_size)) })
+    }
+
+    /// Reads the whole PNG in `data` as a conversion would, one row at a time and keeping none
+    /// (for `info`, which must call damaged what a conversion refuses: a CRC error in the image
+    /// data, a broken zlib stream); every chunk length is checked first.
+    static func verify(_ data: [UInt8], path: String) throws(ConvertError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            offc_png_verify(buffer.baseAddress, buffer.count, &message, message.count)
+        }
+        guard status == 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
     }
 
     /// The `input.corrupt` error, with libpng's or the chunk check's reason in the message.
@@ -201,28 +220,33 @@ enum PNGCodec {
             path: path)
     }
 
-    /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP), `exif` (eXIf) and
+    /// Writes `bitmap` as a PNG file at `path` with its ICC profile (iCCP), `exif` (eXIf),
     /// `xmp` (an uncompressed iTXt chunk with keyword `XML:com.adobe.xmp`, as exiftool and Adobe
-    /// read it).
-    static func encode(_ bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?, to path: String, displayPath: String)
-        throws(ConvertError)
-    {
+    /// read it) and `texts` (each in the kind of chunk it came in, after the image data).
+    static func encode(
+        _ bitmap: Bitmap, exif: [UInt8]?, xmp: [UInt8]?, texts: [PNGText.Entry] = [], to path: String,
+        displayPath: String
+    ) throws(ConvertError) {
         var message = [CChar](repeating: 0, count: 256)
         let icc = bitmap.icc ?? []
         let exifBytes = exif ?? []
         let xmpBytes = xmp ?? []
+        let textBytes = PNGText.serialised(texts)
         func run(_ pixels: UnsafeRawBufferPointer, bits: Int32) -> Int32 {
             icc.withUnsafeBufferPointer { iccBuffer in
                 exifBytes.withUnsafeBufferPointer { exifBuffer in
                     xmpBytes.withUnsafeBufferPointer { xmpBuffer in
-                        PathEncoding.withCString(path) { path in
-                            offc_png_encode_file(
-                                path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bitmap.width),
-                                UInt32(bitmap.height), Int32(bitmap.channels), bits,
-                                iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
-                                exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
-                                xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count, 3, &message,
-                                message.count)
+                        textBytes.withUnsafeBufferPointer { textBuffer in
+                            PathEncoding.withCString(path) { path in
+                                offc_png_encode_file(
+                                    path, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                    UInt32(bitmap.width), UInt32(bitmap.height), Int32(bitmap.channels), bits,
+                                    iccBuffer.isEmpty ? nil : iccBuffer.baseAddress, iccBuffer.count,
+                                    exifBuffer.isEmpty ? nil : exifBuffer.baseAddress, exifBuffer.count,
+                                    xmpBuffer.isEmpty ? nil : xmpBuffer.baseAddress, xmpBuffer.count,
+                                    textBuffer.isEmpty ? nil : textBuffer.baseAddress, textBuffer.count, 3, &message,
+                                    message.count)
+                            }
                         }
                     }
                 }

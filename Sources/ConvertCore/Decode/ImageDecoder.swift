@@ -11,6 +11,8 @@ struct DecodedFrame: Sendable {
     package var xmp: [UInt8]?
     /// The IPTC-IIM block (a JPEG's APP13 resource 0x0404), if any.
     package var iptc: [UInt8]? = nil
+    /// A PNG's text chunks (tEXt, zTXt, iTXt) but its XMP.
+    package var pngText: [PNGText.Entry] = []
     /// The nclx of pixels kept in an HDR transfer for an output that states it
     /// (``HDRStillPolicy/keepTransfer``); the bitmap then has no ICC profile.
     var hdrCoding: NCLX? = nil
@@ -151,12 +153,15 @@ package enum ImageDecoder {
             photo = try decodeJPEG(path: path, options: options, opened: opened)
         case .png:
             // A PNG cut short is converted as far as it goes, unless --strict refuses it.
+            let data = try readAll(path: path)
             let decoded = try PNGCodec.decode(
-                readAll(path: path), maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+                data, maxPixels: options.maxPixels, path: path, tolerateCut: !options.strict)
+            var frame = upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)
+            frame.pngText = decoded.texts
             photo = DecodedPhoto(
-                format: .png, frames: [upright(decoded.bitmap, exif: decoded.exif, xmp: decoded.xmp)],
-                notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
-            if let animation = AnimationSummary.of(try readAll(path: path), format: .png, path: path) {
+                format: .png, frames: [frame], notes: decoded.damage.map { [JobNote(fact: $0)] } ?? [])
+            describeColor(of: &photo, chunks: PNGColorChunks(data), options: options)
+            if let animation = AnimationSummary.of(data, format: .png, path: path) {
                 // libpng reads an APNG's default image only: its other frames cannot be picked.
                 guard options.frame ?? 0 == 0 else {
                     throw frameError(options.frame ?? 0, of: animation.frames, path: path, picked: false)
@@ -388,6 +393,46 @@ package enum ImageDecoder {
             photo.frames.append(DecodedFrame(bitmap: bitmap, exif: handle.exif, xmp: handle.xmp, hdrCoding: coding))
         }
         return photo
+    }
+
+    /// Gives a decoded PNG's frame the colour its chunks describe, by their precedence
+    /// (``PNGColorChunks/description``): a cICP's HDR transfer is tone mapped (or kept, for an
+    /// output that states it) as a HEIF's nclx is, and a cICP or gAMA/cHRM becomes an ICC profile,
+    /// so `--color srgb` converts from it and other outputs carry it. The iCCP's profile is
+    /// libpng's already; sRGB needs none.
+    private static func describeColor(of photo: inout DecodedPhoto, chunks: PNGColorChunks, options: DecodeOptions) {
+        guard var frame = photo.frames.first else { return }
+        switch chunks.description {
+        case .sRGB, .icc: return
+        case .gammaAndChromaticities(let gamma, let chromaticities):
+            guard let icc = ColorProfiles.icc(gamma: gamma, chromaticities: chromaticities) else {
+                photo.notes.append(JobNote(fact: "its gAMA/cHRM colour description is unusable: read as sRGB"))
+                return
+            }
+            frame.bitmap.icc = icc
+        case .cicp(let nclx) where nclx.primaries.code == 1 && nclx.transfer.code == 13:
+            frame.bitmap.icc = nil
+        case .cicp(let nclx):
+            if let still = HDRStill.apply(
+                frame.bitmap, nclx: nclx, policy: options.hdrStill, measuring: true,
+                threads: max(1, options.decodingThreads))
+            {
+                frame.bitmap = still.bitmap
+                photo.record(still, frameIndex: 0)
+            } else if let coding = keptHDRCoding(nclx, options: options) {
+                frame.bitmap.icc = nil
+                frame.hdrCoding = coding
+            } else if let generated = ColorProfiles.icc(for: nclx) {
+                frame.bitmap.icc = generated.icc
+                if let note = generated.note, !photo.notes.contains(note) { photo.notes.append(note) }
+            } else {
+                photo.notes.append(
+                    JobNote(
+                        fact: "its cICP colour description (primaries \(nclx.primaries.code)) is unknown: read as sRGB")
+                )
+            }
+        }
+        photo.frames[0] = frame
     }
 
     /// The nclx `nclx` when a frame coded in it keeps its HDR code values for an output that

@@ -25,7 +25,7 @@ enum TIFFDecoder {
         /// As displayed (after the orientation).
         var width: Int
         var height: Int
-        /// 16 when the samples-as-stored route keeps 16 bits, else 8.
+        /// The first page's bits per sample (1, 2, 4, 8, 16, ...), as stored.
         var bitDepth: Int
         var hasAlpha: Bool
         var orientation: Int
@@ -45,10 +45,9 @@ enum TIFFDecoder {
         let count = tiff.pageCount
         let page = try tiff.select(page: 0, path: path)
         let swaps = page.orientation >= 5
-        let route = Route(page)
         return Header(
             width: swaps ? page.height : page.width, height: swaps ? page.width : page.height,
-            bitDepth: route.map { _ in page.bitsPerSample } ?? 8,
+            bitDepth: page.bitsPerSample,
             hasAlpha: page.alpha != .none,
             orientation: page.orientation, icc: page.icc, xmp: page.xmp, pageCount: max(1, count))
     }

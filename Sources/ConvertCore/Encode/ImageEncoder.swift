@@ -53,7 +53,7 @@ enum ImageEncoder {
     /// `heifBitDepth` (8 or 10) applies to HEIC and AVIF only.
     package static func write(
         _ bitmap: Bitmap, format: PhotoFormat, quality: Int, lossless: Bool, heifBitDepth: Int = 8, exif: [UInt8]?,
-        xmp: [UInt8]?, iptc: [UInt8]? = nil, to path: String, displayPath: String
+        xmp: [UInt8]?, iptc: [UInt8]? = nil, pngText: [PNGText.Entry] = [], to path: String, displayPath: String
     ) throws(ConvertError) -> Written {
         switch format {
         case .jpeg:
@@ -64,7 +64,7 @@ enum ImageEncoder {
             // A 16-bit PNG only when the source had more than 8 bits: otherwise it doubles the
             // size and adds nothing.
             let output = bitmap.sourceBitDepth > 8 ? bitmap.toSixteenBit() : bitmap.toEightBit()
-            try PNGCodec.encode(output, exif: exif, xmp: xmp, to: path, displayPath: displayPath)
+            try PNGCodec.encode(output, exif: exif, xmp: xmp, texts: pngText, to: path, displayPath: displayPath)
             return Written(notes: [])
         case .webp:
             let bytes = try WebPCodec.encode(bitmap, quality: quality, lossless: lossless, exif: exif, xmp: xmp)

@@ -19,11 +19,13 @@ final class LCMSProfile {
     /// lcms2's built-in sRGB profile.
     static func sRGB() -> LCMSProfile? { cmsCreate_sRGBProfile().map(LCMSProfile.init) }
 
-    /// A matrix/TRC RGB profile with a D65 white point, the given primaries and transfer curve,
-    /// named `description`.
-    static func rgb(primaries: ColorProfiles.Primaries, curve: ColorProfiles.Curve, description: String) -> LCMSProfile?
-    {
-        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+    /// A matrix/TRC RGB profile with the given white point (D65 unless told), primaries and
+    /// transfer curve, named `description`.
+    static func rgb(
+        primaries: ColorProfiles.Primaries, curve: ColorProfiles.Curve, description: String,
+        white whitePoint: (Double, Double) = (0.3127, 0.3290)
+    ) -> LCMSProfile? {
+        var white = cmsCIExyY(x: whitePoint.0, y: whitePoint.1, Y: 1)
         var triple = cmsCIExyYTRIPLE(
             Red: cmsCIExyY(x: primaries.red.0, y: primaries.red.1, Y: 1),
             Green: cmsCIExyY(x: primaries.green.0, y: primaries.green.1, Y: 1),
@@ -161,6 +163,9 @@ enum ColorProfiles {
         static let bt709 = Curve(gamma: 1 / 0.45, a: 1 / 1.099, b: 0.099 / 1.099, c: 1 / 4.5, d: 0.081)
         /// Linear light (Y = X).
         static let linear = Curve(gamma: 1, a: 1, b: 0, c: 1, d: 0)
+
+        /// A pure power law, Y = X^gamma (a PNG's gAMA is 1/gamma; H.273 transfers 4 and 5).
+        static func power(_ gamma: Double) -> Curve { Curve(gamma: gamma, a: 1, b: 0, c: 1, d: 0) }
     }
 
     /// An ICC profile matching an nclx description, and a note when the match is approximate.
@@ -170,6 +175,9 @@ enum ColorProfiles {
         var note: String?
         switch nclx.transfer.code {
         case 1, 6, 14, 15: curve = .bt709
+        case 4: curve = .power(2.2)
+        case 5: curve = .power(2.8)
+        case 8: curve = .linear
         case 16, 18:
             // PQ and HLG cannot be described by an ICC matrix/TRC profile; the pixels keep their
             // HDR encoding and the BT.709 curve is the closest SDR reading.
@@ -191,6 +199,30 @@ enum ColorProfiles {
         }
         guard let bytes = profile?.bytes else { return nil }
         return (bytes, note)
+    }
+
+    /// An ICC profile for a PNG's gAMA and cHRM chunks (PNG 3rd edition, 11.3.2.2 and 11.3.2.3):
+    /// the chunks' white point and primaries (sRGB's when there is no cHRM) and the power law
+    /// 1/gAMA (sRGB's curve when there is no gAMA). Nil when lcms2 cannot build it (primaries
+    /// that span no colour space).
+    static func icc(gamma: Double?, chromaticities: PNGColorChunks.Chromaticities?) -> [UInt8]? {
+        let points = chromaticities ?? .sRGB
+        let primaries = Primaries(
+            red: (points.red.x, points.red.y), green: (points.green.x, points.green.y),
+            blue: (points.blue.x, points.blue.y))
+        let curve = gamma.map { Curve.power(1 / $0) } ?? .sRGB
+        var name = gamma.map { "gamma \(Self.decimal(1 / $0))" } ?? "sRGB curve"
+        if chromaticities != nil { name += ", PNG cHRM primaries" }
+        return LCMSProfile.rgb(
+            primaries: primaries, curve: curve, description: "PNG gAMA/cHRM (\(name))",
+            white: (points.white.x, points.white.y))?.bytes
+    }
+
+    /// `value` with at most two decimals ("2.2", "1.6", "2.86").
+    private static func decimal(_ value: Double) -> String {
+        var text = fixed(value, digits: 2)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
     /// The number of colour channels an ICC profile describes (1 grey, 3 RGB, 4 CMYK), or nil

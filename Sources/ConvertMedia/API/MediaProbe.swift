@@ -100,6 +100,9 @@ public enum MediaProbe {
     ) throws(ConvertError) -> MediaInfo {
         do {
             let image = try ImageProbe.probeBlocking(path: path)
+            // A PNG's header can be whole over damaged image data a conversion refuses: its rows
+            // are read (one at a time) so that the file is not described as a fine picture.
+            if let photo = PhotoFormat(rawValue: format) { try ImageProbe.verifyPixels(path: path, format: photo) }
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
             return MediaInfo(
                 path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)

@@ -11,7 +11,12 @@ enum InfoFormatter {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
             if let problem = info.imageError {
-                lines.append("  warning: details unreadable (\(problem.key)): \(problem.message.terminalSafe)")
+                // Damage is said as such, in the words a conversion refusing the file uses; other
+                // problems (a format not read) only left the details out.
+                let damaged = problem.code == .inputCorrupt || problem.code == .inputTruncated
+                lines.append(
+                    "  \(damaged ? "damaged" : "warning: details unreadable") (\(problem.key)): \(problem.message.terminalSafe)"
+                )
             }
             if let motion = info.motionPhoto { lines += motionLines(motion) }
             if let live = info.livePhoto { lines.append(liveLine(live, movie: false)) }

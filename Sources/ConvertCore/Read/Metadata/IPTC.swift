@@ -156,21 +156,12 @@ extension IPTC {
                 properties.append("<\(property)>\(escaped(first))</\(property)>")
             }
         }
-        guard !properties.isEmpty else { return packet }
-        let description =
-            "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
-            + "xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\" "
-            + "xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\">" + properties.joined()
-            + "</rdf:Description>"
-        if let end = existing.firstRange(of: "</rdf:RDF>") {
-            var merged = existing
-            merged.insert(contentsOf: description, at: end.lowerBound)
-            return Array(merged.utf8)
-        }
-        guard packet == nil else { return packet }
-        return Array(
-            ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
-                + description + "</rdf:RDF></x:xmpmeta>").utf8)
+        return XMP.adding(
+            properties,
+            namespaces: [
+                ("dc", "http://purl.org/dc/elements/1.1/"), ("photoshop", "http://ns.adobe.com/photoshop/1.0/"),
+                ("Iptc4xmpCore", "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"),
+            ], to: packet)
     }
 
     /// An IIM value as text: UTF-8 when it is valid UTF-8 (what a 1:90 `ESC % G` declares and
@@ -181,8 +172,5 @@ extension IPTC {
             .trimmingWhitespace()
     }
 
-    private static func escaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
-    }
+    private static func escaped(_ text: String) -> String { XMP.escaped(text) }
 }

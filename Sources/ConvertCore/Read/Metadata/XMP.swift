@@ -126,4 +126,29 @@ package enum XMP {
         }
         return Array(text.utf8)
     }
+
+    /// `text` escaped for XML character data and attribute values.
+    static func escaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    }
+
+    /// `packet` with `properties` (XML elements) added in an `rdf:Description` that declares
+    /// `namespaces` (prefix, URI), before its `</rdf:RDF>`; a new packet holding them when there
+    /// is none. `packet` unchanged when there is nothing to add, or no `</rdf:RDF>` to add it before.
+    static func adding(_ properties: [String], namespaces: [(String, String)], to packet: [UInt8]?) -> [UInt8]? {
+        guard !properties.isEmpty else { return packet }
+        let declarations = namespaces.map { "xmlns:\($0.0)=\"\($0.1)\"" }.joined(separator: " ")
+        let description = "<rdf:Description rdf:about=\"\" \(declarations)>\(properties.joined())</rdf:Description>"
+        guard let packet else {
+            return Array(
+                ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                    + description + "</rdf:RDF></x:xmpmeta>").utf8)
+        }
+        guard var text = String(validating: packet, as: UTF8.self), let end = text.firstRange(of: "</rdf:RDF>") else {
+            return packet
+        }
+        text.insert(contentsOf: description, at: end.lowerBound)
+        return Array(text.utf8)
+    }
 }
