@@ -101,8 +101,14 @@ public enum MediaProbe {
         do {
             let image = try ImageProbe.probeBlocking(path: path)
             // A PNG's header can be whole over damaged image data a conversion refuses: its rows
-            // are read (one at a time) so that the file is not described as a fine picture.
-            if let photo = PhotoFormat(rawValue: format) { try ImageProbe.verifyPixels(path: path, format: photo) }
+            // are read (one at a time) so that the file is not described as a fine picture. Not
+            // past the pixel limit: a conversion refuses that from the header, and a zlib bomb's
+            // rows would keep `info` busy for nothing.
+            if let photo = PhotoFormat(rawValue: format),
+                Int64(image.width) * Int64(image.height) <= Int64(PixelLimit.defaultMaxPixels)
+            {
+                try ImageProbe.verifyPixels(path: path, format: photo)
+            }
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
             return MediaInfo(
                 path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)

@@ -104,7 +104,8 @@ struct ProbeFileTests {
     @Test(
         "images are identified by content and have no container part",
         arguments: [
-            ("generated/jpeg-named.heic", "jpeg"), ("photos/tokyo.jpg", "jpeg"), ("generated/broken/corrupted.jpg", "jpeg"),
+            ("generated/jpeg-named.heic", "jpeg"), ("photos/tokyo.jpg", "jpeg"),
+            ("generated/broken/corrupted.jpg", "jpeg"),
             ("photos/pug.heic", "heic"), ("photos/cat.hif", "heic"),
         ])
     func images(file: String, format: String) async throws {
