@@ -113,7 +113,9 @@ extension ConvertError.Code {
     /// `input.too-large`: libheif refused the memory the file asks for (a HEIF too large for it).
     public static let inputTooLarge = ConvertError.Code("input.too-large", category: .input)
     /// `input.too-many-pixels`: the picture declares more pixels than the limit (`--max-pixels`; by
-    /// default 16383×16383, about 268 million).
+    /// default 16383×16383, about 268 million), or an animation kept animated would cost more than
+    /// its share of it (``AnimationLimit``: a canvas over a quarter of the limit, or over sixteen
+    /// times the limit summed over its frames; one frame of it still converts).
     public static let inputTooManyPixels = ConvertError.Code("input.too-many-pixels", category: .input)
     /// `input.truncated`: the file ends before its data does (a cut download, a half-copied clip).
     public static let inputTruncated = ConvertError.Code("input.truncated", category: .input)

@@ -48,6 +48,8 @@ struct DynamicRangeCase: CustomTestStringConvertible, Sendable {
         .init(file: "generated/video-dv-p82.mp4", expected: "dv 8.2 L1 RPU+BL"),
         .init(file: "generated/video-iphone-like.mov", expected: "sdr"),
         .init(file: "generated/video-vfr.mp4", expected: "sdr"),
+        .init(file: "generated/dji-telemetry.mp4", expected: "sdr"),
+        .init(file: "generated/dji-telemetry.mkv", expected: "sdr"),
         .init(file: "generated/video-size-change.ts", expected: "sdr"),
         .init(file: "generated/video-long.mp4", expected: "sdr"),
         .init(file: "generated/truncated-mdat.mp4", expected: "sdr"),
