@@ -5,7 +5,8 @@ package enum PNGText {
     package static func xmp(_ data: [UInt8]) -> [UInt8]? {
         var offset = 8
         while offset + 12 <= data.count {
-            let length = Int(ByteBox.u32(data, offset))
+            // Read here rather than through the box reader: the EXIF/XMP fuzzer builds this file alone.
+            let length = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
             let dataStart = offset + 8
             guard length <= data.count - dataStart - 4 else { return nil }
             if data[(offset + 4)..<dataStart].elementsEqual("iTXt".utf8) {
