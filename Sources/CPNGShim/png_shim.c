@@ -74,6 +74,20 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *erro
     return 0;
 }
 
+/// The first steps of every read of `data`: its signature, its chunk lengths
+/// (offc_png_check_chunks, `cut` as there) and a read struct that reports into `errors`, which
+/// must outlive it. NULL, with the reason in `errors`, when one of them fails.
+static png_structp open_read(const uint8_t *data, size_t size, int *cut, error_state *errors) {
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(errors->error, errors->error_size, "not a PNG file");
+        return NULL;
+    }
+    if (offc_png_check_chunks(data, size, cut, errors->error, errors->error_size) != 0) return NULL;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+    if (!png) snprintf(errors->error, errors->error_size, "out of memory");
+    return png;
+}
+
 /// Gives `out` the decoded buffers (its size and depth are stored before the rows are read).
 static void hand_over(offc_png_image *out, uint8_t *pixels, uint8_t *icc, uint8_t *exif, uint8_t *xmp, uint8_t *texts) {
     out->pixels = pixels;
@@ -197,18 +211,10 @@ int offc_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels, int t
     memset(out, 0, sizeof(*out));
     out->srgb_intent = -1;
     if (error_size > 0) error[0] = 0;
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(error, error_size, "not a PNG file");
-        return -1;
-    }
     int cut = 0;
-    if (offc_png_check_chunks(data, size, tolerate_cut ? &cut : NULL, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
-    if (!png) {
-        snprintf(error, error_size, "out of memory");
-        return -1;
-    }
+    png_structp png = open_read(data, size, tolerate_cut ? &cut : NULL, &errors);
+    if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     // volatile: these are modified between setjmp and a possible longjmp.
     uint8_t *volatile pixels = NULL;
@@ -326,19 +332,11 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
     memset(out, 0, sizeof(*out));
     out->srgb_intent = -1;
     if (error_size > 0) error[0] = 0;
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(error, error_size, "not a PNG file");
-        return -1;
-    }
     // A file cut short is refused here: `info` says it is damaged (metadata after the image data
     // may be lost); the conversion, which reads it with tolerate_cut, says how much is missing.
-    if (offc_png_check_chunks(data, size, NULL, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
-    if (!png) {
-        snprintf(error, error_size, "out of memory");
-        return -1;
-    }
+    png_structp png = open_read(data, size, NULL, &errors);
+    if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     // `out` is memory, not a local, so what was stored in it before a longjmp is still there.
     if (!info || setjmp(png_jmpbuf(png))) {
@@ -366,17 +364,9 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
 
 int offc_png_verify(const uint8_t *data, size_t size, char *error, size_t error_size) {
     if (error_size > 0) error[0] = 0;
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(error, error_size, "not a PNG file");
-        return -1;
-    }
-    if (offc_png_check_chunks(data, size, NULL, error, error_size) != 0) return -1;
     error_state errors = {error, error_size};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
-    if (!png) {
-        snprintf(error, error_size, "out of memory");
-        return -1;
-    }
+    png_structp png = open_read(data, size, NULL, &errors);
+    if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     uint8_t *volatile row = NULL;
     if (!info || setjmp(png_jmpbuf(png))) {
