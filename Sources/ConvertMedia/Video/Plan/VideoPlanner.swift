@@ -333,10 +333,13 @@ enum VideoPlanner {
 
     /// The note on a deinterlaced source: what its fields became.
     static func deinterlaceNote(_ source: StreamSnapshot, mode: Deinterlacing) -> String {
-        let rate = source.frameRate.map { UnitText.decimal($0 * 2, 2) } ?? "its"
-        let frames = source.frameRate.map { UnitText.decimal(mode == .eachField ? $0 * 2 : $0, 2) } ?? "its"
-        return "interlaced video (\(rate) fields a second) deinterlaced to \(frames) progressive frames a second "
-            + "(bwdif)"
+        guard let rate = source.frameRate else {
+            let unit = mode == .eachField ? "field" : "frame"
+            return "interlaced video deinterlaced to one progressive frame a \(unit) (bwdif)"
+        }
+        let frames = UnitText.decimal(mode == .eachField ? rate * 2 : rate, 2)
+        return "interlaced video (\(UnitText.decimal(rate * 2, 2)) fields a second) deinterlaced to \(frames) "
+            + "progressive frames a second (bwdif)"
     }
 
     /// The filter that turns the picture upright for a display-matrix rotation in degrees
