@@ -813,7 +813,7 @@ def video_size_kinds(work, binary):
             name, f"Video to {per_minute} MB per minute: ≤ {target / 1e6:.2f} MB for {seconds:.1f} s ({what})",
             contenders,
             note=f"{what}. The target binds (its CRF-23 encode does not fit). The peers get the formula of video-size-25 "
-                 "(two passes); ours one encode after a look at its first frames. "
+                 "(two passes at x264 medium); ours one encode at x264 fast after a look at its first frames. "
                  + ("HDR: both sides tone map to SDR BT.709 with the zscale+Hable chain (ours through its table sampled "
                     "from that chain, scaled first); HandBrake is left out: its tone map is another one, so it would not "
                     "be the same work. SSIM against the source through that chain. " if transfer else "")
@@ -859,7 +859,8 @@ def video_size(work, binary, quick):
             contenders,
             note=f"The target is what {per_minute} MB gives one minute of video ({per_minute * 8 / 60:.2f} Mb/s in all), "
                  f"scaled to this {seconds:.1f} s clip so a run takes seconds, not minutes. The clip's CRF-23 encode does "
-                 "not fit: the peers make two passes, ours one encode at x264's average bitrate (mode column: x264's "
+                 "not fit: the peers make two passes at x264's medium preset, ours one encode at x264's average bitrate "
+                 "and its fast preset, which costs SSIM a little less than two passes gain (mode column: x264's "
                  "rate control, read from each output). The peers get the usual formula: video kb/s = target × 8 / "
                  "duration − 128 kb/s audio; HandBrake's preset (two passes, VBV cap = average bitrate) with its bitrate "
                  f"and cap set to that, and its picture cap ({'720p30' if per_minute == 25 else '360p30'}) kept; "

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `--preset` and the situation defaults: `send-to-windows` encodes with x264 `faster`, `convert`
-/// with `medium` (ffmpeg's default at the same CRF) unless `--preset` names another. Read from the
+/// with `medium` (ffmpeg's default at the same CRF) unless `--preset` names another, `compress`
+/// its normal quality with `medium` and an encode at the target's bitrate with `fast`. Read from the
 /// settings x264 writes into its own stream (its "x264 - core … options:" SEI), not from our code.
 @Suite("Encoder presets")
 struct VideoPresetTests {
@@ -10,6 +11,7 @@ struct VideoPresetTests {
     private static let signature: [String: [String]] = [
         "veryfast": ["subme=2", "ref=1"],
         "faster": ["subme=4", "ref=2", "rc_lookahead=20"],
+        "fast": ["subme=6", "ref=2", "rc_lookahead=30"],
         "medium": ["subme=7", "ref=3", "rc_lookahead=40"],
     ]
 
@@ -20,10 +22,12 @@ struct VideoPresetTests {
         return String(text[start.upperBound...].prefix { $0 != "\0" && $0 != "\u{80}" })
     }
 
-    private func expectPreset(_ name: String, in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    private func expectPreset(
+        _ name: String, rateControl: String? = nil, in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws
     {
         let options = try x264Options(path)
-        for setting in Self.signature[name] ?? [] {
+        let settings = (Self.signature[name] ?? []) + (rateControl.map { ["rc=\($0)"] } ?? [])
+        for setting in settings {
             #expect(
                 options.split(separator: " ").contains(Substring(setting)), "\(name): \(setting) not in \(options)",
                 sourceLocation: sourceLocation)
@@ -65,6 +69,26 @@ struct VideoPresetTests {
         ])
         #expect(fast.status == 0, "\(fast.stderr)")
         try expectPreset("veryfast", in: directory.appendingPathComponent("v.mp4").path)
+    }
+
+    @Test("compress encodes at the target's bitrate with x264 fast, and its normal quality (CRF 23) with medium")
+    func compress() async throws {
+        let directory = try VideoCommandsTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The target binds: one encode at x264's average bitrate.
+        let tight = try await CLIRunner.run([
+            "compress", CLIRunner.media.appendingPathComponent("video/motion.mov").path, "--target", "250KiB",
+            "-o", directory.appendingPathComponent("tight.mp4").path,
+        ])
+        #expect(tight.status == 0, "\(tight.stderr)")
+        try expectPreset("fast", rateControl: "abr", in: directory.appendingPathComponent("tight.mp4").path)
+        // HEVC under an ample target: re-encoded at the normal quality, which fits.
+        let ample = try await CLIRunner.run([
+            "compress", CLIRunner.media.appendingPathComponent("video/regular.mkv").path, "--target", "25MB",
+            "-o", directory.appendingPathComponent("ample.mp4").path,
+        ])
+        #expect(ample.status == 0, "\(ample.stderr)")
+        try expectPreset("medium", rateControl: "crf", in: directory.appendingPathComponent("ample.mp4").path)
     }
 
     @Test("A preset for VP9 is refused before anything is written; an unknown name is a usage error with a guess")
