@@ -53,6 +53,9 @@ package struct StreamSnapshot: Sendable, Equatable {
     /// Whether the stream's frames are interlaced (two fields, top or bottom first), as its
     /// decoder or parser found them (`field_order`): a camcorder's 1080i50.
     package var isInterlaced = false
+    /// For an interlaced stream, whether the top field is shown first (`tt`, or `bt`: bottom coded
+    /// first, top shown first); the bottom otherwise.
+    package var topFieldFirst = false
     /// The Dolby Vision configuration record FFmpeg read (`dvcC`/`dvvC`), when it read one.
     package var dolbyVision: DolbyVisionConfiguration?
     /// Dolby Vision profile and base-layer compatibility: FFmpeg's record, or the probe's own box
@@ -126,6 +129,7 @@ package struct StreamSnapshot: Sendable, Equatable {
         if kind == .video {
             frameRate = StreamSnapshot.frameRate(stream)
             isInterlaced = [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order)
+            topFieldFirst = [AV_FIELD_TT, AV_FIELD_BT].contains(parameters.field_order)
         }
         if kind == .audio { readAudioLayout(parameters) }
     }

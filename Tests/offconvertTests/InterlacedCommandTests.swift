@@ -72,4 +72,46 @@ struct InterlacedCommandTests {
         let verdict = try await Self.idet(output)
         #expect(verdict.tff == 0 && verdict.bff == 0 && verdict.progressive > 0, "\(verdict)")
     }
+
+    @Test("info names interlaced video and its first field, as ffprobe reads them; progressive video says nothing")
+    func info() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/interlaced/camcorder.mts", as: "top first.mts")
+        // The same fields coded bottom first, and a progressive copy, made by ffmpeg.
+        let bottom = try await MotionCommandsTests.tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", folder.url.appendingPathComponent("top first.mts").path, "-an",
+                "-vf", "setfield=bff", "-c:v", "libx264", "-preset", "ultrafast", "-x264-params", "bff=1",
+                folder.url.appendingPathComponent("bottom.mts").path,
+            ])
+        #expect(bottom.status == 0, "\(bottom.stderr)")
+        let progressive = try await MotionCommandsTests.tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", folder.url.appendingPathComponent("top first.mts").path, "-an",
+                "-vf", "bwdif", "-c:v", "libx264", "-preset", "ultrafast",
+                folder.url.appendingPathComponent("progressive.mp4").path,
+            ])
+        #expect(progressive.status == 0, "\(progressive.stderr)")
+        #expect(try Self.fields(folder.url.appendingPathComponent("top first.mts").path).order == "tt")
+        #expect(try Self.fields(folder.url.appendingPathComponent("bottom.mts").path).order == "bb")
+        #expect(try Self.fields(folder.url.appendingPathComponent("progressive.mp4").path).order == "progressive")
+
+        let text = try await folder.run(["info", "top first.mts", "bottom.mts", "progressive.mp4"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let sections = text.stdout.components(separatedBy: "\n\n")
+        #expect(sections.count == 3, "\(text.stdout)")
+        #expect(sections.first?.contains("25 fps, interlaced, top field first") == true, "\(text.stdout)")
+        #expect(sections.dropFirst().first?.contains("interlaced, bottom field first") == true, "\(text.stdout)")
+        #expect(sections.last?.contains("interlaced") == false, "\(text.stdout)")
+
+        let json = try await folder.run(["info", "--json", "top first.mts", "progressive.mp4"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(json.stdout)")
+        #expect(lines.first?.contains("\"interlaced\":\"top-first\"") == true, "\(json.stdout)")
+        #expect(lines.last?.contains("\"interlaced\"") == false, "\(json.stdout)")
+    }
 }

@@ -23,8 +23,8 @@ struct VideoPresetTests {
     }
 
     private func expectPreset(
-        _ name: String, rateControl: String? = nil, in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws
-    {
+        _ name: String, rateControl: String? = nil, in path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let options = try x264Options(path)
         let settings = (Self.signature[name] ?? []) + (rateControl.map { ["rc=\($0)"] } ?? [])
         for setting in settings {

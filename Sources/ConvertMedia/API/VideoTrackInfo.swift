@@ -15,7 +15,8 @@ import ConvertCore
 ///   "dynamicRange": DynamicRange,
 ///   "masteringDisplay": MasteringDisplay,  // optional
 ///   "contentLight": ContentLightLevel,     // optional
-///   "stereoscopic": true                   // spatial (3D, MV-HEVC) video only
+///   "stereoscopic": true,                  // spatial (3D, MV-HEVC) video only
+///   "interlaced": "top-first"              // interlaced video only: "top-first" or "bottom-first"
 /// }
 /// ```
 public struct VideoTrackInfo: Sendable, Codable, Hashable {
@@ -46,6 +47,9 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
     public var contentLight: ContentLightLevel?
     /// `true` for a spatial (3D, MV-HEVC) video with a second view; absent otherwise.
     public var stereoscopic: Bool?
+    /// For interlaced video (fields, not frames), which field is shown first; absent for
+    /// progressive video and when the file does not say.
+    public var interlaced: FieldOrder?
 
     /// Creates a video description.
     public init(
@@ -69,7 +73,7 @@ public struct VideoTrackInfo: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case width, height, rotation, mirrored, frameRate, pixelFormat, bitDepth, dynamicRange
-        case masteringDisplay, contentLight, stereoscopic
+        case masteringDisplay, contentLight, stereoscopic, interlaced
         /// The JSON key stays `colour`, as `info --json` has always written it: scripts read it.
         case color = "colour"
     }

@@ -78,6 +78,7 @@ struct ContainerProber {
             if video.rotation % 180 == 90 { (video.width, video.height) = (video.height, video.width) }
         }
         video.frameRate = snapshot.frameRate
+        if snapshot.isInterlaced { video.interlaced = snapshot.topFieldFirst ? .topFirst : .bottomFirst }
         video.pixelFormat = snapshot.pixelFormat.name
         video.bitDepth = snapshot.pixelFormat.bitDepth
         video.color = color(snapshot.color, box: entry?.color, name: name, warnings: &warnings)

@@ -184,6 +184,7 @@ enum InfoFormatter {
             if video.mirrored { size += " mirrored" }
             parts.append(size)
             if let frameRate = video.frameRate { parts.append("\(UnitText.decimal(frameRate)) fps") }
+            if let fields = video.interlaced { parts.append(fields.summary) }
             if let pixelFormat = video.pixelFormat {
                 parts.append(video.bitDepth.map { "\(pixelFormat) \($0)-bit" } ?? pixelFormat)
             }
