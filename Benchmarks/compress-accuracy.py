@@ -56,7 +56,8 @@ def run_ours(path, target, work, *extra):
 
 def encodes_of(notes):
     """How many encodes a run cost, read from its notes: 1, a stopped share plus 1, 1+1 when the
-    normal quality ran to the end over the target, +k for corrections, +3 % for a larger start."""
+    normal quality ran to the end over the target, +k for corrections, +fill for a short clip's raised
+    encode, 0.03+ for a larger start."""
     if any("copied without re-encoding" in n and "already" in n for n in notes):
         return "remux", None
     stopped = next((re.search(r"would come out at about (\d+) B \(projected from its first (\d+) %", n) for n in notes
@@ -66,9 +67,12 @@ def encodes_of(notes):
         text = "1+1"
     if any(n.startswith("made ") and " rather than " in n for n in notes):
         text = "0.03+" + text
-    again = next((int(n.split()[2]) for n in notes if n.startswith("encoded again ")), 0)
+    again = next((int(m.group(1)) for m in (re.match(r"encoded again (\d+) time", n) for n in notes) if m), 0)
     if again:
         text += f"+{again}"
+    # A short clip that came out far under is encoded again, raised (one or two more encodes).
+    if any(n.startswith("encoded again at a higher bitrate") for n in notes):
+        text += "+fill"
     if any("eased to CRF" in n for n in notes):
         text += " (CRF eased)"
     return text, int(stopped.group(1)) if stopped else None

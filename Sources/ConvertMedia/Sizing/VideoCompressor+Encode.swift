@@ -119,8 +119,10 @@ extension VideoCompressor {
             reason =
                 "made \(larger.job.plan.width)x\(larger.job.plan.height) rather than "
                 + "\(job.plan.width)x\(job.plan.height): its first frames show the picture is easy to code (x264 "
-                + "coded them at quantizer \(Int(larger.quantizer.rounded())) on its 0-51 scale, lower is finer; "
-                + "the larger size is expected at \(Int(larger.predicted.rounded())), still under the "
+                + "coded them at quantizer \(Int(larger.quantizer.rounded())) on its 0-51 scale, lower is finer"
+                + (larger.spentShare <= underspentShare
+                    ? ", spending \(Int((larger.spentShare * 100).rounded())) % of their bits" : "")
+                + "; the larger size is expected at \(Int(larger.predicted.rounded())), still under the "
                 + "\(Int(easiestQuantizer)) where a larger picture stops looking better)"
             job = larger.job
             progress.from += watch.fraction * (progress.to - progress.from)
