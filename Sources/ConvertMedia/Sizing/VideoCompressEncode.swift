@@ -137,6 +137,30 @@ struct VideoCompressEncode {
         .filter { $0 > plan.height }
     }
 
+    /// The heights below the plan's down to `floor`, largest first: where an encode started above
+    /// what bits per pixel chose may shrink back when its first frames show the picture hard.
+    func smallerHeights(downTo floor: Int) -> [Int] {
+        VideoSizePlanner.candidateHeights(
+            sourceWidth: probe.source.width, sourceHeight: probe.source.height,
+            maxHeight: request.maxHeight
+        )
+        .filter { $0 < plan.height && $0 >= floor }
+    }
+
+    /// The same encode one height above the plan's, where a tight target's encode starts: on
+    /// every clip of `Benchmarks/` whose plan bits per pixel had lowered (phone footage at 8 and
+    /// 25 MB a minute, noisy handheld footage, a screen recording, 4K HLG), the first frames
+    /// showed the picture easy enough for the next height up, and starting there saves the
+    /// encode begun at the smaller one. Nil when the plan is already the largest or lowered the
+    /// frame rate.
+    var oneHeightLarger: VideoCompressEncode? {
+        guard let height = largerHeights.last,
+            let larger = VideoSizePlanner.encodePlan(
+                source: probe.source, targetBytes: plan.ceilingBytes, height: height, frameRate: plan.frameRate)
+        else { return nil }
+        return try? VideoCompressEncode(request, probe: probe, plan: larger)
+    }
+
     /// The notes every result of this encode ends with.
     func closingNotes(damaged: String?) -> [JobNote] {
         var notes = probe.inputNotes + audioNotes

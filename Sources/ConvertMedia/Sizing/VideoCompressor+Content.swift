@@ -38,58 +38,73 @@ extension VideoCompressor {
         return measured + quantizerPerBitsDoubling * log2(max(spentShare, 1.0 / 64))
     }
 
-    /// The plan at the largest height above `job`'s whose quantizer, predicted from `quantizer`
-    /// (measured at `job`'s size), is at most ``easiestQuantizer``, with that prediction; nil when
-    /// none is.
-    static func largerPicture(_ job: VideoCompressEncode, quantizer: Double)
-        -> (plan: VideoSizePlanner.EncodePlan, predicted: Double)?
+    /// The plan the first frames of `job`'s encode point to, from `quantizer` (measured at its
+    /// size), with the quantizer predicted there and whether it is larger; nil when `job`'s size
+    /// is the one. Larger: the largest height above whose prediction is at most
+    /// ``easiestQuantizer``. Smaller, when `job`'s own is above it: the largest height down to
+    /// `floorHeight` (what bits per pixel chose) whose prediction is, else `floorHeight`.
+    static func resizedPicture(_ job: VideoCompressEncode, quantizer: Double, floorHeight: Int)
+        -> (plan: VideoSizePlanner.EncodePlan, predicted: Double, grows: Bool)?
     {
-        for height in job.largerHeights {
-            let predicted = quantizer + quantizerPerHeightDoubling * log2(Double(height) / Double(job.plan.height))
-            if predicted <= easiestQuantizer,
-                let plan = VideoSizePlanner.encodePlan(
-                    source: job.probe.source, targetBytes: job.plan.ceilingBytes, height: height,
-                    frameRate: job.plan.frameRate)
-            {
-                return (plan, predicted)
-            }
+        func predicted(at height: Int) -> Double {
+            quantizer + quantizerPerHeightDoubling * log2(Double(height) / Double(job.plan.height))
         }
-        return nil
+        func plan(at height: Int) -> VideoSizePlanner.EncodePlan? {
+            VideoSizePlanner.encodePlan(
+                source: job.probe.source, targetBytes: job.plan.ceilingBytes, height: height,
+                frameRate: job.plan.frameRate)
+        }
+        for height in job.largerHeights where predicted(at: height) <= easiestQuantizer {
+            if let larger = plan(at: height) { return (larger, predicted(at: height), true) }
+        }
+        guard quantizer > easiestQuantizer, job.plan.height > floorHeight else { return nil }
+        let smaller = job.smallerHeights(downTo: floorHeight)
+        let height = smaller.first { predicted(at: $0) <= easiestQuantizer } ?? floorHeight
+        return plan(at: height).map { ($0, predicted(at: height), false) }
     }
 }
 
-/// Watches the first frames of a tight target's encode for a picture easy enough to code larger
-/// (see ``VideoCompressor/largerPicture(_:quantizer:)``), and stops the encode when it finds one.
+/// Watches the first frames of a tight target's encode for a picture easy enough to code larger,
+/// or, when the encode started above what bits per pixel chose, too hard to code at its size
+/// (see ``VideoCompressor/resizedPicture(_:quantizer:floorHeight:)``), and stops the encode when
+/// it finds one.
 final class PictureSizeWatch: EncodeWatch {
     /// The share of the frames sampled, and the fewest: enough for x264's average bitrate to settle.
     static let sampleShare = 0.03
     static let minimumSample = 20
 
     /// The encode to start instead, with the quantizer measured, the share of their bits the
-    /// sampled frames took, and the quantizer predicted at the larger size.
-    struct Larger {
+    /// sampled frames took, the quantizer predicted at the new size, and whether it is larger.
+    struct Resized {
         var job: VideoCompressEncode
         var quantizer: Double
         var spentShare: Double
         var predicted: Double
+        var grows: Bool
     }
 
     private let job: VideoCompressEncode
+    private let floorHeight: Int
     private let sampleSize: Int
     private var packets = 0
     private var bytes = 0
     private var quantizers: [Double] = []
-    /// Set when the encode should start again larger.
-    private(set) var larger: Larger?
+    /// Set when the encode should start again at another size.
+    private(set) var resized: Resized?
 
-    /// A watch over `job`'s encode; nil when its picture cannot grow.
-    init?(_ job: VideoCompressEncode) {
-        guard !job.largerHeights.isEmpty else { return nil }
+    /// A watch over `job`'s encode, which may shrink down to `floorHeight`; nil when its picture
+    /// can neither grow nor shrink.
+    init?(_ job: VideoCompressEncode, floorHeight: Int) {
+        guard !job.largerHeights.isEmpty || job.plan.height > floorHeight else { return nil }
         self.job = job
+        self.floorHeight = floorHeight
         sampleSize = max(Self.minimumSample, Int(Double(job.expectedFrames) * Self.sampleShare))
     }
 
-    var stopped: Bool { larger != nil }
+    var stopped: Bool { resized != nil }
+
+    /// The first frames' average quantizer and share of bits spent, once they were sampled.
+    private(set) var sampled: (quantizer: Double, spentShare: Double)?
 
     /// How far the encode got, 0...1.
     var fraction: Double { min(Double(packets) / Double(job.expectedFrames), 1) }
@@ -102,11 +117,14 @@ final class PictureSizeWatch: EncodeWatch {
         guard packets == sampleSize, !quantizers.isEmpty else { return .proceed }
         let average = quantizers.reduce(0, +) / Double(quantizers.count)
         let spent = spentShare
+        sampled = (average, spent)
         let settled = VideoCompressor.settledQuantizer(measured: average, spentShare: spent)
-        guard let (plan, predicted) = VideoCompressor.largerPicture(job, quantizer: settled),
-            let grown = try? VideoCompressEncode(job.request, probe: job.probe, plan: plan)
+        guard
+            let (plan, predicted, grows) = VideoCompressor.resizedPicture(
+                job, quantizer: settled, floorHeight: floorHeight),
+            let next = try? VideoCompressEncode(job.request, probe: job.probe, plan: plan)
         else { return .proceed }
-        larger = Larger(job: grown, quantizer: average, spentShare: spent, predicted: predicted)
+        resized = Resized(job: next, quantizer: average, spentShare: spent, predicted: predicted, grows: grows)
         return .stop
     }
 

@@ -102,29 +102,29 @@ extension VideoCompressor {
         _ job: VideoCompressEncode, progress first: PassProgress, afterQuality quality: QualityMiss?,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
-        var job = job
+        let floorHeight = job.plan.height
+        // A tight plan starts one height up, its first frames watched (see PictureSizeWatch); not
+        // a clip too short for the watch to sample it well.
+        let watched = quality == nil && job.expectedFrames >= 4 * PictureSizeWatch.minimumSample
+        var job = watched ? job.oneHeightLarger ?? job : job
         var progress = first
         var reason: String?
         var bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
-        let watch = quality == nil ? PictureSizeWatch(job) : nil
+        let watch = quality == nil ? PictureSizeWatch(job, floorHeight: floorHeight) : nil
         var pass: VideoPass
         do {
             pass = try run(
                 job.targetPlan(bitrate: bitrate), job: job, watch: watch, progress: progress,
                 cancellation: cancellation, reporter: reporter)
+            if let sampled = watch?.sampled, job.plan.height > floorHeight {
+                reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
+            }
         } catch {
-            guard let watch, let larger = watch.larger, !cancellation.isCancelled, error.code == .cancelled else {
+            guard let watch, let resized = watch.resized, !cancellation.isCancelled, error.code == .cancelled else {
                 throw error
             }
-            reason =
-                "made \(larger.job.plan.width)x\(larger.job.plan.height) rather than "
-                + "\(job.plan.width)x\(job.plan.height): its first frames show the picture is easy to code (x264 "
-                + "coded them at quantizer \(Int(larger.quantizer.rounded())) on its 0-51 scale, lower is finer"
-                + (larger.spentShare <= underspentShare
-                    ? ", spending \(Int((larger.spentShare * 100).rounded())) % of their bits" : "")
-                + "; the larger size is expected at \(Int(larger.predicted.rounded())), still under the "
-                + "\(Int(easiestQuantizer)) where a larger picture stops looking better)"
-            job = larger.job
+            reason = resizedReason(resized, from: job)
+            job = resized.job
             progress.from += watch.fraction * (progress.to - progress.from)
             bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
             pass = try run(
@@ -148,6 +148,40 @@ extension VideoCompressor {
         return try corrections(
             job, after: (pass, bitrate), progress: progress.next, afterQuality: quality, reason: reason,
             cancellation: cancellation, reporter: reporter)
+    }
+
+    /// How x264 coded the sampled first frames, for a note: "quantizer 38 on its 0-51 scale, lower
+    /// is finer", with the share of their bits when they left over half unspent.
+    static func codedAt(quantizer: Double, spentShare: Double) -> String {
+        "quantizer \(min(Int(quantizer.rounded()), 51)) on its 0-51 scale, lower is finer"
+            + (spentShare <= underspentShare ? ", spending \(Int((spentShare * 100).rounded())) % of their bits" : "")
+    }
+
+    /// The note of an encode started again at another size: larger for an easy picture, smaller
+    /// for a hard one.
+    static func resizedReason(_ resized: PictureSizeWatch.Resized, from job: VideoCompressEncode) -> String {
+        let coded = codedAt(quantizer: resized.quantizer, spentShare: resized.spentShare)
+        let size =
+            "made \(resized.job.plan.width)x\(resized.job.plan.height) rather than \(job.plan.width)x\(job.plan.height)"
+        let expected = Int(resized.predicted.rounded())
+        guard resized.grows else {
+            return size + ": its first frames show the picture is hard to code at the larger size (x264 coded them at "
+                + coded + "; the smaller size is expected at \(expected)"
+                + (resized.predicted > easiestQuantizer ? ", the smallest the bits per pixel allow)" : ")")
+        }
+        return size + ": its first frames show the picture is easy to code (x264 coded them at " + coded
+            + "; the larger size is expected at \(expected), still under the \(Int(easiestQuantizer)) where a larger "
+            + "picture stops looking better)"
+    }
+
+    /// The note of a tight encode kept at the size one height up it started at.
+    static func keptReason(
+        _ job: VideoCompressEncode, floorHeight: Int, sampled: (quantizer: Double, spentShare: Double)
+    ) -> String {
+        "made \(job.plan.width)x\(job.plan.height), one size above what its bits per pixel chose (\(floorHeight) "
+            + "lines): its first frames show the picture is easy enough to code there (x264 coded them at "
+            + codedAt(quantizer: sampled.quantizer, spentShare: sampled.spentShare) + ", at most "
+            + "\(Int(easiestQuantizer)))"
     }
 
     /// Encodes again at a bitrate corrected by what the over-target `previous` measured, until

@@ -308,6 +308,40 @@ struct VideoCompressCeilingTests {
     }
 
     @Test(
+        "a tight target starts one height above what bits per pixel chose, and shrinks back when its first frames show the picture hard"
+    )
+    func shrinksWhenHard() async throws {
+        let directory = try Fixtures.temporaryDirectory("ceiling-hard")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 4 s of 360p25 noise: as hard as a picture gets. 60 kB leaves 240p by bits per pixel.
+        let noise = directory.appendingPathComponent("noise.mp4").path
+        let made = try MediaTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=4", "-vf",
+                "noise=alls=40:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "16", "-pix_fmt",
+                "yuv420p", noise,
+            ])
+        #expect(made.status == 0, "\(made.errors)")
+        let output = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let result = try await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(input: noise, targetBytes: 60_000, output: OutputLocation(directory: output.path)))
+        ).result.get()
+        #expect(
+            result.notes.messages.contains {
+                $0.hasPrefix(
+                    "made 426x240 rather than 640x360: its first frames show the picture is hard to code at the larger "
+                        + "size (x264 coded them at quantizer 5")
+                    && $0.hasSuffix("the smallest the bits per pixel allow)")
+            }, "\(result.notes.messages)")
+        let path = try outputPath(result)
+        #expect(try MediaTool.probe(path).video?.int("height") == 240)
+        #expect(try Self.size(path) <= 60_000)
+    }
+
+    @Test(
         "a tight target grows a picture its first frames show easy (a screen recording keeps 720p, sharper than the 480p bits per pixel chose); a hard one stays as planned"
     )
     func resolutionByContent() async throws {
@@ -321,7 +355,8 @@ struct VideoCompressCeilingTests {
         let full = try outputPath(kept)
         #expect(
             kept.notes.messages.contains {
-                $0.hasPrefix("made 1280x720 rather than 854x480: its first frames show the picture is easy to code")
+                // Started one height above the 480p bits per pixel chose.
+                $0.hasPrefix("made 1280x720 rather than 960x540: its first frames show the picture is easy to code")
             },
             "\(kept.notes.messages)")
         let stream = try #require(try MediaTool.probe(full).video)
