@@ -12,6 +12,14 @@ centred on white bars that have no boost for pad). --srgb: OUTPUT was converted 
 reference's SDR picture goes from Display P3 to sRGB primaries in linear light (clipped, as a
 colour conversion clips), then gets the boost.
 
+When SOURCE is a JPEG with Apple's gain map (MPF image 2 whose XMP names
+urn:com:apple:photo:2020:aux:hdrgainmap; what iPhones wrote before iOS 18), its primary and map
+are decoded by Pillow (the map's bytes cut out by exiftool -b -MPImage2) and Apple's formula below
+applies, with the headroom from the primary's MakerNote. The JSON then also has map_correlation:
+the Pearson correlation of OUTPUT's gain map (its MPF image 2, Pillow) with SOURCE's map turned
+into Ultra HDR's log coding here (r = log2(1 + (headroom - 1) x gain) / log2(headroom)), at
+OUTPUT's map size, and map_mean_error, their mean absolute difference in 8-bit codes.
+
 When SOURCE has a Samsung gain map, its primary's hdrgm: XMP (exiftool) gives the same
 parameters and the same formula applies.
 
@@ -85,6 +93,35 @@ def source_planes(path):
         aux = primary.get_aux_image(aux_id)
         return sdr, np.asarray(aux.to_pillow().convert("L"))
     raise SystemExit("no Apple gain map in " + path)
+
+
+def mpf_image2(path):
+    """The bytes of MPF image 2 of JPEG `path` (exiftool cuts them out), or None."""
+    out = subprocess.run(["exiftool", "-b", "-MPImage2", path], capture_output=True).stdout
+    return out if out[:2] == b"\xff\xd8" else None
+
+
+def apple_jpeg_map(path):
+    """The gain map of an Apple gain-map JPEG (8-bit grey, as stored), or None for another JPEG."""
+    image2 = mpf_image2(path)
+    if image2 is None or b"urn:com:apple:photo:2020:aux:hdrgainmap" not in image2:
+        return None
+    import io
+    return np.asarray(Image.open(io.BytesIO(image2)).convert("L"))
+
+
+def map_correlation(source, output, headroom):
+    """Pearson correlation of OUTPUT's gain map with SOURCE's Apple map in the log coding, and
+    their mean absolute difference in 8-bit codes (Apple's codes taken as they are differ by
+    about 2.4 on average in the test photo, mostly black: the correlation alone barely tells)."""
+    import io
+    out_map = np.asarray(Image.open(io.BytesIO(mpf_image2(output))).convert("L")).astype(np.float64)
+    orientation = Image.open(source).getexif().get(0x0112, 1)
+    source_map = upright(apple_jpeg_map(source)[..., None], orientation)[..., 0]
+    apple = rec709_to_linear(upsample(source_map, *out_map.shape) / 255)
+    expected = np.log2(1 + (headroom - 1) * apple) / np.log2(headroom) * 255
+    correlation = float(np.corrcoef(out_map.ravel(), expected.ravel())[0, 1])
+    return correlation, float(np.mean(np.abs(out_map - expected)))
 
 
 def samsung_record(path):
@@ -272,8 +309,17 @@ def source_reference(source, srgb=False):
     ISO parameters the reference was built from (None for Apple's formula or a JPEG source)."""
     source_bytes = open(source, "rb").read()
     is_jpeg = source_bytes[:2] == b"\xff\xd8"
-    iso = None if is_jpeg else tmap_record(source) or samsung_record(source)
-    if is_jpeg:
+    apple_jpeg = apple_jpeg_map(source) if is_jpeg else None
+    if apple_jpeg is not None:
+        is_jpeg = False
+    iso = None if is_jpeg or apple_jpeg is not None else tmap_record(source) or samsung_record(source)
+    if apple_jpeg is not None:
+        # Upright by the primary's EXIF Orientation, the map as its primary.
+        with Image.open(source) as primary:
+            orientation = primary.getexif().get(0x0112, 1)
+            sdr8 = upright(np.asarray(primary.convert("RGB")), orientation)
+        gain8 = upright(apple_jpeg[..., None], orientation)[..., 0]
+    elif is_jpeg:
         if not imagecodecs.ultrahdr_check(source_bytes):
             raise SystemExit("libultrahdr does not see an Ultra HDR image in " + source)
         orientation = Image.open(source).getexif().get(0x0112, 1)
@@ -332,8 +378,11 @@ def main():
     sdr_mse = float(np.mean((sdr_out - sdr8.astype(np.float32)) ** 2))
     sdr_psnr = 10 * np.log10(255.0 ** 2 / sdr_mse) if sdr_mse > 0 else EXACT
     ratio = float(np.median(decoded[reference > 0.05] / reference[reference > 0.05]))
-    print(json.dumps({"iso": 1.0 if iso is not None else 0.0, "headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
-                      "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}))
+    result = {"iso": 1.0 if iso is not None else 0.0, "headroom": headroom, "hdr_psnr": psnr, "sdr_psnr": sdr_psnr, "median_ratio": ratio,
+              "hdr_peak": float(decoded.max()), "reference_peak": float(reference.max())}
+    if apple_jpeg_map(source) is not None:
+        result["map_correlation"], result["map_mean_error"] = map_correlation(source, output, headroom)
+    print(json.dumps(result))
     if len(sys.argv) > 3:
         step = max(1, width // 480)
         left = (linear_to_srgb(sdr[::step, ::step]) * 255).astype(np.uint8)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent check of a HEIC written with a gain map from a HEIC (no offconvert code).
 
-usage: heic-gainmap-oracle.py SOURCE.heic OUTPUT.heic
+usage: heic-gainmap-oracle.py SOURCE.heic|SOURCE.jpg OUTPUT.heic
 
 Decodes both files with pillow-heif (a libheif newer than the system's 1.15, which reads
 auxiliary images): the primary and the auxiliary image whose type is Apple's
@@ -12,6 +12,9 @@ Each file's HDR rendition is rebuilt from its own planes and its own parameters,
   MakerNote tags 0x0021/0x0030 (Apple's published formula, see gainmap-oracle.py);
 - Samsung: Ultra HDR's log formula with the primary's hdrgm: XMP,
   hdr = (sdr + OffsetSDR) x 2^(GainMapMin + (GainMapMax - GainMapMin) x gain^(1/Gamma)) - OffsetHDR.
+
+A JPEG SOURCE with Apple's gain map (MPF image 2) is rebuilt by gainmap-oracle.py (Pillow decodes
+its primary and map; Apple's formula, the MakerNote's headroom).
 
 The source's rendition is area-averaged to the output's size when the output was resized. Prints
 one JSON line: the output's auxiliary types, both headrooms, the PSNR of the output's HDR
@@ -45,7 +48,14 @@ def hdrgm(path):
 
 
 def rendition(path):
-    """(aux types, headroom, linear SDR, linear HDR) of a HEIC with a gain map."""
+    """(aux types, headroom, linear SDR, linear HDR) of a HEIC with a gain map, or of a JPEG with
+    Apple's."""
+    with open(path, "rb") as file:
+        if file.read(2) == b"\xff\xd8":
+            if base.apple_jpeg_map(path) is None:
+                raise SystemExit("no Apple gain map in " + path)
+            _, sdr, hdr, headroom, _ = base.source_reference(path)
+            return [APPLE], headroom, sdr, hdr
     heif = pillow_heif.open_heif(path, convert_hdr_to_8bit=True)
     aux = heif.info.get("aux", {})
     sdr8 = np.asarray(heif.to_pillow().convert("RGB"))

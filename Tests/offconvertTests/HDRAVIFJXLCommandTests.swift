@@ -46,13 +46,14 @@ struct HDRAVIFJXLCommandTests {
     }
 
     /// Measured (HDR PSNR / the SDR picture's): pug 53.5 / 32.3 dB, samsung 42.2 / 7.2 dB,
-    /// pixel8-crop 43.4 / 16.8 dB.
+    /// pixel8-crop 43.4 / 16.8 dB, apple-gainmap-jpeg 57.9 / 31.0 dB.
     @Test(
         "an AVIF keeps the gain map: AV1 auxiliary image, ISO 21496-1 tmap, altr group",
         arguments: [
             ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple, headroom 1.8 stops", 1.8, 1200),
             ("generated/gainmap/samsung.heic", "s.heic", [String](), "Samsung, headroom 2.3 stops", 2.3, 512),
             ("photos/hdr/pixel8-crop.jpg", "p.jpg", [], "Ultra HDR, headroom 1.1 stops", 1.1, 640),
+            ("photos/hdr/apple-gainmap-jpeg.jpg", "a.jpg", [], "Apple, headroom 3.0 stops", 3.0, 384),
         ])
     func avif(source: String, name: String, options: [String], kept: String, stops: Double, width: Int) async throws {
         let folder = try UserFolder()
@@ -76,12 +77,14 @@ struct HDRAVIFJXLCommandTests {
     }
 
     /// libjxl 0.7 has no gain-map box: the JPEG XL is the HDR picture itself. Measured (HDR PSNR
-    /// / the SDR picture's): pug 53.9 / 32.3 dB, iphone16-crop 42.2 / 8.3 dB.
+    /// / the SDR picture's): pug 53.9 / 32.3 dB, iphone16-crop 42.2 / 8.3 dB, apple-gainmap-jpeg
+    /// 57.6 / 31.1 dB.
     @Test(
         "a JPEG XL of a gain-map photo is its HDR rendition in 16-bit PQ over BT.2100",
         arguments: [
             ("photos/pug.heic", "in.heic", ["--max-size", "1200"], "Apple", 1.8),
             ("photos/hdr/iphone16-crop.jpg", "i.jpg", [String](), "ISO 21496-1", 1.7),
+            ("photos/hdr/apple-gainmap-jpeg.jpg", "a.jpg", [String](), "Apple", 3.0),
         ])
     func jxl(source: String, name: String, options: [String], origin: String, stops: Double) async throws {
         let folder = try UserFolder()

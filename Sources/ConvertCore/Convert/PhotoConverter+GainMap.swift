@@ -92,8 +92,10 @@ extension PhotoConverter {
         }
     }
 
-    /// The gain map of a JPEG input (Ultra HDR, ISO 21496-1): decoded and turned upright by the
-    /// primary's EXIF Orientation, to be carried like a HEIC's.
+    /// The gain map of a JPEG input (Ultra HDR, ISO 21496-1, Apple's): decoded and turned upright
+    /// by the primary's EXIF Orientation, to be carried like a HEIC's. Apple's goes to a HEIC
+    /// output as stored (Apple's coding, with its MakerNote headroom), to the others through
+    /// Apple's table into the logarithmic coding, as a HEIC's Apple map does.
     static func jpegGainMap(_ request: PhotoRequest, cancellation: CancellationFlag) throws(ConvertError) -> (
         carried: CarriedGainMap?, note: JobNote?
     ) {
@@ -102,7 +104,19 @@ extension PhotoConverter {
         guard let data = try? ImageDecoder.readAll(path: path), let located = JPEGGainMap.locate(data) else {
             return (nil, nil)
         }
-        guard carriesLogGainMap(request.format) else { return (nil, JobNote(fact: notKeptNote(request.format))) }
+        let keepsAppleCoding = located.apple != nil && request.format == .heic
+        guard carriesLogGainMap(request.format) || keepsAppleCoding else {
+            return (nil, JobNote(fact: notKeptNote(request.format)))
+        }
+        // As for a HEIC's Apple map: in a HEIC, only the MakerNote says what the map means.
+        if keepsAppleCoding, request.metadata == .strip {
+            return (
+                nil,
+                JobNote(
+                    .gainMapMetadataRemoved,
+                    "HDR not kept: the metadata that describes the gain map is removed with the rest")
+            )
+        }
         guard located.metadata.brightens else {
             return (nil, JobNote(fact: "HDR not kept: the gain map has no headroom"))
         }
@@ -114,7 +128,14 @@ extension PhotoConverter {
         else { return (nil, JobNote(fact: "HDR not kept: the gain map could not be decoded")) }
         let (plane, primarySize, orientation) = decoded
         let swaps = orientation >= 5
-        let map = HeifGainMap(plane: plane, metadata: located.metadata, origin: located.origin)
+        var map = HeifGainMap(plane: plane, metadata: located.metadata, origin: located.origin)
+        if let apple = located.apple {
+            if keepsAppleCoding {
+                map.appleMakerNote = apple.makerNote
+            } else {
+                GainMapTable(appleStops: apple.stops).apply(to: &map.plane)
+            }
+        }
         return (
             CarriedGainMap(
                 map: map, sourceWidth: swaps ? primarySize.height : primarySize.width,

@@ -1,14 +1,19 @@
 import FoundationEssentials
 
 /// The gain map of a JPEG that carries one as a second image (Ultra HDR from Pixel and Samsung,
-/// ISO 21496-1 from iPhone 16): where it is, from the primary's MPF index (CIPA DC-007), and
-/// its parameters, from its ISO 21496-1 APP2 record or else its `hdrgm:` XMP.
+/// ISO 21496-1 from iPhone 16, Apple's own before iOS 18): where it is, from the primary's MPF
+/// index (CIPA DC-007), and its parameters, from its ISO 21496-1 APP2 record, else its `hdrgm:`
+/// XMP, else (an image whose XMP names Apple's gain-map URN) the primary's Apple MakerNote.
 struct JPEGGainMap: Sendable {
     /// The gain-map JPEG's bytes (SOI to EOI) within the file.
     package var range: Range<Int>
     package var metadata: GainMapMetadata
-    /// Whose description was read, for notes and `info`: "ISO 21496-1" or "Ultra HDR".
+    /// Whose description was read, for notes and `info`: "ISO 21496-1", "Ultra HDR" or "Apple".
     package var origin: String
+    /// For Apple's map: the headroom in stops (its samples are in Apple's linear coding, which
+    /// ``GainMapTable`` turns into the logarithmic one) and a MakerNote with only the headroom
+    /// tags, for a HEIC output that keeps the map as Apple's. Nil for the other origins.
+    var apple: (stops: Double, makerNote: [UInt8]?)?
 
     /// The note of an output that keeps the map: "HDR gain map kept (Ultra HDR, headroom 2.2 stops)".
     var keptNote: String {
@@ -18,11 +23,27 @@ struct JPEGGainMap: Sendable {
     /// The gain map of JPEG `data`, or nil when it has none this reader understands (no MPF
     /// second image, or one with neither an ISO record nor `hdrgm:` parameters).
     static func locate(_ data: [UInt8]) -> JPEGGainMap? {
-        for entry in MPFIndex(data)?.others ?? [] {
+        let others = MPFIndex(data)?.others ?? []
+        for entry in others {
             guard let (metadata, origin) = parameters(Array(data[entry.range])) else { continue }
             return JPEGGainMap(range: entry.range, metadata: metadata, origin: origin)
         }
-        return nil
+        // Apple's map describes itself only by its XMP's auxiliary type; its headroom is in the
+        // primary's MakerNote, read as the HEIC path reads it (``AppleHeadroom``).
+        guard let entry = others.first(where: { isApple(Array(data[$0.range])) }),
+            let exif = JPEGMarkers.metadata(data).exif, let stops = AppleHeadroom.stops(exif: exif), stops > 0
+        else { return nil }
+        return JPEGGainMap(
+            range: entry.range, metadata: .apple(stops: stops), origin: "Apple",
+            apple: (stops, AppleHeadroom.headroomMakerNote(exif: exif)))
+    }
+
+    /// Whether gain-map JPEG `image`'s XMP names Apple's auxiliary type
+    /// (`apdi:AuxiliaryImageType`, as an attribute or an element).
+    private static func isApple(_ image: [UInt8]) -> Bool {
+        guard let xmp = JPEGMarkers.metadata(image).xmp else { return false }
+        let text = String(decoding: xmp, as: UTF8.self)
+        return text.contains("AuxiliaryImageType") && text.contains(HeifGainMapType.apple)
     }
 
     /// The parameters in a gain-map JPEG's own segments: ISO 21496-1 first (the standard), then
