@@ -813,7 +813,7 @@ def video_size_kinds(work, binary):
             name, f"Video to {per_minute} MB per minute: ≤ {target / 1e6:.2f} MB for {seconds:.1f} s ({what})",
             contenders,
             note=f"{what}. The target binds (its CRF-23 encode does not fit). The peers get the formula of video-size-25 "
-                 "(two passes at x264 medium); ours one encode at x264 fast after a look at its first frames. "
+                 "(two passes at x264 medium); ours one encode at x264 fast, watched over its first frames. "
                  + ("HDR: both sides tone map to SDR BT.709 with the zscale+Hable chain (ours through its table sampled "
                     "from that chain, scaled first); HandBrake is left out: its tone map is another one, so it would not "
                     "be the same work. SSIM against the source through that chain. " if transfer else "")
@@ -864,9 +864,9 @@ def video_size(work, binary, quick):
                  "rate control, read from each output). The peers get the usual formula: video kb/s = target × 8 / "
                  "duration − 128 kb/s audio; HandBrake's preset (two passes, VBV cap = average bitrate) with its bitrate "
                  f"and cap set to that, and its picture cap ({'720p30' if per_minute == 25 else '360p30'}) kept; "
-                 "offconvert lowers the resolution itself only when the bitrate is too low for it, and starts again "
-                 "larger when its first frames (3 %) show the picture easy to code (its time is in ours; the mode "
-                 "column and the notes of `compress` say which size was kept). SSIM and PSNR: against the source at "
+                 "offconvert lowers the resolution itself only when the bitrate is too low for it, starts its encode "
+                 "one height above that, and starts again larger or smaller when its first frames (3 %) show the "
+                 "picture easy or hard to code (its time is in ours; the notes of `compress` say which size was kept). SSIM and PSNR: against the source at "
                  "its size (a smaller output scaled back up). Fewer timed runs and no warm-up: each run is full encodes.",
             heavy=True))
     workloads += video_size_kinds(work, binary)
