@@ -160,16 +160,23 @@ struct HeicGainMapCommandTests {
         defer { folder.remove() }
         try folder.add(Self.samsung, as: "s.heic")
         let text = try await Self.run(folder, ["convert"] + options + ["s.heic", "-o", name])
+        try Self.expectDropped(text: text, note: note, output: folder.url.appendingPathComponent(name).path)
+    }
+
+    /// A conversion that drops the gain map: its output says `note` (nothing of HDR or a gain
+    /// map when empty), and `output` carries no map (no MPF or `hdrgm:`, no `auxC` in a HEIC).
+    static func expectDropped(
+        text: String, note: String, output: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         if note.isEmpty {
-            #expect(!text.contains("HDR") && !text.contains("gain map"), "\(text)")
+            #expect(!text.contains("HDR") && !text.contains("gain map"), "\(text)", sourceLocation: sourceLocation)
         } else {
-            #expect(text.contains(note), "\(text)")
+            #expect(text.contains(note), "\(text)", sourceLocation: sourceLocation)
         }
-        let output = folder.url.appendingPathComponent(name).path
         try GainMapJPEGCommandTests.expectNoGainMap(output)
-        if name.hasSuffix(".heic") {
-            let dump = try Self.boxes(output)
-            #expect(!dump.contains("auxC"), "auxC left in \(name)")
+        if output.hasSuffix(".heic") {
+            let dump = try boxes(output)
+            #expect(!dump.contains("auxC"), "auxC left in \(output)", sourceLocation: sourceLocation)
         }
     }
 }
