@@ -148,7 +148,9 @@ public enum MotionPhotoEditor {
         }
         let stage = try StagedOutput(destination: destination)
         try ImageEncoder.writeFile(bytes, to: stage.temporaryPath, displayPath: destination)
-        let output = try stage.commit(overwrite: request.output.overwrite, renumber: request.output.mayRenumber)
+        let output = try stage.commit(
+            overwrite: request.output.overwrite, renumber: request.output.mayRenumber,
+            gate: request.output.placementGate)
         return JobResult(inputPath: request.input, outputs: [output], notes: JobNote.facts(notes))
     }
 }

@@ -56,7 +56,7 @@ public enum PDFAlbum {
         }
         try writer.finish()
         try cancellation.check()
-        let file = try stage.commit(overwrite: request.overwrite)
+        let file = try stage.commit(overwrite: request.overwrite, gate: request.placementGate)
         let copied = request.inputPaths.count - reEncoded
         if copied > 0 { notes.append("\(copied) JPEG\(copied == 1 ? "" : "s") embedded without re-encoding") }
         if reEncoded > 0 { notes.append("\(reEncoded) image\(reEncoded == 1 ? "" : "s") encoded as JPEG") }

@@ -16,6 +16,9 @@ public struct PDFRequest: Sendable {
     /// Shrink images whose long edge is longer than this many pixels (never enlarge): a smaller
     /// PDF, at the cost of re-encoding those images. Nil keeps every image's size.
     public var maxLongEdge: Int?
+    /// What the output passes through as it is moved into place (the CLI's free tier charges
+    /// there); nil for library callers, whose conversions are never charged.
+    package var placementGate: (any PlacementGate)?
 
     /// Creates a request; the default margin is none for `.fit` and 10 mm otherwise.
     public init(

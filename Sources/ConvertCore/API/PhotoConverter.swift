@@ -209,10 +209,7 @@ public enum PhotoConverter {
                 bitmap, coding: coding, request: request, metadata: sized, to: destination, note: note,
                 cancellation: cancellation)
         }
-        return try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
+        return try write(to: destination, for: request) {
             (temporary, display) throws(ConvertError) in
             let written = try ImageEncoder.write(
                 bitmap, format: request.format, quality: request.quality, lossless: request.lossless,
@@ -346,18 +343,21 @@ public enum PhotoConverter {
         return bitmap
     }
 
-    /// Encodes through a staged temporary file and moves it to `destination` (replacing an
-    /// existing file only with `overwrite`; the destination is never the input, see
-    /// ``outputPaths(for:count:)``; numbered around a name taken meanwhile when `renumber`).
+    /// Encodes through a staged temporary file and moves it to `destination` as `request` says:
+    /// replacing an existing file only with ``PhotoRequest/overwrite`` (the destination is never
+    /// the input, see ``outputPaths(for:count:)``), numbered around a name taken meanwhile unless
+    /// the user typed it, through the request's placement gate.
     package static func write(
-        to destination: String, overwrite: Bool, renumber: Bool,
+        to destination: String, for request: PhotoRequest,
         encode: (_ temporaryPath: String, _ displayPath: String) throws(ConvertError) -> Void,
         cancellation: () -> CancellationFlag
     ) throws(ConvertError) -> OutputFile {
         let stage = try StagedOutput(destination: destination)
         try encode(stage.temporaryPath, destination)
         try cancellation().check()
-        return try stage.commit(overwrite: overwrite, renumber: renumber)
+        return try stage.commit(
+            overwrite: request.overwrite, renumber: request.outputPath == nil || request.outputMayBeRenumbered,
+            gate: request.placementGate)
     }
 
     /// Writes `bytes`, a whole output file made without an encoder pass (a JPEG kept as it is, a
@@ -369,15 +369,12 @@ public enum PhotoConverter {
         return try writeBytes(bytes, to: destination, for: request, cancellation: cancellation)
     }
 
-    /// Writes `bytes`, a whole encoded file, to `destination` as the request says (overwrite, and
-    /// numbered around a name taken meanwhile unless the user typed it).
+    /// Writes `bytes`, a whole encoded file, to `destination` as the request says (see
+    /// ``write(to:for:encode:cancellation:)``).
     static func writeBytes(
         _ bytes: [UInt8], to destination: String, for request: PhotoRequest, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
-        try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) { (temporary, display) throws(ConvertError) in
+        try write(to: destination, for: request) { (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(bytes, to: temporary, displayPath: display)
         } cancellation: {
             cancellation

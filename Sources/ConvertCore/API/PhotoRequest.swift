@@ -65,6 +65,9 @@ public struct PhotoRequest: Sendable {
     /// conversion does not parse it again; nil: the conversion reads it. Ignored when its path
     /// is not ``inputPath``.
     package var probed: PhotoInput?
+    /// What the output passes through as it is moved into place (the CLI's free tier charges
+    /// there); nil for library callers, whose conversions are never charged.
+    package var placementGate: (any PlacementGate)?
 
     /// Creates a request with share-safe defaults: the format's ``PhotoFormat/defaultQuality``
     /// (85; 55 for HEIC), location removed, colours kept,

@@ -75,10 +75,7 @@ extension PhotoConverter {
             }
         }
         let names = try outputPaths(for: request, count: 1)
-        let output = try write(
-            to: names[0], overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
+        let output = try write(to: names[0], for: request) {
             (temporary, display) throws(ConvertError) in
             try ImageEncoder.writeFile(pieces: pieces, to: temporary, displayPath: display)
         } cancellation: {

@@ -97,10 +97,7 @@ extension PhotoConverter {
         _ bitmap: Bitmap, _ output: HeifGainMapOutput, request: PhotoRequest, exif: [UInt8]?, xmp: [UInt8]?,
         to destination: String, note: (String) -> Void, cancellation: CancellationFlag
     ) throws(ConvertError) -> OutputFile {
-        try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
+        try write(to: destination, for: request) {
             (temporary, display) throws(ConvertError) in
             let attached = try HeifEncoding.encode(
                 bitmap, format: output.format, quality: request.quality, bitDepth: output.bitDepth, exif: exif,

@@ -33,10 +33,7 @@ extension PhotoConverter {
         notes += segments.notes
         reporter.report(.decoding, 0)
         let destination = try outputPaths(for: request, count: 1)[0]
-        let output = try write(
-            to: destination, overwrite: request.overwrite,
-            renumber: request.outputPath == nil || request.outputMayBeRenumbered
-        ) {
+        let output = try write(to: destination, for: request) {
             (temporary, display) throws(ConvertError) in
             try transcode(
                 transcoder, to: temporary, display: display, quality: request.quality, orientation: head.orientation,

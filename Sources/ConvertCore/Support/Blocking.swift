@@ -26,8 +26,7 @@ package final class CancellationFlag: Sendable {
 /// threads as cores and must never be blocked), and bridges the task's cancellation
 /// to the work through a ``CancellationFlag``. The body runs even when its task is already
 /// cancelled (it sees the flag set): settling work such as an allowance reservation's release
-/// must still happen then. The task's ``OutputPlacement/gate`` goes with the work, so an output
-/// committed on the thread passes through it.
+/// must still happen then.
 ///
 /// The lane is always named: ``BlockingExecutor/codec`` for decoding, encoding and remuxing,
 /// ``BlockingExecutor/short`` for work over in moments (allowance transactions, syncs, journal
@@ -41,14 +40,11 @@ package func runBlocking<T: Sendable>(
     _ body: @escaping @Sendable (CancellationFlag) throws -> T
 ) async throws(ConvertError) -> T {
     let flag = CancellationFlag()
-    let gate = OutputPlacement.gate
     let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ConvertError>, Never>) in
             let outcome = Mutex<Result<T, ConvertError>?>(nil)
             executor.submit {
-                let result = OutputPlacement.$gate.withValue(gate) {
-                    Result { try body(flag) }.mapError { ConvertError.wrapping($0) }
-                }
+                let result = Result { try body(flag) }.mapError { ConvertError.wrapping($0) }
                 outcome.withLock { $0 = result }
             } then: {
                 // Resumed once the thread is free again, so the caller's next call reuses it.

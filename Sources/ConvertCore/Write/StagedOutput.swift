@@ -91,10 +91,13 @@ package final class StagedOutput {
     /// `photo (3).jpg`, ...; otherwise the commit fails with `output.exists`. The returned file
     /// has the path actually used.
     ///
-    /// The task's ``OutputPlacement/gate`` is called just before the move (the free tier charges
-    /// there) and told once the output is in place.
+    /// `gate`, when given, is called just before the move (the free tier charges there) and told
+    /// once the output is in place; every caller names it, so none can forget to pass one on.
     @discardableResult
-    package func commit(overwrite: Bool = false, renumber: Bool = false) throws(ConvertError) -> OutputFile {
+    package func commit(overwrite: Bool = false, renumber: Bool = false, gate: (any PlacementGate)?)
+        throws(ConvertError)
+        -> OutputFile
+    {
         precondition(!finished, "a staged output is committed at most once")
         let fd = open(temporaryPath, O_RDONLY)
         if fd >= 0 {
@@ -103,7 +106,6 @@ package final class StagedOutput {
             close(fd)
             if synced != 0 { throw .fileSystem(syncErrno, action: "write", path: destination) }
         }
-        let gate = OutputPlacement.gate
         try gate?.willPlace()
         let placed = try move(overwrite: overwrite, renumber: renumber)
         finished = true

@@ -188,7 +188,7 @@ public enum LocationStripper {
                 message: "\(path): a location remains in \(after.location.sources.words) "
                     + "after editing; nothing was written.", path: path)
         }
-        let output = try stage.commit(overwrite: request.overwrite || request.inPlace)
+        let output = try stage.commit(overwrite: request.overwrite || request.inPlace, gate: request.placementGate)
         let note = edit.places.isEmpty ? "no location found" : "location removed: " + edit.places.words
         return JobResult(
             inputPath: path, outputs: [output], notes: [JobNote(fact: note)],

@@ -9,6 +9,9 @@ public struct StripLocationRequest: Sendable {
     public var destination: String
     /// Whether an existing file at ``destination`` may be replaced (always so in place).
     public var overwrite: Bool
+    /// What the output passes through as it is moved into place (the CLI's free tier charges
+    /// there); nil for library callers, whose conversions are never charged.
+    package var placementGate: (any PlacementGate)?
 
     /// Creates a request; `destination == input` edits the file in place.
     public init(input: String, destination: String, overwrite: Bool = false) {

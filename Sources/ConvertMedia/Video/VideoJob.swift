@@ -78,7 +78,8 @@ enum VideoJob {
     {
         reporter.report(.writing, 0.99)
         // A name chosen before the pass may be taken by a concurrent job by now: number around it.
-        return try pass.staged.commit(overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber)
+        return try pass.staged.commit(
+            overwrite: output.overwrite, renumber: output.path == nil || output.mayRenumber, gate: output.placementGate)
     }
 
     /// A one-plan job's result: the plan's and the lanes' notes, then what happened to the tags.

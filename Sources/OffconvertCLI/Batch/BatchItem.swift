@@ -28,6 +28,10 @@ package struct BatchItem: Sendable {
     /// The photo input as the cost estimate read it (see ``BatchWork/probe``), handed to the
     /// conversion so it does not parse the file again; nil when no estimate read it.
     package var photo: PhotoInput?
+    /// What the item's output passes through as it is moved into place: the free tier's charge,
+    /// set by ``BatchRunner`` for the run. Every command hands it to its request (see
+    /// ``outputLocation``), so the charge is on disk before the output is visible.
+    package var placementGate: (any PlacementGate)?
 
     /// An item; the rest of its fields are filled in by the plan.
     package init(index: Int, input: String, destination: String, cost: Int64, overwrite: Bool) {
@@ -36,5 +40,14 @@ package struct BatchItem: Sendable {
         self.destination = destination
         self.cost = cost
         self.overwrite = overwrite
+    }
+
+    /// Where the item's output goes, as the engine's video and motion-photo requests take it:
+    /// ``destination``, replaced only with `--overwrite`, numbered around a name taken meanwhile
+    /// when the namer chose it, through the item's placement gate.
+    package var outputLocation: OutputLocation {
+        var location = OutputLocation(path: destination, overwrite: overwrite, mayRenumber: mayRenumber)
+        location.placementGate = placementGate
+        return location
     }
 }

@@ -108,11 +108,9 @@ package enum BatchRunner {
                 let body: (AllowanceReservation) async -> BatchTally = { reservation in
                     // Charged just before the first output is moved into place, whichever item
                     // gets there first: a kill can never leave outputs in place uncharged.
-                    await OutputPlacement.$gate.withValue(
-                        AllowanceGate(reservation: reservation, batch: journal.chargeKey)
-                    ) {
-                        await convert(costed, plan: plan, tally: before, journal: journal, printer: printer)
-                    }
+                    let gate = AllowanceGate(reservation: reservation, batch: journal.chargeKey)
+                    return await convert(
+                        costed, plan: plan, gate: gate, tally: before, journal: journal, printer: printer)
                 }
                 if charged { return .success(await body(AllowanceReservation(store: allowance, id: nil))) }
                 return .success(try await allowance.withAllowance(body))
@@ -225,13 +223,20 @@ package enum BatchRunner {
         return counts.failures.isEmpty && counts.unfinished == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// Converts `items` under the scheduler, recording each in the journal and the tally.
+    /// Converts `items` under the scheduler, each output placed through `gate`, recording each
+    /// item in the journal and the tally.
     private static func convert(
-        _ items: [BatchItem], plan: BatchPlan, tally: BatchTally, journal: BatchJournal, printer: BatchPrinter
+        _ items: [BatchItem], plan: BatchPlan, gate: any PlacementGate, tally: BatchTally, journal: BatchJournal,
+        printer: BatchPrinter
     ) async -> BatchTally {
         var tally = tally
         let scheduler = BatchScheduler(budgetBytes: plan.options.memoryBudget, maxConcurrent: plan.options.jobs)
-        await scheduler.run(items, cost: \.cost) { item in
+        await scheduler.run(items, cost: \.cost) { scheduled in
+            let item = {
+                var item = scheduled
+                item.placementGate = gate
+                return item
+            }()
             printer.started(item)
             if let problem = BatchPlan.fileProblem(item.input) ?? plan.overBudget(item) {
                 return Result<JobResult, ConvertError>.failure(problem)
@@ -248,7 +253,7 @@ package enum BatchRunner {
             }
             do throws(ConvertError) {
                 let result = try await plan.work.convert(item) { progress in printer.progress(item, progress) }
-                if !result.outputs.isEmpty { await confirmPlaced() }
+                if !result.outputs.isEmpty { await confirmPlaced(gate) }
                 return Result<JobResult, ConvertError>.success(result)
             } catch {
                 return .failure(error)
@@ -283,8 +288,7 @@ package enum BatchRunner {
     /// Passes a finished item's outputs through the placement gate, for work that placed them
     /// without ``StagedOutput`` (which calls the gate itself, before the rename). The charge is
     /// idempotent; if it cannot be written now, the reservation retries it when it is settled.
-    private static func confirmPlaced() async {
-        guard let gate = OutputPlacement.gate else { return }
+    private static func confirmPlaced(_ gate: any PlacementGate) async {
         _ = try? await runBlocking(on: .short) { _ in
             try? gate.willPlace()
             gate.didPlace()

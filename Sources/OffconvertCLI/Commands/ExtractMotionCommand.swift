@@ -27,8 +27,7 @@ package enum ExtractMotionCommand: Command {
             convert: { item, progress throws(ConvertError) in
                 let request = MotionPhotoRequest(
                     input: item.input,
-                    output: OutputLocation(
-                        path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
+                    output: item.outputLocation)
                 return try await MotionPhotoEditor.extractVideo(request).result(onProgress: progress)
             })
         work.accepts = .photos

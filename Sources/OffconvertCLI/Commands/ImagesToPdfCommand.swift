@@ -86,10 +86,11 @@ package enum ImagesToPdfCommand: Command {
             },
             singleOutput: output,
             convert: { item, progress throws(ConvertError) in
-                let request = PDFRequest(
+                var request = PDFRequest(
                     inputPaths: item.sources, outputPath: item.destination, page: page, margin: margin,
                     overwrite: item.overwrite,
                     quality: quality, maxLongEdge: maxLongEdge)
+                request.placementGate = item.placementGate
                 return try await PDFAlbum.make(request).result(onProgress: progress)
             })
         work.accepts = .photos

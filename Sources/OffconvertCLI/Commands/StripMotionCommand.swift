@@ -29,8 +29,7 @@ package enum StripMotionCommand: Command {
             convert: { item, progress throws(ConvertError) in
                 let request = MotionPhotoRequest(
                     input: item.input,
-                    output: OutputLocation(
-                        path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
+                    output: item.outputLocation)
                 return try await MotionPhotoEditor.stripVideo(request).result(onProgress: progress)
             })
         work.accepts = .photos

@@ -225,6 +225,7 @@ package enum PhotoWork {
                 request.overwrite = item.overwrite
                 request.outputMayBeRenumbered = item.mayRenumber
                 request.probed = item.photo
+                request.placementGate = item.placementGate
                 // One photo uses every core for decoding; a batch balances jobs against tile
                 // threads, and its last photos, with cores left idle, get them back.
                 request.decodingThreads = DecodingThreads.perPhoto(

@@ -34,8 +34,7 @@ enum CompressBatch {
             convert: { item, progress throws(ConvertError) in
                 var request = template
                 request.input = item.input
-                request.output = OutputLocation(
-                    path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber)
+                request.output = item.outputLocation
                 request.maxPixels = options.maxPixels
                 return try await VideoConverter.compress(request).result(onProgress: progress)
             })

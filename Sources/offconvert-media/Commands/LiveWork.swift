@@ -54,9 +54,9 @@ enum LiveWork {
                     : await VideoWork.encodeCost(of: input)
             },
             convert: { item, progress throws(ConvertError) in
-                let output = OutputLocation(
-                    path: destinations[item.input] ?? item.destination, overwrite: item.overwrite,
-                    mayRenumber: true)
+                var output = item.outputLocation
+                output.path = destinations[item.input] ?? item.destination
+                output.mayRenumber = true
                 let job =
                     kind == "gif"
                     ? VideoConverter.gif(GIFRequest(input: item.input, output: output, maxPixels: maxPixels))
@@ -162,6 +162,7 @@ extension LiveWork {
                     inputPath: item.input, format: .jpeg, outputPath: item.destination,
                     overwrite: item.overwrite, maxPixels: maxPixels)
                 request.outputMayBeRenumbered = item.mayRenumber
+                request.placementGate = item.placementGate
                 return try await PhotoConverter.convert(request).result(onProgress: progress)
             })
         work.accepts = .photos

@@ -30,8 +30,9 @@ extension StripLocationCommand {
             outputSuffix: inPlace ? "" : outputSuffix,
             cost: cost,
             convert: { item, progress throws(ConvertError) in
-                let request = StripLocationRequest(
+                var request = StripLocationRequest(
                     input: item.input, destination: inPlace ? item.input : item.destination, overwrite: item.overwrite)
+                request.placementGate = item.placementGate
                 return try await LocationStripper.strip(request).result(onProgress: progress)
             })
         work.accepts = .media

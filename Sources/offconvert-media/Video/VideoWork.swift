@@ -56,9 +56,7 @@ enum VideoWork {
         var work = BatchWork(
             command: command, identity: identity, outputExtension: extensionFor ?? { _ in outputExtension }, cost: cost,
             convert: { item, progress throws(ConvertError) in
-                let job = makeJob(
-                    item.input,
-                    OutputLocation(path: item.destination, overwrite: item.overwrite, mayRenumber: item.mayRenumber))
+                let job = makeJob(item.input, item.outputLocation)
                 return try await job.result(onProgress: progress)
             })
         work.accepts = accepts

@@ -19,7 +19,7 @@ struct StressRegressionTests {
         for (index, stage) in stages.enumerated() {
             try Data([UInt8(index)]).write(to: URL(fileURLWithPath: stage.temporaryPath))
         }
-        let placed = try stages.map { stage throws(ConvertError) in try stage.commit(renumber: true) }
+        let placed = try stages.map { stage throws(ConvertError) in try stage.commit(renumber: true, gate: nil) }
         #expect(
             placed.map { ($0.path as NSString).lastPathComponent } == ["photo.jpg", "photo (2).jpg", "photo (3).jpg"])
         for (index, file) in placed.enumerated() {
@@ -31,8 +31,8 @@ struct StressRegressionTests {
 
         // A name the caller chose explicitly is never renumbered: that is still output.exists.
         let explicit = try StagedOutput(destination: destination)
-        expectConvertError(.outputExists) { try explicit.commit() }
-        do throws(ConvertError) { try StagedOutput(destination: destination).commit() } catch {
+        expectConvertError(.outputExists) { try explicit.commit(gate: nil) }
+        do throws(ConvertError) { try StagedOutput(destination: destination).commit(gate: nil) } catch {
             #expect(error.code == .outputExists)
         }
     }

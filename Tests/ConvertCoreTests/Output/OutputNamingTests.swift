@@ -144,7 +144,7 @@ struct OutputNamingTests {
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
         #expect(FileManager.default.fileExists(atPath: live.temporaryPath))
         try Data("done".utf8).write(to: URL(fileURLWithPath: live.temporaryPath))
-        let output = try live.commit()
+        let output = try live.commit(gate: nil)
         #expect(try String(contentsOfFile: output.path, encoding: .utf8) == "done")
     }
 

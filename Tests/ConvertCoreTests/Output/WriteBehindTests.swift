@@ -32,7 +32,7 @@ struct WriteBehindTests {
         writeBehind.finish()
         // At 32, 64 and 96 MiB.
         #expect(writeBehind.flushes == 3)
-        let file = try staged.commit()
+        let file = try staged.commit(gate: nil)
         #expect(file.byteCount == 100 << 20)
     }
 
@@ -45,7 +45,7 @@ struct WriteBehindTests {
         try Self.write(100, to: staged, polling: writeBehind)
         writeBehind.finish()
         #expect((1...3).contains(writeBehind.flushes), "\(writeBehind.flushes) flushes")
-        #expect(try staged.commit().byteCount == 100 << 20)
+        #expect(try staged.commit(gate: nil).byteCount == 100 << 20)
     }
 
     @Test("a 20 MiB output is left to the commit's sync")
@@ -57,6 +57,6 @@ struct WriteBehindTests {
         try Self.write(20, to: staged, polling: writeBehind)
         writeBehind.finish()
         #expect(writeBehind.flushes == 0)
-        #expect(try staged.commit().byteCount == 20 << 20)
+        #expect(try staged.commit(gate: nil).byteCount == 20 << 20)
     }
 }
