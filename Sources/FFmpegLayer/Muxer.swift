@@ -113,7 +113,10 @@ package final class Muxer {
     }
 
     /// Adds a stream for what `encoder` writes (its parameters, time base and frame rate), with
-    /// `codecTag` when not 0, the language of `input` and its stream side data in `sideData`.
+    /// `codecTag` when not 0, the language of `input`, its disposition (default, forced, for the
+    /// hearing impaired: a player's choice of track stays the same after a re-encode; not
+    /// "attached picture", which says how the packets were stored) and its stream side data in
+    /// `sideData`.
     package func addStream(
         encoder: CodecEncoder, codecTag: UInt32 = 0, input: Demuxer.Stream, keepsLanguage: Bool = true,
         sideData: [StreamSideData.Kind]
@@ -125,6 +128,7 @@ package final class Muxer {
         output.pointee.time_base = encoder.timeBase.av
         if encoder.frameRate.isPositive { output.pointee.avg_frame_rate = encoder.frameRate.av }
         input.withUnsafeStream { source in
+            output.pointee.disposition = source.pointee.disposition & ~AV_DISPOSITION_ATTACHED_PIC
             if keepsLanguage { Self.copyLanguage(from: source, to: output) }
             StreamSideData.copy(from: source, to: output, kinds: sideData)
         }

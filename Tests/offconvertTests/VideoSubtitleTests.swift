@@ -24,6 +24,28 @@ struct VideoSubtitleTests {
             "/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:s:\(index)", "-f", "srt", "-"])
     }
 
+    /// The text lines of an SRT text: no numbers, no times.
+    static func words(_ srt: String) -> [String] {
+        srt.split(separator: "\n").map(String.init).filter { line in
+            !line.contains(" --> ") && Int(line) == nil && !line.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+    }
+
+    /// The time of each packet of subtitle stream `index` of `path`, from the video's start.
+    static func packetTimes(_ path: String, _ index: Int) throws -> [Double] {
+        let video = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of", "csv=p=0", path])
+        let packets = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "s:\(index)", "-show_entries", "packet=pts_time", "-of", "csv=p=0",
+                path,
+            ])
+        let start = Double(video.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+        return packets.split(separator: "\n").compactMap { Double($0) }.map { $0 - start }
+    }
+
     /// The start and end (seconds) of each cue of an SRT text.
     static func times(_ srt: String) -> [(start: Double, end: Double)] {
         let seconds = { (text: Substring) -> Double in
@@ -78,6 +100,32 @@ struct VideoSubtitleTests {
         #expect(try Self.subtitles(output) == ["mov_text,1,eng", "mov_text,0,fra", "mov_text,0,ger"])
         let source = folder.url.appendingPathComponent("film.mkv").path
         for index in 0..<3 { #expect(try Self.cues(output, index) == (try Self.cues(source, index)), "track \(index)") }
+    }
+
+    @Test("MKV to WebM writes SRT, ASS and WebVTT again as WebVTT, cue for cue, with their languages")
+    func webm() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let converted = try await folder.run(["convert", "film.mkv", "--to", "webm"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("3 subtitle tracks kept (2 made WebVTT)"), "\(converted.stderr)")
+        let output = folder.url.appendingPathComponent("film.webm").path
+        #expect(try Self.subtitles(output) == ["webvtt,1,eng", "webvtt,0,fra", "webvtt,0,ger"])
+        let source = folder.url.appendingPathComponent("film.mkv").path
+        for index in 0..<3 {
+            // The same words; times from the picture's start (the SRT that ffmpeg writes counts
+            // from the first packet, which Opus's pre-skip moves 7 ms earlier than AAC's).
+            let (words, sourceWords) = (
+                Self.words(try Self.cues(output, index)), Self.words(try Self.cues(source, index))
+            )
+            #expect(words == sourceWords, "track \(index)")
+            let (times, sourceTimes) = (try Self.packetTimes(output, index), try Self.packetTimes(source, index))
+            #expect(
+                times.count == 2 && zip(times, sourceTimes).allSatisfy { abs($0 - $1) < 0.002 },
+                "track \(index): \(times) against \(sourceTimes)")
+        }
+        #expect(Self.words(try Self.cues(output, 0)) == ["Hello", "Goodbye"])
     }
 
     @Test("--subtitles drop leaves the tracks out and says so; a cut keeps them, each cue timed from the start")

@@ -2,7 +2,8 @@ import ConvertCore
 
 extension VideoPlanner {
     /// The subtitle tracks kept (copied where the container takes the codec; text subtitles
-    /// written again as `mov_text` for MP4 and MOV) and a note on those left out, saying why.
+    /// written again as `mov_text` for MP4 and MOV, as WebVTT for WebM) and a note on those left
+    /// out, saying why.
     /// A track of a drone's telemetry (DJI's SRT) is a location: left out unless it is kept.
     static func subtitlePlan(
         _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
@@ -23,8 +24,10 @@ extension VideoPlanner {
                 telemetry.append("\(position + 1)")
             } else if accepts(format, subtitleCodec: stream.codecName) {
                 lanes.append(.copy(stream))
-            } else if format.isISOBMFF && textCodecs.contains(stream.codecName) && stream.decodable {
-                lanes.append(.subtitle(stream))
+            } else if let text = TextSubtitleCodec(for: format), textCodecs.contains(stream.codecName),
+                stream.decodable
+            {
+                lanes.append(.subtitle(stream, text))
             } else {
                 let name = [stream.language, subtitleName(stream.codecName)].compactMap { $0 }.joined(separator: " ")
                 leftOut.append("\(position + 1): \(name)")
@@ -40,8 +43,9 @@ extension VideoPlanner {
         if !lanes.isEmpty {
             let converted = lanes.filter { if case .subtitle = $0 { true } else { false } }.count
             let kept = lanes.count == 1 ? "1 subtitle track kept" : "\(lanes.count) subtitle tracks kept"
+            let codec = TextSubtitleCodec(for: format)?.displayName ?? ""
             var note =
-                converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") mov_text)"
+                converted == 0 ? kept : kept + " (\(converted == lanes.count ? "as" : "\(converted) made") \(codec))"
             if cut != nil { note += ", cut with the picture" }
             notes.append(note)
         }
@@ -52,7 +56,7 @@ extension VideoPlanner {
         return (lanes, notes)
     }
 
-    /// Text subtitle codecs that become `mov_text` in MP4 and MOV.
+    /// Text subtitle codecs written again as `mov_text` in MP4 and MOV, as WebVTT in WebM.
     static let textCodecs: Set<String> = ["subrip", "ass", "ssa", "webvtt", "text"]
 
     /// Whether `format` carries subtitles in the codec FFmpeg calls `codec`, copied as they are.
@@ -73,7 +77,7 @@ extension VideoPlanner {
         case .mp4, .mov:
             return
                 "\(format.fileExtension.uppercased()) carries text subtitles only (as mov_text); MKV keeps every kind"
-        case .webm: return "WebM carries only WebVTT subtitles; MKV keeps every kind"
+        case .webm: return "WebM carries only text subtitles (as WebVTT); MKV keeps every kind"
         case .matroska: return "Matroska has no place for this kind"
         default: return "\(format.fileExtension.uppercased()) has no subtitles"
         }

@@ -52,9 +52,9 @@ final class FramePump {
                 lanes[lane.stream.index] = video
             case .audio(_, let encoding):
                 lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
-            case .subtitle:
+            case .subtitle(_, let codec):
                 lanes[lane.stream.index] = Self.cutting(
-                    try SubtitleLane(input: stream, muxer: muxer), stream: stream, plan: plan)
+                    try SubtitleLane(input: stream, codec: codec, muxer: muxer), stream: stream, plan: plan)
             }
         }
         if plan.format.muxer != .gif {

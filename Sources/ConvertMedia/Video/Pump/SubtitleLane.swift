@@ -2,9 +2,9 @@ import ConvertCore
 internal import FFmpegLayer
 
 /// A text subtitle track (SRT, ASS, WebVTT) written again as `mov_text`, the one subtitle
-/// format MP4 and MOV players show as a selectable track: each cue decoded to text and encoded
-/// again at the same time and for as long. Styling beyond what `mov_text` holds (ASS positions,
-/// fonts) is not kept.
+/// format MP4 and MOV players show as a selectable track, or as WebVTT, the one WebM holds: each
+/// cue decoded to text and encoded again at the same time and for as long. Styling beyond what
+/// the codec holds (ASS positions, fonts) is not kept.
 final class SubtitleLane: PumpLane {
     private let decoder: CodecDecoder
     private let encoder: CodecEncoder
@@ -14,11 +14,11 @@ final class SubtitleLane: PumpLane {
     /// Cues that did not decode or encode (skipped).
     private(set) var damagedPackets = 0
 
-    init(input: Demuxer.Stream, muxer: Muxer) throws(ConvertError) {
+    init(input: Demuxer.Stream, codec: TextSubtitleCodec, muxer: Muxer) throws(ConvertError) {
         self.muxer = muxer
         inputTimeBase = input.timeBase
         decoder = try CodecDecoder(stream: input, path: muxer.path, threaded: false)
-        encoder = try CodecEncoder(name: "mov_text", path: muxer.path)
+        encoder = try CodecEncoder(name: codec.rawValue, path: muxer.path)
         try encoder.configure(subtitleTimeBase: input.timeBase, header: decoder.subtitleHeader)
         try encoder.open(options: [])
         output = try muxer.addStream(encoder: encoder, input: input, sideData: [])
