@@ -116,7 +116,8 @@ package enum ImageDecoder {
     /// until something writes to it.
     private static func checkRegularFile(_ path: String) throws(ConvertError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .fileSystem(errno, action: "read", path: path) }
+        // An input's problem, not an output's: a symlink loop is input.unreadable, not device.io.
+        guard stat(path, &info) == 0 else { throw .opening(path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path, mode: info.st_mode) }
     }
 

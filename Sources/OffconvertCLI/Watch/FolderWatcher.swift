@@ -146,7 +146,10 @@ final class FolderWatcher {
         do {
             outcome = try await ChildCommand.run(DesktopInstaller.launcherPath(), arguments)
         } catch {
-            report(failure: ConvertError(code: .watchSpawn, message: "offconvert could not start: \(error)"))
+            // A file that could not be converted is a failed file, in the summary and the exit code.
+            failed += 1
+            let reason = (error as? ConvertError)?.message ?? "\(error)"
+            report(failure: ConvertError(code: .watchSpawn, message: "offconvert could not start: \(reason)"))
             return nil
         }
         relay(outcome)
