@@ -25,6 +25,10 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// The frame rate a raw `.h264`/`.hevc` stream is timed by; `nil` uses the stream's own
     /// timing information, else 30 fps with a note.
     public var rawFrameRate: Double?
+    /// What happens to a phone's slow motion (see ``SlowMotionChoice``); flattened by default,
+    /// as for a video meant to be shared: the target then budgets the flattened timeline (its
+    /// duration and frames), not the file's. Not flattened in a cut (`start`/`duration`).
+    public var slowMotion = SlowMotionChoice.flatten
     /// The most pixels a decoded frame may have: a clip that must be re-encoded and is larger is
     /// refused with `input.too-many-pixels` before any file is created (see ``PixelLimit``). A
     /// copy never decodes, so it is not limited.
