@@ -74,7 +74,9 @@ extension VideoConverter {
     /// target goes to that encode at once. The output is measured; only in the rare case it is
     /// over is it encoded again at a corrected bitrate. The ceiling is the input's own size too
     /// when that is smaller and a re-encode can stay under it. An impossible target fails with a
-    /// `.request` error naming the smallest reachable size, before anything is written. Progress
+    /// `.request` error naming the smallest reachable size, before anything is written. A phone's
+    /// slow motion is flattened as `convert` flattens it (``VideoCompressRequest/slowMotion``), and
+    /// then the size is planned for the flattened output's duration and frames. Progress
     /// stages are `encode` and `retry` (`remux` for a copy). The job runs on the threads of `limits`.
     public static func compress(_ request: VideoCompressRequest, limits: ConversionLimits = .shared)
         -> ConversionJob

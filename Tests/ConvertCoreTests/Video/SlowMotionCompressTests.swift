@@ -73,7 +73,8 @@ struct SlowMotionCompressTests {
         #expect(try MediaTool.decodeErrors(output) == "")
     }
 
-    @Test("--slow-motion keep and off copy the clip at the file's own timing, with no note", arguments: ["keep", "off"])
+    @Test(
+        "--slow-motion keep and off copy the clip at the file's own timing, with no note", arguments: ["keep", "off"])
     func keepCopies(_ choice: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
