@@ -213,4 +213,33 @@ struct CompressCommandTests {
         #expect(text.status == 1)
         #expect(text.stderr.contains("0 would be converted, 1 failed"), "\(text.stderr)")
     }
+
+    @Test("--dry-run of a Samsung slow-motion clip plans the flattened 0.99 s; --slow-motion keep the file's 2.15 s")
+    func dryRunSlowMotion() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = CLIRunner.media.appendingPathComponent("video/slowmo/sample_sef_slow_motion.mp4").path
+        let flat = try await CLIRunner.run([
+            "compress", input, "--target", "20kB", "--dry-run", "--output-dir", directory.path,
+        ])
+        #expect(flat.status == 0, "\(flat.stderr)")
+        #expect(
+            flat.stdout.contains(
+                "plan: slow motion played as the phone plays it (0.09–0.88 s at 1/2, 1.26–1.97 s at 1/8, captured at "
+                    + "240 fps), 0.99 s long: re-encode to H.264 320x240 at 30.34 fps"), "\(flat.stdout)")
+        let kept = try await CLIRunner.run([
+            "compress", input, "--target", "1MB", "--slow-motion", "keep", "--dry-run", "--json", "--output-dir",
+            directory.path,
+        ])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let plan = try #require(
+            kept.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }.first { $0["event"] as? String == "plan" })
+        #expect(plan["action"] as? String == "copy")
+        #expect(plan["slowMotion"] == nil)
+        let duration = try #require((plan["duration"] as? NSNumber)?.doubleValue)
+        #expect(abs(duration - 2.15175) < 0.001)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
 }

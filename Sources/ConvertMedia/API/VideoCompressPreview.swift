@@ -17,14 +17,18 @@ public struct VideoCompressPreview: Sendable, Equatable {
     public var action: Action
     /// The source file's size in bytes.
     public var sourceBytes: Int64
-    /// The source's duration in seconds.
+    /// The output's duration in seconds: the source's, the cut's, or the flattened timeline's
+    /// when ``slowMotion`` is set.
     public var duration: Double
-    /// The source's average frame rate.
+    /// The source's average frame rate (the flattened output's, when ``slowMotion`` is set).
     public var sourceFrameRate: Double
     /// The source's displayed width and height in pixels.
     public var sourceWidth: Int
     /// The source's displayed height in pixels.
     public var sourceHeight: Int
+    /// The phone's slow motion the output plays as the phone does (``duration`` is then the
+    /// flattened timeline's); nil when none is flattened.
+    public var slowMotion: SlowMotionInfo?
 
     /// Whether the target can be met.
     public var isReachable: Bool {

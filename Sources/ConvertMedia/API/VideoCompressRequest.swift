@@ -25,6 +25,10 @@ public struct VideoCompressRequest: Sendable, Equatable {
     /// The frame rate a raw `.h264`/`.hevc` stream is timed by; `nil` uses the stream's own
     /// timing information, else 30 fps with a note.
     public var rawFrameRate: Double?
+    /// What happens to a phone's slow motion (see ``SlowMotionChoice``); flattened by default,
+    /// as for a video meant to be shared: the target then budgets the flattened timeline (its
+    /// duration and frames), not the file's. Not flattened in a cut (`start`/`duration`).
+    public var slowMotion = SlowMotionChoice.flatten
     /// The most pixels a decoded frame may have: a clip that must be re-encoded and is larger is
     /// refused with `input.too-many-pixels` before any file is created (see ``PixelLimit``). A
     /// copy never decodes, so it is not limited.
@@ -70,7 +74,9 @@ extension VideoConverter {
     /// target goes to that encode at once. The output is measured; only in the rare case it is
     /// over is it encoded again at a corrected bitrate. The ceiling is the input's own size too
     /// when that is smaller and a re-encode can stay under it. An impossible target fails with a
-    /// `.request` error naming the smallest reachable size, before anything is written. Progress
+    /// `.request` error naming the smallest reachable size, before anything is written. A phone's
+    /// slow motion is flattened as `convert` flattens it (``VideoCompressRequest/slowMotion``), and
+    /// then the size is planned for the flattened output's duration and frames. Progress
     /// stages are `encode` and `retry` (`remux` for a copy). The job runs on the threads of `limits`.
     public static func compress(_ request: VideoCompressRequest, limits: ConversionLimits = .shared)
         -> ConversionJob

@@ -22,7 +22,7 @@ struct VideoCompressEncode {
         self.plan = plan
         destination = try VideoJob.destination(input: request.input, output: request.output, format: .video(.mp4))
         range = try ToneMapDecision.decide(for: probe.video, targetCarriesHDR: false, path: request.input)
-        filter = probe.cutting(Self.videoFilter(plan: plan, probe: probe, range: range))
+        filter = probe.timing(Self.videoFilter(plan: plan, probe: probe, range: range))
         (audioLanes, audioNotes) = Self.audio(plan.audio, lane: probe.audio, probe: probe)
     }
 
@@ -38,7 +38,7 @@ struct VideoCompressEncode {
             let encoding = AudioEncoding(
                 encoder: "aac", sampleRate: nil, channels: Int32(channels), bitRate: Int64(bitrate))
             return (
-                [.audio(lane.stream, probe.cutting(encoding))],
+                [.audio(lane.stream, probe.timing(encoding, of: lane.stream))],
                 ["audio re-encoded to AAC at \(bitrate / 1000) kb/s, \(channels == 1 ? "mono" : "stereo")"]
             )
         default:

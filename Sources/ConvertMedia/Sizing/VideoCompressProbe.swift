@@ -12,6 +12,11 @@ struct VideoCompressProbe {
     var source: VideoSizePlanner.Source
     /// The part of the input kept (`--start`/`--duration`), nil for all of it.
     var cut: (start: Double, length: Double)?
+    /// A phone's slow motion played as the phone plays it, nil when it is not (or there is none):
+    /// then ``source`` describes the flattened output, its duration and frame rate.
+    var flattening: SlowMotionFlattening?
+    /// What happened to the input's slow motion, as convert says it.
+    var slowMotionNotes: [String] = []
     /// The input is a raw elementary stream: timed by its frame rate, never copied.
     var isElementaryStream = false
     /// The frame rate asked for a raw stream (`--fps`).
@@ -34,26 +39,31 @@ struct VideoCompressProbe {
         return plan
     }
 
-    /// The filter that keeps only the cut, before `filter`.
-    func cutting(_ filter: String) -> String {
+    /// The filter that keeps only the cut, or flattens the slow motion, before `filter` (a cut
+    /// is never flattened).
+    func timing(_ filter: String) -> String {
+        if let flattening { return flattening.videoFilter + "," + filter }
         guard let cut else { return filter }
         return "trim=start=\(cut.start):duration=\(cut.length),setpts=PTS-STARTPTS," + filter
     }
 
-    /// `encoding` trimmed to the cut.
-    func cutting(_ encoding: AudioEncoding) -> AudioEncoding {
-        guard let cut else { return encoding }
-        var trimmed = encoding
-        trimmed.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
-        return trimmed
+    /// `encoding` trimmed to the cut, or its sound following the flattened timeline.
+    func timing(_ encoding: AudioEncoding, of stream: StreamSnapshot) -> AudioEncoding {
+        var timed = encoding
+        if let flattening {
+            timed.trim = flattening.audioFilter(duration: stream.duration ?? media.duration)
+        } else if let cut {
+            timed.trim = "atrim=start=\(cut.start):duration=\(cut.length),asetpts=PTS-STARTPTS"
+        }
+        return timed
     }
 
-    /// Notes on the cut and on a raw stream's timing.
+    /// Notes on the cut, on a raw stream's timing and on slow motion.
     var inputNotes: [JobNote] {
         var notes: [JobNote] = []
         if let cut { notes.append(VideoPlanner.cutNote(cut)) }
         if isElementaryStream { notes.append(VideoPlanner.rawStreamTiming(media)) }
-        return notes
+        return notes + slowMotionNotes.map { JobNote(fact: $0) }
     }
 }
 
@@ -74,27 +84,35 @@ extension VideoCompressProbe {
             media, video: video, frameRate: rate, demuxer: demuxer, path: path,
             cancellation: cancellation)
         let cut = try VideoPlanner.cutRange(start: request.start, duration: request.duration, input: path, media: timed)
-        let duration = cut?.length ?? whole
-        let audioLane = try Self.audioLane(media, cut: cut, path: path)
+        let slowMotion = VideoPlanner.slowMotionDecision(
+            request.slowMotion, media: media, cut: cut != nil, sound: media.streams.contains { $0.kind == .audio })
+        let flattening = slowMotion.flattening
+        // The target budgets the output: a flattened clip's own duration and frames, not the file's.
+        let duration = cut?.length ?? flattening?.outputTime(whole) ?? whole
+        let outputRate = flattening.map { $0.outputFrames(duration: whole, frameRate: rate) / duration } ?? rate
+        let audioLane = try Self.audioLane(media, reencodes: cut != nil || flattening != nil, path: path)
         let audio = try Self.sizingAudio(of: audioLane, in: demuxer, cancellation: cancellation)
         var fileBytes = Self.fileBytes(path)
         // The part kept is about its share of the file: what "never bigger than the source" means for it.
         if let cut, fileBytes < Int64.max {
             fileBytes = Int64((Double(fileBytes) * min(cut.length / whole, 1)).rounded(.up))
         }
-        // A cut falls on the exact frame, and a raw stream has no timestamps to copy: both re-encode.
-        let videoCopies = VideoPlanner.isWindowsCompatible(video) && cut == nil && !media.isElementaryStream
+        // A cut falls on the exact frame, a raw stream has no timestamps to copy, and flattened
+        // slow motion is re-timed: all re-encode.
+        let videoCopies =
+            VideoPlanner.isWindowsCompatible(video) && cut == nil && !media.isElementaryStream && flattening == nil
         let source = VideoSizePlanner.Source(
             duration: duration, width: Int(video.isSideways ? video.height : video.width),
-            height: Int(video.isSideways ? video.width : video.height), frameRate: rate, fileBytes: fileBytes,
+            height: Int(video.isSideways ? video.width : video.height), frameRate: outputRate, fileBytes: fileBytes,
             isCopyCompatible: videoCopies && (audioLane.map(\.isCopy) ?? true), audio: audio,
             videoBitrate: Self.videoBitrate(
-                declared: stream.bitRate, fileBytes: fileBytes, audio: audio, duration: duration),
+                declared: stream.bitRate, fileBytes: fileBytes, audio: audio, duration: duration,
+                timeScale: flattening == nil ? 1 : whole / duration),
             isVideoCopyCompatible: videoCopies)
         self.init(
-            media: timed, video: video, audio: audioLane, source: source, cut: cut,
-            isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
-            maxPixels: request.maxPixels)
+            media: timed, video: video, audio: audioLane, source: source, cut: cut, flattening: flattening,
+            slowMotionNotes: slowMotion.notes, isElementaryStream: media.isElementaryStream,
+            rawFrameRate: request.rawFrameRate, maxPixels: request.maxPixels)
     }
 
     /// The input's video stream, refused when missing or undecodable.
@@ -147,15 +165,14 @@ extension VideoCompressProbe {
         return (whole, timed)
     }
 
-    /// The audio lane an MP4 output takes; a cut re-encodes the sound too, so that it starts and
-    /// ends with the picture.
-    private static func audioLane(
-        _ media: MediaSnapshot, cut: (start: Double, length: Double)?,
-        path: String
-    ) throws(ConvertError) -> LanePlan? {
+    /// The audio lane an MP4 output takes; a cut or flattened slow motion (`reencodes`)
+    /// re-encodes the sound too, so that it starts, ends and plays with the picture.
+    private static func audioLane(_ media: MediaSnapshot, reencodes: Bool, path: String) throws(ConvertError)
+        -> LanePlan?
+    {
         let format = OutputFormat.video(.mp4)
         let lane = try VideoPlanner.audioLane(media: media, format: format, path: path)
-        if cut != nil, case .copy(let stream)? = lane {
+        if reencodes, case .copy(let stream)? = lane {
             // The size planner budgets stereo sound.
             return .audio(stream, VideoPlanner.audioEncoding(for: format, source: stream, maxChannels: 2))
         }
@@ -188,11 +205,13 @@ extension VideoCompressProbe {
     }
 
     /// The demuxer's bitrate for the stream (MP4/MOV: from the sample sizes); else the file less
-    /// its copied audio, an overestimate that only raises the quality floor.
-    private static func videoBitrate(declared: Int64, fileBytes: Int64, audio: VideoSizePlanner.Audio, duration: Double)
-        -> Double?
-    {
-        if declared > 0 { return Double(declared) }
+    /// its copied audio, an overestimate that only raises the quality floor. Both per second of
+    /// the output's `duration`: `timeScale` is the file's seconds per output second (flattened
+    /// slow motion spreads the file's bits over another length).
+    private static func videoBitrate(
+        declared: Int64, fileBytes: Int64, audio: VideoSizePlanner.Audio, duration: Double, timeScale: Double
+    ) -> Double? {
+        if declared > 0 { return Double(declared) * timeScale }
         guard fileBytes < Int64.max else { return nil }
         var audioBytes: Int64 = 0
         if case .copyable(let bytes, _, _) = audio { audioBytes = bytes }

@@ -89,7 +89,8 @@ enum VideoCompressor {
         }
         return VideoCompressPreview(
             action: action, sourceBytes: source.fileBytes, duration: source.duration,
-            sourceFrameRate: source.frameRate, sourceWidth: source.width, sourceHeight: source.height)
+            sourceFrameRate: source.frameRate, sourceWidth: source.width, sourceHeight: source.height,
+            slowMotion: probe.flattening?.info)
     }
 
     // MARK: - Copy
@@ -131,6 +132,8 @@ enum VideoCompressor {
         default:
             notes = [JobNote(fact: "already under the target: video and audio copied without re-encoding")]
         }
+        // A copy is never flattened: what it says of slow motion is why it kept the file's timing.
+        notes += probe.slowMotionNotes.map { JobNote(fact: $0) }
         if let damaged = pass.damagedNote { notes.append(damaged) }
         return try commit(pass, request: request, probe: probe, notes: notes, reporter: reporter)
     }

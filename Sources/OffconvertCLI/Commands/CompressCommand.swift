@@ -34,6 +34,8 @@ package enum CompressCommand: MediaCommand {
             back; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
             down to 720p), and the notes say so. A target \
             that cannot be reached fails before anything is written, saying the smallest size that can. \
+            A phone's slow motion plays as the phone plays it (--slow-motion flatten, re-encoded) and the \
+            target is spent on that timeline. \
             --dry-run prints each plan (copy or re-encode, bitrate, size at most, frame rate) or why the \
             target cannot be reached, and exits 1 when one cannot. \
             The target needs a unit: KB = 1000 bytes, MB = 1000^2, GB = 1000^3; KiB = 1024 bytes, \
@@ -44,7 +46,7 @@ package enum CompressCommand: MediaCommand {
         options: [
             target.spec, VideoOptions.keepLocation.spec, VideoOptions.start.spec, sizedDuration,
             VideoOptions.rawFrameRate.spec,
-            sizedMaxHeight,
+            sizedMaxHeight, VideoOptions.slowMotion.spec,
         ] + BatchOptions.specs,
         examples: [
             "compress clip.mov --target 25MB", "compress *.MOV --target 8MiB --output-dir small",
@@ -72,7 +74,7 @@ package enum EmailCommand: MediaCommand {
         options: [
             VideoOptions.keepLocation.spec, VideoOptions.start.spec, CompressCommand.sizedDuration,
             VideoOptions.rawFrameRate.spec,
-            CompressCommand.sizedMaxHeight,
+            CompressCommand.sizedMaxHeight, VideoOptions.slowMotion.spec,
         ] + BatchOptions.specs,
         examples: [
             "email IMG_0042.MOV", "email *.MOV --output-dir ~/Attach", "email holiday.mp4 --start 0:02 --duration 5",

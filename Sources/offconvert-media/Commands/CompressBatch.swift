@@ -18,7 +18,7 @@ enum CompressBatch {
     }
 
     /// Compresses every input as `template` says (its target, unit, cut, `--fps`, `--max-height`,
-    /// location choice); each item gets its input, output and the batch's pixel limit.
+    /// slow motion, location choice); each item gets its input, output and the batch's pixel limit.
     static func run(command: String, template: VideoCompressRequest, options: BatchOptions, console: Console) async
         -> Int32
     {
@@ -28,6 +28,7 @@ enum CompressBatch {
             identity: [
                 "target=\(template.targetBytes)", template.keepLocation ? "keep-location" : "", "start=\(cut.0)",
                 "duration=\(cut.1 ?? -1)", "fps=\(template.rawFrameRate ?? 0)", "max-height=\(template.maxHeight ?? 0)",
+                "slow-motion=\(template.slowMotion.rawValue)",
             ],
             outputExtension: { _ in "mp4" }, cost: { input in await cost(of: input, maxHeight: template.maxHeight) },
             estimatedOutputBytes: { _, inputBytes in min(inputBytes, template.targetBytes) },

@@ -13,7 +13,7 @@ extension CompressCommand {
 
     /// The request every input of a size command starts from: `targetBytes` in `unit`, and the
     /// options both size commands take (`--keep-location`, `--start`, `--duration`, `--fps`,
-    /// `--max-height`).
+    /// `--max-height`, `--slow-motion`).
     static func template(_ arguments: ParsedArguments, targetBytes: Int64, unit: SizeUnit) throws(UsageError)
         -> VideoCompressRequest
     {
@@ -23,6 +23,7 @@ extension CompressCommand {
         (request.start, request.duration) = try VideoWork.cut(arguments)
         request.rawFrameRate = try arguments.value(VideoOptions.rawFrameRate)
         request.maxHeight = try arguments.value(VideoOptions.maxHeight)
+        request.slowMotion = try arguments.value(VideoOptions.slowMotion) ?? .flatten
         return request
     }
 

@@ -24,8 +24,12 @@ struct CompressPlanLine: Encodable {
     var sourceBytes: Int64
     var sourceWidth: Int
     var sourceHeight: Int
-    /// Seconds of video the target budgets (the cut's length when there is one).
+    /// Seconds of video the target budgets: the output's (the cut's length when there is one,
+    /// the flattened timeline's for slow motion).
     var duration: Double
+    /// The slow motion played as the phone plays it ("0.09–0.88 s at 1/2, ..."), nil when none is
+    /// flattened.
+    var slowMotion: String?
     /// Where the cut starts (`--start`), nil without `--start`/`--duration`.
     var cutStart: Double?
     /// `--max-height`, nil without it.
@@ -38,6 +42,7 @@ struct CompressPlanLine: Encodable {
         self.index = index
         self.maxHeight = maxHeight
         duration = preview.duration
+        slowMotion = preview.slowMotion?.summary
         self.cutStart = cutStart
         self.input = input
         self.targetBytes = targetBytes
@@ -63,6 +68,10 @@ struct CompressPlanLine: Encodable {
     }
 
     func text(unit: SizeUnit) -> String {
+        let length = UnitText.duration(duration, places: duration < 10 ? 2 : 1)
+        if let slowMotion {
+            return "slow motion played as the phone plays it (\(slowMotion)), \(length) long: " + planText(unit: unit)
+        }
         guard let cutStart else { return planText(unit: unit) }
         return "cut from \(UnitText.duration(cutStart)), \(UnitText.duration(duration)) long: " + planText(unit: unit)
     }

@@ -49,6 +49,27 @@ struct SlowMotionFlattening: Sendable, Equatable {
         return stretched * normalScale
     }
 
+    /// How many frames the flattened output of `duration` seconds of the file (at `frameRate`)
+    /// has, about: each part keeps its frames up to the 30 a second ``videoFilter`` leaves, or
+    /// all of them where it keeps every frame. What a size target budgets its frames by.
+    func outputFrames(duration: Double, frameRate: Double) -> Double {
+        var parts: [(length: Double, speedDivisor: Int)] = []
+        var position = 0.0
+        for part in segments where part.start < duration {
+            parts.append((max(part.start - position, 0), 1))
+            parts.append((min(part.end, duration) - part.start, part.speedDivisor))
+            position = min(part.end, duration)
+        }
+        parts.append((max(duration - position, 0), 1))
+        return parts.reduce(0) { total, part in
+            let slowed = normalScale * Double(part.speedDivisor)
+            // Mirrors the filter: a part is thinned only when the clip was captured fast and the
+            // part is not slowed enough to need every frame.
+            let kept = normalScale < 1 && slowed < 1 ? min(frameRate, Self.storedFrameRate * slowed) : frameRate
+            return total + part.length * kept
+        }
+    }
+
     /// The video filters: every frame re-timed by ``outputTime(_:)``, then (when the clip was
     /// captured faster than it is stored) only the frames at least a 30th of a second after the
     /// last one kept, as the phone shows them, and every frame of a segment slowed enough to need
@@ -113,12 +134,16 @@ struct SlowMotionFlattening: Sendable, Equatable {
         return steps.map { "atempo=\($0)" }.joined(separator: ",")
     }
 
+    /// The segments and capture rate, as ``MediaProbe`` describes them.
+    var info: SlowMotionInfo {
+        SlowMotionInfo(
+            captureFramesPerSecond: captureRate,
+            segments: segments.map { .init(startSeconds: $0.start, endSeconds: $0.end, speedDivisor: $0.speedDivisor) })
+    }
+
     /// The note that says what was done: "slow motion played as the phone plays it: 0.09–0.88 s
     /// at 1/2, 1.26–1.97 s at 1/8, captured at 240 fps; the sound follows ...".
     func note(sound: Bool) -> String {
-        let info = SlowMotionInfo(
-            captureFramesPerSecond: captureRate,
-            segments: segments.map { .init(startSeconds: $0.start, endSeconds: $0.end, speedDivisor: $0.speedDivisor) })
         let said = "slow motion played as the phone plays it: \(info.summary)"
         return sound ? said + "; the sound follows the same timeline, its pitch kept" : said
     }
