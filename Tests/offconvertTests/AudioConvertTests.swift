@@ -114,6 +114,32 @@ struct AudioConvertTests {
         }
     }
 
+    @Test(
+        "Apple Lossless stays lossless: convert --to m4a and extract-audio copy the ALAC, decoding to the same samples")
+    func appleLossless() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // A 24-bit ALAC song in an .m4a, and a clip with ALAC sound in a .mov, as iPhones and Macs write them.
+        let made = await folder.shell(
+            "ffmpeg -v error -f lavfi -i sine=frequency=440:duration=1 -c:a alac -sample_fmt s32p song.m4a && "
+                + "ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=10:duration=1 -f lavfi -i sine=duration=1 "
+                + "-c:v libx264 -c:a alac clip.mov")
+        #expect(made.status == 0, "\(made.stderr)")
+        let converted = try await folder.run(["convert", "song.m4a", "--to", "m4a", "-o", "out"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("audio copied without re-encoding"), "\(converted.stderr)")
+        let extracted = try await folder.run(
+            ["extract-audio", "clip.mov"], environment: ["XDG_STATE_HOME": folder.state + "-2"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        for (output, source) in [("out/song.m4a", "song.m4a"), ("clip.m4a", "clip.mov")] {
+            #expect(try Self.streams(folder.url.appendingPathComponent(output).path).hasPrefix("alac "), "\(output)")
+            let digests = await folder.shell(
+                "ffmpeg -v error -i '\(output)' -map 0:a -f md5 - && ffmpeg -v error -i '\(source)' -map 0:a -f md5 -")
+            let lines = digests.stdout.split(separator: "\n")
+            #expect(lines.count == 2 && lines[0] == lines[1], "\(output): \(digests.stdout) \(digests.stderr)")
+        }
+    }
+
     @Test("a 1 s WAV to MP3 decodes (by ffmpeg, through the LAME header) to its 44100 samples, no encoder delay added")
     func gapless() async throws {
         let folder = try UserFolder()

@@ -39,7 +39,8 @@ public enum VideoConverter {
         }
     }
 
-    /// Lossless codecs no output format takes as they are (ALAC in .m4a would need a muxer option).
+    /// Lossless codecs: kept lossless (ALAC copied into .m4a, the others written as FLAC), and
+    /// never given a lossy bitrate cap.
     static let losslessCodecs: Set<String> = [
         "truehd", "mlp", "alac", "pcm_s24le", "pcm_s24be", "pcm_s32le", "pcm_s32be", "pcm_s16be", "pcm_f32le",
         "pcm_f32be",
@@ -47,9 +48,10 @@ public enum VideoConverter {
     ]
 
     /// The audio format that holds `input`'s sound as it is (the track ``extractAudio(_:limits:)``
-    /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC, `.mp3`, `.opus`,
-    /// `.flac`, `.wav` for 16-bit PCM, `.flac` for other lossless sound (TrueHD, ALAC, deeper
-    /// PCM), which stays lossless; nil when the sound needs encoding or cannot be read.
+    /// takes: `track`, by default the first AAC, else the first audio track): `.m4a` for AAC and
+    /// Apple Lossless, `.mp3`, `.opus`, `.flac`, `.wav` for 16-bit PCM, `.flac` for other lossless
+    /// sound (TrueHD, deeper PCM), which stays lossless; nil when the sound needs encoding or
+    /// cannot be read.
     /// Reads the file's headers only, on the calling thread.
     public static func soundFormat(of input: String, track: AudioTrackChoice = .automatic) -> AudioFormat? {
         FFmpegLogging.configure()
@@ -63,7 +65,7 @@ public enum VideoConverter {
         }
         guard let chosen = picked else { return nil }
         switch chosen.codec {
-        case .aac: return .m4a
+        case .aac, .alac: return .m4a
         case .mp3: return .mp3
         case .opus: return .opus
         case .flac: return .flac

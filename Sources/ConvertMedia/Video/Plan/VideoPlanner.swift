@@ -20,7 +20,9 @@ enum VideoPlanner {
     /// Audio codecs each container can hold when copying.
     static func accepts(_ format: OutputFormat, audioCodec codec: CodecID) -> Bool {
         switch format.muxer {
-        case .mp4, .ipod: return codec == .aac
+        case .mp4: return codec == .aac
+        // An .m4a holds Apple Lossless as it is: lossless sound stays lossless, bit for bit.
+        case .ipod: return codec == .aac || codec == .alac
         // QuickTime carries MP3, ALAC and PCM as they are; re-encoding MP3 to AAC would be lossy twice.
         case .mov: return [.aac, .mp3, .alac, .pcmS16LE].contains(codec)
         case .matroska: return [.aac, .opus, .vorbis, .flac, .mp3, .ac3, .eac3].contains(codec)
