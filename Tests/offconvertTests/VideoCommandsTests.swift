@@ -54,6 +54,28 @@ struct VideoCommandsTests {
         #expect(outcome.stdout == directory.appendingPathComponent("sample.mp4").path + "\n")
     }
 
+    @Test("sound without a sample rate: the error names the input as damaged, not the output")
+    func damagedSoundNamesTheInput() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // PCM sound in a MOV with its sample rate (the sample entry's and the track's time scale) zeroed.
+        let made = await folder.shell(
+            "ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=10:duration=1 -f lavfi -i sine=duration=1 "
+                + "-c:v libx264 -c:a pcm_s16le made.mov && python3 -c \"\n"
+                + "d = bytearray(open('made.mov', 'rb').read())\n"
+                + "entry = d.find(b'sowt'); d[entry + 28:entry + 32] = bytes(4)\n"
+                + "mdhd = [i for i in range(len(d) - 4) if d[i:i + 4] == b'mdhd'][1]; d[mdhd + 16:mdhd + 20] = bytes(4)\n"
+                + "open('my clip.mov', 'wb').write(d)\"")
+        #expect(made.status == 0, "\(made.stderr)")
+        let outcome = try await folder.run(["convert", "my clip.mov", "--to", "mkv", "-o", "out"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr.contains("my clip.mov is damaged: its sound has no readable sample rate or format"),
+            "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("my clip.mkv"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out/my clip.mkv").path))
+    }
+
     @Test(
         "Command-line mistakes exit 64 with a hint",
         arguments: [

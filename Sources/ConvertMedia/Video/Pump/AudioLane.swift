@@ -12,19 +12,21 @@ final class AudioLane: TranscodingLane {
     private let filtered: Frame
     let encoded: Packet
 
-    init(input: Demuxer.Stream, encoding: AudioEncoding, muxer: Muxer) throws(ConvertError) {
+    /// A lane decoding `input` (a stream of the file at `inputPath`, which errors about the
+    /// source name) and encoding it as `encoding` says into `muxer`.
+    init(input: Demuxer.Stream, inputPath: String, encoding: AudioEncoding, muxer: Muxer) throws(ConvertError) {
         self.muxer = muxer
         decoded = try Frame()
         filtered = try Frame()
         encoded = try Packet()
-        decoder = try CodecDecoder(stream: input, path: muxer.path)
+        decoder = try CodecDecoder(stream: input, path: inputPath)
         let source = decoder.audio
         // As for video: damaged parameters would otherwise surface as an internal filter error.
         guard source.sampleRate > 0, source.sampleFormat != .none else {
             throw ConvertError(
                 code: .inputCorrupt,
-                message: "The sound of the input for \(muxer.path) is damaged: no readable sample rate or format.",
-                path: muxer.path)
+                message: "\(inputPath) is damaged: its sound has no readable sample rate or format.",
+                path: inputPath)
         }
         encoder = try CodecEncoder(name: encoding.encoder, path: muxer.path)
         let rates = encoder.sampleRates

@@ -51,7 +51,8 @@ final class FramePump {
                 if lane.stream.index == plan.lanes.first?.stream.index { video.watch = watch }
                 lanes[lane.stream.index] = video
             case .audio(_, let encoding):
-                lanes[lane.stream.index] = try AudioLane(input: stream, encoding: encoding, muxer: muxer)
+                lanes[lane.stream.index] = try AudioLane(
+                    input: stream, inputPath: demuxer.path, encoding: encoding, muxer: muxer)
             case .subtitle(_, let codec):
                 lanes[lane.stream.index] = Self.cutting(
                     try SubtitleLane(input: stream, codec: codec, muxer: muxer), stream: stream, plan: plan)
