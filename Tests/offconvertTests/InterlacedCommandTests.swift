@@ -54,6 +54,47 @@ struct InterlacedCommandTests {
         #expect(verdict.tff == 0 && verdict.bff == 0 && verdict.progressive > 0, "\(verdict)")
     }
 
+    @Test(
+        "a clip cut at an open GOP's key frame (two leading B-frames first): the copy keeps every packet, as ffmpeg's")
+    func openGOPLeadingFrames() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // 25i H.264 with open GOPs in MPEG-TS, cut at its second key frame as a camcorder's file
+        // split or a copy would be: its first packets are B-frames shown before the key frame.
+        let made = await folder.shell(
+            "ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=320x180:rate=50,trim=end_frame=60 "
+                + "-vf interlace=scan=tff -c:v libx264 -preset veryfast -flags +ildct+ilme "
+                + "-x264opts tff=1:open-gop=1:keyint=12:min-keyint=12:bframes=2:scenecut=0 -f mpegts whole.mts && "
+                + "python3 -c \"\n"
+                + "import subprocess\n"
+                + "rows = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v', '-show_entries', "
+                + "'packet=pos,flags', '-of', 'csv=p=0', 'whole.mts'], capture_output=True, text=True).stdout.split()\n"
+                + "keys = [int(row.split(',')[0]) for row in rows if 'K' in row.split(',')[1]]\n"
+                + "d = open('whole.mts', 'rb').read()\n"
+                + "open('00001.mts', 'wb').write(d[:376] + d[keys[1] - keys[1] % 188:])\"")
+        #expect(made.status == 0, "\(made.stderr)")
+        // Each video packet's presentation time and flags ("90000,K_").
+        let packets = { (name: String) throws -> [[Substring]] in
+            try CLIRunner.toolOutput(
+                "/usr/bin/ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,flags", "-of", "csv=p=0",
+                    folder.url.appendingPathComponent(name).path,
+                ]
+            ).split(separator: "\n").map { $0.split(separator: ",") }
+        }
+        let source = try packets("00001.mts")
+        // A key frame, then B-frames shown before it.
+        #expect(source.count == 20 && source[0].count == 2 && source[0][1] == "K_", "\(source)")
+        #expect(source.count > 2 && (Int(source[1][0]) ?? .max) < (Int(source[0][0]) ?? 0), "\(source)")
+        let outcome = try await folder.run(["send-to-windows", "00001.mts"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try packets("00001.mp4").count == source.count)
+        let copied = try Self.fields(folder.url.appendingPathComponent("00001.mp4").path)
+        #expect(copied.order == "tt")
+        #expect(copied.frames == (try Self.fields(folder.url.appendingPathComponent("00001.mts").path)).frames)
+    }
+
     @Test("a stream copy keeps the fields and their order; compress deinterlaces to one frame a frame")
     func copyAndCompress() async throws {
         let folder = try UserFolder()
