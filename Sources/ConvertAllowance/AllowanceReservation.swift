@@ -17,7 +17,7 @@ public final class AllowanceReservation: Sendable {
     private let store: AllowanceStore
     /// The slot's id; nil on an unlocked install, where nothing is counted.
     private let id: String?
-    private let phase = Mutex(Phase.open)
+    private let phase = PthreadLocked(Phase.open)
     private let placed = Atomic<Bool>(false)
 
     package init(store: AllowanceStore, id: String?) {

@@ -1,4 +1,4 @@
-import Synchronization
+import ConvertCore
 
 /// The one progress of a ``PhotoBatch``: each photo's share, summed, passed on when it moved by
 /// at least half a percent or a photo ended (a batch of thousands must not call the app for
@@ -18,14 +18,14 @@ final class BatchProgressTracker: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: PthreadLocked<State>
     private let report: @Sendable (BatchProgress) -> Void
     private let total: Int
 
     init(total: Int, report: @escaping @Sendable (BatchProgress) -> Void) {
         self.total = total
         self.report = report
-        state = Mutex(State(shares: Array(repeating: 0, count: total)))
+        state = PthreadLocked(State(shares: Array(repeating: 0, count: total)))
     }
 
     /// Photo `index` is `fraction` done.

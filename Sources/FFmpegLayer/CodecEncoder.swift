@@ -1,6 +1,5 @@
 internal import CFFmpeg
 import ConvertCore
-import Synchronization
 
 /// Owns an encoding `AVCodecContext`, freed with `avcodec_free_context`.
 ///
@@ -79,7 +78,7 @@ package final class CodecEncoder {
     /// Debian 12, and later releases) keeps its CPU topology in one unguarded global: every
     /// encoder's set-up fills it in and every encoder's teardown frees it, whatever other encoders
     /// are alive, so two jobs opening or closing AV1 encoders at once crash inside the library.
-    private static let svtLifecycle = Mutex(())
+    private static let svtLifecycle = PthreadLocked(())
 
     /// Whether this encoder is SVT-AV1, whose set-up and teardown must not overlap another's.
     private let needsLifecycleLock: Bool

@@ -1,7 +1,6 @@
 import ConvertCore
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// How the work that needs the video engine runs. `offconvert-media` links the engine and
 /// installs one runner for every ``MediaWork`` at start; `offconvert-photo` installs none, and
@@ -13,7 +12,7 @@ package enum MediaRunners {
     /// The executable with the video engine, installed next to `offconvert` and `offconvert-photo`.
     static let executableName = "offconvert-media"
 
-    private static let installed = Mutex<Runner?>(nil)
+    private static let installed = PthreadLocked<Runner?>(nil)
 
     /// Installs the runner of all engine work (once, before the command line runs). It switches
     /// over ``MediaWork``, so every case has its work by construction.

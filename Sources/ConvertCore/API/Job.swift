@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One running conversion: its events and a way to wait for it to be completely done.
 ///
@@ -81,7 +80,7 @@ public struct ConversionJob: Sendable {
 /// Sends progress events for one job, dropping any that would make the fraction go backwards.
 package final class ProgressReporter: Sendable {
     private let send: @Sendable (JobProgress) -> Void
-    private let last = Mutex<JobProgress?>(nil)
+    private let last = PthreadLocked<JobProgress?>(nil)
 
     /// `send` gets each kept event on the reporting thread, before any consumer of the job's
     /// events does: tests use it to act at an exact point of a job.

@@ -64,7 +64,6 @@ final class JobEventLog: Sendable {
         var ended: Bool { events.last?.isTerminal ?? false }
     }
 
-    // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
     private let state = PthreadLocked(State())
 
     /// Appends `event` and wakes every waiting consumer. Nothing follows a terminal event.

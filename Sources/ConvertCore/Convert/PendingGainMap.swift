@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 
 /// A HEIC's gain map decoded and encoded as a greyscale JPEG on a helper of ``WorkerPool/current``,
 /// while the caller decodes and encodes the primary picture: the primary's JPEG encoding is one
@@ -15,9 +14,9 @@ final class PendingGainMap: Sendable {
     /// The encoded map: its parameters (``HeifGainMap/plane`` as encoded) and the JPEG stream.
     package typealias Encoded = (map: HeifGainMap, stream: [UInt8])
 
-    private let outcome = Mutex<Result<Encoded?, ConvertError>?>(nil)
+    private let outcome = PthreadLocked<Result<Encoded?, ConvertError>?>(nil)
     /// The helper's work; set once by ``start(file:size:quality:cancellation:)``.
-    private let worker = Mutex<WorkerPool.Batch?>(nil)
+    private let worker = PthreadLocked<WorkerPool.Batch?>(nil)
 
     private init() {}
 

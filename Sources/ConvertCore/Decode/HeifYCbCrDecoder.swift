@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Decodes a HEIC image item straight to YCbCr 4:2:0 planes: the HEVC tiles of a grid (or the one
 /// coded image) go through libde265 and are pasted into place (a last row or column that overhangs
@@ -71,7 +70,6 @@ enum HeifYCbCrDecoder {
     /// as soon as libde265 holds its own copy, so the coded picture (7 MB for a 12 MP single
     /// image) is not kept beside the decoded one.
     final class TileBytes: Sendable {
-        // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
         private let tiles: PthreadLocked<[[UInt8]]>
         /// How many tiles there are.
         let count: Int
@@ -237,7 +235,7 @@ enum HeifYCbCrDecoder {
     ) throws(ConvertError) -> (fullRange: Bool, matrix: Int)? {
         let workers = max(1, min(threads, bytes.count))
         // Per worker: its tiles' YCbCr signalling (VUI), or a failure (also a worker that never ran).
-        let outcomes = Mutex<[Outcome]>(Array(repeating: .failed, count: workers))
+        let outcomes = PthreadLocked<[Outcome]>(Array(repeating: .failed, count: workers))
         let work: @Sendable (Int) -> Void = { worker in
             let outcome = decodeTiles(
                 plan, bytes: bytes, worker: worker, of: workers, threads: threads, into: image, output: output,

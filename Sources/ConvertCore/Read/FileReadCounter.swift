@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Counts how often each watched file is read for one purpose, so a test can prove a count (not
 /// a timing): a HEIF's structure (``HeifMeta`` built from it, ``HeifMeta/parses``; a libheif
@@ -7,7 +6,7 @@ import Synchronization
 /// read what it needs. Only paths a caller asked to watch are counted: a long batch or `watch` run
 /// keeps no record of its inputs.
 package final class FileReadCounter: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = PthreadLocked<[String: Int]>([:])
 
     package init() {}
 

@@ -42,7 +42,7 @@ package func runBlocking<T: Sendable>(
     let flag = CancellationFlag()
     let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ConvertError>, Never>) in
-            let outcome = Mutex<Result<T, ConvertError>?>(nil)
+            let outcome = PthreadLocked<Result<T, ConvertError>?>(nil)
             executor.submit {
                 let result = Result { try body(flag) }.mapError { ConvertError.wrapping($0) }
                 outcome.withLock { $0 = result }

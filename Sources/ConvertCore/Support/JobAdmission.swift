@@ -27,7 +27,6 @@ package final class JobAdmission: Sendable {
     /// The highest limit this admission takes: more admitted jobs than codec threads would only
     /// move the wait from here (cancellable, threadless) into the pool's queue.
     package let maximum: Int
-    // A pthread lock rather than `Mutex`: see ``PthreadLocked``.
     private let state: PthreadLocked<State>
 
     /// An admission of `limit` jobs at once, clamped to `1...maximum`.

@@ -1,11 +1,12 @@
 /// A value behind a POSIX mutex (``ThreadCondition``), read and changed only inside
-/// ``withLock(_:)``: Synchronization's `Mutex` with a lock ThreadSanitizer understands.
+/// ``withLock(_:)``: the engine's one lock type, used for every piece of shared state.
 ///
-/// Synchronization's `Mutex` is the first choice elsewhere; this one is for the state that the
-/// concurrency suites exercise from many threads under `Scripts/sanitize thread`: TSan does not
-/// see that `Mutex`'s lock order its accesses (on Linux it waits on a futex) and reported every
-/// `withLock` of `JobAdmission`, `JobEventLog` and `HeifYCbCrDecoder.TileBytes` as a race; with
-/// this lock, and nothing else changed, the reports vanished.
+/// Not Synchronization's `Mutex`: ThreadSanitizer does not see that `Mutex`'s lock orders the
+/// accesses it guards (on Linux it waits on a futex), and under `Scripts/sanitize thread` it
+/// reported every `withLock` of `JobAdmission`, `JobEventLog` and `HeifYCbCrDecoder.TileBytes`
+/// as a race; with this lock, and nothing else changed, the reports vanished. One lock type
+/// everywhere keeps every shared value checkable by the sanitizer (a test forbids `Mutex` in
+/// `Sources/`).
 ///
 /// `@unchecked Sendable`: `value` is read and written only with `lock` held.
 package final class PthreadLocked<Value>: @unchecked Sendable {

@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +10,7 @@ import Synchronization
 /// second Ctrl-C, or the first when they do not stop within a moment), it removes these first,
 /// so no `.partial` file is left behind even then.
 package enum LiveTemporaries {
-    private static let paths = Mutex<Set<String>>([])
+    private static let paths = PthreadLocked<Set<String>>([])
 
     /// Records a temporary file being written.
     package static func add(_ path: String) {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +30,7 @@ package final class OutputNamer: Sendable {
     }
 
     private let inputIDs: Set<FileID>
-    private let handedOut = Mutex<Set<String>>([])
+    private let handedOut = PthreadLocked<Set<String>>([])
 
     /// Longest output name in bytes: the staged temporary adds about 30 bytes and a file name
     /// may have at most 255.

@@ -1,10 +1,9 @@
 import ConvertCore
-import Synchronization
 
 /// The packets each encode of one compress job wrote, in order: what tests read to prove a job
 /// cost about one encode (a stopped encode counts what it wrote before it stopped).
 final class EncodeLog: Sendable, Equatable {
-    private let counts = Mutex<[Int]>([])
+    private let counts = PthreadLocked<[Int]>([])
 
     init() {}
 

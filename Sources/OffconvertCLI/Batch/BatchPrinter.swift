@@ -1,7 +1,6 @@
 import ConvertBatch
 import ConvertCore
 import FoundationEssentials
-import Synchronization
 
 /// Prints a batch's events: `--json` lines on stdout, or text: each output's path on stdout (with
 /// the input and size when stdout is a terminal), notes, failures and the summary on stderr, live
@@ -15,7 +14,7 @@ package final class BatchPrinter: Sendable {
     private let err: @Sendable (String) -> Void
     private let red: @Sendable (String) -> String
     private let board: ProgressBoard?
-    private let lock = Mutex(())
+    private let lock = PthreadLocked(())
     private let progressThrottle = ProgressThrottle(interval: .milliseconds(250))
 
     /// A printer writing to the terminal through `console`, drawing progress on `board`.

@@ -1,5 +1,4 @@
 import ConvertCore
-import Synchronization
 
 /// Thins `--json` progress lines so a script reading them is not flooded: the library reports up
 /// to ~200 steps a job, and a batch of small photos would print thousands of lines a second. A
@@ -7,7 +6,7 @@ import Synchronization
 /// its last line.
 package final class ProgressThrottle: Sendable {
     private let interval: Duration
-    private let last = Mutex<[Int: (stage: JobStage, at: ContinuousClock.Instant)]>([:])
+    private let last = PthreadLocked<[Int: (stage: JobStage, at: ContinuousClock.Instant)]>([:])
 
     package init(interval: Duration) {
         self.interval = interval

@@ -1,7 +1,6 @@
 import ConvertCore
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Live progress on a terminal: one line per running item (name, stage, percent, elapsed time,
 /// speed, ETA) and an overall bar for batches, redrawn in place on stderr at most ten times a
@@ -31,10 +30,10 @@ package final class ProgressBoard: Sendable {
     private let console: Console
     private let total: Int
     private let enabled: Bool
-    private let state = Mutex(State())
+    private let state = PthreadLocked(State())
     /// Redraws once a second while items run.
     /// Whether the once-a-second redraw runs, and which start of it is the current one.
-    private let ticker = Mutex<(running: Bool, generation: Int)>((false, 0))
+    private let ticker = PthreadLocked<(running: Bool, generation: Int)>((false, 0))
 
     /// After this long without a new step, an item's line says it is working instead of
     /// showing a stale percentage and ETA.

@@ -20,7 +20,7 @@ package enum SignalHandling {
     private final class Router: Sendable {
         package let state = State()
         /// Kept alive for the life of the process.
-        private let sources: Mutex<[any DispatchSourceSignal]>
+        private let sources: PthreadLocked<[any DispatchSourceSignal]>
 
         package init() {
             let queue = DispatchQueue(label: "offconvert.signals")
@@ -35,7 +35,7 @@ package enum SignalHandling {
                 source.resume()
                 return source
             }
-            sources = Mutex(created)
+            sources = PthreadLocked(created)
         }
     }
 
@@ -46,7 +46,7 @@ package enum SignalHandling {
             package var next = 0
         }
 
-        package let runs = Mutex(Runs())
+        package let runs = PthreadLocked(Runs())
         /// How many of the signal sources libdispatch has registered with the kernel.
         package let armedSources = Atomic<Int>(0)
 
@@ -126,7 +126,7 @@ package enum SignalHandling {
         value: T, interrupted: Bool
     ) {
         let state = Self.router.state
-        let result = Mutex<T?>(nil)
+        let result = PthreadLocked<T?>(nil)
         let (key, task) = state.start {
             let value = await body()
             result.withLock { $0 = value }

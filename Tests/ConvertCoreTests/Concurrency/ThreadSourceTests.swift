@@ -5,7 +5,8 @@ import Testing
 /// ``WorkerPool``, both sized by ``ConversionLimits``): a scan of `Sources/` finds no other
 /// source of threads. Dispatch's global queues and `concurrentPerform` are the threads of Swift's
 /// global executor on Linux, so work there stalls every task of the host process; a thread of
-/// its own escapes the limits.
+/// its own escapes the limits. Shared state takes one lock type, ``PthreadLocked``, the one
+/// ThreadSanitizer sees ordering the accesses.
 @Suite("Thread sources: the engine's threads are its pools'")
 struct ThreadSourceTests {
     /// One forbidden spelling, where it applies and the files allowed it.
@@ -42,6 +43,12 @@ struct ThreadSourceTests {
         Rule(
             spelling: "pthread_create", allowedIn: ["ConvertCore/Support/DetachedThread.swift"],
             why: "a thread outside the pools"),
+        Rule(
+            spelling: "Mutex<", wordStart: true,
+            why: "one lock type: PthreadLocked, whose lock ThreadSanitizer sees order the accesses"),
+        Rule(
+            spelling: "Mutex(", wordStart: true,
+            why: "one lock type: PthreadLocked, whose lock ThreadSanitizer sees order the accesses"),
     ]
 
     /// The lines of `text` (a Swift file at `path` under `Sources/`) that break a rule, as
@@ -116,5 +123,10 @@ struct ThreadSourceTests {
         #expect(Self.violations(in: "let q = DispatchQueue(label: \"s\")", path: "OffconvertCLI/Signals.swift").isEmpty)
         #expect(Self.violations(in: "DetachedThread.start { }", path: "ConvertCore/Support/WorkerPool.swift").isEmpty)
         #expect(Self.violations(in: "DispatchQueue.global()", path: "OffconvertCLI/Board.swift").count == 1)
+        // One lock type, in every target; a name that ends in Mutex is not one.
+        #expect(Self.violations(in: "let a = Mutex<Int>(0)", path: "OffconvertCLI/Board.swift").count == 1)
+        #expect(Self.violations(in: "let b = Mutex(0)", path: "FFmpegLayer/Encoder.swift").count == 1)
+        #expect(Self.violations(in: "let c = PthreadLocked(0)", path: "ConvertCore/Job.swift").isEmpty)
+        #expect(Self.violations(in: "let d = RecursiveMutex(0)", path: "ConvertCore/Job.swift").isEmpty)
     }
 }

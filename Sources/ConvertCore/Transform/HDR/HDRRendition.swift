@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// The HDR picture a gain map describes (ISO 21496-1's reconstruction of the alternate image),
 /// computed from the SDR picture and its map and coded as 16-bit PQ with BT.2020 primaries
@@ -31,7 +30,7 @@ package enum HDRRendition {
         }
         let width = sdr.width
         let channels = sdr.channels
-        let output = Mutex([UInt16](repeating: 0, count: width * sdr.height * channels))
+        let output = PthreadLocked([UInt16](repeating: 0, count: width * sdr.height * channels))
         let sampler = MapSampler(plane: plane, width: width, height: sdr.height, metadata: metadata)
         let bands = RowBands(rows: sdr.height, workers: max(1, threads))
         bands.forEachBand { _, rows in

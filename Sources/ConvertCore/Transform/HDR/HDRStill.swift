@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The tone mapping of one decoded HDR still: the SDR bitmap, the gain map computed beside it,
 /// and the note.
@@ -51,7 +50,7 @@ package struct HDRStill {
     /// The largest 16-bit RGB sample of `image`, as ``YCbCr420Image/withRGBRows(matrix:fullRange:rows:_:)``
     /// converts it.
     private static func brightestSample(_ image: YCbCr420Image, matrix: Int, fullRange: Bool, threads: Int) -> UInt16 {
-        let brightest = Mutex<UInt16>(0)
+        let brightest = PthreadLocked<UInt16>(0)
         RowBands(rows: image.height, workers: threads).forEachBand { _, rows in
             let band = image.brightestRGBSample(matrix: matrix, fullRange: fullRange, rows: rows)
             brightest.withLock { $0 = max($0, band) }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Tone maps a PQ or HLG still to SDR, and measures the HDR it leaves out as a gain map.
 ///
@@ -149,7 +148,7 @@ struct HDRToneMapper: Sendable {
         rows: @Sendable (_ band: Range<Int>, _ row: (Int, UnsafeBufferPointer<UInt16>) -> Void) -> Void
     ) -> (bitmap: Bitmap, gainMap: GainMapBuilder?) {
         let bands = RowBands(rows: height, workers: threads, alignment: GainMapBuilder.scale)
-        let builders = Mutex<[GainMapBuilder?]>(Array(repeating: nil, count: bands.ranges.count))
+        let builders = PthreadLocked<[GainMapBuilder?]>(Array(repeating: nil, count: bands.ranges.count))
         let length = width * channels
         var out = [UInt8](repeating: 0, count: width * height * channels)
         out.withUnsafeMutableBufferPointer { target in
