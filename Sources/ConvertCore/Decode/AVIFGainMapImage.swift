@@ -1,7 +1,8 @@
 import Glibc
 
 /// An AVIF's gain-map image (the second input of its `tmap` item, a hidden AV1 item) decoded into
-/// one 8-bit plane in the logarithmic coding.
+/// one 8-bit plane in the logarithmic coding (its samples, row by row, which ``HeifGainMap``
+/// makes its plane).
 ///
 /// libheif 1.15 does not know `tmap` and gives no handle to a hidden item, so the item is
 /// rewrapped, with its own codec configuration, size and colour properties, as the primary of a
@@ -24,7 +25,7 @@ enum AVIFGainMapImage {
     static func plane(
         _ file: HeifFile, item: UInt32, channels: [GainMapMetadata], target: GainMapMetadata, path: String,
         cancellation: CancellationFlag
-    ) throws(ConvertError) -> GrayPlane? {
+    ) throws(ConvertError) -> Samples? {
         guard let wrapped = wrapped(file, item: item) else { return nil }
         try cancellation.check()
         let bitmap: Bitmap
@@ -37,9 +38,16 @@ enum AVIFGainMapImage {
         return combined(bitmap, channels: channels, target: target)
     }
 
-    /// The one-channel plane of RGB `bitmap`, a gain map whose channels `channels` describe,
+    /// A decoded map's one channel: `width` × `height` 8-bit samples.
+    struct Samples {
+        var width: Int
+        var height: Int
+        var pixels: [UInt8]
+    }
+
+    /// The one-channel samples of RGB `bitmap`, a gain map whose channels `channels` describe,
     /// coded with `target`.
-    static func combined(_ bitmap: Bitmap, channels: [GainMapMetadata], target: GainMapMetadata) -> GrayPlane? {
+    static func combined(_ bitmap: Bitmap, channels: [GainMapMetadata], target: GainMapMetadata) -> Samples? {
         guard bitmap.channels >= 3, !channels.isEmpty, target.maxStops > target.minStops || channels.count == 1
         else { return nil }
         let perChannel = (0..<3).map { channels[min($0, channels.count - 1)] }
@@ -73,7 +81,7 @@ enum AVIFGainMapImage {
         case .eight(let values): fill(values)
         case .sixteen(let values): fill(values)
         }
-        return GrayPlane(width: bitmap.width, height: bitmap.height, pixels: pixels)
+        return Samples(width: bitmap.width, height: bitmap.height, pixels: pixels)
     }
 
     /// A one-item AVIF whose primary is `item` of `file` (see ``properties(_:item:)``); nil when
