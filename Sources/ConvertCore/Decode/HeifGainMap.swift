@@ -61,7 +61,11 @@ package struct HeifGainMap: Sendable {
         let primary = file.primaryID
         if let samsung = samsungPresence(in: file) { return samsung }
         if let iso = isoPresence(in: file) { return iso }
-        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else {
+            // libavif's older files mark a map with the ISO URN but no tmap item to describe it.
+            let iso = file.auxiliaryImages(of: primary).contains { $0.type == HeifGainMapType.iso }
+            return iso ? .unusable("HDR not kept: no tmap item states the ISO 21496-1 gain map's parameters") : .none
+        }
         guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
             return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
         }
@@ -194,7 +198,8 @@ package struct HeifGainMap: Sendable {
         let decoded: GrayPlane?
         if let channels {
             decoded = try AVIFGainMapImage.plane(
-                file, item: item, channels: channels, target: coding, path: "gain map", cancellation: cancellation)
+                file, item: item, channels: channels, target: coding, path: "gain map", cancellation: cancellation
+            ).map { GrayPlane(width: $0.width, height: $0.height, pixels: $0.pixels) }
         } else {
             decoded = try lumaPlane(file, item: item)
         }
