@@ -183,6 +183,36 @@ struct HeicGainMapCommandTests {
         #expect(jpegPSNR >= 35, "libultrahdr HDR PSNR \(jpegPSNR) dB")
     }
 
+    /// A map of the ISO URN with no `tmap` item (libavif's colors_hdr files have one;
+    /// TestMedia/generators/64-gainmap-iso-aux.sh): `info` lists the auxiliary image and says in
+    /// one HDR line that it is ignored and why, never "no gain map" beside it; a conversion says
+    /// the same.
+    @Test(
+        "an ISO gain-map image without a tmap item: info says once that it is ignored, and why",
+        arguments: [
+            ("generated/gainmap/iso-aux-no-tmap.heic", "HDR: gain map ignored: no tmap item states"),
+            (
+                "generated/gainmap/iso-aux-no-tmap-pq.heic",
+                "HDR: PQ transfer, 8-bit, its gain map ignored (no tmap item states"
+            ),
+        ])
+    func isoAuxiliaryWithoutToneMap(source: String, line: String) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add(source, as: "g.heic")
+        let info = try await Self.run(folder, ["info", "g.heic"])
+        #expect(info.contains("auxiliary: HDR gain map (ISO 21496-1)"), "\(info)")
+        #expect(info.contains(line), "\(info)")
+        #expect(info.components(separatedBy: "  HDR:").count == 2 && !info.contains("no gain map"), "\(info)")
+        let dump = try Self.boxes(folder.url.appendingPathComponent("g.heic").path)
+        #expect(dump.contains("aux type: urn:com:photo:aux:hdrgainmap") && !dump.contains("tmap"), "\(dump)")
+        guard !source.hasSuffix("-pq.heic") else { return }
+        let text = try await Self.run(folder, ["convert", "--to", "heic", "g.heic", "-o", "out.heic"])
+        try Self.expectDropped(
+            text: text, note: "HDR not kept: no tmap item states the ISO 21496-1 gain map's parameters",
+            output: folder.url.appendingPathComponent("out.heic").path)
+    }
+
     /// Outputs without the gain map keep no `hdrgm:`/`Container:Directory` XMP and no auxiliary
     /// image, and say why.
     @Test(
