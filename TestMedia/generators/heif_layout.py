@@ -3,10 +3,15 @@ heif-enc: a grid of tiles (its last row and column may overhang the picture, as 
 Sony's do) or one image without a grid, with an optional irot and an nclx box or ICC profile.
 
     heif_layout.py OUT.heic --picture WxH [--grid COLSxROWS] [--irot N] [--imir AXIS] [--nclx P,T,M,FULL]
-                   [--icc PROFILE] [--aux URN=CODED.heic] [--xmp PACKET] CODED.heic...
+                   [--icc PROFILE] [--aux URN=CODED.heic[,CODED.heic...] [--aux-grid COLSxROWS --aux-size WxH]]
+                   [--aux-xmp PACKET] [--tmap RECORD] [--xmp PACKET] CODED.heic...
 
 --aux adds one heif-enc image as a hidden auxiliary image of the primary (auxC with URN, auxl
-reference), e.g. a gain map; --xmp adds an XMP item (mime application/rdf+xml, cdsc) to it.
+reference), e.g. a gain map, or with --aux-grid a hidden grid of several (a Galaxy S25's map is
+two tiles); --xmp adds an XMP item (mime application/rdf+xml, cdsc) to the primary, --aux-xmp one
+to the auxiliary image. --tmap adds an ISO 21496-1 `tmap` item (RECORD is its payload, version
+byte first) derived from the primary and the auxiliary image, an `altr` group of it and the
+primary, and the `tmap` brand, as Samsung's S25 writes them.
 
 Each CODED.heic is one heif-enc output (its hvcC and coded bytes are taken, its other boxes
 dropped); a grid takes them row by row, and they must share one hvcC. Used by the generators
@@ -82,6 +87,10 @@ def main():
     parser.add_argument("--nclx")
     parser.add_argument("--icc")
     parser.add_argument("--aux")
+    parser.add_argument("--aux-grid")
+    parser.add_argument("--aux-size")
+    parser.add_argument("--aux-xmp")
+    parser.add_argument("--tmap")
     parser.add_argument("--xmp")
     parser.add_argument("coded", nargs="+")
     args = parser.parse_args()
@@ -123,7 +132,24 @@ def main():
         items.append((1, "hvc1", False, images[0][2], False))
         assoc[1] = [(hvcc, True), (tile_ispe, False)] + colour + rotation
 
-    if args.aux:
+    if args.aux and args.aux_grid:
+        urn, paths = args.aux.split("=", 1)
+        tiles = [coded(path) for path in paths.split(",")]
+        columns, rows = map(int, args.aux_grid.split("x"))
+        assert columns * rows == len(tiles) and all(tile[0] == tiles[0][0] for tile in tiles)
+        aux_width, aux_height = map(int, args.aux_size.split("x"))
+        aux_props = [prop(tiles[0][0]), prop(full("ispe", 0, 0, struct.pack(">II", *tiles[0][1]))),
+                     prop(full("ispe", 0, 0, struct.pack(">II", aux_width, aux_height))),
+                     prop(full("auxC", 0, 0, urn.encode() + b"\0"))]
+        descriptor = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, aux_width, aux_height)
+        items.append((50, "grid", True, descriptor, True))
+        assoc[50] = [(aux_props[2], False), (aux_props[3], True)] + rotation
+        for index, tile in enumerate(tiles):
+            items.append((70 + index, "hvc1", True, tile[2], False))
+            assoc[70 + index] = [(aux_props[0], True), (aux_props[1], False)]
+        refs.append(("dimg", 50, [70 + index for index in range(len(tiles))]))
+        refs.append(("auxl", 50, [1]))
+    elif args.aux:
         urn, path = args.aux.split("=", 1)
         aux_hvcc, aux_size, aux_data = coded(path)
         aux_props = [prop(aux_hvcc), prop(full("ispe", 0, 0, struct.pack(">II", *aux_size))),
@@ -131,11 +157,20 @@ def main():
         items.append((50, "hvc1", False, aux_data, False))
         assoc[50] = [(aux_props[0], True), (aux_props[1], False), (aux_props[2], True)] + rotation
         refs.append(("auxl", 50, [1]))
+    groups = b""
+    if args.tmap:
+        items.append((80, "tmap", False, open(args.tmap, "rb").read(), True))
+        assoc[80] = [(picture_ispe, False)]
+        refs.append(("dimg", 80, [1, 50]))
+        groups = box("grpl", full("altr", 0, 0, struct.pack(">IIII", 90, 2, 80, 1)))
     xmp_item = None
     if args.xmp:
         items.append((60, "mime", False, open(args.xmp, "rb").read(), False))
         xmp_item = 60
         refs.append(("cdsc", 60, [1]))
+    if args.aux_xmp:
+        items.append((61, "mime", False, open(args.aux_xmp, "rb").read(), False))
+        refs.append(("cdsc", 61, [50]))
 
     def entry(iid, kind, hidden):
         if kind == "mime":
@@ -161,9 +196,9 @@ def main():
         iloc = full("iloc", 1, 0, struct.pack(">HH", 0x4400, len(items)) + locs)
         hdlr = full("hdlr", 0, 0, b"\0\0\0\0pict" + bytes(12) + b"\0")
         pitm = full("pitm", 0, 0, struct.pack(">H", 1))
-        return full("meta", 0, 0, hdlr + pitm + iinf + (iref if refs else b"") + iprp + box("idat", idat) + iloc)
+        return full("meta", 0, 0, hdlr + pitm + iinf + (iref if refs else b"") + iprp + box("idat", idat) + iloc + groups)
 
-    ftyp = box("ftyp", b"heic\0\0\0\0mif1heicmiaf")
+    ftyp = box("ftyp", b"heic\0\0\0\0mif1heicmiaf" + (b"tmap" if args.tmap else b""))
     size = len(meta(0))
     body = meta(len(ftyp) + size)
     mdat = box("mdat", b"".join(data for _, _, _, data, in_idat in items if not in_idat))

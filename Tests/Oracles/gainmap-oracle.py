@@ -23,9 +23,11 @@ OUTPUT's map size, and map_mean_error, their mean absolute difference in 8-bit c
 When SOURCE has a Samsung gain map, its primary's hdrgm: XMP (exiftool) gives the same
 parameters and the same formula applies.
 
-When SOURCE has an ISO 21496-1 `tmap` item (iOS 18), its record is read here (a small box
-walker of its own, per ISO 21496-1: versions, flags, fractions) and the reference is the
-standard's formula over the same planes:
+When SOURCE has an ISO 21496-1 `tmap` item (iOS 18; an AVIF, whose primary and AV1 gain map
+libavif decodes, see hdr-output-oracle.py's avif_planes), its record is read here (a small box
+walker of its own, per ISO 21496-1: versions, flags, fractions; a three-channel record applies
+each channel's values to that colour of the map) and the reference is the standard's formula over
+the same planes:
 hdr = (sdr + base_offset) x 2^(min + (max - min) x gain^(1/gamma)) - alternate_offset.
 
 Reconstructs the HDR picture from the source with Apple's published formula
@@ -125,7 +127,7 @@ def map_correlation(source, output, headroom):
 
 
 def samsung_record(path):
-    """The hdrgm: parameters of SOURCE's primary XMP (exiftool) when SOURCE has a Samsung gain map
+    """The hdrgm: parameters of SOURCE's XMP (exiftool; the primary's or the map's) when SOURCE has a Samsung gain map
     (auxiliary type urn:com:samsung:photo:2024:aux:hdrgainmap, listed by pillow-heif), in the
     ISO record's names; else None."""
     import pillow_heif
@@ -203,13 +205,13 @@ def tmap_record(path):
     record = data[offset:offset + length]
     assert record[0] == 0, "tmap version"
     flags = record[5]
-    assert flags & 0x80 == 0, "one channel"
+    channels = 3 if flags & 0x80 else 1
     values, cursor = [], 6
     common = None
     if flags & 0x08:
         common = struct.unpack(">I", record[cursor:cursor + 4])[0]
         cursor += 4
-    for signed in (False, False, True, True, False, True, True):
+    for signed in (False, False) + (True, True, False, True, True) * channels:
         numerator = struct.unpack(">i" if signed else ">I", record[cursor:cursor + 4])[0]
         cursor += 4
         denominator = common
@@ -218,7 +220,36 @@ def tmap_record(path):
             cursor += 4
         values.append(numerator / denominator)
     names = ["base_headroom", "alternate_headroom", "min", "max", "gamma", "base_offset", "alternate_offset"]
-    return dict(zip(names, values))
+    if channels == 1:
+        return dict(zip(names, values))
+    # A multichannel record (libavif writes one): each per-channel value an array of R, G, B.
+    per_channel = [np.array(values[2 + index::5]) for index in range(5)]
+    return dict(zip(names, values[:2] + per_channel))
+
+
+def boost(gain8, height, width, iso):
+    """2^(log boost) of each pixel (and channel, for a three-channel map), the map scaled up to
+    height x width, by ISO 21496-1's formula."""
+    if gain8.ndim == 3:
+        gain = np.stack([upsample(gain8[..., c], height, width) for c in range(3)], axis=-1) / 255
+    else:
+        gain = upsample(gain8, height, width)[..., None] / 255
+    log_boost = iso["min"] + (iso["max"] - iso["min"]) * gain ** (1 / iso["gamma"])
+    return 2.0 ** log_boost
+
+
+def avif_source(source):
+    """SOURCE's primary (8-bit RGB) and gain map (8-bit, RGB for a three-channel record) when it is
+    an AVIF with a tmap item (decoded by libavif in hdr-output-oracle.py), else None."""
+    data = open(source, "rb").read(64)
+    if data[4:8] != b"ftyp" or b"avif" not in data[8:int.from_bytes(data[:4], "big")]:
+        return None
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "hdr_output_oracle", os.path.join(os.path.dirname(os.path.abspath(__file__)), "hdr-output-oracle.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.avif_planes(source)
 
 
 def upsample(gain, height, width):
@@ -325,7 +356,7 @@ def source_reference(source, srgb=False):
         orientation = Image.open(source).getexif().get(0x0112, 1)
         sdr8 = upright(imagecodecs.ultrahdr_decode(source_bytes, dtype=np.uint8)[..., :3], orientation)
     else:
-        sdr8, gain8 = source_planes(source)
+        sdr8, gain8 = avif_source(source) or source_planes(source)
     height, width, _ = sdr8.shape
     sdr = srgb_to_linear(sdr8.astype(np.float32) / 255)
     if srgb:
@@ -336,9 +367,7 @@ def source_reference(source, srgb=False):
         headroom = max(1.0, float(reference.max()))
     elif iso is not None:
         headroom = 2.0 ** iso["alternate_headroom"]
-        gain = upsample(gain8, height, width) / 255
-        log_boost = iso["min"] + (iso["max"] - iso["min"]) * gain ** (1 / iso["gamma"])
-        reference = (sdr + iso["base_offset"]) * (2.0 ** log_boost)[..., None] - iso["alternate_offset"]
+        reference = (sdr + iso["base_offset"]) * boost(gain8, height, width, iso) - iso["alternate_offset"]
     else:
         headroom = apple_headroom(source)
         gain = rec709_to_linear(upsample(gain8, height, width) / 255)

@@ -164,6 +164,19 @@ def standalone_avif(data, links, extents):
     return ftyp + box("meta", bytes(4) + b"".join(head)) + box("mdat", coded)
 
 
+def avif_planes(path):
+    """The primary (8-bit RGB) and gain map (8-bit: grey for a one-channel tmap record, RGB for a
+    three-channel one) of an AVIF with a tmap item, both decoded by libavif."""
+    data = open(path, "rb").read()
+    _, items, refs, _, associations, extents = meta_model(data)
+    tmap = next(item for item, facts in items.items() if facts["type"] == "tmap")
+    gain_item = next(targets for source, targets in refs.get("dimg", []) if source == tmap)[1]
+    gain8 = imagecodecs.avif_decode(standalone_avif(data, associations[gain_item], extents[gain_item]))
+    if gain8.ndim == 3:
+        gain8 = gain8[..., :3] if isinstance(base.tmap_record(path)["min"], np.ndarray) else gain8[..., 0]
+    return imagecodecs.avif_decode(data)[..., :3], gain8
+
+
 def avif_rendition(output):
     """Structure facts and the HDR rendition (linear, SDR white = 1) of an AVIF with a gain map."""
     import pillow_heif
@@ -189,9 +202,7 @@ def avif_rendition(output):
     height, width, _ = sdr8.shape
     facts["gain_map_size"] = [gain8.shape[1], gain8.shape[0]]
     sdr = base.srgb_to_linear(sdr8.astype(np.float32) / 255)
-    gain = base.upsample(gain8, height, width) / 255
-    log_boost = record["min"] + (record["max"] - record["min"]) * gain ** (1 / record["gamma"])
-    hdr = (sdr + record["base_offset"]) * (2.0 ** log_boost)[..., None] - record["alternate_offset"]
+    hdr = (sdr + record["base_offset"]) * base.boost(gain8, height, width, record) - record["alternate_offset"]
     facts["tmap"] = record
     return facts, hdr
 

@@ -10,7 +10,8 @@ Each file's HDR rendition is rebuilt from its own planes and its own parameters,
 
 - Apple: hdr = sdr x (1 + (headroom - 1) x gain), gain Rec.709-encoded, headroom from the
   MakerNote tags 0x0021/0x0030 (Apple's published formula, see gainmap-oracle.py);
-- Samsung: Ultra HDR's log formula with the primary's hdrgm: XMP,
+- Samsung: Ultra HDR's log formula with the file's hdrgm: XMP (the primary's, or the map's own
+  as a Galaxy S25 writes it: exiftool reads every packet), else the tmap item's values,
   hdr = (sdr + OffsetSDR) x 2^(GainMapMin + (GainMapMax - GainMapMin) x gain^(1/Gamma)) - OffsetHDR.
 
 A JPEG SOURCE with Apple's gain map (MPF image 2) is rebuilt by gainmap-oracle.py (Pillow decodes
@@ -41,8 +42,16 @@ SAMSUNG = "urn:com:samsung:photo:2024:aux:hdrgainmap"
 
 
 def hdrgm(path):
+    """The hdrgm: values of `path`, else its tmap item's under the same names."""
     out = subprocess.run(["exiftool", "-j", "-n", "-XMP-hdrgm:all", path], capture_output=True, text=True, check=True).stdout
     tags = json.loads(out)[0]
+    if "GainMapMax" not in tags:
+        record = base.tmap_record(path)
+        if record is None:
+            raise SystemExit("no hdrgm: values or tmap item in " + path)
+        names = {"GainMapMin": "min", "GainMapMax": "max", "Gamma": "gamma", "OffsetSDR": "base_offset",
+                 "OffsetHDR": "alternate_offset", "HDRCapacityMin": "base_headroom", "HDRCapacityMax": "alternate_headroom"}
+        return {ours: float(record[theirs]) for ours, theirs in names.items()}
     return {name: float(tags[name]) for name in
             ("GainMapMin", "GainMapMax", "Gamma", "OffsetSDR", "OffsetHDR", "HDRCapacityMin", "HDRCapacityMax")}
 

@@ -76,6 +76,47 @@ struct HDRAVIFJXLCommandTests {
         #expect(info.contains("HDR: gain map (ISO 21496-1), headroom \(stops) stops"), "\(info)")
     }
 
+    /// libavif's ISO 21496-1 AVIF (`tmap` item, hidden AV1 map, three-channel record), which
+    /// libheif 1.15 shows as a plain picture: `info` names the map, a JPEG is Ultra HDR and an
+    /// AVIF keeps it (the channels made one; the oracle rebuilds the source's HDR from all
+    /// three), a HEIC output and `--hdr sdr` drop it and say so. Measured HDR PSNR: JPEG 40.6 dB,
+    /// AVIF 42.6 dB (the SDR picture alone 13.7 dB).
+    @Test("an ISO 21496-1 AVIF's gain map is read: info, Ultra HDR JPEG, AVIF; HEIC and --hdr sdr say it is dropped")
+    func isoAVIF() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/hdr/iso21496-gainmap.avif", as: "g.avif")
+        let info = try await Self.run(folder, ["info", "g.avif"])
+        #expect(info.contains("HDR: gain map (ISO 21496-1), headroom 1.3 stops"), "\(info)")
+        let kept = "HDR gain map kept (ISO 21496-1, headroom 1.3 stops; its three colour channels made one)"
+
+        let jpeg = try await Self.run(folder, ["convert", "--to", "jpg", "g.avif", "-o", "out.jpg"])
+        #expect(jpeg.contains(kept), "\(jpeg)")
+        let jpegPath = folder.url.appendingPathComponent("out.jpg").path
+        try GainMapJPEGCommandTests.expectUltraHDR(jpegPath)
+        let ultraHDR = try await GainMapCommandTests.oracle(folder.url.appendingPathComponent("g.avif").path, jpegPath)
+        #expect((ultraHDR["hdr_psnr"] ?? 0) >= 35, "\(ultraHDR)")
+        #expect(abs((ultraHDR["median_ratio"] ?? 0) - 1) < 0.05, "\(ultraHDR)")
+
+        let avif = try await Self.run(folder, ["convert", "--to", "avif", "g.avif", "-o", "out.avif"])
+        #expect(avif.contains(kept), "\(avif)")
+        let result = try await Self.oracle(folder, "g.avif", "out.avif")
+        for fact in ["tmap_brand", "tmap_inputs", "altr", "auxl", "gain_map_hidden"] {
+            #expect(result[fact] as? Bool == true, "\(fact): \(result)")
+        }
+        Self.expectSameHDR(result)
+
+        let heic = try await Self.run(folder, ["convert", "--to", "heic", "g.avif", "-o", "out.heic"])
+        try HeicGainMapCommandTests.expectDropped(
+            text: heic, note: "HDR not kept: HEIC output is written without the gain map",
+            output: folder.url.appendingPathComponent("out.heic").path)
+        let sdr = try await Self.run(folder, ["convert", "--to", "avif", "--hdr", "sdr", "g.avif", "-o", "sdr.avif"])
+        #expect(sdr.contains("gain map removed (--hdr sdr)"), "\(sdr)")
+        let dump = try CLIRunner.toolOutput(
+            "/usr/bin/heif-info", ["-d", folder.url.appendingPathComponent("sdr.avif").path])
+        #expect(!dump.contains("tmap") && !dump.contains("auxC"), "\(dump)")
+    }
+
     /// libjxl 0.7 has no gain-map box: the JPEG XL is the HDR picture itself. Measured (HDR PSNR
     /// / the SDR picture's): pug 53.9 / 32.3 dB, iphone16-crop 42.2 / 8.3 dB, apple-gainmap-jpeg
     /// 57.6 / 31.1 dB.

@@ -142,6 +142,77 @@ struct HeicGainMapCommandTests {
         #expect(outputInfo.contains("HDR: gain map (Samsung), headroom 2.3 stops"), "\(outputInfo)")
     }
 
+    /// Galaxy S25 layouts (TestMedia/generators/64-gainmap-samsung-s25.sh, after the real file):
+    /// the map a hidden grid, the primary's XMP only naming it, its parameters on the map's own
+    /// XMP and in a `tmap` item, or in only one of them. Each is read (`info`), kept in a HEIC
+    /// (with the `tmap` where the source has one, its values the source's) and made Ultra HDR.
+    /// Measured (HEIC / JPEG HDR PSNR): 44.6 / 37.9 dB for each.
+    @Test(
+        "a Galaxy S25 HEIC's gain map, its parameters on the map's XMP or in a tmap item: info, HEIC, Ultra HDR",
+        arguments: [
+            ("generated/gainmap/samsung-s25.heic", true),
+            ("generated/gainmap/samsung-map-xmp.heic", false),
+            ("generated/gainmap/samsung-tmap.heic", true),
+        ])
+    func samsungS25(source: String, hasToneMap: Bool) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add(source, as: "s.heic")
+        let info = try await Self.run(folder, ["info", "s.heic"])
+        #expect(info.contains("HDR: gain map (Samsung), headroom 2.3 stops"), "\(info)")
+
+        let heic = try await Self.run(folder, ["convert", "--to", "heic", "s.heic", "-o", "out.heic"])
+        #expect(heic.contains("HDR gain map kept (Samsung, headroom 2.3 stops)"), "\(heic)")
+        let output = folder.url.appendingPathComponent("out.heic").path
+        let dump = try Self.boxes(output)
+        #expect(dump.contains("aux type: urn:com:samsung:photo:2024:aux:hdrgainmap"), "\(dump)")
+        #expect(dump.contains("item_type: tmap") == hasToneMap, "\(dump)")
+        #expect(try Self.hdrgm(output)["XMP-hdrgm:GainMapMax"] == "2.3")
+        let result = try await Self.heicOracle(folder, "s.heic", "out.heic")
+        #expect(result["aux"] as? [String] == ["urn:com:samsung:photo:2024:aux:hdrgainmap"], "\(result)")
+        #expect(result["tmap"] as? Bool == (hasToneMap ? true : nil), "\(result)")
+        let psnr = try #require(result["hdr_psnr"] as? Double)
+        #expect(psnr >= 38, "HDR PSNR \(psnr) dB")
+
+        let jpeg = try await Self.run(folder, ["convert", "--to", "jpg", "s.heic", "-o", "s.jpg"])
+        #expect(jpeg.contains("HDR gain map kept (Samsung, headroom 2.3 stops)"), "\(jpeg)")
+        let jpegPath = folder.url.appendingPathComponent("s.jpg").path
+        try GainMapJPEGCommandTests.expectUltraHDR(jpegPath)
+        let ultraHDR = try await GainMapCommandTests.oracle(folder.url.appendingPathComponent("s.heic").path, jpegPath)
+        let jpegPSNR = try #require(ultraHDR["hdr_psnr"])
+        #expect(jpegPSNR >= 35, "libultrahdr HDR PSNR \(jpegPSNR) dB")
+    }
+
+    /// A map of the ISO URN with no `tmap` item (libavif's colors_hdr files have one;
+    /// TestMedia/generators/64-gainmap-iso-aux.sh): `info` lists the auxiliary image and says in
+    /// one HDR line that it is ignored and why, never "no gain map" beside it; a conversion says
+    /// the same.
+    @Test(
+        "an ISO gain-map image without a tmap item: info says once that it is ignored, and why",
+        arguments: [
+            ("generated/gainmap/iso-aux-no-tmap.heic", "HDR: gain map ignored: no tmap item states"),
+            (
+                "generated/gainmap/iso-aux-no-tmap-pq.heic",
+                "HDR: PQ transfer, 8-bit, its gain map ignored (no tmap item states"
+            ),
+        ])
+    func isoAuxiliaryWithoutToneMap(source: String, line: String) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add(source, as: "g.heic")
+        let info = try await Self.run(folder, ["info", "g.heic"])
+        #expect(info.contains("auxiliary: HDR gain map (ISO 21496-1)"), "\(info)")
+        #expect(info.contains(line), "\(info)")
+        #expect(info.components(separatedBy: "  HDR:").count == 2 && !info.contains("no gain map"), "\(info)")
+        let dump = try Self.boxes(folder.url.appendingPathComponent("g.heic").path)
+        #expect(dump.contains("aux type: urn:com:photo:aux:hdrgainmap") && !dump.contains("tmap"), "\(dump)")
+        guard !source.hasSuffix("-pq.heic") else { return }
+        let text = try await Self.run(folder, ["convert", "--to", "heic", "g.heic", "-o", "out.heic"])
+        try Self.expectDropped(
+            text: text, note: "HDR not kept: no tmap item states the ISO 21496-1 gain map's parameters",
+            output: folder.url.appendingPathComponent("out.heic").path)
+    }
+
     /// Outputs without the gain map keep no `hdrgm:`/`Container:Directory` XMP and no auxiliary
     /// image, and say why.
     @Test(

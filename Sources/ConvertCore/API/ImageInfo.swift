@@ -81,6 +81,10 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     public var animation: Animation? = nil
     /// The HDR gain map the photo carries, when offconvert can read its parameters.
     public var gainMap: GainMap? = nil
+    /// Why a gain-map auxiliary image the photo has is ignored (nothing states its parameters:
+    /// an ISO 21496-1 map without a `tmap` item, Samsung's without `hdrgm:` values, Apple's
+    /// without the MakerNote headroom); nil when there is none or it is read (``gainMap``).
+    public var ignoredGainMap: String? = nil
     /// What the other pictures of a multi-picture JPEG (MPO) are: "stereo" for a stereo pair's
     /// other eye, "multi-angle" for views of one scene; nil for every other file.
     public var multiPicture: String? = nil

@@ -251,10 +251,22 @@ public enum ImageProbe {
         }
         var info = try probeWithLibheif(path: path, format: format, meta: input.heifMeta)
         // An AVIF's gain map (offconvert writes one) is described by its tmap item, read the same way.
-        if let file = try input.heifFile(), case .iso(_, let metadata) = HeifGainMap.presence(in: file) {
-            info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+        if let file = try input.heifFile() {
+            switch HeifGainMap.presence(in: file) {
+            case .iso(_, let metadata):
+                info.gainMap = ImageInfo.GainMap(origin: "ISO 21496-1", headroomStops: metadata.alternateHeadroomStops)
+            case .unusable(let why): info.ignoredGainMap = ignoredReason(why)
+            case .none, .apple, .samsung: break
+            }
         }
         return info
+    }
+
+    /// Why a gain map is ignored, in `info`'s words: a conversion's note ("HDR not kept: …")
+    /// without its lead.
+    private static func ignoredReason(_ note: String) -> String {
+        let lead = "HDR not kept: "
+        return note.hasPrefix(lead) ? String(note.dropFirst(lead.count)) : note
     }
 
     /// Info for an HEVC-coded HEIF from offconvert's own reader, the way libheif would report it.
@@ -293,7 +305,8 @@ public enum ImageProbe {
         case .samsung(_, let metadata):
             info.gainMap = ImageInfo.GainMap(
                 origin: "Samsung", headroomStops: metadata.alternateHeadroomStops, brightens: metadata.brightens)
-        case .none, .unusable: break
+        case .unusable(let why): info.ignoredGainMap = ignoredReason(why)
+        case .none: break
         }
         for transform in file.transforms(primary) {
             switch transform {

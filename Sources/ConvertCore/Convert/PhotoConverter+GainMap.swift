@@ -27,16 +27,16 @@ extension PhotoConverter {
 }
 
 extension PhotoConverter {
-    /// What the general path does with a HEIC's gain map: carries it (decoded, to follow the
-    /// picture through every resize, colour conversion and target size) when the output is
-    /// JPEG, or notes why the HDR was not kept. Neither when the input has no gain map or the
-    /// request asked for SDR.
+    /// What the general path does with a HEIC's or an AVIF's gain map: carries it (decoded, to
+    /// follow the picture through every resize, colour conversion and target size) when the
+    /// output can, or notes why the HDR was not kept. Neither when the input has no gain map or
+    /// the request asked for SDR.
     static func generalGainMap(
         _ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?, cancellation: CancellationFlag
     ) throws(ConvertError) -> (carried: CarriedGainMap?, note: JobNote?) {
         guard request.hdr == .keep else { return (nil, sdrNote(request, format: format, heif: heif)) }
         if format == .jpeg { return try jpegGainMap(request, cancellation: cancellation) }
-        guard format == .heic, let file = heif else { return (nil, nil) }
+        guard format == .heic || format == .avif, let file = heif else { return (nil, nil) }
         switch HeifGainMap.presence(in: file) {
         case .none: return (nil, nil)
         case .unusable(let why): return (nil, JobNote(fact: why))
@@ -72,11 +72,11 @@ extension PhotoConverter {
         )
     }
 
-    /// What a HEIC output of a HEIC with a gain map says under `--hdr sdr` (a HEIC output could
-    /// carry the map, so its absence is the request's doing); nil for every other output, whose
-    /// notes say nothing of HDR when it was not asked for.
+    /// What a HEIC output of a HEIC, or an AVIF output of an AVIF, with a gain map says under
+    /// `--hdr sdr` (the output could carry the map, so its absence is the request's doing); nil
+    /// for every other output, whose notes say nothing of HDR when it was not asked for.
     static func sdrNote(_ request: PhotoRequest, format: PhotoFormat, heif: HeifFile?) -> JobNote? {
-        guard request.format == .heic, format == .heic, let file = heif else { return nil }
+        guard request.format == format, format == .heic || format == .avif, let file = heif else { return nil }
         switch HeifGainMap.presence(in: file) {
         case .apple, .iso, .samsung: return JobNote(.gainMapRemoved, "gain map removed")
         case .none, .unusable: return nil

@@ -20,8 +20,9 @@ package struct PhotoInput: Sendable {
         /// Describing it (``ImageProbe``, a batch item's cost): the item model of a HEIC and of
         /// an AVIF (its `irot` and `imir`, which libheif applies and does not report).
         case describing
-        /// Converting it: the item model of a HEIC only. libheif decodes an AVIF and reads its
-        /// structure itself, and no other step of a conversion looks inside one.
+        /// Converting it: the item model of a HEIC, and of an AVIF whose `ftyp` lists the `tmap`
+        /// brand (its gain map, which libheif 1.15 does not read, is found in it). libheif decodes
+        /// other AVIFs and reads their structure itself, and no other step looks inside one.
         case converting
     }
 
@@ -30,14 +31,28 @@ package struct PhotoInput: Sendable {
     /// format, an item table over one of ``HeifMeta/Limits``.
     package static func open(path: String, for purpose: Purpose = .describing) throws(ConvertError) -> PhotoInput {
         let format = try ImageDecoder.sniff(path: path)
-        let readsItems = format == .heic || (format == .avif && purpose == .describing)
-        guard readsItems else { return PhotoInput(path: path, format: format, heifMeta: nil) }
+        guard format == .heic || format == .avif else { return PhotoInput(path: path, format: format, heifMeta: nil) }
         let source = try FileByteSource(path: path)
+        guard format == .heic || purpose == .describing || listsToneMapBrand(source) else {
+            return PhotoInput(path: path, format: format, heifMeta: nil)
+        }
         do {
             return PhotoInput(path: path, format: format, heifMeta: try HeifMeta(source: source))
         } catch {
             try HeifFile.refuse(error, path: path)
             return PhotoInput(path: path, format: format, heifMeta: nil)
+        }
+    }
+
+    /// Whether the file's `ftyp` (its first box, read alone) lists the `tmap` brand, which a
+    /// HEIF with an ISO 21496-1 gain map must.
+    private static func listsToneMapBrand(_ source: some ByteSource) -> Bool {
+        guard let head = try? source.read(at: 0, count: 256), head.count >= 16,
+            FourCC(rawValue: ByteCursor.u32(head, at: 4)) == "ftyp"
+        else { return false }
+        let end = min(head.count, Int(ByteCursor.u32(head, at: 0)))
+        return stride(from: 16, to: end - 3, by: 4).contains {
+            FourCC(rawValue: ByteCursor.u32(head, at: $0)) == "tmap"
         }
     }
 

@@ -13,6 +13,8 @@ package struct HeifGainMap: Sendable {
     package var metadata: GainMapMetadata
     /// Who described the map, for the result's note ("Apple").
     package var origin: String
+    /// Whether the source's map had three colour channels, made one here (``AVIFGainMapImage``).
+    var channelsCombined = false
     /// The HDR transfer ("PQ", "HLG") of a picture the map was computed from (``HDRStill``),
     /// nil for a map read from the file.
     var computedFrom: String? = nil
@@ -32,7 +34,8 @@ package struct HeifGainMap: Sendable {
         if let computedFrom {
             return "HDR kept as a gain map computed from the \(computedFrom) picture (headroom \(stops) stops)"
         }
-        return "HDR gain map kept (\(origin), headroom \(stops) stops)"
+        let combined = channelsCombined ? "; its three colour channels made one" : ""
+        return "HDR gain map kept (\(origin), headroom \(stops) stops\(combined))"
     }
 
     /// What a HEIC's gain map is, before anything is decoded.
@@ -44,19 +47,25 @@ package struct HeifGainMap: Sendable {
         /// Apple's own description of the same map): its values are already logarithmic.
         case iso(item: UInt32, metadata: GainMapMetadata)
         /// A Samsung gain map (`urn:com:samsung:photo:2024:aux:hdrgainmap`), described by Ultra
-        /// HDR's `hdrgm:` XMP on the primary image: its values are logarithmic.
+        /// HDR's `hdrgm:` XMP (on the primary image or on the map's own item) or by a `tmap`
+        /// item: its values are logarithmic.
         case samsung(item: UInt32, metadata: GainMapMetadata)
         /// A gain map that cannot be kept, and why.
         case unusable(String)
     }
 
-    /// Whether `file`'s primary image has a gain map with usable parameters: an ISO 21496-1
-    /// `tmap` item's first (they are the standard's, and need no table), else Apple's MakerNote.
+    /// Whether `file`'s primary image has a gain map with usable parameters: Samsung's by its
+    /// own description, then an ISO 21496-1 `tmap` item's (they are the standard's, and need no
+    /// table), else Apple's MakerNote.
     package static func presence(in file: HeifFile) -> Presence {
         let primary = file.primaryID
-        if let iso = isoPresence(in: file) { return iso }
         if let samsung = samsungPresence(in: file) { return samsung }
-        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else { return .none }
+        if let iso = isoPresence(in: file) { return iso }
+        guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }) else {
+            // libavif's older files mark a map with the ISO URN but no tmap item to describe it.
+            let iso = file.auxiliaryImages(of: primary).contains { $0.type == HeifGainMapType.iso }
+            return iso ? .unusable("HDR not kept: no tmap item states the ISO 21496-1 gain map's parameters") : .none
+        }
         guard let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif) else {
             return .unusable("HDR not kept: the Apple gain map has no headroom in the MakerNote")
         }
@@ -64,17 +73,26 @@ package struct HeifGainMap: Sendable {
         return .apple(item: aux.id, stops: stops)
     }
 
-    /// A Samsung gain map with the primary's `hdrgm:` parameters; an unusable one when they are
-    /// missing; nil without a Samsung gain map.
+    /// A Samsung gain map with its parameters, read where Samsung's phones write them: `hdrgm:`
+    /// XMP on the primary (the older ones) or on the map's own item (a Galaxy S25's primary XMP
+    /// only names the map), else the `tmap` item whose input the map is. An unusable one when
+    /// none has them; nil without a Samsung gain map.
     private static func samsungPresence(in file: HeifFile) -> Presence? {
         let primary = file.primaryID
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == HeifGainMapType.samsung }) else {
             return nil
         }
-        guard let xmp = file.xmp(primary), let metadata = GainMapMetadata(hdrgmXMP: xmp),
-            metadata.alternateHeadroomStops > 0,
-            metadata.maxStops > metadata.minStops
-        else { return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP") }
+        func usable(_ metadata: GainMapMetadata?) -> GainMapMetadata? {
+            guard let metadata, metadata.alternateHeadroomStops > 0, metadata.maxStops > metadata.minStops else {
+                return nil
+            }
+            return metadata
+        }
+        let described = [primary, aux.id].lazy.compactMap { file.xmp($0).flatMap(GainMapMetadata.init(hdrgmXMP:)) }
+        let toneMap = isoToneMap(in: file).flatMap { $0.map == aux.id ? GainMapMetadata.spanning($0.channels) : nil }
+        guard let metadata = usable(described.first) ?? usable(toneMap) else {
+            return .unusable("HDR not kept: the Samsung gain map has no hdrgm: parameters in the XMP or a tmap item")
+        }
         return .samsung(item: aux.id, metadata: metadata)
     }
 
@@ -85,17 +103,30 @@ package struct HeifGainMap: Sendable {
         return try? table.data(of: item, limit: 4096)
     }
 
-    /// The `tmap` item derived from the primary and a gain-map image (`dimg` in that order),
-    /// with a version-0 ISO 21496-1 record this writer carries; nil otherwise.
+    /// The gain map a `tmap` item describes (see ``isoToneMap(in:)``), with one channel's
+    /// parameters for it; nil otherwise.
     private static func isoPresence(in file: HeifFile) -> Presence? {
+        guard let toneMap = isoToneMap(in: file), let metadata = GainMapMetadata.spanning(toneMap.channels) else {
+            return nil
+        }
+        return .iso(item: toneMap.map, metadata: metadata)
+    }
+
+    /// The first `tmap` item derived from the primary and a gain-map image (`dimg` in that
+    /// order) with a version-0 ISO 21496-1 record this reader takes: the map's item and each
+    /// channel's parameters. Channels that differ are taken only for an AV1 map, which is
+    /// decoded in colour (``AVIFGainMapImage``); an HEVC map is read as luma, one channel.
+    private static func isoToneMap(in file: HeifFile) -> (map: UInt32, channels: [GainMapMetadata])? {
         let table = file.meta
         for item in table.itemIDs where table.types[item] == "tmap" {
             guard let inputs = table.derivedFrom[item], inputs.count == 2, inputs[0] == file.primaryID,
-                ["hvc1", "grid", "av01"].contains(table.types[inputs[1]]),
+                let type = table.types[inputs[1]], ["hvc1", "grid", "av01"].contains(type),
                 let record = try? table.data(of: item, limit: 4096), record.first == 0,
-                let metadata = GainMapMetadata(isoRecord: record.dropFirst()), metadata.alternateHeadroomStops > 0
+                let channels = GainMapMetadata.isoChannels(record: record.dropFirst()),
+                type == "av01" || channels.allSatisfy({ $0 == channels[0] }),
+                channels[0].alternateHeadroomStops > 0
             else { continue }
-            return .iso(item: inputs[1], metadata: metadata)
+            return (inputs[1], channels)
         }
         return nil
     }
@@ -117,11 +148,20 @@ package struct HeifGainMap: Sendable {
         case .none, .unusable:
             return nil
         }
-        guard var plane = try displayedPlane(file, item: item) else { return nil }
+        // An AV1 map is read in colour, each channel with its own parameters (one for all
+        // when the record has one).
+        let channels = file.meta.types[item] == "av01" ? isoToneMap(in: file)?.channels ?? [metadata] : nil
+        guard var plane = try displayedPlane(file, item: item, channels: channels, coding: metadata, cancellation)
+        else { return nil }
         try cancellation.check()
         table?.apply(to: &plane)
         var map = HeifGainMap(plane: plane, metadata: metadata, origin: origin)
-        if origin == "Samsung" { map.auxiliaryType = HeifGainMapType.samsung }
+        map.channelsCombined = channels.map { list in list.contains { $0 != list[0] } } ?? false
+        if origin == "Samsung" {
+            map.auxiliaryType = HeifGainMapType.samsung
+            // Samsung's newer phones describe the map with a `tmap` item too; a HEIC output keeps it.
+            if isoToneMap(in: file)?.map == item { map.isoRecord = toneMapRecord(in: file) }
+        }
         return map
     }
 
@@ -134,7 +174,8 @@ package struct HeifGainMap: Sendable {
         if case .samsung = presence(in: file) { return try decode(file, cancellation: cancellation) }
         guard let aux = file.auxiliaryImages(of: primary).first(where: { $0.type == appleType }),
             let exif = file.exif(primary), let stops = AppleHeadroom.stops(exif: exif), stops > 0,
-            let plane = try displayedPlane(file, item: aux.id)
+            let plane = try displayedPlane(
+                file, item: aux.id, channels: nil, coding: .apple(stops: stops), cancellation)
         else { return nil }
         try cancellation.check()
         var map = HeifGainMap(
@@ -146,10 +187,23 @@ package struct HeifGainMap: Sendable {
         return map
     }
 
-    /// The luma plane of `item` turned and mirrored as it is displayed: an auxiliary image is
-    /// displayed as its master is, so the primary's transforms apply to it unless it carries its own.
-    private static func displayedPlane(_ file: HeifFile, item: UInt32) throws(ConvertError) -> GrayPlane? {
-        guard var plane = try lumaPlane(file, item: item) else { return nil }
+    /// The plane of `item` turned and mirrored as it is displayed: an auxiliary image is
+    /// displayed as its master is, so the primary's transforms apply to it unless it carries its
+    /// own. An HEVC map's luma; an AV1 map's colour channels, described by `channels`, made one
+    /// channel coded with `coding` (``AVIFGainMapImage``).
+    private static func displayedPlane(
+        _ file: HeifFile, item: UInt32, channels: [GainMapMetadata]?, coding: GainMapMetadata,
+        _ cancellation: CancellationFlag
+    ) throws(ConvertError) -> GrayPlane? {
+        let decoded: GrayPlane?
+        if let channels {
+            decoded = try AVIFGainMapImage.plane(
+                file, item: item, channels: channels, target: coding, path: "gain map", cancellation: cancellation
+            ).map { GrayPlane(width: $0.width, height: $0.height, pixels: $0.pixels) }
+        } else {
+            decoded = try lumaPlane(file, item: item)
+        }
+        guard var plane = decoded else { return nil }
         let own = file.transforms(item)
         for transform in own.isEmpty ? file.transforms(file.primaryID) : own { plane = plane.applying(transform) }
         return plane

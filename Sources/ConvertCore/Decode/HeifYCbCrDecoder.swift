@@ -160,7 +160,7 @@ enum HeifYCbCrDecoder {
                     // (read above); on a grid tile libheif ignores nothing, so neither do we.
                     case .irot, .imir: if id != item { throw Unsuitable() }
                     case .clap: throw Unsuitable()
-                    case .other: if association.essential { throw Unsuitable() }
+                    case .other, .av1C: if association.essential { throw Unsuitable() }
                     }
                 }
                 // Every tile must decode with the same configuration and size.

@@ -126,9 +126,13 @@ enum InfoFormatter {
                 map.brightens ? "brighter highlights on an HDR screen" : "flat, it brightens nothing (not kept)"
             lines.append("  HDR: gain map (\(map.origin)), headroom \(stops) stops: \(effect)")
         } else if let transfer = image.color.nclx?.hdrTransferName {
+            // A map that is there but ignored is said here, once, with why.
+            let map = image.ignoredGainMap.map { "its gain map ignored (\($0))" } ?? "no gain map"
             lines.append(
-                "  HDR: \(transfer) transfer, \(image.bitDepth)-bit, no gain map: tone mapped for SDR outputs; "
+                "  HDR: \(transfer) transfer, \(image.bitDepth)-bit, \(map): tone mapped for SDR outputs; "
                     + "a JPEG keeps the HDR as a computed gain map, a JPEG XL its code values")
+        } else if let why = image.ignoredGainMap {
+            lines.append("  HDR: gain map ignored: \(why)")
         }
         if image.thumbnailCount > 0 { lines.append("  thumbnails: \(image.thumbnailCount)") }
         return lines.map(\.terminalSafe)

@@ -97,6 +97,46 @@ struct GainMapTests {
         #expect(iOS18.toneMapItemRecord == separate)
     }
 
+    /// libavif's three-channel record (photos/hdr/iso21496-gainmap.avif's `tmap` item after its
+    /// version byte, each channel's minimum, maximum and gamma over denominators of their own):
+    /// each channel as written, one channel spanning them, and the map made one channel.
+    @Test("a three-channel ISO 21496-1 record: each channel, the spanning channel, the combined map")
+    func multichannelRecord() throws {
+        let hex = [
+            "00000000c000000000000000010000000d0000000afffc1475000f424000137cf9000f42400001d1b70001e848000000",
+            "01000000400000000100000040ffff33cf00030d4000137d13000f42400002df3b00030d400000000100000040000000",
+            "0100000040fffeee490003d09000138011000f4240000703bf0007a12000000001000000400000000100000040",
+        ].joined()
+        let record = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16) ?? 0
+        }
+        let read = try #require(GainMapMetadata.isoChannels(record: record))
+        #expect(read.count == 3 && abs(read[2].minStops + 0.280284) < 1e-9 && abs(read[1].gamma - 0.941095) < 1e-9)
+        #expect(read.allSatisfy { abs($0.alternateHeadroomStops - 1.3) < 1e-9 && $0.baseOffset == 1.0 / 64 })
+        // Channels that differ are not one channel's parameters.
+        #expect(GainMapMetadata(isoRecord: record) == nil)
+        let span = try #require(GainMapMetadata.spanning(read))
+        #expect(abs(span.minStops + 0.280284) < 1e-9 && abs(span.maxStops - 1.277969) < 1e-9 && span.gamma == 1)
+        // One channel's values for all three: the grey map comes back code for code.
+        let grey: [UInt8] = [0, 64, 128, 255]
+        let bitmap = Bitmap(
+            width: 4, height: 1, channels: 3, samples: .eight(grey.flatMap { [$0, $0, $0] }), sourceBitDepth: 8)
+        let same = AVIFGainMapImage.combined(bitmap, channels: [read[0]], target: read[0])
+        #expect(same?.pixels == grey)
+        // Three channels coded with the span: each pixel's boost is the channels' weighted mean.
+        let combined = try #require(AVIFGainMapImage.combined(bitmap, channels: read, target: span))
+        for (index, code) in grey.enumerated() {
+            let weights = [0.2126, 0.7152, 0.0722]
+            let boost = zip(read, weights).reduce(0.0) { sum, pair in
+                let value = pow(Double(code) / 255, 1 / pair.0.gamma)
+                return sum + pair.1 * (pair.0.minStops + (pair.0.maxStops - pair.0.minStops) * value)
+            }
+            let expected = ((boost - span.minStops) / (span.maxStops - span.minStops) * 255).rounded()
+            #expect(abs(Double(combined.pixels[index]) - expected) <= 1, "\(index): \(combined.pixels)")
+        }
+    }
+
     /// iOS 18 writes a `tmap` item over the primary and the Apple map: its parameters win.
     @Test("an iOS 18 HEIC's tmap item is preferred; an iOS 16 one has Apple's only")
     func tmapPreferred() throws {

@@ -38,6 +38,9 @@ package struct HeifMeta: Sendable {
         case imir(topToBottom: Bool)
         /// The HEVC decoder configuration record.
         case hvcC([UInt8])
+        /// The AV1 codec configuration record (an AVIF gain-map image is decoded from it and its
+        /// item's data, see ``HeifGainMap``).
+        case av1C([UInt8])
         /// A clean-aperture crop to `width` × `height` (rounded as libheif rounds), which the YCbCr
         /// decoder does not apply.
         case clap(width: Int, height: Int)
@@ -366,6 +369,7 @@ package struct HeifMeta: Sendable {
             var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 1), type: box.type)
             return .imir(topToBottom: try cursor.u8() & 1 == 0)
         case "hvcC": return .hvcC(try reader.payload(of: box))
+        case "av1C": return .av1C(try reader.payload(of: box))
         case "clap":
             var cursor = ByteCursor(try reader.payloadPrefix(of: box, count: 16), type: box.type)
             func fraction() throws(BoxError) -> Int {

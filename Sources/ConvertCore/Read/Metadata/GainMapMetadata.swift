@@ -132,13 +132,23 @@ package struct GainMapMetadata: Sendable, Equatable {
 
 extension GainMapMetadata {
     /// The parameters of an ISO 21496-1 metadata record (what follows the APP2 namespace, or a
-    /// `tmap` item after its version byte): minimum and writer versions (2 bytes each), flags
-    /// (0x80 multichannel, 0x40 base colour space, 0x04 backward direction, 0x08 a common
-    /// denominator), the base and alternate headroom, then per channel the map's minimum,
-    /// maximum, gamma and both offsets, each a fraction. Nil for a record this writer cannot
-    /// carry as one channel over an SDR base: a newer minimum version, channels that differ, an
-    /// HDR base image, a zero denominator, or a short record.
+    /// `tmap` item after its version byte), see ``isoChannels(record:)``. Nil for a record this
+    /// writer cannot carry as one channel over an SDR base: one ``isoChannels(record:)`` refuses,
+    /// or channels that differ.
     package init?(isoRecord bytes: some Collection<UInt8>) {
+        guard let channels = Self.isoChannels(record: bytes), channels.allSatisfy({ $0 == channels[0] }) else {
+            return nil
+        }
+        self = channels[0]
+    }
+
+    /// The parameters of each channel (one or three) of an ISO 21496-1 metadata record: minimum
+    /// and writer versions (2 bytes each), flags (0x80 multichannel, 0x40 base colour space,
+    /// 0x04 backward direction, 0x08 a common denominator), the base and alternate headroom,
+    /// then per channel the map's minimum, maximum, gamma and both offsets, each a fraction.
+    /// Nil for a newer minimum version, an HDR base image, a zero denominator, a gamma that is
+    /// not positive, a maximum below the minimum, or a short record.
+    package static func isoChannels(record bytes: some Collection<UInt8>) -> [GainMapMetadata]? {
         var cursor = Array(bytes)[...]
         func u16() -> UInt32? {
             guard cursor.count >= 2 else { return nil }
@@ -164,21 +174,34 @@ extension GainMapMetadata {
             return (signed ? Double(Int32(bitPattern: numerator)) : Double(numerator)) / Double(denominator)
         }
         guard let base = fraction(signed: false), let alternate = fraction(signed: false) else { return nil }
-        var perChannel: [[Double]] = []
+        var perChannel: [GainMapMetadata] = []
         for _ in 0..<channels {
             var values: [Double] = []
             for signed in [true, true, false, true, true] {
                 guard let value = fraction(signed: signed) else { return nil }
                 values.append(value)
             }
-            perChannel.append(values)
+            guard values[2] > 0, values[1] >= values[0] else { return nil }
+            perChannel.append(
+                GainMapMetadata(
+                    minStops: values[0], maxStops: values[1], gamma: values[2], baseOffset: values[3],
+                    alternateOffset: values[4], baseHeadroomStops: base, alternateHeadroomStops: alternate))
         }
-        guard perChannel.allSatisfy({ $0 == perChannel[0] }), perChannel[0][2] > 0, perChannel[0][1] >= perChannel[0][0]
-        else { return nil }
-        let values = perChannel[0]
-        self.init(
-            minStops: values[0], maxStops: values[1], gamma: values[2], baseOffset: values[3],
-            alternateOffset: values[4],
-            baseHeadroomStops: base, alternateHeadroomStops: alternate)
+        return perChannel
+    }
+
+    /// One channel's parameters that span `channels`' boosts: the lowest minimum and highest
+    /// maximum, their gamma when they share one (else 1), the mean offsets. A map whose channels
+    /// are combined into one (``AVIFGainMapImage``) is coded with it.
+    package static func spanning(_ channels: [GainMapMetadata]) -> GainMapMetadata? {
+        guard let first = channels.first else { return nil }
+        guard !channels.allSatisfy({ $0 == first }) else { return first }
+        let count = Double(channels.count)
+        return GainMapMetadata(
+            minStops: channels.map(\.minStops).min() ?? 0, maxStops: channels.map(\.maxStops).max() ?? 0,
+            gamma: channels.allSatisfy { $0.gamma == first.gamma } ? first.gamma : 1,
+            baseOffset: channels.map(\.baseOffset).reduce(0, +) / count,
+            alternateOffset: channels.map(\.alternateOffset).reduce(0, +) / count,
+            baseHeadroomStops: first.baseHeadroomStops, alternateHeadroomStops: first.alternateHeadroomStops)
     }
 }
