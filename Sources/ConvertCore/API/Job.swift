@@ -1,4 +1,3 @@
-
 /// One running conversion: its events and a way to wait for it to be completely done.
 ///
 /// Any number of consumers can follow a job: each iteration of ``events`` gets every event, and

@@ -1,4 +1,3 @@
-
 /// Decodes a HEIC image item straight to YCbCr 4:2:0 planes: the HEVC tiles of a grid (or the one
 /// coded image) go through libde265 and are pasted into place (a last row or column that overhangs
 /// the picture cropped on the planes; for JPEG, 4:2:2 tiles with each pair of chroma rows

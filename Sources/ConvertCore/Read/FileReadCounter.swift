@@ -1,4 +1,3 @@
-
 /// Counts how often each watched file is read for one purpose, so a test can prove a count (not
 /// a timing): a HEIF's structure (``HeifMeta`` built from it, ``HeifMeta/parses``; a libheif
 /// context read from it, ``HeifContext/reads``) read once per conversion, or the motion-photo

@@ -1,4 +1,3 @@
-
 /// The tone mapping of one decoded HDR still: the SDR bitmap, the gain map computed beside it,
 /// and the note.
 package struct HDRStill {
