@@ -134,4 +134,34 @@ struct VideoChapterTests {
         #expect(cut.status == 0, "\(cut.stderr)")
         #expect(!cut.stderr.contains("chapters"), "\(cut.stderr)")
     }
+
+    @Test(
+        "info lists an MKV's chapters at the times the file states (ffprobe's), though its Opus sound does not start at 0"
+    )
+    func infoOfMKVWithOpus() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample.mp4", as: "clip.mp4")
+        try folder.write(
+            ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=600\ntitle=Intro\n"
+                + "[CHAPTER]\nTIMEBASE=1/1000\nSTART=600\nEND=1000\ntitle=End\n", to: "chapters.txt")
+        let mkv = folder.url.appendingPathComponent("c.mkv").path
+        _ = try CLIRunner.toolOutput(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-i", folder.url.appendingPathComponent("clip.mp4").path, "-i",
+                folder.url.appendingPathComponent("chapters.txt").path, "-map", "0:a", "-map_chapters", "1",
+                "-c:a", "libopus", mkv,
+            ])
+        let start = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", mkv])
+        // The clip's sound starts at 0.044 s; Opus's own delay moves the file's start to 0.054 s.
+        #expect(abs(Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0.01, "\(start)")
+        #expect(
+            Self.close(
+                try Self.chapters(mkv),
+                [Chapter(start: 0, end: 0.6, title: "Intro"), Chapter(start: 0.6, end: 1, title: "End")]))
+        let info = try await folder.run(["info", "c.mkv"])
+        #expect(info.stdout.contains("chapters: 2: Intro at 0 s, End at 0.6 s"), "\(info.stdout)")
+    }
 }

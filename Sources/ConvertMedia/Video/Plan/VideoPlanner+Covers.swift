@@ -25,7 +25,7 @@ extension VideoPlanner {
             return nil
         case .mov:
             let foreign = lanes.contains { $0.isCopy && movOnlyCodecs.contains($0.stream.codec) }
-            return foreign ? "FFmpeg writes it in a MOV only beside MP4 codecs, not ProRes or PCM" : nil
+            return foreign ? "FFmpeg writes it in a MOV only beside MP4 codecs, not ProRes, Motion JPEG or PCM" : nil
         default:
             let name =
                 format.muxer == .opus ? "Opus" : format.muxer == .webm ? "WebM" : format.fileExtension.uppercased()
@@ -33,8 +33,9 @@ extension VideoPlanner {
         }
     }
 
-    /// Codecs a MOV copies that FFmpeg 5.1's MP4 writer refuses.
-    private static let movOnlyCodecs: [CodecID] = [.prores, .pcmS16LE]
+    /// Codecs a MOV copies that FFmpeg 5.1's MP4 writer refuses (ProRes, PCM) or labels as
+    /// MPEG-4 video (Motion JPEG, which QuickTime would then not play).
+    private static let movOnlyCodecs: [CodecID] = [.prores, .mjpeg, .pcmS16LE]
 
     /// The writer of a `format` output of `lanes`. FFmpeg 5.1's MOV muxer writes neither a Dolby
     /// Vision configuration box (`dvcC`/`dvvC`) nor cover art (its MOV mode has no `ilst`, and it
