@@ -21,4 +21,34 @@ package struct Chapter: Sendable, Equatable {
         guard newEnd > newStart else { return nil }
         return Chapter(start: newStart - start, end: newEnd - start, tags: tags)
     }
+
+    /// The most chapters Vorbis comments can number (`CHAPTER000` to `CHAPTER999`).
+    package static let vorbisCommentLimit = 1000
+
+    /// `chapters` as the Vorbis comments FLAC and Ogg players (and FFmpeg's demuxers) read:
+    /// `CHAPTER000=00:01:02.500` and `CHAPTER000NAME=Verse`, numbered from 0, timed to the
+    /// millisecond. The format has no end times (a chapter ends where the next starts) and no
+    /// numbers past 999, so later chapters are left out.
+    package static func vorbisComments(_ chapters: [Chapter]) -> [(key: String, value: String)] {
+        var comments: [(key: String, value: String)] = []
+        for (index, chapter) in chapters.prefix(vorbisCommentLimit).enumerated() {
+            let number = digits(Int64(index), 3)
+            let milliseconds = Int64((max(chapter.start, 0) * 1000).rounded())
+            let seconds = milliseconds / 1000
+            let time =
+                digits(seconds / 3600, 2) + ":" + digits(seconds / 60 % 60, 2) + ":" + digits(seconds % 60, 2) + "."
+                + digits(milliseconds % 1000, 3)
+            comments.append((key: "CHAPTER\(number)", value: time))
+            if let title = chapter.tags.first(where: { $0.key.lowercased() == "title" }) {
+                comments.append((key: "CHAPTER\(number)NAME", value: title.value))
+            }
+        }
+        return comments
+    }
+
+    /// `value` in decimal with zeros in front up to `width` digits.
+    private static func digits(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
 }

@@ -23,6 +23,7 @@ package struct CodecID: Hashable, Sendable, CustomStringConvertible {
     package static let vp8 = CodecID(AV_CODEC_ID_VP8)
     package static let prores = CodecID(AV_CODEC_ID_PRORES)
     package static let mjpeg = CodecID(AV_CODEC_ID_MJPEG)
+    package static let png = CodecID(AV_CODEC_ID_PNG)
     package static let aac = CodecID(AV_CODEC_ID_AAC)
     package static let mp3 = CodecID(AV_CODEC_ID_MP3)
     package static let opus = CodecID(AV_CODEC_ID_OPUS)

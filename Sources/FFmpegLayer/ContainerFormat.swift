@@ -23,5 +23,27 @@ package struct ContainerFormat: Hashable, Sendable, CustomStringConvertible {
     /// matter there).
     package var isISOBMFF: Bool { self == .mp4 || self == .mov || self == .ipod }
 
+    /// Where a container keeps chapters.
+    package enum ChapterPlace: Sendable {
+        /// FFmpeg's chapters, written by the muxer (QuickTime chapter track and `chpl`, Matroska
+        /// `Chapters`, ID3 `CHAP`).
+        case chapters
+        /// `CHAPTERxxx` Vorbis comments, written as tags (FLAC, Ogg): FFmpeg 5.1's FLAC muxer
+        /// writes no chapters, and its Ogg muxer rounds each start to the nearest second before
+        /// adding the milliseconds (0.6 s becomes 1.600).
+        case vorbisComments
+        /// No place (WAV, GIF).
+        case none
+    }
+
+    /// Where this container keeps chapters.
+    package var chapterPlace: ChapterPlace {
+        switch self {
+        case .flac, .opus: .vorbisComments
+        case .wav, .gif: .none
+        default: .chapters
+        }
+    }
+
     package var description: String { name }
 }

@@ -228,15 +228,22 @@ package final class Demuxer {
     /// The container's metadata tags, in file order.
     package var metadata: [(key: String, value: String)] { Metadata.entries(context.pointee.metadata) }
 
-    /// The container's chapters, in order, timed from its start (as the pump times packets).
+    /// The container's chapters, in order, timed from its start (as the pump times packets, so
+    /// that they stay with the frames they mark).
     package var chapters: [Chapter] {
-        guard let list = context.pointee.chapters else { return [] }
         let origin = Double(startTime) / Double(AV_TIME_BASE)
+        return storedChapters.map { Chapter(start: $0.start - origin, end: $0.end - origin, tags: $0.tags) }
+    }
+
+    /// The container's chapters, in order, timed as the file states them (as ffprobe shows
+    /// them): an MKV whose Opus sound starts at −0.007 s still has its first chapter at 0.
+    package var storedChapters: [Chapter] {
+        guard let list = context.pointee.chapters else { return [] }
         return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = list[index]?.pointee, chapter.time_base.den > 0 else { return nil }
             let unit = Double(chapter.time_base.num) / Double(chapter.time_base.den)
             return Chapter(
-                start: Double(chapter.start) * unit - origin, end: Double(chapter.end) * unit - origin,
+                start: Double(chapter.start) * unit, end: Double(chapter.end) * unit,
                 tags: Metadata.entries(chapter.metadata).map { Chapter.Tag(key: $0.key, value: $0.value) })
         }
     }

@@ -135,6 +135,41 @@ package final class Muxer {
         return Stream(muxer: self, index: Int(output.pointee.index))
     }
 
+    /// Adds `picture` (an attached picture: cover art) as a file attachment, as Matroska keeps
+    /// covers: FFmpeg 5.1's Matroska muxer writes an attached-picture stream as a one-frame video
+    /// track, and only an attachment stream (its bytes in the extradata, named and typed by its
+    /// `filename` and `mimetype` tags) as an attachment, which players and FFmpeg read back as
+    /// the cover. Nothing more is written to it; its packets are not wanted.
+    package func addAttachment(picture: Demuxer.Stream, fileName: String, mimeType: String) throws(ConvertError) {
+        let bytes = picture.withUnsafeStream { source in
+            let packet = source.pointee.attached_pic
+            return packet.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(packet.size))) } ?? []
+        }
+        guard !bytes.isEmpty else {
+            throw ConvertError(code: .internalFfmpeg, message: "The cover art has no picture.", path: path)
+        }
+        let output = try newStream()
+        guard let parameters = output.pointee.codecpar,
+            let memory = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))
+        else {
+            throw ConvertError(code: .internalMemory, message: "Out of memory adding the cover art.", path: path)
+        }
+        memory.copyMemory(from: bytes, byteCount: bytes.count)
+        // avformat_free_context frees the extradata with the stream's parameters.
+        parameters.pointee.extradata = memory.bindMemory(to: UInt8.self, capacity: bytes.count)
+        parameters.pointee.extradata_size = Int32(bytes.count)
+        parameters.pointee.codec_type = AVMEDIA_TYPE_ATTACHMENT
+        parameters.pointee.codec_id = picture.codec.avValue
+        av_dict_set(&output.pointee.metadata, "filename", fileName, 0)
+        av_dict_set(&output.pointee.metadata, "mimetype", mimeType, 0)
+    }
+
+    /// Sets the container tags `tags` (after ``copyMetadata(from:keepLocation:keepIdentifiers:)``,
+    /// whose tags of the same names they replace).
+    package func setTags(_ tags: [(key: String, value: String)]) {
+        for tag in tags { av_dict_set(&context.pointee.metadata, tag.key, tag.value, 0) }
+    }
+
     private static func copyLanguage(
         from input: UnsafeMutablePointer<AVStream>, to output: UnsafeMutablePointer<AVStream>
     ) {

@@ -78,4 +78,90 @@ struct VideoChapterTests {
         let chapters = (object?["container"] as? [String: Any])?["chapters"] as? [[String: Any]]
         #expect(chapters?.count == 3 && chapters?[1]["title"] as? String == "Chapter 2", "\(json.stdout)")
     }
+
+    @Test(
+        "sound outputs keep the chapters to the millisecond: FLAC and Opus as CHAPTERxxx comments, MP3 and M4A as chapters",
+        arguments: [
+            ["extract-audio", "c.mp4", "--to", "flac"], ["extract-audio", "c.mp4", "--to", "opus"],
+            ["extract-audio", "c.mp4", "--to", "mp3"], ["extract-audio", "c.mp4", "--to", "m4a"],
+            ["convert", "song.m4a", "--to", "opus"], ["convert", "song.m4a", "--to", "flac"],
+        ])
+    func keptInSound(_ arguments: [String]) async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample_with_chapters.mp4", as: "c.mp4")
+        // The clip's sound alone, with its chapters (ffmpeg copies them by default).
+        _ = try CLIRunner.toolOutput(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-i", folder.url.appendingPathComponent("c.mp4").path, "-map", "0:a", "-c", "copy",
+                folder.url.appendingPathComponent("song.m4a").path,
+            ])
+        let outcome = try await folder.run(arguments + ["-o", "out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("chapter"), "\(outcome.stderr)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/out").first)
+        let found = try Self.chapters(folder.url.appendingPathComponent("out/\(name)").path)
+        // FFmpeg 5.1's Ogg muxer would have written the third at 1.800 (its seconds rounded up).
+        #expect(found.map(\.title) == Self.source.map(\.title), "\(name): \(found)")
+        #expect(zip(found, Self.source).allSatisfy { abs($0.start - $1.start) < 0.0005 }, "\(name): \(found)")
+        // Vorbis comments have no end: a chapter ends where the next starts, the last with the sound.
+        #expect(
+            zip(found.dropLast(), Self.source.dropLast()).allSatisfy { abs($0.end - $1.end) < 0.0005 },
+            "\(name): \(found)")
+        if name.hasSuffix(".opus") {
+            let tags = try CLIRunner.toolOutput(
+                "/usr/bin/ffprobe",
+                [
+                    "-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "compact",
+                    folder.url.appendingPathComponent("out/\(name)").path,
+                ])
+            #expect(!tags.contains("CHAPTER0"), "the comments are read as chapters, not as tags: \(tags)")
+        }
+    }
+
+    @Test("a WAV says its chapters are left out, as it has no place for them")
+    func leftOutOfWAV() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample_with_chapters.mp4", as: "c.mp4")
+        let outcome = try await folder.run(["extract-audio", "c.mp4", "--to", "wav"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("chapters left out: WAV has no place for them"), "\(outcome.stderr)")
+        #expect(try Self.chapters(folder.url.appendingPathComponent("c.wav").path).isEmpty)
+        // A cut past every chapter has none to leave out.
+        let cut = try await folder.run(["extract-audio", "c.mp4", "--to", "wav", "--start", "0.9", "-o", "cut"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(!cut.stderr.contains("chapters"), "\(cut.stderr)")
+    }
+
+    @Test(
+        "info lists an MKV's chapters at the times the file states (ffprobe's), though its Opus sound does not start at 0"
+    )
+    func infoOfMKVWithOpus() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("video/sample.mp4", as: "clip.mp4")
+        try folder.write(
+            ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=600\ntitle=Intro\n"
+                + "[CHAPTER]\nTIMEBASE=1/1000\nSTART=600\nEND=1000\ntitle=End\n", to: "chapters.txt")
+        let mkv = folder.url.appendingPathComponent("c.mkv").path
+        _ = try CLIRunner.toolOutput(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-i", folder.url.appendingPathComponent("clip.mp4").path, "-i",
+                folder.url.appendingPathComponent("chapters.txt").path, "-map", "0:a", "-map_chapters", "1",
+                "-c:a", "libopus", mkv,
+            ])
+        let start = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", mkv])
+        // The clip's sound starts at 0.044 s; Opus's own delay moves the file's start to 0.054 s.
+        #expect(abs(Double(start.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0.01, "\(start)")
+        #expect(
+            Self.close(
+                try Self.chapters(mkv),
+                [Chapter(start: 0, end: 0.6, title: "Intro"), Chapter(start: 0.6, end: 1, title: "End")]))
+        let info = try await folder.run(["info", "c.mkv"])
+        #expect(info.stdout.contains("chapters: 2: Intro at 0 s, End at 0.6 s"), "\(info.stdout)")
+    }
 }

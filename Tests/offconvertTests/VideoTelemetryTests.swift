@@ -54,8 +54,8 @@ struct VideoTelemetryTests {
             let outcome = try await CLIRunner.run(command + ["-o", out.path, Self.gopro])
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains("1 telemetry track left out (GoPro GPMF gpmd)"), "\(outcome.stderr)")
-            // The timecode track is no telemetry: counted apart.
-            #expect(outcome.stderr.contains("1 other track left out"), "\(outcome.stderr)")
+            // The timecode track is no telemetry: named apart.
+            #expect(outcome.stderr.contains("1 timecode track left out"), "\(outcome.stderr)")
             let output = try XMPAllowListCommandTests.output(in: out)
             #expect(try await Self.streams(output).allSatisfy { $0.hasPrefix("video/") }, "\(command)")
         }

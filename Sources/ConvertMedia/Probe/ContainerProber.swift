@@ -22,7 +22,8 @@ struct ContainerProber {
         for index in 0..<demuxer.streamCount {
             info.tracks.append(track(index, warnings: &info.warnings))
         }
-        info.chapters = demuxer.chapters.map { chapter in
+        // As the file states them, as ffprobe shows them (not moved with a negative start time).
+        info.chapters = demuxer.storedChapters.map { chapter in
             ChapterInfo(start: chapter.start, end: chapter.end, title: chapter.tags.first { $0.key == "title" }?.value)
         }
         return info

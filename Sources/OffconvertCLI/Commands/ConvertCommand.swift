@@ -37,7 +37,7 @@ package enum ConvertCommand: Command {
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \
             without re-encoding; the rest are re-encoded. HEVC and AV1 keep HDR; H.264 and VP9 get \
-            HDR tone mapped to SDR. Keeps the video, the first sound track, subtitles and chapters.
+            HDR tone mapped to SDR. Keeps the video, the first sound track, subtitles, chapters and the cover.
             Sound (--to mp3|m4a|opus|flac|wav), from a song, a voice memo or a video: as \
             extract-audio does, with its cover art and tags.
             'offconvert formats' lists which options apply to which target.

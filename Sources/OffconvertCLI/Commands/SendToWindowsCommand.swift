@@ -22,8 +22,8 @@ package enum SendToWindowsCommand: MediaCommand {
             Copies the video and sound without re-encoding when they already are H.264 and AAC; \
             otherwise re-encodes them (HDR and Dolby Vision are tone mapped to ordinary SDR colours). \
             Keeps the video, the first sound track, text subtitles (as selectable mov_text tracks) and \
-            the chapters; other \
-            tracks are left out, each subtitle track with a note. A picture \
+            the chapters and the cover; other \
+            tracks are left out, each named in a note. A picture \
             larger than 3840x2160 (an 8K clip) is scaled into that box, as H.264 beyond level 5.2 \
             does not play on most Windows PCs. An animated GIF or APNG is taken as a silent clip. \
             The location where the video was recorded is removed unless --keep-location is given.

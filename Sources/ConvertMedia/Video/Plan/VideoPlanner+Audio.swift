@@ -54,8 +54,8 @@ extension VideoPlanner {
     }
 
     /// Notes for the tracks not kept: each audio track named (number, language, codec, channels)
-    /// with whether the request could keep it, telemetry named, the other tracks (metadata,
-    /// timecode) counted.
+    /// with whether the request could keep it, telemetry named, the other tracks counted by what
+    /// they are (timecode, timed metadata, data, video, attachments).
     static func leftOutNotes(media: MediaSnapshot, kept: [LanePlan], offerChoice: Bool, offersAll: Bool = true)
         -> [JobNote]
     {
@@ -76,15 +76,14 @@ extension VideoPlanner {
                     .audioTrackLeftOut, "audio track \(track.position) (\(track.description)) left out",
                     detail: .audioTrackLeftOut(track)))
         }
-        // A chapter track is written again as the output's chapters; subtitles have notes of
-        // their own, and so has telemetry (it records where the video was made).
+        // A chapter track is written again as the output's chapters; subtitles and covers have
+        // notes of their own, and so has telemetry (it records where the video was made).
         let leftOut = media.streams.filter {
-            $0.kind != .audio && $0.kind != .subtitle && !$0.isChapterTrack && !keptIndices.contains($0.index)
+            $0.kind != .audio && $0.kind != .subtitle && !$0.isChapterTrack && !$0.isAttachedPicture
+                && !keptIndices.contains($0.index)
         }
         if let telemetry = telemetryNote(leftOut) { notes.append(telemetry) }
-        let others = leftOut.filter { !isTelemetry($0) }.count
-        if others > 0 { notes.append("\(others) other track\(others == 1 ? "" : "s") left out") }
-        return notes
+        return notes + otherTrackNotes(leftOut.filter { !isTelemetry($0) }).map(JobNote.init(fact:))
     }
 
     /// A sound codec as people know it (`AAC`, `MP3`, `PCM`), for notes.
@@ -136,22 +135,6 @@ extension VideoPlanner {
         guard !lossless, let sourceRate = source.bitRate, sourceRate > 0 else { return rate }
         let step: Int64 = 8_000
         return min(rate, (Int64(sourceRate) + step - 1) / step * step)
-    }
-
-    /// The cover art (attached pictures: ID3 APIC, FLAC PICTURE, MP4 `covr`) copied where the
-    /// audio format holds it (MP3, FLAC, M4A take JPEG and PNG), or a note saying it was left out.
-    static func coverArt(media: MediaSnapshot, format: OutputFormat) -> (lanes: [LanePlan], notes: [String]) {
-        let pictures = media.streams.filter(\.isAttachedPicture)
-        guard !pictures.isEmpty else { return ([], []) }
-        let holds = [ContainerFormat.mp3, .flac, .ipod].contains(format.muxer)
-        let kept = holds ? pictures.filter { ["mjpeg", "png"].contains($0.codecName) } : []
-        var notes = kept.isEmpty ? [] : [kept.count == 1 ? "cover art kept" : "\(kept.count) pictures kept"]
-        if kept.count < pictures.count {
-            let name = format.muxer == .opus ? "Opus" : format.fileExtension.uppercased()
-            let reason = holds ? "not JPEG or PNG" : "\(name) has no place for it"
-            notes.append("cover art left out: \(reason)")
-        }
-        return (kept.map { .copy($0) }, notes)
     }
 
     /// "audio re-encoded", or for lossless sound written as FLAC "TrueHD sound kept lossless as FLAC".
@@ -233,6 +216,7 @@ extension VideoPlanner {
         let covers = coverArt(media: media, format: format)
         lanes += covers.lanes
         notes += covers.notes
+        notes += chapterNotes(media: media, format: format, cut: cut)
         var plan = VideoPlan(format: format, lanes: lanes, keepLocation: request.keepLocation, notes: notes)
         if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata

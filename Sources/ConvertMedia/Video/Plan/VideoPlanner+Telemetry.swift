@@ -25,4 +25,34 @@ extension VideoPlanner {
         let count = tracks.count == 1 ? "1 telemetry track" : "\(tracks.count) telemetry tracks"
         return "\(count) left out (\(names.joined(separator: ", ")))"
     }
+
+    /// Notes on the tracks left out that are neither sound, subtitles, covers nor telemetry, by
+    /// what they are: "1 timecode track left out", "3 timed metadata tracks (mebx) left out",
+    /// "1 data track (xyz1) left out", "1 video track (hevc) left out", "2 attachments (ttf) left out".
+    static func otherTrackNotes(_ streams: [StreamSnapshot]) -> [String] {
+        var groups: [(kind: String, names: [String], count: Int)] = []
+        for stream in streams {
+            let name = stream.codecName == "none" || stream.codecName.isEmpty ? stream.codecTag : stream.codecName
+            let kind: (singular: String, named: Bool)
+            switch stream.kind {
+            case .data where stream.codecTag == "tmcd": kind = ("timecode track", false)
+            case .data where stream.codecTag == "mebx": kind = ("timed metadata track", true)
+            case .data: kind = ("data track", true)
+            case .video: kind = ("video track", true)
+            case .attachment: kind = ("attachment", true)
+            default: kind = ("other track", false)
+            }
+            let names = kind.named && !name.isEmpty ? [name] : []
+            if let index = groups.firstIndex(where: { $0.kind == kind.singular }) {
+                groups[index].count += 1
+                if let name = names.first, !groups[index].names.contains(name) { groups[index].names.append(name) }
+            } else {
+                groups.append((kind.singular, names, 1))
+            }
+        }
+        return groups.map { group in
+            let names = group.names.isEmpty ? "" : " (\(group.names.joined(separator: ", ")))"
+            return "\(group.count) \(group.kind)\(group.count == 1 ? "" : "s")\(names) left out"
+        }
+    }
 }

@@ -67,9 +67,12 @@ enum VideoPlanner {
         let subtitles = subtitlePlan(request, media: media, format: format, cut: cut)
         lanes += subtitles.lanes
         notes += subtitles.notes
+        let covers = coverArt(media: media, format: format, beside: lanes)
+        lanes += covers.lanes
+        notes += covers.notes + chapterNotes(media: media, format: format, cut: cut)
         notes += leftOutNotes(media: media, kept: lanes, offerChoice: request.situation == .convert)
         var plan = VideoPlan(
-            format: keepsDolbyVision(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
+            format: movWriter(format, lanes: lanes), lanes: lanes, keepLocation: request.keepLocation,
             notes: notes)
         plan.timesByFrameRate = media.isElementaryStream
         if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
@@ -230,18 +233,6 @@ enum VideoPlanner {
             message = "a raw stream has no timestamps: timed at \(rate) fps, the rate it says"
         }
         return JobNote(.rawStreamTiming, message, detail: .rawStreamTiming(framesPerSecond: rounded, source: source))
-    }
-
-    /// FFmpeg 5.1's MOV muxer never writes a Dolby Vision configuration box (`dvcC`/`dvvC`);
-    /// its MP4 muxer does. A MOV with a copied Dolby Vision stream is therefore written by the
-    /// MP4 muxer under QuickTime's brand (`ftyp qt  `), so players still find the record.
-    static func keepsDolbyVision(_ format: OutputFormat, lanes: [LanePlan]) -> OutputFormat {
-        guard format.muxer == .mov,
-            lanes.contains(where: { $0.isCopy && $0.stream.kind == .video && $0.stream.doviProfile != nil })
-        else { return format }
-        return OutputFormat(
-            muxer: .mp4, fileExtension: format.fileExtension,
-            options: format.options + [.init(key: "brand", value: "qt  ")])
     }
 
     /// Why a stream copy of `video` into `format` would not play as the source does, or nil:

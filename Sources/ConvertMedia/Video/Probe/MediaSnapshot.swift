@@ -9,6 +9,8 @@ struct MediaSnapshot: Sendable {
     var duration: Double?
     /// Container-level metadata tags, in file order.
     var tags: [(key: String, value: String)]
+    /// The container's chapters, timed from its start.
+    var chapters: [Chapter] = []
     /// The file is a raw elementary stream (`.h264`, `.hevc`): its packets carry no timestamps,
     /// only the order of the frames (`AVFMT_NOTIMESTAMPS`).
     var isElementaryStream = false
@@ -80,6 +82,7 @@ struct MediaSnapshot: Sendable {
         streams = snapshots
         duration = demuxer.duration
         tags = demuxer.metadata
+        chapters = demuxer.chapters
         isElementaryStream = demuxer.isElementaryStream
         if demuxer.isISOBMFF, let source = try? FileByteSource(path: demuxer.path) {
             slowMotion = SlowMotionSegments.read(from: source)

@@ -34,9 +34,15 @@ final class FramePump {
         self.plan = plan
         self.cancellation = cancellation
         self.progress = progress
+        var attachments = 0
         for lane in plan.lanes {
             let stream = demuxer.stream(lane.stream.index)
             switch lane {
+            case .copy where lane.stream.isAttachedPicture && plan.format.muxer == .matroska:
+                // Matroska keeps a cover as an attachment, written with the header: no lane, and
+                // the picture's packet is not wanted.
+                attachments += 1
+                try Self.attach(stream, number: attachments, to: muxer)
             case .copy:
                 let copy = try CopyLane(
                     input: stream, muxer: muxer, format: plan.format, containerStart: demuxer.startTime,
@@ -62,9 +68,25 @@ final class FramePump {
             removedLocationTags = muxer.copyMetadata(
                 from: demuxer, keepLocation: plan.keepLocation,
                 keepIdentifiers: plan.keepIdentifiers)
-            // Chapters of the part kept, timed from its start.
-            try muxer.addChapters(demuxer.chapters.compactMap { $0.clipped(from: plan.start, to: plan.end) })
+            // Chapters of the part kept, timed from its start, where the format keeps them (the
+            // plan says where it has no place for them).
+            let chapters = demuxer.chapters.compactMap { $0.clipped(from: plan.start, to: plan.end) }
+            switch plan.format.muxer.chapterPlace {
+            case .chapters: try muxer.addChapters(chapters)
+            case .vorbisComments: muxer.setTags(Chapter.vorbisComments(chapters))
+            case .none: break
+            }
         }
+    }
+
+    /// Adds the cover `picture` to a Matroska `muxer` as an attachment, named by the source's
+    /// attachment name when it had one, else `cover.jpg` (the name Matroska players look for),
+    /// then `cover-2.jpg`, ….
+    private static func attach(_ picture: Demuxer.Stream, number: Int, to muxer: Muxer) throws(ConvertError) {
+        let png = picture.codec == .png
+        let named = picture.metadata.first { $0.key.lowercased() == "filename" }?.value
+        let fileName = named ?? "cover\(number == 1 ? "" : "-\(number)").\(png ? "png" : "jpg")"
+        try muxer.addAttachment(picture: picture, fileName: fileName, mimeType: png ? "image/png" : "image/jpeg")
     }
 
     /// A subtitle lane as the plan's cut needs it: its cues timed from the start and clipped
