@@ -51,23 +51,17 @@ package struct AnimationSummary: Equatable, Sendable {
     /// The delays of an APNG's frames (its `fcTL` chunks), when an `acTL` chunk makes it
     /// animated; chunk lengths are checked against the data.
     private static func apngDurations(_ data: [UInt8]) -> [Int]? {
-        var offset = 8
         var animated = false
         var durations: [Int] = []
-        while offset + 12 <= data.count {
-            let length = Int(ByteCursor.u32(data, at: offset))
-            let type = FourCC(rawValue: ByteCursor.u32(data, at: offset + 4))
-            let body = offset + 8
-            guard length <= data.count - body - 4 else { break }
-            if type == "acTL" { animated = true }
-            if type == "fcTL", length >= 26 {
+        for chunk in PNGChunks(data) {
+            if chunk.type == "acTL" { animated = true }
+            if chunk.type == "fcTL", chunk.body.count >= 26 {
+                let body = chunk.body.lowerBound
                 let numerator = Int(data[body + 20]) << 8 | Int(data[body + 21])
                 let denominator = Int(data[body + 22]) << 8 | Int(data[body + 23])
                 // A denominator of 0 means hundredths (the APNG specification).
                 durations.append(numerator * 1000 / (denominator == 0 ? 100 : denominator))
             }
-            if type == "IEND" { break }
-            offset = body + length + 4
         }
         return animated ? durations : nil
     }

@@ -333,15 +333,10 @@ enum JPEGLocation {
 enum PNGLocation {
     static func edit(_ data: [UInt8], path: String) throws(ConvertError) -> LocationStripper.Edit {
         var edit = LocationStripper.Edit()
-        var offset = 8
-        while offset + 12 <= data.count {
-            let length = Int(ByteBox.u32(data, offset))
-            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let dataStart = offset + 8
-            guard length <= data.count - dataStart - 4 else { break }
-            let chunk = Array(data[dataStart..<(dataStart + length)])
+        for found in PNGChunks(data) {
+            let chunk = Array(data[found.body])
             var cleaned: [UInt8]?
-            switch type {
+            switch found.type {
             case "eXIf":
                 cleaned = LocationStripper.exifWithoutLocation(chunk)
                 if cleaned != nil { edit.places.append(.exif) }
@@ -368,16 +363,14 @@ enum PNGLocation {
                 break
             }
             if let cleaned {
-                let crc = CRC32.checksum(Array(data[(offset + 4)..<dataStart]) + cleaned)
+                let crc = CRC32.checksum(Array(found.type.utf8) + cleaned)
                 edit.patches.append(
                     .init(
-                        offset: dataStart,
+                        offset: found.body.lowerBound,
                         bytes: cleaned + [
                             UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF),
                         ]))
             }
-            offset = dataStart + length + 4
-            if type == "IEND" { break }
         }
         return edit
     }

@@ -59,18 +59,9 @@ struct PNGColorChunks: Equatable {
 
     /// Reads the colour chunks of the PNG in `data`, stopping at the first IDAT (they must come before it).
     init(_ data: [UInt8]) {
-        var offset = 8
-        while offset <= data.count - 12 {
-            let length = Int(ByteBox.u32(data, offset))
-            let start = offset + 8
-            guard length <= data.count - start - 4 else { return }
-            let type = String(decoding: data[(offset + 4)..<start], as: UTF8.self)
-            if type == "IDAT" || type == "IEND" { return }
-            let body = data[start..<(start + length)]
-            if CRC32.checksum(data[(offset + 4)..<(start + length)]) == ByteBox.u32(data, start + length) {
-                read(type, Array(body))
-            }
-            offset = start + length + 4
+        for chunk in PNGChunks(data) {
+            if chunk.type == "IDAT" || chunk.type == "IEND" { return }
+            if chunk.crcMatches(in: data) { read(chunk.type, Array(data[chunk.body])) }
         }
     }
 

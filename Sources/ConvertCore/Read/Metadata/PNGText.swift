@@ -3,17 +3,9 @@
 package enum PNGText {
     /// The uncompressed XMP packet of a PNG's `iTXt` chunk, if it has one (for the probe).
     package static func xmp(_ data: [UInt8]) -> [UInt8]? {
-        var offset = 8
-        while offset + 12 <= data.count {
-            // Read here rather than through the box reader: the EXIF/XMP fuzzer builds this file alone.
-            let length = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let dataStart = offset + 8
-            guard length <= data.count - dataStart - 4 else { return nil }
-            if data[(offset + 4)..<dataStart].elementsEqual("iTXt".utf8) {
-                let chunk = Array(data[dataStart..<(dataStart + length)])
-                if let start = textStart(chunk), chunk[18] == 0 { return Array(chunk[start...]) }
-            }
-            offset = dataStart + length + 4
+        for found in PNGChunks(data) where found.type == "iTXt" {
+            let chunk = Array(data[found.body])
+            if let start = textStart(chunk), chunk[18] == 0 { return Array(chunk[start...]) }
         }
         return nil
     }
