@@ -31,6 +31,22 @@ final class HeifContext {
             PathEncoding.withCString(path) { heif_context_read_from_file(context, $0, nil) }, "read", path: path)
     }
 
+    /// Reads the structure of a HEIF file held in `bytes` (libheif copies them), on the calling
+    /// thread; `path` names the file they came from in errors. For an image libheif 1.15 cannot
+    /// reach in its own file (a `tmap` item's hidden gain-map input), rewrapped as a file's
+    /// primary (see ``AVIFGainMapImage``).
+    init(bytes: [UInt8], path: String) throws(ConvertError) {
+        guard let context = heif_context_alloc() else {
+            throw ConvertError(code: .internalMemory, message: "Out of memory.", path: path)
+        }
+        pointer = context
+        self.path = path
+        heif_context_set_max_decoding_threads(context, 0)
+        try Heif.check(
+            bytes.withUnsafeBytes { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }, "read",
+            path: path)
+    }
+
     deinit { heif_context_free(pointer) }
 
     /// Lends the raw context to libheif calls; it must not escape `body`.
