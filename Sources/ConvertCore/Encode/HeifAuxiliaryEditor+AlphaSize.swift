@@ -7,7 +7,7 @@ extension HeifAuxiliaryEditor {
     static func givingSize(_ file: [UInt8], toAlpha alpha: UInt32, width: Int, height: Int) -> [UInt8]? {
         guard width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max),
             let top = try? ByteBox.topLevel(of: file), let meta = top.first(where: { $0.type == "meta" }),
-            !meta.large,
+            !meta.large, meta.end - meta.payloadStart >= 4,
             let children = try? ByteBox.children(of: file, in: (meta.payloadStart + 4)..<meta.end)
         else { return nil }
         let ispe = box("ispe", [0, 0, 0, 0] + u32(UInt32(width)) + u32(UInt32(height)))

@@ -27,6 +27,9 @@ struct AVIFStructureTests {
             #expect(AV1SequenceHeader.frameSize(in: Array(coded.prefix(4))) == nil)
         }
         #expect(AV1SequenceHeader.frameSize(in: []) == nil)
+        // A last OBU header whose extension byte is missing, with and without a size field.
+        #expect(AV1SequenceHeader.frameSize(in: [0x12, 0x00, 0x0C]) == nil)
+        #expect(AV1SequenceHeader.frameSize(in: [0x12, 0x00, 0x0E]) == nil)
         #expect(AV1SequenceHeader.frameSize(in: [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]) == nil)
     }
 
@@ -38,6 +41,32 @@ struct AVIFStructureTests {
         #expect(ImageSequenceTrack.read(MemoryByteSource(bytes: try Self.bytes(Self.alpha))) == nil)
         // The moov box runs from byte 286 to 1015: cut inside it, no track is read.
         #expect(ImageSequenceTrack.read(MemoryByteSource(bytes: Array(data.prefix(600)))) == nil)
+    }
+
+    /// A box of `type` around `payload`.
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        withUnsafeBytes(of: UInt32(8 + payload.count).bigEndian, Array.init) + Array(type.utf8) + payload
+    }
+
+    /// A movie of one picture track whose `stts` has `entries` (sample count, delta) at `timescale`.
+    static func movie(timescale: UInt32, entries: [(UInt32, UInt32)]) -> [UInt8] {
+        func u32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        let handler = box("hdlr", [0, 0, 0, 0] + u32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+        let header = box("mdhd", [0, 0, 0, 0] + u32(0) + u32(0) + u32(timescale) + u32(0) + [0, 0, 0, 0])
+        let times = box("stts", [0, 0, 0, 0] + u32(UInt32(entries.count)) + entries.flatMap { u32($0.0) + u32($0.1) })
+        let media = box("mdia", handler + header + box("minf", box("stbl", times)))
+        return box("ftyp", Array("avis".utf8) + [0, 0, 0, 0]) + box("moov", box("trak", media))
+    }
+
+    @Test("a track's timing from its stts: summed, and none where it would overflow or claims too many frames")
+    func hostileTiming() {
+        let track = ImageSequenceTrack.read(
+            MemoryByteSource(bytes: Self.movie(timescale: 10, entries: [(3, 1), (2, 4)])))
+        #expect(track == ImageSequenceTrack(frames: 5, milliseconds: 1100))
+        for entries in [[(UInt32(1 << 24), UInt32.max)], [(UInt32.max, UInt32(1))], [(UInt32(0), UInt32(1))]] {
+            #expect(ImageSequenceTrack.read(MemoryByteSource(bytes: Self.movie(timescale: 1, entries: entries))) == nil)
+        }
+        #expect(ImageSequenceTrack.read(MemoryByteSource(bytes: Self.movie(timescale: 0, entries: [(5, 1)]))) == nil)
     }
 
     @Test("the alpha item gets an ispe: libheif attaches the alpha, and every item's bytes stay where they were")

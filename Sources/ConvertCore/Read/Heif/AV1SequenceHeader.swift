@@ -9,12 +9,12 @@ enum AV1SequenceHeader {
         while offset < data.count {
             let header = data[offset]
             let type = header >> 3 & 15
-            let hasExtension = header & 4 != 0
+            var position = offset + (header & 4 != 0 ? 2 : 1)
+            guard position <= data.count else { return nil }
             guard header & 2 != 0 else {
                 // Without a size field the OBU runs to the end of the data.
-                return type == 1 ? frameSize(payload: Array(data[(offset + (hasExtension ? 2 : 1))...])) : nil
+                return type == 1 ? frameSize(payload: Array(data[position...])) : nil
             }
-            var position = offset + (hasExtension ? 2 : 1)
             guard let size = leb128(data, at: &position), size <= data.count - position else { return nil }
             if type == 1 { return frameSize(payload: Array(data[position..<(position + size)])) }
             offset = position + size

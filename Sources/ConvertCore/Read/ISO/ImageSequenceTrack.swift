@@ -13,7 +13,7 @@ package struct ImageSequenceTrack: Equatable, Sendable {
     private static let maximumFrames = 1 << 24
 
     /// The first picture track of the file `source` holds; nil when it has no `moov`, no track
-    /// with a `pict` (or `vide`) handler, or the track's timing tables cannot be read.
+    /// with a `pict` handler, or the track's timing tables cannot be read.
     package static func read(_ source: any ByteSource) -> ImageSequenceTrack? {
         let reader = BoxReader(source: source)
         guard let top = try? reader.children(of: nil, depth: 0), let movie = top.first(where: { $0.type == "moov" }),
@@ -38,7 +38,8 @@ package struct ImageSequenceTrack: Equatable, Sendable {
         var cursor = ByteCursor(try reader.payloadPrefix(of: handler, count: 12), type: "hdlr")
         try cursor.skip(8)
         let kind = FourCC(rawValue: try cursor.u32())
-        guard kind == "pict" || kind == "vide" else { return nil }
+        // A picture track only: a motion photo's video track (`vide`) is no animation of the still.
+        guard kind == "pict" else { return nil }
         let timescale = try self.timescale(try reader.payloadPrefix(of: header, count: 24))
         guard timescale > 0 else { return nil }
         var entries = ByteCursor(try reader.payload(of: times), type: "stts")
@@ -53,7 +54,8 @@ package struct ImageSequenceTrack: Equatable, Sendable {
             guard frames <= maximumFrames else { return nil }
             ticks += UInt64(samples) * delta
         }
-        guard frames > 0 else { return nil }
+        // Milliseconds must not overflow (a hostile delta of 2^32 ticks for every frame).
+        guard frames > 0, ticks <= UInt64.max / 1000 else { return nil }
         return ImageSequenceTrack(frames: frames, milliseconds: Int(ticks * 1000 / UInt64(timescale)))
     }
 
