@@ -57,6 +57,31 @@ struct AVIFInputCommandTests {
         #expect((flat["psnr"] as? Double ?? 0) >= 30, "flattened onto white: \(flat)")
     }
 
+    @Test("an alpha image whose size cannot be read is dropped with a note, the picture converted")
+    func alphaSizeUnreadable() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // The alpha item's data starts at byte 391 (its iloc) with a temporal delimiter OBU; a
+        // reserved OBU type there hides its sequence header.
+        var bytes = [UInt8](try Data(contentsOf: CLIRunner.media.appendingPathComponent("photos/formats/alpha.avif")))
+        try #require(bytes[391] == 0x12)
+        bytes[391] = 0
+        try Data(bytes).write(to: folder.url.appendingPathComponent("hidden.avif"))
+        let outcome = try await folder.run(["convert", "hidden.avif", "--to", "png"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains(
+                "hidden.avif: transparency dropped: its alpha image has no size offconvert or libheif can read"),
+            "\(outcome.stderr)")
+        let probe = try CLIRunner.toolOutput(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=width,height,pix_fmt", "-of", "csv=p=0",
+                folder.url.appendingPathComponent("hidden.png").path,
+            ])
+        #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "80,80,rgb24", "\(probe)")
+    }
+
     @Test(
         "an animated AVIF: info counts its frames, a still says only its still image is kept, --to mp4 keeps them all")
     func animated() async throws {

@@ -396,6 +396,14 @@ package enum ImageDecoder {
         for handle in handles {
             try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
+            // An alpha image libheif leaves unattached even after HeifContext.reading's edit (its
+            // size unreadable, or not AV1) is transparency lost: said, not dropped silently.
+            let unattached = "transparency dropped: its alpha image has no size offconvert or libheif can read"
+            if !handle.hasAlpha, handle.auxiliaryTypes.contains(where: HeifFile.alphaTypes.contains),
+                !photo.notes.contains(unattached)
+            {
+                photo.notes.append(JobNote(fact: unattached))
+            }
             let nclx = handle.nclx
             let coding = keptHDRCoding(nclx, options: options)
             if let still = HDRStill.apply(
