@@ -1,5 +1,5 @@
-// libFuzzer target: the ISO-BMFF box reader, the movie box scanner and the SEF slow-motion
-// reader over arbitrary bytes.
+// libFuzzer target: the ISO-BMFF box reader, the movie box scanner, an image sequence's track
+// and the SEF slow-motion reader over arbitrary bytes.
 // Built by Fuzz/run with Sources/ConvertCore/Read/ISO/*.swift, ConvertMedia's MovieBoxScanner and the value types
 // they return; nothing else of ConvertCore is linked in.
 
@@ -19,6 +19,8 @@ public func fuzzBoxes(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     }
     walk(nil, depth: 0)
+    // The same bytes as an animated AVIF's movie track (its stts may claim any count).
+    _ = ImageSequenceTrack.read(MemoryByteSource(bytes: bytes))
     // The same bytes as a file ending in a Samsung SEF trailer.
     _ = SlowMotionSegments.read(from: MemoryByteSource(bytes: bytes))
     return 0

@@ -239,7 +239,7 @@ extension ConvertError.Code {
     /// `request.preset`: an encoder preset was given for a codec other than H.264 and HEVC.
     public static let requestPreset = ConvertError.Code("request.preset", category: .request)
     /// `request.frame`: a frame past an animation's last was asked for, or any frame but the first
-    /// of an APNG (frames count from 1).
+    /// of an APNG or an animated AVIF (frames count from 1).
     public static let requestFrame = ConvertError.Code("request.frame", category: .request)
     /// `request.quality`: a photo quality outside 1 to 100 was asked for.
     public static let requestQuality = ConvertError.Code("request.quality", category: .request)

@@ -39,7 +39,12 @@ public enum ImageProbe {
     private static func probeFormat(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
         let path = input.path
         switch input.format {
-        case .heic, .avif: return try probeHeif(input)
+        case .heic, .avif:
+            var info = try probeHeif(input)
+            // An animated AVIF's frames are a movie track beside its still image (libheif reads the still).
+            info.animation = AnimationSummary.ofSequence(meta: input.heifMeta, path: path).map(
+                ImageInfo.Animation.init)
+            return info
         case .jpeg: return try probeJPEG(path: path)
         case .png:
             // The header chunks say all `info` shows: inflating the pixels would cost the whole
@@ -322,7 +327,7 @@ public enum ImageProbe {
     private static func probeWithLibheif(path: String, format: PhotoFormat, meta: HeifMeta?) throws(ConvertError)
         -> ImageInfo
     {
-        let context = try HeifContext(reading: path, decodingThreads: 1)
+        let context = try HeifContext.reading(path: path, decodingThreads: 1, meta: meta)
         let primary = try context.primaryImage()
         let exifBytes = primary.exif
         let exif = exifBytes.flatMap { Exif(block: $0) }
@@ -334,7 +339,7 @@ public enum ImageProbe {
         }) {
             sources.append(.thumbnail)
         }
-        let ids = context.topLevelImageIDs
+        let ids = context.topLevelImageIDs(meta: meta)
         for id in ids {
             guard let other = try? context.image(id: id), !other.isPrimary else { continue }
             let hasGPS =

@@ -65,7 +65,7 @@ extension JobNote {
         /// ``Detail/picturesLeftOut(pictures:stereo:)``.
         public static let picturesLeftOut = Code("image.pictures-left-out")
         /// `image.animation-still`: a still output was made from one frame of an animated GIF,
-        /// PNG (APNG) or WebP. Detail: ``Detail/animationStill(_:)``.
+        /// PNG (APNG), WebP or AVIF. Detail: ``Detail/animationStill(_:)``.
         public static let animationStill = Code("image.animation-still")
 
         /// `hdr.gain-map-removed`: a HEIC output of a HEIC with an HDR gain map was written
@@ -114,7 +114,8 @@ extension JobNote {
 
     /// The animation a still output was made from (``Detail/animationStill(_:)``).
     public struct AnimationStill: Sendable, Equatable {
-        /// The input's format: `.gif`, `.png` (APNG) or `.webp`.
+        /// The input's format: `.gif`, `.png` (APNG), `.webp`, or `.avif` (and `.heic`) for an
+        /// image sequence whose still image was kept.
         public var format: PhotoFormat
         /// How many frames the animation has.
         public var frames: Int

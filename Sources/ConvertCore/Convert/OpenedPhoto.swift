@@ -59,7 +59,7 @@ final class OpenedPhoto {
     /// libheif's context of the file, read the first time it is asked for.
     func libheif() throws(ConvertError) -> HeifContext {
         if let context { return context }
-        let opened = try HeifContext(reading: path, decodingThreads: decodingThreads)
+        let opened = try HeifContext.reading(path: path, decodingThreads: decodingThreads, meta: heif?.meta)
         context = opened
         return opened
     }

@@ -19,13 +19,30 @@ package struct AnimationSummary: Equatable, Sendable {
         }
     }
 
+    /// The summary of the image sequence (a movie track) that an animated AVIF or HEIF in
+    /// `source` holds beside its still image; nil when it has none, or one frame.
+    static func ofSequence(_ source: any ByteSource) -> AnimationSummary? {
+        guard let track = ImageSequenceTrack.read(source), track.frames > 1 else { return nil }
+        return AnimationSummary(frames: track.frames, milliseconds: track.milliseconds)
+    }
+
+    /// The same for the HEIF at `path`, read through `meta`'s open file when there is one; nil
+    /// too when the file cannot be opened.
+    static func ofSequence(meta: HeifMeta?, path: String) -> AnimationSummary? {
+        guard let source: any ByteSource = meta?.source ?? (try? FileByteSource(path: path)) else { return nil }
+        return ofSequence(source)
+    }
+
     /// Whether the file at `path` is an animation FFmpeg decodes as a video (a GIF or an APNG of
-    /// more than one frame), which the video commands take as a silent clip. FFmpeg 5.1 reads
-    /// no animated WebP, so that stays a photo.
+    /// more than one frame, an animated AVIF's movie track), which the video commands take as a
+    /// silent clip. FFmpeg 5.1 reads no animated WebP, so that stays a photo.
     package static func playsAsVideo(path: String) -> Bool {
-        guard let head = RawFile.head(of: path, count: 64), let format = MediaSniffer.kind(of: head).photoFormat,
-            format == .gif || format == .png, let data = try? ImageDecoder.readAll(path: path)
+        guard let head = RawFile.head(of: path, count: 64), let format = MediaSniffer.kind(of: head).photoFormat
         else { return false }
+        if format == .avif {
+            return (try? FileByteSource(path: path)).flatMap { ofSequence($0) } != nil
+        }
+        guard format == .gif || format == .png, let data = try? ImageDecoder.readAll(path: path) else { return false }
         return of(data, format: format, path: path) != nil
     }
 
@@ -45,6 +62,18 @@ package struct AnimationSummary: Equatable, Sendable {
         let detail = JobNote.AnimationStill(
             format: format, frames: frames, milliseconds: milliseconds, keptFrame: (frame ?? 0) + 1,
             frameWasChosen: frame != nil)
+        return JobNote(.animationStill, message, detail: .animationStill(detail))
+    }
+
+    /// The note on a still output made from an animated AVIF or HEIF in `format`: its still
+    /// image (the `meta` box's primary item, the first frame as encoders write it) is what libheif
+    /// reads; the frames of its movie track are not read.
+    func sequenceStillNote(format: PhotoFormat) -> JobNote {
+        let name = format == .avif ? "AVIF" : "HEIF"
+        let message =
+            "an animated \(name) (\(description)): its still image (the first frame) is kept; offconvert cannot read \(name) animation frames yet"
+        let detail = JobNote.AnimationStill(
+            format: format, frames: frames, milliseconds: milliseconds, keptFrame: 1, frameWasChosen: false)
         return JobNote(.animationStill, message, detail: .animationStill(detail))
     }
 

@@ -149,7 +149,9 @@ package enum ImageDecoder {
                 readers = try OpenedPhoto(
                     PhotoInput.open(path: path, for: .converting), decodingThreads: options.decodingThreads)
             }
+            let sequence = try sequenceSummary(readers, options: options)
             photo = try decodeHeif(readers, options: options, cancellation: cancellation)
+            if let sequence { photo.notes.append(sequence.sequenceStillNote(format: format)) }
         case .jpeg:
             photo = try decodeJPEG(path: path, options: options, opened: opened)
         case .png:
@@ -300,6 +302,23 @@ package enum ImageDecoder {
         return ConvertError(code: .requestFrame, message: message, path: path)
     }
 
+    /// The frames of an animated AVIF's (or HEIF's) movie track, which libheif 1.15 does not
+    /// read: only the still image converts, so `--frame` past the first is refused.
+    private static func sequenceSummary(_ opened: OpenedPhoto, options: DecodeOptions) throws(ConvertError)
+        -> AnimationSummary?
+    {
+        guard let summary = AnimationSummary.ofSequence(meta: opened.heif?.meta, path: opened.path) else { return nil }
+        if let frame = options.frame, frame > 0 {
+            let name = opened.format == .avif ? "AVIF" : "HEIF"
+            throw ConvertError(
+                code: .requestFrame,
+                message:
+                    "\(opened.path) is an animated \(name): only its still image (frame 1) can be converted (offconvert cannot read \(name) animation frames yet).",
+                path: opened.path)
+        }
+        return summary
+    }
+
     /// Only an HEVC-coded HEIC goes through offconvert's reader; AVIF is libheif's.
     private static func decodeHeif(
         _ opened: OpenedPhoto, options: DecodeOptions, cancellation: CancellationFlag
@@ -368,7 +387,7 @@ package enum ImageDecoder {
         let handles: [HeifImageHandle]
         if options.allImages {
             var list: [HeifImageHandle] = []
-            for id in context.topLevelImageIDs { list.append(try context.image(id: id)) }
+            for id in context.topLevelImageIDs(meta: nil) { list.append(try context.image(id: id)) }
             handles = list
         } else {
             handles = [try context.primaryImage()]
@@ -377,6 +396,14 @@ package enum ImageDecoder {
         for handle in handles {
             try PixelLimit.check(width: handle.width, height: handle.height, limit: options.maxPixels, path: path)
             var bitmap = try handle.decode(cancellation: cancellation)
+            // An alpha image libheif leaves unattached even after HeifContext.reading's edit (its
+            // size unreadable, or not AV1) is transparency lost: said, not dropped silently.
+            let unattached = "transparency dropped: its alpha image has no size offconvert or libheif can read"
+            if !handle.hasAlpha, handle.auxiliaryTypes.contains(where: HeifFile.alphaTypes.contains),
+                !photo.notes.contains(unattached)
+            {
+                photo.notes.append(JobNote(fact: unattached))
+            }
             let nclx = handle.nclx
             let coding = keptHDRCoding(nclx, options: options)
             if let still = HDRStill.apply(

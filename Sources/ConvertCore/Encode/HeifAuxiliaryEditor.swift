@@ -212,19 +212,26 @@ enum HeifAuxiliaryEditor {
 
     /// `iprp` with an `auxC` property naming `type` appended to `ipco` and associated with `item`.
     private static func addingProperty(_ iprp: [UInt8], item: UInt32, type: String) -> [UInt8]? {
+        addingProperty(iprp, box("auxC", [0, 0, 0, 0] + Array(type.utf8) + [0]), to: item, essential: true)
+    }
+
+    /// `iprp` with `property` (a whole box) appended to `ipco` and associated with `item`.
+    static func addingProperty(_ iprp: [UInt8], _ property: [UInt8], to item: UInt32, essential: Bool) -> [UInt8]? {
         guard let children = try? ByteBox.children(of: iprp, in: 8..<iprp.count),
             let ipco = children.first(where: { $0.type == "ipco" }),
             let count = try? ByteBox.children(of: iprp, in: ipco.payloadStart..<ipco.end).count
         else { return nil }
-        let auxC = box("auxC", [0, 0, 0, 0] + Array(type.utf8) + [0])
         let index = count + 1
         var body: [UInt8] = []
         for child in children {
             switch child.type {
             case "ipco":
-                body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + auxC)
+                body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + property)
             case "ipma":
-                guard let edited = associating(Array(iprp[child.start..<child.end]), item: item, index: index) else {
+                guard
+                    let edited = associating(
+                        Array(iprp[child.start..<child.end]), item: item, index: index, essential: essential)
+                else {
                     return nil
                 }
                 body += edited
@@ -235,9 +242,9 @@ enum HeifAuxiliaryEditor {
         return box("iprp", body)
     }
 
-    /// `ipma` rewritten with property `index` (essential) added to `item`'s associations; with
-    /// 15-bit indices when the new one does not fit in 7 bits.
-    private static func associating(_ ipma: [UInt8], item: UInt32, index: Int) -> [UInt8]? {
+    /// `ipma` rewritten with property `index` (`essential` or not) added to `item`'s associations;
+    /// with 15-bit indices when the new one does not fit in 7 bits.
+    private static func associating(_ ipma: [UInt8], item: UInt32, index: Int, essential: Bool) -> [UInt8]? {
         guard ipma.count >= 16 else { return nil }
         let version = ipma[8]
         let wideIndex = ipma[11] & 1 == 1
@@ -266,7 +273,7 @@ enum HeifAuxiliaryEditor {
         guard let position = entries.firstIndex(where: { $0.item == item }), index < 0x8000,
             entries[position].links.count < 255
         else { return nil }
-        entries[position].links.append(0x8000 | UInt16(index))
+        entries[position].links.append((essential ? 0x8000 : 0) | UInt16(index))
         let wide = wideIndex || index > 0x7F
         var payload = u32(UInt32(entries.count))
         for entry in entries {
@@ -282,7 +289,7 @@ enum HeifAuxiliaryEditor {
 
     /// `meta` (a whole box) with every `iloc` file offset (construction method 0) at or past
     /// `end` (the old end of `meta`) moved by `delta` bytes.
-    private static func shiftingLocations(_ meta: [UInt8], past end: Int, by delta: Int) -> [UInt8]? {
+    static func shiftingLocations(_ meta: [UInt8], past end: Int, by delta: Int) -> [UInt8]? {
         guard let children = try? ByteBox.children(of: meta, in: 12..<meta.count),
             let iloc = children.first(where: { $0.type == "iloc" }), iloc.end - iloc.payloadStart >= 8
         else { return nil }
@@ -334,7 +341,8 @@ enum HeifAuxiliaryEditor {
 
     // MARK: Writing
 
-    private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+    /// A box of `type` around `payload`.
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         u32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
     }
 
@@ -344,7 +352,8 @@ enum HeifAuxiliaryEditor {
 
     private static func u16(_ value: UInt32) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
 
-    private static func u32(_ value: UInt32) -> [UInt8] {
+    /// `value` as 4 big-endian bytes.
+    static func u32(_ value: UInt32) -> [UInt8] {
         [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
     }
 }

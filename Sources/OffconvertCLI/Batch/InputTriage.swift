@@ -116,7 +116,7 @@ package enum InputTriage {
         case (.sound, .videos):
             return SetAside(
                 path: input, reason: "a sound file, not a video ('convert --to mp3' converts it)", silent: false)
-        // An animated GIF or APNG is a silent clip to a video command ("make this GIF an MP4").
+        // An animated GIF, APNG or AVIF is a silent clip to a video command ("make this GIF an MP4").
         case (.photo, .videos) where !AnimationSummary.playsAsVideo(path: input):
             return SetAside(path: input, reason: "a photo, not a video", silent: false)
         case (.photo, .sound) where !AnimationSummary.playsAsVideo(path: input):

@@ -33,9 +33,9 @@ package enum Catalogue {
     /// Photo inputs (read by content), by short name.
     static let photoInputs: [String] = PhotoFormat.allCases.map(\.rawValue)
     /// Video inputs the engine is built for (anything else FFmpeg reads is tried too).
-    /// An animated GIF or APNG is a silent clip to the video commands too.
+    /// An animated GIF, APNG or AVIF is a silent clip to the video commands too.
     static let videoInputs: [String] =
-        VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng"]
+        VideoContainer.allCases.map(\.rawValue) + ["3gp", "avi", "m4v", "ts", "animated gif", "apng", "animated avif"]
 
     /// The photo engine writes every format but the read-only ones (GIF, BMP, TIFF, TGA, ...).
     private static func isWritable(_ format: PhotoFormat) -> Bool { !format.isReadOnly }

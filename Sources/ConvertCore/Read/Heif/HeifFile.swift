@@ -18,7 +18,8 @@ package struct HeifFile: Sendable {
     /// image and thumbnail counts); the rest are metadata, `tmap` gain-map recipes, JPEG-coded
     /// thumbnails and other items this reader leaves alone.
     private static let imageTypes: Set<FourCC> = ["hvc1", "grid", "iden", "iovl", "av01"]
-    private static let alphaTypes: Set<String> = [
+    /// The `auxC` types of an alpha image.
+    static let alphaTypes: Set<String> = [
         "urn:mpeg:avc:2015:auxid:1", "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha",
     ]
     private static let depthTypes: Set<String> = [
@@ -99,13 +100,26 @@ package struct HeifFile: Sendable {
     var topLevelImageIDs: [UInt32] {
         let references = meta.references
         let excluded = Set((references["thmb"] ?? [:]).keys).union((references["auxl"] ?? [:]).keys)
-            .union(
-                meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap {
-                    meta.derivedFrom[$0] ?? []
-                })
+            .union(Self.derivedImageInputs(meta))
         return meta.itemIDs.filter { id in
             meta.types[id].map(Self.imageTypes.contains) == true && !meta.hidden.contains(id) && !excluded.contains(id)
         }
+    }
+
+    /// The items that are inputs of a derived image (a grid's tiles, what an `iden` or `iovl`
+    /// shows): parts of a picture, not pictures. libheif (1.15, and 1.23 still) lists a grid's
+    /// tiles as top-level images when the file does not mark them hidden (libavif's grids), so a
+    /// 1×5 grid would be six images; libavif shows one.
+    package static func derivedImageInputs(_ meta: HeifMeta) -> Set<UInt32> {
+        Set(
+            meta.itemIDs.filter { ["grid", "iden", "iovl"].contains(meta.types[$0]) }.flatMap {
+                meta.derivedFrom[$0] ?? []
+            })
+    }
+
+    /// The alpha images of `id` (auxiliary images of an alpha type).
+    package func alphaImages(of id: UInt32) -> [UInt32] {
+        auxiliaryImages(of: id).filter { Self.alphaTypes.contains($0.type) }.map(\.id)
     }
 
     private func properties(_ id: UInt32) -> [HeifMeta.Property] {
