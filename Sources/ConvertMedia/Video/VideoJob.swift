@@ -1,6 +1,10 @@
 import ConvertCore
 internal import FFmpegLayer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The blocking body shared by every video job: the one place that opens the input, names the
 /// output, stages it, pumps a ``VideoPlan`` into it and commits it.
 ///
@@ -67,9 +71,20 @@ enum VideoJob {
             demuxer: demuxer, muxer: muxer, plan: plan, cancellation: cancellation, watch: watch,
             progress: progress, writeBehind: writeBehind)
         try pump.run()
+        if let trailer = plan.trailer { try append(trailer, to: staged.temporaryPath, destination: destination) }
         return VideoPass(
             staged: staged, removedLocationTags: pump.removedLocationTags, damagedPackets: pump.damagedPackets,
             laneNotes: pump.notes)
+    }
+
+    /// Appends `bytes` to the finished file at `path` (the staged output of `destination`).
+    private static func append(_ bytes: [UInt8], to path: String, destination: String) throws(ConvertError) {
+        let descriptor = open(path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { throw .fileSystem(errno, action: "write", path: destination) }
+        defer { close(descriptor) }
+        if let code = RawFile.write(bytes[...], to: descriptor) {
+            throw .fileSystem(code, action: "write", path: destination)
+        }
     }
 
     /// Moves the pass's file into place.

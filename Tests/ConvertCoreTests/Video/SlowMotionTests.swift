@@ -165,16 +165,52 @@ struct SlowMotionTests {
         #expect(abs(duration - Self.flattening.outputTime(2.1)) < 0.1)
     }
 
-    @Test("keep copies at the file's timing, and the copy's edit list hides the frame the source's hides (63 of 64)")
+    @Test(
+        "keep copies at the file's timing with the markers (the source's sefd box ends the MP4), and the copy's edit list hides the frame the source's hides (63 of 64)"
+    )
     func keepCopies() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Self.convert(Self.samsung, in: directory) { $0.slowMotion = .keep }
-        #expect(result.notes.messages == ["video copied without re-encoding", "audio copied without re-encoding"])
+        #expect(
+            result.notes.messages == [
+                "video copied without re-encoding",
+                "slow motion markers kept (Samsung's SEF trailer): a Galaxy plays the segments slowed",
+                "audio copied without re-encoding",
+            ])
         let output = try outputPath(result)
         #expect(try VideoFidelityTests.decodedCounts(Self.samsung) == [25, 63])
         #expect(try VideoFidelityTests.decodedCounts(output) == [63, 25])
         #expect(try abs(#require(MediaTool.probe(output).video?.duration) - 2.1) < 0.0005)
+        // The source's last 128 bytes are its sefd box; the output ends with the same bytes, so
+        // a reader that looks at the file's end (the phone, androidx's SefReader) finds them.
+        let source = Array(try Data(contentsOf: URL(fileURLWithPath: Self.samsung)))
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        let box = Array(source.suffix(128))
+        #expect(box[4..<8].elementsEqual("sefd".utf8) && box.suffix(4).elementsEqual("SEFT".utf8))
+        #expect(Array(written.suffix(128)) == box)
+        #expect(SlowMotionSegments.read(from: MemoryByteSource(bytes: written)) == .segments(Self.segments))
+    }
+
+    @Test("keep into MKV, or with a cut: the markers are left out with the reason")
+    func keepWhereMarkersCannotGo() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mkv = try await Self.convert(Self.samsung, in: directory) {
+            $0.slowMotion = .keep
+            $0.container = .mkv
+        }
+        #expect(
+            mkv.notes.messages.contains(
+                "slow motion markers left out: only MP4 and MOV carry Samsung's trailer; it plays at the file's own timing"
+            ))
+        let cut = try await Self.convert(Self.samsung, in: directory) {
+            $0.slowMotion = .keep
+            $0.start = 0.5
+        }
+        #expect(cut.notes.messages.contains("slow motion markers left out: a cut moves the timeline they mark"))
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: try outputPath(cut))))
+        #expect(SlowMotionSegments.read(from: MemoryByteSource(bytes: written)) == .absent)
     }
 
     @Test("Android's capture-rate tag alone: a copy at the file's timing, with a note")

@@ -104,6 +104,19 @@ package struct SlowMotionSegments: Sendable, Equatable {
         return String(decoding: data[8..<(8 + length)], as: UTF8.self)
     }
 
+    /// The bytes of the file's Samsung trailer, when its last top-level box is a whole `sefd` box
+    /// ending in `SEFT`: what a copy appends to keep the phone's slow motion (its offsets count
+    /// back from its own directory, so the box means the same at the end of another file). Nil for
+    /// any other ending, or a box over the bound a trailer ever needs.
+    package static func trailerBox(in source: some ByteSource) -> [UInt8]? {
+        guard let top = try? BoxReader(source: source).children(of: nil, depth: 0), let last = top.last,
+            last.type == "sefd", !last.isTruncated, last.end == source.size, last.size <= UInt64(maximumRead),
+            let bytes = try? source.read(at: last.offset, count: Int(last.size)), bytes.count == Int(last.size),
+            bytes.suffix(4).elementsEqual("SEFT".utf8)
+        else { return nil }
+        return bytes
+    }
+
     /// Whether the file's last top-level box is a Samsung `sefd` trailer that runs past its end.
     private static func endsInCutTrailer(_ source: some ByteSource) -> Bool {
         guard let top = try? BoxReader(source: source).children(of: nil, depth: 0), let last = top.last else {

@@ -24,6 +24,9 @@ struct VideoPlan: Sendable, Equatable {
     var rawFrameRate: Double?
     /// The most pixels a decoded video frame may have (see ``PixelLimit``).
     var maxPixels = PixelLimit.defaultMaxPixels
+    /// Bytes appended after the muxed file, as they are: a Samsung `sefd` trailer kept with
+    /// `--slow-motion keep` (see ``VideoPlanner/keptSlowMotionMarkers(_:media:format:cut:)``).
+    var trailer: [UInt8]?
 
     /// Whether no stream is re-encoded.
     var isPassthrough: Bool { lanes.allSatisfy(\.isCopy) }

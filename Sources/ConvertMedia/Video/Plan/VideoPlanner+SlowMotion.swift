@@ -26,4 +26,27 @@ extension VideoPlanner {
             return (nil, ["\(rate) for slow motion, with no slowed segments marked: it plays at the file's own timing"])
         }
     }
+
+    /// With `--slow-motion keep`, a Samsung clip's markers carried into the output: its `sefd`
+    /// trailer box appended to an MP4 or MOV as it was (the phone finds it at the file's end and
+    /// plays the segments slowed again), and a note either way. Left out, with the reason, where
+    /// the output has no place for it or a cut moves the timeline its times count in.
+    static func keptSlowMotionMarkers(_ choice: SlowMotionChoice, media: MediaSnapshot, format: OutputFormat, cut: Bool)
+        -> (trailer: [UInt8]?, notes: [String])
+    {
+        guard choice == .keep, case .segments = media.slowMotion else { return (nil, []) }
+        guard let trailer = media.slowMotionTrailer else {
+            return (nil, ["slow motion markers left out: they are not in a trailer offconvert can carry"])
+        }
+        guard format.isISOBMFF else {
+            return (
+                nil,
+                [
+                    "slow motion markers left out: only MP4 and MOV carry Samsung's trailer; it plays at the file's own timing"
+                ]
+            )
+        }
+        guard !cut else { return (nil, ["slow motion markers left out: a cut moves the timeline they mark"]) }
+        return (trailer, ["slow motion markers kept (Samsung's SEF trailer): a Galaxy plays the segments slowed"])
+    }
 }

@@ -58,6 +58,8 @@ enum VideoPlanner {
         var notes = planned.lead
         notes += (fitted.map { [$0] } ?? []) + (cut.map { [cutNote($0)] } ?? []) + planned.rest
         notes += slowMotion.notes
+        let markers = keptSlowMotionMarkers(request.slowMotion, media: media, format: format, cut: cut != nil)
+        notes += markers.notes
         // FFmpeg 5.1 reads only the base (left) view of MV-HEVC, and no muxer writes the stereo boxes.
         if video.isStereo { notes.append("3D video: left eye only") }
         let audio = try plannedAudio(
@@ -78,6 +80,7 @@ enum VideoPlanner {
         if let cut { (plan.start, plan.end) = (cut.start, cut.start + cut.length) }
         plan.keepIdentifiers = request.keepMetadata
         plan.maxPixels = request.maxPixels
+        plan.trailer = markers.trailer
         try plan.checkPixels(path: request.input)
         return plan
     }

@@ -20,6 +20,9 @@ struct MediaSnapshot: Sendable {
     var rawFrameRate: Double?
     /// A Samsung phone's slow-motion segments (its SEF trailer), read without FFmpeg.
     var slowMotion = SlowMotionSegments.Reading.absent
+    /// The file's whole `sefd` trailer box when it marks slow motion, for an MP4 or MOV that keeps
+    /// the markers (``SlowMotionSegments/trailerBox(in:)``).
+    var slowMotionTrailer: [UInt8]?
     /// The text subtitle tracks (stream indices) whose cues are a drone's telemetry: a location,
     /// which shared copies leave out.
     var telemetrySubtitles: Set<Int> = []
@@ -86,6 +89,7 @@ struct MediaSnapshot: Sendable {
         isElementaryStream = demuxer.isElementaryStream
         if demuxer.isISOBMFF, let source = try? FileByteSource(path: demuxer.path) {
             slowMotion = SlowMotionSegments.read(from: source)
+            if case .segments = slowMotion { slowMotionTrailer = SlowMotionSegments.trailerBox(in: source) }
         }
         rawTiming = demuxer.rawTiming
         // Read apart from `demuxer`, which the pass goes on reading from the start; a file whose
