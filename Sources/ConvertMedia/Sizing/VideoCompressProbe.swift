@@ -17,6 +17,9 @@ struct VideoCompressProbe {
     var flattening: SlowMotionFlattening?
     /// What happened to the input's slow motion, as convert says it.
     var slowMotionNotes: [String] = []
+    /// The Samsung trailer that ends the output with `--slow-motion keep` (see
+    /// ``VideoPlanner/keptSlowMotionMarkers(_:media:format:cut:)``).
+    var slowMotionTrailer: [UInt8]?
     /// The input is a raw elementary stream: timed by its frame rate, never copied.
     var isElementaryStream = false
     /// The frame rate asked for a raw stream (`--fps`).
@@ -36,6 +39,7 @@ struct VideoCompressProbe {
         plan.timesByFrameRate = isElementaryStream
         plan.rawFrameRate = rawFrameRate
         plan.maxPixels = maxPixels
+        plan.trailer = slowMotionTrailer
         return plan
     }
 
@@ -87,6 +91,8 @@ extension VideoCompressProbe {
         let slowMotion = VideoPlanner.slowMotionDecision(
             request.slowMotion, media: media, cut: cut != nil, sound: media.streams.contains { $0.kind == .audio })
         let flattening = slowMotion.flattening
+        let markers = VideoPlanner.keptSlowMotionMarkers(
+            request.slowMotion, media: media, format: .video(.mp4), cut: cut != nil)
         // The target budgets the output: a flattened clip's own duration and frames, not the file's.
         let duration = cut?.length ?? flattening?.outputTime(whole) ?? whole
         let outputRate = flattening.map { $0.outputFrames(duration: whole, frameRate: rate) / duration } ?? rate
@@ -111,8 +117,9 @@ extension VideoCompressProbe {
             isVideoCopyCompatible: videoCopies)
         self.init(
             media: timed, video: video, audio: audioLane, source: source, cut: cut, flattening: flattening,
-            slowMotionNotes: slowMotion.notes, isElementaryStream: media.isElementaryStream,
-            rawFrameRate: request.rawFrameRate, maxPixels: request.maxPixels)
+            slowMotionNotes: slowMotion.notes + markers.notes, slowMotionTrailer: markers.trailer,
+            isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
+            maxPixels: request.maxPixels)
     }
 
     /// The input's video stream, refused when missing or undecodable.

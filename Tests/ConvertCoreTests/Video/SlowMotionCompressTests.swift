@@ -74,7 +74,8 @@ struct SlowMotionCompressTests {
     }
 
     @Test(
-        "--slow-motion keep and off copy the clip at the file's own timing, with no note", arguments: ["keep", "off"])
+        "--slow-motion keep and off copy the clip at the file's own timing; keep writes the markers back, off drops them",
+        arguments: ["keep", "off"])
     func keepCopies(_ choice: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -82,10 +83,33 @@ struct SlowMotionCompressTests {
         let result = try await VideoConverter.compress(
             Self.request(Self.samsung, target: 1_000_000, in: directory, slowMotion: slowMotion)
         ).result()
-        #expect(result.notes.messages == ["already under the target: video and audio copied without re-encoding"])
-        let probe = try MediaTool.probe(try outputPath(result))
+        let kept = "slow motion markers kept (Samsung's SEF trailer): a Galaxy plays the segments slowed"
+        #expect(
+            result.notes.messages
+                == ["already under the target: video and audio copied without re-encoding"]
+                + (slowMotion == .keep ? [kept] : []))
+        let output = try outputPath(result)
+        let probe = try MediaTool.probe(output)
         #expect(try abs(#require(probe.video?.duration) - 2.1) < 0.0005)
         #expect(try abs(#require(probe.audio?.duration) - Self.soundEnd) < 0.001)
+        let source = Array(try Data(contentsOf: URL(fileURLWithPath: Self.samsung)))
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect((written.suffix(128) == source.suffix(128)) == (slowMotion == .keep))
+    }
+
+    @Test(
+        "--slow-motion keep with a re-encode to a tight target still ends the file with the markers, under the target")
+    func keepEncoded() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await VideoConverter.compress(
+            Self.request(Self.samsung, target: 30_000, in: directory, slowMotion: .keep)
+        ).result()
+        let output = try outputPath(result)
+        let written = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(written.count <= 30_000)
+        #expect(SlowMotionSegments.read(from: MemoryByteSource(bytes: written)) == .segments(SlowMotionTests.segments))
+        #expect(try MediaTool.decodeErrors(output) == "")
     }
 
     @Test("Android's capture-rate tag alone: copied at the file's timing, with convert's note")
