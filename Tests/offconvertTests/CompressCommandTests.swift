@@ -50,6 +50,36 @@ struct CompressCommandTests {
         #expect(mode as? Int == 0o600, "\(command): \(String(describing: mode))")
     }
 
+    @Test("compress keeps what a shared copy carries: SRT/ASS/WebVTT as mov_text cue for cue, the cover byte for byte")
+    func keepsSubtitlesAndCover() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("generated/subtitles.mkv", as: "film.mkv")
+        let film = try await folder.run(["compress", "film.mkv", "--target", "60KB", "-o", "small"])
+        #expect(film.status == 0, "\(film.stderr)")
+        #expect(film.stderr.contains("3 subtitle tracks kept (as mov_text)"), "\(film.stderr)")
+        let output = folder.url.appendingPathComponent("small/film.mp4").path
+        #expect(try Self.size(output) <= 60_000)
+        #expect(try VideoSubtitleTests.subtitles(output) == ["mov_text,1,eng", "mov_text,0,fra", "mov_text,0,ger"])
+        let source = folder.url.appendingPathComponent("film.mkv").path
+        for index in 0..<3 {
+            let (words, sourceWords) = (
+                VideoSubtitleTests.words(try VideoSubtitleTests.cues(output, index)),
+                VideoSubtitleTests.words(try VideoSubtitleTests.cues(source, index))
+            )
+            #expect(!words.isEmpty && words == sourceWords, "track \(index)")
+        }
+        try VideoCoverTests.clipWithCover(folder, container: "mp4", picture: "jpg")
+        let clip = try await folder.run(["compress", "c.mp4", "--target", "200KB", "-o", "small"])
+        #expect(clip.status == 0, "\(clip.stderr)")
+        #expect(clip.stderr.contains("cover art kept"), "\(clip.stderr)")
+        let compressed = folder.url.appendingPathComponent("small/c.mp4").path
+        #expect(try VideoCoverTests.streams(compressed).contains("mjpeg,1"))
+        #expect(
+            try VideoCoverTests.coverBytes(compressed, folder: folder)
+                == (try Data(contentsOf: folder.url.appendingPathComponent("cover.jpg"))))
+    }
+
     @Test("an impossible target exits 1 with the smallest reachable size and writes nothing")
     func impossible() async throws {
         let directory = try Self.temporaryDirectory()

@@ -20,6 +20,11 @@ struct VideoCompressProbe {
     /// The Samsung trailer that ends the output with `--slow-motion keep` (see
     /// ``VideoPlanner/keptSlowMotionMarkers(_:media:format:cut:)``).
     var slowMotionTrailer: [UInt8]?
+    /// The subtitle tracks and cover a shared copy carries besides its picture and sound
+    /// (copied, or text subtitles written again as `mov_text`), as convert keeps them.
+    var otherLanes: [LanePlan] = []
+    /// What happened to the subtitle tracks and the cover.
+    var otherNotes: [JobNote] = []
     /// The input is a raw elementary stream: timed by its frame rate, never copied.
     var isElementaryStream = false
     /// The frame rate asked for a raw stream (`--fps`).
@@ -40,6 +45,7 @@ struct VideoCompressProbe {
         plan.rawFrameRate = rawFrameRate
         plan.maxPixels = maxPixels
         plan.trailer = slowMotionTrailer
+        plan.lanes += otherLanes
         return plan
     }
 
@@ -120,6 +126,24 @@ extension VideoCompressProbe {
             slowMotionNotes: slowMotion.notes + markers.notes, slowMotionTrailer: markers.trailer,
             isElementaryStream: media.isElementaryStream, rawFrameRate: request.rawFrameRate,
             maxPixels: request.maxPixels)
+        (otherLanes, otherNotes) = Self.otherTracks(media, request: request, cut: cut, flattened: flattening != nil)
+    }
+
+    /// The subtitle tracks and the cover an MP4 keeps, and notes on them. Subtitles keep the
+    /// file's timing, so a flattened slow-motion clip leaves them out and says so.
+    private static func otherTracks(
+        _ media: MediaSnapshot, request: VideoCompressRequest, cut: VideoPlanner.Cut?, flattened: Bool
+    ) -> (lanes: [LanePlan], notes: [JobNote]) {
+        let format = OutputFormat.video(.mp4)
+        var subtitles = VideoPlanner.subtitlePlan(
+            .keep, keepLocation: request.keepLocation, media: media, format: format, cut: cut)
+        if flattened && !subtitles.lanes.isEmpty {
+            subtitles = (
+                [], [JobNote(fact: "subtitle tracks left out: flattened slow motion moves the times they show at")]
+            )
+        }
+        let covers = VideoPlanner.coverArt(media: media, format: format)
+        return (subtitles.lanes + covers.lanes, subtitles.notes + JobNote.facts(covers.notes))
     }
 
     /// The input's video stream, refused when missing or undecodable.

@@ -148,11 +148,12 @@ enum VideoCompressor {
         let tags = VideoJob.tagOutcome(
             pass: pass, keepLocation: request.keepLocation, keepIdentifiers: false, media: probe.media)
         let removed = tags.location == .removed ? ["location removed"] : []
-        // A compressed copy keeps the picture and one sound track; telemetry is named, as the
-        // other video jobs name it, because it records where the video was made.
+        // A compressed copy keeps the picture, one sound track, subtitles and the cover; telemetry
+        // is named, as the other video jobs name it, because it records where the video was made.
         let telemetry = VideoPlanner.telemetryNote(probe.media.streams).map { [JobNote(fact: $0)] } ?? []
         return JobResult(
-            inputPath: request.input, outputs: [file], notes: notes + telemetry + removed + tags.notes,
+            inputPath: request.input, outputs: [file],
+            notes: notes + probe.otherNotes + telemetry + removed + tags.notes,
             location: tags.location)
     }
 }

@@ -6,12 +6,12 @@ extension VideoPlanner {
     /// out, saying why.
     /// A track of a drone's telemetry (DJI's SRT) is a location: left out unless it is kept.
     static func subtitlePlan(
-        _ request: VideoRequest, media: MediaSnapshot, format: OutputFormat, cut: Cut?
+        _ choice: SubtitleChoice, keepLocation: Bool, media: MediaSnapshot, format: OutputFormat, cut: Cut?
     ) -> (lanes: [LanePlan], notes: [JobNote]) {
         let streams = media.streams.filter { $0.kind == .subtitle }
         guard !streams.isEmpty else { return ([], []) }
         let count = streams.count == 1 ? "1 subtitle track" : "\(streams.count) subtitle tracks"
-        if request.subtitles == .drop {
+        if choice == .drop {
             return (
                 [], [JobNote(.subtitlesDropped, "\(count) left out", detail: .subtitlesDropped(tracks: streams.count))]
             )
@@ -20,7 +20,7 @@ extension VideoPlanner {
         var leftOut: [String] = []
         var telemetry: [String] = []
         for (position, stream) in streams.enumerated() {
-            if media.telemetrySubtitles.contains(stream.index) && !request.keepLocation {
+            if media.telemetrySubtitles.contains(stream.index) && !keepLocation {
                 telemetry.append("\(position + 1)")
             } else if accepts(format, subtitleCodec: stream.codecName) {
                 lanes.append(.copy(stream))

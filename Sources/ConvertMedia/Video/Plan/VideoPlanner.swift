@@ -66,7 +66,8 @@ enum VideoPlanner {
             request, media: media, format: format, cut: cut, flattening: slowMotion.flattening)
         lanes += audio.lanes
         notes += audio.notes
-        let subtitles = subtitlePlan(request, media: media, format: format, cut: cut)
+        let subtitles = subtitlePlan(
+            request.subtitles, keepLocation: request.keepLocation, media: media, format: format, cut: cut)
         lanes += subtitles.lanes
         notes += subtitles.notes
         let covers = coverArt(media: media, format: format, beside: lanes)
