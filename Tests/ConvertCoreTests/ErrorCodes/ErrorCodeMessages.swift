@@ -21,4 +21,16 @@ enum ErrorCodeMessages {
             #expect(!shown.contains(name), "\(error.key): \(shown)", sourceLocation: sourceLocation)
         }
     }
+
+    /// Runs `job`, expects `code` with `words` in its message, a message an app may show, and
+    /// nothing left in `folder`.
+    static func expectFailure(
+        _ job: ConversionJob, _ code: ConvertError.Code, saying words: String, folder: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let error = await expectConvertError(code, sourceLocation: sourceLocation) { try await job.result() }
+        #expect(error?.message.contains(words) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+        expectShowable(error, sourceLocation: sourceLocation)
+        #expect(fileNames(in: folder).isEmpty, "\(code) wrote \(fileNames(in: folder))", sourceLocation: sourceLocation)
+    }
 }

@@ -21,18 +21,6 @@ struct InputErrorCodeTests {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    /// Runs `job`, expects `code` with `words` in its message, and no output in `outputs`.
-    static func expectFailure(
-        _ job: ConversionJob, _ code: ConvertError.Code, saying words: String, outputs: URL,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        let error = await expectConvertError(code, sourceLocation: sourceLocation) { try await job.result() }
-        #expect(error?.message.contains(words) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
-        ErrorCodeMessages.expectShowable(error, sourceLocation: sourceLocation)
-        #expect(
-            fileNames(in: outputs).isEmpty, "\(code) wrote \(fileNames(in: outputs))", sourceLocation: sourceLocation)
-    }
-
     /// A photo request writing into `outputs`.
     static func photo(_ input: String, _ format: PhotoFormat, outputs: URL, color: ColorPolicy = .keep) -> ConversionJob
     {
@@ -47,9 +35,9 @@ struct InputErrorCodeTests {
         let outputs = try Fixtures.temporaryDirectory("outputs")
         defer { try? FileManager.default.removeItem(at: outputs) }
         let path = try Self.write(CraftedFiles.heifWithItems(HeifMeta.Limits.items + 1), "many.heic", in: folder)
-        await Self.expectFailure(
+        await ErrorCodeMessages.expectFailure(
             Self.photo(path, .jpeg, outputs: outputs), .inputLimit, saying: "limit of \(HeifMeta.Limits.items)",
-            outputs: outputs)
+            folder: outputs)
     }
 
     @Test("a HEIF whose image data claims 4 GB: libheif refuses the memory, input.too-large")
@@ -61,8 +49,8 @@ struct InputErrorCodeTests {
         var file = try Self.bytes(Fixtures.path("photos/zPug_3.heic"))
         #expect(CraftedFiles.setExtentLengths(in: &file, to: 0xF000_0000) > 0)
         let path = try Self.write(file, "claims-4gb.heic", in: folder)
-        await Self.expectFailure(
-            Self.photo(path, .jpeg, outputs: outputs), .inputTooLarge, saying: "is too large to", outputs: outputs)
+        await ErrorCodeMessages.expectFailure(
+            Self.photo(path, .jpeg, outputs: outputs), .inputTooLarge, saying: "is too large to", folder: outputs)
     }
 
     @Test("an RGB colour profile without tags cannot be converted to sRGB: input.color-profile")
@@ -74,9 +62,9 @@ struct InputErrorCodeTests {
         let jpeg = try Self.bytes(Fixtures.path("photos/tokyo.jpg"))
         let path = try Self.write(
             CraftedFiles.jpeg(jpeg, withICC: CraftedFiles.taglessRGBProfile()), "profile.jpg", in: folder)
-        await Self.expectFailure(
+        await ErrorCodeMessages.expectFailure(
             Self.photo(path, .png, outputs: outputs, color: .sRGB), .inputColorProfile,
-            saying: "colour profile that cannot be converted to sRGB", outputs: outputs)
+            saying: "colour profile that cannot be converted to sRGB", folder: outputs)
         // Kept as it is, the profile is no obstacle: only the conversion to sRGB needs it to work.
         let kept = try await Self.photo(path, .png, outputs: outputs).result()
         #expect(kept.outputs.count == 1)
@@ -92,11 +80,11 @@ struct InputErrorCodeTests {
         let second = folder.appendingPathComponent("b.mp4").path
         try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: second)
         try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: first)
-        await Self.expectFailure(
-            Self.photo(first, .png, outputs: outputs), .inputUnreadable, saying: "cannot be read", outputs: outputs)
-        await Self.expectFailure(
+        await ErrorCodeMessages.expectFailure(
+            Self.photo(first, .png, outputs: outputs), .inputUnreadable, saying: "cannot be read", folder: outputs)
+        await ErrorCodeMessages.expectFailure(
             VideoConverter.convert(.sendToWindows(second, output: OutputLocation(directory: outputs.path))),
-            .inputUnreadable, saying: "cannot be read", outputs: outputs)
+            .inputUnreadable, saying: "cannot be read", folder: outputs)
     }
 
     @Test("sound only, with or without cover art, asked to become a video: input.no-video")
@@ -104,9 +92,9 @@ struct InputErrorCodeTests {
         let outputs = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: outputs) }
         for input in [Fixtures.generated("tone-1s.wav"), Fixtures.generated("song-cover.flac")] {
-            await Self.expectFailure(
+            await ErrorCodeMessages.expectFailure(
                 VideoConverter.convert(.sendToWindows(input, output: OutputLocation(directory: outputs.path))),
-                .inputNoVideo, saying: "has no video track", outputs: outputs)
+                .inputNoVideo, saying: "has no video track", folder: outputs)
         }
     }
 
@@ -122,10 +110,10 @@ struct InputErrorCodeTests {
         let path = try Self.write(file, "no-samples.mp4", in: folder)
         // The track still declares H.264 at 640x272, so the file is a video; it just has no frames.
         #expect(try MediaTool.probe(path).video?.int("width") == 640)
-        await Self.expectFailure(
+        await ErrorCodeMessages.expectFailure(
             VideoConverter.convert(
                 VideoRequest(input: path, container: .mp4, output: OutputLocation(directory: outputs.path))),
-            .inputNoData, saying: "has no readable data", outputs: outputs)
+            .inputNoData, saying: "has no readable data", folder: outputs)
     }
 
     @Test("an MP4 whose durations are all 0: a size target cannot be planned, input.no-duration")
@@ -137,11 +125,11 @@ struct InputErrorCodeTests {
         var file = try Self.bytes(Fixtures.path("video/bikes.mp4"))
         #expect(CraftedFiles.zeroDurations(in: &file) >= 3)
         let path = try Self.write(file, "no-duration.mp4", in: folder)
-        await Self.expectFailure(
+        await ErrorCodeMessages.expectFailure(
             VideoConverter.compress(
                 VideoCompressRequest(
                     input: path, targetBytes: 1_000_000, output: OutputLocation(directory: outputs.path))),
-            .inputNoDuration, saying: "does not say how long it is", outputs: outputs)
+            .inputNoDuration, saying: "does not say how long it is", folder: outputs)
     }
 
     @Test("strip-location on a PNG with compressed XMP or ImageMagick's raw profile: privacy.compressed-metadata")
@@ -161,9 +149,9 @@ struct InputErrorCodeTests {
             // After the 8-byte signature and the 25-byte IHDR chunk.
             let path = try Self.write(Array(png[..<33]) + chunk + Array(png[33...]), name, in: folder)
             let destination = outputs.appendingPathComponent(name).path
-            await Self.expectFailure(
+            await ErrorCodeMessages.expectFailure(
                 LocationStripper.strip(StripLocationRequest(input: path, destination: destination)),
-                .privacyCompressedMetadata, saying: words, outputs: outputs)
+                .privacyCompressedMetadata, saying: words, folder: outputs)
         }
     }
 

@@ -8,17 +8,6 @@ import Testing
 /// and a message that says what to change, before anything is written.
 @Suite("Error codes: requests an app can get wrong")
 struct RequestErrorCodeTests {
-    /// Runs `job`, expects `code`, a message containing `words` and naming no library, and
-    /// nothing left in `folder`.
-    static func expectRefused(
-        _ job: ConversionJob, _ code: ConvertError.Code, saying words: String, folder: URL,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        let error = await expectConvertError(code, sourceLocation: sourceLocation) { try await job.result() }
-        #expect(error?.message.contains(words) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
-        ErrorCodeMessages.expectShowable(error, sourceLocation: sourceLocation)
-        #expect(fileNames(in: folder).isEmpty, "\(code) wrote \(fileNames(in: folder))", sourceLocation: sourceLocation)
-    }
 
     @Test("a photo request out of range: quality, frame, size target and its format, a read-only output format")
     func photo() async throws {
@@ -40,7 +29,7 @@ struct RequestErrorCodeTests {
             (request(.tiff), .outputUnsupported, "TIFF photos cannot be written"),
         ]
         for (request, code, words) in cases {
-            await Self.expectRefused(PhotoConverter.convert(request), code, saying: words, folder: folder)
+            await ErrorCodeMessages.expectFailure(PhotoConverter.convert(request), code, saying: words, folder: folder)
         }
     }
 
@@ -57,7 +46,7 @@ struct RequestErrorCodeTests {
             (PDFRequest(inputPaths: photos, outputPath: pdf, maxLongEdge: 0), .requestMaxSize, "at least 1 pixel"),
         ]
         for (request, code, words) in cases {
-            await Self.expectRefused(PDFAlbum.make(request), code, saying: words, folder: folder)
+            await ErrorCodeMessages.expectFailure(PDFAlbum.make(request), code, saying: words, folder: folder)
         }
     }
 
@@ -69,11 +58,11 @@ struct RequestErrorCodeTests {
         var preset = VideoRequest(
             input: input, container: .webm, codec: .vp9, output: OutputLocation(directory: folder.path))
         preset.preset = .fast
-        await Self.expectRefused(
+        await ErrorCodeMessages.expectFailure(
             VideoConverter.convert(preset), .requestPreset, saying: "applies to H.264 and HEVC", folder: folder)
         let compress = VideoCompressRequest(
             input: input, targetBytes: 0, output: OutputLocation(directory: folder.path))
-        await Self.expectRefused(
+        await ErrorCodeMessages.expectFailure(
             VideoConverter.compress(compress), .requestTarget, saying: "more than 0 bytes", folder: folder)
     }
 
@@ -98,7 +87,8 @@ struct RequestErrorCodeTests {
             (request(.flac) { $0.bitRate = 128_000 }, .requestBitrate, "lossless"),
         ]
         for (request, code, words) in cases {
-            await Self.expectRefused(VideoConverter.extractAudio(request), code, saying: words, folder: folder)
+            await ErrorCodeMessages.expectFailure(
+                VideoConverter.extractAudio(request), code, saying: words, folder: folder)
         }
     }
 
@@ -108,13 +98,13 @@ struct RequestErrorCodeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let noPath = MotionPhotoRequest(
             input: Fixtures.generated("motion-google.MP.jpg"), output: OutputLocation(directory: folder.path))
-        await Self.expectRefused(
+        await ErrorCodeMessages.expectFailure(
             MotionPhotoEditor.extractVideo(noPath), .outputMissing, saying: "No output path", folder: folder)
         // The XMP points at 50000 bytes of video that the file does not have.
         let pointer = MotionPhotoRequest(
             input: Fixtures.generated("motion-pointer-only.MP.jpg"),
             output: OutputLocation(path: folder.appendingPathComponent("clip.mp4").path))
-        await Self.expectRefused(
+        await ErrorCodeMessages.expectFailure(
             MotionPhotoEditor.extractVideo(pointer), .motionMissing, saying: "has no usable video", folder: folder)
     }
 
