@@ -90,10 +90,10 @@ enum AVIFGainMapImage {
         guard let properties = properties(file, item: item),
             let data = try? file.meta.data(of: item, limit: maximumItemBytes)
         else { return nil }
-        let ftyp = box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8))
+        let ftyp = ByteBox.box("ftyp", Array("avif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8))
         // The meta box's size does not depend on the offset it states, so one measure places the data.
         let offset = ftyp.count + meta(properties, dataOffset: 0, dataLength: data.count).count + 8
-        return ftyp + meta(properties, dataOffset: offset, dataLength: data.count) + box("mdat", data)
+        return ftyp + meta(properties, dataOffset: offset, dataLength: data.count) + ByteBox.box("mdat", data)
     }
 
     /// The property boxes of AV1 item `item` that its pixels depend on: `av1C`, `ispe`, nclx
@@ -109,39 +109,45 @@ enum AVIFGainMapImage {
             case .av1C(let record): configuration = record
             case .ispe(let width, let height): size = (width, height)
             case .nclx(let nclx):
-                let codes = u16(nclx.primaries.code) + u16(nclx.transfer.code) + u16(nclx.matrix.code)
-                extra.append(box("colr", Array("nclx".utf8) + codes + [nclx.fullRange ? 0x80 : 0]))
+                let codes = [nclx.primaries.code, nclx.transfer.code, nclx.matrix.code].flatMap {
+                    ByteBox.bigEndian16(UInt32(truncatingIfNeeded: $0))
+                }
+                extra.append(ByteBox.box("colr", Array("nclx".utf8) + codes + [nclx.fullRange ? 0x80 : 0]))
             case .pixi(let bits):
-                extra.append(box("pixi", [0, 0, 0, 0, UInt8(clamping: bits.count)] + bits.map { UInt8(clamping: $0) }))
+                extra.append(
+                    ByteBox.box("pixi", [0, 0, 0, 0, UInt8(clamping: bits.count)] + bits.map { UInt8(clamping: $0) }))
             default: break
             }
         }
         guard let configuration, let size, size.width > 0, size.height > 0, size.width * size.height <= maximumPixels
         else { return nil }
-        let extents = box("ispe", [0, 0, 0, 0] + u32(size.width) + u32(size.height))
-        return [box("av1C", configuration), extents] + extra
+        let (width, height) = (UInt32(truncatingIfNeeded: size.width), UInt32(truncatingIfNeeded: size.height))
+        let extents = ByteBox.box("ispe", [0, 0, 0, 0] + ByteBox.bigEndian32(width) + ByteBox.bigEndian32(height))
+        return [ByteBox.box("av1C", configuration), extents] + extra
     }
 
     /// The `meta` box of a file whose one item, the primary, has `properties` (all essential)
     /// and its data at `dataOffset` in the file.
     private static func meta(_ properties: [[UInt8]], dataOffset: Int, dataLength: Int) -> [UInt8] {
         let zeros = [UInt8](repeating: 0, count: 4)
-        let handler = box("hdlr", zeros + zeros + Array("pict".utf8) + zeros + zeros + zeros + [0])
-        let location = box(
-            "iloc", zeros + [0x44, 0] + u16(1) + u16(1) + u16(0) + u16(1) + u32(dataOffset) + u32(dataLength))
-        let entry = box("infe", [2, 0, 0, 0] + u16(1) + u16(0) + Array("av01".utf8) + [0])
+        let handler = ByteBox.box("hdlr", zeros + zeros + Array("pict".utf8) + zeros + zeros + zeros + [0])
+        let extent =
+            ByteBox.bigEndian32(UInt32(truncatingIfNeeded: dataOffset))
+            + ByteBox.bigEndian32(UInt32(truncatingIfNeeded: dataLength))
+        let location = ByteBox.box(
+            "iloc",
+            zeros + [0x44, 0] + ByteBox.bigEndian16(1) + ByteBox.bigEndian16(1) + ByteBox.bigEndian16(0)
+                + ByteBox.bigEndian16(1) + extent)
+        let entry = ByteBox.box(
+            "infe", [2, 0, 0, 0] + ByteBox.bigEndian16(1) + ByteBox.bigEndian16(0) + Array("av01".utf8) + [0])
         let links = properties.indices.map { UInt8(0x80 | ($0 + 1)) }
-        let association = box("ipma", zeros + u32(1) + u16(1) + [UInt8(links.count)] + links)
-        let itemProperties = box("iprp", box("ipco", properties.flatMap { $0 }) + association)
-        let primary = box("pitm", zeros + u16(1))
-        return box("meta", zeros + handler + primary + location + box("iinf", zeros + u16(1) + entry) + itemProperties)
+        let association = ByteBox.box(
+            "ipma", zeros + ByteBox.bigEndian32(1) + ByteBox.bigEndian16(1) + [UInt8(links.count)] + links)
+        let itemProperties = ByteBox.box("iprp", ByteBox.box("ipco", properties.flatMap { $0 }) + association)
+        let primary = ByteBox.box("pitm", zeros + ByteBox.bigEndian16(1))
+        return ByteBox.box(
+            "meta",
+            zeros + handler + primary + location + ByteBox.box("iinf", zeros + ByteBox.bigEndian16(1) + entry)
+                + itemProperties)
     }
-
-    private static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        u32(payload.count + 8) + Array(type.utf8) + payload
-    }
-
-    private static func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-
-    private static func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
 }

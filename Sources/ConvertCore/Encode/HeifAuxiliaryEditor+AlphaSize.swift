@@ -10,7 +10,8 @@ extension HeifAuxiliaryEditor {
             !meta.large, meta.end - meta.payloadStart >= 4,
             let children = try? ByteBox.children(of: file, in: (meta.payloadStart + 4)..<meta.end)
         else { return nil }
-        let ispe = box("ispe", [0, 0, 0, 0] + u32(UInt32(width)) + u32(UInt32(height)))
+        let ispe = ByteBox.box(
+            "ispe", [0, 0, 0, 0] + ByteBox.bigEndian32(UInt32(width)) + ByteBox.bigEndian32(UInt32(height)))
         var body: [UInt8] = []
         for child in children {
             let bytes = Array(file[child.start..<child.end])
@@ -22,7 +23,7 @@ extension HeifAuxiliaryEditor {
             guard let edited = addingProperty(bytes, ispe, to: alpha, essential: false) else { return nil }
             body += edited
         }
-        let newMeta = box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
+        let newMeta = ByteBox.box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
         let grown = newMeta.count - (meta.end - meta.start)
         guard let edited = shiftingLocations(newMeta, past: meta.end, by: grown) else { return nil }
         return Array(file[..<meta.start]) + edited + Array(file[meta.end...])

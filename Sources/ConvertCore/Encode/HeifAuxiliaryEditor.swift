@@ -61,9 +61,13 @@ enum HeifAuxiliaryEditor {
             }
         }
         if !sawReferences {
-            body += Self.box("iref", [0, 0, 0, 0] + Self.box("auxl", u16(item) + u16(1) + u16(primary)))
+            body += ByteBox.box(
+                "iref",
+                [0, 0, 0, 0]
+                    + ByteBox.box(
+                        "auxl", ByteBox.bigEndian16(item) + ByteBox.bigEndian16(1) + ByteBox.bigEndian16(primary)))
         }
-        let newMeta = box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
+        let newMeta = ByteBox.box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
         let grown = newMeta.count - (meta.end - meta.start)
         guard var edited = shiftingLocations(newMeta, past: meta.end, by: grown) else { return nil }
         edited = Array(file[..<meta.start]) + edited + Array(file[meta.end...])
@@ -95,13 +99,21 @@ enum HeifAuxiliaryEditor {
             switch box.type {
             case "iinf":
                 let count = UInt32(ByteBox.u16(bytes, 12)) + 1
-                body += Self.box(
+                body += ByteBox.box(
                     "iinf",
-                    Array(bytes[8..<12]) + u16(count) + Array(bytes[14...])
-                        + Self.box("infe", [2, 0, 0, 0] + u16(tmap) + u16(0) + Array("tmap".utf8) + [0]))
+                    Array(bytes[8..<12]) + ByteBox.bigEndian16(count) + Array(bytes[14...])
+                        + ByteBox.box(
+                            "infe",
+                            [2, 0, 0, 0] + ByteBox.bigEndian16(tmap) + ByteBox.bigEndian16(0) + Array("tmap".utf8) + [0]
+                        ))
             case "iref":
-                body += Self.box(
-                    "iref", Array(bytes[8...]) + Self.box("dimg", u16(tmap) + u16(2) + u16(primary) + u16(map)))
+                body += ByteBox.box(
+                    "iref",
+                    Array(bytes[8...])
+                        + ByteBox.box(
+                            "dimg",
+                            ByteBox.bigEndian16(tmap) + ByteBox.bigEndian16(2) + ByteBox.bigEndian16(primary)
+                                + ByteBox.bigEndian16(map)))
             case "iprp":
                 guard let edited = addingProperty(bytes, newItem: tmap, width: toneMap.width, height: toneMap.height)
                 else { return nil }
@@ -110,15 +122,22 @@ enum HeifAuxiliaryEditor {
                 let count = UInt32(ByteBox.u16(bytes, 14)) + 1
                 // The offset is filled in below, once the new meta's size is known.
                 let entry =
-                    u16(tmap) + u16(0) + [UInt8](repeating: 0, count: sizes.base) + u16(1)
+                    ByteBox.bigEndian16(tmap) + ByteBox.bigEndian16(0) + [UInt8](repeating: 0, count: sizes.base)
+                    + ByteBox.bigEndian16(1)
                     + [UInt8](repeating: 0, count: sizes.offset) + width(UInt64(toneMap.record.count), sizes.length)
-                body += Self.box("iloc", Array(bytes[8..<14]) + u16(count) + Array(bytes[16...]) + entry)
+                body += ByteBox.box(
+                    "iloc", Array(bytes[8..<14]) + ByteBox.bigEndian16(count) + Array(bytes[16...]) + entry)
             default:
                 body += bytes
             }
         }
-        body += Self.box("grpl", Self.box("altr", [0, 0, 0, 0] + u32(tmap + 1) + u32(2) + u32(tmap) + u32(primary)))
-        var newMeta = box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
+        body += ByteBox.box(
+            "grpl",
+            ByteBox.box(
+                "altr",
+                [0, 0, 0, 0] + ByteBox.bigEndian32(tmap + 1) + ByteBox.bigEndian32(2) + ByteBox.bigEndian32(tmap)
+                    + ByteBox.bigEndian32(primary)))
+        var newMeta = ByteBox.box("meta", Array(file[meta.payloadStart..<(meta.payloadStart + 4)]) + body)
         let grown = newMeta.count - (meta.end - meta.start)
         guard var shifted = shiftingLocations(newMeta, past: meta.end, by: grown) else { return nil }
         // The new entry is the iloc's last; its base offset points into the appended mdat.
@@ -131,7 +150,8 @@ enum HeifAuxiliaryEditor {
         shifted.replaceSubrange(baseAt..<(baseAt + sizes.base), with: width(UInt64(recordAt), sizes.base))
         newMeta = shifted
         return addingBrand(
-            "tmap", to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + box("mdat", toneMap.record))
+            "tmap",
+            to: Array(file[..<meta.start]) + newMeta + Array(file[meta.end...]) + ByteBox.box("mdat", toneMap.record))
     }
 
     /// `file` with `brand` among its `ftyp` box's compatible brands (libavif looks for a gain
@@ -147,7 +167,7 @@ enum HeifAuxiliaryEditor {
         guard !brands.contains(code),
             let shifted = shiftingLocations(Array(file[meta.start..<meta.end]), past: 0, by: 4)
         else { return file }
-        let newFtyp = box("ftyp", Array(file[ftyp.payloadStart..<ftyp.end]) + code)
+        let newFtyp = ByteBox.box("ftyp", Array(file[ftyp.payloadStart..<ftyp.end]) + code)
         return newFtyp + Array(file[ftyp.end..<meta.start]) + shifted + Array(file[meta.end...])
     }
 
@@ -158,27 +178,30 @@ enum HeifAuxiliaryEditor {
             let ipco = children.first(where: { $0.type == "ipco" }),
             let count = try? ByteBox.children(of: iprp, in: ipco.payloadStart..<ipco.end).count
         else { return nil }
-        let ispe = box("ispe", [0, 0, 0, 0] + u32(UInt32(width)) + u32(UInt32(height)))
+        let ispe = ByteBox.box(
+            "ispe", [0, 0, 0, 0] + ByteBox.bigEndian32(UInt32(width)) + ByteBox.bigEndian32(UInt32(height)))
         let index = count + 1
         var body: [UInt8] = []
         for child in children {
             let bytes = Array(iprp[child.start..<child.end])
             switch child.type {
             case "ipco":
-                body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + ispe)
+                body += ByteBox.box("ipco", Array(iprp[child.payloadStart..<child.end]) + ispe)
             case "ipma":
                 guard bytes.count >= 16, bytes[8] == 0 else { return nil }
                 let wide = bytes[11] & 1 == 1
                 guard wide || index <= 0x7F else { return nil }
                 let entries = ByteBox.u32(bytes, 12) + 1
-                let link: [UInt8] = wide ? u16(UInt32(index)) : [UInt8(index)]
-                body += box(
-                    "ipma", Array(bytes[8..<12]) + u32(entries) + Array(bytes[16...]) + u16(newItem) + [1] + link)
+                let link: [UInt8] = wide ? ByteBox.bigEndian16(UInt32(index)) : [UInt8(index)]
+                body += ByteBox.box(
+                    "ipma",
+                    Array(bytes[8..<12]) + ByteBox.bigEndian32(entries) + Array(bytes[16...])
+                        + ByteBox.bigEndian16(newItem) + [1] + link)
             default:
                 body += bytes
             }
         }
-        return box("iprp", body)
+        return ByteBox.box("iprp", body)
     }
 
     // MARK: The boxes
@@ -206,13 +229,13 @@ enum HeifAuxiliaryEditor {
     private static func addingReference(_ iref: [UInt8], from: UInt32, to: UInt32) -> [UInt8]? {
         guard iref.count >= 12 else { return nil }
         let wide = iref[8] != 0
-        func id(_ value: UInt32) -> [UInt8] { wide ? u32(value) : u16(value) }
-        return box("iref", Array(iref[8...]) + box("auxl", id(from) + u16(1) + id(to)))
+        func id(_ value: UInt32) -> [UInt8] { wide ? ByteBox.bigEndian32(value) : ByteBox.bigEndian16(value) }
+        return ByteBox.box("iref", Array(iref[8...]) + ByteBox.box("auxl", id(from) + ByteBox.bigEndian16(1) + id(to)))
     }
 
     /// `iprp` with an `auxC` property naming `type` appended to `ipco` and associated with `item`.
     private static func addingProperty(_ iprp: [UInt8], item: UInt32, type: String) -> [UInt8]? {
-        addingProperty(iprp, box("auxC", [0, 0, 0, 0] + Array(type.utf8) + [0]), to: item, essential: true)
+        addingProperty(iprp, ByteBox.box("auxC", [0, 0, 0, 0] + Array(type.utf8) + [0]), to: item, essential: true)
     }
 
     /// `iprp` with `property` (a whole box) appended to `ipco` and associated with `item`.
@@ -226,7 +249,7 @@ enum HeifAuxiliaryEditor {
         for child in children {
             switch child.type {
             case "ipco":
-                body += box("ipco", Array(iprp[child.payloadStart..<child.end]) + property)
+                body += ByteBox.box("ipco", Array(iprp[child.payloadStart..<child.end]) + property)
             case "ipma":
                 guard
                     let edited = associating(
@@ -239,7 +262,7 @@ enum HeifAuxiliaryEditor {
                 body += Array(iprp[child.start..<child.end])
             }
         }
-        return box("iprp", body)
+        return ByteBox.box("iprp", body)
     }
 
     /// `ipma` rewritten with property `index` (`essential` or not) added to `item`'s associations;
@@ -275,16 +298,16 @@ enum HeifAuxiliaryEditor {
         else { return nil }
         entries[position].links.append((essential ? 0x8000 : 0) | UInt16(index))
         let wide = wideIndex || index > 0x7F
-        var payload = u32(UInt32(entries.count))
+        var payload = ByteBox.bigEndian32(UInt32(entries.count))
         for entry in entries {
-            payload += version == 0 ? u16(entry.item) : u32(entry.item)
+            payload += version == 0 ? ByteBox.bigEndian16(entry.item) : ByteBox.bigEndian32(entry.item)
             payload.append(UInt8(entry.links.count))
             for link in entry.links {
-                payload += wide ? u16(UInt32(link)) : [UInt8(link >> 8 & 0x80) | UInt8(link & 0x7F)]
+                payload += wide ? ByteBox.bigEndian16(UInt32(link)) : [UInt8(link >> 8 & 0x80) | UInt8(link & 0x7F)]
             }
         }
         let flags = UInt32(ipma[9]) << 16 | UInt32(ipma[10]) << 8 | UInt32(ipma[11]) | (wide ? 1 : 0)
-        return box("ipma", u32(UInt32(version) << 24 | flags) + payload)
+        return ByteBox.box("ipma", ByteBox.bigEndian32(UInt32(version) << 24 | flags) + payload)
     }
 
     /// `meta` (a whole box) with every `iloc` file offset (construction method 0) at or past
@@ -341,19 +364,7 @@ enum HeifAuxiliaryEditor {
 
     // MARK: Writing
 
-    /// A box of `type` around `payload`.
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        u32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
-    }
-
     private static func width(_ value: UInt64, _ bytes: Int) -> [UInt8] {
         (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(bytes - 1 - $0))) }
-    }
-
-    private static func u16(_ value: UInt32) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-
-    /// `value` as 4 big-endian bytes.
-    static func u32(_ value: UInt32) -> [UInt8] {
-        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
     }
 }

@@ -39,6 +39,20 @@ package struct ByteBox {
         return try BoxReader(source: MemoryByteSource(bytes: bytes)).children(of: parent, depth: 0).map(ByteBox.init)
     }
 
+    /// A box of `type` around `payload`: its 32-bit size, its type, then the payload, as every
+    /// box this code writes (in-memory HEIF/AVIF edits) is made.
+    package static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        bigEndian32(UInt32(truncatingIfNeeded: 8 + payload.count)) + Array(type.utf8) + payload
+    }
+
+    /// The low 16 bits of `value`, big-endian.
+    package static func bigEndian16(_ value: UInt32) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+
+    /// `value` as 4 big-endian bytes.
+    package static func bigEndian32(_ value: UInt32) -> [UInt8] {
+        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
+
     /// Big-endian 16-bit value at `offset` (the caller checked the bounds).
     package static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
         UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
