@@ -1,3 +1,5 @@
+import ConvertCore
+
 /// One chapter of a clip (a QuickTime chapter track or `chpl`, Matroska `Chapters`), in seconds
 /// from the start of the clip as it is written (the container's start time taken off).
 package struct Chapter: Sendable, Equatable {
@@ -32,23 +34,17 @@ package struct Chapter: Sendable, Equatable {
     package static func vorbisComments(_ chapters: [Chapter]) -> [(key: String, value: String)] {
         var comments: [(key: String, value: String)] = []
         for (index, chapter) in chapters.prefix(vorbisCommentLimit).enumerated() {
-            let number = digits(Int64(index), 3)
-            let milliseconds = Int64((max(chapter.start, 0) * 1000).rounded())
+            let number = zeroPadded(index, width: 3)
+            let milliseconds = Int((max(chapter.start, 0) * 1000).rounded())
             let seconds = milliseconds / 1000
             let time =
-                digits(seconds / 3600, 2) + ":" + digits(seconds / 60 % 60, 2) + ":" + digits(seconds % 60, 2) + "."
-                + digits(milliseconds % 1000, 3)
+                zeroPadded(seconds / 3600, width: 2) + ":" + zeroPadded(seconds / 60 % 60, width: 2) + ":"
+                + zeroPadded(seconds % 60, width: 2) + "." + zeroPadded(milliseconds % 1000, width: 3)
             comments.append((key: "CHAPTER\(number)", value: time))
             if let title = chapter.tags.first(where: { $0.key.lowercased() == "title" }) {
                 comments.append((key: "CHAPTER\(number)NAME", value: title.value))
             }
         }
         return comments
-    }
-
-    /// `value` in decimal with zeros in front up to `width` digits.
-    private static func digits(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }
