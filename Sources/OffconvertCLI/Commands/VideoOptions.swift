@@ -69,7 +69,7 @@ package enum VideoOptions {
     package static let slowMotion = Option<SlowMotionChoice>.choice(
         "slow-motion",
         help:
-            "A phone's slow motion: flatten plays it as the phone does (the slowed parts slow, the rest at normal speed; re-encodes); keep and off give the file's own timing, as players that do not know the markers show it.",
+            "A phone's slow motion: flatten plays it as the phone does (the slowed parts slow, the rest at normal speed; re-encodes); keep and off give the file's own timing, as players that do not know the markers show it; keep also carries Samsung's markers into an MP4 or MOV, so the phone still plays them slowed.",
         default: .flatten)
     /// `--crf`.
     package static let crf = Option.integer(
