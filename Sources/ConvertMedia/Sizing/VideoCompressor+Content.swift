@@ -66,8 +66,9 @@ extension VideoCompressor {
 
 /// Watches the first frames of a tight target's encode for a picture easy enough to code larger,
 /// or, when the encode started above what bits per pixel chose, too hard to code at its size
-/// (see ``VideoCompressor/resizedPicture(_:quantizer:floorHeight:)``), and stops the encode when
-/// it finds one.
+/// (see ``VideoCompressor/resizedPicture(_:quantizer:floorHeight:)``), and for one so easy that
+/// x264's average bitrate leaves its bits unspent (see ``easy``), and stops the encode when it
+/// finds either.
 final class PictureSizeWatch: EncodeWatch {
     /// The share of the frames sampled, and the fewest: enough for x264's average bitrate to settle.
     static let sampleShare = 0.03
@@ -92,16 +93,21 @@ final class PictureSizeWatch: EncodeWatch {
     /// Set when the encode should start again at another size.
     private(set) var resized: Resized?
 
-    /// A watch over `job`'s encode, which may shrink down to `floorHeight`; nil when its picture
-    /// can neither grow nor shrink.
-    init?(_ job: VideoCompressEncode, floorHeight: Int) {
-        guard !job.largerHeights.isEmpty || job.plan.height > floorHeight else { return nil }
+    /// A watch over `job`'s encode, which may shrink down to `floorHeight`.
+    init(_ job: VideoCompressEncode, floorHeight: Int) {
         self.job = job
         self.floorHeight = floorHeight
         sampleSize = max(Self.minimumSample, Int(Double(job.expectedFrames) * Self.sampleShare))
     }
 
-    var stopped: Bool { resized != nil }
+    /// Set when the sampled frames took at most ``VideoCompressor/underspentShare`` of their
+    /// bits: a picture so easy that x264's average bitrate, which starts cautious, codes it
+    /// coarser than the normal quality would in fewer bytes (a 1080p screen recording at its
+    /// 212 kb/s: quantizer 47, 179 kB, SSIM 0.99940; CRF 23: 232 kB, 0.99995). The normal
+    /// quality is tried instead, as it is for an ample target.
+    private(set) var easy = false
+
+    var stopped: Bool { resized != nil || easy }
 
     /// The first frames' average quantizer and share of bits spent, once they were sampled.
     private(set) var sampled: (quantizer: Double, spentShare: Double)?
@@ -118,14 +124,17 @@ final class PictureSizeWatch: EncodeWatch {
         let average = quantizers.reduce(0, +) / Double(quantizers.count)
         let spent = spentShare
         sampled = (average, spent)
+        // A clip under four samples long ends before x264's average bitrate settles: what its
+        // first frames leave unspent says little of the rest (the fill sees to such clips).
+        easy = spent <= VideoCompressor.underspentShare && job.expectedFrames >= 4 * Self.minimumSample
         let settled = VideoCompressor.settledQuantizer(measured: average, spentShare: spent)
-        guard
-            let (plan, predicted, grows) = VideoCompressor.resizedPicture(
-                job, quantizer: settled, floorHeight: floorHeight),
+        if let (plan, predicted, grows) = VideoCompressor.resizedPicture(
+            job, quantizer: settled, floorHeight: floorHeight),
             let next = try? VideoCompressEncode(job.request, probe: job.probe, plan: plan)
-        else { return .proceed }
-        resized = Resized(job: next, quantizer: average, spentShare: spent, predicted: predicted, grows: grows)
-        return .stop
+        {
+            resized = Resized(job: next, quantizer: average, spentShare: spent, predicted: predicted, grows: grows)
+        }
+        return stopped ? .stop : .proceed
     }
 
     /// The bytes of the packets so far over what the planned bitrate gives as many frames.

@@ -46,10 +46,11 @@ extension VideoCompressor {
         var projectedFrom: Double?
     }
 
-    /// The normal quality, encoded into the output under a ``QualityFitWatch``.
+    /// The normal quality, encoded into the output under a ``QualityFitWatch``, at x264's
+    /// `preset`; a kept one's notes say `reasons` after what it is.
     static func qualityEncode(
-        _ job: VideoCompressEncode, progress: PassProgress, cancellation: CancellationFlag,
-        reporter: ProgressReporter
+        _ job: VideoCompressEncode, preset: String = "medium", reasons: [String] = [], progress: PassProgress,
+        cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> QualityOutcome {
         let request = job.request
         let ceiling = job.plan.ceilingBytes
@@ -59,7 +60,7 @@ extension VideoCompressor {
         let pass: VideoPass
         do {
             pass = try run(
-                job.qualityPlan, job: job, watch: watch, progress: progress, cancellation: cancellation,
+                job.qualityPlan(preset: preset), job: job, watch: watch, progress: progress, cancellation: cancellation,
                 reporter: reporter)
         } catch {
             // A stop of the watch's own, not the user's: the target encode takes over from here. So
@@ -78,7 +79,8 @@ extension VideoCompressor {
             return .missed(QualityMiss(bytes: achieved, projectedFrom: nil), reached: 0.5)
         }
         let notes =
-            [JobNote(fact: qualityNote(job, watch: watch))] + job.closingNotes(damaged: pass.damagedNote)
+            [JobNote(fact: qualityNote(job, watch: watch))] + reasons.map { JobNote(fact: $0) }
+            + job.closingNotes(damaged: pass.damagedNote)
             + (job.largerThanSourceNote(achieved).map { [$0] } ?? [])
         return .kept(try commit(pass, request: request, probe: job.probe, notes: notes, reporter: reporter))
     }
@@ -97,11 +99,14 @@ extension VideoCompressor {
     /// One encode at the target's average bitrate, measured, repeated at a corrected bitrate
     /// while over (or once, raised, when a short clip came out far under: see
     /// ``filled(_:first:bitrate:progress:cancellation:reporter:)``). A tight plan whose first
-    /// frames show an easy picture starts again larger.
+    /// frames show an easy picture starts again larger; one so easy that the average bitrate
+    /// leaves its bits unspent starts again at the normal quality (``PictureSizeWatch/easy``),
+    /// falling back to the average bitrate when that is found not to fit.
     static func targetEncode(
-        _ job: VideoCompressEncode, progress first: PassProgress, afterQuality quality: QualityMiss?,
+        _ job: VideoCompressEncode, progress first: PassProgress, afterQuality ampleMiss: QualityMiss?,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
+        var quality = ampleMiss
         let floorHeight = job.plan.height
         // A tight plan starts one height up, its first frames watched (see PictureSizeWatch); not
         // a clip too short for the watch to sample it well.
@@ -120,12 +125,26 @@ extension VideoCompressor {
                 reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
             }
         } catch {
-            guard let watch, let resized = watch.resized, !cancellation.isCancelled, error.code == .cancelled else {
-                throw error
-            }
-            reason = resizedReason(resized, from: job)
-            job = resized.job
+            guard let watch, watch.stopped, !cancellation.isCancelled, error.code == .cancelled else { throw error }
             progress.from += watch.fraction * (progress.to - progress.from)
+            if let resized = watch.resized {
+                reason = resizedReason(resized, from: job)
+                job = resized.job
+            } else if let sampled = watch.sampled, job.plan.height > floorHeight {
+                reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
+            }
+            if watch.easy, let sampled = watch.sampled {
+                let reasons = (reason.map { [$0] } ?? []) + [easyReason(spentShare: sampled.spentShare)]
+                switch try qualityEncode(
+                    job, preset: VideoCompressEncode.easyPreset, reasons: reasons, progress: progress,
+                    cancellation: cancellation, reporter: reporter)
+                {
+                case .kept(let result): return result
+                case .missed(let miss, let reached):
+                    quality = miss
+                    progress.from = reached
+                }
+            }
             bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
             pass = try run(
                 job.targetPlan(bitrate: bitrate), job: job, progress: progress, cancellation: cancellation,
@@ -172,6 +191,14 @@ extension VideoCompressor {
         return size + ": its first frames show the picture is easy to code (x264 coded them at " + coded
             + "; the larger size is expected at \(expected), still under the \(Int(easiestQuantizer)) where a larger "
             + "picture stops looking better)"
+    }
+
+    /// The note of a tight target's encode made at the normal quality because its first frames
+    /// showed the picture easy.
+    static func easyReason(spentShare: Double) -> String {
+        "made at the normal quality (x264 \(VideoCompressEncode.easyPreset)) rather than at the target's average "
+            + "bitrate: its first frames show a picture so easy that the average bitrate codes it coarser and leaves "
+            + "bits unspent (they took \(Int((spentShare * 100).rounded())) % of theirs)"
     }
 
     /// The note of a tight encode kept at the size one height up it started at.

@@ -31,7 +31,7 @@ package enum CompressCommand: MediaCommand {
             is measured and encoded again at a lower bitrate in the rare case it came out over. When \
             the bitrate gets too low for the picture, the resolution is lowered first (unless the first \
             frames show the picture is easy to code, as text and screen recordings are, and it grows \
-            back; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
+            back, at the normal quality when that easy; --max-height sets it yourself), then the frame rate (a 120 fps clip keeps 120 fps \
             down to 720p), and the notes say so. A target \
             that cannot be reached fails before anything is written, saying the smallest size that can. \
             A phone's slow motion plays as the phone plays it (--slow-motion flatten, re-encoded) and the \

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import ConvertCore
+@testable import ConvertMedia
+
+/// A tight target on a picture so easy that x264's average bitrate would leave its bits unspent
+/// (issue #52's screen recording) is made at the normal quality at x264's `veryfast`, found by the
+/// first frames of the encode; camera footage under a tight target keeps the average bitrate.
+/// What x264 did is read from the settings it writes into every stream (its SEI), not from our
+/// notes alone.
+@Suite("video compress: an easy picture under a tight target", .serialized)
+struct VideoCompressEasyPictureTests {
+    /// The options string x264 wrote into the stream of the file at `path` ("... rc=crf ...").
+    static func x264Settings(_ path: String) throws -> String {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let marker = Data("x264 - core".utf8)
+        let start = try #require(bytes.range(of: marker)?.lowerBound, "no x264 settings in \(path)")
+        let end = bytes[start...].firstIndex(of: 0) ?? bytes.endIndex
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    func compress(_ input: String, target: Int64, in name: String) async throws -> (JobResult, String, URL) {
+        let directory = try Fixtures.temporaryDirectory(name)
+        let result = try await runJob(
+            VideoConverter.compress(
+                VideoCompressRequest(
+                    input: input, targetBytes: target, output: OutputLocation(directory: directory.path)))
+        ).result.get()
+        return (result, try outputPath(result), directory)
+    }
+
+    @Test(
+        "a screen recording whose first frames take 8 % of their bits is made at CRF 23 with x264 veryfast, under the target"
+    )
+    func screenRecording() async throws {
+        let screen = Fixtures.generated("screen-720p.mp4")
+        // 1 MB for 12 s of 720p: under the planner's bits-per-pixel floor, a tight target.
+        let (result, path, directory) = try await compress(screen, target: 1_000_000, in: "easy-screen")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = result.notes.messages
+        #expect(
+            messages.first
+                == "H.264 at the normal quality (CRF 23), 1280x720, 30 fps: it fits the target without spending all of it",
+            "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("made at the normal quality (x264 veryfast) rather than at the target's average bitrate")
+            }, "\(messages)")
+        let settings = try Self.x264Settings(path)
+        #expect(settings.contains(" rc=crf ") && settings.contains(" crf=23.0 "), "\(settings)")
+        // veryfast: sub-pixel refinement 2 and one reference (medium has 7 and 3).
+        #expect(settings.contains(" subme=2 ") && settings.contains(" ref=1 "), "\(settings)")
+        #expect(try VideoCompressCeilingTests.size(path) <= 1_000_000)
+        let ssim = try #require(try MediaTool.ssim(path, reference: screen))
+        #expect(ssim > 0.99, "SSIM \(ssim)")
+    }
+
+    @Test("camera footage under a tight target keeps x264's average bitrate at the fast preset")
+    func cameraFootage() async throws {
+        // bikes.mp4: 10 s of real footage; 120 kB is under half its normal-quality size.
+        let (result, path, directory) = try await compress(
+            Fixtures.path("video/bikes.mp4"), target: 120_000, in: "easy-camera")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.notes.messages.first?.hasPrefix("H.264 at ") == true, "\(result.notes.messages)")
+        #expect(!result.notes.messages.contains { $0.hasPrefix("made at the normal quality") })
+        let settings = try Self.x264Settings(path)
+        #expect(settings.contains(" rc=abr ") && settings.contains(" subme=6 "), "\(settings)")
+        #expect(try VideoCompressCeilingTests.size(path) <= 120_000)
+    }
+}
