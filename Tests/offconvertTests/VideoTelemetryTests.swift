@@ -145,4 +145,55 @@ struct VideoTelemetryTests {
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("not supported"), "\(refused.stderr)")
     }
+
+    /// The GoPro clip with its telemetry track's sample entry renamed `tag`: a track of a kind
+    /// offconvert cannot read (no public DJI `djmd` or Sony `rtmd` sample exists to build one from;
+    /// only the sample entry's code tells a reader what the samples are).
+    static func renamedTelemetry(_ tag: String, in folder: URL) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: gopro))
+        var renamed = data
+        var from = renamed.startIndex
+        while let range = renamed.range(of: Data("gpmd".utf8), in: from..<renamed.endIndex) {
+            renamed.replaceSubrange(range, with: Data(tag.utf8))
+            from = range.upperBound
+        }
+        #expect(renamed != data)
+        let path = folder.appendingPathComponent("drone \(tag).mp4").path
+        try renamed.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(
+        "telemetry offconvert cannot read (DJI djmd, Sony rtmd) is a likely location: info names it, strip-location refuses and writes nothing, copies leave it out",
+        .enabled(if: haveTools))
+    func unreadTelemetry() async throws {
+        let folder = try NoNetworkTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (tag, maker) in [("djmd", "DJI"), ("rtmd", "Sony")] {
+            let path = try Self.renamedTelemetry(tag, in: folder)
+            #expect(try await Self.streams(path).contains { $0.hasPrefix("data/") && $0.hasSuffix("/\(tag)") })
+            let text = try await CLIRunner.run(["info", path])
+            #expect(
+                text.stdout.contains("location: likely, in telemetry offconvert cannot read (\(maker) \(tag))"),
+                "\(text.stdout)")
+            let json = try await CLIRunner.run(["info", "--json", path])
+            #expect(
+                json.stdout.contains("\"location\":{\"present\":true,\"sources\":[\"unread-telemetry\"]}"),
+                "\(json.stdout)")
+            let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            let stripped = try await CLIRunner.run(["strip-location", path])
+            #expect(stripped.status == 1, "\(stripped.stderr)")
+            #expect(
+                stripped.stderr.contains("has telemetry offconvert cannot read (\(maker) \(tag))"), "\(stripped.stderr)"
+            )
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+            let out = folder.appendingPathComponent("copy-\(tag)")
+            let copied = try await CLIRunner.run(["convert", "--to", "mp4", "-o", out.path, path])
+            #expect(copied.status == 0, "\(copied.stderr)")
+            #expect(copied.stderr.contains("1 telemetry track left out (\(maker) \(tag))"), "\(copied.stderr)")
+            let output = try XMPAllowListCommandTests.output(in: out)
+            #expect(try await Self.streams(output).allSatisfy { $0.hasPrefix("video/") })
+            #expect(try await CLIRunner.run(["info", output]).stdout.contains("location: none"))
+        }
+    }
 }

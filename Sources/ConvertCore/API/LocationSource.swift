@@ -33,6 +33,11 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
     /// A text subtitle track whose cues are a drone's telemetry (DJI's per-frame SRT:
     /// `[latitude: …] [longitude: …]`, `GPS(…)`).
     case djiTelemetry = "dji-telemetry"
+    /// A telemetry track offconvert cannot read (DJI's `djmd`/`dbgi`, Sony's `rtmd`, the
+    /// camera-motion `camm` of 360° cameras): the cameras that write them log their position
+    /// there, so such a track counts as a location until it can be read, and is never said to
+    /// hold none.
+    case unreadTelemetry = "unread-telemetry"
 
     /// The place in words, for notes and messages: "EXIF GPS", "another image in the file".
     public var words: String {
@@ -51,6 +56,7 @@ public enum LocationSource: String, Sendable, Codable, Hashable, CaseIterable {
         case .flir: "FLIR thermal GPS record"
         case .gpmfTelemetry: "GoPro telemetry"
         case .djiTelemetry: "DJI telemetry subtitles"
+        case .unreadTelemetry: "telemetry offconvert cannot read"
         }
     }
 }

@@ -65,6 +65,17 @@ public struct ContainerInfo: Sendable, Codable, Hashable {
     /// Whether the file carries location metadata.
     public var hasLocation: Bool { location != nil }
 
+    /// The telemetry tracks offconvert cannot read, by maker and sample entry ("DJI djmd", "Sony
+    /// rtmd"), in the container's order: a location source (``LocationSource/unreadTelemetry``)
+    /// whose contents cannot be checked. Derived from ``tracks``.
+    public var unreadTelemetryTracks: [String] {
+        tracks.compactMap { track in
+            guard track.kind == .data, let tag = track.codecTag, VideoPlanner.unreadTelemetryTracks.contains(tag)
+            else { return nil }
+            return "\(VideoPlanner.telemetryTracks[tag] ?? "") \(tag)"
+        }
+    }
+
     /// The video tracks.
     public var videoTracks: [TrackInfo] { tracks.filter { $0.kind == .video } }
 

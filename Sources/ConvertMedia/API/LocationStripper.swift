@@ -148,6 +148,13 @@ public enum LocationStripper {
                 message: "\(path): removing a location from \(before.formatName) files is not supported.", path: path)
         }
         try cancellation.check()
+        if let unread = before.container?.unreadTelemetryTracks, !unread.isEmpty {
+            throw ConvertError(
+                code: .privacyLocationRemains,
+                message: "\(path) has telemetry offconvert cannot read (\(unread.joined(separator: ", "))), where "
+                    + "cameras log their position; offconvert cannot remove it without rewriting the file, so "
+                    + "nothing was written. A converted copy leaves such tracks out.", path: path)
+        }
         if edit.patches.isEmpty && before.location.present {
             throw ConvertError(
                 code: .privacyLocationRemains,

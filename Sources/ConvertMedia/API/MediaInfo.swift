@@ -72,6 +72,7 @@ public struct MediaInfo: Sendable, Codable, Hashable {
         if container?.location != nil { sources.append(.container) }
         if (container?.telemetryGPSFixes ?? 0) > 0 { sources.append(.gpmfTelemetry) }
         if (container?.telemetrySubtitleCues ?? 0) > 0 { sources.append(.djiTelemetry) }
+        if container?.unreadTelemetryTracks.isEmpty == false { sources.append(.unreadTelemetry) }
         if motionPhoto?.video?.location != nil { sources.append(.motionVideo) }
         self.motionPhoto = motionPhoto
         location = LocationPresence(sources: sources)

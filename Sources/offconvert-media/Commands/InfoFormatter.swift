@@ -33,7 +33,7 @@ enum InfoFormatter {
         lines.append(
             locationLine(
                 info.location, value: container.location, fixes: container.telemetryGPSFixes,
-                cues: container.telemetrySubtitleCues))
+                cues: container.telemetrySubtitleCues, unread: container.unreadTelemetryTracks))
         for track in container.tracks { lines += trackLines(track) }
         if let chapters = chapterLine(container.chapters) { lines.append(chapters) }
         if let slowMotion = container.slowMotion { lines.append("  slow motion: \(slowMotion.summary.terminalSafe)") }
@@ -55,8 +55,10 @@ enum InfoFormatter {
     /// subtitles (900 cues)". A GPS block without a position is not a
     /// location, and is named: "location: none (GPS block without coordinates)".
     /// A damaged file is never said to have none: "location: unknown (...)" or what was found.
+    /// Telemetry that cannot be read is a likely location, never none: "location: likely, in
+    /// telemetry offconvert cannot read (DJI djmd)".
     private static func locationLine(
-        _ location: LocationPresence, value: String?, fixes: Int? = nil, cues: Int? = nil,
+        _ location: LocationPresence, value: String?, fixes: Int? = nil, cues: Int? = nil, unread: [String] = [],
         gpsWithoutPosition: Bool = false
     ) -> String {
         let damaged = location.incomplete == true
@@ -69,10 +71,14 @@ enum InfoFormatter {
                 return "\(source.words) (\(fixes) \(fixes == 1 ? "fix" : "fixes"))"
             }
             if source == .djiTelemetry, let cues { return "\(source.words) (\(cues) \(cues == 1 ? "cue" : "cues"))" }
+            if source == .unreadTelemetry, !unread.isEmpty {
+                return "\(source.words) (\(unread.joined(separator: ", ")))"
+            }
             return source.words
         }.joined(separator: ", ")
         if let value { return "  location: \((PlainWords.coordinates(value) ?? value).terminalSafe) (\(places))" }
-        return "  location: yes, in \(places.terminalSafe)"
+        let certainty = location.sources == [.unreadTelemetry] ? "likely" : "yes"
+        return "  location: \(certainty), in \(places.terminalSafe)"
             + (damaged ? " (the file is damaged: there may be more)" : "")
     }
 

@@ -11,6 +11,11 @@ extension VideoPlanner {
         "gpmd": "GoPro GPMF", "djmd": "DJI", "dbgi": "DJI debug", "rtmd": "Sony", "camm": "camera motion",
     ]
 
+    /// The telemetry tracks of ``telemetryTracks`` whose samples offconvert does not read: only
+    /// GoPro's GPMF is parsed for its GPS. No public sample of the others was available to build
+    /// a reader from, so their GPS cannot be counted or removed, only assumed.
+    static let unreadTelemetryTracks: Set<String> = Set(telemetryTracks.keys).subtracting(["gpmd"])
+
     /// Whether `stream` is a telemetry track ``telemetryTracks`` knows.
     static func isTelemetry(_ stream: StreamSnapshot) -> Bool {
         stream.kind == .data && telemetryTracks[stream.codecTag] != nil
