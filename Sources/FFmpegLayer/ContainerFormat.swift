@@ -18,6 +18,7 @@ package struct ContainerFormat: Hashable, Sendable, CustomStringConvertible {
     package static let wav = ContainerFormat("wav")
     package static let flac = ContainerFormat("flac")
     package static let gif = ContainerFormat("gif")
+    package static let webp = ContainerFormat("webp")
 
     /// Whether the container is MPEG-4/QuickTime (codec tags such as `hvc1` and edit lists
     /// matter there).
@@ -32,7 +33,7 @@ package struct ContainerFormat: Hashable, Sendable, CustomStringConvertible {
         /// writes no chapters, and its Ogg muxer rounds each start to the nearest second before
         /// adding the milliseconds (0.6 s becomes 1.600).
         case vorbisComments
-        /// No place (WAV, GIF).
+        /// No place (WAV, GIF, WebP).
         case none
     }
 
@@ -40,7 +41,7 @@ package struct ContainerFormat: Hashable, Sendable, CustomStringConvertible {
     package var chapterPlace: ChapterPlace {
         switch self {
         case .flac, .opus: .vorbisComments
-        case .wav, .gif: .none
+        case .wav, .gif, .webp: .none
         default: .chapters
         }
     }

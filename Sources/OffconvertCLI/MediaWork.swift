@@ -25,7 +25,8 @@ package enum MediaWork: String, CaseIterable, Sendable {
     case livePhoto = "live-photo"
     /// `heic-to-jpg --live`: the photos and their motion.
     case heicToJpgLive = "heic-to-jpg"
-    /// `convert --to mp4|mov|mkv|webm`, or to a sound format (`mp3`, `m4a`, `opus`, `flac`, `wav`).
+    /// `convert --to mp4|mov|mkv|webm`, or to a sound format (`mp3`, `m4a`, `opus`, `flac`, `wav`),
+    /// or `--to webp` with an animated AVIF among the inputs.
     case convertVideo = "convert"
 
     /// The command whose work this is.

@@ -98,7 +98,7 @@ struct AVIFInputCommandTests {
         #expect(png.status == 0, "\(png.stderr)")
         #expect(
             png.stderr.contains(
-                "an animated AVIF (5 frames, 0.2 s): its still image (the first frame) is kept; offconvert cannot read AVIF animation frames yet (--to mp4 keeps the animation)"
+                "an animated AVIF (5 frames, 0.2 s): its still image (the first frame) is kept (--to webp or --to mp4 keeps the animation)"
             ), "\(png.stderr)")
         let second = try await folder.run(["convert", "anim.avif", "--to", "png", "--frame", "2", "-o", "second"])
         #expect(
@@ -116,6 +116,40 @@ struct AVIFInputCommandTests {
                 folder.url.appendingPathComponent("anim.mp4").path,
             ])
         #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "150,150,5", "\(probe)")
+    }
+
+    @Test(
+        "an animated AVIF --to webp is an animated WebP of every frame at its time (Pillow reads the WebP, ffmpeg the AVIF); a still beside it stays a photo"
+    )
+    func animatedToWebP() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        try folder.add("photos/formats/animated.avif", as: "my anim.avif")
+        try folder.add("photos/formats/alpha.avif", as: "still.avif")
+        let converted = try await folder.run(["convert", "my anim.avif", "still.avif", "--to", "webp", "-o", "out"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("animation kept (5 frames, 0.2 s)"), "\(converted.stderr)")
+        #expect(!converted.stderr.contains("first frame"), "\(converted.stderr)")
+        let webp = folder.url.appendingPathComponent("out/my anim.webp").path
+        let (psnr, frames, durations) = try await AnimationCommandTests.compareFrames(
+            gif: folder.url.appendingPathComponent("my anim.avif").path, webp: webp, size: (150, 150))
+        #expect(frames == 5)
+        // 30 fps: 33 or 34 ms a frame, as libwebp rounds each timestamp.
+        #expect(durations.isSubset(of: [33, 34]), "\(durations)")
+        #expect(psnr > 30, "the WebP's worst frame against ffmpeg's decode of the AVIF: \(psnr) dB")
+        // The still AVIF went through the photo engine in the same batch: its alpha kept.
+        let still = try CLIRunner.toolOutput(
+            "/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("out/still.webp").path])
+        #expect(still.contains("Features present: alpha") || still.contains("alpha"), "\(still)")
+        // (compareFrames leaves ffmpeg's raw frames beside the WebP.)
+        let written = folder.files().filter { $0.hasPrefix("out/") && !$0.hasSuffix(".rgb") }
+        #expect(Set(written) == ["out/my anim.webp", "out/still.webp"])
+        // --frame keeps the still path: one frame, nothing handed to the video engine.
+        let first = try await folder.run(["convert", "my anim.avif", "--to", "webp", "--frame", "1", "-o", "first"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let single = try CLIRunner.toolOutput(
+            "/usr/bin/webpmux", ["-info", folder.url.appendingPathComponent("first/my anim.webp").path])
+        #expect(!single.contains("animation"), "\(single)")
     }
 
     @Test("a 1×5 grid whose tiles are not hidden is one image to info and --all-images, as libavif reads it")

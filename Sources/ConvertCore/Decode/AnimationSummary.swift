@@ -39,11 +39,18 @@ package struct AnimationSummary: Equatable, Sendable {
     package static func playsAsVideo(path: String) -> Bool {
         guard let head = RawFile.head(of: path, count: 64), let format = MediaSniffer.kind(of: head).photoFormat
         else { return false }
-        if format == .avif {
-            return (try? FileByteSource(path: path)).flatMap { ofSequence($0) } != nil
-        }
+        if format == .avif { return isImageSequence(path: path) }
         guard format == .gif || format == .png, let data = try? ImageDecoder.readAll(path: path) else { return false }
         return of(data, format: format, path: path) != nil
+    }
+
+    /// Whether the file at `path` is an animated AVIF: an image sequence of more than one frame
+    /// beside its still image, which the video engine decodes (`convert --to webp` hands it there).
+    package static func isImageSequence(path: String) -> Bool {
+        guard let head = RawFile.head(of: path, count: 64), MediaSniffer.kind(of: head).photoFormat == .avif else {
+            return false
+        }
+        return (try? FileByteSource(path: path)).flatMap { ofSequence($0) } != nil
     }
 
     /// "24 frames, 2.4 s".
@@ -67,11 +74,13 @@ package struct AnimationSummary: Equatable, Sendable {
 
     /// The note on a still output made from an animated AVIF or HEIF in `format`: its still
     /// image (the `meta` box's primary item, the first frame as encoders write it) is what libheif
-    /// reads; the frames of its movie track are not read.
+    /// reads. An AVIF's frames are read by the video engine (an animated WebP or a clip: the
+    /// front end says how); a HEIF's are not read.
     func sequenceStillNote(format: PhotoFormat) -> JobNote {
         let name = format == .avif ? "AVIF" : "HEIF"
         let message =
-            "an animated \(name) (\(description)): its still image (the first frame) is kept; offconvert cannot read \(name) animation frames yet"
+            "an animated \(name) (\(description)): its still image (the first frame) is kept"
+            + (format == .avif ? "" : "; offconvert cannot read \(name) animation frames yet")
         let detail = JobNote.AnimationStill(
             format: format, frames: frames, milliseconds: milliseconds, keptFrame: 1, frameWasChosen: false)
         return JobNote(.animationStill, message, detail: .animationStill(detail))

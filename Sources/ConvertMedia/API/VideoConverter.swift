@@ -29,6 +29,17 @@ public enum VideoConverter {
         }
     }
 
+    /// Makes an animated WebP of an animated AVIF's frames (see ``AnimatedWebPRequest``), on the
+    /// threads of `limits`.
+    public static func animatedWebP(_ request: AnimatedWebPRequest, limits: ConversionLimits = .shared)
+        -> ConversionJob
+    {
+        run(input: request.input, output: request.output, maxPixels: request.maxPixels, limits: limits) {
+            media throws(ConvertError) in
+            try VideoPlanner.animatedWebP(request, media: media)
+        }
+    }
+
     /// Saves a video's sound (its first AAC track, else its first audio track) as an audio file;
     /// AAC goes into `.m4a` without re-encoding. The job runs on the threads of `limits`.
     public static func extractAudio(_ request: AudioExtractionRequest, limits: ConversionLimits = .shared)

@@ -31,8 +31,8 @@ package enum ConvertCommand: Command {
             Reads JPEG (CMYK too), PNG, WebP, HEIC, AVIF, JPEG XL, GIF, BMP, TIFF (each page \
             with --all-images), PNM/PAM, ICO/CUR (the largest picture), PSD (the flattened \
             composite), JPEG 2000 and TGA, recognised by content, not by name (a TGA without its \
-            footer by its name). An animated GIF or WebP stays \
-            animated as WebP, and an animated GIF or APNG becomes a clip with --to mp4; a still \
+            footer by its name). An animated GIF, WebP or AVIF stays \
+            animated as WebP, and an animated GIF, APNG or AVIF becomes a clip with --to mp4; a still \
             output keeps one frame (--frame N). Orientation is applied to the pixels, the colour profile is kept, and location \
             metadata is removed unless --keep-location or --keep-metadata is given.
             Videos (--to mp4|mov|mkv|webm): streams that already fit the target are copied \
@@ -74,9 +74,32 @@ package enum ConvertCommand: Command {
             throw UsageError(
                 message: "Unknown format '\(target)'. Formats: \(Catalogue.allTargets.joined(separator: ", ")).")
         }
+        let template = try photoTemplate(arguments, format: format)
+        let options = try BatchOptions.parse(arguments)
+        if try handsAnimationsOn(template, options: options, arguments: arguments) {
+            return try await MediaRunners.run(.convertVideo, arguments, console: console)
+        }
+        return try await PhotoWork.run(command: spec.name, template: template, options: options, console: console)
+    }
+
+    /// The photo request every input of `convert --to <format>` starts from.
+    package static func photoTemplate(_ arguments: ParsedArguments, format: PhotoFormat) throws -> PhotoRequest {
         var template = try PhotoWork.request(from: arguments, format: format)
         template.lossless = arguments.has(lossless)
         if let depth = try arguments.value(depth) { template.bitDepth = depth }
-        return try await PhotoWork.run(command: spec.name, template: template, arguments: arguments, console: console)
+        return template
+    }
+
+    /// Whether the command goes to the video engine for its animated AVIFs: an animated WebP
+    /// of each is asked for (no `--frame`, no size target) and one is among the inputs. A list
+    /// read from standard input cannot be read again by the engine's process, so it stays here
+    /// (the still and a note, as without the engine).
+    static func handsAnimationsOn(_ template: PhotoRequest, options: BatchOptions, arguments: ParsedArguments) throws
+        -> Bool
+    {
+        guard template.format == .webp, template.frame == nil, template.targetByteCount == nil,
+            try arguments.value(BatchOptions.fromFile) != "-"
+        else { return false }
+        return options.inputs.contains { AnimationSummary.isImageSequence(path: $0) }
     }
 }

@@ -199,7 +199,7 @@ package enum PhotoWork {
 
     /// The ``BatchWork`` of a photo command: each input probed once for its cost, and that probe
     /// handed to its conversion.
-    static func batchWork(
+    package static func batchWork(
         command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "",
         shrinking: Bool = false
     ) -> BatchWork {

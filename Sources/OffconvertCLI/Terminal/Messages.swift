@@ -154,6 +154,7 @@ package enum Messages {
             case .gif:
                 return (key + ".gif", " (--frame N picks another; --to webp or --to mp4 keeps the animation)", [], nil)
             case .webp: return (key + ".webp", " (--frame N picks another; --to webp keeps the animation)", [], nil)
+            case .avif: return (key + ".avif", " (--to webp or --to mp4 keeps the animation)", [], nil)
             default: return (key, " (--to mp4 keeps the animation)", [], nil)
             }
         case .subtitlesDropped: return (key, " (--subtitles drop)", [], nil)

@@ -7,6 +7,9 @@ package struct ImageSequenceTrack: Equatable, Sendable {
     package var frames: Int
     /// One pass through every frame, in milliseconds.
     package var milliseconds: Int
+    /// Whether the file has an alpha track beside it (handler `auxv`): the sequence's
+    /// transparency, which a reader of the picture track alone leaves out.
+    package var hasAlpha = false
 
     /// The most frames counted: a hostile `stts` may claim billions, and no real sequence has
     /// this many.
@@ -19,27 +22,35 @@ package struct ImageSequenceTrack: Equatable, Sendable {
         guard let top = try? reader.children(of: nil, depth: 0), let movie = top.first(where: { $0.type == "moov" }),
             let tracks = try? reader.children(of: movie, depth: 1)
         else { return nil }
-        for track in tracks where track.type == "trak" {
-            if let timing = try? timing(of: track, reader: reader) { return timing }
+        let trakBoxes = tracks.filter { $0.type == "trak" }
+        guard var sequence = trakBoxes.lazy.compactMap({ try? timing(of: $0, reader: reader) }).first else {
+            return nil
         }
-        return nil
+        sequence.hasAlpha = trakBoxes.contains { (try? handler(of: $0, reader: reader)) == "auxv" }
+        return sequence
+    }
+
+    /// The handler type of `track`'s media (`pict`, `auxv`, `vide`), nil without one.
+    private static func handler(of track: BoxHeader, reader: BoxReader) throws(BoxError) -> FourCC? {
+        guard let media = try reader.child("mdia", of: track, depth: 2),
+            let handler = try reader.child("hdlr", of: media, depth: 3)
+        else { return nil }
+        var cursor = ByteCursor(try reader.payloadPrefix(of: handler, count: 12), type: "hdlr")
+        try cursor.skip(8)
+        return FourCC(rawValue: try cursor.u32())
     }
 
     /// The frames and length of `track` when it is a picture track; nil for another track
     /// (an alpha track's handler is `auxv`).
     private static func timing(of track: BoxHeader, reader: BoxReader) throws(BoxError) -> ImageSequenceTrack? {
-        guard let media = try reader.child("mdia", of: track, depth: 2),
-            let handler = try reader.child("hdlr", of: media, depth: 3),
+        // A picture track only: a motion photo's video track (`vide`) is no animation of the still.
+        guard try handler(of: track, reader: reader) == "pict",
+            let media = try reader.child("mdia", of: track, depth: 2),
             let header = try reader.child("mdhd", of: media, depth: 3),
             let information = try reader.child("minf", of: media, depth: 3),
             let table = try reader.child("stbl", of: information, depth: 4),
             let times = try reader.child("stts", of: table, depth: 5)
         else { return nil }
-        var cursor = ByteCursor(try reader.payloadPrefix(of: handler, count: 12), type: "hdlr")
-        try cursor.skip(8)
-        let kind = FourCC(rawValue: try cursor.u32())
-        // A picture track only: a motion photo's video track (`vide`) is no animation of the still.
-        guard kind == "pict" else { return nil }
         let timescale = try self.timescale(try reader.payloadPrefix(of: header, count: 24))
         guard timescale > 0 else { return nil }
         var entries = ByteCursor(try reader.payload(of: times), type: "stts")

@@ -40,6 +40,9 @@ struct OutputFormat: Sendable, Equatable {
     }
 
     static let gif = OutputFormat(muxer: .gif, fileExtension: "gif", options: [])
+    /// An animated WebP that loops forever (the muxer's default plays it once).
+    static let animatedWebP = OutputFormat(
+        muxer: .webp, fileExtension: "webp", options: [.init(key: "loop", value: "0")])
 }
 
 extension OutputFormat.Option {

@@ -64,7 +64,8 @@ final class FramePump {
                     try SubtitleLane(input: stream, codec: codec, muxer: muxer), stream: stream, plan: plan)
             }
         }
-        if plan.format.muxer != .gif {
+        // An animation's muxer keeps neither tags nor chapters.
+        if plan.format.muxer != .gif && plan.format.muxer != .webp {
             removedLocationTags = muxer.copyMetadata(
                 from: demuxer, keepLocation: plan.keepLocation,
                 keepIdentifiers: plan.keepIdentifiers)

@@ -1,0 +1,44 @@
+import ConvertCore
+
+extension VideoPlanner {
+    /// Plans an animated WebP from an animated AVIF's image sequence: every frame at its own
+    /// time, the picture as stored (turned as the file says), HDR tone mapped to SDR, through
+    /// FFmpeg's libwebp animation encoder (libwebp's `WebPAnimEncoder`, as the photo engine's
+    /// GIF-to-WebP uses), looping forever.
+    static func animatedWebP(_ request: AnimatedWebPRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
+        let path = request.input
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
+        guard video.decodable else {
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) holds its animation in a codec this build of FFmpeg cannot decode.", path: path)
+        }
+        let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
+        var filters: [String] = []
+        if let rotate = rotationFilter(video.rotation) { filters.append(rotate) }
+        if case .toneMap(let from) = range { filters.append(ToneMapDecision.filter(for: from)) }
+        filters.append("format=yuv420p")
+        let options: [OutputFormat.Option] =
+            request.lossless
+            ? [.init(key: "lossless", value: "1")]
+            : [.init(key: "quality", value: "\(request.quality)"), .init(key: "lossless", value: "0")]
+        let encoding = VideoEncoding(
+            encoder: "libwebp_anim", options: options, filter: filters.joined(separator: ","), dynamicRange: range,
+            keepsDisplayMatrix: false)
+        var notes = [JobNote]()
+        let sequence = (try? FileByteSource(path: path)).flatMap { ImageSequenceTrack.read($0) }
+        if let sequence {
+            let seconds = String(format: "%g", (Double(sequence.milliseconds) / 100).rounded() / 10)
+            notes.append("animation kept (\(sequence.frames) frames, \(seconds) s)")
+            if sequence.hasAlpha {
+                notes.append("its transparency is not kept: FFmpeg 5.1 does not read an AVIF animation's alpha track")
+            }
+        }
+        if range != .none { notes.append("HDR tone mapped to SDR BT.709") }
+        var plan = VideoPlan(
+            format: .animatedWebP, lanes: [.video(video, encoding)], keepLocation: false, notes: notes)
+        plan.maxPixels = request.maxPixels
+        try plan.checkPixels(path: path)
+        return plan
+    }
+}
