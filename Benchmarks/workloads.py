@@ -812,8 +812,11 @@ def video_size_kinds(work, binary):
         workloads.append(Workload(
             name, f"Video to {per_minute} MB per minute: ≤ {target / 1e6:.2f} MB for {seconds:.1f} s ({what})",
             contenders,
-            note=f"{what}. The target binds (its CRF-23 encode does not fit). The peers get the formula of video-size-25 "
-                 "(two passes at x264 medium); ours one encode at x264 fast, watched over its first frames. "
+            note=f"{what}. The target binds by bits per pixel (the planner's rule makes the picture smaller). The peers "
+                 "get the formula of video-size-25 (two passes at x264 medium); ours one encode at x264 fast, watched "
+                 "over its first frames, or, where those frames show a picture so easy that the average bitrate would "
+                 "leave bits unspent (the screen recording), the normal quality (CRF 23 at x264 veryfast) under the "
+                 "same size watch. "
                  + ("HDR: both sides tone map to SDR BT.709 with the zscale+Hable chain (ours through its table sampled "
                     "from that chain, scaled first); HandBrake is left out: its tone map is another one, so it would not "
                     "be the same work. SSIM against the source through that chain. " if transfer else "")
@@ -983,7 +986,8 @@ def _why_video_size(w, r):
     if ours.get("ssim") is None or r.get("ssim") is None:
         return None
     return ("When the first frames of ours show the picture easier to code than the planner's bits-per-pixel rule "
-            "assumed, it starts again larger: about 3 % of an encode more, for a better picture "
+            "assumed, it starts again larger, and where they left over half their bits unspent, at the normal "
+            "quality (CRF 23, x264 veryfast): about 3 % of an encode more, for a better picture "
             f"(SSIM {ours['ssim']:.4f} against {r['ssim']:.4f}).")
 
 

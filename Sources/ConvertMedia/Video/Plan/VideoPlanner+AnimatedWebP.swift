@@ -7,12 +7,7 @@ extension VideoPlanner {
     /// GIF-to-WebP uses), looping forever.
     static func animatedWebP(_ request: AnimatedWebPRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
-        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
-        guard video.decodable else {
-            throw ConvertError(
-                code: .unsupportedCodec,
-                message: "\(path) holds its animation in a codec this build of FFmpeg cannot decode.", path: path)
-        }
+        let video = try decodablePicture(media, maxPixels: request.maxPixels, path: path)
         let range = try ToneMapDecision.decide(for: video, targetCarriesHDR: false, path: path)
         var filters: [String] = []
         if let rotate = rotationFilter(video.rotation) { filters.append(rotate) }

@@ -1,15 +1,11 @@
 import ConvertCore
+internal import FFmpegLayer
 
 extension VideoPlanner {
     /// Plans a GIF.
     static func gif(_ request: GIFRequest, media: MediaSnapshot) throws(ConvertError) -> VideoPlan {
         let path = request.input
-        guard let video = media.video else { throw media.missingVideoError(maxPixels: request.maxPixels) }
-        guard video.decodable else {
-            throw ConvertError(
-                code: .unsupportedCodec,
-                message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
-        }
+        let video = try decodablePicture(media, maxPixels: request.maxPixels, path: path)
         guard (1...30).contains(request.framesPerSecond) else {
             throw ConvertError(code: .requestFps, message: "The GIF frame rate must be between 1 and 30.")
         }
@@ -72,5 +68,18 @@ extension VideoPlanner {
         plan.maxPixels = request.maxPixels
         try plan.checkPixels(path: request.input)
         return plan
+    }
+
+    /// The picture an animation is made from: `media`'s video stream, which FFmpeg must decode.
+    static func decodablePicture(_ media: MediaSnapshot, maxPixels: Int, path: String) throws(ConvertError)
+        -> StreamSnapshot
+    {
+        guard let video = media.video else { throw media.missingVideoError(maxPixels: maxPixels) }
+        guard video.decodable else {
+            throw ConvertError(
+                code: .unsupportedCodec,
+                message: "\(path) uses a video codec this build of FFmpeg cannot decode.", path: path)
+        }
+        return video
     }
 }
