@@ -1,6 +1,6 @@
 // The decode and encode pipelines on arbitrary bytes, in process, through the library's public
-// API only: what `heic-to-jpg`, `convert --to png|webp|jxl`, `info`, `convert --to mkv` and `gif`
-// run on a user's file. Two modes:
+// API only: what `heic-to-jpg`, `convert --to png|webp|jxl`, `info`, `convert --to mkv`, `gif` and
+// `convert animation.avif --to webp` run on a user's file. Two modes:
 //
 //   pipeline-fuzz TARGET FILE|DIR...          replays each file (every file of a DIR) through
 //                                             TARGET and prints the outcomes; any build
@@ -18,6 +18,7 @@ import Glibc
 enum Target: String, CaseIterable {
     case heicJPEG = "heic-jpg", photoPNG = "photo-png", photoWebP = "photo-webp", photoJXL = "photo-jxl"
     case mediaInfo = "media-info", videoRemux = "video-remux", videoFrames = "video-frames"
+    case animatedWebP = "animated-webp"
 
     /// Runs `data` through the pipeline in `scratch`, and says how it ended.
     func run(_ data: UnsafeRawBufferPointer, in scratch: String) -> String {
@@ -57,6 +58,11 @@ enum Target: String, CaseIterable {
                     input: input, duration: 0.3, framesPerSecond: 5, width: 32,
                     output: OutputLocation(directory: output))
                 _ = try await VideoConverter.gif(request).result()
+                return "converted"
+            case .animatedWebP:
+                // An animated AVIF's frames (any clip's, to FFmpeg) into libwebp's animation encoder.
+                let request = AnimatedWebPRequest(input: input, output: OutputLocation(directory: output))
+                _ = try await VideoConverter.animatedWebP(request).result()
                 return "converted"
             }
         } catch {

@@ -3,7 +3,8 @@ import ConvertCore
 /// A request to turn an animated AVIF's image sequence into an animated WebP
 /// (`convert animation.avif --to webp`): every frame with its own timing, looping forever as
 /// AVIF animations do. The photo engine reads an AVIF's still image only; its frames are an AV1
-/// movie track, which the video engine decodes.
+/// movie track, which the video engine decodes. Any clip FFmpeg decodes is taken the same way
+/// (every frame, no sound), which suits short ones: an animated WebP stores each frame whole.
 public struct AnimatedWebPRequest: Sendable, Equatable {
     /// The animated AVIF.
     public var input: String

@@ -106,67 +106,117 @@ extension VideoCompressor {
         _ job: VideoCompressEncode, progress first: PassProgress, afterQuality ampleMiss: QualityMiss?,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> JobResult {
-        var quality = ampleMiss
-        let floorHeight = job.plan.height
-        // A tight plan starts one height up, its first frames watched (see PictureSizeWatch); not
-        // a clip too short for the watch to sample it well.
-        let watched = quality == nil && job.expectedFrames >= 4 * PictureSizeWatch.minimumSample
-        var job = watched ? job.oneHeightLarger ?? job : job
-        var progress = first
-        var reason: String?
-        var bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
-        let watch = quality == nil ? PictureSizeWatch(job, floorHeight: floorHeight) : nil
-        var pass: VideoPass
-        do {
-            pass = try run(
-                job.targetPlan(bitrate: bitrate), job: job, watch: watch, progress: progress,
-                cancellation: cancellation, reporter: reporter)
-            if let sampled = watch?.sampled, job.plan.height > floorHeight {
-                reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
-            }
-        } catch {
-            guard let watch, watch.stopped, !cancellation.isCancelled, error.code == .cancelled else { throw error }
-            progress.from += watch.fraction * (progress.to - progress.from)
-            if let resized = watch.resized {
-                reason = resizedReason(resized, from: job)
-                job = resized.job
-            } else if let sampled = watch.sampled, job.plan.height > floorHeight {
-                reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
-            }
-            if watch.easy, let sampled = watch.sampled {
-                let reasons = (reason.map { [$0] } ?? []) + [easyReason(spentShare: sampled.spentShare)]
-                switch try qualityEncode(
-                    job, preset: VideoCompressEncode.easyPreset, reasons: reasons, progress: progress,
-                    cancellation: cancellation, reporter: reporter)
-                {
-                case .kept(let result): return result
-                case .missed(let miss, let reached):
-                    quality = miss
-                    progress.from = reached
-                }
-            }
-            bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
-            pass = try run(
-                job.targetPlan(bitrate: bitrate), job: job, progress: progress, cancellation: cancellation,
-                reporter: reporter)
+        let started: TargetStart
+        switch try startTarget(
+            job, progress: first, afterQuality: ampleMiss, cancellation: cancellation, reporter: reporter)
+        {
+        case .kept(let result): return result
+        case .encoded(let encoded): started = encoded
         }
+        let (job, pass, bitrate, progress) = (started.job, started.pass, started.bitrate, started.progress)
         guard try pass.byteCount() > job.plan.ceilingBytes else {
             let filled = try filled(
                 job, first: pass, bitrate: bitrate, progress: progress.next, cancellation: cancellation,
                 reporter: reporter)
-            var reasons = reason.map { [$0] } ?? []
+            var reasons = started.reason.map { [$0] } ?? []
             if let share = filled.firstShare {
                 reasons.append(
                     "encoded again at a higher bitrate: the first encode used \(Int((share * 100).rounded())) % of the "
                         + "target (x264's average bitrate does not settle within a clip this short)")
             }
             return try keep(
-                filled.pass, job: job, bitrate: filled.bitrate, attempt: 1, afterQuality: quality, reasons: reasons,
-                reporter: reporter)
+                filled.pass, job: job, bitrate: filled.bitrate, attempt: 1, afterQuality: started.quality,
+                reasons: reasons, reporter: reporter)
         }
         return try corrections(
-            job, after: (pass, bitrate), progress: progress.next, afterQuality: quality, reason: reason,
-            cancellation: cancellation, reporter: reporter)
+            job, after: (pass, bitrate), progress: progress.next, afterQuality: started.quality,
+            reason: started.reason, cancellation: cancellation, reporter: reporter)
+    }
+
+    /// The first encode at the target's bitrate, not yet measured: the encode it ran, at which
+    /// size and bitrate, how far the job's progress got, the note on its size, and the normal
+    /// quality's miss when one was tried.
+    struct TargetStart {
+        var job: VideoCompressEncode
+        var pass: VideoPass
+        var bitrate: Int
+        var progress: PassProgress
+        var reason: String?
+        var quality: QualityMiss?
+    }
+
+    /// How the start of a target encode ended: a normal-quality encode that fitted (an easy
+    /// picture), or an encode at the target's bitrate still to be measured.
+    enum TargetStartOutcome {
+        case kept(JobResult)
+        case encoded(TargetStart)
+    }
+
+    /// Starts the target encode: a tight plan one height up under a ``PictureSizeWatch``, which
+    /// may stop it for another size or for the normal quality (see
+    /// ``restart(_:watch:progress:floorHeight:cancellation:reporter:)``).
+    static func startTarget(
+        _ job: VideoCompressEncode, progress: PassProgress, afterQuality quality: QualityMiss?,
+        cancellation: CancellationFlag, reporter: ProgressReporter
+    ) throws(ConvertError) -> TargetStartOutcome {
+        let floorHeight = job.plan.height
+        // A tight plan starts one height up, its first frames watched (see PictureSizeWatch); not
+        // a clip too short for the watch to sample it well.
+        let watched = quality == nil && job.expectedFrames >= 4 * PictureSizeWatch.minimumSample
+        let job = watched ? job.oneHeightLarger ?? job : job
+        let bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
+        let watch = quality == nil ? PictureSizeWatch(job, floorHeight: floorHeight) : nil
+        do {
+            let pass = try run(
+                job.targetPlan(bitrate: bitrate), job: job, watch: watch, progress: progress,
+                cancellation: cancellation, reporter: reporter)
+            let reason = watch?.sampled.flatMap { sampled in
+                job.plan.height > floorHeight ? keptReason(job, floorHeight: floorHeight, sampled: sampled) : nil
+            }
+            return .encoded(
+                TargetStart(
+                    job: job, pass: pass, bitrate: bitrate, progress: progress, reason: reason, quality: quality))
+        } catch {
+            guard let watch, watch.stopped, !cancellation.isCancelled, error.code == .cancelled else { throw error }
+            return try restart(
+                job, watch: watch, progress: progress, floorHeight: floorHeight, cancellation: cancellation,
+                reporter: reporter)
+        }
+    }
+
+    /// What follows a target encode `watch` stopped after its first frames: the normal quality
+    /// for a picture found easy (kept when it fits), else one encode at the target's bitrate, at
+    /// the size the watch found.
+    static func restart(
+        _ stopped: VideoCompressEncode, watch: PictureSizeWatch, progress first: PassProgress, floorHeight: Int,
+        cancellation: CancellationFlag, reporter: ProgressReporter
+    ) throws(ConvertError) -> TargetStartOutcome {
+        var (job, progress, reason, quality) = (stopped, first, String?.none, QualityMiss?.none)
+        progress.from += watch.fraction * (progress.to - progress.from)
+        if let resized = watch.resized {
+            reason = resizedReason(resized, from: job)
+            job = resized.job
+        } else if let sampled = watch.sampled, job.plan.height > floorHeight {
+            reason = keptReason(job, floorHeight: floorHeight, sampled: sampled)
+        }
+        if watch.easy, let sampled = watch.sampled {
+            let reasons = (reason.map { [$0] } ?? []) + [easyReason(spentShare: sampled.spentShare)]
+            switch try qualityEncode(
+                job, preset: VideoCompressEncode.easyPreset, reasons: reasons, progress: progress,
+                cancellation: cancellation, reporter: reporter)
+            {
+            case .kept(let result): return .kept(result)
+            case .missed(let miss, let reached):
+                quality = miss
+                progress.from = reached
+            }
+        }
+        let bitrate = max(Int(Double(job.plan.videoBitrate) * job.request.firstBitrateFactor), 1)
+        let pass = try run(
+            job.targetPlan(bitrate: bitrate), job: job, progress: progress, cancellation: cancellation,
+            reporter: reporter)
+        return .encoded(
+            TargetStart(job: job, pass: pass, bitrate: bitrate, progress: progress, reason: reason, quality: quality))
     }
 
     /// How x264 coded the sampled first frames, for a note: "quantizer 38 on its 0-51 scale, lower

@@ -14,7 +14,7 @@ struct LocationSourceTests {
             ids == [
                 "exif", "xmp", "iptc", "exif-thumbnail", "thumbnail", "other-image", "motion-video", "container",
                 "samsung-mcc", "xmp-cell", "darwin-core", "flir", "gpmf-telemetry",
-                "dji-telemetry",
+                "dji-telemetry", "unread-telemetry",
             ])
         let json = try JSONEncoder().encode(LocationPresence(sources: [.exif, .motionVideo]))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])

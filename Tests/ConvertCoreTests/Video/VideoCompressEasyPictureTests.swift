@@ -54,6 +54,17 @@ struct VideoCompressEasyPictureTests {
         #expect(try VideoCompressCeilingTests.size(path) <= 1_000_000)
         let ssim = try #require(try MediaTool.ssim(path, reference: screen))
         #expect(ssim > 0.99, "SSIM \(ssim)")
+
+        // 1.3 MB: bits per pixel choose 540 lines, the encode starts at 720 (the largest), and its
+        // first frames keep it there: the note says it stayed one size above the plan.
+        let (above, abovePath, aboveFolder) = try await compress(screen, target: 1_300_000, in: "easy-above")
+        defer { try? FileManager.default.removeItem(at: aboveFolder) }
+        #expect(
+            above.notes.messages.contains {
+                $0.hasPrefix("made 1280x720, one size above what its bits per pixel chose (540 lines)")
+            }, "\(above.notes.messages)")
+        #expect(try MediaTool.probe(abovePath).video?.int("height") == 720)
+        #expect(try VideoCompressCeilingTests.size(abovePath) <= 1_300_000)
     }
 
     @Test("camera footage under a tight target keeps x264's average bitrate at the fast preset")
