@@ -13,7 +13,8 @@ import ConvertCore
 /// each later look a projection over the budget eases the rate factor up by a small step for
 /// the frames still to come (as x264 lets a running encode change it); back under, it returns
 /// toward the normal quality, never below it: the target is a ceiling, never a goal. An encode
-/// that still ends over is measured and replaced by the one at the target's bitrate.
+/// whose packets so far already pass the budget stops there; one that still ends over is
+/// measured and replaced by the one at the target's bitrate.
 final class QualityFitWatch: EncodeWatch {
     /// The share of the frames, and the fewest packets, seen before the first look.
     static let firstShare = 0.03
@@ -72,6 +73,13 @@ final class QualityFitWatch: EncodeWatch {
         packets += 1
         bytes += Int64(packet.bytes)
         if packets == 1 { firstBytes = Int64(packet.bytes) }
+        // Past the budget already, it cannot fit whatever comes: a picture that was easy at the
+        // first look and turned hard after it (a still title, then camera footage) would
+        // otherwise run to its end, several times over the target, only to be thrown away.
+        if projects, bytes > videoBudget, packets < expectedFrames {
+            stopped = true
+            return .stop
+        }
         guard projects, packets >= nextLook, packets < expectedFrames else { return .proceed }
         nextLook = packets + max(Self.stepPackets, Int(Double(expectedFrames) * Self.stepShare))
         let over = projectedBytes / (Double(videoBudget) * Self.aim)

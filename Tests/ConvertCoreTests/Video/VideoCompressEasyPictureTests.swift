@@ -79,4 +79,38 @@ struct VideoCompressEasyPictureTests {
         #expect(settings.contains(" rc=abr ") && settings.contains(" subme=6 "), "\(settings)")
         #expect(try VideoCompressCeilingTests.size(path) <= 120_000)
     }
+
+    @Test(
+        "a picture easy at first and hard after: the normal quality stops once its packets pass the budget, and the target's bitrate makes the file"
+    )
+    func easyThenHard() async throws {
+        let directory = try Fixtures.temporaryDirectory("easy-then-hard")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 3 s of a still white page, then 3 s of grainy test card: 180 frames of 360p30.
+        let clip = directory.appendingPathComponent("still then grain.mp4").path
+        let made = try MediaTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=640x360:r=30:d=3", "-f", "lavfi", "-i",
+                "testsrc2=s=640x360:r=30:d=3", "-filter_complex",
+                "[1:v]noise=alls=30:allf=t[n];[0:v][n]concat=n=2:v=1:a=0,format=yuv420p", "-c:v", "libx264",
+                "-preset", "ultrafast", "-crf", "20", clip,
+            ])
+        #expect(made.status == 0, "\(made.errors)")
+        let log = EncodeLog()
+        var request = VideoCompressRequest(
+            input: clip, targetBytes: 150_000, output: OutputLocation(directory: directory.path))
+        request.encodeLog = log
+        let result = try await runJob(VideoConverter.compress(request)).result.get()
+        let messages = result.notes.messages
+        #expect(messages.first?.hasPrefix("H.264 at ") == true, "\(messages)")
+        #expect(
+            messages.contains { $0.hasPrefix("the normal quality (CRF 23) would come out at about") }, "\(messages)")
+        let path = try outputPath(result)
+        #expect(try VideoCompressCeilingTests.size(path) <= 150_000)
+        // The watch's sample, the normal quality stopped partway (not run to its 180th frame, as
+        // before it stopped once past the budget), then the encode kept.
+        let encoded = log.packetsPerEncode
+        #expect(encoded.count == 3 && encoded[1] < 150 && encoded.last == 180, "\(encoded)")
+    }
 }
