@@ -3,8 +3,8 @@ import Testing
 @testable import ConvertMedia
 
 /// The normal-quality watch of compress on made-up packet sizes: when it lets an encode go on,
-/// when it stops it (only at its first look), how it eases the rate factor, and that it never
-/// goes below the normal quality.
+/// when it stops it (at its first look, or once its packets pass the budget), how it eases the
+/// rate factor, and that it never goes below the normal quality.
 @Suite("compress: the normal quality's size watch")
 struct QualityFitWatchTests {
     /// Feeds `frames` packets (a 10 000-byte keyframe, then `size(index)`) and returns the
@@ -38,12 +38,17 @@ struct QualityFitWatchTests {
         #expect(watch.projectedBytes == 10_000 + 1_500 * 999)
     }
 
-    @Test("one that drifts over after a good start is eased up half a step a look, at most 4 over, never stopped")
+    @Test(
+        "one that drifts over after a good start is eased up half a step a look, at most 4 over, and stopped only once its packets pass the budget"
+    )
     func drifts() throws {
-        // Easy for the first 300 frames, then twice as hard.
+        // Easy for the first 300 frames, then twice as hard (these sizes ignore the easing): the
+        // packets pass 1 MB at the 858th (10 000 + 299 × 700 + 558 × 1 400 bytes).
         let watch = QualityFitWatch(videoBudget: 1_000_000, expectedFrames: 1000, rateFactor: 23)
         let verdicts = Self.run(watch, frames: 1000) { $0 < 300 ? 700 : 1_400 }
-        #expect(!watch.stopped)
+        #expect(watch.stopped)
+        #expect(verdicts.last?.0 == 858 && verdicts.last?.1 == .stop, "\(verdicts.suffix(2))")
+        #expect(verdicts.dropLast().allSatisfy { $0.1 != .stop })
         let factors = verdicts.compactMap { verdict -> Double? in
             if case .rateFactor(let value) = verdict.1 { return value }
             return nil
