@@ -16,7 +16,8 @@ import Foundation
 /// - PNG: `eXIf` and uncompressed `iTXt` XMP chunks (checksums recomputed).
 /// - WebP: `EXIF` and `XMP ` chunks.
 /// - MP4/MOV: `©xyz`, `loci` and XMP (`XMP_`) boxes with a location in any `udta`, and the
-///   `ilst` values of `com.apple.quicktime.location.*` keys and `©xyz` items in any `meta`;
+///   `ilst` values of location keys (judged as conversions judge tags: `location`,
+///   `com.apple.quicktime.location.*`) and `©xyz` items in any `meta`;
 ///   GoPro GPMF telemetry (`gpmd` samples): each GPS entry's payload zeroed and its key made
 ///   one no reader interprets, every other entry and sample as it was; a drone's telemetry
 ///   subtitles (DJI's SRT as `mov_text`): each cue's latitude, longitude and altitude blanked

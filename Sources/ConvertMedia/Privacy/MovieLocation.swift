@@ -1,17 +1,9 @@
 import ConvertCore
+internal import FFmpegLayer
 
 /// MP4/MOV: location boxes cut out of the movie box, which keeps its size through a `free` box
 /// added at its end, so every chunk offset into `mdat` stays valid and every packet identical.
 enum MovieLocation {
-    /// Key names (QuickTime `mdta` keys) that record where the clip was made.
-    static let locationKeyPrefix = "com.apple.quicktime.location"
-
-    /// Whether the `mdta` key `name` records where the clip was made: Apple's
-    /// `com.apple.quicktime.location.*` keys, and the plain `location` key (with or without a
-    /// language) that FFmpeg writes with `use_metadata_tags` and exiftool shows as Keys:Location.
-    static func isLocationKey(_ name: String) -> Bool {
-        name.hasPrefix(locationKeyPrefix) || name == "location" || name.hasPrefix("location-")
-    }
     /// Box types that are containers of the metadata edited here.
     private static let containers: Set<FourCC> = ["moov", "trak", "udta", "meta"]
     /// `udta` children that hold a location.
@@ -92,7 +84,7 @@ enum MovieLocation {
             let keys = children.first(where: { $0.type == "keys" }).map { keyNames(bytes, $0) } ?? [:]
             for item in try ByteBox.children(of: bytes, in: ilst.payloadStart..<ilst.end) {
                 let index = Int(ByteBox.u32(bytes, item.start + 4))
-                if item.type == "\u{A9}xyz" || keys[index].map(isLocationKey) == true {
+                if item.type == "\u{A9}xyz" || keys[index].map(Metadata.isLocation) == true {
                     return (item, chain + [ilst], .container)
                 }
             }
