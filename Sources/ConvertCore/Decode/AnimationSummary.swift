@@ -23,7 +23,7 @@ package struct AnimationSummary: Equatable, Sendable {
     /// `source` holds beside its still image; nil when it has none, or one frame.
     static func ofSequence(_ source: any ByteSource) -> AnimationSummary? {
         guard let track = ImageSequenceTrack.read(source), track.frames > 1 else { return nil }
-        return AnimationSummary(frames: track.frames, milliseconds: track.milliseconds)
+        return AnimationSummary(track)
     }
 
     /// The same for the HEIF at `path`, read through `meta`'s open file when there is one; nil
@@ -39,7 +39,7 @@ package struct AnimationSummary: Equatable, Sendable {
     package static func playsAsVideo(path: String) -> Bool {
         guard let head = RawFile.head(of: path, count: 64), let format = MediaSniffer.kind(of: head).photoFormat
         else { return false }
-        if format == .avif { return isImageSequence(path: path) }
+        if format == .avif { return hasSequence(path: path) }
         guard format == .gif || format == .png, let data = try? ImageDecoder.readAll(path: path) else { return false }
         return of(data, format: format, path: path) != nil
     }
@@ -50,11 +50,16 @@ package struct AnimationSummary: Equatable, Sendable {
         guard let head = RawFile.head(of: path, count: 64), MediaSniffer.kind(of: head).photoFormat == .avif else {
             return false
         }
-        return (try? FileByteSource(path: path)).flatMap { ofSequence($0) } != nil
+        return hasSequence(path: path)
+    }
+
+    /// Whether the file at `path`, already known to be an AVIF, has a sequence of more than one frame.
+    private static func hasSequence(path: String) -> Bool {
+        (try? FileByteSource(path: path)).flatMap { ofSequence($0) } != nil
     }
 
     /// "24 frames, 2.4 s".
-    var description: String {
+    package var description: String {
         let seconds = Double(milliseconds) / 1000
         let text = seconds >= 10 ? String(Int(seconds.rounded())) : String(Double((seconds * 10).rounded()) / 10)
         return "\(frames) frames, \(text) s"
@@ -111,5 +116,10 @@ extension AnimationSummary {
     init?(durations: [Int]) {
         guard durations.count > 1 else { return nil }
         self.init(frames: durations.count, milliseconds: durations.reduce(0, +))
+    }
+
+    /// The summary of an animated AVIF's or HEIF's image sequence track.
+    package init(_ track: ImageSequenceTrack) {
+        self.init(frames: track.frames, milliseconds: track.milliseconds)
     }
 }

@@ -80,9 +80,12 @@ struct VideoCompressEncode {
     /// The normal-quality encode: CRF 23, as `send-to-windows`, at x264's `preset`: `medium` by
     /// default, since under a size limit the slower preset's extra quality per byte is worth its
     /// time; ``easyPreset`` for a picture whose first frames showed it easy.
-    func qualityPlan(preset: String = "medium") -> VideoPlan {
+    func qualityPlan(preset: String = qualityPreset) -> VideoPlan {
         encodePlan([.init(key: "crf", value: "\(VideoCompressor.qualityCRF)"), .init(key: "preset", value: preset)])
     }
+
+    /// x264's preset for the normal quality (see ``qualityPlan(preset:)``).
+    static let qualityPreset = "medium"
 
     /// x264's preset for the normal quality of a picture found easy (``PictureSizeWatch/easy``):
     /// `veryfast`. On such a picture the slower presets' searches find nothing to gain: the

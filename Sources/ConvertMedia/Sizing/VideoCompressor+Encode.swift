@@ -49,7 +49,8 @@ extension VideoCompressor {
     /// The normal quality, encoded into the output under a ``QualityFitWatch``, at x264's
     /// `preset`; a kept one's notes say `reasons` after what it is.
     static func qualityEncode(
-        _ job: VideoCompressEncode, preset: String = "medium", reasons: [String] = [], progress: PassProgress,
+        _ job: VideoCompressEncode, preset: String = VideoCompressEncode.qualityPreset, reasons: [String] = [],
+        progress: PassProgress,
         cancellation: CancellationFlag, reporter: ProgressReporter
     ) throws(ConvertError) -> QualityOutcome {
         let request = job.request

@@ -23,8 +23,7 @@ extension VideoPlanner {
         var notes = [JobNote]()
         let sequence = (try? FileByteSource(path: path)).flatMap { ImageSequenceTrack.read($0) }
         if let sequence {
-            let seconds = String(format: "%g", (Double(sequence.milliseconds) / 100).rounded() / 10)
-            notes.append("animation kept (\(sequence.frames) frames, \(seconds) s)")
+            notes.append("animation kept (\(AnimationSummary(sequence).description))")
             if sequence.hasAlpha {
                 notes.append("its transparency is not kept: FFmpeg 5.1 does not read an AVIF animation's alpha track")
             }
