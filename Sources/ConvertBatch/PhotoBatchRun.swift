@@ -81,65 +81,56 @@ struct PhotoBatchRun {
         return named
     }
 
-    /// Converts `pending` under the queue, each between its journal's start and finish lines.
-    mutating func convert(_ pending: [Pending], limits: ConversionLimits) async {
-        let scheduler = BatchScheduler(budgetBytes: batch.memoryBudget, maxConcurrent: batch.concurrency)
-        let (journal, progress) = (self.journal, self.progress)
-        let (jobs, total) = (batch.concurrency, batch.requests.count)
-        await scheduler.run(pending, cost: \.cost) { photo in
-            await Self.convert(
-                photo, jobs: jobs, total: total, limits: limits, journal: journal, progress: progress)
-        } onResult: { position, outcome in
-            let photo = pending[position]
+    /// Converts `pending` under the ``BatchQueue``, calling `onResult` after each photo's item
+    /// (the host's report: the CLI's tally and lines).
+    mutating func convert(
+        _ pending: [Pending], limits: ConversionLimits, host: PhotoBatchHost? = nil,
+        onResult: (Int, Result<JobResult, ConvertError>) async -> Void = { _, _ in }
+    ) async {
+        let queue = BatchQueue(memoryBudget: batch.memoryBudget, concurrency: batch.concurrency, journal: journal)
+        let jobs = pending.map { photo in
+            BatchQueue.Job(
+                index: host?.indices[photo.index] ?? photo.index, input: photo.request.inputPath,
+                destination: photo.request.outputPath, cost: photo.cost)
+        }
+        let work = Self.work(pending, jobs: jobs, batch: batch, limits: limits, host: host, progress: progress)
+        await queue.run(jobs, work: work) { position, outcome in
+            let index = pending[position].index
             switch outcome {
-            case .success(let result):
-                if let journal {
-                    // Not being able to write the line costs a re-run this photo again, no more.
-                    _ = try? await runBlocking(on: .short) { _ in
-                        try journal.recordFinished(
-                            index: photo.index, input: photo.request.inputPath, outputs: result.outputs)
-                    }
-                }
-                end(photo.index, .converted(result))
-            case .failure(let error) where error.category == .cancelled:
-                end(photo.index, .cancelled)
-            case .failure(let error):
-                end(photo.index, .failed(error))
+            case .success(let result): end(index, .converted(result))
+            case .failure(let error) where error.category == .cancelled: end(index, .cancelled)
+            case .failure(let error): end(index, .failed(error))
             }
+            await onResult(index, outcome)
         }
     }
 
-    /// Converts one photo: its start line (durable, naming its destination) first.
-    private static func convert(
-        _ photo: Pending, jobs: Int, total: Int, limits: ConversionLimits, journal: BatchJournal?,
-        progress: BatchProgressTracker
-    ) async -> Result<JobResult, ConvertError> {
-        if let journal, let destination = photo.request.outputPath {
-            do throws(ConvertError) {
-                try await runBlocking(on: .short) { _ in
-                    try journal.recordStarted(
-                        index: photo.index, input: photo.request.inputPath, destination: destination)
-                }
-            } catch  where error.category == .device {
-                // A full disk fails the photo, as its output would; any other journal failure
-                // costs at most a re-run converting it again.
-                return .failure(error)
-            } catch {}
-        }
-        var request = photo.request
-        if request.decodingThreads == nil {
-            // As the CLI's batches: tile threads balanced against the photos converting at once,
-            // the last photos, with cores left idle, getting them back.
-            request.decodingThreads = DecodingThreads.perPhoto(jobs: jobs, items: total - photo.index)
-        }
-        do throws(ConvertError) {
-            let result = try await PhotoConverter.convert(request, limits: limits).result { job in
-                progress.update(photo.index, job.fraction)
+    /// What the queue does with each photo: the host's check, then the conversion, with tile
+    /// threads balanced against the photos converting at once (as the CLI's batches: the last
+    /// photos, with cores left idle, get them back).
+    private static func work(
+        _ pending: [Pending], jobs: [BatchQueue.Job], batch: PhotoBatch, limits: ConversionLimits,
+        host: PhotoBatchHost?, progress: BatchProgressTracker
+    ) -> BatchQueue.Work {
+        let total = host?.total ?? batch.requests.count
+        let concurrency = batch.concurrency
+        var work = BatchQueue.Work { position throws(ConvertError) in
+            let photo = pending[position]
+            var request = photo.request
+            if request.decodingThreads == nil {
+                request.decodingThreads = DecodingThreads.perPhoto(
+                    jobs: concurrency, items: total - jobs[position].index)
             }
-            return .success(result)
-        } catch {
-            return .failure(error)
+            return try await PhotoConverter.convert(request, limits: limits).result { job in
+                progress.update(photo.index, job.fraction)
+                host?.progress(photo.index, job)
+            }
         }
+        if let host {
+            work.check = { position throws(ConvertError) in try await host.check(pending[position].index) }
+            work.journalFailed = host.journalFailed
+        }
+        return work
     }
 
     /// Records photo `index`'s outcome and tells the app.

@@ -223,66 +223,78 @@ package enum BatchRunner {
         return counts.failures.isEmpty && counts.unfinished == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// Converts `items` under the scheduler, each output placed through `gate`, recording each
-    /// item in the journal and the tally.
+    /// Converts `items` under the library's batch runtime (a ``PhotoBatch`` for photo commands,
+    /// the ``BatchQueue`` under it for the others), each output placed through `gate`, recording
+    /// each item in the journal and the tally.
     private static func convert(
         _ items: [BatchItem], plan: BatchPlan, gate: any PlacementGate, tally: BatchTally, journal: BatchJournal,
         printer: BatchPrinter
     ) async -> BatchTally {
         var tally = tally
-        let scheduler = BatchScheduler(budgetBytes: plan.options.memoryBudget, maxConcurrent: plan.options.jobs)
-        await scheduler.run(items, cost: \.cost) { scheduled in
-            let item = {
-                var item = scheduled
-                item.placementGate = gate
-                return item
-            }()
-            printer.started(item)
-            if let problem = BatchPlan.fileProblem(item.input) ?? plan.overBudget(item) {
-                return Result<JobResult, ConvertError>.failure(problem)
-            }
-            do throws(ConvertError) {
-                try plan.checkSpace(for: item)
-                try await synced { () throws(ConvertError) in
-                    try journal.recordStarted(index: item.index, input: item.input, destination: item.destination)
-                }
-            } catch  where error.category == .device {
-                return Result<JobResult, ConvertError>.failure(error)
-            } catch {
-                printer.journalFailed(error)
-            }
-            do throws(ConvertError) {
-                let result = try await plan.work.convert(item) { progress in printer.progress(item, progress) }
-                if !result.outputs.isEmpty { await confirmPlaced(gate) }
-                return Result<JobResult, ConvertError>.success(result)
-            } catch {
-                return .failure(error)
-            }
-        } onResult: { position, outcome in
+        let items = items.map { item in
+            var gated = item
+            gated.placementGate = gate
+            return gated
+        }
+        let check: @Sendable (Int) async throws(ConvertError) -> Void = { position throws(ConvertError) in
             let item = items[position]
-            switch outcome {
-            case .success(let result):
-                for output in result.outputs { item.inputStamp?.apply(to: output.path, times: plan.options.keepTimes) }
-                tally.done += 1
-                if result.outputs.isEmpty { tally.unchanged += 1 }
-                tally.bytesIn += item.inputBytes
-                tally.bytesOut += result.outputs.reduce(0) { $0 + $1.byteCount }
-                printer.finished(item, result)
-                do throws(ConvertError) {
-                    try await synced { () throws(ConvertError) in
-                        try journal.recordFinished(index: item.index, input: item.input, outputs: result.outputs)
-                    }
-                } catch {
-                    printer.journalFailed(error)
-                }
-            case .failure(let error) where error.category == .cancelled:
-                printer.cancelled(item)
-            case .failure(let error):
-                tally.failures.append((item.input, error))
-                printer.failed(item, error)
+            printer.started(item)
+            if let problem = BatchPlan.fileProblem(item.input) ?? plan.overBudget(item) { throw problem }
+            try plan.checkSpace(for: item)
+        }
+        let ended: (Int, Result<JobResult, ConvertError>) -> Void = { position, outcome in
+            record(items[position], outcome, plan: plan, tally: &tally, printer: printer)
+        }
+        switch plan.work.conversion {
+        case .photos(let photos):
+            var host = PhotoBatchHost(
+                journal: journal, indices: items.map(\.index), total: plan.itemInputs.count, costs: items.map(\.cost),
+                check: check)
+            host.progress = { position, progress in printer.progress(items[position], progress) }
+            host.journalFailed = { printer.journalFailed($0) }
+            let batch = PhotoBatch(
+                items.map(photos.request), memoryBudget: plan.options.memoryBudget, concurrency: plan.options.jobs)
+            await batch.run(host: host) { position, outcome in
+                ended(position, outcome.map { photos.report($0, items[position]) })
             }
+        case .each(let convert):
+            var work = BatchQueue.Work { position throws(ConvertError) in
+                let item = items[position]
+                let result = try await convert(item) { progress in printer.progress(item, progress) }
+                if !result.outputs.isEmpty { await confirmPlaced(gate) }
+                return result
+            }
+            work.check = check
+            work.journalFailed = { printer.journalFailed($0) }
+            let jobs = items.map {
+                BatchQueue.Job(index: $0.index, input: $0.input, destination: $0.destination, cost: $0.cost)
+            }
+            let queue = BatchQueue(
+                memoryBudget: plan.options.memoryBudget, concurrency: plan.options.jobs, journal: journal)
+            await queue.run(jobs, work: work) { position, outcome in ended(position, outcome) }
         }
         return tally
+    }
+
+    /// Counts and reports one item's end; a converted item's outputs get its input's time stamp.
+    private static func record(
+        _ item: BatchItem, _ outcome: Result<JobResult, ConvertError>, plan: BatchPlan, tally: inout BatchTally,
+        printer: BatchPrinter
+    ) {
+        switch outcome {
+        case .success(let result):
+            for output in result.outputs { item.inputStamp?.apply(to: output.path, times: plan.options.keepTimes) }
+            tally.done += 1
+            if result.outputs.isEmpty { tally.unchanged += 1 }
+            tally.bytesIn += item.inputBytes
+            tally.bytesOut += result.outputs.reduce(0) { $0 + $1.byteCount }
+            printer.finished(item, result)
+        case .failure(let error) where error.category == .cancelled:
+            printer.cancelled(item)
+        case .failure(let error):
+            tally.failures.append((item.input, error))
+            printer.failed(item, error)
+        }
     }
 
     /// Passes a finished item's outputs through the placement gate, for work that placed them
@@ -293,12 +305,6 @@ package enum BatchRunner {
             try? gate.willPlace()
             gate.didPlace()
         }
-    }
-
-    /// Runs a journal write, which waits for the disk (`fdatasync`), off the cooperative pool.
-    private static func synced(_ write: @escaping @Sendable () throws(ConvertError) -> Void) async throws(ConvertError)
-    {
-        try await runBlocking(on: .short) { _ in try write() }
     }
 
     /// `--dry-run`: each item checked as the real run would open it and admit it under

@@ -40,20 +40,44 @@ package struct BatchWork: Sendable {
     /// What `--dry-run` adds under an item's planned line (a size target's plan: the passes, or
     /// why it cannot be reached), and the failure that item would end with, if any; nil adds nothing.
     package var preview: (@Sendable (_ index: Int, _ input: String) async throws(ConvertError) -> BatchPreview)? = nil
-    /// Converts one item: typically `try await Engine.convert(request(item)).result(onProgress: progress)`.
-    package var convert:
-        @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void) async throws(ConvertError)
-            -> JobResult
+    /// How the items are converted: through a ``PhotoBatch`` (the photo commands), or one call
+    /// each (``convert``).
+    package var conversion: Conversion
 
+    /// Converts one item: typically `try await Engine.convert(request(item)).result(onProgress: progress)`.
+    /// Setting it makes the work convert each item with it; a photo command's work gives its
+    /// photo conversion here, so a command can wrap it (`convert --to webp` hands animated AVIFs
+    /// to the video engine).
+    package var convert: Conversion.Each {
+        get {
+            switch conversion {
+            case .photos(let photos): photos.convertOne
+            case .each(let convert): convert
+            }
+        }
+        set { conversion = .each(newValue) }
+    }
+
+    /// Work converting each item with `convert`.
     package init(
         command: String, identity: [String], outputExtension: @escaping @Sendable (_ input: String) -> String,
         outputSuffix: String = "", cost: @escaping @Sendable (_ input: String) async -> Int64,
         estimatedOutputBytes: @escaping @Sendable (_ input: String, _ inputBytes: Int64) -> Int64 = { _, bytes in bytes
         },
-        singleOutput: String? = nil,
-        convert:
-            @escaping @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void)
-            async throws(ConvertError) -> JobResult
+        singleOutput: String? = nil, convert: @escaping Conversion.Each
+    ) {
+        self.init(
+            command: command, identity: identity, outputExtension: outputExtension, outputSuffix: outputSuffix,
+            cost: cost, estimatedOutputBytes: estimatedOutputBytes, singleOutput: singleOutput,
+            conversion: .each(convert))
+    }
+
+    /// Work converting its items as `conversion` says.
+    package init(
+        command: String, identity: [String], outputExtension: @escaping @Sendable (_ input: String) -> String,
+        outputSuffix: String = "", cost: @escaping @Sendable (_ input: String) async -> Int64,
+        estimatedOutputBytes: @escaping @Sendable (_ input: String, _ inputBytes: Int64) -> Int64,
+        singleOutput: String? = nil, conversion: Conversion
     ) {
         self.command = command
         self.identity = identity
@@ -62,7 +86,7 @@ package struct BatchWork: Sendable {
         self.cost = cost
         self.estimatedOutputBytes = estimatedOutputBytes
         self.singleOutput = singleOutput
-        self.convert = convert
+        self.conversion = conversion
     }
 }
 
@@ -77,5 +101,21 @@ package struct BatchPreview: Sendable {
     package init(line: String, failure: ConvertError? = nil) {
         self.line = line
         self.failure = failure
+    }
+}
+
+extension BatchWork {
+    /// How a batch's items are converted.
+    package enum Conversion: Sendable {
+        /// One item's conversion, given its progress callback.
+        package typealias Each =
+            @Sendable (_ item: BatchItem, _ progress: @escaping @Sendable (JobProgress) -> Void)
+            async throws(ConvertError) -> JobResult
+
+        /// Every item a photo, the batch run by ``PhotoBatch``: the library's batch runtime,
+        /// which the CLI's photo commands use as any app does.
+        case photos(PhotoConversion)
+        /// Each item converted by one call.
+        case each(Each)
     }
 }

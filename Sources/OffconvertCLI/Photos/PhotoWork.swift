@@ -203,6 +203,17 @@ package enum PhotoWork {
         command: String, template: PhotoRequest, options: BatchOptions, outputSuffix: String = "",
         shrinking: Bool = false
     ) -> BatchWork {
+        var conversion = PhotoConversion(jobs: options.jobs, total: options.inputs.count) { item in
+            var request = template
+            request.inputPath = item.input
+            request.outputPath = item.destination
+            request.overwrite = item.overwrite
+            request.outputMayBeRenumbered = item.mayRenumber
+            request.probed = item.photo
+            request.placementGate = item.placementGate
+            return request
+        }
+        if shrinking { conversion.report = { result, item in noteIfLarger(result, than: item.inputBytes) } }
         var work = BatchWork(
             command: command,
             identity: [
@@ -217,22 +228,7 @@ package enum PhotoWork {
             ],
             outputExtension: { _ in template.format.fileExtension }, outputSuffix: outputSuffix,
             cost: { input in (try? await runBlocking(on: .short) { _ in cost(of: input, request: template) }) ?? 0 },
-            estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes },
-            convert: { item, progress throws(ConvertError) in
-                var request = template
-                request.inputPath = item.input
-                request.outputPath = item.destination
-                request.overwrite = item.overwrite
-                request.outputMayBeRenumbered = item.mayRenumber
-                request.probed = item.photo
-                request.placementGate = item.placementGate
-                // One photo uses every core for decoding; a batch balances jobs against tile
-                // threads, and its last photos, with cores left idle, get them back.
-                request.decodingThreads = DecodingThreads.perPhoto(
-                    jobs: options.jobs, items: options.inputs.count - item.index)
-                let result = try await PhotoConverter.convert(request).result(onProgress: progress)
-                return shrinking ? noteIfLarger(result, than: item.inputBytes) : result
-            })
+            estimatedOutputBytes: { _, bytes in template.targetByteCount ?? bytes }, conversion: .photos(conversion))
         work.accepts = .photos
         // The header read opens the file through libheif or a codec: off the cooperative pool.
         work.probe = { input in
