@@ -29,6 +29,11 @@ extension BatchRunnerTests {
             inputs: inputs, outputDirectory: out.path, jobs: 2, memoryBudget: 1 << 32, json: true)
         let template = PhotoRequest(inputPath: "", format: .jpeg)
         let work = PhotoWork.batchWork(command: "heic-to-jpg", template: template, options: options)
+        // Run as one PhotoBatch, the library's batch API, the probes handed to it with the requests.
+        guard case .photos = work.conversion else {
+            Issue.record("a photo command's work does not run through PhotoBatch")
+            return
+        }
         let state = folder.appendingPathComponent("state").path
         let status = await BatchRunner.run(
             work, options: options, printer: BatchPrinter(json: true, out: { _ in }, err: { _ in }),
