@@ -294,4 +294,20 @@ struct ReferenceDecoderCommandTests {
         let clip = try await folder.run(["convert", "lena.pcx", "--to", "mp4"])
         #expect(clip.status != 0 && !folder.files().contains("lena.mp4"), "\(clip.stderr)")
     }
+
+    @Test("a JPEG with 4:1:0 chroma (Go's test frames, baseline and progressive): info and convert read it as djpeg does")
+    func chroma410() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        // TurboJPEG's header call has no name for this layout and refuses it; libjpeg decodes it.
+        for name in ["chroma-410.jpeg", "chroma-410-progressive.jpeg"] {
+            try Data(try Self.photo("formats/\(name)")).write(to: folder.url.appendingPathComponent(name))
+            let info = try await folder.run(["info", name])
+            #expect(info.status == 0 && info.stdout.contains("picture: 150x103, 8-bit"), "\(info.stdout)\(info.stderr)")
+            let png = try await folder.run(["convert", name, "--to", "png"])
+            #expect(png.status == 0, "\(png.stderr)")
+            let output = (name as NSString).deletingPathExtension + ".png"
+            #expect(try await DamagedPhotoCommandTests.psnrAgainstDjpeg(folder, input: name, output: output) >= 99)
+        }
+    }
 }

@@ -43,7 +43,10 @@ final class TurboJPEGHandle {
         }
         // TurboJPEG returns -1 for a warning too, with the size filled in: only an error refuses.
         let warning = status == 0 ? nil : lastWasWarning ? lastError : nil
-        guard status == 0 || warning != nil, width > 0, height > 0 else {
+        // It also refuses a chroma layout it has no name for (4:1:0, as some video frames are
+        // coded), after filling in the size and colours: libjpeg decodes those like any other.
+        let unnamedLayout = status != 0 && lastError.contains("Could not determine subsampling type")
+        guard status == 0 || warning != nil || unnamedLayout, width > 0, height > 0 else {
             throw ConvertError(
                 code: .inputCorrupt, message: "\(path) is damaged or not a JPEG image.", path: path,
                 underlying: lastError)
