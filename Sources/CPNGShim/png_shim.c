@@ -332,10 +332,11 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
     memset(out, 0, sizeof(*out));
     out->srgb_intent = -1;
     if (error_size > 0) error[0] = 0;
-    // A file cut short is refused here: `info` says it is damaged (metadata after the image data
-    // may be lost); the conversion, which reads it with tolerate_cut, says how much is missing.
+    // A file cut in or after its image data has its header whole: read as the conversion reads
+    // it (tolerate_cut), and `info`, which reads the rows too (offc_png_verify), says what is missing.
+    int cut = 0;
     error_state errors = {error, error_size};
-    png_structp png = open_read(data, size, NULL, &errors);
+    png_structp png = open_read(data, size, &cut, &errors);
     if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     // `out` is memory, not a local, so what was stored in it before a longjmp is still there.
@@ -362,30 +363,47 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
     return 0;
 }
 
-int offc_png_verify(const uint8_t *data, size_t size, char *error, size_t error_size) {
+int offc_png_verify(const uint8_t *data, size_t size, int tolerate_cut, uint32_t *rows_missing, char *error,
+                    size_t error_size) {
     if (error_size > 0) error[0] = 0;
+    if (rows_missing) *rows_missing = 0;
+    int cut = 0;
     error_state errors = {error, error_size};
-    png_structp png = open_read(data, size, NULL, &errors);
+    png_structp png = open_read(data, size, tolerate_cut ? &cut : NULL, &errors);
     if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     uint8_t *volatile row = NULL;
+    // The rows read whole so far and the height, for a file cut short (as offc_png_decode keeps them).
+    volatile png_uint_32 rows_done = 0;
+    volatile png_uint_32 height = 0;
+    volatile int interlaced = 0;
     if (!info || setjmp(png_jmpbuf(png))) {
         free(row);
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (cut && rows_done > 0 && !interlaced) {
+            if (rows_missing) *rows_missing = height - rows_done;
+            if (error_size > 0) error[0] = 0;
+            return 1;
+        }
         if (error_size > 0 && error[0] == 0) snprintf(error, error_size, "out of memory");
         return -1;
     }
     reader_state reader = {data, size, 8};
     start_reading(png, &reader);
+    if (cut) png_set_compression_buffer_size(png, 256);
     png_read_info(png, info);
-    png_uint_32 height = png_get_image_height(png, info);
+    height = png_get_image_height(png, info);
     // Each pass of an interlaced picture goes through the same row: only the inflating counts.
     int passes = png_set_interlace_handling(png);
+    interlaced = passes > 1;
     png_read_update_info(png, info);
     row = malloc(png_get_rowbytes(png, info));
     if (!row) png_error(png, "out of memory");
     for (int pass = 0; pass < passes; pass++) {
-        for (png_uint_32 y = 0; y < height; y++) png_read_row(png, row, NULL);
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, row, NULL);
+            if (!interlaced) rows_done = y + 1;
+        }
     }
     png_read_end(png, info);
     free(row);

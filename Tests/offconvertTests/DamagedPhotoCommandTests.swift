@@ -89,6 +89,33 @@ struct DamagedPhotoCommandTests {
         #expect(
             try await Self.psnr(output, ["-f", "lavfi", "-i", "color=c=0x808080:s=600x8"], top: 792, rows: 8)
                 == .infinity)
+
+        // `info` says the same before any conversion: damaged, what is missing, and that it converts.
+        let info = try await folder.run(["info", "cut.png"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(
+            info.stdout.contains(
+                "damaged: the file ends early (an interrupted copy or download): the bottom \(missing)% of the picture "
+                    + "is missing (shown grey); a conversion keeps what is there"), "\(info.stdout)")
+        #expect(info.stdout.contains("picture: 600x800"), "\(info.stdout)")
+    }
+
+    @Test("a PNG whose file ends after its picture (no IEND): info and convert agree it is whole, what followed missing")
+    func pngWithoutEnd() async throws {
+        let folder = try UserFolder()
+        defer { folder.remove() }
+        let full = folder.url.appendingPathComponent("full.png").path
+        _ = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        // The 12-byte IEND chunk gone, as Go's invalid-noend.png test file has it.
+        try bytes.dropLast(12).write(to: folder.url.appendingPathComponent("no end.png"))
+        let whole = "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
+        let info = try await folder.run(["info", "no end.png"])
+        #expect(info.status == 0 && info.stdout.contains("damaged: \(whole)"), "\(info.stdout)")
+        let outcome = try await folder.run(["convert", "no end.png", "--to", "png", "-o", "out"])
+        #expect(outcome.status == 0 && outcome.stderr.contains(whole), "\(outcome.stderr)")
+        #expect(try await Self.psnr(folder.url.appendingPathComponent("out/no end.png").path, ["-i", full]) == .infinity)
     }
 
     @Test("a JPEG with flipped bits in its picture data is converted with a note; a whole one carries none")

@@ -55,12 +55,17 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *erro
 /// ignores is no failure), without keeping a pixel: the rows are inflated one at a time into a
 /// single row's buffer, so the damage a conversion would refuse (a CRC error in the image data,
 /// a broken zlib stream) is found at the cost of one row's memory. Returns 0, or -1 with `error`
-/// filled. A file cut short is refused (its chunk check fails first).
-int offc_png_verify(const uint8_t *data, size_t size, char *error, size_t error_size);
+/// filled. A file cut short is judged as offc_png_decode judges it with `tolerate_cut`: when its
+/// rows are read one by one (not interlaced) and at least one is whole, it returns 1 with
+/// `*rows_missing` set (0 when only what followed the picture is missing); otherwise, or
+/// without `tolerate_cut`, it is refused.
+int offc_png_verify(const uint8_t *data, size_t size, int tolerate_cut, uint32_t *rows_missing, char *error,
+                    size_t error_size);
 
 /// Reads only what precedes the image data (IHDR, iCCP, eXIf, sRGB): `out` gets the size, the
 /// source's bit depth (8 or 16, as offc_png_decode would deliver), alpha, ICC and EXIF, and no
-/// pixels. Returns 0, or -1 with `error` filled and `out` empty. Free with offc_png_free.
+/// pixels. A file cut in or after its image data is read (its header is whole). Returns 0, or -1
+/// with `error` filled and `out` empty. Free with offc_png_free.
 int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, char *error, size_t error_size);
 
 /// Frees what offc_png_decode allocated and zeroes the struct.

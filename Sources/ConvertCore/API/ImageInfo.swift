@@ -88,6 +88,10 @@ public struct ImageInfo: Sendable, Codable, Hashable {
     /// What the other pictures of a multi-picture JPEG (MPO) are: "stereo" for a stereo pair's
     /// other eye, "multi-angle" for views of one scene; nil for every other file.
     public var multiPicture: String? = nil
+    /// Damage a conversion works around, as its note says it (a PNG whose file ends early: what
+    /// is missing); nil when the file reads whole or was not read that far (only `info` reads a
+    /// PNG's rows).
+    public var damage: String? = nil
 
     /// An HDR gain map: whose description of it was read, and how far above SDR white it goes.
     public struct GainMap: Sendable, Codable, Hashable {

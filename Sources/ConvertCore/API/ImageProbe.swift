@@ -97,10 +97,11 @@ public enum ImageProbe {
     /// Reads every row of a PNG, keeping none, and throws the error a conversion would: a
     /// PNG's header chunks can be whole while its image data is damaged (a CRC error in an IDAT,
     /// a broken zlib stream). For `info`, which must not call such a file a fine picture; the
-    /// batch's cost probe does not pay for it. Other formats are not read.
-    package static func verifyPixels(path: String, format: PhotoFormat) throws(ConvertError) {
-        guard format == .png else { return }
-        try PNGCodec.verify(ImageDecoder.readAll(path: path), path: path)
+    /// batch's cost probe does not pay for it. Returns the note a conversion would give a file
+    /// cut short that it keeps as far as it goes. Other formats are not read.
+    package static func verifyPixels(path: String, format: PhotoFormat, height: Int) throws(ConvertError) -> String? {
+        guard format == .png else { return nil }
+        return try PNGCodec.verify(ImageDecoder.readAll(path: path), height: height, path: path)
     }
 
     /// TGA, Netpbm, icon, Photoshop and JPEG 2000: headers only, no pixel decoded; a colour

@@ -202,13 +202,17 @@ enum PNGCodec {
 
     /// Reads the whole PNG in `data` as a conversion would, one row at a time and keeping none
     /// (for `info`, which must call damaged what a conversion refuses: a CRC error in the image
-    /// data, a broken zlib stream); every chunk length is checked first.
-    static func verify(_ data: [UInt8], path: String) throws(ConvertError) {
+    /// data, a broken zlib stream); every chunk length is checked first. A file cut short that a
+    /// conversion keeps as far as it goes is no failure: the note a conversion would give it is
+    /// returned (`height` is the picture's, for its share missing).
+    static func verify(_ data: [UInt8], height: Int, path: String) throws(ConvertError) -> String? {
         var message = [CChar](repeating: 0, count: 256)
+        var missing: UInt32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
-            offc_png_verify(buffer.baseAddress, buffer.count, &message, message.count)
+            offc_png_verify(buffer.baseAddress, buffer.count, 1, &missing, &message, message.count)
         }
-        guard status == 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
+        guard status >= 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
+        return status == 1 ? cutNote(missingRows: Int(missing), height: height) : nil
     }
 
     /// The `input.corrupt` error, with libpng's or the chunk check's reason in the message.

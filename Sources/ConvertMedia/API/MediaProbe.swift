@@ -99,7 +99,7 @@ public enum MediaProbe {
         path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> MediaInfo {
         do {
-            let image = try ImageProbe.probeBlocking(path: path)
+            var image = try ImageProbe.probeBlocking(path: path)
             // A PNG's header can be whole over damaged image data a conversion refuses: its rows
             // are read (one at a time) so that the file is not described as a fine picture. Not
             // past the pixel limit: a conversion refuses that from the header, and a zlib bomb's
@@ -107,11 +107,14 @@ public enum MediaProbe {
             if let photo = PhotoFormat(rawValue: format),
                 Int64(image.width) * Int64(image.height) <= Int64(PixelLimit.defaultMaxPixels)
             {
-                try ImageProbe.verifyPixels(path: path, format: photo)
+                image.damage = try ImageProbe.verifyPixels(path: path, format: photo, height: image.height)
             }
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
-            return MediaInfo(
+            var info = MediaInfo(
                 path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)
+            // Metadata may have followed the picture where the file now ends.
+            if image.damage != nil { info.location.incomplete = true }
+            return info
         } catch {
             if error.category == .cancelled { throw error }
             var info = MediaInfo(

@@ -10,6 +10,10 @@ enum InfoFormatter {
         guard let container = info.container else {
             var lines = [header]
             if let image = info.image { lines += imageLines(image) }
+            if let damage = info.image?.damage {
+                // What a conversion works around, said before it runs: the file still converts.
+                lines.append("  damaged: \(damage.terminalSafe); a conversion keeps what is there (--strict refuses it)")
+            }
             if let problem = info.imageError {
                 // Damage is said as such, in the words a conversion refusing the file uses; other
                 // problems (a format not read) only left the details out.
