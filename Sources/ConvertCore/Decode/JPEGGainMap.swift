@@ -65,30 +65,53 @@ struct JPEGGainMap: Sendable {
 extension GainMapMetadata {
     /// The parameters of an Ultra HDR gain-map image's `hdrgm:` XMP (attributes or elements;
     /// Ultra HDR v1.0's defaults where one is missing: minimum 0, gamma 1, offsets 1/64,
-    /// capacity minimum 0). Nil without `hdrgm:GainMapMax` and `hdrgm:HDRCapacityMax`, or for
-    /// an HDR base rendition.
+    /// capacity minimum 0). The namespace is found by its URI, whatever prefix the writer bound
+    /// it to (exiftool reads it so). Without `HDRCapacityMax`, which some writers leave out, the
+    /// map applies in full at its own largest boost (`GainMapMax`). Nil without
+    /// `GainMapMax`, or for an HDR base rendition.
     package init?(hdrgmXMP packet: [UInt8]) {
         let text = String(decoding: packet, as: UTF8.self)
+        // A packet that never declares the namespace gets the usual prefix; one that binds
+        // `hdrgm` to something else does not.
+        guard
+            let prefix = Self.prefix(of: Self.hdrgmNamespace, in: text)
+                ?? (text.contains("xmlns:hdrgm=") ? nil : "hdrgm")
+        else { return nil }
         func value(_ name: String) -> Double? {
-            for pattern in ["hdrgm:\(name)=\"", "hdrgm:\(name)='", "<hdrgm:\(name)>"] {
+            for pattern in ["\(prefix):\(name)=\"", "\(prefix):\(name)='", "<\(prefix):\(name)>"] {
                 guard let start = text.firstRange(of: pattern) else { continue }
-                let rest = text[start.upperBound...]
+                let rest = text[start.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
                 let number = rest.prefix { "0123456789.-+eE".contains($0) }
                 if let parsed = Double(number) { return parsed }
                 // A per-channel value (rdf:Seq): the first channel's.
-                if let li = rest.firstRange(of: "<rdf:li>") {
-                    return Double(rest[li.upperBound...].prefix { "0123456789.-+eE".contains($0) })
+                if let li = rest.firstRange(of: "<rdf:li"), let close = rest[li.upperBound...].firstIndex(of: ">") {
+                    return Double(rest[rest.index(after: close)...].prefix { "0123456789.-+eE".contains($0) })
                 }
             }
             return nil
         }
-        guard let maximum = value("GainMapMax"), let capacity = value("HDRCapacityMax") else { return nil }
-        if text.contains("hdrgm:BaseRenditionIsHDR=\"True\"") { return nil }
+        guard let maximum = value("GainMapMax") else { return nil }
+        if text.contains("\(prefix):BaseRenditionIsHDR=\"True\"") { return nil }
         self.init(
             minStops: value("GainMapMin") ?? 0, maxStops: maximum, gamma: value("Gamma") ?? 1,
             baseOffset: value("OffsetSDR") ?? 1.0 / 64,
             alternateOffset: value("OffsetHDR") ?? 1.0 / 64, baseHeadroomStops: value("HDRCapacityMin") ?? 0,
-            alternateHeadroomStops: capacity)
+            alternateHeadroomStops: value("HDRCapacityMax") ?? maximum)
         guard gamma > 0 else { return nil }
+    }
+
+    /// The prefix `text` binds `namespace` to (`xmlns:PREFIX="namespace"`), nil when it does not.
+    static func prefix(of namespace: String, in text: String) -> String? {
+        for quote in ["\"", "'"] {
+            guard let binding = text.firstRange(of: "=\(quote)\(namespace)\(quote)") else { continue }
+            let before = text[..<binding.lowerBound]
+            guard let colon = before.lastIndex(of: ":") else { continue }
+            let name = before[before.index(after: colon)...]
+            guard before[..<colon].hasSuffix("xmlns"), !name.isEmpty,
+                name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." })
+            else { continue }
+            return String(name)
+        }
+        return nil
     }
 }

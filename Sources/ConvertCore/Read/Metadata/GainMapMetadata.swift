@@ -35,7 +35,7 @@ package struct GainMapMetadata: Sendable, Equatable {
 
     /// The ISO 21496-1 namespace that starts the APP2 segment (NUL-terminated).
     static let isoNamespace: [UInt8] = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
-    fileprivate static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
+    static let hdrgmNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
 
     /// The primary image's ISO 21496-1 payload: only the versions (minimum 0, writer 0), which
     /// says "this file has an ISO gain map".
