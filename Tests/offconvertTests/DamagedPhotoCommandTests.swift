@@ -100,7 +100,7 @@ struct DamagedPhotoCommandTests {
         #expect(info.stdout.contains("picture: 600x800"), "\(info.stdout)")
     }
 
-    @Test("a PNG whose file ends after its picture (no IEND): info and convert agree it is whole, what followed missing")
+    @Test("a PNG whose file ends after its picture (no IEND): info and convert agree the picture is whole")
     func pngWithoutEnd() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
@@ -110,12 +110,14 @@ struct DamagedPhotoCommandTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
         // The 12-byte IEND chunk gone, as Go's invalid-noend.png test file has it.
         try bytes.dropLast(12).write(to: folder.url.appendingPathComponent("no end.png"))
-        let whole = "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
+        let whole =
+            "the file ends early (an interrupted copy or download): the picture is whole, what followed it is missing"
         let info = try await folder.run(["info", "no end.png"])
         #expect(info.status == 0 && info.stdout.contains("damaged: \(whole)"), "\(info.stdout)")
         let outcome = try await folder.run(["convert", "no end.png", "--to", "png", "-o", "out"])
         #expect(outcome.status == 0 && outcome.stderr.contains(whole), "\(outcome.stderr)")
-        #expect(try await Self.psnr(folder.url.appendingPathComponent("out/no end.png").path, ["-i", full]) == .infinity)
+        let output = folder.url.appendingPathComponent("out/no end.png").path
+        #expect(try await Self.psnr(output, ["-i", full]) == .infinity)
     }
 
     @Test("a JPEG with flipped bits in its picture data is converted with a note; a whole one carries none")

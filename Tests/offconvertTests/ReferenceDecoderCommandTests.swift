@@ -295,7 +295,7 @@ struct ReferenceDecoderCommandTests {
         #expect(clip.status != 0 && !folder.files().contains("lena.mp4"), "\(clip.stderr)")
     }
 
-    @Test("a JPEG with 4:1:0 chroma (Go's test frames, baseline and progressive): info and convert read it as djpeg does")
+    @Test("a JPEG with 4:1:0 chroma (Go's test frames, baseline, progressive): info and convert read it as djpeg")
     func chroma410() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }

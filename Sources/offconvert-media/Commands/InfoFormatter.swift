@@ -12,7 +12,8 @@ enum InfoFormatter {
             if let image = info.image { lines += imageLines(image) }
             if let damage = info.image?.damage {
                 // What a conversion works around, said before it runs: the file still converts.
-                lines.append("  damaged: \(damage.terminalSafe); a conversion keeps what is there (--strict refuses it)")
+                lines.append(
+                    "  damaged: \(damage.terminalSafe); a conversion keeps what is there (--strict refuses it)")
             }
             if let problem = info.imageError {
                 // Damage is said as such, in the words a conversion refusing the file uses; other
