@@ -60,15 +60,20 @@ struct DamagedPhotoCommandTests {
         return average == "inf" ? .infinity : Double(average ?? "") ?? 0
     }
 
+    /// tokyo.jpg made a PNG by ffmpeg (not by offconvert) in `folder`: its path and bytes.
+    static func ffmpegPNG(in folder: UserFolder) async throws -> (path: String, bytes: Data) {
+        let full = folder.url.appendingPathComponent("full.png").path
+        _ = try await MotionCommandsTests.tool(
+            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
+        return (full, try Data(contentsOf: URL(fileURLWithPath: full)))
+    }
+
     @Test("a PNG cut short is converted as far as it goes, the rest grey, with a note; --strict refuses it")
     func pngCutShort() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
         // A PNG made by ffmpeg (not by offconvert), then cut at 60% of its bytes.
-        let full = folder.url.appendingPathComponent("full.png").path
-        _ = try await MotionCommandsTests.tool(
-            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let (full, bytes) = try await Self.ffmpegPNG(in: folder)
         try bytes.prefix(bytes.count * 6 / 10).write(to: folder.url.appendingPathComponent("cut.png"))
         let strict = try await folder.run(["convert", "cut.png", "--to", "png", "--strict", "-o", "strict"])
         #expect(strict.status == 1 && strict.stderr.contains("is damaged"), "\(strict.stderr)")
@@ -104,10 +109,7 @@ struct DamagedPhotoCommandTests {
     func pngWithoutEnd() async throws {
         let folder = try UserFolder()
         defer { folder.remove() }
-        let full = folder.url.appendingPathComponent("full.png").path
-        _ = try await MotionCommandsTests.tool(
-            "ffmpeg", ["-v", "error", "-i", CLIRunner.media.appendingPathComponent("photos/tokyo.jpg").path, full])
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let (full, bytes) = try await Self.ffmpegPNG(in: folder)
         // The 12-byte IEND chunk gone, as Go's invalid-noend.png test file has it.
         try bytes.dropLast(12).write(to: folder.url.appendingPathComponent("no end.png"))
         let whole =
