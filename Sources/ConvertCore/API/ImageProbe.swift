@@ -18,13 +18,15 @@ public enum ImageProbe {
     }
 
     /// Probes the image at `path` on the calling thread: for callers already on a blocking thread.
-    package static func probeBlocking(path: String) throws(ConvertError) -> ImageInfo {
-        try probe(PhotoInput.open(path: path))
+    /// With `verifyingPixels` (`info`), a PNG's rows are read too, from the same bytes, and
+    /// throw the error a conversion would (see ``verifyPixels(_:info:path:)``).
+    package static func probeBlocking(path: String, verifyingPixels: Bool = false) throws(ConvertError) -> ImageInfo {
+        try probe(PhotoInput.open(path: path), verifyingPixels: verifyingPixels)
     }
 
     /// Probes `input`, read already (its HEIF item model is not parsed again).
-    package static func probe(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
-        var info = try probeFormat(input)
+    package static func probe(_ input: PhotoInput, verifyingPixels: Bool = false) throws(ConvertError) -> ImageInfo {
+        var info = try probeFormat(input, verifyingPixels: verifyingPixels)
         // Samsung's trailer (after a JPEG, in a HEIC's last `sefd` box) records the country of
         // the network the phone was on: a location, as IPTC's country is.
         if [.jpeg, .heic, .avif].contains(input.format), let source = try? FileByteSource(path: input.path),
@@ -36,7 +38,7 @@ public enum ImageProbe {
         return info
     }
 
-    private static func probeFormat(_ input: PhotoInput) throws(ConvertError) -> ImageInfo {
+    private static func probeFormat(_ input: PhotoInput, verifyingPixels: Bool) throws(ConvertError) -> ImageInfo {
         let path = input.path
         switch input.format {
         case .heic, .avif:
@@ -58,6 +60,7 @@ public enum ImageProbe {
             result.color.model = header.colorType == 3 ? "indexed" : header.colorType & 2 == 0 ? "grey" : nil
             if case .cicp(let nclx) = PNGColorChunks(data).description { result.color.nclx = nclx }
             result.animation = AnimationSummary.of(data, format: .png, path: path).map(ImageInfo.Animation.init)
+            if verifyingPixels { try verifyPixels(data, info: &result, path: path) }
             return result
         case .webp:
             // Headers and metadata chunks only, as for PNG: no limit to apply, no pixels decoded.
@@ -94,14 +97,16 @@ public enum ImageProbe {
         }
     }
 
-    /// Reads every row of a PNG, keeping none, and throws the error a conversion would: a
-    /// PNG's header chunks can be whole while its image data is damaged (a CRC error in an IDAT,
-    /// a broken zlib stream). For `info`, which must not call such a file a fine picture; the
-    /// batch's cost probe does not pay for it. Returns the note a conversion would give a file
-    /// cut short that it keeps as far as it goes. Other formats are not read.
-    package static func verifyPixels(path: String, format: PhotoFormat, height: Int) throws(ConvertError) -> String? {
-        guard format == .png else { return nil }
-        return try PNGCodec.verify(ImageDecoder.readAll(path: path), height: height, path: path)
+    /// Reads every row of the PNG in `data`, keeping none, and throws the error a conversion
+    /// would: a PNG's header chunks can be whole while its image data is damaged (a CRC error in
+    /// an IDAT, a broken zlib stream). For `info`, which must not call such a file a fine
+    /// picture; the batch's cost probe does not pay for it. A file cut short that a conversion
+    /// keeps as far as it goes gets the conversion's note in ``ImageInfo/damage``. Not past the
+    /// pixel limit: a conversion refuses that from the header, and a zlib bomb's rows would keep
+    /// `info` busy for nothing.
+    private static func verifyPixels(_ data: [UInt8], info: inout ImageInfo, path: String) throws(ConvertError) {
+        guard Int64(info.width) * Int64(info.height) <= Int64(PixelLimit.defaultMaxPixels) else { return }
+        info.damage = try PNGCodec.verify(data, height: info.height, path: path)
     }
 
     /// TGA, Netpbm, icon, Photoshop and JPEG 2000: headers only, no pixel decoded; a colour

@@ -106,7 +106,11 @@ package enum ImageDecoder {
         return head
     }
 
+    /// Whole reads of watched files (``readAll(path:)``), for tests that prove a file is read once.
+    package static let wholeReads = FileReadCounter()
+
     package static func readAll(path: String) throws(ConvertError) -> [UInt8] {
+        wholeReads.count(path: path)
         try checkRegularFile(path)
         guard let data = RawFile.contents(of: path) else { throw openError(path) }
         return data

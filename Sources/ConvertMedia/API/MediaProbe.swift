@@ -99,16 +99,9 @@ public enum MediaProbe {
         path: String, format: String, name: String, byteCount: Int, cancellation: CancellationFlag
     ) throws(ConvertError) -> MediaInfo {
         do {
-            var image = try ImageProbe.probeBlocking(path: path)
             // A PNG's header can be whole over damaged image data a conversion refuses: its rows
-            // are read (one at a time) so that the file is not described as a fine picture. Not
-            // past the pixel limit: a conversion refuses that from the header, and a zlib bomb's
-            // rows would keep `info` busy for nothing.
-            if let photo = PhotoFormat(rawValue: format),
-                Int64(image.width) * Int64(image.height) <= Int64(PixelLimit.defaultMaxPixels)
-            {
-                image.damage = try ImageProbe.verifyPixels(path: path, format: photo, height: image.height)
-            }
+            // are read (one at a time) so that the file is not described as a fine picture.
+            let image = try ImageProbe.probeBlocking(path: path, verifyingPixels: true)
             let motion = try motionPhoto(path: path, format: format, cancellation: cancellation)
             var info = MediaInfo(
                 path: path, format: format, formatName: name, byteCount: byteCount, image: image, motionPhoto: motion)

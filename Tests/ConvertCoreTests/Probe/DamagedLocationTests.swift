@@ -94,3 +94,27 @@ struct DamagedLocationTests {
         }
     }
 }
+
+/// Issue #55: `info` on a PNG reads the file whole once: its header, text, colour chunks and
+/// every row (the check that a conversion would not refuse it) all come from one read.
+@Suite("info reads a PNG whole once")
+struct PNGInfoReadOnceTests {
+    @Test("a whole PNG and one cut short are each read whole once by info")
+    func once() async throws {
+        let folder = try Fixtures.temporaryDirectory("png-once")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.png").path
+        try FileManager.default.copyItem(atPath: Fixtures.generated("gps-exif-xmp.png"), toPath: whole)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = folder.appendingPathComponent("cut.png").path
+        try bytes.dropLast(12).write(to: URL(fileURLWithPath: cut))
+        for path in [whole, cut] {
+            ImageDecoder.wholeReads.watch(path)
+            defer { ImageDecoder.wholeReads.stopWatching(path) }
+            let info = try await MediaProbe.probe(path: path)
+            #expect(info.image != nil && info.imageError == nil, "\(path)")
+            #expect((info.image?.damage != nil) == (path == cut), "\(String(describing: info.image?.damage))")
+            #expect(ImageDecoder.wholeReads.parses(of: path) == 1, "\(path)")
+        }
+    }
+}
