@@ -130,11 +130,14 @@ struct KillResumeTests {
         let environment = ["XDG_STATE_HOME": state.path]
 
         let (process, exited) = try CLIRunner.launch(arguments, stateHome: state.path)
-        let signalled = await CLIRunner.signal(process, signal, when: { placed().count >= 2 })
+        // Interrupted once one small output is in place: each placing waits for a durable journal
+        // line and, the first, for the allowance's charge, and on a CI machine busy with other
+        // suites' disk syncs two of them could outlast the big photo.
+        let signalled = await CLIRunner.signal(process, signal, when: { placed().count >= 1 })
         for await _ in exited {}
         let before = placed()
         #expect(signalled, "the first run must be interrupted, not finish")
-        #expect(!before.contains("big.png") && before.count >= 2, "interrupted while the big photo ran: \(before)")
+        #expect(!before.contains("big.png") && !before.isEmpty, "interrupted while the big photo ran: \(before)")
         let store = AllowanceStore(environment: environment, timeZone: CLIRunner.childTimeZone)
         #expect(try store.status().used == 1, "outputs in place: the batch is charged, whichever input finished first")
 
