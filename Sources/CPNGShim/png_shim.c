@@ -363,13 +363,12 @@ int offc_png_read_header(const uint8_t *data, size_t size, offc_png_image *out, 
     return 0;
 }
 
-int offc_png_verify(const uint8_t *data, size_t size, int tolerate_cut, uint32_t *rows_missing, char *error,
-                    size_t error_size) {
+int offc_png_verify(const uint8_t *data, size_t size, uint32_t *rows_missing, char *error, size_t error_size) {
     if (error_size > 0) error[0] = 0;
     if (rows_missing) *rows_missing = 0;
     int cut = 0;
     error_state errors = {error, error_size};
-    png_structp png = open_read(data, size, tolerate_cut ? &cut : NULL, &errors);
+    png_structp png = open_read(data, size, &cut, &errors);
     if (!png) return -1;
     png_infop info = png_create_info_struct(png);
     uint8_t *volatile row = NULL;

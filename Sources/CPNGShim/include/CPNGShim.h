@@ -57,10 +57,8 @@ int offc_png_check_chunks(const uint8_t *data, size_t size, int *cut, char *erro
 /// a broken zlib stream) is found at the cost of one row's memory. Returns 0, or -1 with `error`
 /// filled. A file cut short is judged as offc_png_decode judges it with `tolerate_cut`: when its
 /// rows are read one by one (not interlaced) and at least one is whole, it returns 1 with
-/// `*rows_missing` set (0 when only what followed the picture is missing); otherwise, or
-/// without `tolerate_cut`, it is refused.
-int offc_png_verify(const uint8_t *data, size_t size, int tolerate_cut, uint32_t *rows_missing, char *error,
-                    size_t error_size);
+/// `*rows_missing` set (0 when only what followed the picture is missing); otherwise it is refused.
+int offc_png_verify(const uint8_t *data, size_t size, uint32_t *rows_missing, char *error, size_t error_size);
 
 /// Reads only what precedes the image data (IHDR, iCCP, eXIf, sRGB): `out` gets the size, the
 /// source's bit depth (8 or 16, as offc_png_decode would deliver), alpha, ICC and EXIF, and no

@@ -209,7 +209,7 @@ enum PNGCodec {
         var message = [CChar](repeating: 0, count: 256)
         var missing: UInt32 = 0
         let status = data.withUnsafeBufferPointer { buffer in
-            offc_png_verify(buffer.baseAddress, buffer.count, 1, &missing, &message, message.count)
+            offc_png_verify(buffer.baseAddress, buffer.count, &missing, &message, message.count)
         }
         guard status >= 0 else { throw damaged(path, reason: String(nulTerminated: message)) }
         return status == 1 ? cutNote(missingRows: Int(missing), height: height) : nil
